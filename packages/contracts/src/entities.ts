@@ -1,0 +1,193 @@
+import { z } from 'zod';
+import { PageQuery, queryBool } from './common';
+import { COMPROMISED_PASSWORD_SETTINGS, ENTITY_LEVELS } from './constants';
+import { Whitelabel } from './whitelabel';
+
+/** Entity password rules (spec 2 §3 password_requirements); the shape is ours. */
+export const PasswordRequirements = z.object({
+  min_length: z.number().int().min(8, 'The minimum length must be at least 8.').max(64).default(8),
+  require_uppercase: z.boolean().default(true),
+  require_lowercase: z.boolean().default(true),
+  require_number: z.boolean().default(true),
+  require_symbol: z.boolean().default(false),
+});
+export type PasswordRequirements = z.infer<typeof PasswordRequirements>;
+export const DEFAULT_PASSWORD_REQUIREMENTS: PasswordRequirements = {
+  min_length: 8,
+  require_uppercase: true,
+  require_lowercase: true,
+  require_number: true,
+  require_symbol: false,
+};
+
+const optionalText = (max: number) => z.string().trim().max(max).nullable().optional();
+const slug = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .min(2, 'The slug must be at least 2 characters.')
+  .max(100)
+  .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'The slug may only contain letters, numbers and dashes.')
+  // An entity is addressed by numeric id OR slug (/entities/{id}); an all-digit slug would be ambiguous.
+  .refine((v) => !/^\d+$/.test(v), 'The slug may not be only digits.');
+
+/** Every settings field of spec 2 §3, plus the feature flags of spec 1 §3. */
+export const EntitySettings = z.object({
+  email: z.string().trim().email('The email must be a valid email address.').nullable().optional(),
+  code: optionalText(50),
+  telephone: optionalText(50),
+  website: optionalText(255),
+  notes: optionalText(5000),
+  address: optionalText(1000),
+  subdomain: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'The sub-domain may only contain letters, numbers and dashes.')
+    .max(63)
+    .nullable()
+    .optional(),
+  events_reminder: z.boolean().optional(),
+  allow_ms_sign_in: z.boolean().optional(),
+  allow_google_sign_in: z.boolean().optional(),
+  notify_all_standards_selected: z.boolean().optional(),
+  require_training_record_evidence: z.boolean().optional(),
+  is_training_company: z.boolean().optional(),
+  expiry_warning: z.number().int().min(0, 'The expiry warning must be 0 or more days.').max(365).optional(),
+  starter_period: z.number().int().min(0, 'The starter period must be 0 or more days.').max(730).optional(),
+  restricted_access_password: optionalText(200),
+  restricted_access_at: z.string().datetime({ offset: true }).nullable().optional(),
+  restricted_access_message: optionalText(1000),
+  password_expire_period_in_months: z.number().int().min(1).max(60).nullable().optional(),
+  password_requirements: PasswordRequirements.optional(),
+  compromised_passwords: z.enum(COMPROMISED_PASSWORD_SETTINGS).optional(),
+  always_show_popup_on_login: z.boolean().optional(),
+  popup_link: z.string().trim().url('The popup link must be a valid URL.').max(500).nullable().optional(),
+  login_popup_alt_name: optionalText(100),
+  focused_courses: z.array(z.number().int().positive()).max(500).optional(),
+  can_view_internal_bookings: z.boolean().optional(),
+  can_view_external_bookings: z.boolean().optional(),
+  can_manage_bookings: z.boolean().optional(),
+  can_see_new_dashboards: z.boolean().optional(),
+});
+
+export const CreateEntityBody = EntitySettings.extend({
+  name: z.string().trim().min(1, 'The name field is required.').max(255),
+  slug: slug.optional(),
+  level: z.enum(ENTITY_LEVELS, { message: 'The level must be A or B.' }),
+  parent_id: z.number().int().positive().nullable().optional(),
+});
+export const UpdateEntityBody = EntitySettings.extend({
+  name: z.string().trim().min(1, 'The name field is required.').max(255).optional(),
+  /** Accepted only unchanged (a full form may send it back); the level of an entity never changes. */
+  level: z.enum(ENTITY_LEVELS, { message: 'The level must be A or B.' }).optional(),
+  slug: slug.optional(),
+  parent_id: z.number().int().positive().nullable().optional(),
+});
+export type CreateEntityBody = z.infer<typeof CreateEntityBody>;
+export type UpdateEntityBody = z.infer<typeof UpdateEntityBody>;
+
+export const EntityListQuery = PageQuery.extend({
+  level: z.enum(ENTITY_LEVELS).optional(),
+  is_training_company: queryBool.optional(),
+  parent_id: z.coerce.number().int().positive().optional(),
+});
+
+/** An entity is addressed by numeric id or slug (spec uses both: /entities/{id}, /entities/{slug}/...). */
+export const EntityRefParams = z.object({
+  id: z
+    .string()
+    .min(1)
+    .max(100)
+    .regex(/^[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*$/, 'The entity must be an id or a slug.'),
+});
+
+export const EntitySummary = z.object({
+  id: z.number(),
+  uuid: z.string(),
+  slug: z.string(),
+  name: z.string(),
+  level: z.enum(ENTITY_LEVELS),
+  parent_id: z.number().nullable(),
+  is_training_company: z.boolean(),
+});
+export type EntitySummary = z.infer<typeof EntitySummary>;
+
+/** Entity-specific texts (ours: the spec gives no wording for these validation failures). */
+export const EntityMessages = {
+  slugTaken: 'The slug has already been taken.',
+  subdomainTaken: 'The subdomain has already been taken.',
+  parentRequired: 'The parent field is required for a level B entity.',
+  parentInvalid: 'The selected parent is invalid.',
+  levelANoParent: 'A level A entity cannot have a parent.',
+  levelFixed: 'The level of an entity cannot be changed.',
+} as const;
+
+const EntityRefSummary = z.object({ id: z.number(), slug: z.string(), name: z.string() });
+
+/**
+ * An entity as the API returns it (spec 2 §3 settings, spec 1 §3 flags). Never the restricted-access password
+ * itself, only whether one is set; `notes` only for holders of permission 120. `children` and `whitelabel` are
+ * present on the single-entity read (GET /entities/{id}).
+ */
+export const Entity = EntitySummary.extend({
+  parent: EntityRefSummary.nullable(),
+  subdomain: z.string().nullable(),
+  email: z.string().nullable(),
+  code: z.string().nullable(),
+  telephone: z.string().nullable(),
+  website: z.string().nullable(),
+  notes: z.string().nullable().optional(),
+  address: z.string().nullable(),
+  events_reminder: z.boolean(),
+  allow_ms_sign_in: z.boolean(),
+  allow_google_sign_in: z.boolean(),
+  notify_all_standards_selected: z.boolean(),
+  require_training_record_evidence: z.boolean(),
+  expiry_warning: z.number(),
+  starter_period: z.number(),
+  has_restricted_access_password: z.boolean(),
+  restricted_access_at: z.string().nullable(),
+  restricted_access_message: z.string().nullable(),
+  password_expire_period_in_months: z.number().nullable(),
+  password_requirements: PasswordRequirements.nullable(),
+  compromised_passwords: z.enum(COMPROMISED_PASSWORD_SETTINGS),
+  always_show_popup_on_login: z.boolean(),
+  popup_link: z.string().nullable(),
+  login_popup_alt_name: z.string().nullable(),
+  focused_courses: z.array(z.number()),
+  can_view_internal_bookings: z.boolean(),
+  can_view_external_bookings: z.boolean(),
+  can_manage_bookings: z.boolean(),
+  can_see_new_dashboards: z.boolean(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  children: z.array(EntitySummary).optional(),
+  whitelabel: Whitelabel.optional(),
+});
+export type EntityDto = z.infer<typeof Entity>;
+
+/** GET /entities/organisation (spec 1 §7): the caller's organisation as a nested tree. */
+export interface OrganisationNode {
+  id: number;
+  uuid: string;
+  slug: string;
+  name: string;
+  level: 'A' | 'B';
+  is_training_company: boolean;
+  children: OrganisationNode[];
+}
+export const OrganisationNode: z.ZodType<OrganisationNode> = z.lazy(() =>
+  z.object({
+    id: z.number(),
+    uuid: z.string(),
+    slug: z.string(),
+    name: z.string(),
+    level: z.enum(ENTITY_LEVELS),
+    is_training_company: z.boolean(),
+    children: z.array(OrganisationNode),
+  }),
+);
+
+/** POST /entities/{id}/send-welcome-email answer. */
+export const WelcomeEmailResult = z.object({ sent: z.number() });

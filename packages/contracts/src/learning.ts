@@ -1,0 +1,209 @@
+import { z } from 'zod';
+import { PageQuery } from './common';
+
+/**
+ * Learning (issue 4): attempts (spec 1 §7 "Attempts"), quiz taking (spec 2 §7 POST /quizzes/take), the learner's
+ * course lists and certificates (spec 1 §7 "Users"), and certificate branding (spec 2 §2).
+ */
+
+/** Permission ids used by learning (spec 2 §6). */
+export const LearningPerm = {
+  ownCertificates: 6,
+  userCertificates: 7,
+  whiteLabel: 20,
+  searchTrainingRecords: 24,
+  availableCourses: 80,
+  deleteTrainingRecord: 85,
+  bulkCreateAttempts: 111,
+  restrictContent: 122,
+  suppressCertificate: 124,
+} as const;
+
+export const LearningMessages = {
+  // spec 1 §8 (client side)
+  errorLoadingAttempts: 'Error loading course attempts. Please contact support.',
+  errorCreatingAttempt: 'Error creating course attempt. Please contact support.',
+  errorLoadingAttempt: 'Error loading course attempt. Please contact support.',
+  errorDeletingAttempt: 'Error deleting course attempt. Please contact support.',
+  // Ours (spec 1 §4: on 409 the server message is shown).
+  attemptConflict: 'This attempt was updated elsewhere. Reload to continue.',
+  attemptCreated: 'Course attempt has been created.',
+  attemptUpdated: 'Course attempt has been updated.',
+  attemptDeleted: 'Course attempt has been deleted.',
+  attemptFinished: 'This attempt is finished. Start a retake to try again.',
+  attemptNotFinished: 'This attempt is still in progress. Finish it before starting a retake.',
+  contentUnpublished: 'This content is not published, or not switched on for this organisation.',
+  prerequisitesMissing: 'Complete the prerequisites first: :missing.',
+  topicNotInContent: 'The topic is not part of this content.',
+  quizNotInContent: 'The quiz is not part of this content.',
+  quizAlreadySubmitted: 'This quiz has already been submitted.',
+  quizPassed: 'Quiz passed.',
+  quizFailed: 'Quiz not passed. Review the lessons and try again.',
+  noCertificate: 'There is no certificate for this course yet.',
+  certificateBrandingUpdated: 'Certificate branding has been updated.',
+  logoNotAvailable: 'The logo must be an image uploaded for this organisation.',
+} as const;
+
+const id = z.coerce.number().int().positive().max(2147483647);
+const bodyId = z.number().int().positive().max(2147483647);
+
+export const ATTEMPT_STATUSES = ['in_progress', 'completed', 'passed', 'failed'] as const;
+export type AttemptStatus = (typeof ATTEMPT_STATUSES)[number];
+export const RESULT_TYPES = [
+  'elearning',
+  'scorm',
+  'historical',
+  'face2face',
+  'exempt',
+  'assessment',
+  'pathway',
+] as const;
+export type ResultType = (typeof RESULT_TYPES)[number];
+
+export const AttemptParams = z.object({ id });
+export const AttemptListQuery = PageQuery.extend({
+  content_id: id.optional(),
+  course_id: id.optional(),
+  status: z.enum(ATTEMPT_STATUSES).optional(),
+});
+export const CreateAttemptBody = z.object({ content_id: bodyId });
+
+const topicIds = z.array(bodyId).max(2000);
+export const AttemptProgress = z.object({
+  visited_topic_ids: topicIds.optional(),
+  completed_topic_ids: topicIds.optional(),
+  skipped_topic_ids: topicIds.optional(),
+  current: z
+    .object({
+      lesson_id: bodyId.nullable().optional(),
+      topic_id: bodyId.nullable().optional(),
+      quiz_id: bodyId.nullable().optional(),
+    })
+    .nullable()
+    .optional(),
+});
+export type AttemptProgress = z.infer<typeof AttemptProgress>;
+
+/**
+ * PATCH /attempts/{id}. `version` is the one the client last read; a stale one answers 409 (spec 1 §4).
+ * `progress` may move the position and mark topics visited; completing or skipping a topic goes through
+ * completed_topic_id / skipped_topic_id so the server can apply the hidden, skippable and child rules.
+ */
+export const UpdateAttemptBody = z.object({
+  version: z.number().int().min(1),
+  progress: AttemptProgress.pick({ visited_topic_ids: true, current: true }).optional(),
+  completed_topic_id: bodyId.optional(),
+  skipped_topic_id: bodyId.optional(),
+  cmi: z.record(z.string(), z.unknown()).optional(),
+});
+export type UpdateAttemptBody = z.infer<typeof UpdateAttemptBody>;
+
+export const Attempt = z.object({
+  id: z.number(),
+  uuid: z.string(),
+  user_id: z.number(),
+  content_id: z.number(),
+  course_id: z.number(),
+  content: z.object({ id: z.number(), title: z.string(), type: z.string() }),
+  course: z.object({ id: z.number(), title: z.string() }),
+  status: z.enum(ATTEMPT_STATUSES),
+  progress: AttemptProgress,
+  cmi: z.record(z.string(), z.unknown()),
+  score: z.number().nullable(),
+  version: z.number(),
+  started_at: z.string(),
+  completed_at: z.string().nullable(),
+  updated_at: z.string(),
+  result_id: z.number().nullable(),
+});
+export type Attempt = z.infer<typeof Attempt>;
+
+/** POST /quizzes/take: start (attempt_id + quiz_id) or submit (quiz_attempt_id + responses). */
+export const StartQuizBody = z.object({ attempt_id: bodyId, quiz_id: bodyId });
+export const SubmitQuizBody = z.object({
+  quiz_attempt_id: bodyId,
+  /** question id -> the answer ids chosen. */
+  responses: z.record(z.string().regex(/^\d+$/, 'Question ids are numbers.'), z.array(bodyId).max(50)),
+});
+export const TakeQuizBody = z.union([StartQuizBody.strict(), SubmitQuizBody.strict()]);
+export type TakeQuizBody = z.infer<typeof TakeQuizBody>;
+
+export const QuizSheet = z.object({
+  quiz_attempt_id: z.number(),
+  quiz: z.object({ id: z.number(), title: z.string(), pass_mark: z.number(), is_randomized: z.boolean() }),
+  /** Never carries is_correct. */
+  questions: z.array(
+    z.object({
+      id: z.number(),
+      text: z.string(),
+      answers: z.array(z.object({ id: z.number(), text: z.string() })),
+    }),
+  ),
+});
+export type QuizSheet = z.infer<typeof QuizSheet>;
+
+export const QuizOutcome = z.object({
+  quiz_attempt_id: z.number(),
+  score: z.number(),
+  pass_mark: z.number(),
+  passed: z.boolean(),
+  questions: z.array(z.object({ id: z.number(), correct: z.boolean() })),
+  attempt: Attempt,
+});
+export type QuizOutcome = z.infer<typeof QuizOutcome>;
+
+export const LearnerListQuery = PageQuery;
+export type LearnerListQuery = z.infer<typeof LearnerListQuery>;
+
+export const AvailableCourse = z.object({
+  id: z.number(),
+  uuid: z.string(),
+  title: z.string(),
+  short_title: z.string().nullable(),
+  contents: z.array(
+    z.object({
+      id: z.number(),
+      title: z.string(),
+      type: z.string(),
+      estimated_duration: z.number().nullable(),
+      cpd_accredited: z.boolean(),
+    }),
+  ),
+  latest_result: z
+    .object({
+      result_id: z.number(),
+      passed: z.boolean(),
+      completed_at: z.string(),
+      expires_at: z.string().nullable(),
+      type: z.string(),
+    })
+    .nullable(),
+});
+export type AvailableCourse = z.infer<typeof AvailableCourse>;
+
+export const CertificateQuery = z
+  .object({ course_id: id.optional(), result_id: id.optional() })
+  .refine((q) => q.course_id !== undefined || q.result_id !== undefined, {
+    message: 'The course id or the result id is required.',
+    path: ['course_id'],
+  });
+
+const hex = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'The colour must be a hex colour like #1f2937.');
+const text = z.string().trim().max(120);
+export const CertificateBrandingBody = z.object({
+  title: text.nullable().optional(),
+  signatory_name: text.nullable().optional(),
+  signatory_role: text.nullable().optional(),
+  accent_colour: hex.nullable().optional(),
+  logo_file_id: bodyId.nullable().optional(),
+});
+export const CertificateBranding = z.object({
+  title: z.string(),
+  signatory_name: z.string().nullable(),
+  signatory_role: z.string().nullable(),
+  accent_colour: z.string(),
+  logo_file_id: z.number().nullable(),
+});
+export type CertificateBranding = z.infer<typeof CertificateBranding>;
+export const DEFAULT_CERTIFICATE_TITLE = 'Certificate of Completion';
+export const DEFAULT_CERTIFICATE_ACCENT = '#1f2937';

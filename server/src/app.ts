@@ -1,0 +1,149 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { API_VERSION, MAX_IMAGE_BYTES, PRODUCT_NAME } from '@cc/contracts';
+import fastifyCookie from '@fastify/cookie';
+import fastifyCors from '@fastify/cors';
+import fastifyMultipart from '@fastify/multipart';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import { passwordGatePlugin } from './auth/password-gate';
+import { authRoutes, authWebRoutes } from './auth/routes';
+import { certificateRoutes } from './certificates/routes';
+import { contentRoutes } from './content/routes';
+import { courseRoutes } from './courses/routes';
+import { entityRoutes } from './entities/routes';
+import { graphqlRoutes } from './graphql/routes';
+import { h5pRoutes } from './h5ps/routes';
+import type { App } from './http/app-types';
+import { authenticationPlugin } from './http/authenticate';
+import type { Deps } from './http/context';
+import { errorHandler } from './http/error-handler';
+import { notFound } from './http/errors';
+import { learningRoutes } from './learning/routes';
+import { lessonRoutes } from './lessons/routes';
+import { mailRoutes } from './mail/routes';
+import { packageApiRoutes, packageFileRoutes } from './packages/routes';
+import { permissionRoutes } from './permissions/routes';
+import { quizRoutes } from './quizzes/routes';
+import { roleRoutes } from './roles/routes';
+import { fileRoutes } from './storage/routes';
+import { systemRoutes } from './system/routes';
+import { topicRoutes } from './topics/routes';
+import { userRoutes } from './users/routes';
+import { whitelabelRoutes } from './whitelabel/routes';
+
+const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    routeList: { method: string; url: string }[];
+  }
+}
+
+export interface BuildOptions {
+  logger?: FastifyServerOptions['logger'];
+  /** Serve the built web app (web/dist) and fall back to index.html for client routes. */
+  serveWeb?: boolean;
+}
+
+/** buildApp(deps): plugins, then each capability's routes (ARCHITECTURE layout). */
+export async function buildApp(deps: Deps, options: BuildOptions = {}) {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    trustProxy: true,
+    bodyLimit: 2 * 1024 * 1024,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+  }).withTypeProvider<ZodTypeProvider>() as unknown as App;
+
+  // Every registered route, so the tenancy suite can prove it covers them all.
+  const routes: { method: string; url: string }[] = [];
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat())
+      if (method !== 'HEAD') routes.push({ method, url: route.url });
+  });
+  app.decorate('routeList', routes);
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.setErrorHandler(errorHandler);
+
+  await app.register(fastifyCookie);
+  await app.register(fastifyCors, {
+    // Same-origin by default; a separate web host is allowed by CORS_ORIGINS, with credentials (spec 1 §1).
+    origin: deps.config.corsOrigins.length ? deps.config.corsOrigins : false,
+    credentials: true,
+  });
+  await app.register(fastifyMultipart, { limits: { fileSize: MAX_IMAGE_BYTES, files: 4, fields: 60 } });
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: {
+        title: `${PRODUCT_NAME} API`,
+        version: `${API_VERSION.major}.${API_VERSION.minor}.${API_VERSION.patch}`,
+      },
+      components: {
+        securitySchemes: {
+          session: { type: 'apiKey', in: 'cookie', name: 'cc_session' },
+          bearer: { type: 'http', scheme: 'bearer' },
+        },
+      },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+  await app.register(authenticationPlugin, deps);
+  await app.register(passwordGatePlugin);
+
+  // Web-session routes answer at the root (Sanctum style) and under /api, so both client setups work.
+  await app.register(authWebRoutes);
+  await app.register(authWebRoutes, { prefix: '/api' });
+  await app.register(
+    async (api: App) => {
+      await api.register(systemRoutes);
+      await api.register(authRoutes);
+      await api.register(entityRoutes);
+      await api.register(userRoutes);
+      await api.register(roleRoutes);
+      await api.register(permissionRoutes);
+      await api.register(whitelabelRoutes);
+      await api.register(fileRoutes);
+      await api.register(mailRoutes);
+      await api.register(courseRoutes);
+      await api.register(contentRoutes);
+      await api.register(lessonRoutes);
+      await api.register(topicRoutes);
+      await api.register(quizRoutes);
+      await api.register(h5pRoutes);
+      await api.register(learningRoutes);
+      await api.register(certificateRoutes);
+      await api.register(packageApiRoutes);
+    },
+    { prefix: '/api' },
+  );
+  await app.register(graphqlRoutes);
+  // Uploaded SCORM / H5P files: a separate path outside /api (issue 4 item 5).
+  await app.register(packageFileRoutes);
+
+  const serveWeb = options.serveWeb && existsSync(path.join(WEB_DIST, 'index.html'));
+  if (serveWeb) await app.register(fastifyStatic, { root: WEB_DIST, wildcard: false, index: false });
+  app.setNotFoundHandler((request, reply) => {
+    const isPage =
+      request.method === 'GET' && !request.url.startsWith('/api/') && !request.url.startsWith('/graphql');
+    if (serveWeb && isPage) {
+      // Client-side routes (spec 1 §2): the app decides, including its own /404 page.
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    }
+    return errorHandler(notFound(), request, reply);
+  });
+
+  return app;
+}

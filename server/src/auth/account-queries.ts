@@ -1,0 +1,134 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/connect';
+import { hashToken } from '../http/tokens';
+import type { UserTokenPurpose } from './user-tokens';
+
+/** SQL of the account flows (register, reset, verify, change e-mail or password). Services never build SQL. */
+
+export interface AccountRow {
+  id: number;
+  uuid: string;
+  name: string;
+  email: string;
+  password_hash: string | null;
+  email_verified_at: Date | null;
+  primary_entity_id: number;
+  password_change_required: boolean;
+  password_changed_at: Date | null;
+  created_at: Date;
+}
+
+const accountColumns = [
+  'id',
+  'uuid',
+  'name',
+  'email',
+  'password_hash',
+  'email_verified_at',
+  'primary_entity_id',
+  'password_change_required',
+  'password_changed_at',
+  'created_at',
+] as const;
+
+export function findAccountByEmail(db: Db, email: string): Promise<AccountRow | undefined> {
+  return db
+    .selectFrom('users')
+    .select(accountColumns)
+    .where(sql`lower(email)`, '=', email.toLowerCase())
+    .executeTakeFirst();
+}
+
+export function findAccountById(db: Db, id: number): Promise<AccountRow | undefined> {
+  return db.selectFrom('users').select(accountColumns).where('id', '=', id).executeTakeFirst();
+}
+
+export function findAccountByUuid(db: Db, uuid: string): Promise<AccountRow | undefined> {
+  return db.selectFrom('users').select(accountColumns).where('uuid', '=', uuid).executeTakeFirst();
+}
+
+/** A live (unused, unexpired) token without consuming it: reset checks the new password before it spends the link. */
+export function peekUserToken(db: Db, token: string, purpose: UserTokenPurpose, now: Date) {
+  return db
+    .selectFrom('user_tokens')
+    .select(['id', 'user_id', 'email'])
+    .where('token_hash', '=', hashToken(token))
+    .where('purpose', '=', purpose)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+}
+
+/** Seconds since the newest token of this purpose was issued to the user (database clock), or null when none. */
+export async function secondsSinceLastToken(
+  db: Db,
+  userId: number,
+  purpose: UserTokenPurpose,
+): Promise<number | null> {
+  const { rows } = await sql<{ seconds: number | null }>`
+    SELECT extract(epoch FROM now() - max(created_at))::float8 AS seconds
+    FROM user_tokens WHERE user_id = ${userId} AND purpose = ${purpose}`.execute(db);
+  const seconds = rows[0]?.seconds;
+  return seconds === null || seconds === undefined ? null : Number(seconds);
+}
+
+/** Sets a new password hash: the expiry clock restarts and any forced change is satisfied (spec 2 §3). */
+export async function setPassword(
+  db: Db,
+  userId: number,
+  input: { hash: string; now: Date; verifyEmail?: boolean },
+): Promise<void> {
+  await db
+    .updateTable('users')
+    .set((eb) => ({
+      password_hash: input.hash,
+      password_changed_at: input.now,
+      password_change_required: false,
+      updated_at: input.now,
+      ...(input.verifyEmail
+        ? { email_verified_at: eb.fn.coalesce('email_verified_at', eb.val(input.now)) }
+        : {}),
+    }))
+    .where('id', '=', userId)
+    .execute();
+}
+
+export async function flagPasswordChangeRequired(db: Db, userId: number): Promise<void> {
+  await db.updateTable('users').set({ password_change_required: true }).where('id', '=', userId).execute();
+}
+
+export async function markEmailVerified(db: Db, userId: number, now: Date): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ email_verified_at: now, updated_at: now })
+    .where('id', '=', userId)
+    .where('email_verified_at', 'is', null)
+    .execute();
+}
+
+/** A new address is unproven until its link is followed; links sent to the old one stop working. */
+export async function changeEmail(db: Db, userId: number, email: string, now: Date): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ email, email_verified_at: null, updated_at: now })
+    .where('id', '=', userId)
+    .execute();
+  await db.deleteFrom('user_tokens').where('user_id', '=', userId).execute();
+}
+
+/**
+ * Ends the user's sessions and device tokens (ASVS 3.3.3: a credential change ends the other sessions).
+ * `keep` spares the caller's own session or token (change password); a reset keeps none.
+ */
+export async function endUserSessions(
+  db: Db,
+  userId: number,
+  keep: { sessionId?: string; tokenId?: number } = {},
+): Promise<void> {
+  let sessions = db.deleteFrom('sessions').where('user_id', '=', userId);
+  if (keep.sessionId) sessions = sessions.where('id', '<>', keep.sessionId);
+  await sessions.execute();
+  let tokens = db.deleteFrom('personal_access_tokens').where('user_id', '=', userId);
+  if (keep.tokenId) tokens = tokens.where('id', '<>', keep.tokenId);
+  await tokens.execute();
+}

@@ -1,0 +1,559 @@
+import { Messages, PERMISSIONS, Perm } from '@cc/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, buildEntity, buildUser, TEST_PASSWORD } from '../../test/factories';
+import { cookiesOf, createHarness, type Harness, webLogin } from '../../test/harness';
+import { browser, guest, lastMail, linkIn, mailCount } from './flows-test-support';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness();
+});
+afterAll(async () => h?.close());
+
+const NEW_PASSWORD = 'Fresh-Harbour-Lantern-7';
+const uid = () => Math.random().toString(36).slice(2, 10);
+
+async function postAsGuest(url: string, payload: object) {
+  const g = await guest(h.app);
+  return h.app.inject({ method: 'POST', url, cookies: g.cookies(), headers: g.headers(), payload });
+}
+
+describe('POST /register/{plan}', () => {
+  const body = (o: Record<string, unknown> = {}) => ({
+    name: 'Robin Ashe',
+    email: `robin-${uid()}@register.test`,
+    organisation: 'Harbour View Care',
+    password: NEW_PASSWORD,
+    password_confirmation: NEW_PASSWORD,
+    ...o,
+  });
+
+  it('creates the organisation and its Administrator, signs them in and sends the verify mail', async () => {
+    const g = await guest(h.app);
+    const input = body({ organisation: `Harbour View Care ${uid()}` });
+    const res = await h.app.inject({
+      method: 'POST',
+      url: '/register/standard',
+      cookies: g.cookies(),
+      headers: g.headers(),
+      payload: input,
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.json().message).toBe(Messages.registered);
+    const user = res.json().data;
+    expect(user).toMatchObject({ email: input.email, name: 'Robin Ashe', emailVerified: false });
+    expect(user.type.name).toBe('Administrator');
+    expect(user.primary_entity.level).toBe('A');
+    expect(user.permissions).toHaveLength(PERMISSIONS.length);
+
+    const entity = await h.db
+      .selectFrom('entities')
+      .selectAll()
+      .where('id', '=', user.primary_entity.id)
+      .executeTakeFirstOrThrow();
+    expect(entity).toMatchObject({
+      plan: 'standard',
+      level: 'A',
+      parent_id: null,
+      compromised_passwords: 'enforce_change',
+      name: input.organisation,
+    });
+    expect(entity.slug).toMatch(/^harbour-view-care-[a-z0-9]+$/);
+    const count = async (table: 'entity_permissions' | 'entity_types' | 'entity_roles') =>
+      (await h.db.selectFrom(table).select('entity_id').where('entity_id', '=', entity.id).execute()).length;
+    expect(await count('entity_permissions')).toBe(PERMISSIONS.length);
+    expect(await count('entity_types')).toBe(4);
+    expect(await count('entity_roles')).toBeGreaterThan(0);
+
+    // Signed in with a new session (not the guest one).
+    const jar = cookiesOf(res);
+    expect(jar.cc_session).toBeTruthy();
+    expect(jar.cc_session).not.toBe(g.jar.cc_session);
+    const me = await h.app.inject({ method: 'GET', url: '/api/auth/user', cookies: browser(jar).cookies() });
+    expect(me.statusCode).toBe(200);
+    expect(me.json().data.id).toBe(user.id);
+
+    const events = await h.db.selectFrom('auth_events').selectAll().where('user_id', '=', user.id).execute();
+    expect(events.map((e) => [e.event, e.via])).toEqual([['login', 'web']]);
+
+    const mail = await lastMail(h, input.email, 'verify_email');
+    expect(mail).toBeDefined();
+    const link = linkIn(mail?.text_body ?? '', 'verify-email');
+    expect(link.origin).toBe(h.deps.config.appUrl);
+    expect(mail?.html_body).toContain(`${h.deps.config.appUrl}/verify-email/`);
+  });
+
+  it('answers under /api too, and gives a second organisation of the same name the next free slug', async () => {
+    const organisation = `Same Name ${uid()}`;
+    const first = await postAsGuest('/api/register/free', body({ organisation }));
+    const second = await postAsGuest('/api/register/enterprise', body({ organisation }));
+    expect(first.statusCode).toBe(201);
+    expect(second.statusCode).toBe(201);
+    const slugs = [first, second].map((r) => r.json().data.primary_entity.slug);
+    expect(slugs[1]).toBe(`${slugs[0]}-2`);
+    const plan = await h.db
+      .selectFrom('entities')
+      .select('plan')
+      .where('slug', '=', slugs[1])
+      .executeTakeFirstOrThrow();
+    expect(plan.plan).toBe('enterprise');
+  });
+
+  it('rejects bad input, an unknown plan and a taken e-mail with 422, creating nothing', async () => {
+    const existing = await buildUser(h.db);
+    const before = (await h.db.selectFrom('entities').select('id').execute()).length;
+    const bad = await postAsGuest('/register/free', {
+      email: 'nope',
+      password: 'a',
+      password_confirmation: 'b',
+    });
+    expect(bad.statusCode).toBe(422);
+    expect(Object.keys(bad.json().errors)).toEqual(expect.arrayContaining(['name', 'email', 'organisation']));
+    const mismatch = await postAsGuest(
+      '/register/free',
+      body({ password_confirmation: 'Other-Password-99' }),
+    );
+    expect(mismatch.statusCode).toBe(422);
+    expect(mismatch.json().errors.password_confirmation).toEqual([
+      'The password confirmation does not match.',
+    ]);
+    expect((await postAsGuest('/register/gold', body())).statusCode).toBe(422);
+
+    const taken = await postAsGuest('/register/free', body({ email: existing.email.toUpperCase() }));
+    expect(taken.statusCode).toBe(422);
+    expect(taken.json().message).toBe('The email has already been taken.');
+    expect(taken.json().errors.email).toEqual(['The email has already been taken.']);
+    expect((await h.db.selectFrom('entities').select('id').execute()).length).toBe(before);
+  });
+
+  it('returns every failing password rule at once, the breached list included', async () => {
+    const weak = await postAsGuest('/register/free', body({ password: 'abc', password_confirmation: 'abc' }));
+    expect(weak.statusCode).toBe(422);
+    expect(weak.json().errors.password).toEqual([
+      'The password must be at least 8 characters.',
+      'The password must contain at least one uppercase letter.',
+      'The password must contain at least one number.',
+    ]);
+    const breached = await postAsGuest(
+      '/register/free',
+      body({ password: 'Password123', password_confirmation: 'Password123' }),
+    );
+    expect(breached.statusCode).toBe(422);
+    expect(breached.json().errors.password).toEqual([
+      'This password has appeared in a data breach. Please choose a different password.',
+    ]);
+  });
+
+  it('is a web-session route: 419 for a cookieless form post or a cookie without the XSRF header', async () => {
+    const form = new URLSearchParams(body() as unknown as Record<string, string>).toString();
+    const none = await h.app.inject({
+      method: 'POST',
+      url: '/register/free',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: form,
+    });
+    expect(none.statusCode).toBe(419);
+    const g = await guest(h.app);
+    const noHeader = await h.app.inject({
+      method: 'POST',
+      url: '/register/free',
+      cookies: g.cookies(),
+      payload: body(),
+    });
+    expect(noHeader.statusCode).toBe(419);
+  });
+});
+
+describe('forgot and reset password', () => {
+  it('answers the same whether or not the account exists, and mails at most once a minute', async () => {
+    const user = await buildUser(h.db);
+    const unknown = await postAsGuest('/api/auth/forgot-password', { email: `nobody-${uid()}@x.test` });
+    const known = await postAsGuest('/api/auth/forgot-password', { email: user.email.toUpperCase() });
+    expect(unknown.statusCode).toBe(200);
+    expect(known.statusCode).toBe(200);
+    expect(unknown.json()).toEqual({ message: Messages.resetLinkSent });
+    expect(known.json()).toEqual(unknown.json());
+    expect(await mailCount(h, user.email, 'reset_password')).toBe(1);
+    // Mobile shell: no cookie at all.
+    const again = await h.app.inject({
+      method: 'POST',
+      url: '/api/auth/forgot-password',
+      payload: { email: user.email },
+    });
+    expect(again.statusCode).toBe(200);
+    expect(again.json()).toEqual(unknown.json());
+    expect(await mailCount(h, user.email, 'reset_password')).toBe(1);
+  });
+
+  it('rejects a bad e-mail with 422, and a cookie without the XSRF header with 419', async () => {
+    const bad = await postAsGuest('/api/auth/forgot-password', { email: 'not-an-email' });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().errors.email).toBeDefined();
+    const g = await guest(h.app);
+    const noHeader = await h.app.inject({
+      method: 'POST',
+      url: '/api/auth/forgot-password',
+      cookies: g.cookies(),
+      payload: { email: 'a@b.test' },
+    });
+    expect(noHeader.statusCode).toBe(419);
+  });
+
+  it('forgot -> mail link -> reset: the new password works, old sessions and tokens are dead', async () => {
+    const user = await buildUser(h.db, { verified: false });
+    const web = await webLogin(h.app, user.email, TEST_PASSWORD);
+    const phone = await bearer(h.db, user.id);
+    expect((await postAsGuest('/api/auth/forgot-password', { email: user.email })).statusCode).toBe(200);
+    const mail = await lastMail(h, user.email, 'reset_password');
+    const link = linkIn(mail?.text_body ?? '', 'reset-password');
+    expect(link.origin).toBe(h.deps.config.appUrl);
+    expect(link.email).toBe(user.email);
+
+    const reset = (o: Record<string, unknown>) =>
+      postAsGuest('/api/auth/reset-password', {
+        token: link.token,
+        email: link.email,
+        password: NEW_PASSWORD,
+        password_confirmation: NEW_PASSWORD,
+        ...o,
+      });
+
+    // A rejected password leaves the link usable.
+    const weak = await reset({ password: 'short', password_confirmation: 'short' });
+    expect(weak.statusCode).toBe(422);
+    expect(weak.json().errors.password.length).toBeGreaterThanOrEqual(3);
+    expect(weak.json().message).toBe(weak.json().errors.password[0]);
+    const wrongEmail = await reset({ email: 'someone-else@x.test' });
+    expect(wrongEmail.statusCode).toBe(422);
+    expect(wrongEmail.json().errors.token).toEqual([Messages.invalidResetToken]);
+    const mismatch = await reset({ password_confirmation: 'Other-Password-99' });
+    expect(mismatch.statusCode).toBe(422);
+    expect(mismatch.json().errors.password_confirmation).toBeDefined();
+
+    const done = await reset({});
+    expect(done.statusCode).toBe(200);
+    expect(done.json().message).toBe(Messages.passwordReset);
+
+    const used = await reset({});
+    expect(used.statusCode).toBe(422);
+    expect(used.json().errors.token).toEqual([Messages.invalidResetToken]);
+
+    expect(
+      (await h.app.inject({ method: 'GET', url: '/api/auth/user', cookies: web.cookies() })).statusCode,
+    ).toBe(401);
+    expect((await h.app.inject({ method: 'GET', url: '/api/auth/user', headers: phone })).statusCode).toBe(
+      401,
+    );
+    expect((await webLogin(h.app, user.email, TEST_PASSWORD)).login.statusCode).toBe(422);
+    const login = await webLogin(h.app, user.email, NEW_PASSWORD);
+    expect(login.login.statusCode).toBe(200);
+    expect(login.login.json().data.emailVerified).toBe(true);
+
+    const row = await h.db
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow();
+    expect(row.password_change_required).toBe(false);
+    expect(row.password_changed_at?.getTime()).toBeGreaterThan(user.password_changed_at?.getTime() ?? 0);
+    expect(row.password_hash).toMatch(/^\$argon2id\$/);
+    const events = await h.db
+      .selectFrom('auth_events')
+      .select('event')
+      .where('user_id', '=', user.id)
+      .orderBy('id')
+      .execute();
+    expect(events.map((e) => e.event)).toEqual(['login', 'password_reset', 'failed_login', 'login']);
+    expect(await mailCount(h, user.email, 'password_changed')).toBe(1);
+  });
+
+  it('refuses an expired link, and needs the csrf session (419)', async () => {
+    const user = await buildUser(h.db);
+    await postAsGuest('/api/auth/forgot-password', { email: user.email });
+    const link = linkIn((await lastMail(h, user.email, 'reset_password'))?.text_body ?? '', 'reset-password');
+    const payload = {
+      token: link.token,
+      email: user.email,
+      password: NEW_PASSWORD,
+      password_confirmation: NEW_PASSWORD,
+    };
+    // A cross-site form (no session, not JSON) is refused; the mobile shell's cookieless JSON call is not.
+    const noSession = await h.app.inject({
+      method: 'POST',
+      url: '/api/auth/reset-password',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams(payload).toString(),
+    });
+    expect(noSession.statusCode).toBe(419);
+    await h.db
+      .updateTable('user_tokens')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('user_id', '=', user.id)
+      .execute();
+    const expired = await postAsGuest('/api/auth/reset-password', payload);
+    expect(expired.statusCode).toBe(422);
+    expect(expired.json().errors.token).toEqual([Messages.invalidResetToken]);
+  });
+
+  it("applies the user's entity policy: every failing rule, and the breached list only when enforced", async () => {
+    const strict = await buildEntity(h.db, {
+      settings: {
+        compromised_passwords: 'enforce_change',
+        password_requirements: JSON.stringify({ min_length: 14, require_symbol: true }),
+      },
+    });
+    const relaxed = await buildEntity(h.db, { settings: { compromised_passwords: 'off' } });
+    const resetWith = async (entityId: number, password: string) => {
+      const user = await buildUser(h.db, { entityId });
+      await postAsGuest('/api/auth/forgot-password', { email: user.email });
+      const link = linkIn(
+        (await lastMail(h, user.email, 'reset_password'))?.text_body ?? '',
+        'reset-password',
+      );
+      return postAsGuest('/api/auth/reset-password', {
+        token: link.token,
+        email: user.email,
+        password,
+        password_confirmation: password,
+      });
+    };
+    const failing = await resetWith(strict.id, 'password123');
+    expect(failing.statusCode).toBe(422);
+    expect(failing.json().errors.password).toEqual([
+      'The password must be at least 14 characters.',
+      'The password must contain at least one uppercase letter.',
+      'The password must contain at least one symbol.',
+      'This password has appeared in a data breach. Please choose a different password.',
+    ]);
+    const breachedStrict = await buildEntity(h.db, { settings: { compromised_passwords: 'enforce_change' } });
+    expect((await resetWith(breachedStrict.id, 'Password123')).json().errors.password).toEqual([
+      'This password has appeared in a data breach. Please choose a different password.',
+    ]);
+    expect((await resetWith(relaxed.id, 'Password123')).statusCode).toBe(200);
+  });
+});
+
+describe('verify e-mail', () => {
+  it("accepts the mobile shell's cookieless JSON call (no csrf session to fetch there)", async () => {
+    const user = await buildUser(h.db, { verified: false });
+    await h.app.inject({
+      method: 'GET',
+      url: `/api/auth/${user.uuid}/verification-send`,
+      headers: await bearer(h.db, user.id),
+    });
+    const link = linkIn((await lastMail(h, user.email, 'verify_email'))?.text_body ?? '', 'verify-email');
+    const res = await h.app.inject({
+      method: 'POST',
+      url: '/api/auth/verify-email',
+      payload: { token: link.token },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().message).toBe(Messages.emailVerified);
+  });
+
+  it('sends a link to yourself, verifies with it once, and refuses it afterwards', async () => {
+    const user = await buildUser(h.db, { verified: false });
+    const headers = await bearer(h.db, user.id);
+    const send = await h.app.inject({
+      method: 'GET',
+      url: `/api/auth/${user.uuid}/verification-send`,
+      headers,
+    });
+    expect(send.statusCode).toBe(200);
+    expect(send.json().message).toBe(Messages.verificationSent);
+    const link = linkIn((await lastMail(h, user.email, 'verify_email'))?.text_body ?? '', 'verify-email');
+
+    const noSession = await h.app.inject({
+      method: 'POST',
+      url: '/api/auth/verify-email',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: `token=${encodeURIComponent(link.token)}`,
+    });
+    expect(noSession.statusCode).toBe(419);
+    const bad = await postAsGuest('/api/auth/verify-email', { token: 'not-a-token' });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().message).toBe(Messages.invalidVerifyToken);
+    expect((await postAsGuest('/api/auth/verify-email', {})).json().errors.token).toBeDefined();
+
+    const ok = await postAsGuest('/api/auth/verify-email', { token: link.token });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().message).toBe(Messages.emailVerified);
+    const me = await h.app.inject({ method: 'GET', url: '/api/auth/user', headers });
+    expect(me.json().data.emailVerified).toBe(true);
+    const again = await postAsGuest('/api/auth/verify-email', { token: link.token });
+    expect(again.statusCode).toBe(422);
+
+    const already = await h.app.inject({
+      method: 'GET',
+      url: `/api/auth/${user.uuid}/verification-send`,
+      headers,
+    });
+    expect(already.json().message).toBe(Messages.alreadyVerified);
+    expect(await mailCount(h, user.email, 'verify_email')).toBe(1);
+  });
+
+  it('sends for another user only in scope (404) and with permission 18 (403); throttles (429)', async () => {
+    const entity = await buildEntity(h.db);
+    const target = await buildUser(h.db, { entityId: entity.id, verified: false });
+    const admin = await buildUser(h.db, { entityId: entity.id, permissions: [Perm.updateUser] });
+    const colleague = await buildUser(h.db, { entityId: entity.id, permissions: [21] });
+    const outsider = await buildUser(h.db, { permissions: [Perm.updateUser] });
+    const url = `/api/auth/${target.uuid}/verification-send`;
+    const call = async (userId: number) =>
+      h.app.inject({ method: 'GET', url, headers: await bearer(h.db, userId) });
+
+    expect((await h.app.inject({ method: 'GET', url })).statusCode).toBe(401);
+    expect((await call(outsider.id)).statusCode).toBe(404);
+    expect((await call(colleague.id)).statusCode).toBe(403);
+    expect(
+      (
+        await h.app.inject({
+          method: 'GET',
+          url: '/api/auth/not-a-uuid/verification-send',
+          headers: await bearer(h.db, admin.id),
+        })
+      ).statusCode,
+    ).toBe(422);
+    expect(await mailCount(h, target.email, 'verify_email')).toBe(0);
+    const sent = await call(admin.id);
+    expect(sent.statusCode).toBe(200);
+    expect(sent.json().message).toBe(Messages.verificationSentToUser);
+    expect(await mailCount(h, target.email, 'verify_email')).toBe(1);
+    const soon = await call(admin.id);
+    expect(soon.statusCode).toBe(429);
+    expect(await mailCount(h, target.email, 'verify_email')).toBe(1);
+  });
+});
+
+describe('POST /auth/update-email', () => {
+  it('needs the password, a free address and permission 127; then the new address must be verified', async () => {
+    const user = await buildUser(h.db, { permissions: [Perm.selfUpdate] });
+    const other = await buildUser(h.db);
+    const headers = await bearer(h.db, user.id);
+    const post = (payload: object, hdrs: Record<string, string> = headers) =>
+      h.app.inject({ method: 'POST', url: '/api/auth/update-email', headers: hdrs, payload });
+    const newEmail = `moved-${uid()}@example.test`;
+
+    const anonymous = await h.app.inject({
+      method: 'POST',
+      url: '/api/auth/update-email',
+      payload: { email: newEmail, password: TEST_PASSWORD },
+    });
+    expect(anonymous.statusCode).toBe(401);
+    const noPerm = await buildUser(h.db);
+    expect(
+      (await post({ email: newEmail, password: TEST_PASSWORD }, await bearer(h.db, noPerm.id))).statusCode,
+    ).toBe(403);
+    const invalidInput = await post({ email: 'x' });
+    expect(invalidInput.statusCode).toBe(422);
+    expect(Object.keys(invalidInput.json().errors).sort()).toEqual(['email', 'password']);
+    const wrong = await post({ email: newEmail, password: 'wrong-password' });
+    expect(wrong.statusCode).toBe(422);
+    expect(wrong.json().errors.password).toEqual([Messages.incorrectPassword]);
+    const taken = await post({ email: other.email, password: TEST_PASSWORD });
+    expect(taken.statusCode).toBe(422);
+    expect(taken.json().errors.email).toEqual([Messages.emailTaken]);
+
+    const ok = await post({ email: newEmail, password: TEST_PASSWORD });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().message).toBe(Messages.emailUpdated);
+    const me = (await h.app.inject({ method: 'GET', url: '/api/auth/user', headers })).json().data;
+    expect(me).toMatchObject({ email: newEmail, emailVerified: false });
+    expect(await mailCount(h, user.email, 'email_changed')).toBe(1);
+    const link = linkIn((await lastMail(h, newEmail, 'verify_email'))?.text_body ?? '', 'verify-email');
+    expect((await postAsGuest('/api/auth/verify-email', { token: link.token })).statusCode).toBe(200);
+    expect((await webLogin(h.app, newEmail, TEST_PASSWORD)).login.statusCode).toBe(200);
+  });
+});
+
+describe('POST /auth/update-password', () => {
+  const body = (o: Record<string, unknown> = {}) => ({
+    current_password: TEST_PASSWORD,
+    password: NEW_PASSWORD,
+    password_confirmation: NEW_PASSWORD,
+    ...o,
+  });
+
+  it('needs permission 44 when no change is required', async () => {
+    const user = await buildUser(h.db);
+    const res = await h.app.inject({
+      method: 'POST',
+      url: '/api/auth/update-password',
+      headers: await bearer(h.db, user.id),
+      payload: body(),
+    });
+    expect(res.statusCode).toBe(403);
+    expect(
+      (await h.app.inject({ method: 'POST', url: '/api/auth/update-password', payload: body() })).statusCode,
+    ).toBe(401);
+  });
+
+  it('checks the current password, every rule and reuse; then ends the other sessions only', async () => {
+    const user = await buildUser(h.db, { permissions: [Perm.updatePassword] });
+    const web = await webLogin(h.app, user.email, TEST_PASSWORD);
+    const otherWeb = await webLogin(h.app, user.email, TEST_PASSWORD);
+    const phone = await bearer(h.db, user.id);
+    const post = (payload: object) =>
+      h.app.inject({
+        method: 'POST',
+        url: '/api/auth/update-password',
+        cookies: web.cookies(),
+        headers: web.headers(),
+        payload,
+      });
+
+    const noXsrf = await h.app.inject({
+      method: 'POST',
+      url: '/api/auth/update-password',
+      cookies: web.cookies(),
+      payload: body(),
+    });
+    expect(noXsrf.statusCode).toBe(419);
+    const wrong = await post(body({ current_password: 'not-it' }));
+    expect(wrong.statusCode).toBe(422);
+    expect(wrong.json().errors.current_password).toEqual([Messages.incorrectCurrentPassword]);
+    const weak = await post(body({ password: 'lower', password_confirmation: 'lower' }));
+    expect(weak.json().errors.password).toEqual([
+      'The password must be at least 8 characters.',
+      'The password must contain at least one uppercase letter.',
+      'The password must contain at least one number.',
+    ]);
+    const same = await post(body({ password: TEST_PASSWORD, password_confirmation: TEST_PASSWORD }));
+    expect(same.statusCode).toBe(422);
+    expect(same.json().errors.password).toEqual([Messages.passwordReused]);
+
+    const ok = await post(body());
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().message).toBe(Messages.passwordUpdated);
+    const status = async (o: object) =>
+      (await h.app.inject({ method: 'GET', url: '/api/auth/user', ...o })).statusCode;
+    expect(await status({ cookies: web.cookies() })).toBe(200);
+    expect(await status({ cookies: otherWeb.cookies() })).toBe(401);
+    expect(await status({ headers: phone })).toBe(401);
+    expect((await webLogin(h.app, user.email, NEW_PASSWORD)).login.statusCode).toBe(200);
+  });
+});
+
+describe('login with a breached password (compromised_passwords)', () => {
+  it('flags the account when the entity enforces a change, not when off', async () => {
+    const enforced = await buildEntity(h.db, { settings: { compromised_passwords: 'enforce_change' } });
+    const off = await buildEntity(h.db, { settings: { compromised_passwords: 'off' } });
+    const withPassword = async (entityId: number) => {
+      const user = await buildUser(h.db, { entityId });
+      const { hashPassword } = await import('./passwords');
+      await h.db
+        .updateTable('users')
+        .set({ password_hash: await hashPassword('Password123') })
+        .where('id', '=', user.id)
+        .execute();
+      return user;
+    };
+    const a = await withPassword(enforced.id);
+    const b = await withPassword(off.id);
+    const loginA = await webLogin(h.app, a.email, 'Password123');
+    expect(loginA.login.statusCode).toBe(200);
+    expect(loginA.login.json().data.password_change_required).toBe(true);
+    const loginB = await webLogin(h.app, b.email, 'Password123');
+    expect(loginB.login.json().data.password_change_required).toBe(false);
+  });
+});

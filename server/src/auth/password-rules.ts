@@ -1,0 +1,106 @@
+import { DEFAULT_PASSWORD_REQUIREMENTS, PasswordRequirements } from '@cc/contracts';
+import { dictionary } from '@zxcvbn-ts/language-common';
+import type { Db } from '../db/connect';
+
+/** Offline list of the most common breached passwords (about 49,000, from zxcvbn-ts), lower-cased. */
+let common: Set<string> | null = null;
+function commonPasswords(): Set<string> {
+  common ??= new Set((dictionary['passwords-common'] as string[]).map((p) => p.toLowerCase()));
+  return common;
+}
+
+export function isCompromised(password: string): boolean {
+  return commonPasswords().has(password.toLowerCase());
+}
+
+/** The rules of spec 2 §3 an entity sets: password_requirements, compromised_passwords, password_expire_period_in_months. */
+export interface PasswordPolicy {
+  requirements: PasswordRequirements;
+  rejectCompromised: boolean;
+  expireMonths: number | null;
+}
+
+/** What a newly registered organisation starts with: the default rules, and the breached list switched on. */
+export const NEW_ORGANISATION_POLICY: PasswordPolicy = {
+  requirements: DEFAULT_PASSWORD_REQUIREMENTS,
+  rejectCompromised: true,
+  expireMonths: null,
+};
+
+/**
+ * The stored password_requirements, read field by field: a missing or invalid field falls back to the default, so a
+ * half-filled or older setting never weakens below the defaults by accident (min_length is at least 8).
+ */
+export function parseRequirements(stored: unknown): PasswordRequirements {
+  let value = stored;
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      value = null;
+    }
+  }
+  if (!value || typeof value !== 'object') return { ...DEFAULT_PASSWORD_REQUIREMENTS };
+  const out: Record<string, unknown> = { ...DEFAULT_PASSWORD_REQUIREMENTS };
+  for (const [key, field] of Object.entries(PasswordRequirements.shape)) {
+    const parsed = field.safeParse((value as Record<string, unknown>)[key]);
+    if (parsed.success && (value as Record<string, unknown>)[key] !== undefined) out[key] = parsed.data;
+  }
+  return out as PasswordRequirements;
+}
+
+/** The policy of the user's primary entity (the settings page edits each entity's own values). */
+export async function passwordPolicyOf(db: Db, entityId: number): Promise<PasswordPolicy> {
+  const entity = await db
+    .selectFrom('entities')
+    .select(['password_requirements', 'compromised_passwords', 'password_expire_period_in_months'])
+    .where('id', '=', entityId)
+    .executeTakeFirst();
+  return {
+    requirements: parseRequirements(entity?.password_requirements ?? null),
+    rejectCompromised: entity?.compromised_passwords === 'enforce_change',
+    expireMonths: entity?.password_expire_period_in_months ?? null,
+  };
+}
+
+/**
+ * Every rule the password fails, in a fixed order, so the client can join them by line breaks (spec 1 §4, §5).
+ * An empty list means the password is acceptable.
+ */
+export function passwordErrors(
+  password: string,
+  policy: Pick<PasswordPolicy, 'requirements' | 'rejectCompromised'>,
+  person?: { email?: string; name?: string },
+): string[] {
+  const r = policy.requirements;
+  const errors: string[] = [];
+  if ([...password].length < r.min_length)
+    errors.push(`The password must be at least ${r.min_length} characters.`);
+  if (r.require_uppercase && !/\p{Lu}/u.test(password))
+    errors.push('The password must contain at least one uppercase letter.');
+  if (r.require_lowercase && !/\p{Ll}/u.test(password))
+    errors.push('The password must contain at least one lowercase letter.');
+  if (r.require_number && !/\p{N}/u.test(password))
+    errors.push('The password must contain at least one number.');
+  if (r.require_symbol && !/[^\p{L}\p{N}]/u.test(password))
+    errors.push('The password must contain at least one symbol.');
+  if (policy.rejectCompromised && isCompromised(password)) {
+    errors.push('This password has appeared in a data breach. Please choose a different password.');
+  }
+  const lower = password.toLowerCase();
+  if (person?.email && lower === person.email.toLowerCase())
+    errors.push('The password must not be your e-mail address.');
+  if (person?.name && person.name.trim().length >= 3 && lower === person.name.trim().toLowerCase())
+    errors.push('The password must not be your name.');
+  return errors;
+}
+
+/** Convenience for services: the policy of the entity, then the failing rules. */
+export async function passwordErrorsFor(
+  db: Db,
+  entityId: number,
+  password: string,
+  person?: { email?: string; name?: string },
+) {
+  return passwordErrors(password, await passwordPolicyOf(db, entityId), person);
+}

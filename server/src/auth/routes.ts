@@ -1,0 +1,202 @@
+import {
+  AuthUser,
+  ForgotPasswordBody,
+  LoginBody,
+  Messages,
+  MobileLoginBody,
+  PERMISSIONS,
+  PermissionCheckBody,
+  RegisterBody,
+  RegisterParams,
+  ResetPasswordBody,
+  SESSION_COOKIE,
+  UpdateEmailBody,
+  UpdatePasswordBody,
+  VerificationSendParams,
+  VerifyEmailBody,
+} from '@cc/contracts';
+import { z } from 'zod';
+import type { App } from '../http/app-types';
+import { clearSessionCookies, setSessionCookies } from '../http/authenticate';
+import { actorOf } from '../http/context';
+import { done, ok } from '../http/envelope';
+import { sendVerification, updateEmail, verifyEmail } from './email-flows';
+import { forgotPassword, resetPassword, updatePassword } from './password-flows';
+import { createSession } from './queries';
+import { register } from './registration';
+import {
+  checkPermissions,
+  currentAuthUser,
+  endOwnSession,
+  listOwnSessions,
+  loginWithSession,
+  loginWithToken,
+  logout,
+} from './service';
+
+/** Web-session routes (spec 1 §7 "Web login: GET /sanctum/csrf-cookie, then POST /login"). Mounted at / and /api. */
+export async function authWebRoutes(app: App) {
+  app.get(
+    '/sanctum/csrf-cookie',
+    { config: { auth: false }, schema: { tags: ['auth'] } },
+    async (request, reply) => {
+      const { ctx } = request;
+      if (request.session) {
+        setSessionCookies(reply, ctx, request.cookies[SESSION_COOKIE] ?? '', request.session.csrf_token);
+        return reply.status(204).send();
+      }
+      const session = await createSession(ctx.db, {
+        userId: null,
+        ip: ctx.ip,
+        userAgent: ctx.userAgent,
+        lifetimeMinutes: ctx.config.sessionLifetimeMinutes,
+        now: ctx.clock(),
+      });
+      setSessionCookies(reply, ctx, session.secret, session.csrfToken);
+      return reply.status(204).send();
+    },
+  );
+
+  app.post(
+    '/login',
+    {
+      config: { csrf: 'session', auth: false },
+      schema: { tags: ['auth'], body: LoginBody, response: { 200: z.object({ data: AuthUser }) } },
+    },
+    async (request, reply) => {
+      const { session, user } = await loginWithSession(
+        request.ctx,
+        request.body,
+        request.session?.id ?? null,
+      );
+      setSessionCookies(reply, request.ctx, session.secret, session.csrfToken);
+      return ok(user);
+    },
+  );
+
+  // spec 1 §2 /register/{plan}: a new organisation and its Administrator, signed in at once (201).
+  app.post(
+    '/register/:plan',
+    {
+      config: { csrf: 'session-or-json', auth: false },
+      schema: {
+        tags: ['auth'],
+        params: RegisterParams,
+        body: RegisterBody,
+        response: { 201: z.object({ data: AuthUser, message: z.string() }) },
+      },
+    },
+    async (request, reply) => {
+      const { session, user } = await register(
+        request.ctx,
+        request.params.plan,
+        request.body,
+        request.session?.id ?? null,
+      );
+      setSessionCookies(reply, request.ctx, session.secret, session.csrfToken);
+      return reply.status(201).send({ data: user, message: Messages.registered });
+    },
+  );
+
+  app.post('/logout', { config: { auth: false }, schema: { tags: ['auth'] } }, async (request, reply) => {
+    if (request.ctx.actor) await logout(request.ctx);
+    clearSessionCookies(reply);
+    return done(Messages.loggedOut);
+  });
+}
+
+export async function authRoutes(app: App) {
+  app.post(
+    '/auth/login',
+    { config: { csrf: 'off', auth: false }, schema: { tags: ['auth'], body: MobileLoginBody } },
+    async (request) => ok(await loginWithToken(request.ctx, request.body)),
+  );
+
+  app.post('/auth/logout', { schema: { tags: ['auth'] } }, async (request) => {
+    await logout(request.ctx);
+    return done(Messages.loggedOut);
+  });
+
+  app.get(
+    '/auth/user',
+    { schema: { tags: ['auth'], response: { 200: z.object({ data: AuthUser }) } } },
+    async (request) => ok(await currentAuthUser(request.ctx)),
+  );
+
+  // The caller's effective permissions, with catalogue details (spec 1 §4 "Permissions ... loaded at app start").
+  app.get('/auth/permissions', { schema: { tags: ['auth'] } }, async (request) => {
+    const actor = actorOf(request.ctx);
+    return ok(PERMISSIONS.filter((p) => actor.superAdmin || actor.permissions.has(p.id)));
+  });
+
+  app.post(
+    '/auth/permission-check',
+    { schema: { tags: ['auth'], body: PermissionCheckBody } },
+    async (request) => ok({ allowed: checkPermissions(request.ctx, request.body) }),
+  );
+
+  // Same answer whether or not the account exists. Not a 'session' route: spec 1 §7 fetches the csrf cookie before
+  // reset and verify only, and the mobile shell has no cookie. A browser that has the cookie must still send the
+  // XSRF header (the default rule for cookie-carrying requests).
+  app.post(
+    '/auth/forgot-password',
+    { config: { auth: false }, schema: { tags: ['auth'], body: ForgotPasswordBody } },
+    async (request) => {
+      await forgotPassword(request.ctx, request.body);
+      return done(Messages.resetLinkSent);
+    },
+  );
+
+  // spec 1 §7 "POST /auth/reset-password (gets the CSRF cookie first)": a web-session route.
+  app.post(
+    '/auth/reset-password',
+    { config: { csrf: 'session-or-json', auth: false }, schema: { tags: ['auth'], body: ResetPasswordBody } },
+    async (request) => {
+      await resetPassword(request.ctx, request.body);
+      return done(Messages.passwordReset);
+    },
+  );
+
+  // spec 1 §7 "POST /auth/verify-email (same)".
+  app.post(
+    '/auth/verify-email',
+    { config: { csrf: 'session-or-json', auth: false }, schema: { tags: ['auth'], body: VerifyEmailBody } },
+    async (request) => {
+      await verifyEmail(request.ctx, request.body);
+      return done(Messages.emailVerified);
+    },
+  );
+
+  app.get(
+    '/auth/:uuid/verification-send',
+    { schema: { tags: ['auth'], params: VerificationSendParams } },
+    async (request) => done(await sendVerification(request.ctx, request.params.uuid)),
+  );
+
+  app.post('/auth/update-email', { schema: { tags: ['auth'], body: UpdateEmailBody } }, async (request) => {
+    await updateEmail(request.ctx, request.body);
+    return done(Messages.emailUpdated);
+  });
+
+  app.post(
+    '/auth/update-password',
+    { schema: { tags: ['auth'], body: UpdatePasswordBody } },
+    async (request) => {
+      await updatePassword(request.ctx, request.body);
+      return done(Messages.passwordUpdated);
+    },
+  );
+
+  app.get('/auth/sessions', { schema: { tags: ['auth'] } }, async (request) =>
+    ok(await listOwnSessions(request.ctx)),
+  );
+
+  app.post(
+    '/auth/logout/:id',
+    { schema: { tags: ['auth'], params: z.object({ id: z.string().max(64) }) } },
+    async (request) => {
+      await endOwnSession(request.ctx, request.params.id);
+      return done(Messages.sessionEnded);
+    },
+  );
+}

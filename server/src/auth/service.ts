@@ -1,0 +1,231 @@
+import { Messages, type PermissionCheckBody } from '@cc/contracts';
+import type { z } from 'zod';
+import { actorOf, type Ctx, can } from '../http/context';
+import { invalidField, notFound, tooManyRequests } from '../http/errors';
+import { flagPasswordChangeRequired } from './account-queries';
+import { loadActor, presentAuthUser } from './actor';
+import { isCompromised, passwordPolicyOf } from './password-rules';
+import { verifyPassword } from './passwords';
+import {
+  countRecentFailures,
+  createAccessToken,
+  createSession,
+  deleteSession,
+  findUserForLogin,
+  recordAuthEvent,
+} from './queries';
+
+/** Login rate limit (ASVS 2.2.1): failed attempts in a 15-minute window, per account and per address. */
+export const LOGIN_WINDOW_MS = 15 * 60_000;
+export const MAX_FAILURES_PER_ACCOUNT = 5;
+export const MAX_FAILURES_PER_ADDRESS = 30;
+
+export async function assertNotRateLimited(ctx: Ctx, email: string): Promise<void> {
+  const now = ctx.clock();
+  const since = new Date(now.getTime() - LOGIN_WINDOW_MS);
+  const f = await countRecentFailures(ctx.db, email, ctx.ip, since);
+  const blockedSince =
+    f.by_email >= MAX_FAILURES_PER_ACCOUNT
+      ? f.oldest_email
+      : f.by_ip >= MAX_FAILURES_PER_ADDRESS
+        ? f.oldest_ip
+        : null;
+  if (!blockedSince) return;
+  const seconds = Math.max(
+    1,
+    Math.ceil((new Date(blockedSince).getTime() + LOGIN_WINDOW_MS - now.getTime()) / 1000),
+  );
+  throw tooManyRequests(Messages.tooManyAttempts.replace(':seconds', String(seconds)));
+}
+
+/** Checks credentials; records the failed attempt. Returns the user id. */
+async function checkCredentials(
+  ctx: Ctx,
+  email: string,
+  password: string,
+  via: 'web' | 'mobile',
+): Promise<number> {
+  await assertNotRateLimited(ctx, email);
+  const user = await findUserForLogin(ctx.db, email);
+  const valid = await verifyPassword(user?.password_hash ?? null, password);
+  if (!user || !valid) {
+    await recordAuthEvent(ctx.db, {
+      event: 'failed_login',
+      userId: user?.id ?? null,
+      entityId: user?.primary_entity_id ?? null,
+      email,
+      ip: ctx.ip,
+      userAgent: ctx.userAgent,
+      via,
+    });
+    throw invalidField('email', Messages.invalidCredentials);
+  }
+  await recordAuthEvent(ctx.db, {
+    event: 'login',
+    userId: user.id,
+    entityId: user.primary_entity_id,
+    email,
+    ip: ctx.ip,
+    userAgent: ctx.userAgent,
+    via,
+  });
+  await ctx.db.updateTable('users').set({ last_login_at: ctx.clock() }).where('id', '=', user.id).execute();
+  // spec 2 §3 compromised_passwords 'enforce_change': a breached password still signs in, but must be changed first
+  // (the Auth user reports password_change_required and the password gate holds every other call).
+  if (isCompromised(password) && (await passwordPolicyOf(ctx.db, user.primary_entity_id)).rejectCompromised) {
+    await flagPasswordChangeRequired(ctx.db, user.id);
+  }
+  return user.id;
+}
+
+/**
+ * A wrong password given to confirm an account change (update e-mail or password) counts as a failed login, so
+ * the same per-account limit stops guessing with a borrowed session.
+ */
+export async function confirmPassword(
+  ctx: Ctx,
+  user: { id: number; email: string; primary_entity_id: number; password_hash: string | null },
+  password: string,
+): Promise<boolean> {
+  await assertNotRateLimited(ctx, user.email);
+  if (await verifyPassword(user.password_hash, password)) return true;
+  await recordAuthEvent(ctx.db, {
+    event: 'failed_login',
+    userId: user.id,
+    entityId: user.primary_entity_id,
+    email: user.email,
+    ip: ctx.ip,
+    userAgent: ctx.userAgent,
+    via: ctx.actor?.via === 'token' ? 'mobile' : 'web',
+  });
+  return false;
+}
+
+/** A new web session for a user who just proved who they are (login, register): ASVS 3.2.1, a fresh session id. */
+export async function startWebSession(ctx: Ctx, userId: number, guestSessionId: string | null) {
+  if (guestSessionId) await deleteSession(ctx.db, guestSessionId);
+  const session = await createSession(ctx.db, {
+    userId,
+    ip: ctx.ip,
+    userAgent: ctx.userAgent,
+    lifetimeMinutes: ctx.config.sessionLifetimeMinutes,
+    now: ctx.clock(),
+  });
+  const actor = await loadActor(ctx.db, userId, { via: 'session', sessionId: session.record.id });
+  if (!actor) throw notFound();
+  return { session, user: await presentAuthUser(ctx.db, actor, ctx.clock()) };
+}
+
+/**
+ * Web login (spec 1 §4). A new session id is issued at login (ASVS 3.2.1): the guest session that carried the
+ * csrf cookie is deleted and replaced.
+ */
+export async function loginWithSession(
+  ctx: Ctx,
+  input: { email: string; password: string },
+  guestSessionId: string | null,
+) {
+  const userId = await checkCredentials(ctx, input.email, input.password, 'web');
+  return startWebSession(ctx, userId, guestSessionId);
+}
+
+/** Mobile login (spec 1 §7): a bearer token named after the device. */
+export async function loginWithToken(
+  ctx: Ctx,
+  input: { email: string; password: string; device_name: string },
+) {
+  const userId = await checkCredentials(ctx, input.email, input.password, 'mobile');
+  const token = await createAccessToken(ctx.db, { userId, name: input.device_name, abilities: ['*'] });
+  const actor = await loadActor(ctx.db, userId, { via: 'token', tokenId: token.id, abilities: ['*'] });
+  if (!actor) throw notFound();
+  return { token: token.plainText, user: await presentAuthUser(ctx.db, actor, ctx.clock()) };
+}
+
+/** Ends the caller's own session or token and records the logout. */
+export async function logout(ctx: Ctx): Promise<void> {
+  const actor = actorOf(ctx);
+  if (actor.via === 'token' && actor.tokenId) {
+    await ctx.db.deleteFrom('personal_access_tokens').where('id', '=', actor.tokenId).execute();
+  } else if (actor.sessionId) {
+    await deleteSession(ctx.db, actor.sessionId);
+  }
+  await recordAuthEvent(ctx.db, {
+    event: 'logout',
+    userId: actor.userId,
+    entityId: actor.primaryEntity.id,
+    email: actor.email,
+    ip: ctx.ip,
+    userAgent: ctx.userAgent,
+    via: actor.via === 'token' ? 'mobile' : 'web',
+  });
+}
+
+/** The caller's sessions and device tokens, so one can be ended (POST /auth/logout/{id}). */
+export async function listOwnSessions(ctx: Ctx) {
+  const actor = actorOf(ctx);
+  const [sessions, tokens] = await Promise.all([
+    ctx.db
+      .selectFrom('sessions')
+      .select(['id', 'public_id', 'ip', 'user_agent', 'created_at', 'last_activity_at'])
+      .where('user_id', '=', actor.userId)
+      .where('expires_at', '>', ctx.clock())
+      .orderBy('last_activity_at', 'desc')
+      .execute(),
+    ctx.db
+      .selectFrom('personal_access_tokens')
+      .select(['id', 'name', 'created_at', 'last_used_at'])
+      .where('user_id', '=', actor.userId)
+      .orderBy('created_at', 'desc')
+      .execute(),
+  ]);
+  return [
+    ...sessions.map((s) => ({
+      id: s.public_id,
+      kind: 'session' as const,
+      name: s.user_agent ?? 'Browser',
+      ip: s.ip,
+      created_at: s.created_at,
+      last_active_at: s.last_activity_at,
+      current: s.id === actor.sessionId,
+    })),
+    ...tokens.map((t) => ({
+      id: String(t.id),
+      kind: 'token' as const,
+      name: t.name,
+      ip: null,
+      created_at: t.created_at,
+      last_active_at: t.last_used_at,
+      current: t.id === actor.tokenId,
+    })),
+  ];
+}
+
+/** POST /auth/logout/{id}: ends one of the caller's other sessions (uuid) or device tokens (numeric id). */
+export async function endOwnSession(ctx: Ctx, id: string): Promise<void> {
+  const actor = actorOf(ctx);
+  const isToken = /^\d+$/.test(id);
+  const result = isToken
+    ? await ctx.db
+        .deleteFrom('personal_access_tokens')
+        .where('id', '=', Number(id))
+        .where('user_id', '=', actor.userId)
+        .executeTakeFirst()
+    : /^[0-9a-f-]{36}$/i.test(id)
+      ? await ctx.db
+          .deleteFrom('sessions')
+          .where('public_id', '=', id)
+          .where('user_id', '=', actor.userId)
+          .executeTakeFirst()
+      : { numDeletedRows: 0n };
+  if (Number(result.numDeletedRows) === 0) throw notFound();
+}
+
+/** POST /auth/permission-check (spec 1 §3): all or any of the ids; super_admin passes. */
+export function checkPermissions(ctx: Ctx, input: z.infer<typeof PermissionCheckBody>): boolean {
+  return can(actorOf(ctx), input.permission_ids, input.mode);
+}
+
+export async function currentAuthUser(ctx: Ctx) {
+  const actor = actorOf(ctx);
+  return presentAuthUser(ctx.db, actor, ctx.clock());
+}

@@ -1,0 +1,116 @@
+import { type RawBuilder, type SqlBool, sql } from 'kysely';
+import type { Db } from '../db/connect';
+import { escapeLike, type Trx } from './queries';
+
+/**
+ * entity_content and entity_courses: which organisations a content item or course is available to, and whether it
+ * is switched on there. One set of queries serves both kinds; the casts only tell Kysely which table is meant.
+ */
+export type AssignmentKind = 'content' | 'course';
+
+const T = {
+  content: { table: 'entity_content', item: 'contents', key: 'content_id' },
+  course: { table: 'entity_courses', item: 'courses', key: 'course_id' },
+} as const;
+
+export interface AssignmentRow {
+  item_id: number;
+  title: string;
+  type: string | null;
+  enabled: boolean;
+  admin_only_override: boolean | null;
+}
+
+/** Rows of one entity whose items the caller may see (`visible` is the item clause, alias `ct` or `c`). */
+export async function listAssignments(
+  db: Db,
+  kind: AssignmentKind,
+  entityId: number,
+  visible: RawBuilder<SqlBool>,
+  o: { search?: string; page: number; perPage: number },
+): Promise<{ rows: AssignmentRow[]; total: number }> {
+  const { table, item, key } = T[kind];
+  const alias = kind === 'content' ? 'ct' : 'c';
+  const search = o.search
+    ? sql`AND ${sql.ref(`${alias}.title`)} ILIKE ${`%${escapeLike(o.search)}%`}`
+    : sql``;
+  const from = sql`FROM ${sql.table(table)} a JOIN ${sql.table(item)} ${sql.raw(alias)} ON ${sql.ref(`${alias}.id`)} = a.${sql.ref(key)}
+    WHERE a.entity_id = ${entityId} AND ${visible} ${search}`;
+  const typeCol = kind === 'content' ? sql`ct.type` : sql`NULL::text`;
+  const overrideCol = kind === 'content' ? sql`a.admin_only_override` : sql`NULL::boolean`;
+  const [rows, total] = await Promise.all([
+    sql<AssignmentRow>`SELECT a.${sql.ref(key)} AS item_id, ${sql.ref(`${alias}.title`)} AS title, ${typeCol} AS type,
+        a.enabled, ${overrideCol} AS admin_only_override
+      ${from} ORDER BY lower(${sql.ref(`${alias}.title`)}), a.${sql.ref(key)}
+      LIMIT ${o.perPage} OFFSET ${(o.page - 1) * o.perPage}`.execute(db),
+    sql<{ n: number }>`SELECT count(*) AS n ${from}`.execute(db),
+  ]);
+  return { rows: rows.rows, total: Number(total.rows[0]?.n ?? 0) };
+}
+
+export async function findAssignment(db: Db | Trx, kind: AssignmentKind, entityId: number, itemId: number) {
+  const { table, key } = T[kind];
+  const { rows } = await sql<{ enabled: boolean }>`SELECT enabled FROM ${sql.table(table)}
+    WHERE entity_id = ${entityId} AND ${sql.ref(key)} = ${itemId}`.execute(db);
+  return rows[0];
+}
+
+/** Insert or update one row; `override` undefined keeps the stored admin_only_override. */
+export async function upsertAssignment(
+  db: Db | Trx,
+  kind: AssignmentKind,
+  entityId: number,
+  itemId: number,
+  values: { enabled?: boolean; override?: boolean | null },
+) {
+  if (kind === 'content') {
+    await db
+      .insertInto('entity_content')
+      .values({
+        entity_id: entityId,
+        content_id: itemId,
+        enabled: values.enabled ?? true,
+        admin_only_override: values.override ?? null,
+      })
+      .onConflict((oc) =>
+        oc.columns(['entity_id', 'content_id']).doUpdateSet({
+          ...(values.enabled === undefined ? {} : { enabled: values.enabled }),
+          ...(values.override === undefined ? {} : { admin_only_override: values.override }),
+          ...(values.enabled === undefined && values.override === undefined
+            ? { enabled: sql<boolean>`entity_content.enabled` }
+            : {}),
+        }),
+      )
+      .execute();
+    return;
+  }
+  await db
+    .insertInto('entity_courses')
+    .values({ entity_id: entityId, course_id: itemId, enabled: values.enabled ?? true })
+    .onConflict((oc) =>
+      oc
+        .columns(['entity_id', 'course_id'])
+        .doUpdateSet({ enabled: values.enabled ?? sql<boolean>`entity_courses.enabled` }),
+    )
+    .execute();
+}
+
+export async function deleteAssignment(db: Db, kind: AssignmentKind, entityId: number, itemId: number) {
+  const { table, key } = T[kind];
+  const res =
+    await sql`DELETE FROM ${sql.table(table)} WHERE entity_id = ${entityId} AND ${sql.ref(key)} = ${itemId}`.execute(
+      db,
+    );
+  return Number(res.numAffectedRows ?? 0) > 0;
+}
+
+/** Of `ids`, those the caller may see (`visible` on alias `ct` for content, `c` for courses): one query. */
+export async function visibleIds(db: Db, kind: AssignmentKind, ids: number[], visible: RawBuilder<SqlBool>) {
+  if (!ids.length) return new Set<number>();
+  const alias = kind === 'content' ? 'ct' : 'c';
+  const { rows } = await sql<{
+    id: number;
+  }>`SELECT ${sql.ref(`${alias}.id`)} AS id FROM ${sql.table(T[kind].item)} ${sql.raw(alias)}
+    WHERE ${sql.ref(`${alias}.id`)} IN (${sql.join(ids)}) AND ${visible}`.execute(db);
+  return new Set(rows.map((r) => r.id));
+}

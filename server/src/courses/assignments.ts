@@ -1,0 +1,160 @@
+import { ContentPerm, type PageQuery } from '@cc/contracts';
+import type { z } from 'zod';
+import { assertEntityInScope } from '../entities/scope';
+import { actorOf, authorize, type Ctx } from '../http/context';
+import { type FieldErrors, invalid, notFound } from '../http/errors';
+import { findEntityBySlug } from '../roles/queries';
+import {
+  type AssignmentKind,
+  deleteAssignment,
+  findAssignment,
+  listAssignments,
+  upsertAssignment,
+  visibleIds,
+} from './assignment-queries';
+import { visibleContentClause, visibleCourseClause } from './visibility';
+
+/**
+ * Entity content and entity courses (spec 2 §7): which organisations a content item or course is available to,
+ * switched on or off there. The path entity must be in the caller's scope (404), 69 changes content and 68 courses
+ * (403); an admin_only override also needs 122. Items the caller cannot see are refused as invalid (422), so other
+ * organisations' ids reveal nothing.
+ */
+const PERM: Record<AssignmentKind, number> = {
+  content: ContentPerm.entityContent,
+  course: ContentPerm.entityCourses,
+};
+const KEY: Record<AssignmentKind, 'content_id' | 'course_id'> = {
+  content: 'content_id',
+  course: 'course_id',
+};
+const clause = (ctx: Ctx, kind: AssignmentKind) =>
+  kind === 'content' ? visibleContentClause(ctx) : visibleCourseClause(ctx);
+
+async function entityFor(ctx: Ctx, slug: string, kind: AssignmentKind) {
+  actorOf(ctx);
+  const entity = await findEntityBySlug(ctx.db, slug);
+  if (!entity) throw notFound();
+  await assertEntityInScope(ctx, entity.id);
+  authorize(ctx, [PERM[kind]]);
+  return entity;
+}
+
+function checkOverride(ctx: Ctx, override: boolean | null | undefined) {
+  if (override !== undefined) authorize(ctx, [ContentPerm.restrictContent]);
+}
+
+async function assertVisible(ctx: Ctx, kind: AssignmentKind, ids: number[], field: (i: number) => string) {
+  const seen = await visibleIds(ctx.db, kind, ids, await clause(ctx, kind));
+  const errors: FieldErrors = {};
+  ids.forEach((id, i) => {
+    if (!seen.has(id)) errors[field(i)] = [`The selected ${KEY[kind].replace('_', ' ')} is invalid.`];
+  });
+  if (Object.keys(errors).length) throw invalid(errors);
+}
+
+export async function listEntityAssignments(
+  ctx: Ctx,
+  kind: AssignmentKind,
+  slug: string,
+  query: z.infer<typeof PageQuery>,
+) {
+  const entity = await entityFor(ctx, slug, kind);
+  const { rows, total } = await listAssignments(ctx.db, kind, entity.id, await clause(ctx, kind), {
+    search: query.search,
+    page: query.page,
+    perPage: query.per_page,
+  });
+  const data = rows.map((r) =>
+    kind === 'content'
+      ? {
+          content_id: r.item_id,
+          title: r.title,
+          type: r.type,
+          enabled: r.enabled,
+          admin_only_override: r.admin_only_override,
+        }
+      : { course_id: r.item_id, title: r.title, enabled: r.enabled },
+  );
+  return { data, total };
+}
+
+async function present(ctx: Ctx, kind: AssignmentKind, entityId: number, itemId: number) {
+  const row = await findAssignment(ctx.db, kind, entityId, itemId);
+  if (!row) throw notFound();
+  return { entity_id: entityId, [KEY[kind]]: itemId, ...row };
+}
+
+export async function addEntityAssignment(
+  ctx: Ctx,
+  kind: AssignmentKind,
+  slug: string,
+  body: { item_id: number; enabled: boolean; admin_only_override?: boolean | null },
+) {
+  const entity = await entityFor(ctx, slug, kind);
+  checkOverride(ctx, body.admin_only_override);
+  await assertVisible(ctx, kind, [body.item_id], () => KEY[kind]);
+  await upsertAssignment(ctx.db, kind, entity.id, body.item_id, {
+    enabled: body.enabled,
+    override: body.admin_only_override,
+  });
+  return present(ctx, kind, entity.id, body.item_id);
+}
+
+export async function updateEntityAssignment(
+  ctx: Ctx,
+  kind: AssignmentKind,
+  slug: string,
+  itemId: number,
+  body: { enabled?: boolean; admin_only_override?: boolean | null },
+) {
+  const entity = await entityFor(ctx, slug, kind);
+  checkOverride(ctx, body.admin_only_override);
+  if (!(await findAssignment(ctx.db, kind, entity.id, itemId))) throw notFound();
+  await assertVisible(ctx, kind, [itemId], () => KEY[kind]);
+  await upsertAssignment(ctx.db, kind, entity.id, itemId, {
+    enabled: body.enabled,
+    override: body.admin_only_override,
+  });
+  return present(ctx, kind, entity.id, itemId);
+}
+
+/** updateMultiple: every item checked first, then all rows written in one transaction (all or nothing). */
+export async function updateEntityAssignments(
+  ctx: Ctx,
+  kind: AssignmentKind,
+  slug: string,
+  items: { item_id: number; enabled: boolean }[],
+) {
+  const entity = await entityFor(ctx, slug, kind);
+  await assertVisible(
+    ctx,
+    kind,
+    items.map((i) => i.item_id),
+    (i) => `items.${i}.${KEY[kind]}`,
+  );
+  await ctx.db.transaction().execute(async (trx) => {
+    for (const item of items)
+      await upsertAssignment(trx, kind, entity.id, item.item_id, { enabled: item.enabled });
+  });
+  return listEntityAssignments(ctx, kind, slug, { page: 1, per_page: 100 });
+}
+
+export async function removeEntityAssignment(ctx: Ctx, kind: AssignmentKind, slug: string, itemId: number) {
+  const entity = await entityFor(ctx, slug, kind);
+  if (!(await deleteAssignment(ctx.db, kind, entity.id, itemId))) throw notFound();
+}
+
+/** POST /entity-content: several content items made available to one entity (ours: mirrors /entity-permissions). */
+export async function assignContent(
+  ctx: Ctx,
+  body: { entity: string; content_ids: number[]; enabled: boolean },
+) {
+  const entity = await entityFor(ctx, body.entity, 'content');
+  const ids = [...new Set(body.content_ids)];
+  await assertVisible(ctx, 'content', ids, (i) => `content_ids.${i}`);
+  await ctx.db.transaction().execute(async (trx) => {
+    for (const id of ids) await upsertAssignment(trx, 'content', entity.id, id, { enabled: body.enabled });
+  });
+  return listEntityAssignments(ctx, 'content', body.entity, { page: 1, per_page: 100 });
+}

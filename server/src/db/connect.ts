@@ -1,0 +1,53 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, PostgresDialect } from 'kysely';
+import { PGliteDialect } from 'kysely-pglite-dialect';
+import pg from 'pg';
+import type { Database } from './schema';
+
+export type Db = Kysely<Database>;
+
+const DATE_OID = 1082;
+const INT8_OID = 20;
+const NUMERIC_OID = 1700;
+
+// Dates stay 'YYYY-MM-DD' strings (a start date has no time zone); counts are numbers.
+pg.types.setTypeParser(DATE_OID, (v) => v);
+pg.types.setTypeParser(INT8_OID, (v) => Number(v));
+pg.types.setTypeParser(NUMERIC_OID, (v) => Number(v));
+
+export interface Connection {
+  db: Db;
+  engine: 'postgres' | 'pglite';
+  close(): Promise<void>;
+}
+
+/** PostgreSQL when a URL is given, else the embedded PGlite (in `dataDir`, or in memory when dataDir is null). */
+export async function connect(opts: {
+  databaseUrl?: string;
+  dataDir: string | null;
+  poolSize?: number;
+}): Promise<Connection> {
+  if (opts.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10 });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, engine: 'postgres', close: () => db.destroy() };
+  }
+  let dir: string | undefined;
+  if (opts.dataDir) {
+    dir = path.join(opts.dataDir, 'pgdata');
+    mkdirSync(dir, { recursive: true });
+  }
+  // PGlite.create applies custom parsers to every type; the constructor form ignores them for DATE.
+  const client = await PGlite.create({
+    ...(dir ? { dataDir: dir } : {}),
+    parsers: {
+      [DATE_OID]: (v: string) => v,
+      [INT8_OID]: (v: string) => Number(v),
+      [NUMERIC_OID]: (v: string) => Number(v),
+    },
+  });
+  const db = new Kysely<Database>({ dialect: new PGliteDialect(client) });
+  return { db, engine: 'pglite', close: () => db.destroy() };
+}

@@ -1,0 +1,105 @@
+import { rmSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { sql } from 'kysely';
+import { hashPassword } from '../../auth/passwords';
+import { openDeps } from '../../bootstrap';
+import { loadConfig } from '../../config';
+import { connect } from '../connect';
+import { defaultHomeCount, seedLargeOrganisation } from './large';
+import { DEMO_PASSWORD, seedDemoIfEmpty } from './seed';
+
+const USAGE = `Usage: npm run seed -- [--users N] [--homes M] [--fresh]
+
+Makes sure the demo organisation exists, then (with --users) adds a large organisation for benchmarks:
+"Northwind Care Group <n>" with M homes (default max(3, N/40), at most 250) and N staff.
+Each run adds another group. Uses the configured database (DATA_DIR, or DATABASE_URL).
+
+  --users N   staff to create (0: demo only)
+  --homes M   level B homes in the new group
+  --fresh     wipe the database first (PGlite: deletes DATA_DIR/pgdata; PostgreSQL: drops the public schema)`;
+
+function fail(message: string): never {
+  console.error(`${message}\n\n${USAGE}`);
+  process.exit(2);
+}
+
+function positiveInt(value: string | undefined, name: string, min: number): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min) fail(`--${name} must be a whole number of at least ${min}.`);
+  return n;
+}
+
+async function main() {
+  const { values } = parseArgs({
+    options: {
+      users: { type: 'string' },
+      homes: { type: 'string' },
+      fresh: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
+  const users = positiveInt(values.users, 'users', 0) ?? 0;
+  const homes = positiveInt(values.homes, 'homes', 1);
+  if (homes !== undefined && users === 0) fail('--homes needs --users.');
+
+  const started = performance.now();
+  const elapsed = () => `${((performance.now() - started) / 1000).toFixed(1)}s`;
+  const config = loadConfig();
+  if (values.fresh) {
+    if (config.env === 'production') fail('--fresh refuses to run with NODE_ENV=production.');
+    if (!config.databaseUrl) {
+      const dir = path.join(config.dataDir, 'pgdata');
+      console.log(`Wiping ${dir}`);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  if (values.fresh && config.databaseUrl) {
+    // A bare connection: openDeps would migrate the old schema before we could drop it.
+    const bare = await connect({ databaseUrl: config.databaseUrl, dataDir: null });
+    console.log(`Dropping every table of ${new URL(config.databaseUrl).pathname.slice(1)}`);
+    await sql`DROP SCHEMA public CASCADE`.execute(bare.db);
+    await sql`CREATE SCHEMA public`.execute(bare.db);
+    await bare.close();
+  }
+
+  const deps = await openDeps(config);
+  try {
+    const where = deps.engine === 'pglite' ? `PGlite in ${config.dataDir}` : 'PostgreSQL';
+    const demo = await seedDemoIfEmpty(deps.db);
+    console.log(
+      `${demo ? 'Demo organisation created' : 'Demo organisation present'} (${where}, ${elapsed()})`,
+    );
+    if (users === 0) return;
+
+    const homeCount = homes ?? defaultHomeCount(users);
+    console.log(`Creating a group with ${homeCount} homes and ${users.toLocaleString('en-GB')} staff ...`);
+    const passwordHash = await hashPassword(DEMO_PASSWORD);
+    const org = await seedLargeOrganisation(deps.db, {
+      users,
+      homes: homeCount,
+      passwordHash,
+      onProgress: (done, total) =>
+        console.log(
+          `  staff ${done.toLocaleString('en-GB')}/${total.toLocaleString('en-GB')} (${elapsed()})`,
+        ),
+    });
+    console.log(
+      `Created ${org.name} (slug ${org.slug}): ${org.homes} homes, ${org.users.toLocaleString('en-GB')} staff in ${elapsed()}.`,
+    );
+    console.log(`Log in as ${org.adminEmail} (group administrator), password ${DEMO_PASSWORD}.`);
+  } finally {
+    await deps.close();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,25 @@
+import { type Migration, type MigrationProvider, Migrator } from 'kysely';
+import type { Db } from './connect';
+import * as m001 from './migrations/001_foundation';
+import * as m002 from './migrations/002_auth';
+import * as m003 from './migrations/003_content';
+import * as m004 from './migrations/004_learning';
+import * as m005 from './migrations/005_packages';
+
+/** Ordered, forward-only. Add a file, import it here; never edit one that has shipped. */
+const migrations: Record<string, Migration> = {
+  '001_foundation': m001,
+  '002_auth': m002,
+  '003_content': m003,
+  '004_learning': m004,
+  '005_packages': m005,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+export async function migrate(db: Db): Promise<string[]> {
+  const migrator = new Migrator({ db, provider, allowUnorderedMigrations: false });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

@@ -1,0 +1,519 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+/** A timestamp with a database default (created_at, updated_at). */
+type DefaultTimestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type Json<T> = ColumnType<T, string | T | undefined, string | T>;
+
+export interface EntitiesTable {
+  id: Generated<number>;
+  uuid: Generated<string>;
+  slug: string;
+  name: string;
+  level: 'A' | 'B';
+  parent_id: number | null;
+  is_training_company: Generated<boolean>;
+  subdomain: string | null;
+  email: string | null;
+  code: string | null;
+  telephone: string | null;
+  website: string | null;
+  notes: string | null;
+  address: string | null;
+  events_reminder: Generated<boolean>;
+  allow_ms_sign_in: Generated<boolean>;
+  allow_google_sign_in: Generated<boolean>;
+  notify_all_standards_selected: Generated<boolean>;
+  require_training_record_evidence: Generated<boolean>;
+  expiry_warning: Generated<number>;
+  starter_period: Generated<number>;
+  restricted_access_password: string | null;
+  restricted_access_at: Date | null;
+  restricted_access_message: string | null;
+  password_expire_period_in_months: number | null;
+  password_requirements: Json<Record<string, unknown> | null>;
+  compromised_passwords: Generated<'enforce_change' | 'off'>;
+  always_show_popup_on_login: Generated<boolean>;
+  popup_link: string | null;
+  login_popup_alt_name: string | null;
+  focused_courses: Json<number[]>;
+  can_view_internal_bookings: Generated<boolean>;
+  can_view_external_bookings: Generated<boolean>;
+  can_manage_bookings: Generated<boolean>;
+  can_see_new_dashboards: Generated<boolean>;
+  whitelabel: Json<Record<string, unknown>>;
+  plan: 'free' | 'standard' | 'enterprise' | null;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
+export interface EntityRolesTable {
+  id: Generated<number>;
+  entity_id: number;
+  name: string;
+  inspectable: Generated<boolean>;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
+export interface EntityTypesTable {
+  id: Generated<number>;
+  entity_id: number;
+  name: string;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
+export interface UsersTable {
+  id: Generated<number>;
+  uuid: Generated<string>;
+  name: string;
+  email: string;
+  password_hash: string | null;
+  email_verified_at: Date | null;
+  super_admin: Generated<boolean>;
+  primary_entity_id: number;
+  role_id: number | null;
+  type_id: number | null;
+  is_trainer: Generated<boolean>;
+  start_date: string | null;
+  user_preferences: Json<Record<string, unknown>>;
+  password_changed_at: Date | null;
+  password_change_required: Generated<boolean>;
+  last_login_at: Date | null;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
+export interface PermissionsTable {
+  id: number;
+  name: string;
+  description: string;
+  category: string;
+}
+export interface EntityPermissionsTable {
+  entity_id: number;
+  permission_id: number;
+  created_at: DefaultTimestamp;
+}
+export interface TypePermissionsTable {
+  type_id: number;
+  permission_id: number;
+  created_at: DefaultTimestamp;
+}
+export interface UserPermissionsTable {
+  id: Generated<number>;
+  user_id: number;
+  permission_id: number;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
+export interface SessionsTable {
+  id: string;
+  public_id: Generated<string>;
+  user_id: number | null;
+  csrf_token: string;
+  ip: string | null;
+  user_agent: string | null;
+  created_at: DefaultTimestamp;
+  last_activity_at: DefaultTimestamp;
+  expires_at: Timestamp;
+}
+
+export interface PersonalAccessTokensTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  token_hash: string;
+  abilities: Json<string[]>;
+  last_used_at: Date | null;
+  expires_at: Date | null;
+  created_at: DefaultTimestamp;
+}
+
+export interface UserTokensTable {
+  id: Generated<number>;
+  user_id: number;
+  purpose: 'password_reset' | 'email_verify';
+  token_hash: string;
+  email: string;
+  expires_at: Timestamp;
+  used_at: Date | null;
+  created_at: DefaultTimestamp;
+}
+
+export interface AuthEventsTable {
+  id: Generated<number>;
+  event: 'login' | 'logout' | 'failed_login' | 'password_reset' | 'password_changed';
+  user_id: number | null;
+  entity_id: number | null;
+  email: string | null;
+  ip: string | null;
+  user_agent: string | null;
+  via: Generated<string>;
+  created_at: DefaultTimestamp;
+}
+
+export interface MailOutboxTable {
+  id: Generated<number>;
+  to_address: string;
+  subject: string;
+  text_body: string;
+  html_body: string | null;
+  template: string;
+  transport: Generated<string>;
+  sent_at: Date | null;
+  error: string | null;
+  created_at: DefaultTimestamp;
+}
+
+export interface FilesTable {
+  id: Generated<number>;
+  uuid: Generated<string>;
+  entity_id: number | null;
+  purpose: string;
+  storage_key: string;
+  original_name: string;
+  mime_type: string;
+  size_bytes: number;
+  created_at: DefaultTimestamp;
+}
+
+export interface Database {
+  entities: EntitiesTable;
+  entity_roles: EntityRolesTable;
+  entity_types: EntityTypesTable;
+  users: UsersTable;
+  permissions: PermissionsTable;
+  entity_permissions: EntityPermissionsTable;
+  type_permissions: TypePermissionsTable;
+  user_permissions: UserPermissionsTable;
+  sessions: SessionsTable;
+  personal_access_tokens: PersonalAccessTokensTable;
+  user_tokens: UserTokensTable;
+  auth_events: AuthEventsTable;
+  mail_outbox: MailOutboxTable;
+  files: FilesTable;
+}
+
+export type EntityRow = Selectable<EntitiesTable>;
+export type NewEntity = Insertable<EntitiesTable>;
+export type EntityUpdate = Updateable<EntitiesTable>;
+export type UserRow = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type UserUpdate = Updateable<UsersTable>;
+
+// --- Authoring (migration 004, spec 2 §3): courses, content, lessons, topics, quizzes, H5P, availability, feedback.
+
+export type ContentType = 'elearning' | 'scorm' | 'historical' | 'face2face';
+
+export interface CourseCategoriesTable {
+  id: Generated<number>;
+  /** null: platform-wide category. */
+  entity_id: number | null;
+  name: string;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
+export interface CoursesTable {
+  id: Generated<number>;
+  uuid: Generated<string>;
+  /** Owner; null: platform catalogue (made by super admins). */
+  entity_id: number | null;
+  title: string;
+  short_title: string | null;
+  category_id: number | null;
+  published: Generated<boolean>;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
+export interface ContentsTable {
+  id: Generated<number>;
+  uuid: Generated<string>;
+  /** Owner; null: platform catalogue. */
+  entity_id: number | null;
+  course_id: number;
+  type: ContentType;
+  title: string;
+  aims: string | null;
+  outcomes: string | null;
+  image_file_id: number | null;
+  /** Minutes. */
+  estimated_duration: number | null;
+  cpd_accredited: Generated<boolean>;
+  admin_only: Generated<boolean>;
+  published: Generated<boolean>;
+  /** Options, each a list of content ids: any one option fully completed unlocks the content. */
+  prerequisites: Json<number[][]>;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
+export interface LessonsTable {
+  id: Generated<number>;
+  entity_id: number | null;
+  title: string;
+  question_qty: number | null;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
+export interface ContentLessonsTable {
+  content_id: number;
+  lesson_id: number;
+  position: Generated<number>;
+}
+
+export interface TopicResource {
+  title: string;
+  url: string;
+}
+
+export interface TopicsTable {
+  id: Generated<number>;
+  entity_id: number | null;
+  title: string;
+  /** Sanitised on write (content/sanitize.ts). */
+  body_html: Generated<string>;
+  hidden: Generated<boolean>;
+  skippable: Generated<boolean>;
+  is_child: Generated<boolean>;
+  h5p_id: number | null;
+  resources: Json<TopicResource[]>;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
+export interface LessonTopicsTable {
+  lesson_id: number;
+  topic_id: number;
+  position: Generated<number>;
+}
+
+export interface QuizzesTable {
+  id: Generated<number>;
+  entity_id: number | null;
+  title: string;
+  published: Generated<boolean>;
+  is_randomized: Generated<boolean>;
+  /** Percentage 0-100. */
+  pass_mark: Generated<number>;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
+export interface QuestionsTable {
+  id: Generated<number>;
+  quiz_id: number;
+  text: string;
+  position: Generated<number>;
+}
+
+export interface AnswersTable {
+  id: Generated<number>;
+  question_id: number;
+  text: string;
+  is_correct: Generated<boolean>;
+  position: Generated<number>;
+}
+
+export interface ContentQuizzesTable {
+  content_id: number;
+  quiz_id: number;
+  position: Generated<number>;
+}
+
+export interface H5psTable {
+  id: Generated<number>;
+  entity_id: number | null;
+  title: string;
+  video_id: string | null;
+  package_dir: string | null;
+  library: string | null;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
+export interface EntityContentTable {
+  entity_id: number;
+  content_id: number;
+  enabled: Generated<boolean>;
+  admin_only_override: boolean | null;
+  created_at: DefaultTimestamp;
+}
+
+export interface EntityCoursesTable {
+  entity_id: number;
+  course_id: number;
+  enabled: Generated<boolean>;
+  created_at: DefaultTimestamp;
+}
+
+export interface FeedbackTable {
+  id: Generated<number>;
+  content_id: number;
+  user_id: number;
+  rating: number;
+  message: string | null;
+  created_at: DefaultTimestamp;
+}
+
+export interface Database {
+  course_categories: CourseCategoriesTable;
+  courses: CoursesTable;
+  contents: ContentsTable;
+  lessons: LessonsTable;
+  content_lessons: ContentLessonsTable;
+  topics: TopicsTable;
+  lesson_topics: LessonTopicsTable;
+  quizzes: QuizzesTable;
+  questions: QuestionsTable;
+  answers: AnswersTable;
+  content_quizzes: ContentQuizzesTable;
+  h5ps: H5psTable;
+  entity_content: EntityContentTable;
+  entity_courses: EntityCoursesTable;
+  feedback: FeedbackTable;
+}
+
+// --- Learning (migration 005, issue 4): attempts, quiz attempts, results, latest results, certificate branding.
+
+export type AttemptStatus = 'in_progress' | 'completed' | 'passed' | 'failed';
+export type ResultType =
+  | 'elearning'
+  | 'scorm'
+  | 'historical'
+  | 'face2face'
+  | 'exempt'
+  | 'assessment'
+  | 'pathway';
+
+/** What a learner has done in an attempt (elearning); SCORM keeps its own data in `cmi`. */
+export interface AttemptProgress {
+  visited_topic_ids?: number[];
+  completed_topic_ids?: number[];
+  skipped_topic_ids?: number[];
+  current?: { lesson_id?: number | null; topic_id?: number | null; quiz_id?: number | null } | null;
+}
+
+export interface AttemptsTable {
+  id: Generated<number>;
+  uuid: Generated<string>;
+  user_id: number;
+  content_id: number;
+  course_id: number;
+  status: Generated<AttemptStatus>;
+  progress: Json<AttemptProgress>;
+  cmi: Json<Record<string, unknown>>;
+  /** numeric comes back as a string from the drivers. */
+  score: ColumnType<string | null, number | string | null | undefined, number | string | null>;
+  /** Optimistic concurrency: every write bumps it; a PATCH with an older one is refused (409). */
+  version: Generated<number>;
+  started_at: DefaultTimestamp;
+  completed_at: Date | null;
+  updated_at: DefaultTimestamp;
+  deleted_at: Date | null;
+}
+
+export interface QuizAttemptsTable {
+  id: Generated<number>;
+  attempt_id: number;
+  quiz_id: number;
+  question_order: Json<number[]>;
+  /** question id -> answer ids in the order shown. */
+  answer_order: Json<Record<string, number[]>>;
+  responses: Json<Record<string, number[]> | null>;
+  score: ColumnType<string | null, number | string | null | undefined, number | string | null>;
+  passed: boolean | null;
+  created_at: DefaultTimestamp;
+  submitted_at: Date | null;
+}
+
+export interface ResultsTable {
+  id: Generated<number>;
+  uuid: Generated<string>;
+  user_id: number;
+  /** The learner's primary entity when the result was recorded. */
+  entity_id: number;
+  course_id: number;
+  content_id: number | null;
+  type: ResultType;
+  status: Generated<'approved' | 'pending'>;
+  passed: boolean;
+  score: ColumnType<string | null, number | string | null | undefined, number | string | null>;
+  completed_at: Timestamp;
+  expires_at: Date | null;
+  attempt_id: number | null;
+  certificate_suppressed: Generated<boolean>;
+  evidence_file_id: number | null;
+  created_by: number | null;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+  deleted_at: Date | null;
+}
+
+/** One row per (user, course): the latest passed result, or the latest result when none passed. */
+export interface LatestResultsTable {
+  user_id: number;
+  course_id: number;
+  result_id: number;
+  passed: boolean;
+  completed_at: Timestamp;
+  expires_at: Date | null;
+  type: ResultType;
+  updated_at: DefaultTimestamp;
+}
+
+export interface CertificateBrandingTable {
+  entity_id: number;
+  title: string | null;
+  signatory_name: string | null;
+  signatory_role: string | null;
+  accent_colour: string | null;
+  logo_file_id: number | null;
+  updated_at: DefaultTimestamp;
+}
+
+export interface Database {
+  attempts: AttemptsTable;
+  quiz_attempts: QuizAttemptsTable;
+  results: ResultsTable;
+  latest_results: LatestResultsTable;
+  certificate_branding: CertificateBrandingTable;
+}
+
+/** Uploaded SCORM packages (005_packages): one per scorm content. */
+export interface ScormPackagesTable {
+  id: Generated<number>;
+  uuid: Generated<string>;
+  entity_id: number | null;
+  content_id: number;
+  version: '1.2' | '2004';
+  title: string;
+  launch_path: string;
+  mastery_score: ColumnType<string | null, number | null | undefined, number | null>;
+  storage_dir: string;
+  size_bytes: number;
+  created_at: DefaultTimestamp;
+}
+
+/** Extracted .h5p packages (005_packages): one per H5P item. */
+export interface H5pPackagesTable {
+  id: Generated<number>;
+  uuid: Generated<string>;
+  entity_id: number | null;
+  h5p_id: number;
+  title: string;
+  main_library: string;
+  storage_dir: string;
+  size_bytes: number;
+  created_at: DefaultTimestamp;
+}
+
+export interface Database {
+  scorm_packages: ScormPackagesTable;
+  h5p_packages: H5pPackagesTable;
+}

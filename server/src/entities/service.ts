@@ -1,0 +1,400 @@
+import {
+  type CreateEntityBody,
+  type EntityDto,
+  type EntityListQuery,
+  EntityMessages,
+  type OrganisationNode,
+  type Paged,
+  PERMISSIONS,
+  Perm,
+  type UpdateEntityBody,
+} from '@cc/contracts';
+import type { z } from 'zod';
+import { hashPassword } from '../auth/passwords';
+import { issueUserToken, TOKEN_TTL_MINUTES } from '../auth/user-tokens';
+import type { EntityUpdate, NewEntity } from '../db/schema';
+import { type Actor, actorOf, authorize, type Ctx, can } from '../http/context';
+import { paginate } from '../http/envelope';
+import { type FieldErrors, forbidden, invalid, invalidField, notFound } from '../http/errors';
+import { resetUrl, welcomeMail } from '../mail/templates';
+import { whitelabelOfEntity } from '../whitelabel/service';
+import { presentEntity, presentEntitySummary } from './presenters';
+import * as q from './queries';
+import { entityScope, inScope } from './scope';
+import { uniqueEntitySlug } from './slugs';
+
+export { getWhitelabel } from '../whitelabel/service';
+
+type ListQuery = z.infer<typeof EntityListQuery>;
+type Page = { page: number; per_page: number };
+
+const pageOf = (p: Page) => ({ limit: p.per_page, offset: (p.page - 1) * p.per_page });
+
+/**
+ * GET /entities (spec 1 §7, permission 22). Bounded by the scope: the base entity (acting-as, else primary)
+ * and its direct children, or its whole subtree when `deep`. A super admin without acting-as stands above every
+ * organisation: not deep lists the organisations (top-level entities), deep lists every entity.
+ * `parent_id` lists that parent's children (the parent must be in scope, else the list is empty) whatever `deep`.
+ */
+export async function listEntities(
+  ctx: Ctx,
+  query: ListQuery,
+  baseUrl = '/api/entities',
+): Promise<Paged<EntityDto>> {
+  const actor = authorize(ctx, [Perm.searchEntities]);
+  const scope = await entityScope(ctx);
+  const filter: q.EntityListFilter = {
+    ids: scope.accessible === 'all' ? null : [...scope.accessible],
+    level: query.level,
+    isTrainingCompany: query.is_training_company,
+    search: query.search || undefined,
+  };
+  if (query.parent_id !== undefined) filter.parentId = query.parent_id;
+  else if (!query.deep) {
+    if (scope.accessible === 'all') filter.topLevelOnly = true;
+    else filter.baseAndChildrenOf = scope.baseId;
+  }
+  const { rows, total } = await q.listEntities(ctx.db, filter, pageOf(query));
+  const canSeeNotes = can(actor, [Perm.entityNotesView]);
+  return paginate(
+    rows.map((row) => presentEntity(row, { canSeeNotes })),
+    total,
+    query,
+    withQuery(baseUrl, query),
+  );
+}
+
+/** Keeps the caller's filters on the paginator's links. */
+function withQuery(baseUrl: string, query: Record<string, unknown>): string {
+  const url = new URL(baseUrl, 'http://x');
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined || value === null || key === 'page') continue;
+    url.searchParams.set(key, typeof value === 'boolean' ? (value ? '1' : '0') : String(value));
+  }
+  return `${url.pathname}${url.search}`;
+}
+
+/** Own primary entity and own a_entity: every member may read their own organisation. */
+const isOwn = (actor: Actor, entityId: number) =>
+  entityId === actor.primaryEntity.id || entityId === actor.aEntityId;
+
+/**
+ * Loads an entity the caller may see, else 404 (never 403: ids of other organisations reveal nothing).
+ * Visible: in the scope, or the caller's own primary entity / a_entity.
+ */
+async function loadVisible(ctx: Ctx, ref: string) {
+  const actor = actorOf(ctx);
+  const row = await q.findEntityByRef(ctx.db, ref);
+  if (!row) throw notFound();
+  if (!inScope(await entityScope(ctx), row.id) && !isOwn(actor, row.id)) throw notFound();
+  return row;
+}
+
+/** Loads an entity inside the scope (for changes), else 404. */
+async function loadInScope(ctx: Ctx, ref: string) {
+  actorOf(ctx);
+  const row = await q.findEntityByRef(ctx.db, ref);
+  if (!row || !inScope(await entityScope(ctx), row.id)) throw notFound();
+  return row;
+}
+
+/**
+ * GET /entities/{id} (spec 1 §7): id or slug. Permission 53 (see entity) unless it is the caller's own entity.
+ * Includes the direct children and the effective white-label settings.
+ */
+export async function getEntity(ctx: Ctx, ref: string): Promise<EntityDto> {
+  const actor = actorOf(ctx);
+  const row = await loadVisible(ctx, ref);
+  if (!isOwn(actor, row.id)) authorize(ctx, [Perm.seeEntity]);
+  const [children, whitelabel] = await Promise.all([
+    q.childrenOf(ctx.db, row.id),
+    whitelabelOfEntity(ctx, row.id),
+  ]);
+  return {
+    ...presentEntity(row, { canSeeNotes: can(actor, [Perm.entityNotesView]) }),
+    children: children.map(presentEntitySummary),
+    whitelabel,
+  };
+}
+
+/** Fields only some callers may set (spec 2 §6: 51 expiry warning, 52 starter period, 119 entity notes update). */
+const GUARDED_FIELDS = [
+  ['expiry_warning', Perm.expiryWarning],
+  ['starter_period', Perm.starterPeriod],
+  ['notes', Perm.entityNotesUpdate],
+] as const;
+
+/**
+ * Product feature flags (spec 1 §3 a_entity flags) switch paid areas on: ours, only a super admin sets them,
+ * so an organisation cannot grant itself a feature.
+ */
+const FEATURE_FLAGS = [
+  'can_view_internal_bookings',
+  'can_view_external_bookings',
+  'can_manage_bookings',
+  'can_see_new_dashboards',
+] as const;
+
+/** What a new entity has when a field is not given (the column defaults of migration 001). */
+const CREATE_DEFAULTS: Record<string, unknown> = {
+  expiry_warning: 30,
+  starter_period: 90,
+  notes: null,
+  can_view_internal_bookings: false,
+  can_view_external_bookings: false,
+  can_manage_bookings: false,
+  can_see_new_dashboards: false,
+};
+
+/**
+ * Only a real change needs the extra permission (against the stored row, or the defaults on create), so a full
+ * settings form can be sent back as shown to a caller who may not change every field.
+ */
+function assertMaySet(
+  actor: Actor,
+  body: Record<string, unknown>,
+  current: Record<string, unknown> | null,
+): void {
+  const base = current ?? CREATE_DEFAULTS;
+  const changes = (field: string) => body[field] !== undefined && !sameValue(body[field], base[field]);
+  for (const [field, permission] of GUARDED_FIELDS) {
+    if (changes(field) && !can(actor, [permission])) throw forbidden();
+  }
+  for (const flag of FEATURE_FLAGS) {
+    if (changes(flag) && !actor.superAdmin) throw forbidden();
+  }
+}
+
+const sameValue = (a: unknown, b: unknown) => (a ?? null) === (b ?? null);
+
+/** Settings columns from the body (the contract's names are the column names), password hashed. */
+async function settingsColumns(body: CreateEntityBody | UpdateEntityBody): Promise<EntityUpdate> {
+  const {
+    name,
+    slug,
+    parent_id: _parent,
+    restricted_access_password,
+    password_requirements,
+    focused_courses,
+    level: _level,
+    restricted_access_at,
+    ...rest
+  } = body;
+  const values: EntityUpdate = { ...rest };
+  if (restricted_access_at !== undefined)
+    values.restricted_access_at = restricted_access_at === null ? null : new Date(restricted_access_at);
+  if (name !== undefined) values.name = name;
+  if (slug !== undefined) values.slug = slug;
+  if (password_requirements !== undefined)
+    values.password_requirements = JSON.stringify(password_requirements);
+  if (focused_courses !== undefined) values.focused_courses = JSON.stringify(focused_courses);
+  if (restricted_access_password !== undefined) {
+    // Stored hashed with argon2id (ASVS 2.4); an empty value clears it.
+    values.restricted_access_password = restricted_access_password
+      ? await hashPassword(restricted_access_password)
+      : null;
+  }
+  return values;
+}
+
+/** Maps a unique violation that slipped past the pre-checks (a concurrent insert) to the same 422. */
+function uniqueToInvalid(error: unknown): never {
+  if (q.isUniqueViolation(error, 'slug')) throw invalidField('slug', EntityMessages.slugTaken);
+  if (q.isUniqueViolation(error, 'subdomain')) throw invalidField('subdomain', EntityMessages.subdomainTaken);
+  throw error;
+}
+
+async function assertUnique(
+  ctx: Ctx,
+  fields: { slug?: string; subdomain?: string | null },
+  exceptId?: number,
+): Promise<void> {
+  const errors: FieldErrors = {};
+  if (fields.slug && (await q.slugExists(ctx.db, fields.slug, exceptId)))
+    errors.slug = [EntityMessages.slugTaken];
+  if (fields.subdomain && (await q.subdomainExists(ctx.db, fields.subdomain, exceptId)))
+    errors.subdomain = [EntityMessages.subdomainTaken];
+  if (Object.keys(errors).length) throw invalid(errors);
+}
+
+/** A parent must be a level A entity inside the caller's scope; anything else is the same 422. */
+async function assertValidParent(ctx: Ctx, parentId: number) {
+  const parent = await q.findEntityById(ctx.db, parentId);
+  if (parent?.level !== 'A' || !inScope(await entityScope(ctx), parent.id))
+    throw invalidField('parent_id', EntityMessages.parentInvalid);
+  return parent;
+}
+
+/**
+ * POST /entities (spec 1 §7, permission 1). Level B hangs under a level A entity in scope; a new organisation
+ * (level A, no parent) is a super admin's act. A level B entity starts with its parent's entity permissions, a
+ * level A with the whole catalogue.
+ */
+export async function createEntity(ctx: Ctx, body: CreateEntityBody): Promise<EntityDto> {
+  const actor = authorize(ctx, [Perm.addEntity]);
+  assertMaySet(actor, body, null);
+  let parentId: number | null = null;
+  if (body.level === 'A') {
+    if (body.parent_id !== undefined && body.parent_id !== null)
+      throw invalidField('parent_id', EntityMessages.levelANoParent);
+    if (!actor.superAdmin) throw forbidden();
+  } else {
+    if (body.parent_id === undefined || body.parent_id === null)
+      throw invalidField('parent_id', EntityMessages.parentRequired);
+    parentId = (await assertValidParent(ctx, body.parent_id)).id;
+  }
+  await assertUnique(ctx, { slug: body.slug, subdomain: body.subdomain });
+  const slug = body.slug ?? (await uniqueEntitySlug(ctx.db, body.name));
+  const values = (await settingsColumns(body)) as NewEntity;
+
+  let id: number;
+  try {
+    id = await ctx.db.transaction().execute(async (trx) => {
+      const row = await q.insertEntity(trx, {
+        ...values,
+        name: body.name,
+        slug,
+        level: body.level,
+        parent_id: parentId,
+      });
+      if (parentId !== null) await q.copyEntityPermissions(trx, parentId, row.id);
+      else
+        await q.grantEntityPermissions(
+          trx,
+          row.id,
+          PERMISSIONS.map((p) => p.id),
+        );
+      return row.id;
+    });
+  } catch (error) {
+    uniqueToInvalid(error);
+  }
+  const row = await q.findEntityById(ctx.db, id);
+  if (!row) throw notFound();
+  return presentEntity(row, { canSeeNotes: can(actor, [Perm.entityNotesView]) });
+}
+
+/**
+ * PATCH /entities/{id} (spec 1 §7, permission 2). Moving a site to another parent needs 84 and a level A parent
+ * in scope; only level B entities have parents; the level never changes.
+ */
+export async function updateEntity(ctx: Ctx, ref: string, body: UpdateEntityBody): Promise<EntityDto> {
+  const row = await loadInScope(ctx, ref);
+  const actor = authorize(ctx, [Perm.updateEntity]);
+  assertMaySet(actor, body, row);
+  if (body.level !== undefined && body.level !== row.level)
+    throw invalidField('level', EntityMessages.levelFixed);
+
+  const parentChanges = body.parent_id !== undefined && body.parent_id !== row.parent_id;
+  if (parentChanges) {
+    if (!can(actor, [Perm.updateParentEntity])) throw forbidden();
+    if (row.level === 'A') throw invalidField('parent_id', EntityMessages.levelANoParent);
+    if (body.parent_id === null) throw invalidField('parent_id', EntityMessages.parentRequired);
+    const parent = await assertValidParent(ctx, body.parent_id as number);
+    // Parents are level A and level A entities have no parent, so no cycle can form; keep the guard explicit.
+    if (parent.id === row.id) throw invalidField('parent_id', EntityMessages.parentInvalid);
+  }
+  await assertUnique(
+    ctx,
+    {
+      slug: body.slug !== undefined && body.slug !== row.slug ? body.slug : undefined,
+      subdomain:
+        body.subdomain !== undefined && body.subdomain !== row.subdomain ? body.subdomain : undefined,
+    },
+    row.id,
+  );
+  const values = await settingsColumns(body);
+  if (parentChanges) values.parent_id = body.parent_id;
+  values.updated_at = ctx.clock();
+  try {
+    await ctx.db.transaction().execute(async (trx) => q.updateEntityRow(trx, row.id, values));
+  } catch (error) {
+    uniqueToInvalid(error);
+  }
+  const updated = await q.findEntityById(ctx.db, row.id);
+  if (!updated) throw notFound();
+  return presentEntity(updated, { canSeeNotes: can(actor, [Perm.entityNotesView]) });
+}
+
+/**
+ * POST /entities/{id}/send-welcome-email (spec 1 §7, permission 3): a set-your-password link to every user of
+ * the entity who has never signed in. Tokens are issued first; mail goes out after they are stored.
+ */
+export async function sendWelcomeEmails(ctx: Ctx, ref: string): Promise<{ sent: number }> {
+  const row = await loadInScope(ctx, ref);
+  authorize(ctx, [Perm.addUser]);
+  const users = await q.usersNeverLoggedIn(ctx.db, row.id);
+  const now = ctx.clock();
+  const links = await ctx.db.transaction().execute(async (trx) => {
+    const out: { user: (typeof users)[number]; url: string }[] = [];
+    for (const user of users) {
+      const token = await issueUserToken(trx, {
+        userId: user.id,
+        purpose: 'password_reset',
+        email: user.email,
+        ttlMinutes: TOKEN_TTL_MINUTES.welcome,
+        now,
+      });
+      out.push({ user, url: resetUrl(ctx.config.appUrl, token, user.email) });
+    }
+    return out;
+  });
+  for (const { user, url } of links) await ctx.mailer.send(welcomeMail(user, row.name, url));
+  return { sent: links.length };
+}
+
+/** GET /entities/{id}/children (spec 1 §7): 22 or 53, the parent in scope; paged like every list. */
+export async function listChildren(
+  ctx: Ctx,
+  ref: string,
+  query: Page & { search?: string },
+  baseUrl: string,
+): Promise<Paged<EntityDto>> {
+  const row = await loadInScope(ctx, ref);
+  const actor = authorize(ctx, [Perm.searchEntities, Perm.seeEntity], 'any');
+  const { rows, total } = await q.pagedChildrenOf(ctx.db, row.id, query.search || undefined, pageOf(query));
+  const canSeeNotes = can(actor, [Perm.entityNotesView]);
+  return paginate(
+    rows.map((r) => presentEntity(r, { canSeeNotes })),
+    total,
+    query,
+    withQuery(baseUrl, query),
+  );
+}
+
+/**
+ * GET /entities/organisation (spec 1 §7): any signed-in user's organisation as a tree, from their a_entity
+ * (or the acting-as entity). One recursive query, assembled in memory.
+ */
+export async function organisationTree(ctx: Ctx): Promise<OrganisationNode> {
+  const actor = actorOf(ctx);
+  const rootId = actor.actingAs?.id ?? actor.aEntityId;
+  const rows = await q.subtreeNodes(ctx.db, rootId);
+  const nodes = new Map<number, OrganisationNode & { parent_id: number | null }>();
+  for (const r of rows) {
+    nodes.set(r.id, {
+      id: r.id,
+      uuid: r.uuid,
+      slug: r.slug,
+      name: r.name,
+      level: r.level,
+      is_training_company: r.is_training_company,
+      parent_id: r.parent_id,
+      children: [],
+    });
+  }
+  for (const node of nodes.values()) {
+    if (node.id !== rootId && node.parent_id !== null) nodes.get(node.parent_id)?.children.push(node);
+  }
+  const root = nodes.get(rootId);
+  if (!root) throw notFound();
+  const strip = ({
+    parent_id: _p,
+    children,
+    ...n
+  }: OrganisationNode & { parent_id?: number | null }): OrganisationNode => ({
+    ...n,
+    children: children.map(strip),
+  });
+  return strip(root);
+}

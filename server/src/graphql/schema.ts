@@ -1,0 +1,14 @@
+import { lexicographicSortSchema, printSchema } from 'graphql';
+import { builder } from './builder';
+// Each module adds its types and fields to the builder (spec 2 §7 GraphQL: me, entities, users, roles, ...).
+import './auth';
+import './entities';
+import './users';
+import './roles';
+import './whitelabel';
+
+/** Built once per process: the schema is static. */
+export const schema = builder.toSchema();
+
+/** The schema as SDL, sorted, for review and for clients' code generation. */
+export const printedSchema = () => printSchema(lexicographicSortSchema(schema));

@@ -1,0 +1,124 @@
+import { ACTING_AS_HEADER, CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE } from '@cc/contracts';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { loadActor } from '../auth/actor';
+import {
+  findAccessToken,
+  findSession,
+  type SessionRecord,
+  touchAccessToken,
+  touchSession,
+} from '../auth/queries';
+import { resolveActingAs } from '../entities/scope';
+import type { Ctx, Deps } from './context';
+import { csrfMismatch, sessionExpired, unauthenticated } from './errors';
+import { safeEqual } from './tokens';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    ctx: Ctx;
+    session: SessionRecord | null;
+  }
+  interface FastifyContextConfig {
+    /**
+     * 'session': a web-session route (login): needs the csrf-cookie session even when logged out.
+     * 'session-or-json': the same for browsers, but a cookieless JSON call (the mobile shell) is accepted: a
+     * cross-site form cannot send JSON, and a cross-site script cannot without a CORS preflight we refuse.
+     */
+    csrf?: 'session' | 'session-or-json' | 'off';
+    /** false: answers anonymous callers (login, reset, white-label, version…). Every other /api route needs a caller. */
+    auth?: false;
+  }
+}
+
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * Who is calling, for every request: a Bearer token (mobile, integrations) or the session cookie (web, with the
+ * X-XSRF-TOKEN header on every state-changing request: spec 1 §7, 419 on mismatch or expired session).
+ */
+async function authenticate(deps: Deps, request: FastifyRequest): Promise<void> {
+  const now = deps.clock();
+  const ctx: Ctx = {
+    ...deps,
+    actor: null,
+    ip: request.ip ?? null,
+    userAgent: request.headers['user-agent'] ?? null,
+    log: request.log,
+    memo: new Map(),
+  };
+  request.ctx = ctx;
+  request.session = null;
+
+  const authorization = request.headers.authorization;
+  if (authorization?.startsWith('Bearer ')) {
+    const token = await findAccessToken(deps.db, authorization.slice(7).trim(), now);
+    if (token) {
+      ctx.actor = await loadActor(deps.db, token.user_id, {
+        via: 'token',
+        tokenId: token.id,
+        abilities: token.abilities,
+      });
+      await touchAccessToken(deps.db, token.id, token.last_used_at, now);
+    }
+  } else {
+    const secret = request.cookies[SESSION_COOKIE];
+    const session = secret ? await findSession(deps.db, secret, now) : undefined;
+    request.session = session ?? null;
+    const csrfMode = request.routeOptions.config?.csrf;
+    const needsSession = csrfMode === 'session' || (csrfMode === 'session-or-json' && !isJson(request));
+    if (UNSAFE.has(request.method) && csrfMode !== 'off' && (secret || needsSession)) {
+      if (!session) throw sessionExpired();
+      const header = request.headers[CSRF_HEADER];
+      if (typeof header !== 'string' || !safeEqual(decodeURIComponent(header), session.csrf_token))
+        throw csrfMismatch();
+    }
+    if (session?.user_id) {
+      ctx.actor = await loadActor(deps.db, session.user_id, { via: 'session', sessionId: session.id });
+      await touchSession(deps.db, session, now, deps.config.sessionLifetimeMinutes);
+    }
+  }
+
+  const actingAs = actingAsSlug(request);
+  if (ctx.actor && actingAs) ctx.actor.actingAs = await resolveActingAs(ctx, actingAs, ctx.actor);
+}
+
+const isJson = (request: FastifyRequest) =>
+  (request.headers['content-type'] ?? '').startsWith('application/json');
+
+function requiresCaller(request: FastifyRequest): boolean {
+  const url = request.routeOptions.url ?? '';
+  // GraphQL answers anonymous callers in its own error format (UNAUTHENTICATED).
+  if (!url.startsWith('/api/') || url.startsWith('/api/docs') || url.startsWith('/api/graphql')) return false;
+  return request.routeOptions.config?.auth !== false;
+}
+
+function actingAsSlug(request: FastifyRequest): string | null {
+  const header = request.headers[ACTING_AS_HEADER];
+  if (typeof header === 'string' && header) return header;
+  const query = request.query as Record<string, unknown> | undefined;
+  const fromQuery = query?.actingAs;
+  return typeof fromQuery === 'string' && fromQuery ? fromQuery : null;
+}
+
+export function setSessionCookies(reply: FastifyReply, deps: Deps, secret: string, csrfToken: string): void {
+  const secure = deps.config.cookieSecure;
+  const maxAge = deps.config.sessionLifetimeMinutes * 60;
+  reply.setCookie(SESSION_COOKIE, secret, { path: '/', httpOnly: true, sameSite: 'lax', secure, maxAge });
+  reply.setCookie(CSRF_COOKIE, csrfToken, { path: '/', httpOnly: false, sameSite: 'lax', secure, maxAge });
+}
+
+export function clearSessionCookies(reply: FastifyReply): void {
+  reply.clearCookie(SESSION_COOKIE, { path: '/' });
+  reply.clearCookie(CSRF_COOKIE, { path: '/' });
+}
+
+export const authenticationPlugin = fp(async (app: FastifyInstance, deps: Deps) => {
+  app.decorateRequest('ctx', null as unknown as Ctx);
+  app.decorateRequest('session', null);
+  app.addHook('onRequest', async (request) => authenticate(deps, request));
+  // 401 before the body is validated, so an anonymous caller never learns a route's schema from a 422.
+  app.addHook('preValidation', async (request) => {
+    if (requiresCaller(request) && !request.ctx.actor) throw unauthenticated();
+  });
+});

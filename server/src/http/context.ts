@@ -1,0 +1,91 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config';
+import type { Db } from '../db/connect';
+import type { Mailer } from '../mail/mailer';
+import type { Storage } from '../storage/storage';
+import { forbidden, unauthenticated } from './errors';
+
+export interface ActorEntity {
+  id: number;
+  slug: string;
+  name: string;
+  level: 'A' | 'B';
+  parent_id: number | null;
+}
+
+/** Who is calling: the user, their effective permissions and the entity they act as (ARCHITECTURE "How a request flows"). */
+export interface Actor {
+  userId: number;
+  uuid: string;
+  name: string;
+  email: string;
+  superAdmin: boolean;
+  permissions: ReadonlySet<number>;
+  primaryEntity: ActorEntity;
+  aEntityId: number;
+  actingAs: ActorEntity | null;
+  roleId: number | null;
+  typeId: number | null;
+  /** Expired or flagged password (spec 2 §3): only the password-change calls are open until it changes. */
+  passwordChangeRequired: boolean;
+  via: 'session' | 'token';
+  sessionId?: string;
+  tokenId?: number;
+  abilities: readonly string[];
+}
+
+/** Shared dependencies of the process. */
+export interface Deps {
+  db: Db;
+  config: Config;
+  mailer: Mailer;
+  storage: Storage;
+  engine: 'postgres' | 'pglite';
+  clock: () => Date;
+}
+
+/** Everything a service needs: dependencies, the caller and request facts. The same for REST, GraphQL and jobs. */
+export interface Ctx extends Deps {
+  actor: Actor | null;
+  ip: string | null;
+  userAgent: string | null;
+  log: FastifyBaseLogger;
+  /** Per-request memo (entity scope, etc.). */
+  memo: Map<string, unknown>;
+}
+
+export function actorOf(ctx: Ctx): Actor {
+  if (!ctx.actor) throw unauthenticated();
+  return ctx.actor;
+}
+
+/** True when the actor holds the permissions (super_admin passes every check, spec 1 §6). */
+export function can(
+  actor: Pick<Actor, 'superAdmin' | 'permissions'>,
+  ids: readonly number[],
+  mode: 'all' | 'any' = 'all',
+): boolean {
+  if (actor.superAdmin) return true;
+  return mode === 'all'
+    ? ids.every((id) => actor.permissions.has(id))
+    : ids.some((id) => actor.permissions.has(id));
+}
+
+/** Throws 403 unless the actor holds the permissions; returns the actor for chaining. */
+export function authorize(ctx: Ctx, ids: readonly number[], mode: 'all' | 'any' = 'all'): Actor {
+  const actor = actorOf(ctx);
+  if (!can(actor, ids, mode)) throw forbidden();
+  return actor;
+}
+
+/** Token abilities (Sanctum style): '*' allows everything. */
+export function tokenCan(actor: Actor, ability: string): boolean {
+  return actor.via === 'session' || actor.abilities.includes('*') || actor.abilities.includes(ability);
+}
+
+export async function memo<T>(ctx: Ctx, key: string, load: () => Promise<T>): Promise<T> {
+  if (ctx.memo.has(key)) return ctx.memo.get(key) as T;
+  const value = await load();
+  ctx.memo.set(key, value);
+  return value;
+}

@@ -1,0 +1,97 @@
+import { LearningPerm, PERMISSIONS } from '@cc/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildEntity, buildUser, clientFor } from '../../test/factories';
+import { createHarness, type Harness } from '../../test/harness';
+import { buildContent, buildPassedResult } from '../../test/learning-factories';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness();
+});
+afterAll(async () => h?.close());
+
+const as = (userId: number) => clientFor(h.app, h.db, userId);
+const ALL = PERMISSIONS.map((p) => p.id);
+const titles = (res: { json(): { data: { title: string }[] } }) =>
+  res
+    .json()
+    .data.map((c) => c.title)
+    .sort();
+
+describe('learner lists (spec 1 §7 Users)', () => {
+  it('lists available, compliant, personal development courses and face-to-face training for oneself', async () => {
+    const group = await buildEntity(h.db);
+    const site = await buildEntity(h.db, { parentId: group.id });
+    const learner = await buildUser(h.db, { entityId: site.id, permissions: [] });
+    const fire = await buildContent(h.db, group.id, { courseTitle: 'Fire Safety' }); // inherited from the group
+    await buildContent(h.db, site.id, { courseTitle: 'Hand Hygiene' });
+    await buildContent(h.db, site.id, { courseTitle: 'Draft Course', published: false });
+    await buildContent(h.db, site.id, { courseTitle: 'Restricted Course', adminOnly: true });
+    await buildContent(h.db, (await buildEntity(h.db)).id, { courseTitle: 'Elsewhere Course' });
+    await buildContent(h.db, site.id, {
+      courseTitle: 'First Aid Day',
+      title: 'First Aid Workshop',
+      type: 'face2face',
+    });
+    await buildPassedResult(h.db, {
+      userId: learner.id,
+      entityId: site.id,
+      courseId: fire.course_id,
+      contentId: fire.id,
+    });
+
+    const call = await as(learner.id);
+    const available = await call('GET', `/api/users/${learner.id}/available-courses`);
+    expect(available.statusCode).toBe(200);
+    expect(titles(available)).toEqual(['Fire Safety', 'First Aid Day', 'Hand Hygiene']);
+    const fireRow = available.json().data.find((c: { title: string }) => c.title === 'Fire Safety');
+    expect(fireRow.latest_result).toMatchObject({ passed: true, type: 'elearning' });
+    expect(available.json().meta.total).toBe(3);
+    expect(titles(await call('GET', `/api/users/${learner.id}/compliant-courses`))).toEqual(['Fire Safety']);
+    expect(titles(await call('GET', `/api/users/${learner.id}/personal-development-courses`))).toEqual([
+      'First Aid Day',
+      'Hand Hygiene',
+    ]);
+    expect(titles(await call('GET', `/api/users/${learner.id}/available-training`))).toEqual([
+      'First Aid Workshop',
+    ]);
+    const paged = await call('GET', `/api/users/${learner.id}/available-courses?per_page=1&page=2`);
+    expect(paged.json().data).toHaveLength(1);
+    expect(paged.json().links.prev).toContain('page=1');
+
+    // An expired pass is not compliant.
+    await h.db
+      .updateTable('latest_results')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('user_id', '=', learner.id)
+      .execute();
+    expect(titles(await call('GET', `/api/users/${learner.id}/compliant-courses`))).toEqual([]);
+  });
+
+  it('answers 401, 422, 403 without 80 for someone else, 404 for another organisation', async () => {
+    const entity = await buildEntity(h.db);
+    const learner = await buildUser(h.db, { entityId: entity.id, permissions: [] });
+    await buildContent(h.db, entity.id, { courseTitle: 'Secret Course Title' });
+    for (const list of [
+      'available-courses',
+      'available-training',
+      'compliant-courses',
+      'personal-development-courses',
+    ]) {
+      const url = `/api/users/${learner.id}/${list}`;
+      expect((await h.app.inject({ method: 'GET', url })).statusCode).toBe(401);
+      expect((await (await as(learner.id))('GET', `${url}?per_page=0`)).statusCode).toBe(422);
+      const peer = await buildUser(h.db, { entityId: entity.id, permissions: [] });
+      expect((await (await as(peer.id))('GET', url)).statusCode).toBe(403);
+      const manager = await buildUser(h.db, {
+        entityId: entity.id,
+        permissions: [LearningPerm.availableCourses],
+      });
+      expect((await (await as(manager.id))('GET', url)).statusCode).toBe(200);
+      const outsider = await buildUser(h.db, { permissions: ALL });
+      const res = await (await as(outsider.id))('GET', url);
+      expect(res.statusCode).toBe(404);
+      expect(res.body).not.toContain('Secret Course Title');
+    }
+  });
+});

@@ -1,0 +1,96 @@
+import { type AvailableCourse, LearningPerm, type PageQuery } from '@cc/contracts';
+import { authorize, type Ctx } from '../http/context';
+import { learnerClauses, loadLearner } from './learner';
+import { type CourseFilter, listAvailableTraining, listLearnerCourses } from './list-queries';
+
+const iso = (d: Date | string) => new Date(d).toISOString();
+
+/** Self always; someone else needs 80 (available courses) with the user in scope (404 outside). */
+async function learnerFor(ctx: Ctx, ref: string) {
+  const { user, self } = await loadLearner(ctx, ref);
+  if (!self) authorize(ctx, [LearningPerm.availableCourses]);
+  return { user, clauses: await learnerClauses(ctx, user) };
+}
+
+async function courses(ctx: Ctx, ref: string, query: PageQuery, filter: (now: Date) => CourseFilter) {
+  const { user, clauses } = await learnerFor(ctx, ref);
+  const { rows, total, contents, latest } = await listLearnerCourses(
+    ctx.db,
+    user.id,
+    clauses,
+    filter(ctx.clock()),
+    {
+      page: query.page,
+      perPage: query.per_page,
+      search: query.search || undefined,
+    },
+  );
+  const data: AvailableCourse[] = rows.map((c) => {
+    const lr = latest.find((l) => l.course_id === c.id);
+    return {
+      id: c.id,
+      uuid: c.uuid,
+      title: c.title,
+      short_title: c.short_title,
+      contents: contents
+        .filter((ct) => ct.course_id === c.id)
+        .map((ct) => ({
+          id: ct.id,
+          title: ct.title,
+          type: ct.type,
+          estimated_duration: ct.estimated_duration,
+          cpd_accredited: ct.cpd_accredited,
+        })),
+      latest_result: lr
+        ? {
+            result_id: lr.result_id,
+            passed: lr.passed,
+            completed_at: iso(lr.completed_at),
+            expires_at: lr.expires_at ? iso(lr.expires_at) : null,
+            type: lr.type,
+          }
+        : null,
+    };
+  });
+  return { data, total };
+}
+
+/** GET /users/{id}/available-courses: courses with published content the user may take. */
+export const availableCourses = (ctx: Ctx, ref: string, query: PageQuery) =>
+  courses(ctx, ref, query, () => ({ kind: 'available' }));
+
+/** GET /users/{id}/compliant-courses: courses whose latest result is a pass that has not expired. */
+export const compliantCourses = (ctx: Ctx, ref: string, query: PageQuery) =>
+  courses(ctx, ref, query, (now) => ({ kind: 'compliant', now }));
+
+/**
+ * GET /users/{id}/personal-development-courses: available courses that are not compliance courses. Until the
+ * compliance engine (issue 5) says which courses a role requires, this is every available course the user has no
+ * in-date pass for; issue 5 should also exclude the courses of the user's role-course compliance rows.
+ */
+export const personalDevelopmentCourses = (ctx: Ctx, ref: string, query: PageQuery) =>
+  courses(ctx, ref, query, (now) => ({ kind: 'not_passed', now }));
+
+/** GET /users/{id}/available-training: face-to-face content visible to the user. */
+export async function availableTraining(ctx: Ctx, ref: string, query: PageQuery) {
+  const { clauses } = await learnerFor(ctx, ref);
+  const { rows, total } = await listAvailableTraining(ctx.db, clauses, {
+    page: query.page,
+    perPage: query.per_page,
+    search: query.search || undefined,
+  });
+  return {
+    data: rows.map((r) => ({
+      id: r.id,
+      uuid: r.uuid,
+      title: r.title,
+      type: r.type,
+      aims: r.aims,
+      outcomes: r.outcomes,
+      estimated_duration: r.estimated_duration,
+      cpd_accredited: r.cpd_accredited,
+      course: { id: r.course_id, title: r.course_title },
+    })),
+    total,
+  };
+}

@@ -1,0 +1,105 @@
+import { type SqlBool, sql } from 'kysely';
+import type { Db } from '../db/connect';
+import type { LearnerClauses } from './learner';
+
+export type CourseFilter =
+  /** Courses with published content the learner may take. */
+  | { kind: 'available' }
+  /** Courses whose latest result is passed and not expired at `now`. */
+  | { kind: 'compliant'; now: Date }
+  /** Available courses without an in-date pass. */
+  | { kind: 'not_passed'; now: Date };
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** A page of courses for the learner (by title) and the total, then their visible contents and latest results. */
+export async function listLearnerCourses(
+  db: Db,
+  userId: number,
+  clauses: LearnerClauses,
+  filter: CourseFilter,
+  page: { page: number; perPage: number; search?: string },
+) {
+  const visible = clauses.takeable;
+  const hasContent = sql<SqlBool>`EXISTS (SELECT 1 FROM contents c WHERE c.course_id = co.id AND ${visible})`;
+  const inDate = (now: Date) => sql<SqlBool>`EXISTS (
+    SELECT 1 FROM latest_results lr WHERE lr.user_id = ${userId} AND lr.course_id = co.id AND lr.passed
+      AND (lr.expires_at IS NULL OR lr.expires_at > ${now}))`;
+  let q = db.selectFrom('courses as co').select(['co.id', 'co.uuid', 'co.title', 'co.short_title']);
+  if (filter.kind === 'available') q = q.where(hasContent);
+  else if (filter.kind === 'compliant') q = q.where(inDate(filter.now));
+  else q = q.where(hasContent).where(sql<SqlBool>`NOT ${inDate(filter.now)}`);
+  if (page.search) q = q.where('co.title', 'ilike', `%${escapeLike(page.search)}%`);
+  const [rows, total] = await Promise.all([
+    q
+      .orderBy(sql`lower(co.title)`)
+      .orderBy('co.id')
+      .limit(page.perPage)
+      .offset((page.page - 1) * page.perPage)
+      .execute(),
+    q
+      .clearSelect()
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow(),
+  ]);
+  const ids = rows.map((r) => r.id);
+  const [contents, latest] = ids.length
+    ? await Promise.all([
+        db
+          .selectFrom('contents as c')
+          .innerJoin('courses as co', 'co.id', 'c.course_id')
+          .select(['c.id', 'c.course_id', 'c.title', 'c.type', 'c.estimated_duration', 'c.cpd_accredited'])
+          .where('c.course_id', 'in', ids)
+          .where(visible)
+          .orderBy(sql`lower(c.title)`)
+          .orderBy('c.id')
+          .execute(),
+        db
+          .selectFrom('latest_results')
+          .select(['course_id', 'result_id', 'passed', 'completed_at', 'expires_at', 'type'])
+          .where('user_id', '=', userId)
+          .where('course_id', 'in', ids)
+          .execute(),
+      ])
+    : [[], []];
+  return { rows, total: Number(total.n), contents, latest };
+}
+
+/** A page of face-to-face content the learner may book (spec 1 §7 available-training). */
+export async function listAvailableTraining(
+  db: Db,
+  clauses: LearnerClauses,
+  page: { page: number; perPage: number; search?: string },
+) {
+  let q = db
+    .selectFrom('contents as c')
+    .innerJoin('courses as co', 'co.id', 'c.course_id')
+    .select([
+      'c.id',
+      'c.uuid',
+      'c.title',
+      'c.type',
+      'c.aims',
+      'c.outcomes',
+      'c.estimated_duration',
+      'c.cpd_accredited',
+      'co.id as course_id',
+      'co.title as course_title',
+    ])
+    .where('c.type', '=', 'face2face')
+    .where(clauses.takeable);
+  if (page.search) q = q.where('c.title', 'ilike', `%${escapeLike(page.search)}%`);
+  const [rows, total] = await Promise.all([
+    q
+      .orderBy(sql`lower(c.title)`)
+      .orderBy('c.id')
+      .limit(page.perPage)
+      .offset((page.page - 1) * page.perPage)
+      .execute(),
+    q
+      .clearSelect()
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(total.n) };
+}

@@ -1,0 +1,381 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/connect';
+import type { AttemptProgress, AttemptStatus } from '../db/schema';
+import type { Trx } from '../results/queries';
+import type { LearnerClauses } from './learner';
+
+/** A content as the learner side needs it, with whether the learner may see it. */
+export async function findContentForLearner(db: Db, contentId: number, clauses: LearnerClauses) {
+  return db
+    .selectFrom('contents as c')
+    .innerJoin('courses as co', 'co.id', 'c.course_id')
+    .select([
+      'c.id',
+      'c.title',
+      'c.type',
+      'c.course_id',
+      'c.prerequisites',
+      'co.title as course_title',
+      sql<boolean>`${clauses.takeable}`.as('takeable'),
+    ])
+    .where('c.id', '=', contentId)
+    .where(clauses.seen)
+    .executeTakeFirst();
+}
+
+export async function contentTitles(db: Db, ids: number[]) {
+  if (!ids.length) return [];
+  return db.selectFrom('contents').select(['id', 'title']).where('id', 'in', ids).execute();
+}
+
+export interface StructureTopic {
+  id: number;
+  lesson_id: number;
+  hidden: boolean;
+  skippable: boolean;
+  is_child: boolean;
+}
+
+/** The lessons' topics in reading order (lesson position, then topic position) and the quizzes of a content. */
+export async function contentStructure(db: Db, contentId: number) {
+  const [topics, quizzes] = await Promise.all([
+    db
+      .selectFrom('content_lessons as cl')
+      .innerJoin('lesson_topics as lt', 'lt.lesson_id', 'cl.lesson_id')
+      .innerJoin('topics as t', 't.id', 'lt.topic_id')
+      .select(['t.id', 'cl.lesson_id', 't.hidden', 't.skippable', 't.is_child'])
+      .where('cl.content_id', '=', contentId)
+      .orderBy('cl.position')
+      .orderBy('cl.lesson_id')
+      .orderBy('lt.position')
+      .orderBy('t.id')
+      .execute(),
+    db
+      .selectFrom('content_quizzes as cq')
+      .innerJoin('quizzes as q', 'q.id', 'cq.quiz_id')
+      .select(['q.id', 'q.pass_mark'])
+      .where('cq.content_id', '=', contentId)
+      .orderBy('cq.position')
+      .orderBy('q.id')
+      .execute(),
+  ]);
+  return { topics: topics as StructureTopic[], quizzes };
+}
+
+/** Of `contentIds`, those the user has passed: an approved passed result for the content, or a passed attempt. */
+export async function passedContentIds(db: Db, userId: number, contentIds: number[]): Promise<Set<number>> {
+  if (!contentIds.length) return new Set();
+  const [results, attempts] = await Promise.all([
+    db
+      .selectFrom('results')
+      .select('content_id')
+      .where('user_id', '=', userId)
+      .where('content_id', 'in', contentIds)
+      .where('passed', '=', true)
+      .where('status', '=', 'approved')
+      .where('deleted_at', 'is', null)
+      .execute(),
+    db
+      .selectFrom('attempts')
+      .select('content_id')
+      .where('user_id', '=', userId)
+      .where('content_id', 'in', contentIds)
+      .where('status', '=', 'passed')
+      .where('deleted_at', 'is', null)
+      .execute(),
+  ]);
+  return new Set(
+    [...results.map((r) => r.content_id), ...attempts.map((a) => a.content_id)].filter(
+      (id): id is number => id !== null,
+    ),
+  );
+}
+
+/** Attempt columns as the API shows them, with the owner's primary entity (for the tenant check). */
+function attemptSelect(db: Db) {
+  return db
+    .selectFrom('attempts as a')
+    .innerJoin('users as u', 'u.id', 'a.user_id')
+    .innerJoin('contents as c', 'c.id', 'a.content_id')
+    .innerJoin('courses as co', 'co.id', 'a.course_id')
+    .select([
+      'a.id',
+      'a.uuid',
+      'a.user_id',
+      'a.content_id',
+      'a.course_id',
+      'a.status',
+      'a.progress',
+      'a.cmi',
+      'a.score',
+      'a.version',
+      'a.started_at',
+      'a.completed_at',
+      'a.updated_at',
+      'u.primary_entity_id as user_entity_id',
+      'c.title as content_title',
+      'c.type as content_type',
+      'co.title as course_title',
+      (eb) =>
+        eb
+          .selectFrom('results as r')
+          .select('r.id')
+          .whereRef('r.attempt_id', '=', 'a.id')
+          .where('r.deleted_at', 'is', null)
+          .orderBy('r.id', 'desc')
+          .limit(1)
+          .as('result_id'),
+    ])
+    .where('a.deleted_at', 'is', null);
+}
+export type AttemptRow = Awaited<ReturnType<ReturnType<typeof attemptSelect>['execute']>>[number];
+
+export async function findAttempt(db: Db, id: number): Promise<AttemptRow | undefined> {
+  return attemptSelect(db).where('a.id', '=', id).executeTakeFirst();
+}
+
+export async function findInProgressAttempt(db: Db, userId: number, contentId: number) {
+  return attemptSelect(db)
+    .where('a.user_id', '=', userId)
+    .where('a.content_id', '=', contentId)
+    .where('a.status', '=', 'in_progress')
+    .executeTakeFirst();
+}
+
+/** The user's most recently touched in-progress attempt. */
+export async function findCurrentAttempt(db: Db, userId: number) {
+  return attemptSelect(db)
+    .where('a.user_id', '=', userId)
+    .where('a.status', '=', 'in_progress')
+    .orderBy('a.updated_at', 'desc')
+    .orderBy('a.id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+export async function listAttempts(
+  db: Db,
+  f: { userId: number; contentId?: number; courseId?: number; status?: AttemptStatus },
+  page: { page: number; perPage: number },
+) {
+  let q = attemptSelect(db).where('a.user_id', '=', f.userId);
+  if (f.contentId !== undefined) q = q.where('a.content_id', '=', f.contentId);
+  if (f.courseId !== undefined) q = q.where('a.course_id', '=', f.courseId);
+  if (f.status !== undefined) q = q.where('a.status', '=', f.status);
+  const [rows, total] = await Promise.all([
+    q
+      .orderBy('a.started_at', 'desc')
+      .orderBy('a.id', 'desc')
+      .limit(page.perPage)
+      .offset((page.page - 1) * page.perPage)
+      .execute(),
+    q
+      .clearSelect()
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(total.n) };
+}
+
+/**
+ * Inserts an in-progress attempt, or returns undefined when one already exists for the user and content (the partial
+ * unique index decides, so two simultaneous starts cannot both win).
+ */
+export async function insertAttempt(
+  trx: Trx,
+  a: { userId: number; contentId: number; courseId: number; now: Date },
+): Promise<number | undefined> {
+  const row = await trx
+    .insertInto('attempts')
+    .values({
+      user_id: a.userId,
+      content_id: a.contentId,
+      course_id: a.courseId,
+      progress: JSON.stringify({ visited_topic_ids: [], completed_topic_ids: [], skipped_topic_ids: [] }),
+      cmi: '{}',
+      started_at: a.now,
+      updated_at: a.now,
+    })
+    .onConflict((oc) =>
+      oc
+        .columns(['user_id', 'content_id'])
+        .where('status', '=', 'in_progress')
+        .where('deleted_at', 'is', null)
+        .doNothing(),
+    )
+    .returning('id')
+    .executeTakeFirst();
+  return row?.id;
+}
+
+/** The attempt's row, locked for the rest of the transaction (version checks and completion happen under it). */
+export async function lockAttempt(trx: Trx, id: number) {
+  return trx
+    .selectFrom('attempts')
+    .selectAll()
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+export async function writeAttempt(
+  trx: Trx,
+  id: number,
+  values: {
+    progress?: AttemptProgress;
+    cmi?: Record<string, unknown>;
+    status?: AttemptStatus;
+    score?: number | null;
+    completed_at?: Date | null;
+    now: Date;
+  },
+) {
+  await trx
+    .updateTable('attempts')
+    .set({
+      ...(values.progress !== undefined ? { progress: JSON.stringify(values.progress) } : {}),
+      ...(values.cmi !== undefined ? { cmi: JSON.stringify(values.cmi) } : {}),
+      ...(values.status !== undefined ? { status: values.status } : {}),
+      ...(values.score !== undefined ? { score: values.score } : {}),
+      ...(values.completed_at !== undefined ? { completed_at: values.completed_at } : {}),
+      updated_at: values.now,
+      version: sql`version + 1`,
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function softDeleteAttempt(db: Db, id: number, now: Date) {
+  await db
+    .updateTable('attempts')
+    .set({ deleted_at: now, updated_at: now, version: sql`version + 1` })
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .execute();
+}
+
+// --- Quizzes
+
+export async function findContentQuiz(db: Db, contentId: number, quizId: number) {
+  return db
+    .selectFrom('content_quizzes as cq')
+    .innerJoin('quizzes as q', 'q.id', 'cq.quiz_id')
+    .select(['q.id', 'q.title', 'q.pass_mark', 'q.is_randomized'])
+    .where('cq.content_id', '=', contentId)
+    .where('cq.quiz_id', '=', quizId)
+    .executeTakeFirst();
+}
+
+/** Questions and answers of a quiz in authored order, with is_correct (server side only: never presented). */
+export async function quizQuestions(db: Db, quizId: number) {
+  const questions = await db
+    .selectFrom('questions')
+    .select(['id', 'text'])
+    .where('quiz_id', '=', quizId)
+    .orderBy('position')
+    .orderBy('id')
+    .execute();
+  const answers = questions.length
+    ? await db
+        .selectFrom('answers')
+        .select(['id', 'question_id', 'text', 'is_correct'])
+        .where(
+          'question_id',
+          'in',
+          questions.map((q) => q.id),
+        )
+        .orderBy('position')
+        .orderBy('id')
+        .execute()
+    : [];
+  return questions.map((q) => ({ ...q, answers: answers.filter((a) => a.question_id === q.id) }));
+}
+export type QuizQuestion = Awaited<ReturnType<typeof quizQuestions>>[number];
+
+export async function findOpenQuizAttempt(db: Db, attemptId: number, quizId: number) {
+  return db
+    .selectFrom('quiz_attempts')
+    .selectAll()
+    .where('attempt_id', '=', attemptId)
+    .where('quiz_id', '=', quizId)
+    .where('submitted_at', 'is', null)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+export async function insertQuizAttempt(
+  db: Db,
+  q: { attemptId: number; quizId: number; questionOrder: number[]; answerOrder: Record<string, number[]> },
+) {
+  return db
+    .insertInto('quiz_attempts')
+    .values({
+      attempt_id: q.attemptId,
+      quiz_id: q.quizId,
+      question_order: JSON.stringify(q.questionOrder),
+      answer_order: JSON.stringify(q.answerOrder),
+      responses: null,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function findQuizAttempt(db: Db, id: number) {
+  return db
+    .selectFrom('quiz_attempts as qa')
+    .innerJoin('attempts as a', 'a.id', 'qa.attempt_id')
+    .innerJoin('users as u', 'u.id', 'a.user_id')
+    .innerJoin('quizzes as q', 'q.id', 'qa.quiz_id')
+    .select([
+      'qa.id',
+      'qa.attempt_id',
+      'qa.quiz_id',
+      'qa.question_order',
+      'qa.submitted_at',
+      'a.user_id',
+      'a.status as attempt_status',
+      'u.primary_entity_id as user_entity_id',
+      'q.pass_mark',
+    ])
+    .where('qa.id', '=', id)
+    .where('a.deleted_at', 'is', null)
+    .executeTakeFirst();
+}
+
+/** Marks a quiz attempt submitted; false when someone submitted it first. */
+export async function submitQuizAttempt(
+  trx: Trx,
+  id: number,
+  v: { responses: Record<string, number[]>; score: number; passed: boolean; now: Date },
+): Promise<boolean> {
+  const res = await trx
+    .updateTable('quiz_attempts')
+    .set({ responses: JSON.stringify(v.responses), score: v.score, passed: v.passed, submitted_at: v.now })
+    .where('id', '=', id)
+    .where('submitted_at', 'is', null)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+export async function passedQuizIds(db: Db, attemptId: number): Promise<Set<number>> {
+  const rows = await db
+    .selectFrom('quiz_attempts')
+    .select('quiz_id')
+    .where('attempt_id', '=', attemptId)
+    .where('passed', '=', true)
+    .execute();
+  return new Set(rows.map((r) => r.quiz_id));
+}
+
+/** The best score per quiz of the attempt (for the attempt's overall score). */
+export async function bestQuizScores(db: Db, attemptId: number) {
+  return db
+    .selectFrom('quiz_attempts')
+    .select(['quiz_id', (eb) => eb.fn.max('score').as('score')])
+    .where('attempt_id', '=', attemptId)
+    .where('submitted_at', 'is not', null)
+    .groupBy('quiz_id')
+    .execute();
+}

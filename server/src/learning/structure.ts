@@ -1,0 +1,51 @@
+import type { Ctx } from '../http/context';
+import { getAttempt } from './attempts-service';
+import { learnerClauses } from './learner';
+import { passedQuizIds } from './queries';
+import { contentQuizzes, courseContents, lessonsWithTopics } from './structure-queries';
+
+/**
+ * GET /attempts/{id}/structure: what the attempt player shows (spec 1 §2 /attempt/{id}, /cattempt/{id}). The learner
+ * reads lessons and topics through their attempt, not through the content creator (permission 63). Same access as
+ * GET /attempts/{id}; hidden topics are left out (issue 4: never shown, never required).
+ */
+export async function attemptStructure(ctx: Ctx, id: number) {
+  const attempt = await getAttempt(ctx, id);
+  const owner = await ctx.db
+    .selectFrom('users')
+    .select(['id', 'primary_entity_id'])
+    .where('id', '=', attempt.user_id)
+    .executeTakeFirstOrThrow();
+  const [{ lessons, topics }, quizzes, passed, clauses] = await Promise.all([
+    lessonsWithTopics(ctx.db, attempt.content_id),
+    contentQuizzes(ctx.db, attempt.content_id),
+    passedQuizIds(ctx.db, attempt.id),
+    learnerClauses(ctx, owner),
+  ]);
+  const contents = await courseContents(ctx.db, attempt.course_id, clauses.takeable);
+  return {
+    lessons: lessons.map((lesson) => ({
+      id: lesson.id,
+      title: lesson.title,
+      topics: topics
+        .filter((t) => t.lesson_id === lesson.id)
+        .map((t) => ({
+          id: t.id,
+          title: t.title,
+          body_html: t.body_html ?? '',
+          hidden: t.hidden,
+          skippable: t.skippable,
+          is_child: t.is_child,
+          h5p: t.h5p_id === null ? null : { id: t.h5p_id, title: t.h5p_title ?? '' },
+          resources: t.resources ?? [],
+        })),
+    })),
+    quizzes: quizzes.map((q) => ({
+      id: q.id,
+      title: q.title,
+      pass_mark: q.pass_mark,
+      passed: passed.has(q.id),
+    })),
+    course: { id: attempt.course_id, title: attempt.course.title, contents },
+  };
+}

@@ -1,0 +1,120 @@
+import { PRODUCT_NAME } from '@cc/contracts';
+import type { MailMessage } from './mailer';
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function layout(
+  title: string,
+  paragraphs: string[],
+  action?: { label: string; url: string },
+): { text: string; html: string } {
+  const text = [
+    title,
+    '',
+    ...paragraphs,
+    ...(action ? ['', `${action.label}: ${action.url}`] : []),
+    '',
+    `— ${PRODUCT_NAME}`,
+  ].join('\n');
+  const html = `<!doctype html><html><body style="font-family:Arial,sans-serif;color:#1f2937;max-width:560px;margin:auto;padding:24px">
+<h1 style="font-size:20px">${escapeHtml(title)}</h1>
+${paragraphs.map((p) => `<p style="line-height:1.5">${escapeHtml(p)}</p>`).join('\n')}
+${action ? `<p><a href="${escapeHtml(action.url)}" style="display:inline-block;background:#04b5e3;color:#fff;padding:10px 18px;border-radius:6px;text-decoration:none">${escapeHtml(action.label)}</a></p><p style="font-size:12px;color:#6b7280">Or paste this link into your browser: ${escapeHtml(action.url)}</p>` : ''}
+<p style="font-size:12px;color:#6b7280">${escapeHtml(PRODUCT_NAME)}</p></body></html>`;
+  return { text, html };
+}
+
+export function welcomeMail(
+  to: { name: string; email: string },
+  entityName: string,
+  setPasswordUrl: string,
+): MailMessage {
+  return {
+    to: to.email,
+    template: 'welcome',
+    subject: `Welcome to ${PRODUCT_NAME}`,
+    ...layout(
+      `Welcome, ${to.name}`,
+      [
+        `An account has been created for you at ${entityName}.`,
+        'Choose your password to sign in. This link works for 7 days.',
+      ],
+      { label: 'Choose your password', url: setPasswordUrl },
+    ),
+  };
+}
+
+export function resetPasswordMail(to: { name: string; email: string }, resetUrl: string): MailMessage {
+  return {
+    to: to.email,
+    template: 'reset_password',
+    subject: 'Reset your password',
+    ...layout(
+      `Hello ${to.name}`,
+      [
+        'We received a request to reset your password. This link works for 60 minutes.',
+        'If you did not ask for this, you can ignore this e-mail.',
+      ],
+      { label: 'Reset password', url: resetUrl },
+    ),
+  };
+}
+
+export function verifyEmailMail(to: { name: string; email: string }, verifyUrl: string): MailMessage {
+  return {
+    to: to.email,
+    template: 'verify_email',
+    subject: 'Verify your e-mail address',
+    ...layout(
+      `Hello ${to.name}`,
+      ['Please confirm this is your e-mail address. This link works for 24 hours.'],
+      {
+        label: 'Verify e-mail address',
+        url: verifyUrl,
+      },
+    ),
+  };
+}
+
+/** ASVS 2.5.5 / 2.2.3: the owner hears about a credential change made in their name, with no secret in the mail. */
+export function passwordChangedMail(
+  to: { name: string; email: string },
+  how: 'reset' | 'changed',
+  forgotUrl: string,
+): MailMessage {
+  return {
+    to: to.email,
+    template: 'password_changed',
+    subject: 'Your password has been changed',
+    ...layout(
+      `Hello ${to.name}`,
+      [
+        how === 'reset'
+          ? 'Your password was reset using a link sent to this address. You have been signed out on every device.'
+          : 'Your password was changed. You have been signed out on your other devices.',
+        'If this was not you, reset your password straight away and tell your administrator.',
+      ],
+      { label: 'Reset password', url: forgotUrl },
+    ),
+  };
+}
+
+/** Sent to the previous address when the e-mail of an account changes. */
+export function emailChangedMail(to: { name: string; email: string }, newEmail: string): MailMessage {
+  return {
+    to: to.email,
+    template: 'email_changed',
+    subject: 'Your e-mail address has been changed',
+    ...layout(`Hello ${to.name}`, [
+      `The e-mail address of your account was changed to ${newEmail}.`,
+      'If this was not you, contact your administrator straight away.',
+    ]),
+  };
+}
+
+/** Links point at the web app's routes (spec 1 §2): /reset-password/{token}, /verify-email/{token}. */
+export const resetUrl = (appUrl: string, token: string, email: string) =>
+  `${appUrl}/reset-password/${encodeURIComponent(token)}?email=${encodeURIComponent(email)}`;
+export const verifyUrl = (appUrl: string, token: string) =>
+  `${appUrl}/verify-email/${encodeURIComponent(token)}`;
+export const forgotPasswordUrl = (appUrl: string) => `${appUrl}/forgot-password`;

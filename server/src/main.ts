@@ -1,0 +1,65 @@
+import { buildApp } from './app';
+import { purgeExpiredSessions } from './auth/queries';
+import { openDeps } from './bootstrap';
+import { loadConfig } from './config';
+import { DEMO_LOGINS, DEMO_PASSWORD, seedDemoIfEmpty } from './db/demo/seed';
+
+/** Process entry: config -> database -> migrate -> (demo seed) -> listen (ARCHITECTURE layout). */
+async function main() {
+  const started = performance.now();
+  const config = loadConfig();
+  const deps = await openDeps(config);
+  const seeded = config.seedDemo ? await seedDemoIfEmpty(deps.db) : false;
+  await purgeExpiredSessions(deps.db, deps.clock());
+
+  const app = await buildApp(deps, {
+    serveWeb: true,
+    logger: {
+      level: config.logLevel,
+      ...(config.env === 'development' && process.stdout.isTTY
+        ? { transport: { target: 'pino-pretty' } }
+        : {}),
+    },
+  });
+  await app.listen({ port: config.port, host: config.host });
+
+  const seconds = ((performance.now() - started) / 1000).toFixed(2);
+  const lines = [
+    '',
+    `  CareCompliance is running at ${config.appUrl}  (ready in ${seconds}s, database: ${deps.engine}${deps.engine === 'pglite' ? ` in ${config.dataDir}` : ''})`,
+    `  API docs: ${config.appUrl}/api/docs`,
+    ...(config.seedDemo
+      ? [
+          `  Demo logins${seeded ? ' (demo organisation created)' : ''}, password ${DEMO_PASSWORD}:`,
+          ...DEMO_LOGINS.map((l) => `    ${l.email.padEnd(22)} ${l.label}`),
+        ]
+      : []),
+    '',
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+
+  const sweep = setInterval(
+    () => void purgeExpiredSessions(deps.db, deps.clock()).catch(() => {}),
+    60 * 60_000,
+  );
+  sweep.unref();
+
+  // Graceful shutdown: stop accepting, finish in-flight requests, then close the database.
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    clearInterval(sweep);
+    await app.close();
+    await deps.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,504 @@
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { ContentPerm as P, PERMISSIONS, SESSION_COOKIE } from '@cc/contracts';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, buildEntity, buildUser, TEST_PASSWORD } from '../../test/factories';
+import { createHarness, type Harness, webLogin } from '../../test/harness';
+import { buildContent } from '../../test/learning-factories';
+import {
+  buildZip,
+  h5pPackage,
+  multipart,
+  scorm12Package,
+  scorm2004Package,
+} from '../../test/package-factories';
+import { scormOutcome } from '../learning/scorm-completion';
+
+let h: Harness;
+let org: { id: number };
+let author: Record<string, string>;
+let learnerId: number;
+let learner: Record<string, string>;
+let outsider: Record<string, string>;
+let viewer: Record<string, string>;
+
+beforeAll(async () => {
+  h = await createHarness();
+  org = await buildEntity(h.db, { level: 'A' });
+  const authorUser = await buildUser(h.db, {
+    entityId: org.id,
+    permissions: [P.contentCreator, P.addContent, P.editContent, P.addCourses, P.editCourses],
+  });
+  author = await bearer(h.db, authorUser.id);
+  viewer = await bearer(
+    h.db,
+    (await buildUser(h.db, { entityId: org.id, permissions: [P.contentCreator] })).id,
+  );
+  const learnerUser = await buildUser(h.db, { entityId: org.id, permissions: [] });
+  learnerId = learnerUser.id;
+  learner = await bearer(h.db, learnerUser.id);
+  outsider = await bearer(h.db, (await buildUser(h.db, { permissions: PERMISSIONS.map((p) => p.id) })).id);
+});
+afterAll(async () => h?.close());
+afterEach(() => {
+  delete process.env.PACKAGE_MAX_BYTES;
+});
+
+const packagesDir = () => path.join(h.deps.config.dataDir, 'files', 'packages');
+const upload = (url: string, headers: Record<string, string>, bytes: Buffer, name = 'package.zip') => {
+  const body = multipart('package', name, bytes);
+  return h.app.inject({
+    method: 'POST',
+    url,
+    headers: { ...headers, ...body.headers },
+    payload: body.payload,
+  });
+};
+const get = (url: string, headers: Record<string, string>) => h.app.inject({ method: 'GET', url, headers });
+const call = (
+  method: 'POST' | 'PATCH' | 'GET',
+  url: string,
+  headers: Record<string, string>,
+  payload?: object,
+) => h.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
+
+async function scormContent() {
+  return buildContent(h.db, org.id, { type: 'scorm' });
+}
+
+describe('SCORM upload', () => {
+  it('answers 401 without a caller, 404 to another organisation, 403 without permission 30', async () => {
+    const content = await scormContent();
+    const url = `/api/content/${content.id}/package`;
+    expect((await upload(url, {}, scorm12Package())).statusCode).toBe(401);
+    expect((await upload(url, outsider, scorm12Package())).statusCode).toBe(404);
+    expect((await upload(url, viewer, scorm12Package())).statusCode).toBe(403);
+    expect((await upload('/api/content/99999999/package', author, scorm12Package())).statusCode).toBe(404);
+  });
+
+  it('parses a SCORM 1.2 manifest: version, title, launch file, mastery score', async () => {
+    const content = await scormContent();
+    const res = await upload(
+      `/api/content/${content.id}/package`,
+      author,
+      scorm12Package({ masteryScore: 80 }),
+    );
+    expect(res.statusCode, res.body).toBe(201);
+    const data = res.json().data;
+    expect(data).toMatchObject({
+      version: '1.2',
+      title: 'Handwashing (SCORM 1.2)',
+      launch_path: 'sco/index.html',
+      mastery_score: 80,
+      content_id: content.id,
+    });
+    expect(data.launch_url).toBe(`/packages/${data.uuid}/sco/index.html`);
+    expect(existsSync(path.join(packagesDir(), data.uuid, 'sco', 'sco.js'))).toBe(true);
+    expect((await get(`/api/content/${content.id}/package`, author)).json().data.uuid).toBe(data.uuid);
+    expect((await get(`/api/content/${content.id}/package`, outsider)).statusCode).toBe(404);
+
+    // A new upload replaces the old package and its folder.
+    const again = await upload(`/api/content/${content.id}/package`, author, scorm12Package());
+    expect(again.statusCode).toBe(201);
+    expect(existsSync(path.join(packagesDir(), data.uuid))).toBe(false);
+    expect(again.json().data.mastery_score).toBeNull();
+  });
+
+  it('parses a SCORM 2004 manifest with launch parameters', async () => {
+    const content = await scormContent();
+    const res = await upload(`/api/content/${content.id}/package`, author, scorm2004Package());
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().data).toMatchObject({
+      version: '2004',
+      title: 'Fire safety (SCORM 2004)',
+      launch_path: 'launch.html?lang=en',
+    });
+  });
+
+  it('refuses what is not SCORM content, not a zip, or has no launch file', async () => {
+    const elearning = await buildContent(h.db, org.id);
+    const notScorm = await upload(`/api/content/${elearning.id}/package`, author, scorm12Package());
+    expect(notScorm.statusCode).toBe(422);
+    const content = await scormContent();
+    const url = `/api/content/${content.id}/package`;
+    const garbage = await upload(url, author, Buffer.from('not a zip at all'));
+    expect(garbage.statusCode).toBe(422);
+    expect(garbage.json().message).toBe('The package is not a valid zip file.');
+    const noManifest = await upload(url, author, buildZip([{ name: 'index.html', data: '<p>hi</p>' }]));
+    expect(noManifest.json().message).toMatch(/imsmanifest\.xml is missing/);
+    const manifest = `<?xml version="1.0"?><manifest identifier="x"><metadata><schemaversion>1.2</schemaversion></metadata>
+      <organizations default="o"><organization identifier="o"><title>T</title><item identifier="i" identifierref="r"/></organization></organizations>
+      <resources><resource identifier="r" type="webcontent" href="missing.html"/></resources></manifest>`;
+    const missing = await upload(url, author, buildZip([{ name: 'imsmanifest.xml', data: manifest }]));
+    expect(missing.statusCode).toBe(422);
+    expect(missing.json().message).toBe('The SCORM launch file missing.html is not in the package.');
+    const noItem = manifest.replace('identifierref="r"', '');
+    const none = await upload(url, author, buildZip([{ name: 'imsmanifest.xml', data: noItem }]));
+    expect(none.json().message).toMatch(/no launch file/);
+    const empty = await h.app.inject({ method: 'POST', url, headers: author });
+    expect(empty.statusCode).toBe(422);
+    expect(await h.db.selectFrom('scorm_packages').where('content_id', '=', content.id).execute()).toEqual(
+      [],
+    );
+  });
+});
+
+describe('package safety', () => {
+  const base = [
+    { name: 'imsmanifest.xml', data: scormManifestFor('index.html') },
+    { name: 'index.html', data: '<p>SCO</p>' },
+  ];
+  function scormManifestFor(href: string) {
+    return `<?xml version="1.0"?><manifest identifier="x"><metadata><schemaversion>1.2</schemaversion></metadata>
+      <organizations default="o"><organization identifier="o"><title>T</title><item identifier="i" identifierref="r"/></organization></organizations>
+      <resources><resource identifier="r" type="webcontent" href="${href}"/></resources></manifest>`;
+  }
+  const listPackages = () => readdirSync(packagesDir()).sort();
+
+  it.each([
+    ['a zip-slip entry', '../evil.html', /unsafe path: \.\.\/evil\.html/],
+    ['a nested zip-slip entry', 'sco/../../evil.html', /unsafe path/],
+    ['an absolute path', '/etc/evil.html', /unsafe path: \/etc\/evil\.html/],
+    ['a backslash path', '..\\evil.html', /unsafe path/],
+    ['a drive letter', 'C:/evil.html', /unsafe path/],
+  ])('refuses %s with 422 and writes nothing', async (_label, name, message) => {
+    const content = await scormContent();
+    await upload(`/api/content/${content.id}/package`, author, scorm12Package()); // the folder exists
+    const listing = listPackages();
+    const res = await upload(
+      `/api/content/${content.id}/package`,
+      author,
+      buildZip([...base, { name, data: '<script>alert(1)</script>' }]),
+    );
+    expect(res.statusCode, res.body).toBe(422);
+    expect(res.json().message).toMatch(message);
+    expect(res.json().errors.package).toBeDefined();
+    expect(listPackages()).toEqual(listing);
+    expect(existsSync(path.join(h.deps.config.dataDir, 'files', 'evil.html'))).toBe(false);
+  });
+
+  it('refuses symbolic links', async () => {
+    const content = await scormContent();
+    const res = await upload(
+      `/api/content/${content.id}/package`,
+      author,
+      buildZip([...base, { name: 'link.html', data: '/etc/passwd', store: true, mode: 0o120777 }]),
+    );
+    expect(res.statusCode).toBe(422);
+    expect(res.json().message).toBe('The package may not contain links: link.html');
+  });
+
+  it('refuses a zip bomb (an entry that expands far beyond its compressed size)', async () => {
+    const content = await scormContent();
+    const bomb = buildZip([...base, { name: 'zeros.js', data: Buffer.alloc(20 * 1024 * 1024) }]);
+    expect(bomb.length).toBeLessThan(100 * 1024);
+    const res = await upload(`/api/content/${content.id}/package`, author, bomb);
+    expect(res.statusCode).toBe(422);
+    expect(res.json().message).toMatch(/zip bomb: zeros\.js expands \d+ times/);
+  });
+
+  it('refuses an upload over the size limit (PACKAGE_MAX_BYTES)', async () => {
+    process.env.PACKAGE_MAX_BYTES = String(64 * 1024);
+    const content = await scormContent();
+    const random = Buffer.from(Array.from({ length: 200 * 1024 }, () => Math.floor(Math.random() * 256)));
+    const big = buildZip([...base, { name: 'big.bin', data: random, store: true }]);
+    const res = await upload(`/api/content/${content.id}/package`, author, big);
+    expect(res.statusCode).toBe(422);
+    expect(res.json().message).toBe('The package may not be greater than 64 kilobytes.');
+    expect(readdirSync(packagesDir()).filter((n) => n.startsWith('.upload-'))).toEqual([]);
+  });
+});
+
+describe('serving /packages/{uuid}/…', () => {
+  let uuid: string;
+  let contentId: number;
+  beforeAll(async () => {
+    const content = await scormContent();
+    contentId = content.id;
+    const res = await upload(`/api/content/${content.id}/package`, author, scorm12Package());
+    uuid = res.json().data.uuid;
+  });
+
+  it('serves the package files with safe headers to a learner who may take the content', async () => {
+    const res = await get(`/packages/${uuid}/sco/index.html`, learner);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['cross-origin-resource-policy']).toBe('same-origin');
+    expect(res.headers['content-security-policy']).toContain("frame-ancestors 'self'");
+    expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(res.body).toContain('sco.js');
+    const js = await get(`/packages/${uuid}/sco/sco.js`, learner);
+    expect(js.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(js.body).toContain('LMSInitialize');
+  });
+
+  it('works with the session cookie (the iframe is same-origin)', async () => {
+    const user = await buildUser(h.db, { entityId: org.id, permissions: [] });
+    const web = await webLogin(h.app, user.email, TEST_PASSWORD);
+    const res = await h.app.inject({
+      method: 'GET',
+      url: `/packages/${uuid}/sco/index.html`,
+      cookies: { [SESSION_COOKIE]: web.jar[SESSION_COOKIE] as string },
+    });
+    expect(res.statusCode).toBe(200);
+  });
+
+  it('answers 404 to anonymous callers, other organisations, unknown files and paths outside the folder', async () => {
+    expect((await get(`/packages/${uuid}/sco/index.html`, {})).statusCode).toBe(404);
+    expect((await get(`/packages/${uuid}/sco/index.html`, outsider)).statusCode).toBe(404);
+    expect((await get(`/packages/${uuid}/sco/nope.html`, learner)).statusCode).toBe(404);
+    expect((await get(`/packages/${uuid}/imsmanifest.xml`, learner)).statusCode).toBe(200);
+    for (const evil of [
+      `/packages/${uuid}/%2e%2e/%2e%2e/%2e%2e/etc/passwd`,
+      `/packages/${uuid}/sco/..%2f..%2f..%2fpackages.test.ts`,
+      `/packages/${uuid}/sco%5c..%5cindex.html`,
+      `/packages/${uuid}/`,
+      `/packages/not-a-uuid/sco/index.html`,
+      `/packages/00000000-0000-4000-8000-000000000000/sco/index.html`,
+    ]) {
+      const res = await get(evil, learner);
+      expect(res.statusCode, evil).not.toBe(200);
+    }
+  });
+
+  it('hides unpublished content from learners but not from its authors', async () => {
+    await h.db.updateTable('contents').set({ published: false }).where('id', '=', contentId).execute();
+    expect((await get(`/packages/${uuid}/sco/index.html`, learner)).statusCode).toBe(404);
+    expect((await get(`/packages/${uuid}/sco/index.html`, author)).statusCode).toBe(200);
+    await h.db.updateTable('contents').set({ published: true }).where('id', '=', contentId).execute();
+  });
+
+  it('never serves package HTML under /api', async () => {
+    const res = await get(`/api/packages/${uuid}/sco/index.html`, learner);
+    expect(res.statusCode).toBe(404);
+    expect(res.headers['content-type']).toContain('application/json');
+  });
+});
+
+describe('playing SCORM through to a result', () => {
+  async function startAttempt(contentId: number) {
+    const res = await call('POST', `/api/users/${learnerId}/attempts`, learner, { content_id: contentId });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json().data as { id: number; version: number };
+  }
+  const latest = (courseId: number) =>
+    h.db
+      .selectFrom('latest_results')
+      .selectAll()
+      .where('user_id', '=', learnerId)
+      .where('course_id', '=', courseId)
+      .executeTakeFirst();
+
+  it('SCORM 1.2: incomplete keeps the attempt open, passed writes a scorm result and latest_results', async () => {
+    const content = await scormContent();
+    await upload(`/api/content/${content.id}/package`, author, scorm12Package());
+    const attempt = await startAttempt(content.id);
+    const pkg = await get(`/api/attempts/${attempt.id}/package`, learner);
+    expect(pkg.json().data).toMatchObject({ version: '1.2', launch_path: 'sco/index.html' });
+    expect((await get(`/api/attempts/${attempt.id}/package`, outsider)).statusCode).toBe(404);
+    expect((await get(`/api/attempts/${attempt.id}/package`, author)).statusCode).toBe(404);
+
+    const url = `/api/attempts/${attempt.id}`;
+    const first = await call('PATCH', url, learner, {
+      version: 1,
+      cmi: { cmi: { core: { lesson_status: 'incomplete', lesson_location: 'page-2' } } },
+    });
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json().data).toMatchObject({ status: 'in_progress', version: 2 });
+    expect(first.json().data.cmi.cmi.core.lesson_location).toBe('page-2');
+    const stale = await call('PATCH', url, learner, {
+      version: 1,
+      cmi: { cmi: { core: { lesson_status: 'passed' } } },
+    });
+    expect(stale.statusCode).toBe(409);
+
+    const done = await call('PATCH', url, learner, {
+      version: 2,
+      cmi: { cmi: { core: { lesson_status: 'passed', score: { raw: '85' } } } },
+    });
+    expect(done.statusCode, done.body).toBe(200);
+    expect(done.json().data).toMatchObject({ status: 'passed', score: 85 });
+    const results = await h.db
+      .selectFrom('results')
+      .selectAll()
+      .where('attempt_id', '=', attempt.id)
+      .execute();
+    expect(results).toHaveLength(1);
+    expect(results[0]).toMatchObject({
+      type: 'scorm',
+      passed: true,
+      content_id: content.id,
+      user_id: learnerId,
+    });
+    expect(Number(results[0]?.score)).toBe(85);
+    expect(await latest(content.course_id)).toMatchObject({
+      result_id: results[0]?.id,
+      passed: true,
+      type: 'scorm',
+    });
+    // Finished: no more commits.
+    expect((await call('PATCH', url, learner, { version: 3, cmi: {} })).statusCode).toBe(422);
+  });
+
+  it('SCORM 1.2 with a mastery score: a raw score below it fails the attempt', async () => {
+    const content = await scormContent();
+    await upload(`/api/content/${content.id}/package`, author, scorm12Package({ masteryScore: 80 }));
+    const attempt = await startAttempt(content.id);
+    const res = await call('PATCH', `/api/attempts/${attempt.id}`, learner, {
+      version: attempt.version,
+      cmi: { 'cmi.core.lesson_status': 'completed', 'cmi.core.score.raw': '60' },
+    });
+    expect(res.json().data).toMatchObject({ status: 'failed', score: 60 });
+    expect(await latest(content.course_id)).toMatchObject({ passed: false, type: 'scorm' });
+  });
+
+  it('SCORM 2004: completed + passed writes a passed result with the scaled score', async () => {
+    const content = await scormContent();
+    await upload(`/api/content/${content.id}/package`, author, scorm2004Package());
+    const attempt = await startAttempt(content.id);
+    const url = `/api/attempts/${attempt.id}`;
+    const partial = await call('PATCH', url, learner, {
+      version: 1,
+      cmi: { cmi: { completion_status: 'incomplete', success_status: 'unknown', location: '3' } },
+    });
+    expect(partial.json().data.status).toBe('in_progress');
+    const res = await call('PATCH', url, learner, {
+      version: 2,
+      cmi: { cmi: { completion_status: 'completed', success_status: 'passed', score: { scaled: '0.9' } } },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data).toMatchObject({ status: 'passed', score: 90 });
+    const result = await h.db
+      .selectFrom('results')
+      .selectAll()
+      .where('attempt_id', '=', attempt.id)
+      .executeTakeFirstOrThrow();
+    expect(result).toMatchObject({ type: 'scorm', passed: true });
+    expect(await latest(content.course_id)).toMatchObject({
+      result_id: result.id,
+      type: 'scorm',
+      passed: true,
+    });
+  });
+});
+
+describe('scormOutcome', () => {
+  it('maps the CMI of both versions', () => {
+    expect(scormOutcome('1.2', { cmi: { core: { lesson_status: 'browsed' } } })).toBeNull();
+    expect(scormOutcome('1.2', { core: { lesson_status: 'completed' } })).toEqual({
+      status: 'completed',
+      passed: true,
+      score: null,
+    });
+    expect(
+      scormOutcome('1.2', { 'cmi.core.lesson_status': 'passed', 'cmi.core.score.raw': 79 }, 80),
+    ).toMatchObject({
+      status: 'failed',
+      passed: false,
+    });
+    expect(
+      scormOutcome('2004', { cmi: { completion_status: 'completed', success_status: 'unknown' } }),
+    ).toMatchObject({ status: 'completed', passed: true });
+    expect(
+      scormOutcome('2004', { cmi: { completion_status: 'completed', success_status: 'failed' } }),
+    ).toMatchObject({
+      status: 'failed',
+      passed: false,
+    });
+    expect(scormOutcome('2004', { cmi: { completion_status: 'incomplete' } })).toBeNull();
+  });
+});
+
+describe('H5P packages', () => {
+  it('uploads an .h5p, records the main library and serves its files to authors and to learners of content using it', async () => {
+    const item = await h.db
+      .insertInto('h5ps')
+      .values({ entity_id: org.id, title: 'Quiz' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const url = `/api/h5ps/${item.id}/package`;
+    expect((await upload(url, outsider, h5pPackage(), 'quiz.h5p')).statusCode).toBe(404);
+    expect((await upload(url, viewer, h5pPackage(), 'quiz.h5p')).statusCode).toBe(403);
+    const res = await upload(url, author, h5pPackage(), 'quiz.h5p');
+    expect(res.statusCode, res.body).toBe(201);
+    const data = res.json().data;
+    expect(data).toMatchObject({ title: 'Hand hygiene quiz', main_library: 'H5P.TrueFalse 1.8' });
+    expect(data.base_url).toBe(`/packages/${data.uuid}`);
+    const row = await h.db.selectFrom('h5ps').selectAll().where('id', '=', item.id).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ package_dir: data.uuid, library: 'H5P.TrueFalse 1.8' });
+    expect((await get(url, author)).json().data.uuid).toBe(data.uuid);
+
+    const file = `/packages/${data.uuid}/h5p.json`;
+    const served = await get(file, author);
+    expect(served.statusCode).toBe(200);
+    expect(served.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect((await get(`/packages/${data.uuid}/content/content.json`, author)).json().correct).toBe('true');
+    expect((await get(file, outsider)).statusCode).toBe(404);
+    expect((await get(file, learner)).statusCode).toBe(404); // not used by any content yet
+
+    // Used by a topic of published content the learner may take: the learner reaches it.
+    const content = await buildContent(h.db, org.id);
+    const lesson = await h.db
+      .insertInto('lessons')
+      .values({ entity_id: org.id, title: 'L' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await h.db
+      .insertInto('content_lessons')
+      .values({ content_id: content.id, lesson_id: lesson.id, position: 0 })
+      .execute();
+    const topic = await h.db
+      .insertInto('topics')
+      .values({ entity_id: org.id, title: 'T', h5p_id: item.id, resources: '[]' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await h.db
+      .insertInto('lesson_topics')
+      .values({ lesson_id: lesson.id, topic_id: topic.id, position: 0 })
+      .execute();
+    expect((await get(file, learner)).statusCode).toBe(200);
+    const attempt = await call('POST', `/api/users/${learnerId}/attempts`, learner, {
+      content_id: content.id,
+    });
+    const info = await get(`/api/attempts/${attempt.json().data.id}/h5ps/${item.id}/package`, learner);
+    expect(info.statusCode, info.body).toBe(200);
+    expect(info.json().data.uuid).toBe(data.uuid);
+    expect(
+      (await get(`/api/attempts/${attempt.json().data.id}/h5ps/${item.id}/package`, outsider)).statusCode,
+    ).toBe(404);
+  });
+
+  it('refuses an .h5p without h5p.json or content.json', async () => {
+    const item = await h.db
+      .insertInto('h5ps')
+      .values({ entity_id: org.id, title: 'Broken' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const url = `/api/h5ps/${item.id}/package`;
+    const noMeta = await upload(
+      url,
+      author,
+      buildZip([{ name: 'content/content.json', data: '{}' }]),
+      'x.h5p',
+    );
+    expect(noMeta.json().message).toBe('The package is not an H5P package: h5p.json is missing.');
+    const noContent = await upload(
+      url,
+      author,
+      buildZip([{ name: 'h5p.json', data: '{"mainLibrary":"H5P.X"}' }]),
+    );
+    expect(noContent.json().message).toBe(
+      'The package is not an H5P package: content/content.json is missing.',
+    );
+    const badJson = await upload(
+      url,
+      author,
+      buildZip([
+        { name: 'h5p.json', data: '{oops' },
+        { name: 'content/content.json', data: '{}' },
+      ]),
+    );
+    expect(badJson.json().message).toBe('The H5P file h5p.json is not valid JSON.');
+  });
+});

@@ -1,0 +1,341 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { ContentPerm } from '@cc/contracts';
+import { type RawBuilder, type SqlBool, sql } from 'kysely';
+import { findVisibleBlock, visibleBlockOr404 } from '../content/blocks';
+import { visibleContent } from '../content/service';
+import { assertCanChange } from '../courses/visibility';
+import { actorOf, authorize, type Ctx, can } from '../http/context';
+import { invalidField, notFound } from '../http/errors';
+import { findAttempt } from '../learning/queries';
+import { learnerContentWhere } from '../learning/visibility';
+import { type PackageLimits, packageLimits } from './limits';
+import { readH5pManifest, readScormManifest } from './manifest';
+import { extractZip, FIELD } from './zip';
+
+/**
+ * SCORM and H5P packages (issue 4 items 2 and 5): upload (permission 30 on content / H5P items in the caller's
+ * scope), safe extraction into DATA_DIR/files/packages/<uuid>/ (the storage root), what the players need, and who
+ * may read the files served at /packages/<uuid>/… (routes.ts).
+ */
+const P = ContentPerm;
+
+export const packagesRoot = (ctx: Pick<Ctx, 'config'>) => path.join(ctx.config.dataDir, 'files', 'packages');
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** The upload as the route received it: written to `file`, `truncated` when it went over the size limit. */
+export interface ReceivedUpload {
+  filename: string;
+  size: number;
+  truncated: boolean;
+}
+export type Receive = (file: string, maxBytes: number) => Promise<ReceivedUpload | null>;
+
+/** Receives the upload into a temporary file, extracts it into a fresh folder and reads its manifest. */
+async function receiveAndExtract<T>(
+  ctx: Ctx,
+  receive: Receive,
+  read: (dir: string, files: Set<string>) => Promise<T>,
+): Promise<{ uuid: string; dir: string; size: number; manifest: T }> {
+  const limits: PackageLimits = packageLimits();
+  const root = packagesRoot(ctx);
+  await mkdir(root, { recursive: true });
+  const uuid = randomUUID();
+  const tmp = path.join(root, `.upload-${uuid}`);
+  const dir = path.join(root, uuid);
+  try {
+    const upload = await receive(tmp, limits.maxBytes);
+    if (!upload || upload.size === 0) throw invalidField(FIELD, 'The package field is required.');
+    if (upload.truncated || upload.size > limits.maxBytes)
+      throw invalidField(
+        FIELD,
+        `The package may not be greater than ${Math.floor(limits.maxBytes / 1024)} kilobytes.`,
+      );
+    const extracted = await extractZip(tmp, dir, limits);
+    const manifest = await read(dir, extracted.files);
+    return { uuid, dir, size: upload.size, manifest };
+  } catch (error) {
+    await rm(dir, { recursive: true, force: true });
+    throw error;
+  } finally {
+    await rm(tmp, { force: true });
+  }
+}
+
+async function removeDir(ctx: Ctx, storageDir: string | undefined) {
+  if (!storageDir || !UUID.test(storageDir)) return;
+  await rm(path.join(packagesRoot(ctx), storageDir), { recursive: true, force: true }).catch((err) =>
+    ctx.log.warn({ err }, 'could not remove an old package folder'),
+  );
+}
+
+export function presentScorm(row: {
+  uuid: string;
+  version: '1.2' | '2004';
+  title: string;
+  launch_path: string;
+  mastery_score: string | number | null;
+  size_bytes: number;
+  created_at: Date;
+  content_id: number;
+}) {
+  return {
+    uuid: row.uuid,
+    content_id: row.content_id,
+    version: row.version,
+    title: row.title,
+    launch_path: row.launch_path,
+    launch_url: `/packages/${row.uuid}/${row.launch_path}`,
+    mastery_score: row.mastery_score === null ? null : Number(row.mastery_score),
+    size_bytes: row.size_bytes,
+    created_at: row.created_at.toISOString(),
+  };
+}
+
+export function presentH5p(row: {
+  uuid: string;
+  h5p_id: number;
+  title: string;
+  main_library: string;
+  size_bytes: number;
+  created_at: Date;
+}) {
+  return {
+    uuid: row.uuid,
+    h5p_id: row.h5p_id,
+    title: row.title,
+    main_library: row.main_library,
+    base_url: `/packages/${row.uuid}`,
+    size_bytes: row.size_bytes,
+    created_at: row.created_at.toISOString(),
+  };
+}
+
+const scormColumns = [
+  'uuid',
+  'content_id',
+  'version',
+  'title',
+  'launch_path',
+  'mastery_score',
+  'size_bytes',
+  'created_at',
+] as const;
+const h5pColumns = ['uuid', 'h5p_id', 'title', 'main_library', 'size_bytes', 'created_at'] as const;
+
+/** POST /content/{id}/package: content in scope (404), 63 + 30 (403), changeable, of type scorm (422). */
+export async function uploadScormPackage(ctx: Ctx, contentId: number, receive: Receive) {
+  const content = await visibleContent(ctx, contentId);
+  authorize(ctx, [P.contentCreator, P.editContent]);
+  await assertCanChange(ctx, content.entity_id);
+  if (content.type !== 'scorm') throw invalidField(FIELD, 'Only SCORM content takes a SCORM package.');
+  const { uuid, dir, size, manifest } = await receiveAndExtract(ctx, receive, readScormManifest);
+  let old: string | undefined;
+  try {
+    const row = await ctx.db.transaction().execute(async (trx) => {
+      const previous = await trx
+        .deleteFrom('scorm_packages')
+        .where('content_id', '=', contentId)
+        .returning('storage_dir')
+        .executeTakeFirst();
+      old = previous?.storage_dir;
+      return trx
+        .insertInto('scorm_packages')
+        .values({
+          uuid,
+          entity_id: content.entity_id,
+          content_id: contentId,
+          version: manifest.version,
+          title: manifest.title,
+          launch_path: manifest.launchPath,
+          mastery_score: manifest.masteryScore,
+          storage_dir: uuid,
+          size_bytes: size,
+        })
+        .returning(scormColumns)
+        .executeTakeFirstOrThrow();
+    });
+    await removeDir(ctx, old);
+    return presentScorm(row);
+  } catch (error) {
+    await rm(dir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/** POST /h5ps/{id}/package: the H5P item in scope (404), 63 + 30 (403), changeable. */
+export async function uploadH5pPackage(ctx: Ctx, h5pId: number, receive: Receive) {
+  const item = await visibleBlockOr404(ctx, 'h5ps', h5pId);
+  authorize(ctx, [P.contentCreator, P.editContent]);
+  await assertCanChange(ctx, item.entity_id);
+  const { uuid, dir, size, manifest } = await receiveAndExtract(ctx, receive, readH5pManifest);
+  let old: string | undefined;
+  try {
+    const row = await ctx.db.transaction().execute(async (trx) => {
+      const previous = await trx
+        .deleteFrom('h5p_packages')
+        .where('h5p_id', '=', h5pId)
+        .returning('storage_dir')
+        .executeTakeFirst();
+      old = previous?.storage_dir;
+      await trx
+        .updateTable('h5ps')
+        .set({ package_dir: uuid, library: manifest.mainLibrary, updated_at: ctx.clock() })
+        .where('id', '=', h5pId)
+        .execute();
+      return trx
+        .insertInto('h5p_packages')
+        .values({
+          uuid,
+          entity_id: item.entity_id,
+          h5p_id: h5pId,
+          title: manifest.title,
+          main_library: manifest.mainLibrary,
+          storage_dir: uuid,
+          size_bytes: size,
+        })
+        .returning(h5pColumns)
+        .executeTakeFirstOrThrow();
+    });
+    await removeDir(ctx, old);
+    return presentH5p(row);
+  } catch (error) {
+    await rm(dir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/** GET /content/{id}/package (authoring view): content in scope (404), 63 (403), 404 when none uploaded. */
+export async function contentPackage(ctx: Ctx, contentId: number) {
+  await visibleContent(ctx, contentId);
+  authorize(ctx, [P.contentCreator]);
+  const row = await ctx.db
+    .selectFrom('scorm_packages')
+    .select(scormColumns)
+    .where('content_id', '=', contentId)
+    .executeTakeFirst();
+  if (!row) throw notFound();
+  return presentScorm(row);
+}
+
+/** GET /h5ps/{id}/package (authoring view): the item in scope (404), 63 (403), 404 when none uploaded. */
+export async function h5pPackage(ctx: Ctx, h5pId: number) {
+  await visibleBlockOr404(ctx, 'h5ps', h5pId);
+  authorize(ctx, [P.contentCreator]);
+  const row = await ctx.db
+    .selectFrom('h5p_packages')
+    .select(h5pColumns)
+    .where('h5p_id', '=', h5pId)
+    .executeTakeFirst();
+  if (!row) throw notFound();
+  return presentH5p(row);
+}
+
+/** The caller's own attempt (anyone else: 404, like a missing one). */
+async function ownAttempt(ctx: Ctx, attemptId: number) {
+  const actor = actorOf(ctx);
+  const attempt = await findAttempt(ctx.db, attemptId);
+  if (!attempt || attempt.user_id !== actor.userId) throw notFound();
+  return attempt;
+}
+
+/** GET /attempts/{id}/package: the SCORM package of the caller's own attempt (the player's launch data). */
+export async function attemptScormPackage(ctx: Ctx, attemptId: number) {
+  const attempt = await ownAttempt(ctx, attemptId);
+  const row = await ctx.db
+    .selectFrom('scorm_packages')
+    .select(scormColumns)
+    .where('content_id', '=', attempt.content_id)
+    .executeTakeFirst();
+  if (!row) throw notFound();
+  return presentScorm(row);
+}
+
+/** GET /attempts/{id}/h5ps/{h5pId}/package: an H5P item used by a topic of the caller's own attempt's content. */
+export async function attemptH5pPackage(ctx: Ctx, attemptId: number, h5pId: number) {
+  const attempt = await ownAttempt(ctx, attemptId);
+  const row = await ctx.db
+    .selectFrom('h5p_packages as hp')
+    .select(h5pColumns.map((c) => `hp.${c}` as const))
+    .where('hp.h5p_id', '=', h5pId)
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('content_lessons as cl')
+          .innerJoin('lesson_topics as lt', 'lt.lesson_id', 'cl.lesson_id')
+          .innerJoin('topics as t', 't.id', 'lt.topic_id')
+          .select(sql`1`.as('one'))
+          .where('cl.content_id', '=', attempt.content_id)
+          .where('t.h5p_id', '=', h5pId),
+      ),
+    )
+    .executeTakeFirst();
+  if (!row) throw notFound();
+  return presentH5p(row);
+}
+
+async function exists(ctx: Ctx, query: RawBuilder<unknown>): Promise<boolean> {
+  const { rows } = await query.execute(ctx.db);
+  return rows.length > 0;
+}
+
+/** Authors see the content's package when the content is visible to them; learners when they may take it. */
+async function canSeeContent(ctx: Ctx, contentId: number): Promise<boolean> {
+  const actor = actorOf(ctx);
+  if (can(actor, [P.contentCreator])) {
+    const visible = await visibleContent(ctx, contentId).then(
+      () => true,
+      () => false,
+    );
+    if (visible) return true;
+  }
+  const where: RawBuilder<SqlBool> = await learnerContentWhere(ctx, { learnerChain: null, forLearner: true });
+  return exists(
+    ctx,
+    sql`SELECT 1 FROM contents c JOIN courses co ON co.id = c.course_id WHERE c.id = ${contentId} AND ${where}`,
+  );
+}
+
+/** H5P items: authors in scope, or learners who may take content whose topics use the item. */
+async function canSeeH5p(ctx: Ctx, h5pId: number): Promise<boolean> {
+  const actor = actorOf(ctx);
+  if (can(actor, [P.contentCreator]) && (await findVisibleBlock(ctx, 'h5ps', h5pId))) return true;
+  const where = await learnerContentWhere(ctx, { learnerChain: null, forLearner: true });
+  return exists(
+    ctx,
+    sql`SELECT 1 FROM topics t
+      JOIN lesson_topics lt ON lt.topic_id = t.id
+      JOIN content_lessons cl ON cl.lesson_id = lt.lesson_id
+      JOIN contents c ON c.id = cl.content_id
+      JOIN courses co ON co.id = c.course_id
+      WHERE t.h5p_id = ${h5pId} AND ${where}`,
+  );
+}
+
+/**
+ * The folder of package `uuid` when the caller may read it, else 404 (anonymous callers, other organisations and
+ * unknown packages alike).
+ */
+export async function packageFolderFor(ctx: Ctx, uuid: string): Promise<string> {
+  if (!ctx.actor || !UUID.test(uuid)) throw notFound();
+  const scorm = await ctx.db
+    .selectFrom('scorm_packages')
+    .select(['content_id', 'storage_dir'])
+    .where('uuid', '=', uuid)
+    .executeTakeFirst();
+  if (scorm) {
+    if (!(await canSeeContent(ctx, scorm.content_id))) throw notFound();
+    return path.join(packagesRoot(ctx), scorm.storage_dir);
+  }
+  const h5p = await ctx.db
+    .selectFrom('h5p_packages')
+    .select(['h5p_id', 'storage_dir'])
+    .where('uuid', '=', uuid)
+    .executeTakeFirst();
+  if (h5p) {
+    if (!(await canSeeH5p(ctx, h5p.h5p_id))) throw notFound();
+    return path.join(packagesRoot(ctx), h5p.storage_dir);
+  }
+  throw notFound();
+}

@@ -1,0 +1,108 @@
+import type { ResultType } from '../db/schema';
+import {
+  deleteLatestResult,
+  insertResult,
+  type NewResult,
+  pickLatestResult,
+  type Trx,
+  upsertLatestResult,
+} from './queries';
+
+export type { Trx } from './queries';
+
+/**
+ * HOOK for the compliance engine (issue 5): how long a pass of this course stays valid for this learner comes from
+ * the role-course compliance rows (validity in months, or none). Until those exist every result is open-ended, so
+ * this returns null; results and latest_results already carry expires_at, so only this function has to change.
+ */
+export async function expiresAtFor(
+  _trx: Trx,
+  _input: { userId: number; courseId: number; completedAt: Date; type: ResultType },
+): Promise<Date | null> {
+  return null;
+}
+
+/**
+ * Keeps latest_results true for (user, course): the latest approved passed result wins, else the latest approved
+ * one; no result at all removes the row. Call it in the same transaction as any write or delete of results
+ * (ARCHITECTURE "Data": the matrix reads latest_results, never the history).
+ */
+export async function recomputeLatestResult(
+  trx: Trx,
+  userId: number,
+  courseId: number,
+  now: Date = new Date(),
+): Promise<void> {
+  const latest = await pickLatestResult(trx, userId, courseId);
+  if (!latest) {
+    await deleteLatestResult(trx, userId, courseId);
+    return;
+  }
+  await upsertLatestResult(
+    trx,
+    {
+      user_id: userId,
+      course_id: courseId,
+      result_id: latest.id,
+      passed: latest.passed,
+      completed_at: latest.completed_at,
+      expires_at: latest.expires_at,
+      type: latest.type,
+    },
+    now,
+  );
+}
+
+export type RecordResultInput = Omit<NewResult, 'expiresAt'> & { expiresAt?: Date | null };
+
+/**
+ * Writes a result and updates latest_results IN THE SAME TRANSACTION (issue 4 item 3). Used by elearning completion
+ * (learning/progress.ts) and by the SCORM runtime (type 'scorm'). expires_at defaults to expiresAtFor(...).
+ */
+export async function recordResult(trx: Trx, input: RecordResultInput, now: Date = new Date()) {
+  const expiresAt =
+    input.expiresAt !== undefined
+      ? input.expiresAt
+      : await expiresAtFor(trx, {
+          userId: input.userId,
+          courseId: input.courseId,
+          completedAt: input.completedAt,
+          type: input.type,
+        });
+  const result = await insertResult(trx, { ...input, expiresAt });
+  await recomputeLatestResult(trx, input.userId, input.courseId, now);
+  return result;
+}
+
+/**
+ * The result of a finished attempt (elearning or scorm), written in the attempt's transaction so latest_results
+ * moves with it (ARCHITECTURE "Data"). The result belongs to the learner's primary entity at the time.
+ */
+export async function recordAttemptResult(
+  trx: Trx,
+  attempt: { id: number; user_id: number; content_id: number; course_id: number },
+  outcome: { type: 'elearning' | 'scorm'; passed: boolean; score: number | null; createdBy: number | null },
+  now: Date,
+) {
+  const learner = await trx
+    .selectFrom('users')
+    .select('primary_entity_id')
+    .where('id', '=', attempt.user_id)
+    .executeTakeFirstOrThrow();
+  return recordResult(
+    trx,
+    {
+      userId: attempt.user_id,
+      entityId: learner.primary_entity_id,
+      courseId: attempt.course_id,
+      contentId: attempt.content_id,
+      type: outcome.type,
+      passed: outcome.passed,
+      score: outcome.score,
+      completedAt: now,
+      attemptId: attempt.id,
+      createdBy: outcome.createdBy,
+    },
+    now,
+  );
+}

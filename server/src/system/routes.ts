@@ -1,0 +1,34 @@
+import { API_VERSION, VersionResponse } from '@cc/contracts';
+import { sql } from 'kysely';
+import { z } from 'zod';
+import type { App } from '../http/app-types';
+import { ok } from '../http/envelope';
+
+export async function systemRoutes(app: App) {
+  // spec 1 §7: GET /version answers major, minor, patch (the web app compares majors at start-up).
+  app.get(
+    '/version',
+    { config: { auth: false }, schema: { tags: ['system'], response: { 200: VersionResponse } } },
+    async () => API_VERSION,
+  );
+
+  app.get('/time', { config: { auth: false }, schema: { tags: ['system'] } }, async (request) =>
+    ok(request.ctx.clock().toISOString()),
+  );
+
+  // Health: the database answers. Used by load balancers and by the web app's connection check.
+  app.get(
+    '/check',
+    {
+      config: { auth: false },
+      schema: {
+        tags: ['system'],
+        response: { 200: z.object({ data: z.object({ status: z.string(), database: z.string() }) }) },
+      },
+    },
+    async (request) => {
+      await sql`SELECT 1`.execute(request.ctx.db);
+      return ok({ status: 'ok', database: request.ctx.engine });
+    },
+  );
+}

@@ -1,0 +1,307 @@
+import {
+  type CreateUserBody,
+  type EffectiveUserPermission,
+  PERMISSIONS,
+  Perm,
+  type UpdateUserBody,
+  type UserListQuery,
+} from '@cc/contracts';
+import type { z } from 'zod';
+import { passwordErrorsFor } from '../auth/password-rules';
+import { hashPassword } from '../auth/passwords';
+import { issueUserToken, TOKEN_TTL_MINUTES } from '../auth/user-tokens';
+import type { Db } from '../db/connect';
+import type { UserUpdate } from '../db/schema';
+import { assertEntityInScope, entityScope, listEntityIds } from '../entities/scope';
+import { aEntityIdOf, ancestorIds, subtreeIds } from '../entities/tree';
+import { type Actor, actorOf, authorize, type Ctx, can } from '../http/context';
+import { type FieldErrors, forbidden, invalid, invalidField, notFound } from '../http/errors';
+import { resetUrl, welcomeMail } from '../mail/templates';
+import { roleBelongsTo } from '../roles/queries';
+import { presentUser, presentUserDetail } from './presenters';
+import {
+  emailTaken,
+  findEntityRefs,
+  findUserByRef,
+  insertUser,
+  listUsers as listUserRows,
+  permissionSources,
+  type UserDetailRow,
+  updateUserRow,
+} from './queries';
+
+export const EMAIL_TAKEN = 'The email has already been taken.';
+export const INVALID_ROLE = 'The selected role is not available to this user’s organisation.';
+export const INVALID_TYPE = 'The selected type is not available to this user’s organisation.';
+export const NO_SELF_ESCALATION = 'You cannot change your own job role, user type or organisation.';
+export const OWN_EMAIL_ELSEWHERE = 'Change your own e-mail address with the update e-mail form.';
+
+/**
+ * GET /users (spec 1 §7): permission 21, then bounded by scope: the base entity only, or its subtree when deep;
+ * `entity_id` narrows to one entity in scope (404 outside). The search matches e-mail addresses only for callers who
+ * may see them (permission 23), so the filter cannot be used to probe addresses.
+ */
+export async function listUsers(ctx: Ctx, query: z.infer<typeof UserListQuery>) {
+  const actor = authorize(ctx, [Perm.searchUsers]);
+  let entityIds: number[] | null;
+  if (query.entity_id !== undefined) {
+    await assertEntityInScope(ctx, query.entity_id);
+    entityIds = query.deep ? await subtreeIds(ctx.db, query.entity_id) : [query.entity_id];
+  } else {
+    entityIds = await listEntityIds(ctx, query.deep);
+  }
+  const { rows, total } = await listUserRows(
+    ctx.db,
+    {
+      entityIds,
+      search: query.search || undefined,
+      searchEmail: can(actor, [Perm.contactDetails]),
+      isTrainer: query.is_trainer,
+      typeId: query.type_id,
+      roleId: query.role_id,
+    },
+    { page: query.page, perPage: query.per_page },
+  );
+  return { data: rows.map((r) => presentUser(r, actor)), total };
+}
+
+/** The user by id or uuid: themselves always; anyone else only when their primary entity is in scope (404 otherwise). */
+async function loadUser(
+  ctx: Ctx,
+  ref: string,
+): Promise<{ actor: Actor; user: UserDetailRow; self: boolean }> {
+  const actor = actorOf(ctx);
+  const user = await findUserByRef(ctx.db, ref);
+  if (!user) throw notFound();
+  const self = user.id === actor.userId;
+  if (!self) await assertEntityInScope(ctx, user.primary_entity_id);
+  return { actor, user, self };
+}
+
+async function detail(ctx: Ctx, actor: Actor, user: UserDetailRow) {
+  const aId = await aEntityIdOf(ctx.db, user.primary_entity_id);
+  const [a] = await findEntityRefs(ctx.db, [aId]);
+  return presentUserDetail(
+    user,
+    a ?? { id: user.primary_entity_id, slug: user.entity_slug, name: user.entity_name },
+    actor,
+  );
+}
+
+/** GET /users/{id}: self, or 21 with the user in scope. */
+export async function getUser(ctx: Ctx, ref: string) {
+  const { actor, user, self } = await loadUser(ctx, ref);
+  if (!self) authorize(ctx, [Perm.searchUsers]);
+  return detail(ctx, actor, user);
+}
+
+/** Field errors for a role and type that must belong to the entity or one of its ancestors. */
+async function roleTypeErrors(
+  db: Db,
+  entityId: number,
+  check: { roleId?: number | null; typeId?: number | null },
+): Promise<FieldErrors> {
+  const errors: FieldErrors = {};
+  if (!check.roleId && !check.typeId) return errors;
+  const owners = await ancestorIds(db, entityId);
+  if (check.roleId && !(await roleBelongsTo(db, 'role', check.roleId, owners)))
+    errors.role_id = [INVALID_ROLE];
+  if (check.typeId && !(await roleBelongsTo(db, 'type', check.typeId, owners)))
+    errors.type_id = [INVALID_TYPE];
+  return errors;
+}
+
+function uniqueEmail(error: unknown): never {
+  if ((error as { code?: string })?.code === '23505') throw invalidField('email', EMAIL_TAKEN);
+  throw error;
+}
+
+/** A set-your-password link, e-mailed after the caller's transaction has committed. */
+async function mailWelcome(
+  ctx: Ctx,
+  user: { name: string; email: string; entityName: string },
+  token: string,
+) {
+  await ctx.mailer.send(
+    welcomeMail(
+      { name: user.name, email: user.email },
+      user.entityName,
+      resetUrl(ctx.config.appUrl, token, user.email),
+    ),
+  );
+}
+
+const welcomeToken = (db: Db, ctx: Ctx, user: { id: number; email: string }) =>
+  issueUserToken(db, {
+    userId: user.id,
+    purpose: 'password_reset',
+    email: user.email,
+    ttlMinutes: TOKEN_TTL_MINUTES.welcome,
+    now: ctx.clock(),
+  });
+
+/**
+ * POST /users: permission 3; the primary entity defaults to the base entity and must be in scope (404); a trainer
+ * needs 99 (403). Without a password the user gets a welcome e-mail to choose one (unless send_welcome_email is false).
+ */
+export async function createUser(ctx: Ctx, body: z.infer<typeof CreateUserBody>) {
+  const actor = authorize(ctx, [Perm.addUser]);
+  const entityId = body.primary_entity_id ?? (await entityScope(ctx)).baseId;
+  await assertEntityInScope(ctx, entityId);
+  if (body.is_trainer && !can(actor, [Perm.createTrainer])) throw forbidden();
+
+  const errors: FieldErrors = await roleTypeErrors(ctx.db, entityId, {
+    roleId: body.role_id,
+    typeId: body.type_id,
+  });
+  if (await emailTaken(ctx.db, body.email)) errors.email = [EMAIL_TAKEN];
+  if (body.password) {
+    const failing = await passwordErrorsFor(ctx.db, entityId, body.password, {
+      email: body.email,
+      name: body.name,
+    });
+    if (failing.length) errors.password = failing;
+  }
+  if (Object.keys(errors).length) throw invalid(errors);
+
+  const now = ctx.clock();
+  const passwordHash = body.password ? await hashPassword(body.password) : null;
+  const sendWelcome = body.send_welcome_email ?? !body.password;
+  const { id, token } = await ctx.db
+    .transaction()
+    .execute(async (trx) => {
+      const user = await insertUser(trx, {
+        name: body.name,
+        email: body.email,
+        password_hash: passwordHash,
+        password_changed_at: passwordHash ? now : null,
+        primary_entity_id: entityId,
+        role_id: body.role_id ?? null,
+        type_id: body.type_id ?? null,
+        is_trainer: body.is_trainer ?? false,
+        start_date: body.start_date ?? null,
+        user_preferences: '{}',
+      });
+      const token = sendWelcome ? await welcomeToken(trx, ctx, { id: user.id, email: body.email }) : null;
+      return { id: user.id, token };
+    })
+    .catch(uniqueEmail);
+
+  const user = await findUserByRef(ctx.db, String(id));
+  if (!user) throw notFound();
+  if (token)
+    await mailWelcome(ctx, { name: user.name, email: user.email, entityName: user.entity_name }, token);
+  return detail(ctx, actor, user);
+}
+
+/**
+ * PATCH /users/{id}. Only fields whose value changes are checked, so a form may send the whole user back.
+ * - Someone else: in scope (404), then 18 for name, e-mail, start date, organisation and preferences; 4 for the role,
+ *   5 for the type, 99 for the trainer flag. A super admin is changed only by a super admin.
+ * - Oneself: name and preferences with 127 (self update) or 18; start date with 18; the trainer flag with 99. One's own
+ *   role, type and organisation never (no self-escalation), and one's own e-mail only through POST auth/update-email,
+ *   which asks for the password. A super admin may do all of it.
+ */
+export async function updateUser(ctx: Ctx, ref: string, body: z.infer<typeof UpdateUserBody>) {
+  const { actor, user, self } = await loadUser(ctx, ref);
+  const changed = {
+    name: body.name !== undefined && body.name !== user.name,
+    email: body.email !== undefined && body.email.toLowerCase() !== user.email.toLowerCase(),
+    start_date: body.start_date !== undefined && body.start_date !== user.start_date,
+    primary_entity_id:
+      body.primary_entity_id !== undefined && body.primary_entity_id !== user.primary_entity_id,
+    user_preferences: body.user_preferences !== undefined,
+    role_id: body.role_id !== undefined && body.role_id !== user.role_id,
+    type_id: body.type_id !== undefined && body.type_id !== user.type_id,
+    is_trainer: body.is_trainer !== undefined && body.is_trainer !== user.is_trainer,
+  };
+  const need = (ok: boolean, message?: string) => {
+    if (!ok) throw forbidden(message);
+  };
+
+  if (self && !actor.superAdmin) {
+    need(!changed.role_id && !changed.type_id && !changed.primary_entity_id, NO_SELF_ESCALATION);
+    need(!changed.email, OWN_EMAIL_ELSEWHERE);
+    if (changed.name || changed.user_preferences) need(can(actor, [Perm.selfUpdate, Perm.updateUser], 'any'));
+    if (changed.start_date) need(can(actor, [Perm.updateUser]));
+  } else if (!self) {
+    need(
+      can(actor, [Perm.updateUser, Perm.updateRoleOnUser, Perm.updateTypeOnUser, Perm.createTrainer], 'any'),
+    );
+    need(!user.super_admin || actor.superAdmin);
+    const general =
+      changed.name ||
+      changed.email ||
+      changed.start_date ||
+      changed.primary_entity_id ||
+      changed.user_preferences;
+    if (general) need(can(actor, [Perm.updateUser]));
+  }
+  if (changed.role_id) need(can(actor, [Perm.updateRoleOnUser]));
+  if (changed.type_id) need(can(actor, [Perm.updateTypeOnUser]));
+  if (changed.is_trainer) need(can(actor, [Perm.createTrainer]));
+
+  const entityId = changed.primary_entity_id ? (body.primary_entity_id as number) : user.primary_entity_id;
+  if (changed.primary_entity_id) await assertEntityInScope(ctx, entityId);
+
+  // The role and type must fit the (new) organisation; re-checked when either or the organisation changes.
+  const roleId = changed.role_id ? body.role_id : user.role_id;
+  const typeId = changed.type_id ? body.type_id : user.type_id;
+  const errors = await roleTypeErrors(ctx.db, entityId, {
+    roleId: changed.role_id || changed.primary_entity_id ? roleId : null,
+    typeId: changed.type_id || changed.primary_entity_id ? typeId : null,
+  });
+  if (changed.email && body.email && (await emailTaken(ctx.db, body.email, user.id)))
+    errors.email = [EMAIL_TAKEN];
+  if (Object.keys(errors).length) throw invalid(errors);
+
+  const values: UserUpdate = {};
+  if (changed.name) values.name = body.name;
+  if (changed.email && body.email) {
+    values.email = body.email;
+    values.email_verified_at = null; // a new address is unverified until its owner confirms it
+  }
+  if (changed.start_date) values.start_date = body.start_date ?? null;
+  if (changed.primary_entity_id) values.primary_entity_id = entityId;
+  if (changed.role_id) values.role_id = body.role_id ?? null;
+  if (changed.type_id) values.type_id = body.type_id ?? null;
+  if (changed.is_trainer) values.is_trainer = body.is_trainer;
+  // Preferences merge shallowly, so one screen's setting does not wipe another's.
+  if (changed.user_preferences)
+    values.user_preferences = JSON.stringify({ ...(user.user_preferences ?? {}), ...body.user_preferences });
+  if (Object.keys(values).length) {
+    values.updated_at = ctx.clock();
+    await updateUserRow(ctx.db, user.id, values).catch(uniqueEmail);
+  }
+  const fresh = await findUserByRef(ctx.db, String(user.id));
+  if (!fresh) throw notFound();
+  return detail(ctx, actor, fresh);
+}
+
+/** POST /users/{id}/send-welcome-email: 3 or 18, user in scope. A new set-your-password link replaces any earlier one. */
+export async function sendWelcomeEmail(ctx: Ctx, ref: string): Promise<void> {
+  const { user } = await loadUser(ctx, ref);
+  authorize(ctx, [Perm.addUser, Perm.updateUser], 'any');
+  const token = await welcomeToken(ctx.db, ctx, { id: user.id, email: user.email });
+  await mailWelcome(ctx, { name: user.name, email: user.email, entityName: user.entity_name }, token);
+}
+
+/**
+ * GET /users/{id}/permissions: self, or 45 with the user in scope. Effective = (type ∪ per-user grants) ∩ what the
+ * user's entity allows (ARCHITECTURE "Effective permissions"), each with its sources; a super admin holds them all.
+ */
+export async function userPermissions(ctx: Ctx, ref: string): Promise<EffectiveUserPermission[]> {
+  const { user, self } = await loadUser(ctx, ref);
+  if (!self) authorize(ctx, [Perm.seeUserPermissions]);
+  const catalogue = (id: number) => PERMISSIONS.find((p) => p.id === id);
+  if (user.super_admin) return PERMISSIONS.map((p) => ({ ...p, sources: ['super_admin' as const] }));
+  const rows = await permissionSources(ctx.db, user);
+  return rows.flatMap((r) => {
+    const p = catalogue(r.permission_id);
+    if (!p) return [];
+    const sources: EffectiveUserPermission['sources'] = [];
+    if (r.from_type) sources.push('type');
+    if (r.from_user) sources.push('user');
+    return [{ id: p.id, name: p.name, description: p.description, category: p.category, sources }];
+  });
+}

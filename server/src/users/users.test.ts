@@ -1,0 +1,479 @@
+import { PERMISSIONS } from '@cc/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildEntity, buildRole, buildType, buildUser, clientFor, snapshot } from '../../test/factories';
+import { createHarness, type Harness } from '../../test/harness';
+import { consumeUserToken } from '../auth/user-tokens';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness();
+});
+afterAll(async () => h?.close());
+
+type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+const as = async (userId: number) => clientFor(h.app, h.db, userId);
+const anon = (method: Method, url: string, payload?: object) => h.app.inject({ method, url, payload });
+
+/** An organisation (level A) with two sites (level B), a manager at the top and people in each site. */
+async function organisation(managerPermissions = [3, 4, 5, 18, 19, 21, 23, 45, 99, 127]) {
+  const org = await buildEntity(h.db);
+  const siteA = await buildEntity(h.db, { parentId: org.id });
+  const siteB = await buildEntity(h.db, { parentId: org.id });
+  const manager = await buildUser(h.db, {
+    entityId: org.id,
+    permissions: managerPermissions,
+    name: 'Aaron Manager',
+  });
+  const alice = await buildUser(h.db, { entityId: siteA.id, name: 'Alice Carer', isTrainer: true });
+  const bob = await buildUser(h.db, { entityId: siteB.id, name: 'Bob Nurse' });
+  return { org, siteA, siteB, manager, alice, bob };
+}
+
+const outbox = (to: string) =>
+  h.db.selectFrom('mail_outbox').selectAll().where('to_address', '=', to).orderBy('id').execute();
+
+describe('GET /users (spec 1 §7)', () => {
+  it('answers 401 anonymous, 422 bad input, 403 without permission 21', async () => {
+    expect((await anon('GET', '/api/users')).statusCode).toBe(401);
+    const { manager, alice } = await organisation();
+    const bad = await (await as(manager.id))('GET', '/api/users?per_page=1000&is_trainer=maybe');
+    expect(bad.statusCode).toBe(422);
+    expect(Object.keys(bad.json().errors)).toEqual(expect.arrayContaining(['per_page', 'is_trainer']));
+    expect((await (await as(alice.id))('GET', '/api/users')).statusCode).toBe(403);
+  });
+
+  it('answers 404 for an entity_id of another organisation, and never lists its users', async () => {
+    const { siteA, alice } = await organisation();
+    const outsider = await buildUser(h.db, { permissions: [21, 23] });
+    const get = await as(outsider.id);
+    expect((await get('GET', `/api/users?entity_id=${siteA.id}`)).statusCode).toBe(404);
+    const deep = await get('GET', '/api/users?deep=1&per_page=100');
+    expect(deep.statusCode).toBe(200);
+    expect(deep.json().data.map((u: { id: number }) => u.id)).not.toContain(alice.id);
+  });
+
+  it('lists the base entity by default and the subtree when deep, sorted by name, paged', async () => {
+    const { org, manager, alice, bob } = await organisation();
+    const get = await as(manager.id);
+    const shallow = await get('GET', '/api/users');
+    expect(shallow.json().data.map((u: { id: number }) => u.id)).toEqual([manager.id]);
+    const deep = await get('GET', '/api/users?deep=1');
+    expect(deep.json().data.map((u: { name: string }) => u.name)).toEqual([
+      'Aaron Manager',
+      'Alice Carer',
+      'Bob Nurse',
+    ]);
+    const page2 = await get('GET', '/api/users?deep=true&per_page=2&page=2');
+    expect(page2.json().data.map((u: { id: number }) => u.id)).toEqual([bob.id]);
+    expect(page2.json().meta).toMatchObject({
+      current_page: 2,
+      last_page: 2,
+      per_page: 2,
+      total: 3,
+      from: 3,
+      to: 3,
+    });
+    expect(page2.json().links.prev).toContain('page=1');
+    const row = deep.json().data.find((u: { id: number }) => u.id === alice.id);
+    expect(row).toMatchObject({ email: alice.email, is_trainer: true, type: { id: alice.type.id } });
+    expect(row.primary_entity.id).not.toBe(org.id);
+  });
+
+  it('filters by search, is_trainer 0/1, type_id, role_id and entity_id', async () => {
+    const { siteA, manager, alice, bob } = await organisation();
+    const role = await buildRole(h.db, siteA.id);
+    await h.db.updateTable('users').set({ role_id: role.id }).where('id', '=', alice.id).execute();
+    const get = await as(manager.id);
+    const ids = async (q: string) =>
+      (await get('GET', `/api/users?deep=1&${q}`)).json().data.map((u: { id: number }) => u.id);
+    expect(await ids('search=alice')).toEqual([alice.id]);
+    expect(await ids(`search=${bob.email.slice(0, 13)}`)).toEqual([bob.id]);
+    expect(await ids('search=%25')).toEqual([]);
+    expect(await ids('is_trainer=1')).toEqual([alice.id]);
+    expect(await ids('is_trainer=0')).toEqual([manager.id, bob.id]);
+    expect(await ids(`type_id=${bob.type.id}`)).toEqual([bob.id]);
+    expect(await ids(`role_id=${role.id}`)).toEqual([alice.id]);
+    expect(await ids(`entity_id=${siteA.id}`)).toEqual([alice.id]);
+  });
+
+  it('shows e-mail addresses only with permission 23 (and does not search them without it)', async () => {
+    const { org, alice } = await organisation();
+    const viewer = await buildUser(h.db, { entityId: org.id, permissions: [21] });
+    const res = await (await as(viewer.id))('GET', '/api/users?deep=1&per_page=100');
+    const row = res.json().data.find((u: { id: number }) => u.id === alice.id);
+    expect(row.email).toBeNull();
+    const own = res.json().data.find((u: { id: number }) => u.id === viewer.id);
+    expect(own.email).toBe(viewer.email);
+    const search = await (await as(viewer.id))('GET', `/api/users?deep=1&search=${alice.email}`);
+    expect(search.json().data).toEqual([]);
+  });
+
+  it('acts as another site with permission 19; 403 without it; 404 outside the organisation', async () => {
+    const { siteA, siteB, alice, bob } = await organisation();
+    const siteManager = await buildUser(h.db, { entityId: siteA.id, permissions: [21, 19] });
+    const res = await (await as(siteManager.id))('GET', `/api/users?actingAs=${siteB.slug}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data.map((u: { id: number }) => u.id)).toEqual([bob.id]);
+    const without = await buildUser(h.db, { entityId: siteA.id, permissions: [21] });
+    expect((await (await as(without.id))('GET', `/api/users?actingAs=${siteB.slug}`)).statusCode).toBe(403);
+    // Narrowing to one's own subtree needs no 19.
+    const narrow = await (await as(without.id))('GET', `/api/users?actingAs=${siteA.slug}`);
+    expect(narrow.json().data.map((u: { id: number }) => u.id)).toEqual(
+      expect.arrayContaining([alice.id, without.id]),
+    );
+    const other = await buildEntity(h.db);
+    expect((await (await as(siteManager.id))('GET', `/api/users?actingAs=${other.slug}`)).statusCode).toBe(
+      404,
+    );
+  });
+
+  it('lets a super admin list everyone deep', async () => {
+    const { alice } = await organisation();
+    const admin = await buildUser(h.db, { superAdmin: true });
+    const res = await (await as(admin.id))(
+      'GET',
+      `/api/users?deep=1&search=${encodeURIComponent(alice.email)}`,
+    );
+    expect(res.json().data.map((u: { id: number }) => u.id)).toEqual([alice.id]);
+  });
+});
+
+describe('GET /users/{id}', () => {
+  it('answers 401, 422, 403, 404 and the profile by id and by uuid', async () => {
+    const { org, manager, alice } = await organisation();
+    expect((await anon('GET', `/api/users/${alice.id}`)).statusCode).toBe(401);
+    const get = await as(manager.id);
+    expect((await get('GET', `/api/users/${'x'.repeat(65)}`)).statusCode).toBe(422);
+    expect((await get('GET', '/api/users/not-a-ref')).statusCode).toBe(404);
+    expect((await get('GET', '/api/users/99999999999999')).statusCode).toBe(404);
+    const peer = await buildUser(h.db, { entityId: org.id, permissions: [127] });
+    expect((await (await as(peer.id))('GET', `/api/users/${alice.id}`)).statusCode).toBe(403);
+    const outsider = await buildUser(h.db, { permissions: [21, 23] });
+    expect((await (await as(outsider.id))('GET', `/api/users/${alice.uuid}`)).statusCode).toBe(404);
+
+    const byUuid = await get('GET', `/api/users/${alice.uuid}`);
+    expect(byUuid.statusCode).toBe(200);
+    expect(byUuid.json().data).toMatchObject({
+      id: alice.id,
+      uuid: alice.uuid,
+      email: alice.email,
+      is_trainer: true,
+      email_verified: true,
+      last_login_at: null,
+      a_entity: { id: org.id, slug: org.slug },
+      type: { id: alice.type.id, name: alice.type.name },
+      role: null,
+    });
+    expect(byUuid.json().data).not.toHaveProperty('user_preferences');
+    expect((await get('GET', `/api/users/${alice.id}`)).json().data.uuid).toBe(alice.uuid);
+  });
+
+  it('always shows a user themselves, with their preferences', async () => {
+    const loner = await buildUser(h.db, { permissions: [] });
+    const res = await (await as(loner.id))('GET', `/api/users/${loner.uuid}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data.user_preferences).toEqual({});
+    expect(res.json().data.email).toBe(loner.email);
+  });
+});
+
+describe('POST /users', () => {
+  it('answers 401, 422 on bad input, 403 without 3 and 404 for an entity of another organisation', async () => {
+    const { org, manager, alice } = await organisation();
+    expect((await anon('POST', '/api/users', { name: 'X', email: 'x@example.test' })).statusCode).toBe(401);
+    const post = await as(manager.id);
+    const bad = await post('POST', '/api/users', { name: '', email: 'nope' });
+    expect(bad.statusCode).toBe(422);
+    expect(Object.keys(bad.json().errors)).toEqual(expect.arrayContaining(['name', 'email']));
+    const taken = await post('POST', '/api/users', { name: 'Dup', email: alice.email.toUpperCase() });
+    expect(taken.statusCode).toBe(422);
+    expect(taken.json().errors.email).toEqual(['The email has already been taken.']);
+    const weak = await post('POST', '/api/users', {
+      name: 'Weak',
+      email: 'weak@example.test',
+      password: 'abc',
+    });
+    expect(weak.statusCode).toBe(422);
+    expect(weak.json().errors.password).toEqual(
+      expect.arrayContaining([
+        'The password must be at least 8 characters.',
+        'The password must contain at least one uppercase letter.',
+        'The password must contain at least one number.',
+      ]),
+    );
+    const foreignRole = await buildRole(h.db, (await buildEntity(h.db)).id);
+    const badRole = await post('POST', '/api/users', {
+      name: 'R',
+      email: 'r@example.test',
+      role_id: foreignRole.id,
+    });
+    expect(badRole.statusCode).toBe(422);
+    expect(badRole.json().errors.role_id).toBeDefined();
+
+    const clerk = await buildUser(h.db, { entityId: org.id, permissions: [21] });
+    expect(
+      (await (await as(clerk.id))('POST', '/api/users', { name: 'N', email: 'n1@example.test' })).statusCode,
+    ).toBe(403);
+    const noTrainer = await buildUser(h.db, { entityId: org.id, permissions: [3] });
+    const trainer = await (await as(noTrainer.id))('POST', '/api/users', {
+      name: 'T',
+      email: 't1@example.test',
+      is_trainer: true,
+    });
+    expect(trainer.statusCode).toBe(403);
+
+    const outsider = await buildUser(h.db, { permissions: [3, 99] });
+    const before = await snapshot(h.db, 'users');
+    const res = await (await as(outsider.id))('POST', '/api/users', {
+      name: 'Sneaky',
+      email: 'sneaky@example.test',
+      primary_entity_id: org.id,
+    });
+    expect(res.statusCode).toBe(404);
+    expect(await snapshot(h.db, 'users')).toBe(before);
+  });
+
+  it('creates a user in the base entity with an inherited role, and e-mails a working set-password link', async () => {
+    const { org, siteA, manager } = await organisation();
+    const role = await buildRole(h.db, org.id);
+    const type = await buildType(h.db, siteA.id);
+    const res = await (await as(manager.id))('POST', '/api/users', {
+      name: 'New Starter',
+      email: 'New.Starter@Example.test',
+      primary_entity_id: siteA.id,
+      role_id: role.id,
+      type_id: type.id,
+      is_trainer: true,
+      start_date: '2024-05-01',
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.json().message).toBe('User has been created.');
+    const data = res.json().data;
+    expect(data).toMatchObject({
+      name: 'New Starter',
+      email: 'new.starter@example.test',
+      role: { id: role.id },
+      type: { id: type.id },
+      is_trainer: true,
+      start_date: '2024-05-01',
+      primary_entity: { id: siteA.id },
+      a_entity: { id: org.id },
+      email_verified: false,
+    });
+    const stored = await h.db
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', data.id)
+      .executeTakeFirstOrThrow();
+    expect(stored.password_hash).toBeNull();
+    const mails = await outbox('new.starter@example.test');
+    expect(mails).toHaveLength(1);
+    expect(mails[0]?.template).toBe('welcome');
+    const link = /http:\/\/localhost:3000\/reset-password\/([A-Za-z0-9_-]+)\?email=([^\s"]+)/.exec(
+      mails[0]?.text_body ?? '',
+    );
+    expect(link).not.toBeNull();
+    expect(decodeURIComponent(link?.[2] ?? '')).toBe('new.starter@example.test');
+    const consumed = await consumeUserToken(h.db, link?.[1] ?? '', 'password_reset', new Date());
+    expect(consumed).toEqual({ user_id: data.id, email: 'new.starter@example.test' });
+  });
+
+  it('defaults to the acting-as entity; with a password sends no e-mail and the user can log in', async () => {
+    const { siteB, manager } = await organisation();
+    const res = await (await as(manager.id))('POST', `/api/users?actingAs=${siteB.slug}`, {
+      name: 'With Password',
+      email: 'with.password@example.test',
+      password: 'Str0ng-Enough-9',
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.json().data.primary_entity.id).toBe(siteB.id);
+    expect(await outbox('with.password@example.test')).toHaveLength(0);
+    const login = await h.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: 'with.password@example.test', password: 'Str0ng-Enough-9', device_name: 'test' },
+    });
+    expect(login.statusCode).toBe(200);
+    const quiet = await (await as(manager.id))('POST', '/api/users', {
+      name: 'Quiet',
+      email: 'quiet@example.test',
+      send_welcome_email: false,
+    });
+    expect(quiet.statusCode).toBe(201);
+    expect(await outbox('quiet@example.test')).toHaveLength(0);
+  });
+});
+
+describe('PATCH /users/{id}', () => {
+  it('answers 401, 422, 403 without 18, and 404 for another organisation', async () => {
+    const { org, manager, alice, bob } = await organisation();
+    expect((await anon('PATCH', `/api/users/${alice.id}`, { name: 'X' })).statusCode).toBe(401);
+    const patch = await as(manager.id);
+    expect((await patch('PATCH', `/api/users/${alice.id}`, { email: 'bad' })).statusCode).toBe(422);
+    const dup = await patch('PATCH', `/api/users/${alice.id}`, { email: bob.email });
+    expect(dup.statusCode).toBe(422);
+    expect(dup.json().errors.email).toEqual(['The email has already been taken.']);
+    const roleOnly = await buildUser(h.db, { entityId: org.id, permissions: [4] });
+    expect(
+      (await (await as(roleOnly.id))('PATCH', `/api/users/${alice.id}`, { name: 'Renamed' })).statusCode,
+    ).toBe(403);
+    const outsider = await buildUser(h.db, { permissions: [4, 5, 18, 99] });
+    const before = await snapshot(h.db, 'users');
+    expect(
+      (await (await as(outsider.id))('PATCH', `/api/users/${alice.uuid}`, { name: 'Hacked' })).statusCode,
+    ).toBe(404);
+    expect(await snapshot(h.db, 'users')).toBe(before);
+  });
+
+  it('updates another user; role needs 4, type needs 5, trainer needs 99; role must fit the entity', async () => {
+    const { org, siteA, siteB, manager, alice } = await organisation();
+    const role = await buildRole(h.db, siteA.id);
+    const type = await buildType(h.db, org.id);
+    const res = await (await as(manager.id))('PATCH', `/api/users/${alice.uuid}`, {
+      name: 'Alice Senior',
+      email: 'alice.senior@example.test',
+      role_id: role.id,
+      type_id: type.id,
+      is_trainer: false,
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().message).toBe('User has been updated.');
+    expect(res.json().data).toMatchObject({
+      name: 'Alice Senior',
+      email: 'alice.senior@example.test',
+      email_verified: false,
+      role: { id: role.id },
+      type: { id: type.id },
+      is_trainer: false,
+    });
+    // Moving to another site keeps a role of the old site: 422 until a fitting role is given.
+    const move = await (await as(manager.id))('PATCH', `/api/users/${alice.id}`, {
+      primary_entity_id: siteB.id,
+    });
+    expect(move.statusCode).toBe(422);
+    expect(move.json().errors.role_id).toBeDefined();
+    const moved = await (await as(manager.id))('PATCH', `/api/users/${alice.id}`, {
+      primary_entity_id: siteB.id,
+      role_id: null,
+    });
+    expect(moved.json().data.primary_entity.id).toBe(siteB.id);
+
+    const editor = await buildUser(h.db, { entityId: org.id, permissions: [18] });
+    const patch = await as(editor.id);
+    expect((await patch('PATCH', `/api/users/${alice.id}`, { role_id: role.id })).statusCode).toBe(403);
+    expect((await patch('PATCH', `/api/users/${alice.id}`, { type_id: alice.type.id })).statusCode).toBe(403);
+    expect((await patch('PATCH', `/api/users/${alice.id}`, { is_trainer: true })).statusCode).toBe(403);
+    // Sending unchanged values back needs no extra permission.
+    const same = await patch('PATCH', `/api/users/${alice.id}`, {
+      type_id: type.id,
+      is_trainer: false,
+      name: 'A',
+    });
+    expect(same.statusCode).toBe(200);
+    const away = await buildEntity(h.db);
+    expect((await patch('PATCH', `/api/users/${alice.id}`, { primary_entity_id: away.id })).statusCode).toBe(
+      404,
+    );
+  });
+
+  it('lets a user change their own name with 127 but never their own role or type (no self-escalation)', async () => {
+    const { org, manager } = await organisation();
+    const role = await buildRole(h.db, org.id);
+    const own = await as(manager.id);
+    expect((await own('PATCH', `/api/users/${manager.id}`, { role_id: role.id })).statusCode).toBe(403);
+    const adminType = await buildType(h.db, org.id, { permissions: [1, 2, 70] });
+    const escalate = await own('PATCH', `/api/users/${manager.id}`, { type_id: adminType.id });
+    expect(escalate.statusCode).toBe(403);
+    expect(escalate.json().message).toBe('You cannot change your own job role, user type or organisation.');
+    expect((await own('PATCH', `/api/users/${manager.id}`, { email: 'me@example.test' })).statusCode).toBe(
+      403,
+    );
+    const self = await own('PATCH', `/api/users/${manager.id}`, {
+      name: 'Aaron M.',
+      user_preferences: { theme: 'dark' },
+    });
+    expect(self.statusCode).toBe(200);
+    expect(self.json().data).toMatchObject({ name: 'Aaron M.', user_preferences: { theme: 'dark' } });
+    const learner = await buildUser(h.db, { entityId: org.id, permissions: [] });
+    expect(
+      (await (await as(learner.id))('PATCH', `/api/users/${learner.id}`, { name: 'Me' })).statusCode,
+    ).toBe(403);
+    const admin = await buildUser(h.db, { superAdmin: true, entityId: org.id });
+    const adminSelf = await (await as(admin.id))('PATCH', `/api/users/${admin.id}`, { role_id: role.id });
+    expect(adminSelf.statusCode).toBe(200);
+  });
+
+  it('does not let a non-super-admin change a super admin', async () => {
+    const { org, manager } = await organisation();
+    const admin = await buildUser(h.db, { superAdmin: true, entityId: org.id });
+    expect((await (await as(manager.id))('PATCH', `/api/users/${admin.id}`, { name: 'X' })).statusCode).toBe(
+      403,
+    );
+  });
+});
+
+describe('POST /users/{id}/send-welcome-email', () => {
+  it('answers 401, 422, 403, 404 and sends a new link', async () => {
+    const { org, manager, alice } = await organisation();
+    expect((await anon('POST', `/api/users/${alice.id}/send-welcome-email`)).statusCode).toBe(401);
+    const post = await as(manager.id);
+    expect((await post('POST', `/api/users/${'9'.repeat(70)}/send-welcome-email`)).statusCode).toBe(422);
+    const clerk = await buildUser(h.db, { entityId: org.id, permissions: [21] });
+    expect((await (await as(clerk.id))('POST', `/api/users/${alice.id}/send-welcome-email`)).statusCode).toBe(
+      403,
+    );
+    const outsider = await buildUser(h.db, { permissions: [3, 18] });
+    expect(
+      (await (await as(outsider.id))('POST', `/api/users/${alice.id}/send-welcome-email`)).statusCode,
+    ).toBe(404);
+    expect(await outbox(alice.email)).toHaveLength(0);
+    const res = await post('POST', `/api/users/${alice.uuid}/send-welcome-email`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().message).toBe('Welcome e-mail has been sent.');
+    const mails = await outbox(alice.email);
+    expect(mails).toHaveLength(1);
+    const token = /\/reset-password\/([A-Za-z0-9_-]+)/.exec(mails[0]?.text_body ?? '')?.[1] ?? '';
+    expect(await consumeUserToken(h.db, token, 'password_reset', new Date())).toMatchObject({
+      user_id: alice.id,
+    });
+  });
+});
+
+describe('GET /users/{id}/permissions', () => {
+  it('answers 401, 422, 403, 404 and the effective permissions with their sources', async () => {
+    const org = await buildEntity(h.db, { allowed: [3, 21, 45, 46, 70] });
+    const manager = await buildUser(h.db, { entityId: org.id, permissions: [45] });
+    const alice = await buildUser(h.db, { entityId: org.id, permissions: [3, 21, 99] });
+    await h.db
+      .insertInto('user_permissions')
+      .values([
+        { user_id: alice.id, permission_id: 21 },
+        { user_id: alice.id, permission_id: 70 },
+      ])
+      .execute();
+    expect((await anon('GET', `/api/users/${alice.id}/permissions`)).statusCode).toBe(401);
+    expect((await (await as(manager.id))('GET', `/api/users/${'x'.repeat(65)}/permissions`)).statusCode).toBe(
+      422,
+    );
+    const peer = await buildUser(h.db, { entityId: org.id, permissions: [21] });
+    expect((await (await as(peer.id))('GET', `/api/users/${alice.id}/permissions`)).statusCode).toBe(403);
+    const outsider = await buildUser(h.db, { permissions: [45] });
+    expect((await (await as(outsider.id))('GET', `/api/users/${alice.id}/permissions`)).statusCode).toBe(404);
+
+    const res = await (await as(manager.id))('GET', `/api/users/${alice.uuid}/permissions`);
+    expect(res.statusCode).toBe(200);
+    // 99 is the type's but the entity does not allow it.
+    expect(res.json().data.map((p: { id: number; sources: string[] }) => [p.id, p.sources])).toEqual([
+      [3, ['type']],
+      [21, ['type', 'user']],
+      [70, ['user']],
+    ]);
+    expect(res.json().data[0]).toMatchObject({ name: 'add user', category: 'users' });
+    const self = await (await as(alice.id))('GET', `/api/users/${alice.id}/permissions`);
+    expect(self.statusCode).toBe(200);
+    const admin = await buildUser(h.db, { superAdmin: true, entityId: org.id });
+    const all = await (await as(manager.id))('GET', `/api/users/${admin.id}/permissions`);
+    expect(all.json().data.length).toBe(PERMISSIONS.length);
+    expect(all.json().data[0].sources).toEqual(['super_admin']);
+  });
+});

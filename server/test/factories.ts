@@ -1,0 +1,149 @@
+import { randomUUID } from 'node:crypto';
+import { PERMISSIONS } from '@cc/contracts';
+import { hashPassword } from '../src/auth/passwords';
+import { createAccessToken } from '../src/auth/queries';
+import type { Db } from '../src/db/connect';
+import type { TestApp } from './harness';
+
+export const TEST_PASSWORD = 'Test-Password-42';
+let passwordHash: Promise<string> | null = null;
+/** One argon2id hash per test process: hashing is deliberately slow. */
+export const testPasswordHash = () => {
+  passwordHash ??= hashPassword(TEST_PASSWORD);
+  return passwordHash;
+};
+
+const uid = () => randomUUID().slice(0, 8);
+const ALL = PERMISSIONS.map((p) => p.id);
+
+export interface EntityOptions {
+  name?: string;
+  slug?: string;
+  level?: 'A' | 'B';
+  parentId?: number | null;
+  isTrainingCompany?: boolean;
+  /** What the entity allows its users (entity permissions); all by default. */
+  allowed?: number[];
+  settings?: Record<string, unknown>;
+}
+
+/** A new organisation by default (Outline's factories), so test files never collide. */
+export async function buildEntity(db: Db, o: EntityOptions = {}) {
+  const suffix = uid();
+  const entity = await db
+    .insertInto('entities')
+    .values({
+      name: o.name ?? `Org ${suffix}`,
+      slug: o.slug ?? `org-${suffix}`,
+      level: o.level ?? (o.parentId ? 'B' : 'A'),
+      parent_id: o.parentId ?? null,
+      is_training_company: o.isTrainingCompany ?? false,
+      focused_courses: '[]',
+      whitelabel: '{}',
+      password_requirements: null,
+      ...(o.settings ?? {}),
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  const allowed = o.allowed ?? ALL;
+  if (allowed.length) {
+    await db
+      .insertInto('entity_permissions')
+      .values(allowed.map((permission_id) => ({ entity_id: entity.id, permission_id })))
+      .execute();
+  }
+  return entity;
+}
+
+export async function buildRole(db: Db, entityId: number, o: { name?: string; inspectable?: boolean } = {}) {
+  return db
+    .insertInto('entity_roles')
+    .values({ entity_id: entityId, name: o.name ?? `Role ${uid()}`, inspectable: o.inspectable ?? false })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function buildType(db: Db, entityId: number, o: { name?: string; permissions?: number[] } = {}) {
+  const type = await db
+    .insertInto('entity_types')
+    .values({ entity_id: entityId, name: o.name ?? `Type ${uid()}` })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  if (o.permissions?.length) {
+    await db
+      .insertInto('type_permissions')
+      .values(o.permissions.map((permission_id) => ({ type_id: type.id, permission_id })))
+      .execute();
+  }
+  return type;
+}
+
+export interface UserOptions {
+  entityId?: number;
+  permissions?: number[];
+  superAdmin?: boolean;
+  name?: string;
+  email?: string;
+  roleId?: number | null;
+  isTrainer?: boolean;
+  startDate?: string | null;
+  verified?: boolean;
+}
+
+/** A user with a type holding `permissions`, in a new organisation unless `entityId` is given. */
+export async function buildUser(db: Db, o: UserOptions = {}) {
+  const entityId = o.entityId ?? (await buildEntity(db)).id;
+  const type = await buildType(db, entityId, { permissions: o.permissions ?? [] });
+  const suffix = uid();
+  const user = await db
+    .insertInto('users')
+    .values({
+      name: o.name ?? `User ${suffix}`,
+      email: o.email ?? `user-${suffix}@example.test`,
+      password_hash: await testPasswordHash(),
+      email_verified_at: o.verified === false ? null : new Date(),
+      super_admin: o.superAdmin ?? false,
+      primary_entity_id: entityId,
+      role_id: o.roleId ?? null,
+      type_id: type.id,
+      is_trainer: o.isTrainer ?? false,
+      start_date: o.startDate ?? null,
+      password_changed_at: new Date(),
+      user_preferences: '{}',
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return { ...user, type };
+}
+
+/** Bearer headers for a user (mobile/API style: no XSRF needed). */
+export async function bearer(db: Db, userId: number, abilities?: string[]) {
+  const token = await createAccessToken(db, { userId, name: 'test', abilities });
+  return { authorization: `Bearer ${token.plainText}` };
+}
+
+/** Calls the API as a user: `as(user)('GET', '/api/users')`. */
+export async function clientFor(app: TestApp, db: Db, userId: number) {
+  const headers = await bearer(db, userId);
+  return (method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE', url: string, payload?: unknown) =>
+    app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
+}
+
+/** A snapshot of a table for "nothing changed" assertions in outsider tests. */
+export async function snapshot(
+  db: Db,
+  table:
+    | 'entities'
+    | 'users'
+    | 'entity_roles'
+    | 'entity_types'
+    | 'entity_permissions'
+    | 'type_permissions'
+    | 'user_permissions',
+) {
+  return db
+    .selectFrom(table)
+    .selectAll()
+    .execute()
+    .then((rows) => JSON.stringify(rows));
+}

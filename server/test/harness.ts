@@ -1,0 +1,88 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { CSRF_COOKIE, SESSION_COOKIE } from '@cc/contracts';
+import type { LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../src/app';
+import { openDeps } from '../src/bootstrap';
+import { loadConfig } from '../src/config';
+import type { Deps } from '../src/http/context';
+
+export type TestApp = Awaited<ReturnType<typeof buildApp>>;
+
+export interface Harness {
+  app: TestApp;
+  deps: Deps;
+  db: Deps['db'];
+  close(): Promise<void>;
+}
+
+/**
+ * A fresh database for each test file (ARCHITECTURE "Tests"): in-memory PGlite by default, or a new database on the
+ * PostgreSQL server named by DATABASE_URL (dropped again on close), so the same suite runs on both engines.
+ */
+export async function createHarness(): Promise<Harness> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'cc-test-'));
+  let databaseUrl: string | undefined;
+  let dropDatabase: (() => Promise<void>) | undefined;
+  if (process.env.DATABASE_URL) {
+    const name = `cc_test_${process.pid}_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
+    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    const url = new URL(process.env.DATABASE_URL);
+    url.pathname = `/${name}`;
+    databaseUrl = url.toString();
+    dropDatabase = async () => {
+      const c = new pg.Client({ connectionString: process.env.DATABASE_URL });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    };
+  }
+  const config = loadConfig(
+    { ...process.env, NODE_ENV: 'test', DATABASE_URL: databaseUrl, SEED_DEMO: 'false' },
+    { dataDir, appUrl: 'http://localhost:3000' },
+  );
+  const deps = await openDeps({ ...config, databaseUrl }, { inMemory: !databaseUrl });
+  const app = await buildApp(deps);
+  await app.ready();
+  return {
+    app,
+    deps,
+    db: deps.db,
+    async close() {
+      await app.close();
+      await deps.close();
+      await dropDatabase?.();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Reads cookies set by a response into a name -> value map. */
+export function cookiesOf(res: LightMyRequestResponse): Record<string, string> {
+  return Object.fromEntries(res.cookies.map((c) => [c.name, c.value]));
+}
+
+/** A browser-like client: csrf-cookie, then login, then cookie + X-XSRF-TOKEN on every request (spec 1 §7). */
+export async function webLogin(app: TestApp, email: string, password: string) {
+  const csrf = await app.inject({ method: 'GET', url: '/sanctum/csrf-cookie' });
+  let jar = cookiesOf(csrf);
+  const login = await app.inject({
+    method: 'POST',
+    url: '/login',
+    headers: { 'x-xsrf-token': jar[CSRF_COOKIE] },
+    cookies: jar,
+    payload: { email, password },
+  });
+  jar = { ...jar, ...cookiesOf(login) };
+  return {
+    login,
+    jar,
+    headers: () => ({ 'x-xsrf-token': jar[CSRF_COOKIE] }),
+    cookies: () => ({ [SESSION_COOKIE]: jar[SESSION_COOKIE], [CSRF_COOKIE]: jar[CSRF_COOKIE] }),
+  };
+}

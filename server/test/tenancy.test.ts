@@ -1,0 +1,846 @@
+/**
+ * Tenant isolation (issue 2 §7, STYLE.md "Outsider tests for every endpoint"): every route is called as a user of
+ * another organisation who holds every permission (expects the same 404 as a missing id) and as an insider who holds
+ * none (expects 403), and the database must be unchanged afterwards. A coverage check fails when a new /api route is
+ * added without being listed here.
+ */
+import { PERMISSIONS } from '@cc/contracts';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSession } from '../src/auth/queries';
+import { recordResult } from '../src/results/service';
+import {
+  buildCategory,
+  buildContent,
+  buildContentImage,
+  buildCourse,
+  buildH5p,
+  buildLesson,
+  buildQuiz,
+  buildTopic,
+} from './content-factories';
+import { bearer, buildEntity, buildRole, buildType, buildUser } from './factories';
+import { createHarness, type Harness } from './harness';
+
+type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+interface Fixture {
+  org: { id: number; slug: string };
+  site: { id: number; slug: string };
+  victim: { id: number; uuid: string; email: string };
+  role: { id: number };
+  type: { id: number };
+  grant: { id: number };
+  victimSession: string;
+  // Authoring (issue 4): items owned by the target organisation; titles are the secrets lists must not show.
+  category: { id: number; name: string };
+  course: { id: number; title: string };
+  content: { id: number; title: string };
+  lesson: { id: number; title: string };
+  topic: { id: number; title: string };
+  quiz: { id: number; title: string; questionIds: number[] };
+  h5p: { id: number; title: string };
+  image: { id: number };
+  // Learning (issue 4): the victim's attempt and passed result.
+  attempt: { id: number };
+  result: { id: number };
+}
+interface Case {
+  method: Method;
+  route: string;
+  url: (f: Fixture) => string;
+  body?: (f: Fixture) => unknown;
+  /** 'scoped': outsider 404, insider without permission 403. 'own': only the owner may (404 for everyone else). */
+  kind: 'scoped' | 'own';
+}
+interface ListCase {
+  method: Method;
+  route: string;
+  url: (f: Fixture) => string;
+  body?: (f: Fixture) => unknown;
+  /** Strings from the target organisation that must not appear in the outsider's answer. */
+  secrets: (f: Fixture) => string[];
+  /** Insider without permissions: 403, or 200 when the route is open to every member. */
+  insider: 403 | 200;
+}
+
+const SCOPED: Case[] = [
+  { method: 'GET', route: '/api/entities/:id', url: (f) => `/api/entities/${f.site.slug}`, kind: 'scoped' },
+  {
+    method: 'PATCH',
+    route: '/api/entities/:id',
+    url: (f) => `/api/entities/${f.site.id}`,
+    body: () => ({ name: 'Taken over' }),
+    kind: 'scoped',
+  },
+  {
+    method: 'POST',
+    route: '/api/entities/:id/send-welcome-email',
+    url: (f) => `/api/entities/${f.site.id}/send-welcome-email`,
+    kind: 'scoped',
+  },
+  {
+    method: 'GET',
+    route: '/api/entities/:id/children',
+    url: (f) => `/api/entities/${f.org.slug}/children`,
+    kind: 'scoped',
+  },
+  {
+    method: 'POST',
+    route: '/api/entities/:id/whitelabel',
+    url: (f) => `/api/entities/${f.site.slug}/whitelabel`,
+    body: () => ({ primaryColour: '#000000' }),
+    kind: 'scoped',
+  },
+  {
+    method: 'PATCH',
+    route: '/api/entities/:id/whitelabel',
+    url: (f) => `/api/entities/${f.site.slug}/whitelabel`,
+    body: () => ({ primaryColour: '#000000' }),
+    kind: 'scoped',
+  },
+  {
+    method: 'GET',
+    route: '/api/auth/:uuid/verification-send',
+    url: (f) => `/api/auth/${f.victim.uuid}/verification-send`,
+    kind: 'scoped',
+  },
+  {
+    method: 'POST',
+    route: '/api/auth/logout/:id',
+    url: (f) => `/api/auth/logout/${f.victimSession}`,
+    kind: 'own',
+  },
+  { method: 'GET', route: '/api/users/:id', url: (f) => `/api/users/${f.victim.uuid}`, kind: 'scoped' },
+  {
+    method: 'PATCH',
+    route: '/api/users/:id',
+    url: (f) => `/api/users/${f.victim.id}`,
+    body: () => ({ name: 'Taken over' }),
+    kind: 'scoped',
+  },
+  {
+    method: 'POST',
+    route: '/api/users/:id/send-welcome-email',
+    url: (f) => `/api/users/${f.victim.id}/send-welcome-email`,
+    kind: 'scoped',
+  },
+  {
+    method: 'GET',
+    route: '/api/users/:id/permissions',
+    url: (f) => `/api/users/${f.victim.id}/permissions`,
+    kind: 'scoped',
+  },
+  {
+    method: 'POST',
+    route: '/api/users',
+    url: () => '/api/users',
+    body: (f) => ({
+      name: 'Planted',
+      email: 'planted@example.test',
+      primary_entity_id: f.site.id,
+      send_welcome_email: false,
+    }),
+    kind: 'scoped',
+  },
+  {
+    method: 'GET',
+    route: '/api/entities/:slug/roles',
+    url: (f) => `/api/entities/${f.org.slug}/roles`,
+    kind: 'scoped',
+  },
+  {
+    method: 'POST',
+    route: '/api/entities/:slug/roles',
+    url: (f) => `/api/entities/${f.org.slug}/roles`,
+    body: () => ({ name: 'Planted' }),
+    kind: 'scoped',
+  },
+  {
+    method: 'GET',
+    route: '/api/entities/:slug/roles/:id',
+    url: (f) => `/api/entities/${f.org.slug}/roles/${f.role.id}`,
+    kind: 'scoped',
+  },
+  {
+    method: 'PATCH',
+    route: '/api/entities/:slug/roles/:id',
+    url: (f) => `/api/entities/${f.org.slug}/roles/${f.role.id}`,
+    body: () => ({ name: 'Taken over' }),
+    kind: 'scoped',
+  },
+  {
+    method: 'DELETE',
+    route: '/api/entities/:slug/roles/:id',
+    url: (f) => `/api/entities/${f.org.slug}/roles/${f.role.id}`,
+    kind: 'scoped',
+  },
+  {
+    method: 'GET',
+    route: '/api/roles/:id/details',
+    url: (f) => `/api/roles/${f.role.id}/details`,
+    kind: 'scoped',
+  },
+  {
+    method: 'GET',
+    route: '/api/entities/:slug/types',
+    url: (f) => `/api/entities/${f.org.slug}/types`,
+    kind: 'scoped',
+  },
+  {
+    method: 'POST',
+    route: '/api/entities/:slug/types',
+    url: (f) => `/api/entities/${f.org.slug}/types`,
+    body: () => ({ name: 'Planted' }),
+    kind: 'scoped',
+  },
+  {
+    method: 'GET',
+    route: '/api/entities/:slug/types/:id',
+    url: (f) => `/api/entities/${f.org.slug}/types/${f.type.id}`,
+    kind: 'scoped',
+  },
+  {
+    method: 'PATCH',
+    route: '/api/entities/:slug/types/:id',
+    url: (f) => `/api/entities/${f.org.slug}/types/${f.type.id}`,
+    body: () => ({ name: 'Taken over' }),
+    kind: 'scoped',
+  },
+  {
+    method: 'DELETE',
+    route: '/api/entities/:slug/types/:id',
+    url: (f) => `/api/entities/${f.org.slug}/types/${f.type.id}`,
+    kind: 'scoped',
+  },
+  {
+    method: 'GET',
+    route: '/api/types/:id/details',
+    url: (f) => `/api/types/${f.type.id}/details`,
+    kind: 'scoped',
+  },
+  {
+    method: 'GET',
+    route: '/api/entity-permissions/:slug/permissions',
+    url: (f) => `/api/entity-permissions/${f.site.slug}/permissions`,
+    kind: 'scoped',
+  },
+  {
+    method: 'POST',
+    route: '/api/entity-permissions',
+    url: () => '/api/entity-permissions',
+    body: (f) => ({ entity: f.site.slug, permission_ids: [21] }),
+    kind: 'scoped',
+  },
+  {
+    method: 'POST',
+    route: '/api/entity-permissions/:slug/delete',
+    url: (f) => `/api/entity-permissions/${f.site.slug}/delete`,
+    body: () => ({ permission_ids: [21] }),
+    kind: 'scoped',
+  },
+  {
+    method: 'GET',
+    route: '/api/type-permissions/type/:typeId',
+    url: (f) => `/api/type-permissions/type/${f.type.id}`,
+    kind: 'scoped',
+  },
+  {
+    method: 'POST',
+    route: '/api/type-permissions/:typeId',
+    url: (f) => `/api/type-permissions/${f.type.id}`,
+    body: () => ({ permission_ids: [21] }),
+    kind: 'scoped',
+  },
+  {
+    method: 'POST',
+    route: '/api/type-permissions/:typeId/delete',
+    url: (f) => `/api/type-permissions/${f.type.id}/delete`,
+    body: () => ({ permission_ids: [21] }),
+    kind: 'scoped',
+  },
+  {
+    method: 'GET',
+    route: '/api/permissions',
+    url: (f) => `/api/permissions?user_id=${f.victim.id}`,
+    kind: 'scoped',
+  },
+  {
+    method: 'POST',
+    route: '/api/permissions',
+    url: () => '/api/permissions',
+    body: (f) => ({ user_id: f.victim.id, permission_id: 22 }),
+    kind: 'scoped',
+  },
+  {
+    method: 'GET',
+    route: '/api/permissions/:id',
+    url: (f) => `/api/permissions/${f.grant.id}`,
+    kind: 'scoped',
+  },
+  {
+    method: 'PATCH',
+    route: '/api/permissions/:id',
+    url: (f) => `/api/permissions/${f.grant.id}`,
+    body: () => ({ permission_id: 22 }),
+    kind: 'scoped',
+  },
+  {
+    method: 'DELETE',
+    route: '/api/permissions/:id',
+    url: (f) => `/api/permissions/${f.grant.id}`,
+    kind: 'scoped',
+  },
+  // Authoring (issue 4). Creates name the target organisation as acting-as entity: 404 outside it.
+  ...authoringCases(),
+  // Learning (issue 4).
+  ...learningCases(),
+  ...packageCases(),
+];
+
+function authoringCases(): Case[] {
+  const s = (
+    method: Method,
+    route: string,
+    url: (f: Fixture) => string,
+    body?: (f: Fixture) => unknown,
+  ): Case => ({
+    method,
+    route,
+    url,
+    ...(body ? { body } : {}),
+    kind: 'scoped',
+  });
+  const acting = (path: string) => (f: Fixture) => `${path}?actingAs=${f.org.slug}`;
+  const rename = () => ({ title: 'Taken over' });
+  const cases: Case[] = [
+    s('POST', '/api/courses', acting('/api/courses'), () => ({ title: 'Planted' })),
+    s('GET', '/api/courses/:id', (f) => `/api/courses/${f.course.id}`),
+    s('PATCH', '/api/courses/:id', (f) => `/api/courses/${f.course.id}`, rename),
+    s('DELETE', '/api/courses/:id', (f) => `/api/courses/${f.course.id}`),
+    s('POST', '/api/course-categories', acting('/api/course-categories'), () => ({ name: 'Planted' })),
+    s(
+      'PATCH',
+      '/api/course-categories/:id',
+      (f) => `/api/course-categories/${f.category.id}`,
+      () => ({ name: 'Taken' }),
+    ),
+    s('DELETE', '/api/course-categories/:id', (f) => `/api/course-categories/${f.category.id}`),
+    s('POST', '/api/content', acting('/api/content'), (f) => ({
+      course_id: f.course.id,
+      type: 'elearning',
+      title: 'Planted',
+    })),
+    s('GET', '/api/content/:id', (f) => `/api/content/${f.content.id}`),
+    s('PATCH', '/api/content/:id', (f) => `/api/content/${f.content.id}`, rename),
+    s('DELETE', '/api/content/:id', (f) => `/api/content/${f.content.id}`),
+    s('POST', '/api/content/images', acting('/api/content/images')),
+    s(
+      'POST',
+      '/api/content/images/delete',
+      () => '/api/content/images/delete',
+      (f) => ({ id: f.image.id }),
+    ),
+    s(
+      'POST',
+      '/api/content/:contentId/lessons',
+      (f) => `/api/content/${f.content.id}/lessons`,
+      (f) => ({
+        action: 'add',
+        lesson_id: f.lesson.id,
+      }),
+    ),
+    s(
+      'POST',
+      '/api/content/:contentId/quizzes',
+      (f) => `/api/content/${f.content.id}/quizzes`,
+      (f) => ({
+        action: 'add',
+        quiz_id: f.quiz.id,
+      }),
+    ),
+    s(
+      'POST',
+      '/api/entity-content',
+      () => '/api/entity-content',
+      (f) => ({
+        entity: f.site.slug,
+        content_ids: [f.content.id],
+      }),
+    ),
+    s('POST', '/api/lessons', acting('/api/lessons'), () => ({ title: 'Planted' })),
+    s('GET', '/api/lessons/:id', (f) => `/api/lessons/${f.lesson.id}`),
+    s('PATCH', '/api/lessons/:id', (f) => `/api/lessons/${f.lesson.id}`, rename),
+    s('DELETE', '/api/lessons/:id', (f) => `/api/lessons/${f.lesson.id}`),
+    s(
+      'POST',
+      '/api/lessons/:lessonId/topics',
+      (f) => `/api/lessons/${f.lesson.id}/topics`,
+      (f) => ({
+        action: 'add',
+        topic_id: f.topic.id,
+      }),
+    ),
+    s('POST', '/api/topics', acting('/api/topics'), () => ({ title: 'Planted' })),
+    s('GET', '/api/topics/:id', (f) => `/api/topics/${f.topic.id}`),
+    s(
+      'PATCH',
+      '/api/topics/:id',
+      (f) => `/api/topics/${f.topic.id}`,
+      (f) => ({ h5p_id: f.h5p.id }),
+    ),
+    s('DELETE', '/api/topics/:id', (f) => `/api/topics/${f.topic.id}`),
+    s('POST', '/api/quizzes', acting('/api/quizzes'), () => ({ title: 'Planted' })),
+    s('GET', '/api/quizzes/:id', (f) => `/api/quizzes/${f.quiz.id}`),
+    s('PATCH', '/api/quizzes/:id', (f) => `/api/quizzes/${f.quiz.id}`, rename),
+    s('DELETE', '/api/quizzes/:id', (f) => `/api/quizzes/${f.quiz.id}`),
+    s(
+      'POST',
+      '/api/quizzes/:quizId/content/:contentId',
+      (f) => `/api/quizzes/${f.quiz.id}/content/${f.content.id}`,
+    ),
+    s(
+      'POST',
+      '/api/questions/changeOrder',
+      () => '/api/questions/changeOrder',
+      (f) => ({
+        quiz_id: f.quiz.id,
+        ids: [...f.quiz.questionIds].reverse(),
+      }),
+    ),
+    s('POST', '/api/h5ps', acting('/api/h5ps'), () => ({ title: 'Planted' })),
+    s('GET', '/api/h5ps/:id', (f) => `/api/h5ps/${f.h5p.id}`),
+    s('PATCH', '/api/h5ps/:id', (f) => `/api/h5ps/${f.h5p.id}`, rename),
+    s('DELETE', '/api/h5ps/:id', (f) => `/api/h5ps/${f.h5p.id}`),
+    // Feedback is open to learners who can see the content; the target's content is unpublished, so an insider
+    // without the content creator permission cannot see it either (404, like 'own').
+    {
+      method: 'POST',
+      route: '/api/feedback/:id',
+      url: (f) => `/api/feedback/${f.content.id}`,
+      body: () => ({ rating: 1 }),
+      kind: 'own',
+    },
+  ];
+  for (const kind of ['content', 'courses'] as const) {
+    const item = (f: Fixture) => (kind === 'content' ? f.content.id : f.course.id);
+    const key = kind === 'content' ? 'content_id' : 'course_id';
+    const param = kind === 'content' ? ':contentId' : ':courseId';
+    const base = (f: Fixture) => `/api/entities/${f.site.slug}/${kind}`;
+    cases.push(
+      s('GET', `/api/entities/:slug/${kind}`, base),
+      s('POST', `/api/entities/:slug/${kind}`, base, (f) => ({ [key]: item(f) })),
+      s(
+        'PATCH',
+        `/api/entities/:slug/${kind}/updateMultiple`,
+        (f) => `${base(f)}/updateMultiple`,
+        (f) => ({
+          items: [{ [key]: item(f), enabled: false }],
+        }),
+      ),
+      s(
+        'PATCH',
+        `/api/entities/:slug/${kind}/${param}`,
+        (f) => `${base(f)}/${item(f)}`,
+        () => ({ enabled: false }),
+      ),
+      s('DELETE', `/api/entities/:slug/${kind}/${param}`, (f) => `${base(f)}/${item(f)}`),
+    );
+  }
+  return cases;
+}
+
+const LISTS: ListCase[] = [
+  {
+    method: 'GET',
+    route: '/api/entities',
+    url: () => '/api/entities?deep=1&per_page=100',
+    secrets: (f) => [f.org.slug, f.site.slug],
+    insider: 403,
+  },
+  {
+    method: 'GET',
+    route: '/api/entities/organisation',
+    url: () => '/api/entities/organisation',
+    secrets: (f) => [f.org.slug, f.site.slug],
+    insider: 200,
+  },
+  {
+    method: 'GET',
+    route: '/api/users',
+    url: () => '/api/users?deep=1&per_page=100',
+    secrets: (f) => [f.victim.uuid],
+    insider: 403,
+  },
+  {
+    method: 'GET',
+    route: '/api/roles/stats',
+    url: () => '/api/roles/stats',
+    secrets: (f) => [`"id":${f.role.id},`],
+    insider: 403,
+  },
+  {
+    method: 'GET',
+    route: '/api/types/stats',
+    url: () => '/api/types/stats',
+    secrets: (f) => [`"id":${f.type.id},`],
+    insider: 403,
+  },
+  // Authoring (issue 4): the target's titles never appear.
+  ...(
+    [
+      ['/api/courses', (f: Fixture) => [f.course.title]],
+      ['/api/course-categories', (f: Fixture) => [f.category.name]],
+      ['/api/content', (f: Fixture) => [f.content.title]],
+      ['/api/lessons', (f: Fixture) => [f.lesson.title]],
+      ['/api/topics', (f: Fixture) => [f.topic.title]],
+      ['/api/quizzes', (f: Fixture) => [f.quiz.title]],
+      ['/api/h5ps', (f: Fixture) => [f.h5p.title]],
+    ] as const
+  ).map(
+    ([route, secrets]): ListCase => ({
+      method: 'GET',
+      route,
+      url: () => `${route}?per_page=100`,
+      secrets,
+      insider: 403,
+    }),
+  ),
+];
+
+/** Open to anyone, or only about the caller themself: nothing of another organisation to reach. */
+const EXEMPT: Record<string, string> = {
+  'GET /api/version': 'public',
+  'GET /api/time': 'public',
+  'GET /api/check': 'public',
+  'GET /api/whitelabel': 'public branding, by slug or sub-domain',
+  'GET /api/files/:uuid': 'public logos only',
+  'GET /api/sanctum/csrf-cookie': 'public',
+  'POST /api/login': 'public',
+  'POST /api/logout': 'the caller only',
+  'POST /api/register/:plan': 'public: creates a new organisation',
+  'POST /api/auth/login': 'public',
+  'POST /api/auth/logout': 'the caller only',
+  'GET /api/auth/user': 'the caller only',
+  'GET /api/auth/permissions': 'the caller only',
+  'POST /api/auth/permission-check': 'the caller only',
+  'GET /api/auth/sessions': 'the caller only',
+  'POST /api/auth/forgot-password': 'public, same answer for every address',
+  'POST /api/auth/reset-password': 'public, needs the token',
+  'POST /api/auth/verify-email': 'public, needs the token',
+  'POST /api/auth/update-email': 'the caller only',
+  'POST /api/auth/update-password': 'the caller only',
+  'GET /api/mail/outbox': 'super admins only',
+  'POST /api/entities': 'creates under a parent: covered by the parent test below',
+  'GET /api/graphql': 'GraphQL resolvers call the same services (src/graphql/graphql.test.ts)',
+  'POST /api/graphql': 'GraphQL resolvers call the same services (src/graphql/graphql.test.ts)',
+  'GET /api/attempts/current-attempt': 'the caller only',
+};
+
+const TENANT_TABLES = [
+  'entities',
+  'users',
+  'entity_roles',
+  'entity_types',
+  'entity_permissions',
+  'type_permissions',
+  'user_permissions',
+  'user_tokens',
+  'mail_outbox',
+  'sessions',
+  'files',
+  'course_categories',
+  'courses',
+  'contents',
+  'lessons',
+  'content_lessons',
+  'topics',
+  'lesson_topics',
+  'quizzes',
+  'questions',
+  'answers',
+  'content_quizzes',
+  'h5ps',
+  'entity_content',
+  'entity_courses',
+  'feedback',
+  'attempts',
+  'quiz_attempts',
+  'results',
+  'latest_results',
+  'certificate_branding',
+  'scorm_packages',
+  'h5p_packages',
+] as const;
+
+let h: Harness;
+let f: Fixture;
+let outsider: Record<string, string>;
+let insider: Record<string, string>;
+
+async function databaseState(): Promise<string> {
+  const parts: string[] = [];
+  for (const table of TENANT_TABLES) {
+    const { rows } = await sql<
+      Record<string, unknown>
+    >`SELECT * FROM ${sql.table(table)} ORDER BY 1, 2`.execute(h.db);
+    // Sessions and tokens of the callers themselves are touched on use; compare only what tenants own.
+    parts.push(JSON.stringify(table === 'sessions' ? rows.map((r) => [r.public_id, r.user_id]) : rows));
+  }
+  return parts.join('\n');
+}
+
+beforeAll(async () => {
+  h = await createHarness();
+  const org = await buildEntity(h.db, { level: 'A' });
+  const site = await buildEntity(h.db, { level: 'B', parentId: org.id });
+  const role = await buildRole(h.db, org.id);
+  const type = await buildType(h.db, org.id, { permissions: [21] });
+  const victim = await buildUser(h.db, { entityId: site.id, permissions: [21, 44] });
+  const grant = await h.db
+    .insertInto('user_permissions')
+    .values({ user_id: victim.id, permission_id: 21 })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const session = await createSession(h.db, {
+    userId: victim.id,
+    ip: null,
+    userAgent: null,
+    lifetimeMinutes: 60,
+    now: new Date(),
+  });
+  const category = await buildCategory(h.db, org.id);
+  const course = await buildCourse(h.db, org.id, { categoryId: category.id });
+  const content = await buildContent(h.db, { entityId: site.id, courseId: course.id });
+  const lesson = await buildLesson(h.db, org.id);
+  const h5p = await buildH5p(h.db, site.id);
+  const topic = await buildTopic(h.db, org.id);
+  const quiz = await buildQuiz(h.db, site.id, { questions: 2 });
+  const image = await buildContentImage(h.db, org.id);
+  await h.db.insertInto('entity_content').values({ entity_id: site.id, content_id: content.id }).execute();
+  await h.db.insertInto('entity_courses').values({ entity_id: site.id, course_id: course.id }).execute();
+  const attempt = await h.db
+    .insertInto('attempts')
+    .values({ user_id: victim.id, content_id: content.id, course_id: course.id, progress: '{}', cmi: '{}' })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const result = await h.db.transaction().execute((trx) =>
+    recordResult(trx, {
+      userId: victim.id,
+      entityId: site.id,
+      courseId: course.id,
+      contentId: content.id,
+      type: 'elearning',
+      passed: true,
+      score: 100,
+      completedAt: new Date(),
+      attemptId: null,
+      createdBy: null,
+    }),
+  );
+  f = {
+    org: { id: org.id, slug: org.slug },
+    site: { id: site.id, slug: site.slug },
+    victim: { id: victim.id, uuid: victim.uuid, email: victim.email },
+    role: { id: role.id },
+    type: { id: type.id },
+    grant: { id: grant.id },
+    victimSession: session.record.public_id,
+    category: { id: category.id, name: category.name },
+    course: { id: course.id, title: course.title },
+    content: { id: content.id, title: content.title },
+    lesson: { id: lesson.id, title: lesson.title },
+    topic: { id: topic.id, title: topic.title },
+    quiz: { id: quiz.id, title: quiz.title, questionIds: quiz.questions.map((q) => q.id) },
+    h5p: { id: h5p.id, title: h5p.title },
+    image: { id: image.id },
+    attempt: { id: attempt.id },
+    result: { id: result.id },
+  };
+  const outsiderUser = await buildUser(h.db, { permissions: PERMISSIONS.map((p) => p.id) });
+  outsider = await bearer(h.db, outsiderUser.id);
+  const insiderUser = await buildUser(h.db, { entityId: org.id, permissions: [] });
+  insider = await bearer(h.db, insiderUser.id);
+});
+afterAll(async () => h?.close());
+
+const call = (
+  c: { method: Method; url: (f: Fixture) => string; body?: (f: Fixture) => unknown },
+  headers: Record<string, string>,
+) =>
+  h.app.inject({
+    method: c.method,
+    url: c.url(f),
+    headers,
+    ...(c.body ? { payload: c.body(f) as object } : {}),
+  });
+
+describe('every route is covered', () => {
+  it('lists each /api route as scoped, list or exempt', () => {
+    const known = new Set([...SCOPED, ...LISTS].map((c) => `${c.method} ${c.route}`));
+    const missing = h.app.routeList
+      .filter((r) => r.url.startsWith('/api/') && !r.url.startsWith('/api/docs'))
+      .map((r) => `${r.method} ${r.url}`)
+      .filter((key) => !known.has(key) && !(key in EXEMPT));
+    expect(missing).toEqual([]);
+  });
+});
+
+describe.each(SCOPED)('$method $route', (c) => {
+  it('answers 404 to another organisation holding every permission, and changes nothing', async () => {
+    const before = await databaseState();
+    const res = await call(c, outsider);
+    expect(res.statusCode, res.body).toBe(404);
+    expect(await databaseState()).toBe(before);
+  });
+
+  it(`answers ${c.kind === 'own' ? 404 : 403} to an insider without the permission, and changes nothing`, async () => {
+    const before = await databaseState();
+    const res = await call(c, insider);
+    expect(res.statusCode, res.body).toBe(c.kind === 'own' ? 404 : 403);
+    expect(await databaseState()).toBe(before);
+  });
+});
+
+describe.each(LISTS)('$method $route', (c) => {
+  it("shows another organisation nothing of the target's data", async () => {
+    const res = await call(c, outsider);
+    expect(res.statusCode, res.body).toBe(200);
+    for (const secret of c.secrets(f)) expect(res.body).not.toContain(secret);
+  });
+
+  it(`answers ${c.insider} to an insider without permissions`, async () => {
+    const res = await call(c, insider);
+    expect(res.statusCode, res.body).toBe(c.insider);
+  });
+});
+
+describe('acting as another organisation', () => {
+  it('is refused with 404, as if the organisation did not exist', async () => {
+    const res = await h.app.inject({
+      method: 'GET',
+      url: `/api/users?actingAs=${f.org.slug}`,
+      headers: outsider,
+    });
+    expect(res.statusCode).toBe(404);
+    const missing = await h.app.inject({
+      method: 'GET',
+      url: '/api/users?actingAs=no-such-organisation',
+      headers: outsider,
+    });
+    expect(res.body).toBe(missing.body);
+  });
+});
+
+describe('POST /api/entities under another organisation', () => {
+  it('answers exactly as for a parent that does not exist, and creates nothing', async () => {
+    const before = await databaseState();
+    const theirs = await h.app.inject({
+      method: 'POST',
+      url: '/api/entities',
+      headers: outsider,
+      payload: { name: 'Planted', level: 'B', parent_id: f.org.id },
+    });
+    const none = await h.app.inject({
+      method: 'POST',
+      url: '/api/entities',
+      headers: outsider,
+      payload: { name: 'Planted', level: 'B', parent_id: 99_999_999 },
+    });
+    expect(theirs.statusCode).toBe(none.statusCode);
+    expect(theirs.json()).toEqual(none.json());
+    expect(await databaseState()).toBe(before);
+  });
+});
+
+/** Learning (issue 4): attempts, quiz taking, the learner's lists and certificates of the target's user. */
+function learningCases(): Case[] {
+  const s = (
+    method: Method,
+    route: string,
+    url: (f: Fixture) => string,
+    body?: (f: Fixture) => unknown,
+  ): Case => ({
+    method,
+    route,
+    url,
+    ...(body ? { body } : {}),
+    kind: 'scoped',
+  });
+  return [
+    s('GET', '/api/users/:id/attempts', (f) => `/api/users/${f.victim.id}/attempts`),
+    s(
+      'POST',
+      '/api/users/:id/attempts',
+      (f) => `/api/users/${f.victim.id}/attempts`,
+      (f) => ({ content_id: f.content.id }),
+    ),
+    s('POST', '/api/retake_attempt/:id', (f) => `/api/retake_attempt/${f.attempt.id}`),
+    s('GET', '/api/attempts/:id', (f) => `/api/attempts/${f.attempt.id}`),
+    s('GET', '/api/attempts/:id/structure', (f) => `/api/attempts/${f.attempt.id}/structure`),
+    s(
+      'PATCH',
+      '/api/attempts/:id',
+      (f) => `/api/attempts/${f.attempt.id}`,
+      () => ({ version: 1, progress: { current: null } }),
+    ),
+    s('DELETE', '/api/attempts/:id', (f) => `/api/attempts/${f.attempt.id}`),
+    s(
+      'POST',
+      '/api/quizzes/take',
+      () => '/api/quizzes/take',
+      (f) => ({ attempt_id: f.attempt.id, quiz_id: f.quiz.id }),
+    ),
+    s('GET', '/api/users/:id/available-courses', (f) => `/api/users/${f.victim.id}/available-courses`),
+    s('GET', '/api/users/:id/available-training', (f) => `/api/users/${f.victim.id}/available-training`),
+    s('GET', '/api/users/:id/compliant-courses', (f) => `/api/users/${f.victim.id}/compliant-courses`),
+    s(
+      'GET',
+      '/api/users/:id/personal-development-courses',
+      (f) => `/api/users/${f.victim.id}/personal-development-courses`,
+    ),
+    s(
+      'GET',
+      '/api/users/:id/training-certificate',
+      (f) => `/api/users/${f.victim.id}/training-certificate?result_id=${f.result.id}`,
+    ),
+    s(
+      'GET',
+      '/api/entities/:slug/certificate-branding',
+      (f) => `/api/entities/${f.site.slug}/certificate-branding`,
+    ),
+    s(
+      'PATCH',
+      '/api/entities/:slug/certificate-branding',
+      (f) => `/api/entities/${f.site.slug}/certificate-branding`,
+      () => ({ title: 'Taken over' }),
+    ),
+  ];
+}
+
+/** Packages (issue 4 items 2 and 5): SCORM / H5P uploads and launch data. Files under /packages are in packages.test.ts. */
+function packageCases(): Case[] {
+  const s = (
+    method: Method,
+    route: string,
+    url: (f: Fixture) => string,
+    kind: Case['kind'] = 'scoped',
+  ): Case => ({
+    method,
+    route,
+    url,
+    kind,
+  });
+  return [
+    s('POST', '/api/content/:id/package', (f) => `/api/content/${f.content.id}/package`),
+    s('GET', '/api/content/:id/package', (f) => `/api/content/${f.content.id}/package`),
+    s('POST', '/api/h5ps/:id/package', (f) => `/api/h5ps/${f.h5p.id}/package`),
+    s('GET', '/api/h5ps/:id/package', (f) => `/api/h5ps/${f.h5p.id}/package`),
+    s('GET', '/api/attempts/:id/package', (f) => `/api/attempts/${f.attempt.id}/package`, 'own'),
+    s(
+      'GET',
+      '/api/attempts/:id/h5ps/:h5pId/package',
+      (f) => `/api/attempts/${f.attempt.id}/h5ps/${f.h5p.id}/package`,
+      'own',
+    ),
+  ];
+}

@@ -1,0 +1,242 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import zlib from 'node:zlib';
+import { ADMIN, BASE, checkPage, launch, login, newPage } from './lib.mjs';
+
+/**
+ * Issue 4 items 2 and 6, the SCORM browser flow: the admin uploads a SCORM 1.2 package built here (through the
+ * API), the learner opens the attempt page, the package's own script finds window.API (scorm-again) in the parent
+ * page and calls LMSInitialize, LMSSetValue('cmi.core.lesson_status', 'passed'), LMSCommit and LMSFinish; the
+ * attempt is then passed on the server with a SCORM result.
+ */
+const LEARNER = { email: 'learner@demo.test', password: ADMIN.password };
+const stamp = Date.now().toString(36);
+const COURSE = `SCORM course ${stamp}`;
+const CONTENT = `Infection control SCORM ${stamp}`;
+
+/** A zip of stored entries (enough for a package; the server tests cover deflate and hostile zips). */
+function zip(entries) {
+  const locals = [];
+  const centrals = [];
+  let offset = 0;
+  for (const [name, text] of entries) {
+    const data = Buffer.from(text, 'utf8');
+    const fileName = Buffer.from(name, 'utf8');
+    const crc = zlib.crc32(data) >>> 0;
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(0x0800, 6);
+    local.writeUInt16LE(0x21, 12);
+    local.writeUInt32LE(crc, 14);
+    local.writeUInt32LE(data.length, 18);
+    local.writeUInt32LE(data.length, 22);
+    local.writeUInt16LE(fileName.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE((3 << 8) | 20, 4);
+    central.writeUInt16LE(20, 6);
+    central.writeUInt16LE(0x0800, 8);
+    central.writeUInt16LE(0x21, 14);
+    central.writeUInt32LE(crc, 16);
+    central.writeUInt32LE(data.length, 20);
+    central.writeUInt32LE(data.length, 24);
+    central.writeUInt16LE(fileName.length, 28);
+    central.writeUInt32LE((0o100644 << 16) >>> 0, 38);
+    central.writeUInt32LE(offset, 42);
+    locals.push(local, fileName, data);
+    centrals.push(central, fileName);
+    offset += local.length + fileName.length + data.length;
+  }
+  const cd = Buffer.concat(centrals);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(entries.length, 8);
+  end.writeUInt16LE(entries.length, 10);
+  end.writeUInt32LE(cd.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, cd, end]);
+}
+
+const MANIFEST = `<?xml version="1.0" encoding="UTF-8"?>
+<manifest identifier="e2e.sco" version="1" xmlns="http://www.imsproject.org/xsd/imscp_rootv1p1p2"
+  xmlns:adlcp="http://www.adlnet.org/xsd/adlcp_rootv1p2">
+  <metadata><schema>ADL SCORM</schema><schemaversion>1.2</schemaversion></metadata>
+  <organizations default="o"><organization identifier="o"><title>${CONTENT}</title>
+    <item identifier="i" identifierref="r"><title>Lesson</title></item></organization></organizations>
+  <resources><resource identifier="r" type="webcontent" adlcp:scormtype="sco" href="index.html">
+    <file href="index.html"/></resource></resources>
+</manifest>`;
+const SCO = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>SCO</title><script>
+window.addEventListener('load', function () {
+  var w = window, n = 0;
+  while (w && !w.API && w.parent && w.parent !== w && n++ < 10) w = w.parent;
+  var api = w && w.API, state = document.getElementById('state');
+  if (!api) { state.textContent = 'No API'; return; }
+  api.LMSInitialize('');
+  state.textContent = 'Started as ' + api.LMSGetValue('cmi.core.student_id');
+  document.getElementById('finish').addEventListener('click', function () {
+    api.LMSSetValue('cmi.core.score.raw', '95');
+    api.LMSSetValue('cmi.core.lesson_status', 'passed');
+    api.LMSCommit('');
+    api.LMSFinish('');
+    state.textContent = 'Finished';
+  });
+});
+</script></head><body><main><h1 id="state">Loading</h1><button id="finish" type="button">Finish lesson</button></main></body></html>`;
+
+async function bearer(who) {
+  const res = await fetch(`${BASE}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify({ email: who.email, password: who.password, device_name: 'e2e scorm' }),
+  });
+  assert.equal(res.status, 200, `login ${who.email}`);
+  return (await res.json()).data.token;
+}
+
+function client(token) {
+  return async (method, path, body) => {
+    const form = body instanceof FormData;
+    const res = await fetch(`${BASE}/api${path}`, {
+      method,
+      headers: {
+        accept: 'application/json',
+        authorization: `Bearer ${token}`,
+        ...(body && !form ? { 'content-type': 'application/json' } : {}),
+      },
+      body: form ? body : body ? JSON.stringify(body) : undefined,
+    });
+    const json = await res.json().catch(() => null);
+    assert.ok(res.ok, `${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+    return json.data;
+  };
+}
+
+let browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+});
+
+describe('SCORM: upload, play, pass', () => {
+  it("a learner plays a SCORM 1.2 package whose own script reports 'passed' through window.API", async () => {
+    const admin = client(await bearer(ADMIN));
+    const course = await admin('POST', '/courses', { title: COURSE, published: true });
+    const content = await admin('POST', '/content', {
+      course_id: course.id,
+      type: 'scorm',
+      title: CONTENT,
+      published: true,
+    });
+    const form = new FormData();
+    form.append(
+      'package',
+      new Blob([
+        zip([
+          ['imsmanifest.xml', MANIFEST],
+          ['index.html', SCO],
+        ]),
+      ]),
+      'sco.zip',
+    );
+    const pkg = await admin('POST', `/content/${content.id}/package`, form);
+    assert.equal(pkg.version, '1.2');
+    assert.equal(pkg.launch_path, 'index.html');
+
+    const learnerToken = await bearer(LEARNER);
+    const learner = client(learnerToken);
+    const me = await learner('GET', '/auth/user');
+    const attempt = await learner('POST', `/users/${me.id}/attempts`, { content_id: content.id });
+
+    const { page, errors } = await newPage(browser);
+    await page.goto(`${BASE}/login`);
+    await login(page, LEARNER);
+    await page.waitForURL(`${BASE}/`);
+    await page.goto(`${BASE}/attempt/${attempt.id}`);
+    const frame = page.frameLocator(`iframe[src="${pkg.launch_url}"]`);
+    await frame.getByText(`Started as ${me.id}`).waitFor();
+    await checkPage(page, 'scorm-player');
+    await frame.getByRole('button', { name: 'Finish lesson' }).click();
+    await frame.getByText('Finished').waitFor();
+
+    let current;
+    for (let i = 0; i < 50; i++) {
+      current = await learner('GET', `/attempts/${attempt.id}`);
+      if (current.status !== 'in_progress') break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    assert.equal(current.status, 'passed');
+    assert.equal(current.score, 95);
+    assert.equal(current.cmi.cmi.core.lesson_status, 'passed');
+    await page.getByText('This attempt is finished.', { exact: true }).waitFor();
+    assert.equal(await page.getByRole('alert').count(), 0, 'no error after the package finished');
+    assert.deepEqual(errors, []);
+  });
+
+  it('the vendored H5P player (h5p-standalone) renders an uploaded .h5p served from /packages', async () => {
+    // A tiny but real H5P library: library.json + its preloaded script, run by the real H5P core in its frame.
+    // (The learner page mounts players/H5PPlayer.tsx inside topics; that needs GET /attempts/{id}/structure.)
+    const library =
+      'H5P.E2EText = function (params) { this.attach = function ($c) { $c.append(H5P.jQuery(\'<p class="e2e-text"></p>\').text(params.text)); }; };';
+    const h5p = zip([
+      [
+        'h5p.json',
+        JSON.stringify({
+          title: 'E2E text',
+          language: 'en',
+          mainLibrary: 'H5P.E2EText',
+          embedTypes: ['iframe'],
+          preloadedDependencies: [{ machineName: 'H5P.E2EText', majorVersion: 1, minorVersion: 0 }],
+        }),
+      ],
+      ['content/content.json', JSON.stringify({ text: 'Hello from a real H5P library' })],
+      [
+        'H5P.E2EText-1.0/library.json',
+        JSON.stringify({
+          title: 'E2E Text',
+          machineName: 'H5P.E2EText',
+          majorVersion: 1,
+          minorVersion: 0,
+          patchVersion: 0,
+          runnable: 1,
+          preloadedJs: [{ path: 'text.js' }],
+        }),
+      ],
+      ['H5P.E2EText-1.0/text.js', library],
+    ]);
+    const admin = client(await bearer(ADMIN));
+    const item = await admin('POST', '/h5ps', { title: `E2E H5P ${stamp}` });
+    const form = new FormData();
+    form.append('package', new Blob([h5p]), 'e2e.h5p');
+    const pkg = await admin('POST', `/h5ps/${item.id}/package`, form);
+    assert.equal(pkg.main_library, 'H5P.E2EText 1.0');
+
+    const { page, errors } = await newPage(browser);
+    await page.goto(`${BASE}/login`);
+    await login(page, ADMIN);
+    await page.waitForURL(`${BASE}/`);
+    await page.evaluate(async (base) => {
+      await new Promise((resolve, reject) => {
+        const script = document.createElement('script');
+        script.src = '/h5p-player/main.bundle.js';
+        script.onload = resolve;
+        script.onerror = reject;
+        document.head.appendChild(script);
+      });
+      const el = document.createElement('div');
+      el.id = 'h5p-here';
+      document.body.prepend(el);
+      await new window.H5PStandalone.H5P(el, {
+        h5pJsonPath: base,
+        frameJs: '/h5p-player/frame.bundle.js',
+        frameCss: '/h5p-player/styles/h5p.css',
+      });
+    }, pkg.base_url);
+    const text = await page.frameLocator('#h5p-here iframe').locator('.e2e-text').textContent();
+    assert.equal(text, 'Hello from a real H5P library');
+    assert.deepEqual(errors, []);
+  });
+});

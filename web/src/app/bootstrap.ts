@@ -1,0 +1,29 @@
+import './acting-as';
+import { restoreActingAs } from './acting-as';
+import { onLogout, refreshSession, restoreAuth } from './auth';
+import { checkVersion } from './version';
+import { applyWhitelabel, loadWhitelabel, restoreWhitelabel, subdomainOf } from './whitelabel';
+
+/** By sub-domain when there is one; a signed-in user's organisation is applied by the acting-as store. */
+function loadInitialWhitelabel(): void {
+  const subdomain = subdomainOf(window.location.hostname);
+  if (subdomain) void loadWhitelabel({ subdomain });
+}
+
+/**
+ * Start-up (spec 1 §4): restore the saved user, acting-as entity, white-label and token; check the version;
+ * load the white-label (by sub-domain, else the acting-as entity); refresh the user and permissions.
+ */
+export function startApp(): void {
+  // Acting-as first: restoring the user announces a login, which must find the saved choice in place.
+  restoreActingAs();
+  restoreAuth();
+  restoreWhitelabel();
+  void checkVersion();
+  loadInitialWhitelabel();
+  void refreshSession();
+  onLogout(() => {
+    applyWhitelabel(null);
+    loadInitialWhitelabel();
+  });
+}

@@ -1,0 +1,50 @@
+/** Build-time settings (vite-env.d.ts). Read through functions so tests can stub import.meta.env. */
+export function apiOrigin(): string {
+  return (import.meta.env.VITE_API_ORIGIN ?? '').replace(/\/$/, '');
+}
+
+/**
+ * Mobile mode: the hybrid shell (Capacitor) or a build with VITE_FORCE_MOBILE=1. In mobile mode the client
+ * authenticates with a bearer token instead of the session cookie (spec 1 §1, §7).
+ */
+export function isMobile(): boolean {
+  if (import.meta.env.VITE_FORCE_MOBILE === '1') return true;
+  const w = globalThis as { Capacitor?: { isNativePlatform?: () => boolean } };
+  return Boolean(w.Capacitor?.isNativePlatform?.());
+}
+
+export function mainAppOrigin(): string {
+  return (import.meta.env.VITE_MAIN_APP_ORIGIN ?? '').replace(/\/$/, '') || window.location.origin;
+}
+
+/**
+ * Spec 1 §7: the mobile device_name is made of manufacturer and model. Until the native shell supplies them,
+ * they are read from the user agent: "Apple iPhone (Safari)", "Android Pixel 7 (Chrome)", "Windows PC (Edge)".
+ */
+export function deviceNameFrom(ua: string): string {
+  const browser = /Edg\//.test(ua)
+    ? 'Edge'
+    : /Firefox\/|FxiOS\//.test(ua)
+      ? 'Firefox'
+      : /Chrome\/|CriOS\//.test(ua)
+        ? 'Chrome'
+        : /Safari\//.test(ua)
+          ? 'Safari'
+          : null;
+  const apple = /\b(iPhone|iPad|iPod)\b/.exec(ua);
+  const android =
+    /Android[^;)]*;(?:\s*[a-z]{2}[-_][a-zA-Z]{2};)?\s*([^;)]+?)(?:\s+Build\/[^;)]*)?\s*[;)]/.exec(ua);
+  let device: string;
+  if (apple) device = `Apple ${apple[1]}`;
+  else if (android) device = `Android ${android[1]?.trim() === 'K' ? 'device' : android[1]?.trim()}`;
+  else if (/Macintosh|Mac OS X/.test(ua)) device = 'Apple Mac';
+  else if (/Windows/.test(ua)) device = 'Windows PC';
+  else if (/CrOS/.test(ua)) device = 'Chromebook';
+  else if (/Linux/.test(ua)) device = 'Linux PC';
+  else device = 'Unknown device';
+  return (browser ? `${device} (${browser})` : device).slice(0, 255);
+}
+
+export function deviceName(): string {
+  return deviceNameFrom(navigator.userAgent || '');
+}

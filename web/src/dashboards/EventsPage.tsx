@@ -1,0 +1,63 @@
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import { useActingAs } from '../app/acting-as';
+import { useAuth } from '../app/auth';
+import { useWhitelabel } from '../app/whitelabel';
+import { LearnerCourses } from '../learning/LearnerCourses';
+import { Badge, Card, PageHeader } from '../ui';
+
+function Row({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="grid grid-cols-1 gap-1 py-3 sm:grid-cols-3 sm:gap-4">
+      <dt className="text-sm font-medium text-slate-600">{label}</dt>
+      <dd className="text-sm text-slate-900 sm:col-span-2">{children}</dd>
+    </div>
+  );
+}
+
+/**
+ * `/` — the learner events screen (spec 1 §2): who is signed in, then the learner's courses (current attempt,
+ * courses to start, completed courses with their certificates).
+ */
+export default function EventsPage() {
+  const { user } = useAuth();
+  const actingAs = useActingAs();
+  const wl = useWhitelabel();
+  if (!user) return null;
+  const firstName = user.name.split(/\s+/)[0] ?? user.name;
+  return (
+    <div className="space-y-6">
+      <PageHeader title={`Welcome, ${firstName}`} description="This is your start page." />
+      <LearnerCourses userRef={user.uuid} />
+      <Card title="Your account">
+        <dl className="divide-y divide-slate-100" data-testid="who-am-i">
+          <Row label="Name">{user.name}</Row>
+          <Row label="E-mail">
+            <span className="break-all">{user.email}</span>{' '}
+            {user.emailVerified ? null : (
+              <>
+                <Badge tone="warning">Not verified</Badge>{' '}
+                <Link className="text-primary-700 underline" to="/request/verify-email">
+                  Verify your e-mail address
+                </Link>
+              </>
+            )}
+          </Row>
+          <Row label="Job role">{user.role?.name ?? 'No job role'}</Row>
+          <Row label="User type">{user.type?.name ?? 'No user type'}</Row>
+          <Row label={`Primary ${wl.entityAltName.toLowerCase()}`}>{user.primary_entity.name}</Row>
+          <Row label="Organisation">{user.a_entity.name}</Row>
+          <Row label="Acting as">{actingAs?.name ?? user.a_entity.name}</Row>
+          {user.super_admin || user.is_trainer ? (
+            <Row label="Also">
+              <span className="flex flex-wrap gap-2">
+                {user.super_admin ? <Badge tone="primary">Super admin</Badge> : null}
+                {user.is_trainer ? <Badge tone="success">Trainer</Badge> : null}
+              </span>
+            </Row>
+          ) : null}
+        </dl>
+      </Card>
+    </div>
+  );
+}

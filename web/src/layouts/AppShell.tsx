@@ -1,0 +1,258 @@
+import { Perm } from '@cc/contracts';
+import { Menu, MenuButton, MenuItem, MenuItems } from '@headlessui/react';
+import { useEffect, useMemo } from 'react';
+import { Link, NavLink, Outlet } from 'react-router';
+import { useActingAs } from '../app/acting-as';
+import { logout, useAuth, usePermission, usePermissionChecker } from '../app/auth';
+import { showModal } from '../app/modal';
+import { isNarrow, sideNavStore, useCloseSideNavOnNavigate } from '../app/sidenav';
+import { useStore } from '../app/store';
+import { useWhitelabel } from '../app/whitelabel';
+import { cx } from '../ui';
+import { EntityModal } from './EntityModal';
+import { type NavItem, navSections } from './nav';
+
+function initials(name: string): string {
+  return name
+    .split(/\s+/)
+    .filter(Boolean)
+    .slice(0, 2)
+    .map((p) => p[0]?.toUpperCase())
+    .join('');
+}
+
+function Logo() {
+  const wl = useWhitelabel();
+  const label = wl.companyName || wl.entity?.name || 'CareCompliance';
+  return (
+    <Link to="/" className="focus-ring flex items-center gap-2 rounded-md" aria-label={`${label} home`}>
+      {wl.logo ? (
+        <img src={wl.logo} alt="" className="h-8 w-auto max-w-40 object-contain" />
+      ) : (
+        <>
+          <img src="/favicon.svg" alt="" className="h-8 w-8" />
+          <span className="text-base font-semibold text-slate-900">{label}</span>
+        </>
+      )}
+    </Link>
+  );
+}
+
+function Header() {
+  const { user } = useAuth();
+  const actingAs = useActingAs();
+  const wl = useWhitelabel();
+  const canActAs = usePermission([Perm.actingAs]);
+  const open = useStore(sideNavStore, (s) => s.open);
+  return (
+    <header className="sticky top-0 z-40 flex h-16 items-center gap-3 border-b border-slate-200 bg-white px-3 sm:px-5">
+      <button
+        type="button"
+        className="focus-ring rounded-md p-2 text-slate-700 hover:bg-slate-100 md:hidden"
+        aria-label={open ? 'Close navigation' : 'Open navigation'}
+        aria-expanded={open}
+        aria-controls="side-nav"
+        onClick={() => sideNavStore.set({ open: !open })}
+      >
+        <svg viewBox="0 0 24 24" className="h-6 w-6" aria-hidden="true">
+          <path d="M4 6h16M4 12h16M4 18h16" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+        </svg>
+      </button>
+      <Logo />
+      <div className="ml-auto flex min-w-0 items-center gap-2">
+        {actingAs ? (
+          canActAs ? (
+            <button
+              type="button"
+              onClick={() => showModal('entity')}
+              className="focus-ring hidden max-w-56 items-center gap-2 truncate rounded-lg px-3 py-1.5 text-sm text-slate-700 ring-1 ring-slate-200 hover:bg-slate-50 sm:flex"
+              title={`Acting as ${actingAs.name}`}
+            >
+              <span className="text-slate-500">{wl.entityAltName}:</span>
+              <span className="truncate font-medium" data-testid="acting-as">
+                {actingAs.name}
+              </span>
+            </button>
+          ) : (
+            <span
+              className="hidden max-w-56 truncate text-sm text-slate-700 sm:block"
+              data-testid="acting-as"
+            >
+              {actingAs.name}
+            </span>
+          )
+        ) : null}
+        {user ? (
+          <Menu as="div" className="relative">
+            <MenuButton
+              data-testid="user-menu"
+              className="focus-ring flex items-center gap-2 rounded-full p-0.5 pr-2 hover:bg-slate-100"
+            >
+              <span
+                className="flex h-8 w-8 items-center justify-center rounded-full bg-primary-700 text-xs font-semibold text-on-primary-700"
+                aria-hidden="true"
+              >
+                {initials(user.name)}
+              </span>
+              <span className="hidden max-w-40 truncate text-sm font-medium text-slate-800 sm:block">
+                {user.name}
+              </span>
+              <span className="sr-only sm:hidden">Account menu for {user.name}</span>
+            </MenuButton>
+            <MenuItems
+              anchor="bottom end"
+              className="z-50 mt-2 w-60 rounded-xl bg-white p-1 shadow-lg ring-1 ring-slate-200 focus:outline-none"
+            >
+              <div className="px-3 py-2">
+                <p className="truncate text-sm font-medium text-slate-900">{user.name}</p>
+                <p className="truncate text-xs text-slate-600">{user.email}</p>
+              </div>
+              <div className="my-1 h-px bg-slate-100" />
+              <MenuItem>
+                <Link
+                  to="/update-password"
+                  className="block rounded-lg px-3 py-2 text-sm text-slate-700 data-focus:bg-slate-100"
+                >
+                  Change password
+                </Link>
+              </MenuItem>
+              {canActAs ? (
+                <MenuItem>
+                  <button
+                    type="button"
+                    onClick={() => showModal('entity')}
+                    className="block w-full rounded-lg px-3 py-2 text-left text-sm text-slate-700 data-focus:bg-slate-100"
+                  >
+                    Switch {wl.entityAltName.toLowerCase()}
+                  </button>
+                </MenuItem>
+              ) : null}
+              <MenuItem>
+                <button
+                  type="button"
+                  onClick={() => void logout()}
+                  className="block w-full rounded-lg px-3 py-2 text-left text-sm text-slate-700 data-focus:bg-slate-100"
+                >
+                  Log out
+                </button>
+              </MenuItem>
+            </MenuItems>
+          </Menu>
+        ) : null}
+      </div>
+    </header>
+  );
+}
+
+function itemVisible(
+  item: NavItem,
+  can: (ids: number[], mode?: 'all' | 'any') => boolean,
+  flags: Record<string, unknown>,
+) {
+  if (item.permissions && !can(item.permissions, item.mode ?? 'any')) return false;
+  if (item.feature && flags[item.feature] === false) return false;
+  return true;
+}
+
+function SideNav() {
+  const wl = useWhitelabel();
+  const can = usePermissionChecker();
+  const actingAs = useActingAs();
+  const { user } = useAuth();
+  const open = useStore(sideNavStore, (s) => s.open);
+  const flags = { ...(user?.a_entity ?? {}), ...(actingAs ?? {}) } as Record<string, unknown>;
+  const sections = useMemo(
+    () =>
+      navSections(wl)
+        .map((s) => ({ ...s, items: s.items.filter((i) => itemVisible(i, can, flags)) }))
+        .filter((s) => s.items.length),
+    [wl, can, flags],
+  );
+  useEffect(() => {
+    if (!open || !isNarrow()) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') sideNavStore.set({ open: false });
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [open]);
+  const slug = actingAs?.slug ?? user?.primary_entity.slug ?? '';
+  return (
+    <>
+      {open ? (
+        <div
+          className="fixed inset-0 z-30 bg-slate-900/40 md:hidden"
+          aria-hidden="true"
+          onClick={() => sideNavStore.set({ open: false })}
+        />
+      ) : null}
+      <nav
+        id="side-nav"
+        aria-label="Main"
+        className={cx(
+          'fixed top-16 bottom-0 left-0 z-30 w-64 overflow-y-auto border-r border-slate-200 bg-white px-3 py-4 transition-transform md:sticky md:top-16 md:h-[calc(100vh-4rem)] md:translate-x-0',
+          open ? 'translate-x-0' : '-translate-x-full max-md:invisible',
+        )}
+      >
+        {sections.map((section) => (
+          <div key={section.title} className="mb-5">
+            <p className="px-3 pb-1 text-xs font-semibold tracking-wide text-slate-500 uppercase">
+              {section.title}
+            </p>
+            <ul className="space-y-0.5">
+              {section.items.map((item) => {
+                const to = typeof item.to === 'function' ? item.to(slug) : item.to;
+                return (
+                  <li key={item.label}>
+                    <NavLink
+                      to={to}
+                      end={to === '/'}
+                      className={({ isActive }) =>
+                        cx(
+                          'focus-ring block rounded-lg px-3 py-2 text-sm font-medium',
+                          isActive
+                            ? 'bg-primary-100 text-primary-900'
+                            : 'text-slate-700 hover:bg-slate-100 hover:text-slate-900',
+                        )
+                      }
+                    >
+                      {item.label}
+                    </NavLink>
+                  </li>
+                );
+              })}
+            </ul>
+          </div>
+        ))}
+      </nav>
+    </>
+  );
+}
+
+/** The shell of the dashboard and default layouts: header, side navigation, main content. */
+export function AppShell({ variant }: { variant: 'dashboard' | 'default' }) {
+  useCloseSideNavOnNavigate();
+  useEffect(() => {
+    if (!isNarrow()) sideNavStore.set({ open: true });
+  }, []);
+  return (
+    <div className="min-h-screen bg-slate-100" data-layout={variant}>
+      <a
+        href="#main"
+        className="focus-ring sr-only z-50 rounded bg-white px-3 py-2 text-sm font-medium focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
+      >
+        Skip to content
+      </a>
+      <Header />
+      <div className="md:flex">
+        <SideNav />
+        <main id="main" tabIndex={-1} className="min-w-0 flex-1 px-4 py-6 focus:outline-none sm:px-6 lg:px-8">
+          <div className="mx-auto max-w-6xl">
+            <Outlet />
+          </div>
+        </main>
+      </div>
+      <EntityModal />
+    </div>
+  );
+}

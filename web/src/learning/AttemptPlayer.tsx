@@ -1,0 +1,446 @@
+import { type Attempt, LearningMessages, type QuizOutcome, type UpdateAttemptBody } from '@cc/contracts';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { useAuth } from '../app/auth';
+import { notifyError } from '../app/notifications';
+import { Badge, Button, Card, cx, EmptyState, PageHeader, Spinner } from '../ui';
+import {
+  type AttemptStructure,
+  handleAttemptUpdateFailure,
+  patchAttempt,
+  startAttempt,
+  useAttempt,
+  useAttemptStructure,
+} from './api';
+import { CompletionPanel } from './CompletionPanel';
+import { buildOutline, initialStep, type OutlineTopic, type Step, steps } from './outline';
+import { PlayerSlot } from './PlayerSlot';
+import { QuizPanel } from './QuizPanel';
+
+type Mode = 'attempt' | 'course';
+
+/**
+ * The attempt player behind /attempt/{attemptId} and /cattempt/{attemptId} (spec 1 §2, issue 4 item 2).
+ * Every change goes through PATCH /attempts/{id} with the version last read; each answer's version is kept, so
+ * the learner's own steps never conflict. A 409 (another tab or device moved on) shows the server's message; a
+ * lost connection shows the spec's notice and reloads (see handleAttemptUpdateFailure).
+ */
+export function AttemptPlayer({ mode }: { mode: Mode }) {
+  const { attemptId } = useParams();
+  const { user } = useAuth();
+  const queryClient = useQueryClient();
+  const attemptQuery = useAttempt(attemptId);
+  const [attempt, setAttempt] = useState<Attempt | null>(null);
+  const versionRef = useRef(0);
+  const queue = useRef<Promise<unknown>>(Promise.resolve());
+  const [announcement, setAnnouncement] = useState('');
+
+  useEffect(() => {
+    if (!attemptQuery.data) return;
+    versionRef.current = attemptQuery.data.version;
+    setAttempt(attemptQuery.data);
+  }, [attemptQuery.data]);
+
+  useEffect(() => {
+    if (attemptQuery.isError) notifyError(null, LearningMessages.errorLoadingAttempt);
+  }, [attemptQuery.isError]);
+
+  const apply = useCallback(
+    (next: Attempt) => {
+      setAttempt((prev) => {
+        if (prev?.status === 'in_progress' && next.status !== 'in_progress')
+          setAnnouncement(
+            next.status === 'passed'
+              ? `Course complete: you passed ${next.content.title}. Your certificate is ready.`
+              : `This attempt is now ${next.status.replace('_', ' ')}.`,
+          );
+        return next;
+      });
+      versionRef.current = Math.max(versionRef.current, next.version);
+      queryClient.setQueryData(['learning', 'attempt', attemptId], next);
+      void queryClient.invalidateQueries({ queryKey: ['learning', 'current-attempt'] });
+    },
+    [queryClient, attemptId],
+  );
+
+  /** PATCH with the current version; calls run one after the other so each uses the previous answer's version. */
+  const update = useCallback(
+    (body: Omit<UpdateAttemptBody, 'version'>): Promise<Attempt | null> => {
+      const id = attempt?.id;
+      if (!id) return Promise.resolve(null);
+      const run = async () => {
+        try {
+          const next = await patchAttempt(id, { ...body, version: versionRef.current });
+          apply(next);
+          return next;
+        } catch (error) {
+          const what = handleAttemptUpdateFailure(error);
+          if (what === 'lost') setAnnouncement('Lost connection to server. The page will reload.');
+          return null;
+        }
+      };
+      const p = queue.current.then(run, run);
+      queue.current = p;
+      return p;
+    },
+    [attempt?.id, apply],
+  );
+
+  const elearning = attempt?.content.type === 'elearning';
+  const structureQuery = useAttemptStructure(attemptId, Boolean(attempt && elearning));
+  useEffect(() => {
+    if (structureQuery.isError) notifyError(null, LearningMessages.errorLoadingAttempt);
+  }, [structureQuery.isError]);
+
+  if (attemptQuery.isError)
+    return (
+      <EmptyState
+        title={LearningMessages.errorLoadingAttempt}
+        action={
+          <Link className="text-primary-700 underline" to="/">
+            Back to your courses
+          </Link>
+        }
+      />
+    );
+  if (!attempt || !user) return <Spinner label="Loading the course" />;
+
+  const userRef = user.uuid;
+  const finished = attempt.status !== 'in_progress';
+  const courseMode = mode === 'course';
+
+  return (
+    <div className="space-y-6">
+      <PageHeader
+        title={courseMode ? attempt.course.title : attempt.content.title}
+        description={courseMode ? attempt.content.title : attempt.course.title}
+        breadcrumbs={[{ label: 'Your courses', to: '/' }, { label: attempt.content.title }]}
+      />
+      <p aria-live="polite" role="status" className="sr-only" data-testid="player-announcement">
+        {announcement}
+      </p>
+      {attempt.content.type === 'scorm' ? (
+        <PlayerSlot kind="scorm" attempt={attempt} title={attempt.content.title} onAttemptChange={apply} />
+      ) : null}
+      {elearning && structureQuery.isPending ? <Spinner label="Loading the lessons" /> : null}
+      {elearning && structureQuery.isError ? (
+        <Card>
+          <p className="text-sm text-slate-700">{LearningMessages.errorLoadingAttempt}</p>
+        </Card>
+      ) : null}
+      {elearning && structureQuery.data ? (
+        <ElearningPlayer
+          attempt={attempt}
+          structure={structureQuery.data}
+          update={update}
+          onQuizOutcome={(o) => apply(o.attempt)}
+          announce={setAnnouncement}
+        />
+      ) : null}
+      {finished ? <CompletionPanel attempt={attempt} userRef={userRef} /> : null}
+      {courseMode && structureQuery.data?.course ? (
+        <CourseContents attempt={attempt} course={structureQuery.data.course} userRef={userRef} />
+      ) : null}
+    </div>
+  );
+}
+
+function CourseContents({
+  attempt,
+  course,
+  userRef,
+}: {
+  attempt: Attempt;
+  course: NonNullable<AttemptStructure['course']>;
+  userRef: string;
+}) {
+  const navigate = useNavigate();
+  const others = course.contents.filter((c) => c.id !== attempt.content_id);
+  if (!others.length) return null;
+  return (
+    <Card title={`More in ${course.title}`}>
+      <ul className="divide-y divide-slate-100">
+        {others.map((c) => (
+          <li key={c.id} className="flex flex-wrap items-center justify-between gap-3 py-3">
+            <span className="text-sm text-slate-900">{c.title}</span>
+            <Button
+              size="sm"
+              variant="secondary"
+              onClick={async () => {
+                const next = await startAttempt(userRef, c.id);
+                if (next) navigate(`/cattempt/${next.id}`);
+              }}
+            >
+              Start
+            </Button>
+          </li>
+        ))}
+      </ul>
+    </Card>
+  );
+}
+
+function ElearningPlayer({
+  attempt,
+  structure,
+  update,
+  onQuizOutcome,
+  announce,
+}: {
+  attempt: Attempt;
+  structure: AttemptStructure;
+  update: (body: Omit<UpdateAttemptBody, 'version'>) => Promise<Attempt | null>;
+  onQuizOutcome: (o: QuizOutcome) => void;
+  announce: (text: string) => void;
+}) {
+  const outline = useMemo(() => buildOutline(structure.lessons), [structure.lessons]);
+  const [passedQuizzes, setPassedQuizzes] = useState<Set<number>>(
+    () => new Set(structure.quizzes.filter((q) => q.passed).map((q) => q.id)),
+  );
+  const quizzes = useMemo(
+    () => structure.quizzes.map((q) => ({ ...q, passed: passedQuizzes.has(q.id) })),
+    [structure.quizzes, passedQuizzes],
+  );
+  const all = useMemo(() => steps(outline, quizzes), [outline, quizzes]);
+  const [index, setIndex] = useState(() => initialStep(all, attempt.progress));
+  const [busy, setBusy] = useState(false);
+  const [outlineOpen, setOutlineOpen] = useState(
+    () =>
+      typeof window === 'undefined' || !window.matchMedia || window.matchMedia('(min-width: 1024px)').matches,
+  );
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const step: Step | undefined = all[Math.min(index, all.length - 1)];
+  const completed = new Set(attempt.progress.completed_topic_ids ?? []);
+  const skipped = new Set(attempt.progress.skipped_topic_ids ?? []);
+  const topicSteps = all.filter((s) => s.kind === 'topic');
+  const doneCount =
+    topicSteps.filter((s) => s.kind === 'topic' && (completed.has(s.topic.id) || skipped.has(s.topic.id)))
+      .length + quizzes.filter((q) => q.passed).length;
+  const finished = attempt.status !== 'in_progress';
+
+  const go = (i: number) => {
+    setIndex(i);
+    requestAnimationFrame(() => headingRef.current?.focus());
+  };
+
+  async function act(kind: 'complete' | 'skip') {
+    if (step?.kind !== 'topic') return;
+    setBusy(true);
+    const current = { lesson_id: step.lessonId, topic_id: step.topic.id, quiz_id: null };
+    const next = await update(
+      kind === 'complete'
+        ? { completed_topic_id: step.topic.id, progress: { current } }
+        : { skipped_topic_id: step.topic.id, progress: { current } },
+    );
+    setBusy(false);
+    if (!next) return;
+    if (next.status === 'in_progress') {
+      announce(`${step.topic.title} ${kind === 'complete' ? 'completed' : 'skipped'}.`);
+      if (index < all.length - 1) go(index + 1);
+    }
+  }
+
+  if (!step)
+    return (
+      <Card>
+        <p className="text-sm text-slate-700">This course has no lessons yet.</p>
+      </Card>
+    );
+
+  const topicState = (id: number) => (completed.has(id) ? 'completed' : skipped.has(id) ? 'skipped' : null);
+
+  const renderTopic = (node: OutlineTopic, depth: number) => {
+    const i = all.findIndex((s) => s.key === `t${node.topic.id}`);
+    const state = topicState(node.topic.id);
+    return (
+      <li key={node.topic.id}>
+        <button
+          type="button"
+          onClick={() => go(i)}
+          aria-current={i === index ? 'step' : undefined}
+          className={cx(
+            'focus-ring flex w-full items-start gap-2 rounded-md px-2 py-1.5 text-left text-sm',
+            depth ? 'pl-6' : '',
+            i === index
+              ? 'bg-primary-100 font-semibold text-primary-900'
+              : 'text-slate-800 hover:bg-slate-100',
+          )}
+        >
+          <span aria-hidden="true" className="w-4 shrink-0 text-success-700">
+            {state === 'completed' ? '✓' : state === 'skipped' ? '–' : ''}
+          </span>
+          <span className="min-w-0 flex-1">
+            {node.topic.title}
+            {node.topic.skippable ? (
+              <span className="ml-1 text-xs font-normal text-slate-600">(optional)</span>
+            ) : null}
+            {state ? <span className="sr-only"> ({state})</span> : null}
+          </span>
+        </button>
+        {node.children.length ? (
+          <ul aria-label={`Part of ${node.topic.title}`}>
+            {node.children.map((c) => renderTopic(c, depth + 1))}
+          </ul>
+        ) : null}
+      </li>
+    );
+  };
+
+  return (
+    <div className="grid gap-6 lg:grid-cols-[18rem_minmax(0,1fr)]">
+      <Card padded={false} className="self-start">
+        <details open={outlineOpen} onToggle={(e) => setOutlineOpen((e.target as HTMLDetailsElement).open)}>
+          <summary className="focus-ring cursor-pointer list-none rounded-t-xl px-4 py-3 text-sm font-semibold text-slate-900">
+            <span className="flex items-center justify-between gap-2">
+              Course outline
+              <span className="text-xs font-normal text-slate-600">
+                {doneCount} of {topicSteps.length + quizzes.length} done
+              </span>
+            </span>
+          </summary>
+          <nav aria-label="Course outline" className="space-y-4 border-t border-slate-200 px-2 py-3">
+            {outline.map((lesson) => (
+              <div key={lesson.id}>
+                <h2 className="px-2 pb-1 text-xs font-semibold uppercase tracking-wide text-slate-600">
+                  {lesson.title}
+                </h2>
+                <ul>{lesson.topics.map((t) => renderTopic(t, 0))}</ul>
+              </div>
+            ))}
+            {quizzes.length ? (
+              <div>
+                <h2 className="px-2 pb-1 text-xs font-semibold uppercase tracking-wide text-slate-600">
+                  Quizzes
+                </h2>
+                <ul>
+                  {quizzes.map((q) => {
+                    const i = all.findIndex((s) => s.key === `q${q.id}`);
+                    return (
+                      <li key={q.id}>
+                        <button
+                          type="button"
+                          onClick={() => go(i)}
+                          aria-current={i === index ? 'step' : undefined}
+                          className={cx(
+                            'focus-ring flex w-full items-start gap-2 rounded-md px-2 py-1.5 text-left text-sm',
+                            i === index
+                              ? 'bg-primary-100 font-semibold text-primary-900'
+                              : 'text-slate-800 hover:bg-slate-100',
+                          )}
+                        >
+                          <span aria-hidden="true" className="w-4 shrink-0 text-success-700">
+                            {q.passed ? '✓' : ''}
+                          </span>
+                          <span className="min-w-0 flex-1">
+                            {q.title}
+                            {q.passed ? <span className="sr-only"> (passed)</span> : null}
+                          </span>
+                        </button>
+                      </li>
+                    );
+                  })}
+                </ul>
+              </div>
+            ) : null}
+          </nav>
+        </details>
+      </Card>
+
+      <Card className="min-w-0">
+        <div className="space-y-5">
+          {step.kind === 'topic' ? (
+            <article className="space-y-4" aria-labelledby="topic-title">
+              <div className="space-y-1">
+                <p className="text-xs font-semibold uppercase tracking-wide text-slate-600">
+                  {step.lessonTitle}
+                </p>
+                <div className="flex flex-wrap items-center gap-2">
+                  <h2
+                    id="topic-title"
+                    ref={headingRef}
+                    tabIndex={-1}
+                    className="text-xl font-semibold text-slate-900 outline-none"
+                  >
+                    {step.topic.title}
+                  </h2>
+                  {step.topic.skippable ? <Badge>Optional</Badge> : null}
+                  {topicState(step.topic.id) === 'completed' ? <Badge tone="success">Completed</Badge> : null}
+                  {topicState(step.topic.id) === 'skipped' ? <Badge tone="warning">Skipped</Badge> : null}
+                </div>
+              </div>
+              <div
+                className="topic-body max-w-none break-words text-[0.95rem] leading-relaxed text-slate-800 [&_a]:text-primary-700 [&_a]:underline [&_h2]:mt-4 [&_h2]:text-lg [&_h2]:font-semibold [&_h3]:mt-3 [&_h3]:font-semibold [&_img]:h-auto [&_img]:max-w-full [&_li]:ml-5 [&_ol]:list-decimal [&_p]:my-3 [&_ul]:list-disc"
+                data-testid="topic-body"
+                // Only the server's stored body_html, which the server sanitised when the author saved it.
+                // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised by the server on write (issue 4 item 5)
+                dangerouslySetInnerHTML={{ __html: step.topic.body_html }}
+              />
+              {step.topic.h5p ? (
+                <PlayerSlot
+                  kind="h5p"
+                  attempt={attempt}
+                  h5pId={step.topic.h5p.id}
+                  title={step.topic.h5p.title}
+                />
+              ) : null}
+              {step.topic.resources.length ? (
+                <div>
+                  <h3 className="text-sm font-semibold text-slate-900">Resources</h3>
+                  <ul className="mt-1 list-disc pl-5 text-sm">
+                    {step.topic.resources.map((r) => (
+                      <li key={r.url}>
+                        <a
+                          className="text-primary-700 underline"
+                          href={r.url}
+                          target="_blank"
+                          rel="noopener noreferrer"
+                        >
+                          {r.title}
+                        </a>
+                      </li>
+                    ))}
+                  </ul>
+                </div>
+              ) : null}
+              {finished || topicState(step.topic.id) === 'completed' ? null : (
+                <div className="flex flex-wrap gap-3">
+                  <Button onClick={() => act('complete')} loading={busy}>
+                    Mark complete
+                  </Button>
+                  {step.topic.skippable && topicState(step.topic.id) !== 'skipped' ? (
+                    <Button variant="secondary" onClick={() => act('skip')} disabled={busy}>
+                      Skip this topic
+                    </Button>
+                  ) : null}
+                </div>
+              )}
+            </article>
+          ) : (
+            <QuizPanel
+              key={step.quiz.id}
+              quiz={step.quiz}
+              attempt={attempt}
+              onAnnounce={announce}
+              onOutcome={(o) => {
+                if (o.passed) setPassedQuizzes((s) => new Set([...s, step.quiz.id]));
+                onQuizOutcome(o);
+              }}
+            />
+          )}
+          <div className="flex items-center justify-between gap-3 border-t border-slate-200 pt-4">
+            <Button variant="secondary" onClick={() => go(index - 1)} disabled={index === 0}>
+              Previous
+            </Button>
+            <span className="text-xs text-slate-600">
+              {index + 1} / {all.length}
+            </span>
+            <Button variant="secondary" onClick={() => go(index + 1)} disabled={index >= all.length - 1}>
+              Next
+            </Button>
+          </div>
+        </div>
+      </Card>
+    </div>
+  );
+}

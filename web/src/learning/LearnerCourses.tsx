@@ -1,0 +1,179 @@
+import type { AvailableCourse } from '@cc/contracts';
+import { LearningMessages } from '@cc/contracts';
+import { useEffect, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { notifyError } from '../app/notifications';
+import { Badge, Button, ButtonLink, Card, Spinner } from '../ui';
+import { downloadCertificate, startAttempt, useCurrentAttempt, useLearnerCourses } from './api';
+
+const ONLINE = new Set(['elearning', 'scorm']);
+
+/**
+ * The learner's courses on the start page `/` (issue 4 item 2): the attempt in progress ("Continue"), the courses
+ * available to start ("Start" on each online content) and the completed, in-date courses ("Download certificate").
+ */
+export function LearnerCourses({ userRef }: { userRef: string }) {
+  const current = useCurrentAttempt();
+  const available = useLearnerCourses(userRef, 'available-courses');
+  const compliant = useLearnerCourses(userRef, 'compliant-courses');
+  const navigate = useNavigate();
+  const [starting, setStarting] = useState<number | null>(null);
+
+  useEffect(() => {
+    if (current.isError || available.isError || compliant.isError)
+      notifyError(null, LearningMessages.errorLoadingAttempts);
+  }, [current.isError, available.isError, compliant.isError]);
+
+  async function start(contentId: number) {
+    setStarting(contentId);
+    const attempt = await startAttempt(userRef, contentId);
+    setStarting(null);
+    if (attempt) navigate(`/attempt/${attempt.id}`);
+  }
+
+  const passedIds = new Set((compliant.data ?? []).map((c) => c.id));
+  const toStart = (available.data ?? []).filter((c) => !passedIds.has(c.id));
+
+  return (
+    <>
+      {current.data ? (
+        <Card title="Continue where you left off" data-testid="current-attempt">
+          <div className="flex flex-wrap items-center justify-between gap-3">
+            <div className="min-w-0">
+              <p className="font-medium text-slate-900">{current.data.content.title}</p>
+              <p className="text-sm text-slate-600">{current.data.course.title}</p>
+            </div>
+            <ButtonLink to={`/attempt/${current.data.id}`}>Continue</ButtonLink>
+          </div>
+        </Card>
+      ) : null}
+
+      <Card title="Courses available to you" data-testid="available-courses">
+        {available.isPending ? (
+          <Spinner label="Loading your courses" />
+        ) : toStart.length === 0 ? (
+          <p className="text-sm text-slate-700">There are no courses for you to start at the moment.</p>
+        ) : (
+          <ul className="divide-y divide-slate-100">
+            {toStart.map((course) => (
+              <CourseRow key={course.id} course={course}>
+                <ul className="mt-2 space-y-2">
+                  {course.contents.map((content) => (
+                    <li key={content.id} className="flex flex-wrap items-center justify-between gap-2">
+                      <span className="text-sm text-slate-800">
+                        {content.title}{' '}
+                        <span className="text-slate-600">
+                          · {labelOf(content.type)}
+                          {content.estimated_duration ? ` · ${content.estimated_duration} min` : ''}
+                        </span>
+                        {content.cpd_accredited ? (
+                          <>
+                            {' '}
+                            <Badge tone="primary">CPD</Badge>
+                          </>
+                        ) : null}
+                      </span>
+                      {ONLINE.has(content.type) ? (
+                        current.data?.content_id === content.id ? (
+                          <ButtonLink
+                            size="sm"
+                            to={`/attempt/${current.data.id}`}
+                            aria-label={`Continue ${content.title}`}
+                          >
+                            Continue
+                          </ButtonLink>
+                        ) : (
+                          <Button
+                            size="sm"
+                            loading={starting === content.id}
+                            onClick={() => start(content.id)}
+                            aria-label={`Start ${content.title}`}
+                          >
+                            Start
+                          </Button>
+                        )
+                      ) : null}
+                    </li>
+                  ))}
+                </ul>
+              </CourseRow>
+            ))}
+          </ul>
+        )}
+      </Card>
+
+      <Card title="Completed courses" data-testid="completed-courses">
+        {compliant.isPending ? (
+          <Spinner label="Loading your completed courses" />
+        ) : (compliant.data ?? []).length === 0 ? (
+          <p className="text-sm text-slate-700">
+            You have not completed a course yet. Your certificates will be here.
+          </p>
+        ) : (
+          <ul className="divide-y divide-slate-100">
+            {(compliant.data ?? []).map((course) => (
+              <CourseRow key={course.id} course={course}>
+                <div className="mt-2 flex flex-wrap items-center justify-between gap-3">
+                  {course.latest_result ? (
+                    <span className="text-sm text-slate-600">
+                      Completed {formatDate(course.latest_result.completed_at)}
+                      {course.latest_result.expires_at
+                        ? ` · valid until ${formatDate(course.latest_result.expires_at)}`
+                        : ''}
+                    </span>
+                  ) : null}
+                  <CertificateButton userRef={userRef} course={course} />
+                </div>
+              </CourseRow>
+            ))}
+          </ul>
+        )}
+      </Card>
+      <p className="text-sm text-slate-600">
+        Face-to-face training is booked through{' '}
+        <Link className="text-primary-700 underline" to="/your-bookings">
+          your bookings
+        </Link>
+        .
+      </p>
+    </>
+  );
+}
+
+function CourseRow({ course, children }: { course: AvailableCourse; children: React.ReactNode }) {
+  return (
+    <li className="py-3 first:pt-0 last:pb-0">
+      <p className="font-medium text-slate-900">{course.title}</p>
+      {children}
+    </li>
+  );
+}
+
+function CertificateButton({ userRef, course }: { userRef: string; course: AvailableCourse }) {
+  const [busy, setBusy] = useState(false);
+  return (
+    <Button
+      size="sm"
+      variant="secondary"
+      loading={busy}
+      aria-label={`Download certificate for ${course.title}`}
+      onClick={async () => {
+        setBusy(true);
+        await downloadCertificate(userRef, course.id);
+        setBusy(false);
+      }}
+    >
+      Download certificate
+    </Button>
+  );
+}
+
+const LABELS: Record<string, string> = {
+  elearning: 'e-learning',
+  scorm: 'interactive package',
+  face2face: 'face-to-face',
+  historical: 'historical',
+};
+const labelOf = (type: string) => LABELS[type] ?? type;
+const formatDate = (iso: string) =>
+  new Date(iso).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });

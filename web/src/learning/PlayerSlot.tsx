@@ -1,0 +1,24 @@
+import type { Attempt } from '@cc/contracts';
+import { H5PPlayer } from './players/H5PPlayer';
+import { ScormPlayer } from './players/ScormPlayer';
+
+/**
+ * Where an interactive item plays: an H5P item inside a topic (players/H5PPlayer.tsx, h5p-standalone), or a whole
+ * SCORM content (players/ScormPlayer.tsx, the scorm-again runtime). The props are the hand-over: `kind`, the
+ * attempt (id, version, cmi), the H5P item id for H5P, and `onAttemptChange` to report the updated attempt (new
+ * version) after the player saved CMI data or finished.
+ */
+export interface PlayerSlotProps {
+  kind: 'h5p' | 'scorm';
+  attempt: Attempt;
+  h5pId?: number;
+  title?: string;
+  onAttemptChange?: (attempt: Attempt) => void;
+}
+
+export function PlayerSlot({ kind, attempt, h5pId, title, onAttemptChange }: PlayerSlotProps) {
+  if (kind === 'scorm')
+    return <ScormPlayer attempt={attempt} title={title} onAttemptChange={onAttemptChange} />;
+  if (h5pId === undefined) return null;
+  return <H5PPlayer attempt={attempt} h5pId={h5pId} title={title} />;
+}

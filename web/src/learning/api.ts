@@ -1,0 +1,205 @@
+import {
+  type Attempt,
+  type AvailableCourse,
+  LearningMessages,
+  Messages,
+  type Paged,
+  type QuizOutcome,
+  type QuizSheet,
+  type UpdateAttemptBody,
+} from '@cc/contracts';
+import { useQuery } from '@tanstack/react-query';
+import { api, type Envelope, isApiError } from '../app/api';
+import { notifyError } from '../app/notifications';
+
+/**
+ * Learner calls (spec 1 §7 "Attempts" and "Users", spec 2 §7 POST /quizzes/take and /feedback/{id}).
+ *
+ * The lesson/topic structure of an attempt comes from GET /attempts/{id}/structure. NOTE: that endpoint is our
+ * proposal to the server (it does not exist yet): the content-creator reads (GET /content/{id}, /lessons/{id},
+ * /topics/{id}) need permission 63, which a learner does not have, and GET /attempts/{id} carries no lessons.
+ */
+export interface StructureTopic {
+  id: number;
+  title: string;
+  /** Sanitised by the server when the author saved it. */
+  body_html: string;
+  hidden: boolean;
+  skippable: boolean;
+  is_child: boolean;
+  h5p: { id: number; title: string } | null;
+  resources: { title: string; url: string }[];
+}
+export interface StructureLesson {
+  id: number;
+  title: string;
+  topics: StructureTopic[];
+}
+export interface StructureQuiz {
+  id: number;
+  title: string;
+  pass_mark: number;
+  /** Whether this attempt already has a passed quiz attempt for it. */
+  passed?: boolean;
+}
+export interface AttemptStructure {
+  lessons: StructureLesson[];
+  quizzes: StructureQuiz[];
+  /** The attempt's course and its other contents (shown by /cattempt). */
+  course?: { id: number; title: string; contents: { id: number; title: string; type: string }[] };
+}
+
+export type LearnerList = 'available-courses' | 'compliant-courses' | 'personal-development-courses';
+
+export function useLearnerCourses(userRef: string | undefined, list: LearnerList) {
+  return useQuery({
+    queryKey: ['learning', list, userRef],
+    enabled: Boolean(userRef),
+    queryFn: async () =>
+      (
+        await api.get<Paged<AvailableCourse>>(`/users/${encodeURIComponent(userRef ?? '')}/${list}`, {
+          params: { per_page: 50 },
+        })
+      ).data.data,
+  });
+}
+
+export function useCurrentAttempt() {
+  return useQuery({
+    queryKey: ['learning', 'current-attempt'],
+    queryFn: async () => (await api.get<Envelope<Attempt | null>>('/attempts/current-attempt')).data.data,
+  });
+}
+
+export function useAttempt(id: string | undefined) {
+  return useQuery({
+    queryKey: ['learning', 'attempt', id],
+    enabled: Boolean(id),
+    retry: false,
+    queryFn: async () =>
+      (await api.get<Envelope<Attempt>>(`/attempts/${encodeURIComponent(id ?? '')}`)).data.data,
+  });
+}
+
+export function useAttemptStructure(id: string | undefined, enabled: boolean) {
+  return useQuery({
+    queryKey: ['learning', 'attempt', id, 'structure'],
+    enabled: Boolean(id) && enabled,
+    retry: false,
+    queryFn: async () =>
+      (await api.get<Envelope<AttemptStructure>>(`/attempts/${encodeURIComponent(id ?? '')}/structure`)).data
+        .data,
+  });
+}
+
+/** POST /users/{id}/attempts: starts (or resumes) an attempt. A 422 (prerequisites, unpublished) shows the server's words. */
+export async function startAttempt(userRef: string, contentId: number): Promise<Attempt | null> {
+  try {
+    const res = await api.post<Envelope<Attempt>>(`/users/${encodeURIComponent(userRef)}/attempts`, {
+      content_id: contentId,
+    });
+    return res.data.data;
+  } catch (error) {
+    if (isApiError(error) && error.status === 422)
+      notifyError(error.data, LearningMessages.errorCreatingAttempt);
+    else if (!isApiError(error) || error.status !== 403)
+      notifyError(null, LearningMessages.errorCreatingAttempt);
+    return null;
+  }
+}
+
+export function patchAttempt(id: number, body: UpdateAttemptBody) {
+  return api.patch<Envelope<Attempt>>(`/attempts/${id}`, body).then((r) => r.data.data);
+}
+
+export function takeQuizStart(attemptId: number, quizId: number) {
+  return api
+    .post<Envelope<QuizSheet>>('/quizzes/take', { attempt_id: attemptId, quiz_id: quizId })
+    .then((r) => r.data.data);
+}
+
+export function takeQuizSubmit(quizAttemptId: number, responses: Record<string, number[]>) {
+  return api
+    .post<Envelope<QuizOutcome>>('/quizzes/take', { quiz_attempt_id: quizAttemptId, responses })
+    .then((r) => ({ outcome: r.data.data, message: r.data.message }));
+}
+
+export function sendFeedback(contentId: number, rating: number, message: string) {
+  return api
+    .post<Envelope<unknown>>(`/feedback/${contentId}`, { rating, message: message.trim() || null })
+    .then((r) => r.data.message);
+}
+
+export interface UpdateFailureDeps {
+  notify: (message: string, data?: Parameters<typeof notifyError>[0]) => void;
+  reload: () => void;
+  wait: (fn: () => void, ms: number) => void;
+}
+
+/** The page reload, replaceable in tests. */
+export const pageControls = { reload: () => window.location.reload() };
+
+const defaultDeps: UpdateFailureDeps = {
+  notify: (message, data) => notifyError(data ?? null, message),
+  reload: () => pageControls.reload(),
+  wait: (fn, ms) => window.setTimeout(fn, ms),
+};
+
+/**
+ * Spec 1 §4 "Attempt update conflict": on 409 the server's message is shown (the page keeps its state so the
+ * learner can read it). Our reading of "otherwise": a 422 is the server refusing the step (e.g. "This topic
+ * cannot be skipped."), shown as it is; anything else — no answer, a 5xx — is the lost connection notice
+ * 'Lost connection to server. Please try again.' and the page reloads after 1 second.
+ * Returns what happened (for the caller's live region and tests).
+ */
+export function handleAttemptUpdateFailure(
+  error: unknown,
+  deps: UpdateFailureDeps = defaultDeps,
+): 'conflict' | 'refused' | 'lost' {
+  if (isApiError(error) && error.status === 409) {
+    deps.notify(error.data?.message || LearningMessages.attemptConflict);
+    return 'conflict';
+  }
+  if (isApiError(error) && error.status === 422) {
+    deps.notify(error.data?.message || Messages.lostConnection, error.data);
+    return 'refused';
+  }
+  deps.notify(Messages.lostConnection);
+  deps.wait(deps.reload, 1000);
+  return 'lost';
+}
+
+/** The file name from a Content-Disposition header (`attachment; filename="x.pdf"`), else the fallback. */
+export function fileNameFrom(disposition: string | null, fallback: string): string {
+  if (!disposition) return fallback;
+  const star = /filename\*=(?:UTF-8'')?([^;]+)/i.exec(disposition);
+  if (star?.[1]) return decodeURIComponent(star[1].trim().replace(/^"|"$/g, ''));
+  const plain = /filename="?([^";]+)"?/i.exec(disposition);
+  return plain?.[1]?.trim() || fallback;
+}
+
+/**
+ * GET /users/{id}/training-certificate?course_id=… through the api client (it answers a Blob for a PDF), saved
+ * under the server's file name.
+ */
+export async function downloadCertificate(userRef: string, courseId: number): Promise<boolean> {
+  try {
+    const res = await api.get<Blob>(`/users/${encodeURIComponent(userRef)}/training-certificate`, {
+      params: { course_id: courseId },
+    });
+    const name = fileNameFrom(res.headers.get('content-disposition'), 'certificate.pdf');
+    const url = URL.createObjectURL(res.data);
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = name;
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    return true;
+  } catch (error) {
+    if (!isApiError(error) || error.status !== 403)
+      notifyError(isApiError(error) ? error.data : null, LearningMessages.noCertificate);
+    return false;
+  }
+}

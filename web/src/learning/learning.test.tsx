@@ -1,0 +1,276 @@
+import { Messages } from '@cc/contracts';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ApiError } from '../app/api';
+import { setUser } from '../app/auth';
+import { notificationsStore } from '../app/notifications';
+import { makeUser } from '../test/factories';
+import AttemptPage from './AttemptPage';
+import {
+  type AttemptStructure,
+  fileNameFrom,
+  handleAttemptUpdateFailure,
+  pageControls,
+  type StructureTopic,
+} from './api';
+import { buildOutline, initialStep, steps } from './outline';
+import { choose, toResponses, unanswered } from './quiz-state';
+
+const topic = (id: number, over: Partial<StructureTopic> = {}): StructureTopic => ({
+  id,
+  title: `Topic ${id}`,
+  body_html: `<p>Body ${id}</p>`,
+  hidden: false,
+  skippable: false,
+  is_child: false,
+  h5p: null,
+  resources: [],
+  ...over,
+});
+
+describe('outline', () => {
+  const lessons = [
+    {
+      id: 1,
+      title: 'Lesson one',
+      topics: [
+        topic(10),
+        topic(11, { is_child: true }),
+        topic(12, { hidden: true }),
+        topic(13, { is_child: true }), // child of a hidden parent: shown at the top level
+        topic(14, { skippable: true }),
+        topic(15, { is_child: true, hidden: true }),
+      ],
+    },
+    { id: 2, title: 'Lesson two', topics: [topic(20, { is_child: true }), topic(21)] },
+  ];
+
+  it('drops hidden topics, nests children under their parent, keeps skippable marked', () => {
+    const outline = buildOutline(lessons);
+    const shape = outline.map((l) => l.topics.map((t) => [t.topic.id, t.children.map((c) => c.topic.id)]));
+    expect(shape).toEqual([
+      [
+        [10, [11]],
+        [13, []],
+        [14, []],
+      ],
+      [
+        [20, []],
+        [21, []],
+      ],
+    ]);
+    expect(outline[0]?.topics[2]?.topic.skippable).toBe(true);
+  });
+
+  it('reads parents, their children, then the quizzes; opens on the saved position or the first not done', () => {
+    const all = steps(buildOutline(lessons), [{ id: 5, title: 'Quiz', pass_mark: 80 }]);
+    expect(all.map((s) => s.key)).toEqual(['t10', 't11', 't13', 't14', 't20', 't21', 'q5']);
+    expect(initialStep(all, { current: { topic_id: 14 } })).toBe(3);
+    expect(initialStep(all, { current: { topic_id: 12 }, completed_topic_ids: [10, 11] })).toBe(2);
+    expect(initialStep(all, { completed_topic_ids: [10, 11, 13, 14, 20, 21] })).toBe(6);
+  });
+});
+
+describe('quiz answers', () => {
+  const sheet = {
+    questions: [
+      {
+        id: 1,
+        text: 'One',
+        answers: [
+          { id: 11, text: 'a' },
+          { id: 12, text: 'b' },
+        ],
+      },
+      {
+        id: 2,
+        text: 'Two',
+        answers: [
+          { id: 21, text: 'a' },
+          { id: 22, text: 'b' },
+        ],
+      },
+    ],
+  };
+  it('a radio answer replaces the choice, a checkbox answer toggles', () => {
+    let a = choose({}, 1, 11, false);
+    a = choose(a, 1, 12, false);
+    expect(a[1]).toEqual([12]);
+    a = choose(a, 2, 21, true);
+    a = choose(a, 2, 22, true);
+    expect(a[2]).toEqual([21, 22]);
+    a = choose(a, 2, 21, true);
+    expect(a[2]).toEqual([22]);
+    expect(toResponses(sheet, a)).toEqual({ '1': [12], '2': [22] });
+  });
+  it('counts unanswered questions (an emptied checkbox question counts)', () => {
+    expect(unanswered(sheet, {})).toBe(2);
+    expect(unanswered(sheet, { 1: [11], 2: [] })).toBe(1);
+  });
+});
+
+describe('attempt update failures (spec 1 §4)', () => {
+  const apiError = (status: number, message: string) =>
+    new ApiError({ status, data: { message }, headers: new Headers() });
+  it('409 shows the server message and does not reload; a network failure shows the notice and reloads after 1 s', () => {
+    const notify = vi.fn();
+    const reload = vi.fn();
+    const wait = vi.fn((fn: () => void, ms: number) => {
+      expect(ms).toBe(1000);
+      fn();
+    });
+    expect(
+      handleAttemptUpdateFailure(apiError(409, 'Changed on another device.'), { notify, reload, wait }),
+    ).toBe('conflict');
+    expect(notify).toHaveBeenLastCalledWith('Changed on another device.');
+    expect(reload).not.toHaveBeenCalled();
+    expect(handleAttemptUpdateFailure(new TypeError('Failed to fetch'), { notify, reload, wait })).toBe(
+      'lost',
+    );
+    expect(notify).toHaveBeenLastCalledWith(Messages.lostConnection);
+    expect(reload).toHaveBeenCalledTimes(1);
+  });
+  it('reads the file name from Content-Disposition', () => {
+    expect(fileNameFrom('attachment; filename="certificate-casey.pdf"', 'x.pdf')).toBe(
+      'certificate-casey.pdf',
+    );
+    expect(fileNameFrom(null, 'x.pdf')).toBe('x.pdf');
+  });
+});
+
+// --- The player against a stubbed server --------------------------------------------------------------------
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+function attemptBody(over: Record<string, unknown> = {}) {
+  return {
+    id: 9,
+    uuid: 'a-9',
+    user_id: 7,
+    content_id: 3,
+    course_id: 2,
+    content: { id: 3, title: 'Moving and handling', type: 'elearning' },
+    course: { id: 2, title: 'Safe care' },
+    status: 'in_progress',
+    progress: { visited_topic_ids: [], completed_topic_ids: [], skipped_topic_ids: [], current: null },
+    cmi: {},
+    score: null,
+    version: 3,
+    started_at: '2025-01-01T00:00:00.000Z',
+    completed_at: null,
+    updated_at: '2025-01-01T00:00:00.000Z',
+    result_id: null,
+    ...over,
+  };
+}
+const structure: AttemptStructure = {
+  lessons: [
+    {
+      id: 1,
+      title: 'Lesson one',
+      topics: [
+        topic(10, { body_html: '<p>Lift with your legs.</p>' }),
+        topic(11, { hidden: true, title: 'Secret' }),
+        topic(12),
+      ],
+    },
+  ],
+  quizzes: [{ id: 5, title: 'Check', pass_mark: 50 }],
+};
+
+type Patch = (body: { version: number; completed_topic_id?: number }) => Response | Promise<Response>;
+let onPatch: Patch;
+const patches: { version: number; completed_topic_id?: number }[] = [];
+
+function renderPlayer() {
+  const router = createMemoryRouter([{ path: '/attempt/:attemptId', Component: AttemptPage }], {
+    initialEntries: ['/attempt/9'],
+  });
+  render(
+    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  );
+}
+
+const notices = () => notificationsStore.get().map((n) => n.message);
+
+describe('attempt player', () => {
+  beforeEach(() => {
+    setUser(makeUser());
+    notificationsStore.set([]);
+    patches.length = 0;
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: string, init?: RequestInit) => {
+        const url = new URL(input, 'http://localhost');
+        const method = init?.method ?? 'GET';
+        if (url.pathname === '/sanctum/csrf-cookie') return new Response(null, { status: 204 });
+        if (url.pathname === '/api/attempts/9' && method === 'GET') return json(200, { data: attemptBody() });
+        if (url.pathname === '/api/attempts/9/structure') return json(200, { data: structure });
+        if (url.pathname === '/api/attempts/9' && method === 'PATCH') {
+          const body = JSON.parse(String(init?.body));
+          patches.push(body);
+          return onPatch(body);
+        }
+        return json(404, { message: 'Not found.' });
+      }),
+    );
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.restoreAllMocks();
+    setUser(null);
+  });
+
+  it('shows the outline without hidden topics and sends each update with the version of the last answer', async () => {
+    let version = 3;
+    onPatch = () => {
+      version += 1;
+      return json(200, {
+        data: attemptBody({
+          version,
+          progress: { completed_topic_ids: patches.map((p) => p.completed_topic_id), current: null },
+        }),
+      });
+    };
+    const user = userEvent.setup();
+    renderPlayer();
+    const nav = await screen.findByRole('navigation', { name: 'Course outline' });
+    expect(within(nav).queryByText('Secret')).toBeNull();
+    expect(within(nav).getByRole('button', { name: /Topic 12/ })).toBeInTheDocument();
+    expect(screen.getByTestId('topic-body')).toHaveTextContent('Lift with your legs.');
+    await user.click(screen.getByRole('button', { name: 'Mark complete' }));
+    await screen.findByRole('heading', { name: 'Topic 12' });
+    await user.click(screen.getByRole('button', { name: 'Mark complete' }));
+    await waitFor(() => expect(patches).toHaveLength(2));
+    expect(patches.map((p) => [p.version, p.completed_topic_id])).toEqual([
+      [3, 10],
+      [4, 12],
+    ]);
+  });
+
+  it('on 409 shows the server message and keeps the page; on a lost connection shows the notice and reloads after 1 s', async () => {
+    const reload = vi.spyOn(pageControls, 'reload').mockImplementation(() => {});
+    onPatch = () => json(409, { message: 'This attempt was updated elsewhere. Reload to continue.' });
+    const user = userEvent.setup();
+    renderPlayer();
+    await user.click(await screen.findByRole('button', { name: 'Mark complete' }));
+    await waitFor(() =>
+      expect(notices()).toContain('This attempt was updated elsewhere. Reload to continue.'),
+    );
+    await new Promise((r) => setTimeout(r, 1100));
+    expect(reload).not.toHaveBeenCalled();
+    expect(screen.getByRole('button', { name: 'Mark complete' })).toBeInTheDocument();
+
+    onPatch = () => Promise.reject(new TypeError('Failed to fetch'));
+    await user.click(screen.getByRole('button', { name: 'Mark complete' }));
+    await waitFor(() => expect(notices()).toContain(Messages.lostConnection));
+    expect(reload).not.toHaveBeenCalled();
+    await waitFor(() => expect(reload).toHaveBeenCalledTimes(1), { timeout: 1500 });
+  });
+});

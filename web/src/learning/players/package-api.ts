@@ -1,0 +1,28 @@
+import type { Envelope } from '../../app/api';
+import { api } from '../../app/api';
+
+/** Launch data of the caller's own attempt (GET /attempts/{id}/package, server/src/packages). */
+export interface ScormLaunch {
+  uuid: string;
+  version: '1.2' | '2004';
+  title: string;
+  launch_path: string;
+  /** Same-origin: /packages/{uuid}/{launch_path}, served outside /api with a strict CSP. */
+  launch_url: string;
+  mastery_score: number | null;
+}
+
+/** An extracted .h5p of an H5P item used by the attempt's content (GET /attempts/{id}/h5ps/{h5pId}/package). */
+export interface H5pLaunch {
+  uuid: string;
+  title: string;
+  main_library: string;
+  /** /packages/{uuid}: h5p.json, content/ and the libraries as the .h5p held them. */
+  base_url: string;
+}
+
+export const fetchScormLaunch = (attemptId: number) =>
+  api.get<Envelope<ScormLaunch>>(`/attempts/${attemptId}/package`).then((r) => r.data.data);
+
+export const fetchH5pLaunch = (attemptId: number, h5pId: number) =>
+  api.get<Envelope<H5pLaunch>>(`/attempts/${attemptId}/h5ps/${h5pId}/package`).then((r) => r.data.data);

@@ -1,0 +1,242 @@
+import type { ComponentType } from 'react';
+import { createBrowserRouter, type LoaderFunctionArgs, Navigate, type RouteObject } from 'react-router';
+import { isLoggedIn, logout, verifyEmail } from './app/auth';
+import { setNavigator } from './app/navigation';
+import {
+  AuthLayout,
+  DashboardLayout,
+  DefaultLayout,
+  ExternalLayout,
+  HelpLayout,
+  LearnerDashboardRoute,
+  PublicDefaultLayout,
+  RequireAuthOutlet,
+} from './layouts/layouts';
+import { RootLayout } from './layouts/RootLayout';
+
+/**
+ * Every route of spec 1 §2 and spec 2 §2, in its layout, with lazy-loaded pages. A route whose capability
+ * is not built yet uses `notBuilt(path, title)` (the shared placeholder page; list it in web/NOT_BUILT.md).
+ * To build one: write web/src/<capability>/<Name>Page.tsx with a default export, then swap
+ * `notBuilt('/users', 'Users')` for `built('/users', 'Users', () => import('./users/UsersPage'))`.
+ */
+type PageModule = { default: ComponentType };
+const lazyPage = (load: () => Promise<PageModule>) => async () => ({ Component: (await load()).default });
+
+export const built = (path: string, title: string, load: () => Promise<PageModule>): RouteObject => ({
+  path,
+  handle: { title },
+  lazy: lazyPage(load),
+});
+export const notBuilt = (path: string, title: string): RouteObject => ({
+  path,
+  handle: { title, notBuilt: true },
+  lazy: lazyPage(() => import('./layouts/NotBuiltPage')),
+});
+
+/** /login?temp_token=… logs out and reloads (spec 1 §2); once per token, so the reload cannot loop. */
+export async function loginLoader({ request }: LoaderFunctionArgs) {
+  const token = new URL(request.url).searchParams.get('temp_token');
+  if (!token) return null;
+  const key = 'cc_temp_token_handled';
+  if (sessionStorage.getItem(key) === token) return null;
+  sessionStorage.setItem(key, token);
+  await logout({ redirect: false });
+  window.location.reload();
+  return null;
+}
+
+/** /forgot-password and /reset-password/{token} log a logged-in user out first (spec 1 §2). */
+export async function logoutFirstLoader() {
+  if (isLoggedIn()) await logout({ redirect: false });
+  return null;
+}
+
+/** /verify-email/{token} verifies before entry (spec 1 §2, §7 POST /auth/verify-email). */
+export async function verifyEmailLoader({ params }: LoaderFunctionArgs) {
+  await verifyEmail(params.token ?? '');
+  return null;
+}
+
+const dashboardRoutes: RouteObject[] = [
+  built('/', 'My events', () => import('./dashboards/EventsPage')),
+  { element: <LearnerDashboardRoute />, children: [notBuilt('/learner-dashboard', 'Learner dashboard')] },
+  notBuilt('/management-dashboard', 'Management dashboard'),
+  notBuilt('/management-area', 'Management area'),
+  notBuilt('/manager-dashboard', 'Manager dashboard'),
+  notBuilt('/active-users', 'Active users'),
+  notBuilt('/messages', 'Messages'),
+  notBuilt('/care-certificate', 'Care certificate'),
+  notBuilt('/manage-bookings', 'Manage bookings'),
+  notBuilt('/your-bookings', 'Your bookings'),
+  notBuilt('/reports/care-certificate', 'Care certificate report'),
+];
+
+const e = (rest: string) => `/entities/:slug${rest}`;
+const defaultRoutes: RouteObject[] = [
+  // users
+  built('/users', 'Users', () => import('./users/UsersPage')),
+  built('/users/create', 'Add a user', () => import('./users/UserCreatePage')),
+  notBuilt('/users/bulk-add-events-history', 'Bulk add event history'),
+  notBuilt('/users/bulk-add-events', 'Bulk add events'),
+  built('/users/:uuid', 'User', () => import('./users/UserPage')),
+  built('/users/update/:uuid', 'Edit user', () => import('./users/UserUpdatePage')),
+  // attempts
+  built('/attempt/:attemptId', 'Course attempt', () => import('./learning/AttemptPage')),
+  built('/cattempt/:attemptId', 'Course attempt', () => import('./learning/CourseAttemptPage')),
+  // entities
+  built('/entities', 'Organisations', () => import('./entities/EntitiesPage')),
+  built('/entities/create', 'Add an organisation', () => import('./entities/EntityCreatePage')),
+  built(e(''), 'Organisation', () => import('./entities/EntityPage')),
+  built(e('/update'), 'Edit organisation', () => import('./entities/EntityUpdatePage')),
+  built(e('/branding'), 'Branding', () => import('./whitelabel/BrandingPage')),
+  notBuilt(e('/course-categories'), 'Course categories'),
+  built(
+    e('/password-requirements'),
+    'Password requirements',
+    () => import('./entities/PasswordRequirementsPage'),
+  ),
+  notBuilt(e('/courses'), 'Organisation courses'),
+  built(e('/permissions'), 'Permissions', () => import('./permissions/EntityPermissionsPage')),
+  built(e('/types/permissions'), 'User type permissions', () => import('./permissions/TypePermissionsPage')),
+  notBuilt(e('/role/:role/courses'), 'Job role courses'),
+  notBuilt(e('/role/:role/pathways'), 'Job role pathways'),
+  notBuilt(e('/update/role/:role/course/:course/compliance'), 'Course compliance'),
+  built(e('/roles'), 'Job roles', () => import('./roles/RolesPage')),
+  built(e('/types'), 'User types', () => import('./roles/TypesPage')),
+  notBuilt(e('/tags'), 'Tags'),
+  notBuilt(e('/certificate-branding'), 'Certificate branding'),
+  notBuilt(e('/delegate-settings'), 'Delegate settings'),
+  notBuilt(e('/training-provider-settings'), 'Training provider settings'),
+  // results
+  notBuilt('/results/historical/create', 'Add a historical result'),
+  notBuilt('/results/historical/update/:id', 'Edit historical result'),
+  notBuilt('/results/pending/:type', 'Pending results'),
+  notBuilt('/results/exempt', 'Exemptions'),
+  notBuilt('/results/exempt/create', 'Add an exemption'),
+  notBuilt('/results/exempt/update/:id', 'Edit exemption'),
+  // search, pathways
+  notBuilt('/system/search', 'Search'),
+  notBuilt('/pathways', 'Pathways'),
+  notBuilt('/pathways/create', 'Add a pathway'),
+  notBuilt('/pathways/update/:id', 'Edit pathway'),
+  notBuilt('/pathways/:id', 'Pathway'),
+  // content creator (spec 2 §2)
+  built('/content-creator', 'Content creator', () => import('./content/ContentCreatorPage')),
+  built('/content-creator/content/:type', 'Content', () => import('./content/ContentListPage')),
+  built('/content-creator/courses', 'Courses', () => import('./content/CoursesPage')),
+  built('/content-creator/courses/create', 'Add a course', () => import('./content/CourseFormPage')),
+  built('/content-creator/courses/update/:id', 'Edit course', () => import('./content/CourseFormPage')),
+  built('/content-creator/quizzes', 'Quizzes', () => import('./content/QuizzesPage')),
+  built('/content-creator/quizzes/create', 'Add a quiz', () => import('./content/QuizFormPage')),
+  built('/content-creator/quizzes/update/:id', 'Edit quiz', () => import('./content/QuizFormPage')),
+  built('/content-creator/lessons', 'Lessons', () => import('./content/LessonsPage')),
+  built('/content-creator/lessons/create', 'Add a lesson', () => import('./content/LessonFormPage')),
+  built('/content-creator/lessons/update/:id', 'Edit lesson', () => import('./content/LessonFormPage')),
+  built('/content-creator/topics', 'Topics', () => import('./content/TopicsPage')),
+  built('/content-creator/topics/create', 'Add a topic', () => import('./content/TopicFormPage')),
+  built('/content-creator/topics/update/:id', 'Edit topic', () => import('./content/TopicFormPage')),
+  built('/content-creator/h5ps', 'H5P items', () => import('./content/H5psPage')),
+  built('/content-creator/h5ps/create', 'Add an H5P item', () => import('./content/H5pFormPage')),
+  built('/content-creator/h5ps/update/:id', 'Edit H5P item', () => import('./content/H5pFormPage')),
+  ...['elearning', 'scorm', 'historical', 'face2face'].flatMap((type) => [
+    built(
+      `/content-creator/content/${type}/create`,
+      'Add content',
+      () => import('./content/ContentFormPage'),
+    ),
+    built(
+      `/content-creator/content/${type}/update/:id`,
+      'Edit content',
+      () => import('./content/ContentFormPage'),
+    ),
+  ]),
+  // care certificate, documents, integrations (spec 2 §2)
+  notBuilt('/care-certificate/historical', 'Historical care certificates'),
+  notBuilt('/care-certificate/historical/update/:uuid', 'Edit historical care certificate'),
+  notBuilt('/care-certificate/:uuid', 'Care certificate'),
+  notBuilt('/importer/logs', 'Importer logs'),
+  notBuilt('/personal-access-tokens', 'Personal access tokens'),
+  notBuilt('/webhooks', 'Webhooks'),
+  notBuilt('/libraries', 'Libraries'),
+  notBuilt('/libraries/:id', 'Library'),
+  notBuilt('/document/:id', 'Document'),
+  notBuilt('/content-designer', 'Content designer'),
+  notBuilt('/content-designer/create', 'New design'),
+  notBuilt('/content-designer/:id', 'Design'),
+  notBuilt('/tasks-in-progress', 'Tasks in progress'),
+  // reports (spec 2 §2)
+  notBuilt('/reports/presets', 'Report presets'),
+  notBuilt('/reports/schedules', 'Report schedules'),
+  notBuilt('/reports/matrix-legacy', 'Compliance matrix (legacy)'),
+  notBuilt('/reports/matrix', 'Compliance matrix'),
+  notBuilt('/reports/compliance-legacy', 'Compliance report (legacy)'),
+  notBuilt('/reports/compliance', 'Compliance report'),
+  notBuilt('/reports/certificate', 'Certificate report'),
+  notBuilt('/reports/role', 'Role report'),
+];
+
+export const routes: RouteObject[] = [
+  {
+    element: <RootLayout />,
+    children: [
+      { element: <DashboardLayout />, children: dashboardRoutes },
+      { element: <DefaultLayout />, children: defaultRoutes },
+      { element: <PublicDefaultLayout />, children: [notBuilt('/signUpOnMonday', 'Sign up on Monday')] },
+      {
+        element: <AuthLayout />,
+        children: [
+          { ...built('/login', 'Sign in', () => import('./auth/LoginPage')), loader: loginLoader },
+          built('/register/:plan', 'Create an account', () => import('./auth/RegisterPage')),
+          {
+            ...built('/forgot-password', 'Forgotten password', () => import('./auth/ForgotPasswordPage')),
+            loader: logoutFirstLoader,
+          },
+          {
+            ...built('/reset-password/:token', 'Reset password', () => import('./auth/ResetPasswordPage')),
+            loader: logoutFirstLoader,
+          },
+          {
+            ...built('/verify-email/:token', 'Verify e-mail', () => import('./auth/VerifyEmailPage')),
+            loader: verifyEmailLoader,
+          },
+          {
+            element: <RequireAuthOutlet />,
+            children: [
+              built('/update-password', 'Change password', () => import('./auth/UpdatePasswordPage')),
+            ],
+          },
+        ],
+      },
+      {
+        element: <ExternalLayout />,
+        children: [
+          built('/404', 'Not found', () => import('./errors/NotFoundPage')),
+          built('/403', 'Access denied', () => import('./errors/ForbiddenPage')),
+          {
+            element: <RequireAuthOutlet />,
+            children: [
+              built(
+                '/request/verify-email',
+                'Verify your e-mail',
+                () => import('./auth/RequestVerifyEmailPage'),
+              ),
+            ],
+          },
+        ],
+      },
+      {
+        element: <HelpLayout />,
+        children: [notBuilt('/helpscout-app', 'Help'), notBuilt('/helpscout-auth', 'Help sign-in')],
+      },
+      // Any unknown path goes to /404 with resource page (spec 1 §2).
+      { path: '*', element: <Navigate to="/404?resource=page" replace /> },
+    ],
+  },
+];
+
+export function createAppRouter() {
+  const router = createBrowserRouter(routes);
+  setNavigator((to, options) => void router.navigate(to, options));
+  return router;
+}

@@ -1,0 +1,98 @@
+import { Messages, type UserDetail } from '@cc/contracts';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { api, type Envelope } from '../app/api';
+import { useAuth } from '../app/auth';
+import { notifyInfo, notifySuccess } from '../app/notifications';
+import {
+  type FieldErrors,
+  LoadError,
+  LoadingCard,
+  SaveErrors,
+  serverFieldErrors,
+  useNotFoundRedirect,
+} from '../entities/shared';
+import { Button, ButtonLink, PageHeader } from '../ui';
+import { useUser } from './queries';
+import { UserForm } from './UserForm';
+import { toUpdateUserBody, type UserFormState, userToForm } from './user-form';
+
+/** `/users/update/{uuid}` (spec 1 §7 PATCH /users/{id}): sends only what changed. */
+export default function UserUpdatePage() {
+  const { uuid = '' } = useParams();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const { user: me } = useAuth();
+  const query = useUser(uuid);
+  useNotFoundRedirect(query.error, 'user');
+  const [form, setForm] = useState<UserFormState | null>(null);
+  const [clientErrors, setClientErrors] = useState<FieldErrors>({});
+  useEffect(() => {
+    if (query.data && !form) setForm(userToForm(query.data));
+  }, [query.data, form]);
+  const mutation = useMutation({
+    mutationFn: async (body: unknown) =>
+      (await api.patch<Envelope<UserDetail>>(`/users/${query.data?.id}`, body)).data,
+    onSuccess: (res) => {
+      notifySuccess(res.message ?? Messages.userUpdated);
+      queryClient.setQueryData(['users', 'one', uuid], res.data);
+      void queryClient.invalidateQueries({ queryKey: ['users'] });
+      navigate(`/users/${res.data.uuid}`);
+    },
+  });
+
+  if (query.isLoading || (query.data && !form)) return <LoadingCard lines={7} />;
+  if (query.isError || !query.data || !form)
+    return (
+      <LoadError
+        error={query.error}
+        fallback={Messages.somethingWentWrong}
+        onRetry={() => void query.refetch()}
+      />
+    );
+  const u = query.data;
+  const submit = () => {
+    const result = toUpdateUserBody(form, userToForm(u));
+    if (!result.ok) return setClientErrors(result.errors);
+    setClientErrors({});
+    if (!Object.keys(result.body).length) {
+      notifyInfo('Nothing has changed.');
+      return;
+    }
+    mutation.mutate(result.body);
+  };
+  return (
+    <div>
+      <PageHeader
+        title={`Edit ${u.name}`}
+        breadcrumbs={[
+          { label: 'Users', to: '/users' },
+          { label: u.name, to: `/users/${u.uuid}` },
+          { label: 'Edit' },
+        ]}
+      />
+      <div className="space-y-5">
+        <SaveErrors error={mutation.isError ? mutation.error : null} clientErrors={clientErrors} />
+        <UserForm
+          mode="update"
+          form={form}
+          onChange={setForm}
+          self={me?.id === u.id}
+          errors={{ ...serverFieldErrors(mutation.error), ...clientErrors }}
+          onSubmit={submit}
+          footer={
+            <>
+              <ButtonLink to={`/users/${u.uuid}`} variant="secondary">
+                Cancel
+              </ButtonLink>
+              <Button type="submit" loading={mutation.isPending}>
+                Save changes
+              </Button>
+            </>
+          }
+        />
+      </div>
+    </div>
+  );
+}

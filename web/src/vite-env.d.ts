@@ -1,0 +1,13 @@
+/// <reference types="vite/client" />
+
+interface ImportMetaEnv {
+  /** Separate API host, e.g. https://api.example.com (default: same origin). */
+  readonly VITE_API_ORIGIN?: string;
+  /** '1' forces mobile mode (bearer token instead of the session cookie), for tests. */
+  readonly VITE_FORCE_MOBILE?: string;
+  /** The main app origin for the start-up version check (spec 1 §4); default: the page origin. */
+  readonly VITE_MAIN_APP_ORIGIN?: string;
+}
+interface ImportMeta {
+  readonly env: ImportMetaEnv;
+}
