@@ -20,7 +20,7 @@ describe('sign in and out (web session)', () => {
     const who = page.getByTestId('who-am-i');
     await who.waitFor();
     assert.match((await who.textContent()) ?? '', new RegExp(ADMIN.email));
-    assert.equal(await page.title(), 'My events | CareCompliance');
+    await page.waitForFunction(() => document.title === 'My events | CareCompliance');
     const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('authUser') ?? 'null'));
     assert.equal(stored?.email, ADMIN.email);
     assert.equal(await page.evaluate(() => localStorage.getItem('token')), null, 'the web keeps no token');

@@ -5,6 +5,8 @@ import * as m002 from './migrations/002_auth';
 import * as m003 from './migrations/003_content';
 import * as m004 from './migrations/004_learning';
 import * as m005 from './migrations/005_packages';
+import * as m006 from './migrations/006_compliance';
+import * as m008 from './migrations/008_jobs_presets';
 
 /** Ordered, forward-only. Add a file, import it here; never edit one that has shipped. */
 const migrations: Record<string, Migration> = {
@@ -13,6 +15,8 @@ const migrations: Record<string, Migration> = {
   '003_content': m003,
   '004_learning': m004,
   '005_packages': m005,
+  '006_compliance': m006,
+  '008_jobs_presets': m008,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

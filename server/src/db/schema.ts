@@ -397,6 +397,17 @@ export interface AttemptProgress {
   completed_topic_ids?: number[];
   skipped_topic_ids?: number[];
   current?: { lesson_id?: number | null; topic_id?: number | null; quiz_id?: number | null } | null;
+  /** H5P outcomes by topic id (learning/progress.ts recordH5pOutcome). */
+  h5p_results?: Record<
+    string,
+    {
+      h5p_id: number;
+      score_scaled: number | null;
+      success: boolean | null;
+      completion: boolean;
+      recorded_at: string;
+    }
+  >;
 }
 
 export interface AttemptsTable {
@@ -464,7 +475,50 @@ export interface LatestResultsTable {
   completed_at: Timestamp;
   expires_at: Date | null;
   type: ResultType;
+  /** Approved, not deleted results of (user, course): the matrix cell's result_count. */
+  result_count: Generated<number>;
   updated_at: DefaultTimestamp;
+}
+
+// --- Compliance (migration 006, ARCHITECTURE "Compliance rules").
+
+export type ComplianceType = 'primary' | 'secondary';
+
+export interface ComplianceRulesTable {
+  id: Generated<number>;
+  entity_id: number;
+  role_id: number;
+  course_id: number;
+  type: ComplianceType;
+  /** null: a pass never expires. */
+  validity_months: number | null;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
+/** View: the rules that apply to each entity's users (own rows, plus the level A parent's not overridden). */
+export interface EffectiveComplianceRulesView {
+  entity_id: number;
+  role_id: number;
+  course_id: number;
+  type: ComplianceType;
+  validity_months: number | null;
+  rule_id: number;
+  inherited: boolean;
+}
+
+export interface ComplianceSnapshotsTable {
+  entity_id: number;
+  /** First day of the month, 'YYYY-MM-DD'. */
+  month: string;
+  type: ComplianceType;
+  users: number;
+  required: number;
+  in_date: number;
+  expiring: number;
+  expired: number;
+  missing: number;
+  created_at: DefaultTimestamp;
 }
 
 export interface CertificateBrandingTable {
@@ -483,6 +537,9 @@ export interface Database {
   results: ResultsTable;
   latest_results: LatestResultsTable;
   certificate_branding: CertificateBrandingTable;
+  compliance_rules: ComplianceRulesTable;
+  effective_compliance_rules: EffectiveComplianceRulesView;
+  compliance_snapshots: ComplianceSnapshotsTable;
 }
 
 /** Uploaded SCORM packages (005_packages): one per scorm content. */
@@ -516,4 +573,126 @@ export interface H5pPackagesTable {
 export interface Database {
   scorm_packages: ScormPackagesTable;
   h5p_packages: H5pPackagesTable;
+}
+
+// --- Results of every kind (migration 007, issue 5 item 1): notes, approval, bulk-added events.
+export interface ResultsTable {
+  notes: string | null;
+  approved_by: number | null;
+  approved_at: Date | null;
+  bulk_operation_id: number | null;
+}
+
+export interface BulkEventOperationsTable {
+  id: Generated<number>;
+  uuid: Generated<string>;
+  /** The entity the actor worked in (acting-as or primary): who may see the row. */
+  entity_id: number;
+  course_id: number;
+  type: 'face2face' | 'historical';
+  completed_at: Timestamp;
+  passed: boolean;
+  user_count: number;
+  created_by: number | null;
+  created_at: DefaultTimestamp;
+  deleted_at: Date | null;
+  deleted_by: number | null;
+}
+
+export interface Database {
+  bulk_event_operations: BulkEventOperationsTable;
+}
+
+// --- Jobs, report presets and schedules (migration 008, issue 5 item 5).
+
+export type JobStatus = 'queued' | 'running' | 'done' | 'failed';
+
+export interface JobsTable {
+  id: Generated<number>;
+  name: string;
+  payload: Json<Record<string, unknown>>;
+  status: Generated<JobStatus>;
+  run_at: Timestamp;
+  attempts: Generated<number>;
+  max_attempts: Generated<number>;
+  timeout_seconds: Generated<number>;
+  unique_key: string | null;
+  locked_by: string | null;
+  locked_at: Date | null;
+  last_error: string | null;
+  finished_at: Date | null;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
+export interface MailAttachmentsTable {
+  id: Generated<number>;
+  mail_id: number;
+  filename: string;
+  content_type: string;
+  size_bytes: number;
+  content: ColumnType<Uint8Array, Uint8Array, Uint8Array>;
+  created_at: DefaultTimestamp;
+}
+
+export interface ReportPresetsTable {
+  id: Generated<number>;
+  uuid: Generated<string>;
+  user_id: number;
+  entity_id: number;
+  name: string;
+  report_type: 'certificate' | 'matrix';
+  entities: Json<number[]>;
+  courses: Json<number[]>;
+  pathways: Json<number[]>;
+  users: Json<number[]>;
+  roles: Json<number[]>;
+  include_status_types: Json<string[]>;
+  include_starters: Generated<boolean>;
+  compliance_type: Generated<string>;
+  previous_months: number | null;
+  grade: string | null;
+  filter_by: Generated<string>;
+  course_type: string | null;
+  period: Generated<'today' | 'last_week' | 'last_month'>;
+  from_date: string | null;
+  to_date: string | null;
+  primary_only: Generated<boolean>;
+  never_logged_in_only: Generated<boolean>;
+  date_completion: Generated<boolean>;
+  new_starters_filter: Generated<'exclude_new_starters' | 'include_new_starters' | 'new_starters_only'>;
+  care_certificate_filter: Generated<'in_progress' | 'complete' | 'either'>;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
+export interface ReportSchedulesTable {
+  id: Generated<number>;
+  uuid: Generated<string>;
+  user_id: number;
+  entity_id: number;
+  preset_id: number;
+  frequency: 'daily' | 'weekly' | 'monthly';
+  /** 'HH:MM', in `timezone`. */
+  time_of_day: string;
+  weekday: number | null;
+  day_of_month: number | null;
+  timezone: string;
+  cron: string;
+  recipients: Json<string[]>;
+  format: 'PDF' | 'XLSX';
+  active: Generated<boolean>;
+  next_run_at: Date | null;
+  last_run_at: Date | null;
+  last_status: 'queued' | 'sent' | 'failed' | null;
+  last_error: string | null;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
+export interface Database {
+  jobs: JobsTable;
+  mail_attachments: MailAttachmentsTable;
+  report_presets: ReportPresetsTable;
+  report_schedules: ReportSchedulesTable;
 }

@@ -1,4 +1,4 @@
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { Db } from '../db/connect';
 import type { Database, ResultType } from '../db/schema';
 
@@ -49,6 +49,7 @@ export async function pickLatestResult(trx: Trx, userId: number, courseId: numbe
   return trx
     .selectFrom('results')
     .select(['id', 'passed', 'completed_at', 'expires_at', 'type'])
+    .select(sql<number>`count(*) OVER ()::int`.as('result_count'))
     .where('user_id', '=', userId)
     .where('course_id', '=', courseId)
     .where('status', '=', 'approved')
@@ -70,6 +71,7 @@ export async function upsertLatestResult(
     completed_at: Date;
     expires_at: Date | null;
     type: ResultType;
+    result_count: number;
   },
   now: Date,
 ) {
@@ -83,6 +85,7 @@ export async function upsertLatestResult(
         completed_at: row.completed_at,
         expires_at: row.expires_at,
         type: row.type,
+        result_count: row.result_count,
         updated_at: now,
       }),
     )

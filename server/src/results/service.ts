@@ -1,3 +1,5 @@
+import { effectiveRuleFor } from '../compliance/queries';
+import { expiryOf } from '../compliance/rules';
 import type { ResultType } from '../db/schema';
 import {
   deleteLatestResult,
@@ -11,15 +13,17 @@ import {
 export type { Trx } from './queries';
 
 /**
- * HOOK for the compliance engine (issue 5): how long a pass of this course stays valid for this learner comes from
- * the role-course compliance rows (validity in months, or none). Until those exist every result is open-ended, so
- * this returns null; results and latest_results already carry expires_at, so only this function has to change.
+ * How long a pass of this course stays valid for this learner: the validity (months) of the compliance rule that
+ * applies through the learner's role in their primary entity (level A rows inherited by level B). No rule, no
+ * validity, a fail or an exemption: no expiry.
  */
 export async function expiresAtFor(
-  _trx: Trx,
-  _input: { userId: number; courseId: number; completedAt: Date; type: ResultType },
+  trx: Trx,
+  input: { userId: number; courseId: number; completedAt: Date; type: ResultType; passed?: boolean },
 ): Promise<Date | null> {
-  return null;
+  if (input.type === 'exempt' || input.passed === false) return null;
+  const rule = await effectiveRuleFor(trx, input.userId, input.courseId);
+  return expiryOf(input.completedAt, rule?.validity_months ?? null);
 }
 
 /**
@@ -48,6 +52,7 @@ export async function recomputeLatestResult(
       completed_at: latest.completed_at,
       expires_at: latest.expires_at,
       type: latest.type,
+      result_count: latest.result_count,
     },
     now,
   );
@@ -68,6 +73,7 @@ export async function recordResult(trx: Trx, input: RecordResultInput, now: Date
           courseId: input.courseId,
           completedAt: input.completedAt,
           type: input.type,
+          passed: input.passed,
         });
   const result = await insertResult(trx, { ...input, expiresAt });
   await recomputeLatestResult(trx, input.userId, input.courseId, now);

@@ -1,0 +1,196 @@
+import { type Expression, type RawBuilder, type SqlBool, sql } from 'kysely';
+import type { Db } from '../db/connect';
+import type { ComplianceType } from '../db/schema';
+import type { Trx } from '../results/queries';
+
+/**
+ * The compliance rules in SQL (the bulk twin of rules.ts; rules.test.ts runs both over one table of cases).
+ * Reads go through the effective_compliance_rules view (migration 006), so level A → level B inheritance has one
+ * definition.
+ */
+
+type Executor = Db | Trx;
+
+/**
+ * The cell status of a latest_results row aliased `lr` (absent: all its columns null) for an entity aliased `e`
+ * (its expiry_warning), at `now`: 'in_date' | 'expiring' | 'expired' | 'missing' — rules.ts cellStatus().
+ */
+export function cellStatusSql(now: Date, lr = 'lr', e = 'e'): RawBuilder<string> {
+  const passed = sql.ref(`${lr}.passed`);
+  const type = sql.ref(`${lr}.type`);
+  const expires = sql.ref(`${lr}.expires_at`);
+  const warning = sql.ref(`${e}.expiry_warning`);
+  return sql<string>`CASE
+    WHEN ${passed} IS NOT TRUE THEN 'missing'
+    WHEN ${type} = 'exempt' OR ${expires} IS NULL THEN 'in_date'
+    WHEN ${expires} <= ${now} THEN 'expired'
+    WHEN ${expires} <= ${now}::timestamptz + make_interval(days => ${warning}) THEN 'expiring'
+    ELSE 'in_date' END`;
+}
+
+/** `completed_at` plus `months` in UTC calendar months (31 Jan + 1 month = end of Feb), as rules.ts expiryOf(). */
+export function expirySql(
+  completedAt: Expression<Date> | RawBuilder<Date>,
+  months: Expression<number | null>,
+) {
+  return sql<Date | null>`CASE WHEN ${months} IS NULL THEN NULL ELSE
+    ((${completedAt} AT TIME ZONE 'UTC') + make_interval(months => ${months})) AT TIME ZONE 'UTC' END`;
+}
+
+/** New starter: started (start_date, else account creation) less than the entity's starter_period days ago. */
+export function newStarterSql(now: Date, u = 'u', e = 'e'): RawBuilder<SqlBool> {
+  return sql<SqlBool>`(coalesce(${sql.ref(`${u}.start_date`)}::timestamptz, ${sql.ref(`${u}.created_at`)})
+    > ${now}::timestamptz - make_interval(days => ${sql.ref(`${e}.starter_period`)}))`;
+}
+
+/** The rule that applies to (user, course) through the user's role in their primary entity, if any. */
+export async function effectiveRuleFor(db: Executor, userId: number, courseId: number) {
+  return db
+    .selectFrom('users as u')
+    .innerJoin('effective_compliance_rules as ecr', (j) =>
+      j.onRef('ecr.entity_id', '=', 'u.primary_entity_id').onRef('ecr.role_id', '=', 'u.role_id'),
+    )
+    .select(['ecr.rule_id', 'ecr.type', 'ecr.validity_months', 'ecr.inherited'])
+    .where('u.id', '=', userId)
+    .where('ecr.course_id', '=', courseId)
+    .executeTakeFirst();
+}
+
+/** Users whose (entity, role, course) requirement comes from this rule: the rule's own entity and inheriting sites. */
+function usersUnderRule(db: Executor, ruleId: number) {
+  return db
+    .selectFrom('users as u')
+    .innerJoin('effective_compliance_rules as ecr', (j) =>
+      j.onRef('ecr.entity_id', '=', 'u.primary_entity_id').onRef('ecr.role_id', '=', 'u.role_id'),
+    )
+    .where('ecr.rule_id', '=', ruleId)
+    .select('u.id');
+}
+
+/** How many passed, dated results a change of this rule's validity would re-date (the existing-results marker). */
+export async function countResultsUnderRule(db: Executor, rule: { id: number; course_id: number }) {
+  const row = await db
+    .selectFrom('results as r')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('r.user_id', 'in', usersUnderRule(db, rule.id))
+    .where('r.course_id', '=', rule.course_id)
+    .where('r.passed', '=', true)
+    .where('r.type', '<>', 'exempt')
+    .where('r.deleted_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/**
+ * update_previous_results = true: re-date every passed (not exempt) result of the users under this rule for its
+ * course with the new validity, and their latest_results rows, in the caller's transaction.
+ */
+export async function redateResultsUnderRule(
+  trx: Trx,
+  rule: { id: number; course_id: number; validity_months: number | null },
+  now: Date,
+) {
+  const months = sql.lit(rule.validity_months);
+  const users = usersUnderRule(trx, rule.id);
+  const updated = await trx
+    .updateTable('results as r')
+    .set({ expires_at: expirySql(sql.ref('r.completed_at'), months as never), updated_at: now })
+    .where('r.user_id', 'in', users)
+    .where('r.course_id', '=', rule.course_id)
+    .where('r.passed', '=', true)
+    .where('r.type', '<>', 'exempt')
+    .where('r.deleted_at', 'is', null)
+    .executeTakeFirst();
+  await trx
+    .updateTable('latest_results as lr')
+    .from('results as r')
+    .set({ expires_at: sql.ref('r.expires_at'), updated_at: now })
+    .whereRef('r.id', '=', 'lr.result_id')
+    .where('lr.user_id', 'in', usersUnderRule(trx, rule.id))
+    .where('lr.course_id', '=', rule.course_id)
+    .execute();
+  return Number(updated.numUpdatedRows);
+}
+
+export interface ComplianceCounts {
+  entity_id: number;
+  type: ComplianceType;
+  users: number;
+  required: number;
+  in_date: number;
+  expiring: number;
+  expired: number;
+  missing: number;
+}
+
+export type NewStartersFilter = 'include_new_starters' | 'exclude_new_starters' | 'new_starters_only';
+
+/**
+ * The current figures of each entity's OWN users (primary entity), one row per compliance type that has
+ * requirements: a join of users × effective rules × latest_results, grouped (no history scan). Callers add the
+ * rows of descendants for a deep figure.
+ */
+export async function currentCounts(
+  db: Executor,
+  entityIds: number[],
+  now: Date,
+  opts: { newStarters?: NewStartersFilter; roleIds?: number[]; courseIds?: number[] } = {},
+): Promise<ComplianceCounts[]> {
+  if (entityIds.length === 0) return [];
+  const status = cellStatusSql(now);
+  let q = db
+    .selectFrom('users as u')
+    .innerJoin('entities as e', 'e.id', 'u.primary_entity_id')
+    .innerJoin('effective_compliance_rules as ecr', (j) =>
+      j.onRef('ecr.entity_id', '=', 'u.primary_entity_id').onRef('ecr.role_id', '=', 'u.role_id'),
+    )
+    .leftJoin('latest_results as lr', (j) =>
+      j.onRef('lr.user_id', '=', 'u.id').onRef('lr.course_id', '=', 'ecr.course_id'),
+    )
+    .select([
+      'u.primary_entity_id as entity_id',
+      'ecr.type',
+      sql<number>`count(DISTINCT u.id)::int`.as('users'),
+      sql<number>`count(*)::int`.as('required'),
+      sql<number>`count(*) FILTER (WHERE ${status} = 'in_date')::int`.as('in_date'),
+      sql<number>`count(*) FILTER (WHERE ${status} = 'expiring')::int`.as('expiring'),
+      sql<number>`count(*) FILTER (WHERE ${status} = 'expired')::int`.as('expired'),
+      sql<number>`count(*) FILTER (WHERE ${status} = 'missing')::int`.as('missing'),
+    ])
+    .where('u.primary_entity_id', 'in', entityIds)
+    .groupBy(['u.primary_entity_id', 'ecr.type']);
+  if (opts.newStarters === 'exclude_new_starters') q = q.where(sql<SqlBool>`NOT ${newStarterSql(now)}`);
+  if (opts.newStarters === 'new_starters_only') q = q.where(newStarterSql(now));
+  if (opts.roleIds?.length) q = q.where('u.role_id', 'in', opts.roleIds);
+  if (opts.courseIds?.length) q = q.where('ecr.course_id', 'in', opts.courseIds);
+  return q.execute();
+}
+
+/** First day of the month of `date` in UTC, 'YYYY-MM-DD'. */
+export const monthOf = (date: Date) =>
+  `${date.getUTCFullYear()}-${String(date.getUTCMonth() + 1).padStart(2, '0')}-01`;
+
+/**
+ * Writes (or rewrites) the snapshot of `month` for these entities from the figures at `at` — the monthly job runs
+ * it at each month end (and the bench/demo back-fill). One statement per call, idempotent per (entity, month, type).
+ */
+export async function writeSnapshots(trx: Trx, entityIds: number[], month: string, at: Date) {
+  const counts = await currentCounts(trx, entityIds, at);
+  if (counts.length === 0) return 0;
+  await trx
+    .insertInto('compliance_snapshots')
+    .values(counts.map((c) => ({ ...c, month, created_at: at })))
+    .onConflict((oc) =>
+      oc.columns(['entity_id', 'month', 'type']).doUpdateSet((eb) => ({
+        users: eb.ref('excluded.users'),
+        required: eb.ref('excluded.required'),
+        in_date: eb.ref('excluded.in_date'),
+        expiring: eb.ref('excluded.expiring'),
+        expired: eb.ref('excluded.expired'),
+        missing: eb.ref('excluded.missing'),
+        created_at: at,
+      })),
+    )
+    .execute();
+  return counts.length;
+}
