@@ -20,6 +20,8 @@ const Env = z.object({
   SEED_DEMO: z.enum(['true', 'false']).default('true'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   COOKIE_SECURE: z.enum(['auto', 'true', 'false']).default('auto'),
+  /** How long a caller (session/token → user and permissions) is remembered; 0 turns it off (the test default). */
+  ACTOR_CACHE_MS: z.coerce.number().int().min(0).max(60_000).optional(),
 });
 
 export interface Config {
@@ -36,6 +38,7 @@ export interface Config {
   seedDemo: boolean;
   logLevel: string;
   cookieSecure: boolean;
+  actorCacheMs: number;
 }
 
 export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
@@ -67,6 +70,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     seedDemo: env.SEED_DEMO === 'true',
     logLevel: env.LOG_LEVEL,
     cookieSecure: env.COOKIE_SECURE === 'auto' ? appUrl.startsWith('https://') : env.COOKIE_SECURE === 'true',
+    actorCacheMs: env.ACTOR_CACHE_MS ?? (env.NODE_ENV === 'test' ? 0 : 5000),
     ...overrides,
   };
 }

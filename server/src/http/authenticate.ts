@@ -2,6 +2,7 @@ import { ACTING_AS_HEADER, CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE } from '@cc/
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { loadActor } from '../auth/actor';
+import { ActorCache, actorForRequest, type CachedCaller } from '../auth/actor-cache';
 import {
   findAccessToken,
   findSession,
@@ -37,7 +38,7 @@ const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * Who is calling, for every request: a Bearer token (mobile, integrations) or the session cookie (web, with the
  * X-XSRF-TOKEN header on every state-changing request: spec 1 §7, 419 on mismatch or expired session).
  */
-async function authenticate(deps: Deps, request: FastifyRequest): Promise<void> {
+async function authenticate(deps: Deps, cache: ActorCache, request: FastifyRequest): Promise<void> {
   const now = deps.clock();
   const ctx: Ctx = {
     ...deps,
@@ -52,19 +53,37 @@ async function authenticate(deps: Deps, request: FastifyRequest): Promise<void> 
 
   const authorization = request.headers.authorization;
   if (authorization?.startsWith('Bearer ')) {
-    const token = await findAccessToken(deps.db, authorization.slice(7).trim(), now);
-    if (token) {
-      ctx.actor = await loadActor(deps.db, token.user_id, {
-        via: 'token',
-        tokenId: token.id,
-        abilities: token.abilities,
-      });
-      await touchAccessToken(deps.db, token.id, token.last_used_at, now);
+    const plain = authorization.slice(7).trim();
+    const caller = await cached(cache, `t:${plain}`, async () => {
+      const token = await findAccessToken(deps.db, plain, now);
+      const actor = token
+        ? await loadActor(deps.db, token.user_id, {
+            via: 'token',
+            tokenId: token.id,
+            abilities: token.abilities,
+          })
+        : null;
+      return { session: null, token: token ?? null, actor };
+    });
+    if (caller.token) {
+      ctx.actor = actorForRequest(caller.actor);
+      await touchAccessToken(deps.db, caller.token.id, caller.token.last_used_at, now);
+      caller.token.last_used_at = touchedAt(caller.token.last_used_at, now);
     }
   } else {
     const secret = request.cookies[SESSION_COOKIE];
-    const session = secret ? await findSession(deps.db, secret, now) : undefined;
-    request.session = session ?? null;
+    const caller = secret
+      ? await cached(cache, `s:${secret}`, async () => {
+          const record = await findSession(deps.db, secret, now);
+          const actor = record?.user_id
+            ? await loadActor(deps.db, record.user_id, { via: 'session', sessionId: record.id })
+            : null;
+          return { session: record ?? null, token: null, actor };
+        })
+      : null;
+    // A remembered session still ends on time.
+    const session = caller?.session && caller.session.expires_at > now ? caller.session : null;
+    request.session = session;
     const csrfMode = request.routeOptions.config?.csrf;
     const needsSession = csrfMode === 'session' || (csrfMode === 'session-or-json' && !isJson(request));
     if (UNSAFE.has(request.method) && csrfMode !== 'off' && (secret || needsSession)) {
@@ -73,15 +92,36 @@ async function authenticate(deps: Deps, request: FastifyRequest): Promise<void> 
       if (typeof header !== 'string' || !safeEqual(decodeURIComponent(header), session.csrf_token))
         throw csrfMismatch();
     }
-    if (session?.user_id) {
-      ctx.actor = await loadActor(deps.db, session.user_id, { via: 'session', sessionId: session.id });
+    if (session?.user_id && caller) {
+      ctx.actor = actorForRequest(caller.actor);
       await touchSession(deps.db, session, now, deps.config.sessionLifetimeMinutes);
+      if (now.getTime() - session.last_activity_at.getTime() >= 60_000) {
+        session.last_activity_at = now;
+        session.expires_at = new Date(now.getTime() + deps.config.sessionLifetimeMinutes * 60_000);
+      }
     }
   }
 
   const actingAs = actingAsSlug(request);
   if (ctx.actor && actingAs) ctx.actor.actingAs = await resolveActingAs(ctx, actingAs, ctx.actor);
 }
+
+/** The remembered caller for a credential, or a fresh load remembered unless a write happened meanwhile. */
+async function cached(
+  cache: ActorCache,
+  key: string,
+  load: () => Promise<CachedCaller>,
+): Promise<CachedCaller> {
+  const hit = cache.get(key, Date.now());
+  if (hit) return hit;
+  const generation = cache.current();
+  const fresh = await load();
+  cache.set(key, fresh, generation, Date.now());
+  return fresh;
+}
+
+const touchedAt = (last: Date | null, now: Date) =>
+  last && now.getTime() - last.getTime() < 60_000 ? last : now;
 
 const isJson = (request: FastifyRequest) =>
   (request.headers['content-type'] ?? '').startsWith('application/json');
@@ -116,7 +156,14 @@ export function clearSessionCookies(reply: FastifyReply): void {
 export const authenticationPlugin = fp(async (app: FastifyInstance, deps: Deps) => {
   app.decorateRequest('ctx', null as unknown as Ctx);
   app.decorateRequest('session', null);
-  app.addHook('onRequest', async (request) => authenticate(deps, request));
+  const cache = new ActorCache(deps.config.actorCacheMs);
+  app.addHook('onRequest', async (request) => authenticate(deps, cache, request));
+  // Any state-changing request may have changed who a caller is (login, logout, permissions, users): forget them all.
+  // onSend: before the client can see the answer and send its next request.
+  app.addHook('onSend', async (request, _reply, payload) => {
+    if (UNSAFE.has(request.method)) cache.invalidate();
+    return payload;
+  });
   // 401 before the body is validated, so an anonymous caller never learns a route's schema from a 422.
   app.addHook('preValidation', async (request) => {
     if (requiresCaller(request) && !request.ctx.actor) throw unauthenticated();
