@@ -1,5 +1,6 @@
 import { effectiveRuleFor } from '../compliance/queries';
 import { expiryOf } from '../compliance/rules';
+import { markScoresStale } from '../compliance/scores-cache';
 import type { ResultType } from '../db/schema';
 import {
   deleteLatestResult,
@@ -37,6 +38,8 @@ export async function recomputeLatestResult(
   courseId: number,
   now: Date = new Date(),
 ): Promise<void> {
+  // Cached entity scores are made of latest_results (compliance/scores-cache.ts).
+  markScoresStale();
   const latest = await pickLatestResult(trx, userId, courseId);
   if (!latest) {
     await deleteLatestResult(trx, userId, courseId);

@@ -1,0 +1,335 @@
+import {
+  ExemptResultBody,
+  HistoricalResultBody,
+  type ResultListQuery,
+  ResultsMessages,
+  ResultsPerm,
+  type ResultView,
+  UpdateExemptResultBody,
+  UpdateHistoricalResultBody,
+} from '@cc/contracts';
+import { assertEntityInScope, entityScope } from '../entities/scope';
+import { subtreeIds } from '../entities/tree';
+import { actorOf, authorize, type Ctx, can } from '../http/context';
+import { type FieldErrors, forbidden, invalid, notFound } from '../http/errors';
+import { deleteFileRow, insertEvidenceFile, listResults, updateResultRow } from './admin-queries';
+import {
+  completedDateErrors,
+  courseVisible,
+  dayStart,
+  evidenceRequired,
+  loadLearnerById,
+  loadResult,
+  presentResult,
+  reloadResult,
+  scopeIds,
+} from './admin-shared';
+import { checkEvidence, type FormInput, storeEvidence } from './evidence';
+import type { Trx } from './queries';
+import { expiresAtFor, recomputeLatestResult, recordResult } from './service';
+
+/**
+ * Historical results and exemptions (issue 5 item 1; spec 2 §2 /results/historical/..., /results/exempt/...).
+ * Order of checks everywhere: the learner or result in scope (404), then the permission (403), then the input (422).
+ * Every write goes through recordResult / recomputeLatestResult so latest_results moves in the same transaction.
+ */
+const P = ResultsPerm;
+const todayIso = (now: Date) => now.toISOString().slice(0, 10);
+
+/** Stores the evidence (outside the transaction), runs `write` with the files row, and cleans up on failure. */
+async function withEvidence<T>(
+  ctx: Ctx,
+  evidence: FormInput['evidence'],
+  ownerEntityId: number,
+  write: (trx: Trx, fileId: number | null) => Promise<T>,
+): Promise<T> {
+  const stored = evidence ? await storeEvidence(ctx, evidence) : null;
+  try {
+    return await ctx.db.transaction().execute(async (trx) => {
+      const file = stored ? await insertEvidenceFile(trx, { entity_id: ownerEntityId, ...stored }) : null;
+      return write(trx, file?.id ?? null);
+    });
+  } catch (error) {
+    if (stored) await ctx.storage.remove(stored.storage_key).catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
+ * POST /results/historical/create. With 26 the result is approved at once; a learner without 26 may record one for
+ * themself, which waits in /results/pending/historical until someone with 25 approves it. Where the learner's
+ * organisation sets require_training_record_evidence, a result without an evidence file is refused (422 `evidence`).
+ */
+export async function createHistorical(
+  ctx: Ctx,
+  read: () => Promise<FormInput>,
+): Promise<{ result: ResultView; pending: boolean }> {
+  const actor = actorOf(ctx);
+  const form = await read();
+  const body = HistoricalResultBody.parse(form.fields);
+  const user = await loadLearnerById(ctx, body.user_id);
+  const pending = !can(actor, [P.addRecord]);
+  if (pending && user.id !== actor.userId) throw forbidden();
+
+  const errors: FieldErrors = {};
+  if (!(await courseVisible(ctx, body.course_id))) errors.course_id = [ResultsMessages.courseInvalid];
+  const future = completedDateErrors(body.completed_at, ctx.clock());
+  if (future) errors.completed_at = future;
+  if (form.evidence) {
+    try {
+      checkEvidence(form.evidence);
+    } catch (e) {
+      Object.assign(errors, (e as { errors?: FieldErrors }).errors);
+    }
+  } else if (await evidenceRequired(ctx, user.primary_entity_id)) {
+    errors.evidence = [ResultsMessages.evidenceRequired];
+  }
+  if (Object.keys(errors).length) throw invalid(errors);
+
+  const now = ctx.clock();
+  const id = await withEvidence(ctx, form.evidence, user.primary_entity_id, async (trx, fileId) => {
+    const result = await recordResult(
+      trx,
+      {
+        userId: user.id,
+        entityId: user.primary_entity_id,
+        courseId: body.course_id,
+        contentId: null,
+        type: 'historical',
+        status: pending ? 'pending' : 'approved',
+        passed: body.passed,
+        score: body.score ?? null,
+        completedAt: dayStart(body.completed_at),
+        attemptId: null,
+        createdBy: actor.userId,
+      },
+      now,
+    );
+    await updateResultRow(trx, result.id, { notes: body.notes ?? null, evidence_file_id: fileId }, now);
+    return result.id;
+  });
+  return { result: await reloadResult(ctx, id), pending };
+}
+
+/**
+ * PATCH /results/historical/{id} (25). Changing the course, date or outcome re-dates the result (expiresAtFor) and
+ * recomputes latest_results for the old and the new course. A new evidence file replaces the old one; removing it
+ * is refused where evidence is required.
+ */
+export async function updateHistorical(
+  ctx: Ctx,
+  id: number,
+  read: () => Promise<FormInput>,
+): Promise<ResultView> {
+  const { row } = await loadResult(ctx, id);
+  authorize(ctx, [P.updateRecord]);
+  if (row.type !== 'historical') throw notFound();
+  const form = await read();
+  const body = UpdateHistoricalResultBody.parse(form.fields);
+
+  const errors: FieldErrors = {};
+  if (
+    body.course_id !== undefined &&
+    body.course_id !== row.course_id &&
+    !(await courseVisible(ctx, body.course_id))
+  )
+    errors.course_id = [ResultsMessages.courseInvalid];
+  const future = completedDateErrors(body.completed_at, ctx.clock());
+  if (future) errors.completed_at = future;
+  if (form.evidence) {
+    try {
+      checkEvidence(form.evidence);
+    } catch (e) {
+      Object.assign(errors, (e as { errors?: FieldErrors }).errors);
+    }
+  } else if (
+    body.remove_evidence &&
+    row.evidence_file_id !== null &&
+    (await evidenceRequired(ctx, row.user_entity_id))
+  ) {
+    errors.evidence = [ResultsMessages.evidenceRequired];
+  }
+  if (Object.keys(errors).length) throw invalid(errors);
+
+  const now = ctx.clock();
+  const courseId = body.course_id ?? row.course_id;
+  const completedAt = body.completed_at ? dayStart(body.completed_at) : new Date(row.completed_at);
+  const passed = body.passed ?? row.passed;
+  const replacesFile =
+    (form.evidence !== null || body.remove_evidence === true) && row.evidence_file_id !== null;
+  const oldFile = replacesFile ? row.evidence_file_id : null;
+  const oldKey = await withEvidence(ctx, form.evidence, row.user_entity_id, async (trx, fileId) => {
+    const redate = courseId !== row.course_id || body.completed_at !== undefined || body.passed !== undefined;
+    await updateResultRow(
+      trx,
+      row.id,
+      {
+        course_id: courseId,
+        completed_at: completedAt,
+        passed,
+        ...(redate
+          ? {
+              expires_at: await expiresAtFor(trx, {
+                userId: row.user_id,
+                courseId,
+                completedAt,
+                type: 'historical',
+                passed,
+              }),
+            }
+          : {}),
+        ...(body.score !== undefined ? { score: body.score } : {}),
+        ...(body.notes !== undefined ? { notes: body.notes } : {}),
+        ...(fileId !== null
+          ? { evidence_file_id: fileId }
+          : body.remove_evidence
+            ? { evidence_file_id: null }
+            : {}),
+      },
+      now,
+    );
+    await recomputeLatestResult(trx, row.user_id, courseId, now);
+    if (courseId !== row.course_id) await recomputeLatestResult(trx, row.user_id, row.course_id, now);
+    if (oldFile === null) return null;
+    const old = await trx
+      .selectFrom('files')
+      .select('storage_key')
+      .where('id', '=', oldFile)
+      .executeTakeFirst();
+    await deleteFileRow(trx, oldFile);
+    return old?.storage_key ?? null;
+  });
+  // After the commit: no reader can reach the old key any more; a failure only leaves an orphan on disk.
+  if (oldKey)
+    await ctx.storage.remove(oldKey).catch((err) => ctx.log.warn({ err }, 'could not remove evidence'));
+  return reloadResult(ctx, row.id);
+}
+
+// --- Exemptions ------------------------------------------------------------------------------------------------
+
+/** The learners a results list covers: an entity's subtree (in scope, 404 otherwise), else the caller's scope. */
+export async function listBound(
+  ctx: Ctx,
+  q: { entity_id?: number; deep?: boolean },
+): Promise<number[] | null> {
+  if (q.entity_id !== undefined) {
+    await assertEntityInScope(ctx, q.entity_id);
+    return q.deep === false ? [q.entity_id] : subtreeIds(ctx.db, q.entity_id);
+  }
+  if (q.deep === false) return [(await entityScope(ctx)).baseId];
+  return scopeIds(ctx);
+}
+
+/** GET /results/exempt (24): exemptions of the learners in scope, filtered by entity, user and course. */
+export async function listExempt(ctx: Ctx, q: ResultListQuery) {
+  authorize(ctx, [P.searchTrainingRecords]);
+  const entityIds = await listBound(ctx, q);
+  const { rows, total } = await listResults(
+    ctx.db,
+    {
+      entityIds,
+      type: 'exempt',
+      userId: q.user_id,
+      courseId: q.course_id,
+      search: q.search || undefined,
+    },
+    { page: q.page, perPage: q.per_page },
+  );
+  return { data: rows.map(presentResult), total };
+}
+
+function exemptDateErrors(start: string, end: string | null | undefined): FieldErrors {
+  return end && dayStart(end) <= dayStart(start) ? { end_date: [ResultsMessages.endBeforeStart] } : {};
+}
+
+/**
+ * POST /results/exempt (26): an exemption is a result of type exempt, passed, which counts as in date from
+ * start_date (default today) until end_date, or for ever without one (ARCHITECTURE "Compliance rules").
+ */
+export async function createExempt(ctx: Ctx, input: unknown): Promise<ResultView> {
+  const actor = actorOf(ctx);
+  const body = ExemptResultBody.parse(input);
+  const user = await loadLearnerById(ctx, body.user_id);
+  authorize(ctx, [P.addRecord]);
+  const now = ctx.clock();
+  const start = body.start_date ?? todayIso(now);
+  const errors = exemptDateErrors(start, body.end_date);
+  if (!(await courseVisible(ctx, body.course_id))) errors.course_id = [ResultsMessages.courseInvalid];
+  if (Object.keys(errors).length) throw invalid(errors);
+  const id = await ctx.db.transaction().execute(async (trx) => {
+    const result = await recordResult(
+      trx,
+      {
+        userId: user.id,
+        entityId: user.primary_entity_id,
+        courseId: body.course_id,
+        contentId: null,
+        type: 'exempt',
+        passed: true,
+        score: null,
+        completedAt: dayStart(start),
+        expiresAt: body.end_date ? dayStart(body.end_date) : null,
+        attemptId: null,
+        createdBy: actor.userId,
+      },
+      now,
+    );
+    if (body.notes) await updateResultRow(trx, result.id, { notes: body.notes }, now);
+    return result.id;
+  });
+  return reloadResult(ctx, id);
+}
+
+/** PATCH /results/exempt/{id} (25). */
+export async function updateExempt(ctx: Ctx, id: number, input: unknown): Promise<ResultView> {
+  const { row } = await loadResult(ctx, id);
+  authorize(ctx, [P.updateRecord]);
+  if (row.type !== 'exempt') throw notFound();
+  const body = UpdateExemptResultBody.parse(input);
+  const start = body.start_date ?? new Date(row.completed_at).toISOString().slice(0, 10);
+  const end =
+    body.end_date !== undefined
+      ? body.end_date
+      : row.expires_at
+        ? new Date(row.expires_at).toISOString().slice(0, 10)
+        : null;
+  const errors = exemptDateErrors(start, end);
+  const courseId = body.course_id ?? row.course_id;
+  if (courseId !== row.course_id && !(await courseVisible(ctx, courseId)))
+    errors.course_id = [ResultsMessages.courseInvalid];
+  if (Object.keys(errors).length) throw invalid(errors);
+  const now = ctx.clock();
+  await ctx.db.transaction().execute(async (trx) => {
+    await updateResultRow(
+      trx,
+      row.id,
+      {
+        course_id: courseId,
+        completed_at: dayStart(start),
+        expires_at: end ? dayStart(end) : null,
+        ...(body.notes !== undefined ? { notes: body.notes } : {}),
+      },
+      now,
+    );
+    await recomputeLatestResult(trx, row.user_id, courseId, now);
+    if (courseId !== row.course_id) await recomputeLatestResult(trx, row.user_id, row.course_id, now);
+  });
+  return reloadResult(ctx, row.id);
+}
+
+/** DELETE /results/exempt/{id} (85, delete training record): soft delete, latest_results recomputed. */
+export async function deleteExempt(ctx: Ctx, id: number): Promise<void> {
+  const { row } = await loadResult(ctx, id);
+  authorize(ctx, [P.deleteTrainingRecord]);
+  if (row.type !== 'exempt') throw notFound();
+  await softDelete(ctx, row);
+}
+
+/** Soft-deletes one result and recomputes its (user, course) in the same transaction. */
+export async function softDelete(ctx: Ctx, row: { id: number; user_id: number; course_id: number }) {
+  const now = ctx.clock();
+  await ctx.db.transaction().execute(async (trx) => {
+    await updateResultRow(trx, row.id, { deleted_at: now }, now);
+    await recomputeLatestResult(trx, row.user_id, row.course_id, now);
+  });
+}

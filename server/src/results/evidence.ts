@@ -1,0 +1,100 @@
+import { EVIDENCE_MAX_BYTES, ResultsMessages } from '@cc/contracts';
+import type { FastifyRequest } from 'fastify';
+import type { Ctx } from '../http/context';
+import { invalidField } from '../http/errors';
+import { safeFilename } from '../whitelabel/images';
+
+/**
+ * Evidence files of training records (issue 5 item 1). The type is decided by the bytes, never by the name or the
+ * browser's claim: PDF, PNG or JPEG only, at most EVIDENCE_MAX_BYTES. Stored through ctx.storage (local disk or
+ * S3-compatible) and recorded as a `files` row with purpose result_evidence, which /api/files never serves: the
+ * evidence is downloaded through GET /results/{id}/evidence, as an attachment.
+ */
+export interface EvidenceUpload {
+  filename: string;
+  bytes: Buffer;
+  truncated: boolean;
+}
+
+export interface FormInput {
+  fields: Record<string, unknown>;
+  evidence: EvidenceUpload | null;
+}
+
+const KINDS = [
+  {
+    mime: 'application/pdf',
+    ext: 'pdf',
+    test: (b: Buffer) => b.subarray(0, 5).toString('latin1') === '%PDF-',
+  },
+  {
+    mime: 'image/png',
+    ext: 'png',
+    test: (b: Buffer) =>
+      b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),
+  },
+  {
+    mime: 'image/jpeg',
+    ext: 'jpg',
+    test: (b: Buffer) => b.length > 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff,
+  },
+] as const;
+
+export function detectEvidence(bytes: Buffer) {
+  return KINDS.find((k) => k.test(bytes)) ?? null;
+}
+
+/** A browser sends an empty part for a file input left blank: that is "no file". */
+export const isBlank = (u: EvidenceUpload | null): boolean =>
+  !u || (!u.truncated && u.bytes.length === 0 && !u.filename);
+
+/** Checks the upload (422 on `evidence`) and returns its kind. */
+export function checkEvidence(upload: EvidenceUpload) {
+  if (upload.truncated || upload.bytes.length > EVIDENCE_MAX_BYTES)
+    throw invalidField('evidence', ResultsMessages.evidenceSize);
+  const kind = detectEvidence(upload.bytes);
+  if (!kind) throw invalidField('evidence', ResultsMessages.evidenceType);
+  return kind;
+}
+
+/** Writes the bytes to storage (before the transaction: slow I/O stays out of it). Returns what the files row needs. */
+export async function storeEvidence(ctx: Ctx, upload: EvidenceUpload) {
+  const kind = checkEvidence(upload);
+  const key = await ctx.storage.put('evidence', upload.bytes, kind.ext);
+  return {
+    storage_key: key,
+    original_name: safeFilename(upload.filename, kind.ext),
+    mime_type: kind.mime,
+    size_bytes: upload.bytes.length,
+  };
+}
+
+/**
+ * Reads a form: JSON body, or multipart fields plus the file part `evidence` (other file parts are drained and
+ * ignored). The file is buffered up to the limit; a bigger one is marked truncated so the answer is a field error.
+ */
+export async function readResultForm(request: FastifyRequest): Promise<FormInput> {
+  if (!request.isMultipart()) {
+    const body = request.body;
+    return {
+      fields: body && typeof body === 'object' ? (body as Record<string, unknown>) : {},
+      evidence: null,
+    };
+  }
+  const fields: Record<string, unknown> = {};
+  let evidence: EvidenceUpload | null = null;
+  const options = {
+    limits: { fileSize: EVIDENCE_MAX_BYTES, files: 2, fields: 30 },
+    throwFileSizeLimit: false,
+  } as Parameters<FastifyRequest['parts']>[0];
+  for await (const part of request.parts(options)) {
+    if (part.type === 'file') {
+      const bytes = await part.toBuffer();
+      if (part.fieldname === 'evidence' && !evidence)
+        evidence = { filename: part.filename ?? '', bytes, truncated: part.file.truncated };
+    } else {
+      fields[part.fieldname] = part.value;
+    }
+  }
+  return { fields, evidence: isBlank(evidence) ? null : evidence };
+}

@@ -1,0 +1,97 @@
+import {
+  type BulkOperationView,
+  type CoursePick,
+  type Paged,
+  ResultsMessages,
+  type ResultView,
+  type UserSummary,
+} from '@cc/contracts';
+import { useQuery } from '@tanstack/react-query';
+import { api, type Envelope } from '../app/api';
+
+/**
+ * Results of every kind (issue 5 item 1): the calls of the /results/... and /users/bulk-add-events pages.
+ * Field names are the contract's (packages/contracts/src/results.ts).
+ */
+export { ResultsMessages };
+
+export const resultKeys = {
+  all: ['results'] as const,
+  one: (id: number | string) => ['results', 'one', String(id)] as const,
+  exempt: (filters: unknown) => ['results', 'exempt', filters] as const,
+  pending: (type: string, filters: unknown) => ['results', 'pending', type, filters] as const,
+  history: (filters: unknown) => ['results', 'bulk-history', filters] as const,
+};
+
+export function useResult(id: string | undefined) {
+  return useQuery({
+    queryKey: resultKeys.one(id ?? ''),
+    enabled: Boolean(id),
+    queryFn: async () => (await api.get<Envelope<ResultView>>(`/results/${id}`)).data.data,
+  });
+}
+
+/** Server-side search for the pickers: users in scope (GET /users, deep) and courses (GET /results/courses). */
+export async function searchUsers(search: string): Promise<{ id: number; label: string; hint: string }[]> {
+  const res = await api.get<Paged<UserSummary>>('/users', {
+    params: { search: search || undefined, deep: true, per_page: 10 },
+  });
+  return res.data.data.map((u) => ({
+    id: u.id,
+    label: u.name,
+    hint: [u.email, u.primary_entity.name].filter(Boolean).join(' · '),
+  }));
+}
+
+export async function searchCourses(search: string): Promise<{ id: number; label: string; hint: string }[]> {
+  const res = await api.get<Paged<CoursePick>>('/results/courses', {
+    params: { search: search || undefined, per_page: 10 },
+  });
+  return res.data.data.map((c) => ({ id: c.id, label: c.title, hint: c.short_title ?? '' }));
+}
+
+export type { BulkOperationView, ResultView };
+
+/** '2024-05-07T00:00:00.000Z' → '7 May 2024' (dates of results are days, kept in UTC). */
+export function formatDay(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  return new Date(iso).toLocaleDateString('en-GB', {
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
+}
+
+export function formatDateTime(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  return new Date(iso).toLocaleString('en-GB', {
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+  });
+}
+
+/** An ISO timestamp as the value of a date input (YYYY-MM-DD, UTC). */
+export const toDateInput = (iso: string | null | undefined): string => (iso ? iso.slice(0, 10) : '');
+
+/** Today as a date input value (local day). */
+export function todayInput(now: Date = new Date()): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}
+
+export const RESULT_TYPE_LABELS: Record<string, string> = {
+  elearning: 'E-learning',
+  scorm: 'SCORM',
+  historical: 'Historical',
+  face2face: 'Face-to-face',
+  exempt: 'Exemption',
+  assessment: 'Assessment',
+  pathway: 'Pathway',
+};
+
+export const formatBytes = (n: number) =>
+  n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(n / 1024))} KB`;
