@@ -6,6 +6,7 @@ import './entities';
 import './users';
 import './roles';
 import './whitelabel';
+import './learning';
 
 /** Built once per process: the schema is static. */
 export const schema = builder.toSchema();
