@@ -11,8 +11,8 @@ afterAll(async () => h?.close());
 
 async function gql(query: string, variables: Record<string, unknown>, headers: Record<string, string>) {
   const res = await h.app.inject({ method: 'POST', url: '/graphql', headers, payload: { query, variables } });
-  // biome-ignore lint/suspicious/noExplicitAny: the tests read response shapes they assert on
   return res.json() as {
+    // biome-ignore lint/suspicious/noExplicitAny: the tests read response shapes they assert on
     data?: Record<string, any> | null;
     errors?: Array<{ message: string; extensions?: { code?: string } }>;
   };
