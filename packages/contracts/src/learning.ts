@@ -35,6 +35,7 @@ export const LearningMessages = {
   contentUnpublished: 'This content is not published, or not switched on for this organisation.',
   prerequisitesMissing: 'Complete the prerequisites first: :missing.',
   topicNotInContent: 'The topic is not part of this content.',
+  h5pNotInTopic: 'The H5P item is not part of this topic.',
   quizNotInContent: 'The quiz is not part of this content.',
   quizAlreadySubmitted: 'This quiz has already been submitted.',
   quizPassed: 'Quiz passed.',
@@ -69,6 +70,29 @@ export const AttemptListQuery = PageQuery.extend({
 export const CreateAttemptBody = z.object({ content_id: bodyId });
 
 const topicIds = z.array(bodyId).max(2000);
+
+/**
+ * An H5P item's outcome, read by the player from the item's xAPI statement (verb completed or answered):
+ * result.score.scaled (0..1), result.success and result.completion. Sent on PATCH /attempts/{id} as `h5p`.
+ */
+export const H5pOutcomeBody = z.object({
+  topic_id: bodyId,
+  h5p_id: bodyId,
+  score_scaled: z.number().min(0).max(1).nullable().optional(),
+  success: z.boolean().nullable().optional(),
+  completion: z.boolean().nullable().optional(),
+});
+export type H5pOutcomeBody = z.infer<typeof H5pOutcomeBody>;
+/** The best outcome kept per topic (key: topic id) in the attempt's progress. */
+export const H5pResult = z.object({
+  h5p_id: z.number(),
+  score_scaled: z.number().nullable(),
+  success: z.boolean().nullable(),
+  completion: z.boolean(),
+  recorded_at: z.string(),
+});
+export type H5pResult = z.infer<typeof H5pResult>;
+
 export const AttemptProgress = z.object({
   visited_topic_ids: topicIds.optional(),
   completed_topic_ids: topicIds.optional(),
@@ -81,6 +105,7 @@ export const AttemptProgress = z.object({
     })
     .nullable()
     .optional(),
+  h5p_results: z.record(z.string(), H5pResult).optional(),
 });
 export type AttemptProgress = z.infer<typeof AttemptProgress>;
 
@@ -95,6 +120,8 @@ export const UpdateAttemptBody = z.object({
   completed_topic_id: bodyId.optional(),
   skipped_topic_id: bodyId.optional(),
   cmi: z.record(z.string(), z.unknown()).optional(),
+  /** An H5P item's xAPI outcome in a topic of this (elearning) attempt. */
+  h5p: H5pOutcomeBody.optional(),
 });
 export type UpdateAttemptBody = z.infer<typeof UpdateAttemptBody>;
 
@@ -203,6 +230,8 @@ export const CertificateBranding = z.object({
   signatory_role: z.string().nullable(),
   accent_colour: z.string(),
   logo_file_id: z.number().nullable(),
+  /** /api/files/{uuid} of the logo (a public image), null without one. */
+  logo_url: z.string().nullable(),
 });
 export type CertificateBranding = z.infer<typeof CertificateBranding>;
 export const DEFAULT_CERTIFICATE_TITLE = 'Certificate of Completion';

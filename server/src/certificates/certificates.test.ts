@@ -193,4 +193,32 @@ describe('/api/entities/{slug}/certificate-branding', () => {
       await h.db.selectFrom('certificate_branding').selectAll().where('entity_id', '=', entity.id).execute(),
     ).toEqual([]);
   });
+
+  it('saves a logo of the organisation and answers its public address (logo_url)', async () => {
+    const entity = await buildEntity(h.db);
+    const url = `/api/entities/${entity.slug}/certificate-branding`;
+    const admin = await buildUser(h.db, { entityId: entity.id, permissions: [LearningPerm.whiteLabel] });
+    const call = await as(admin.id);
+    expect((await call('GET', url)).json().data.logo_url).toBeNull();
+    const file = await h.db
+      .insertInto('files')
+      .values({
+        entity_id: entity.id,
+        purpose: 'content_image',
+        storage_key: 'content/logo.png',
+        original_name: 'logo.png',
+        mime_type: 'image/png',
+        size_bytes: 1,
+      })
+      .returning(['id', 'uuid'])
+      .executeTakeFirstOrThrow();
+    const saved = await call('PATCH', url, { logo_file_id: file.id, signatory_name: 'Ada Lovelace' });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json().data).toMatchObject({
+      logo_file_id: file.id,
+      logo_url: `/api/files/${file.uuid}`,
+      signatory_name: 'Ada Lovelace',
+    });
+    expect((await call('GET', url)).json().data.logo_url).toBe(`/api/files/${file.uuid}`);
+  });
 });

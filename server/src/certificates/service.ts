@@ -34,7 +34,9 @@ const slugPart = (s: string) =>
     .replace(/[\s_-]+/g, '-')
     .slice(0, 60) || 'x';
 
-function presentBranding(row: Awaited<ReturnType<typeof findOwnBranding>>): CertificateBranding {
+function presentBranding(
+  row: Awaited<ReturnType<typeof findOwnBranding>>,
+): Omit<CertificateBranding, 'logo_url'> {
   return {
     title: row?.title || DEFAULT_CERTIFICATE_TITLE,
     signatory_name: row?.signatory_name ?? null,
@@ -53,10 +55,17 @@ async function brandingEntity(ctx: Ctx, slug: string) {
   return entity;
 }
 
+/** The settings plus logo_url (/api/files/{uuid}, a public image) so the settings page can show the logo. */
+async function presentWithLogo(ctx: Ctx, entityId: number): Promise<CertificateBranding> {
+  const branding = presentBranding(await findOwnBranding(ctx.db, entityId));
+  const file = branding.logo_file_id ? await findImageFile(ctx.db, { id: branding.logo_file_id }) : undefined;
+  return { ...branding, logo_url: file ? `/api/files/${file.uuid}` : null };
+}
+
 /** GET /entities/{slug}/certificate-branding: the entity's own settings, defaults filled in. */
 export async function getCertificateBranding(ctx: Ctx, slug: string) {
   const entity = await brandingEntity(ctx, slug);
-  return presentBranding(await findOwnBranding(ctx.db, entity.id));
+  return presentWithLogo(ctx, entity.id);
 }
 
 /**
@@ -81,7 +90,7 @@ export async function updateCertificateBranding(
       throw invalidField('logo_file_id', LearningMessages.logoNotAvailable);
   }
   await ctx.db.transaction().execute((trx) => upsertBranding(trx, entity.id, body, ctx.clock()));
-  return presentBranding(await findOwnBranding(ctx.db, entity.id));
+  return presentWithLogo(ctx, entity.id);
 }
 
 /** The branding a certificate uses: the nearest entity on the chain with a setting, field by field. */

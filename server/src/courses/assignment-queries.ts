@@ -114,3 +114,12 @@ export async function visibleIds(db: Db, kind: AssignmentKind, ids: number[], vi
     WHERE ${sql.ref(`${alias}.id`)} IN (${sql.join(ids)}) AND ${visible}`.execute(db);
   return new Set(rows.map((r) => r.id));
 }
+
+/** Of `ids`, those with a row (on or off) for `entityId`: one query. */
+export async function assignedIds(db: Db, kind: AssignmentKind, entityId: number, ids: number[]) {
+  if (!ids.length) return new Set<number>();
+  const { table, key } = T[kind];
+  const { rows } = await sql<{ id: number }>`SELECT ${sql.ref(key)} AS id FROM ${sql.table(table)}
+    WHERE entity_id = ${entityId} AND ${sql.ref(key)} IN (${sql.join(ids)})`.execute(db);
+  return new Set(rows.map((r) => r.id));
+}

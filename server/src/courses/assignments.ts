@@ -1,4 +1,5 @@
 import { ContentPerm, type PageQuery } from '@cc/contracts';
+import { type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { z } from 'zod';
 import { assertEntityInScope } from '../entities/scope';
 import { actorOf, authorize, type Ctx } from '../http/context';
@@ -6,13 +7,14 @@ import { type FieldErrors, invalid, notFound } from '../http/errors';
 import { findEntityBySlug } from '../roles/queries';
 import {
   type AssignmentKind,
+  assignedIds,
   deleteAssignment,
   findAssignment,
   listAssignments,
   upsertAssignment,
   visibleIds,
 } from './assignment-queries';
-import { visibleContentClause, visibleCourseClause } from './visibility';
+import { effectiveAdminOnly, visibility, visibleContentClause, visibleCourseClause } from './visibility';
 
 /**
  * Entity content and entity courses (spec 2 §7): which organisations a content item or course is available to,
@@ -44,8 +46,32 @@ function checkOverride(ctx: Ctx, override: boolean | null | undefined) {
   if (override !== undefined) authorize(ctx, [ContentPerm.restrictContent]);
 }
 
-async function assertVisible(ctx: Ctx, kind: AssignmentKind, ids: number[], field: (i: number) => string) {
+/**
+ * The rows listed for an entity: its visible items, and also the ones switched off there. Switching an item off
+ * hides it from the entity (visibility.ts: a platform or another organisation's item reaches it only while on), yet
+ * it must stay listed, and changeable, so it can be switched back on. Admin-only content stays hidden without 122.
+ */
+async function listedClause(ctx: Ctx, kind: AssignmentKind): Promise<RawBuilder<SqlBool>> {
+  const v = await visibility(ctx);
+  const own = kind === 'content' && !v.seesAdminOnly ? sql`NOT ${effectiveAdminOnly(v, 'ct')}` : sql`true`;
+  return sql<SqlBool>`(${await clause(ctx, kind)} OR ${own})`;
+}
+
+/** Every id must be visible to the caller, or (`entityId`) already listed for that entity (422 otherwise). */
+async function assertVisible(
+  ctx: Ctx,
+  kind: AssignmentKind,
+  ids: number[],
+  field: (i: number) => string,
+  entityId?: number,
+) {
   const seen = await visibleIds(ctx.db, kind, ids, await clause(ctx, kind));
+  const missing = ids.filter((id) => !seen.has(id));
+  if (entityId !== undefined && missing.length) {
+    const listed = await visibleIds(ctx.db, kind, missing, await listedClause(ctx, kind));
+    const assigned = await assignedIds(ctx.db, kind, entityId, [...listed]);
+    for (const id of assigned) seen.add(id);
+  }
   const errors: FieldErrors = {};
   ids.forEach((id, i) => {
     if (!seen.has(id)) errors[field(i)] = [`The selected ${KEY[kind].replace('_', ' ')} is invalid.`];
@@ -60,7 +86,7 @@ export async function listEntityAssignments(
   query: z.infer<typeof PageQuery>,
 ) {
   const entity = await entityFor(ctx, slug, kind);
-  const { rows, total } = await listAssignments(ctx.db, kind, entity.id, await clause(ctx, kind), {
+  const { rows, total } = await listAssignments(ctx.db, kind, entity.id, await listedClause(ctx, kind), {
     search: query.search,
     page: query.page,
     perPage: query.per_page,
@@ -111,7 +137,7 @@ export async function updateEntityAssignment(
   const entity = await entityFor(ctx, slug, kind);
   checkOverride(ctx, body.admin_only_override);
   if (!(await findAssignment(ctx.db, kind, entity.id, itemId))) throw notFound();
-  await assertVisible(ctx, kind, [itemId], () => KEY[kind]);
+  await assertVisible(ctx, kind, [itemId], () => KEY[kind], entity.id);
   await upsertAssignment(ctx.db, kind, entity.id, itemId, {
     enabled: body.enabled,
     override: body.admin_only_override,
@@ -132,6 +158,7 @@ export async function updateEntityAssignments(
     kind,
     items.map((i) => i.item_id),
     (i) => `items.${i}.${KEY[kind]}`,
+    entity.id,
   );
   await ctx.db.transaction().execute(async (trx) => {
     for (const item of items)

@@ -299,6 +299,55 @@ describe('entity courses and content', () => {
     expect((await admin('DELETE', `${url}/${course.id}`)).statusCode).toBe(404);
   });
 
+  it('keeps a platform course switched off for the organisation listed, so it can be switched back on', async () => {
+    const catalogue = await buildCourse(h.db, null, { title: 'Catalogue course', published: true });
+    const content = await buildContent(h.db, {
+      entityId: null,
+      courseId: catalogue.id,
+      title: 'Catalogue content',
+      published: true,
+    });
+    const url = `/api/entities/${org.slug}/courses`;
+    const contentUrl = `/api/entities/${org.slug}/content`;
+    await h.db
+      .insertInto('entity_courses')
+      .values({ entity_id: org.id, course_id: catalogue.id, enabled: true })
+      .execute();
+    await h.db
+      .insertInto('entity_content')
+      .values({ entity_id: org.id, content_id: content.id, enabled: true })
+      .execute();
+
+    const off = await admin('PATCH', `${url}/updateMultiple`, {
+      items: [{ course_id: catalogue.id, enabled: false }],
+    });
+    expect(off.statusCode, off.body).toBe(200);
+    // Switched off, the course is hidden from the organisation's learners and authors, but still listed here.
+    expect((await admin('GET', `/api/courses/${catalogue.id}`)).statusCode).toBe(404);
+    const listed = (await admin('GET', `${url}?search=Catalogue`)).json().data;
+    expect(listed).toEqual([{ course_id: catalogue.id, title: 'Catalogue course', enabled: false }]);
+    const on = await admin('PATCH', `${url}/${catalogue.id}`, { enabled: true });
+    expect(on.statusCode, on.body).toBe(200);
+    expect(on.json().data.enabled).toBe(true);
+
+    const contentOff = await admin('PATCH', `${contentUrl}/${content.id}`, { enabled: false });
+    expect(contentOff.statusCode, contentOff.body).toBe(200);
+    expect((await admin('GET', `${contentUrl}?search=Catalogue`)).json().data[0]).toMatchObject({
+      content_id: content.id,
+      enabled: false,
+    });
+    const contentOn = await admin('PATCH', `${contentUrl}/updateMultiple`, {
+      items: [{ content_id: content.id, enabled: true }],
+    });
+    expect(contentOn.statusCode, contentOn.body).toBe(200);
+    // Another organisation's course that was never listed here stays refused.
+    const theirs = await buildCourse(h.db, (await buildEntity(h.db)).id);
+    expect(
+      (await admin('PATCH', `${url}/updateMultiple`, { items: [{ course_id: theirs.id, enabled: true }] }))
+        .statusCode,
+    ).toBe(422);
+  });
+
   it('updateMultiple is all or nothing', async () => {
     const a = await buildContent(h.db, { entityId: org.id });
     const b = await buildContent(h.db, { entityId: org.id });

@@ -14,8 +14,10 @@ import { learnerClauses, loadLearner } from './learner';
 import { presentAttempt } from './presenters';
 import {
   completeTopic,
+  h5pScores,
   isDone,
   normaliseProgress,
+  recordH5pOutcome,
   skipTopic,
   TOPIC_NOT_SKIPPABLE,
   visibleTopic,
@@ -173,7 +175,9 @@ export async function deleteAttempt(ctx: Ctx, id: number) {
 /**
  * If an elearning attempt is done (progress.ts isDone), returns the values that finish it and records the result in
  * the same transaction: the attempt becomes 'passed', a results row of type 'elearning' is written and latest_results
- * follows (results/service.ts recordAttemptResult). The score is the mean of the best score of each quiz, or null.
+ * follows (results/service.ts recordAttemptResult). The score is the mean of the best score of each quiz and of each
+ * H5P item's best recorded score (scaled × 100), or null when nothing was scored. H5P items live in the topics of
+ * elearning content, so their attempts finish with an 'elearning' result (the results type CHECK has no 'h5p').
  */
 async function finishIfDone(
   trx: Trx,
@@ -188,7 +192,8 @@ async function finishIfDone(
   if (!isDone(progress, structure.topics, quizIds, passedQuizzes)) return null;
   const scores = (await bestQuizScores(trx, attempt.id))
     .filter((s) => quizIds.includes(s.quiz_id))
-    .map((s) => Number(s.score));
+    .map((s) => Number(s.score))
+    .concat(h5pScores(progress, structure.topics));
   const score = scores.length
     ? Math.round((scores.reduce((a, b) => a + b, 0) / scores.length) * 100) / 100
     : null;
@@ -209,7 +214,8 @@ function assertVersion(current: number, given: number) {
 /**
  * PATCH /attempts/{id}: only the owner works through their attempt (others in scope: 403). Under a row lock: the
  * version must match (409), the attempt must be in progress (422), topics must belong to the content and not be
- * hidden (422), only skippable ones may be skipped (422). Completion is checked after every change.
+ * hidden (422), only skippable ones may be skipped (422), an H5P outcome must name the H5P item of its topic (422).
+ * Completion is checked after every change.
  */
 export async function updateAttempt(ctx: Ctx, id: number, body: UpdateAttemptBody) {
   const { row, self } = await loadAttempt(ctx, id);
@@ -239,6 +245,13 @@ export async function updateAttempt(ctx: Ctx, id: number, body: UpdateAttemptBod
     if (body.completed_topic_id !== undefined) {
       topicOf('completed_topic_id', body.completed_topic_id);
       progress = completeTopic(progress, structure.topics, body.completed_topic_id);
+    }
+    if (body.h5p !== undefined) {
+      // H5P xAPI outcome (players/H5PPlayer.tsx): the item must be the one the (shown) topic holds.
+      if (!elearning) throw invalidField('h5p.topic_id', LearningMessages.topicNotInContent);
+      const topic = topicOf('h5p.topic_id', body.h5p.topic_id);
+      if (topic.h5p_id !== body.h5p.h5p_id) throw invalidField('h5p.h5p_id', LearningMessages.h5pNotInTopic);
+      progress = recordH5pOutcome(progress, structure.topics, topic.id, body.h5p, now);
     }
     if (body.skipped_topic_id !== undefined) {
       const topic = topicOf('skipped_topic_id', body.skipped_topic_id);

@@ -18,6 +18,7 @@ export function normaliseProgress(p: AttemptProgress | null | undefined): Requir
     completed_topic_ids: [...(p?.completed_topic_ids ?? [])],
     skipped_topic_ids: [...(p?.skipped_topic_ids ?? [])],
     current: p?.current ?? null,
+    h5p_results: { ...(p?.h5p_results ?? {}) },
   };
 }
 
@@ -90,4 +91,59 @@ export function isDone(
   return (
     requiredTopicIds(topics).every((id) => completed.has(id)) && quizIds.every((id) => passedQuizzes.has(id))
   );
+}
+
+export type H5pResult = NonNullable<AttemptProgress['h5p_results']>[string];
+
+/** The outcome an H5P player reports (its xAPI statement's result), for a topic holding that H5P item. */
+export interface H5pOutcome {
+  h5p_id: number;
+  score_scaled?: number | null;
+  success?: boolean | null;
+  completion?: boolean | null;
+}
+
+/** A pass beats anything else; between equals, the higher score wins (a retry never lowers what was earned). */
+function better(next: H5pResult, prev: H5pResult | undefined): boolean {
+  if (!prev) return true;
+  const rank = (r: H5pResult) => (r.success === true ? 2 : r.success === null && r.completion ? 1 : 0);
+  if (rank(next) !== rank(prev)) return rank(next) > rank(prev);
+  return (next.score_scaled ?? -1) >= (prev.score_scaled ?? -1);
+}
+
+/**
+ * Records an H5P item's outcome on its topic (issue 4 item 2: H5P results). The best outcome per topic is kept.
+ * The topic (and its children) is completed when the item reports completion without failing (success not
+ * false); a failed outcome is recorded but leaves the topic open, so the learner can try the item again.
+ */
+export function recordH5pOutcome(
+  progress: Required<AttemptProgress>,
+  topics: readonly StructureTopic[],
+  topicId: number,
+  outcome: H5pOutcome,
+  now: Date,
+): Required<AttemptProgress> {
+  const completion = outcome.completion ?? true;
+  const result: H5pResult = {
+    h5p_id: outcome.h5p_id,
+    score_scaled: outcome.score_scaled ?? null,
+    success: outcome.success ?? null,
+    completion,
+    recorded_at: now.toISOString(),
+  };
+  let next = normaliseProgress(progress);
+  const key = String(topicId);
+  if (better(result, next.h5p_results[key])) next.h5p_results = { ...next.h5p_results, [key]: result };
+  add(next.visited_topic_ids, [topicId]);
+  if (completion && result.success !== false) next = completeTopic(next, topics, topicId);
+  return next;
+}
+
+/** Scores (0..100) of the H5P outcomes recorded on the content's shown topics, for the attempt's score. */
+export function h5pScores(progress: Required<AttemptProgress>, topics: readonly StructureTopic[]): number[] {
+  return topics
+    .filter((t) => !t.hidden)
+    .map((t) => progress.h5p_results[String(t.id)])
+    .filter((r): r is H5pResult => r !== undefined && r.score_scaled !== null)
+    .map((r) => Math.round((r.score_scaled as number) * 10000) / 100);
 }

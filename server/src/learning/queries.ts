@@ -34,6 +34,7 @@ export interface StructureTopic {
   hidden: boolean;
   skippable: boolean;
   is_child: boolean;
+  h5p_id: number | null;
 }
 
 /** The lessons' topics in reading order (lesson position, then topic position) and the quizzes of a content. */
@@ -43,7 +44,7 @@ export async function contentStructure(db: Db, contentId: number) {
       .selectFrom('content_lessons as cl')
       .innerJoin('lesson_topics as lt', 'lt.lesson_id', 'cl.lesson_id')
       .innerJoin('topics as t', 't.id', 'lt.topic_id')
-      .select(['t.id', 'cl.lesson_id', 't.hidden', 't.skippable', 't.is_child'])
+      .select(['t.id', 'cl.lesson_id', 't.hidden', 't.skippable', 't.is_child', 't.h5p_id'])
       .where('cl.content_id', '=', contentId)
       .orderBy('cl.position')
       .orderBy('cl.lesson_id')

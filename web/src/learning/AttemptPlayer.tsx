@@ -16,6 +16,7 @@ import {
 import { CompletionPanel } from './CompletionPanel';
 import { buildOutline, initialStep, type OutlineTopic, type Step, steps } from './outline';
 import { PlayerSlot } from './PlayerSlot';
+import type { H5pOutcome } from './players/h5p-xapi';
 import { QuizPanel } from './QuizPanel';
 
 type Mode = 'attempt' | 'course';
@@ -241,6 +242,19 @@ function ElearningPlayer({
     }
   }
 
+  /** An H5P item's xAPI outcome, recorded on its topic (completes it unless the item reports a fail). */
+  async function recordH5p(at: Step, outcome: H5pOutcome) {
+    if (at.kind !== 'topic' || !at.topic.h5p) return null;
+    const current = { lesson_id: at.lessonId, topic_id: at.topic.id, quiz_id: null };
+    const next = await update({
+      h5p: { topic_id: at.topic.id, h5p_id: at.topic.h5p.id, ...outcome },
+      progress: { current },
+    });
+    if (next?.status === 'in_progress' && next.progress.completed_topic_ids?.includes(at.topic.id))
+      announce(`${at.topic.title} completed.`);
+    return next;
+  }
+
   if (!step)
     return (
       <Card>
@@ -382,6 +396,7 @@ function ElearningPlayer({
                   attempt={attempt}
                   h5pId={step.topic.h5p.id}
                   title={step.topic.h5p.title}
+                  onH5pOutcome={(outcome) => recordH5p(step, outcome)}
                 />
               ) : null}
               {step.topic.resources.length ? (

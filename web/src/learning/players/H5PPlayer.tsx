@@ -4,21 +4,34 @@ import { useEffect, useRef, useState } from 'react';
 import { isApiError } from '../../app/api';
 import { apiOrigin } from '../../app/env';
 import { Spinner } from '../../ui';
+import { type H5pOutcome, h5pOutcomeOf, type XapiStatement } from './h5p-xapi';
 import { fetchH5pLaunch } from './package-api';
 
 /**
  * The real H5P player: h5p-standalone 3.8.2 (H5P core + frame), vendored under web/public/h5p-player/ (see its
  * README: the npm package's preinstall script breaks npm installs) and loaded once from /h5p-player/. It renders
  * the extracted .h5p served by the API at /packages/{uuid}/ (h5p.json, content/content.json, the libraries).
+ *
+ * Results: the player listens to H5P.externalDispatcher 'xAPI' (H5P core relays the statements of content running
+ * in its iframe to the page's dispatcher) and hands the item's completed/answered outcome (h5p-xapi.ts) to
+ * `onOutcome`, which records it on the attempt (PATCH /attempts/{id} with `h5p`).
  */
 const PLAYER_BASE = '/h5p-player';
 
 interface H5PStandaloneGlobal {
   H5P: new (el: HTMLElement, options: Record<string, unknown>) => Promise<unknown>;
 }
+interface XapiEvent {
+  data?: { statement?: XapiStatement };
+}
+interface H5PDispatcher {
+  on: (type: string, listener: (event: XapiEvent) => void) => void;
+  off: (type: string, listener: (event: XapiEvent) => void) => void;
+}
 declare global {
   interface Window {
     H5PStandalone?: H5PStandaloneGlobal;
+    H5P?: { externalDispatcher?: H5PDispatcher };
   }
 }
 
@@ -46,9 +59,29 @@ export interface H5PPlayerProps {
   attempt: Attempt;
   h5pId: number;
   title?: string;
+  /** Records the item's outcome; resolves with the updated attempt, or null when it could not be saved. */
+  onOutcome?: (outcome: H5pOutcome) => Promise<Attempt | null>;
 }
 
-export function H5PPlayer({ attempt, h5pId, title }: H5PPlayerProps) {
+type Recorded = { state: 'saving' | 'passed' | 'failed' | 'done' | 'error'; score: number | null };
+
+function recordedText(r: Recorded): string {
+  const pct = r.score === null ? '' : ` (${Math.round(r.score * 100)}%)`;
+  switch (r.state) {
+    case 'saving':
+      return 'Saving your result…';
+    case 'passed':
+      return `Your result has been recorded: passed${pct}.`;
+    case 'failed':
+      return `Your result has been recorded: not passed yet${pct}. You can try again.`;
+    case 'done':
+      return `Your result has been recorded${pct}.`;
+    case 'error':
+      return 'Your result could not be saved.';
+  }
+}
+
+export function H5PPlayer({ attempt, h5pId, title, onOutcome }: H5PPlayerProps) {
   const launch = useQuery({
     queryKey: ['learning', 'h5p-launch', attempt.id, h5pId],
     queryFn: () => fetchH5pLaunch(attempt.id, h5pId),
@@ -56,7 +89,15 @@ export function H5PPlayer({ attempt, h5pId, title }: H5PPlayerProps) {
   });
   const host = useRef<HTMLDivElement>(null);
   const [problem, setProblem] = useState<string | null>(null);
+  const [recorded, setRecorded] = useState<Recorded | null>(null);
   const data = launch.data;
+  // The listener lives as long as the rendered item; these refs give it the latest props.
+  const outcomeRef = useRef(onOutcome);
+  outcomeRef.current = onOutcome;
+  const titleRef = useRef('');
+  titleRef.current = title ?? data?.title ?? 'Interactive item';
+  const openRef = useRef(attempt.status === 'in_progress');
+  openRef.current = attempt.status === 'in_progress';
 
   useEffect(() => {
     const el = host.current;
@@ -64,10 +105,27 @@ export function H5PPlayer({ attempt, h5pId, title }: H5PPlayerProps) {
     let cancelled = false;
     el.replaceChildren();
     setProblem(null);
-    loadH5PStandalone()
-      .then((standalone) => {
+    setRecorded(null);
+    const contentId = data.uuid;
+    const onXapi = (event: XapiEvent) => {
+      const outcome = h5pOutcomeOf(event.data?.statement, contentId);
+      const record = outcomeRef.current;
+      if (!outcome || !record || !openRef.current || cancelled) return;
+      setRecorded({ state: 'saving', score: outcome.score_scaled ?? null });
+      void record(outcome).then((next) => {
         if (cancelled) return;
-        return new standalone.H5P(el, {
+        if (!next) return setRecorded({ state: 'error', score: null });
+        setRecorded({
+          state: outcome.success === true ? 'passed' : outcome.success === false ? 'failed' : 'done',
+          score: outcome.score_scaled ?? null,
+        });
+      });
+    };
+    let dispatcher: H5PDispatcher | undefined;
+    loadH5PStandalone()
+      .then(async (standalone) => {
+        if (cancelled) return;
+        await new standalone.H5P(el, {
           id: data.uuid,
           h5pJsonPath: `${apiOrigin()}${data.base_url}`,
           frameJs: `${PLAYER_BASE}/frame.bundle.js`,
@@ -78,12 +136,18 @@ export function H5PPlayer({ attempt, h5pId, title }: H5PPlayerProps) {
           embed: false,
           fullScreen: true,
         });
+        if (cancelled) return;
+        // h5p-standalone leaves its iframe unnamed; screen readers need a frame title (WCAG 4.1.2).
+        for (const frame of el.querySelectorAll('iframe')) frame.title ||= titleRef.current;
+        dispatcher = window.H5P?.externalDispatcher;
+        dispatcher?.on('xAPI', onXapi);
       })
       .catch(() => {
         if (!cancelled) setProblem('The interactive item could not be started.');
       });
     return () => {
       cancelled = true;
+      dispatcher?.off('xAPI', onXapi);
       el.replaceChildren();
     };
   }, [data]);
@@ -106,6 +170,17 @@ export function H5PPlayer({ attempt, h5pId, title }: H5PPlayerProps) {
         </p>
       ) : null}
       <div ref={host} className="h5p-host min-h-24" />
+      <p
+        aria-live="polite"
+        data-testid="h5p-result"
+        className={
+          recorded?.state === 'error' || recorded?.state === 'failed'
+            ? 'text-sm text-amber-800'
+            : 'text-sm text-slate-700'
+        }
+      >
+        {recorded ? recordedText(recorded) : ''}
+      </p>
     </section>
   );
 }
