@@ -47,7 +47,8 @@ export function Toggle({
         style={{
           width,
           height,
-          backgroundColor: checked ? TOGGLE_DEFAULTS.checkedColour : '#94a3b8',
+          // slate-500: white on-off text keeps 4.5:1 contrast.
+          backgroundColor: checked ? TOGGLE_DEFAULTS.checkedColour : '#64748b',
         }}
       >
         {labels ? (
