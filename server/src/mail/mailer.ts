@@ -8,6 +8,14 @@ export interface MailMessage {
   text: string;
   html?: string;
   template: string;
+  /** Files sent with the message (a scheduled report); kept in mail_attachments so admins can see them. */
+  attachments?: MailAttachment[];
+}
+
+export interface MailAttachment {
+  filename: string;
+  contentType: string;
+  content: Buffer;
 }
 
 /**
@@ -42,6 +50,20 @@ export function createMailer(db: Db, config: Pick<Config, 'smtp' | 'mailFrom'>):
         })
         .returning('id')
         .executeTakeFirstOrThrow();
+      if (message.attachments?.length) {
+        await db
+          .insertInto('mail_attachments')
+          .values(
+            message.attachments.map((a) => ({
+              mail_id: row.id,
+              filename: a.filename,
+              content_type: a.contentType,
+              size_bytes: a.content.length,
+              content: a.content,
+            })),
+          )
+          .execute();
+      }
       if (!transport) return { id: row.id, delivered: false };
       try {
         await transport.sendMail({
@@ -50,6 +72,11 @@ export function createMailer(db: Db, config: Pick<Config, 'smtp' | 'mailFrom'>):
           subject: message.subject,
           text: message.text,
           html: message.html,
+          attachments: message.attachments?.map((a) => ({
+            filename: a.filename,
+            contentType: a.contentType,
+            content: a.content,
+          })),
         });
         await db.updateTable('mail_outbox').set({ sent_at: new Date() }).where('id', '=', row.id).execute();
         return { id: row.id, delivered: true };

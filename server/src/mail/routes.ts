@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { App } from '../http/app-types';
 import { actorOf, type Ctx } from '../http/context';
 import { paginate } from '../http/envelope';
-import { forbidden } from '../http/errors';
+import { forbidden, notFound } from '../http/errors';
 
 const OutboxQuery = PageQuery.pick({ page: true, per_page: true }).extend({
   to: z.string().trim().max(255).optional(),
@@ -38,12 +38,56 @@ async function listOutbox(ctx: Ctx, query: z.infer<typeof OutboxQuery>) {
       .execute(),
     q.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
   ]);
-  return { rows, total: total.n };
+  // Attached files (scheduled reports): listed by name and size; the bytes come from the download route.
+  const attachments = rows.length
+    ? await ctx.db
+        .selectFrom('mail_attachments')
+        .select(['id', 'mail_id', 'filename', 'content_type', 'size_bytes'])
+        .where(
+          'mail_id',
+          'in',
+          rows.map((r) => r.id),
+        )
+        .orderBy('id')
+        .execute()
+    : [];
+  return {
+    rows: rows.map((r) => ({
+      ...r,
+      attachments: attachments
+        .filter((a) => a.mail_id === r.id)
+        .map(({ mail_id: _, ...a }) => ({ ...a, url: `/api/mail/outbox/${r.id}/attachments/${a.id}` })),
+    })),
+    total: total.n,
+  };
 }
+
+const AttachmentParams = z.object({
+  id: z.coerce.number().int().positive().max(2147483647),
+  attachmentId: z.coerce.number().int().positive().max(2147483647),
+});
 
 export async function mailRoutes(app: App) {
   app.get('/mail/outbox', { schema: { tags: ['mail'], querystring: OutboxQuery } }, async (request) => {
     const { rows, total } = await listOutbox(request.ctx, request.query);
     return paginate(rows, total, request.query, request.url);
   });
+  app.get(
+    '/mail/outbox/:id/attachments/:attachmentId',
+    { schema: { tags: ['mail'], params: AttachmentParams } },
+    async (request, reply) => {
+      if (!actorOf(request.ctx).superAdmin) throw forbidden();
+      const file = await request.ctx.db
+        .selectFrom('mail_attachments')
+        .select(['filename', 'content_type', 'content'])
+        .where('id', '=', request.params.attachmentId)
+        .where('mail_id', '=', request.params.id)
+        .executeTakeFirst();
+      if (!file) throw notFound();
+      return reply
+        .header('content-type', file.content_type)
+        .header('content-disposition', `attachment; filename="${file.filename.replace(/["\\\r\n]/g, '')}"`)
+        .send(Buffer.from(file.content));
+    },
+  );
 }

@@ -1,0 +1,12 @@
+import { registerMatrixJobs } from '../matrix/report';
+import { registerScheduleJobs } from '../presets/schedules-jobs';
+import { registerReportJobs } from '../reports/jobs';
+
+export { enqueue, registerJob, registerRecurring, runDueJobs, startWorker } from './queue';
+
+/** Every capability's job handlers; a process calls this once before it starts the worker (or runs jobs in tests). */
+export function registerAllJobs(): void {
+  registerScheduleJobs();
+  registerMatrixJobs();
+  registerReportJobs();
+}

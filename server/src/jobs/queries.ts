@@ -1,0 +1,125 @@
+import type { Selectable } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
+import type { Db } from '../db/connect';
+import type { Database, JobsTable } from '../db/schema';
+
+/** A database handle or an open transaction: enqueueing inside the caller's transaction makes the job atomic with it. */
+export type DbOrTrx = Db | Transaction<Database> | Kysely<Database>;
+export type JobRow = Selectable<JobsTable>;
+
+export interface NewJob {
+  name: string;
+  payload: Record<string, unknown>;
+  runAt: Date;
+  maxAttempts: number;
+  timeoutSeconds: number;
+  uniqueKey: string | null;
+}
+
+/** Inserts a job; with a unique key already taken, nothing is inserted and null comes back (idempotent enqueue). */
+export async function insertJob(db: DbOrTrx, job: NewJob): Promise<number | null> {
+  const row = await db
+    .insertInto('jobs')
+    .values({
+      name: job.name,
+      payload: JSON.stringify(job.payload),
+      run_at: job.runAt,
+      max_attempts: job.maxAttempts,
+      timeout_seconds: job.timeoutSeconds,
+      unique_key: job.uniqueKey,
+    })
+    .onConflict((oc) => oc.column('unique_key').doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return row ? Number(row.id) : null;
+}
+
+/**
+ * Claims up to `limit` jobs for `workerId`: due queued jobs, and running jobs whose lock is older than their timeout
+ * (their process died). FOR UPDATE SKIP LOCKED lets several processes claim at once without taking the same row;
+ * the status re-check in the outer UPDATE guards the read-committed re-evaluation.
+ */
+export async function claimJobs(db: Db, workerId: string, now: Date, limit: number): Promise<JobRow[]> {
+  const { rows } = await sql<JobRow>`
+    UPDATE jobs SET status = 'running', locked_by = ${workerId}, locked_at = ${now},
+           attempts = attempts + 1, updated_at = ${now}
+     WHERE id IN (
+       SELECT id FROM jobs
+        WHERE (status = 'queued' AND run_at <= ${now})
+           OR (status = 'running' AND locked_at < ${now}::timestamptz - make_interval(secs => timeout_seconds))
+        ORDER BY run_at, id
+        LIMIT ${limit}
+        FOR UPDATE SKIP LOCKED)
+       AND (status = 'queued' OR status = 'running')
+    RETURNING *`.execute(db);
+  return rows.map((r) => ({ ...r, id: Number(r.id) }));
+}
+
+/** Marks a claimed job done; a no-op when another worker reclaimed it meanwhile (the lock is no longer ours). */
+export async function completeJob(db: Db, id: number, workerId: string, now: Date): Promise<void> {
+  await db
+    .updateTable('jobs')
+    .set({
+      status: 'done',
+      finished_at: now,
+      locked_by: null,
+      locked_at: null,
+      last_error: null,
+      updated_at: now,
+    })
+    .where('id', '=', id)
+    .where('locked_by', '=', workerId)
+    .where('status', '=', 'running')
+    .execute();
+}
+
+/** Queues the job again at `retryAt`, or marks it failed for good when `retryAt` is null. */
+export async function failJob(
+  db: Db,
+  id: number,
+  workerId: string,
+  now: Date,
+  error: string,
+  retryAt: Date | null,
+): Promise<void> {
+  await db
+    .updateTable('jobs')
+    .set(
+      retryAt
+        ? {
+            status: 'queued',
+            run_at: retryAt,
+            locked_by: null,
+            locked_at: null,
+            last_error: error,
+            updated_at: now,
+          }
+        : {
+            status: 'failed',
+            finished_at: now,
+            locked_by: null,
+            locked_at: null,
+            last_error: error,
+            updated_at: now,
+          },
+    )
+    .where('id', '=', id)
+    .where('locked_by', '=', workerId)
+    .where('status', '=', 'running')
+    .execute();
+}
+
+/** Finished jobs are kept a while for inspection, then removed so the table stays small. */
+export async function pruneFinishedJobs(db: Db, before: Date): Promise<number> {
+  const result = await db
+    .deleteFrom('jobs')
+    .where('status', 'in', ['done', 'failed'])
+    .where('finished_at', '<', before)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+export async function findJob(db: Db, id: number): Promise<JobRow | undefined> {
+  const row = await db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst();
+  return row ? { ...row, id: Number(row.id) } : undefined;
+}
