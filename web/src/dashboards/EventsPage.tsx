@@ -1,8 +1,10 @@
+import { Perm } from '@cc/contracts';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useActingAs } from '../app/acting-as';
-import { useAuth } from '../app/auth';
+import { useAuth, usePermission } from '../app/auth';
 import { useWhitelabel } from '../app/whitelabel';
+import { ComplianceWidget } from '../compliance/ComplianceWidget';
 import { LearnerCourses } from '../learning/LearnerCourses';
 import { Badge, Card, PageHeader } from '../ui';
 
@@ -23,11 +25,16 @@ export default function EventsPage() {
   const { user } = useAuth();
   const actingAs = useActingAs();
   const wl = useWhitelabel();
+  const canActAs = usePermission([Perm.actingAs]);
   if (!user) return null;
   const firstName = user.name.split(/\s+/)[0] ?? user.name;
+  // The widget covers what the caller manages: the acting-as entity when they may act as it (19), else their own.
+  const widgetEntity =
+    actingAs && (canActAs || actingAs.slug !== user.a_entity.slug) ? actingAs : user.primary_entity;
   return (
     <div className="space-y-6">
       <PageHeader title={`Welcome, ${firstName}`} description="This is your start page." />
+      <ComplianceWidget entity={widgetEntity.slug} entityName={widgetEntity.name} />
       <LearnerCourses userRef={user.uuid} />
       <Card title="Your account">
         <dl className="divide-y divide-slate-100" data-testid="who-am-i">

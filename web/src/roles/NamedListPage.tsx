@@ -1,6 +1,6 @@
 import type { Paged } from '@cc/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import type { ZodType } from 'zod';
 import { api, type Envelope, isApiError } from '../app/api';
@@ -44,6 +44,8 @@ export interface NamedListConfig {
   withInspectable: boolean;
   perms: { create: number; update: number; delete: number };
   messages: { created: string; updated: string; deleted: string };
+  /** Extra links shown first in each row's actions (e.g. a job role's courses). */
+  rowLinks?: (row: NamedRow, slug: string) => ReactNode;
 }
 
 /**
@@ -191,41 +193,46 @@ export function NamedListPage({ config }: { config: NamedListConfig }) {
             rows={list.data?.data}
             rowKey={(r) => r.id}
             loading={list.isLoading}
-            rowActions={(r) =>
-              r.inherited ? (
-                <Link
-                  to={`/entities/${r.entity?.slug ?? ''}/${config.resource}${config.resource === 'roles' ? '/' : ''}`}
-                  className="focus-ring rounded px-2 text-sm text-primary-800 hover:underline"
-                >
-                  <span className="hidden sm:inline">Manage at </span>
-                  {r.entity?.name ?? 'parent'}
-                </Link>
-              ) : (
-                <>
-                  {canUpdate ? (
-                    <Button
-                      size="sm"
-                      variant="ghost"
-                      onClick={() => showModal(modal, { id: r.id, name: r.name, inspectable: r.inspectable })}
-                      aria-label={`Edit ${r.name}`}
-                    >
-                      Edit
-                    </Button>
-                  ) : null}
-                  {canDelete ? (
-                    <Button
-                      size="sm"
-                      variant="ghost"
-                      className="text-danger-700"
-                      onClick={() => setDeleting(r)}
-                      aria-label={`Delete ${r.name}`}
-                    >
-                      Delete
-                    </Button>
-                  ) : null}
-                </>
-              )
-            }
+            rowActions={(r) => (
+              <>
+                {config.rowLinks?.(r, slug)}
+                {r.inherited ? (
+                  <Link
+                    to={`/entities/${r.entity?.slug ?? ''}/${config.resource}${config.resource === 'roles' ? '/' : ''}`}
+                    className="focus-ring rounded px-2 text-sm text-primary-800 hover:underline"
+                  >
+                    <span className="hidden sm:inline">Manage at </span>
+                    {r.entity?.name ?? 'parent'}
+                  </Link>
+                ) : (
+                  <>
+                    {canUpdate ? (
+                      <Button
+                        size="sm"
+                        variant="ghost"
+                        onClick={() =>
+                          showModal(modal, { id: r.id, name: r.name, inspectable: r.inspectable })
+                        }
+                        aria-label={`Edit ${r.name}`}
+                      >
+                        Edit
+                      </Button>
+                    ) : null}
+                    {canDelete ? (
+                      <Button
+                        size="sm"
+                        variant="ghost"
+                        className="text-danger-700"
+                        onClick={() => setDeleting(r)}
+                        aria-label={`Delete ${r.name}`}
+                      >
+                        Delete
+                      </Button>
+                    ) : null}
+                  </>
+                )}
+              </>
+            )}
             empty={
               search || inspectable !== 'all' ? (
                 <EmptyState

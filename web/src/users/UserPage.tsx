@@ -6,6 +6,7 @@ import { api, type Envelope } from '../app/api';
 import { useAuth, usePermissionChecker } from '../app/auth';
 import { notifyError, notifySuccess } from '../app/notifications';
 import { useWhitelabel } from '../app/whitelabel';
+import { UserComplianceCourses } from '../compliance/UserComplianceCourses';
 import {
   DetailRow,
   dash,
@@ -136,6 +137,7 @@ export default function UserPage() {
           </dl>
         </Card>
       </div>
+      <UserComplianceCourses userRef={u.uuid} name={u.name} />
       {canSeePermissions ? (
         <Card title="What they may do" padded={false}>
           {permissions.isLoading ? (

@@ -1,0 +1,84 @@
+import { type EntityScore, SCORE_READ_ANY_OF, type ScoreQuery, type ScoreType } from '@cc/contracts';
+import { findEntityByRef } from '../entities/queries';
+import { assertEntityInScope } from '../entities/scope';
+import { subtreeIds } from '../entities/tree';
+import { actorOf, authorize, type Ctx } from '../http/context';
+import { notFound } from '../http/errors';
+import { whitelabelOfEntity } from '../whitelabel/service';
+import { currentCounts } from './queries';
+import { scoreBand, scoreOf } from './rules';
+import { type Figures, lookupScore } from './scores-cache';
+
+/**
+ * GET /entities/{id}/score/{x} (spec 1 §7, §4 "Score request"; spec 2 §9 score bands). `x` is the compliance type:
+ * primary, secondary or all (both). The figures are the entity's own users (its descendants' too with deep), from
+ * the engine's currentCounts; expiring cells count as in date. The band uses the entity's white-label lower margins
+ * and its traffic-light colour. Answers `{ status: 'computing' }` (the route's 202) until the background computation
+ * is ready.
+ */
+export async function entityScore(
+  ctx: Ctx,
+  ref: string,
+  x: ScoreType,
+  query: ScoreQuery,
+): Promise<{ status: 'computing' } | { status: 'ready'; value: EntityScore }> {
+  actorOf(ctx);
+  const entity = await findEntityByRef(ctx.db, ref);
+  if (!entity) throw notFound();
+  await assertEntityInScope(ctx, entity.id);
+  authorize(ctx, SCORE_READ_ANY_OF, 'any');
+  const deep = query.deep === true;
+  const newStarters = query.new_starters ?? 'include';
+  const key = `${entity.id}:${x}:${deep ? 'deep' : 'own'}:${newStarters}`;
+  const lookup = lookupScore(
+    key,
+    () => computeScore({ db: ctx.db, now: ctx.clock() }, entity.id, x, deep, newStarters),
+    (error) => ctx.log.error({ err: error, key }, 'score computation failed'),
+  );
+  return lookup;
+}
+
+/** The score now, computed in one grouped query (no cache): the background job of entityScore. */
+export async function computeScore(
+  deps: { db: Ctx['db']; now: Date },
+  entityId: number,
+  x: ScoreType,
+  deep: boolean,
+  newStarters: 'include' | 'exclude',
+): Promise<EntityScore> {
+  const ids = deep ? await subtreeIds(deps.db, entityId) : [entityId];
+  const rows = await currentCounts(deps.db, ids, deps.now, {
+    newStarters: newStarters === 'exclude' ? 'exclude_new_starters' : 'include_new_starters',
+  });
+  const figures: Figures = { users: 0, required: 0, in_date: 0, expiring: 0, expired: 0, missing: 0 };
+  // Users are counted per (entity, type): across both types a user is counted once per entity, the larger type.
+  const usersByEntity = new Map<number, number>();
+  for (const r of rows) {
+    if (x !== 'all' && r.type !== x) continue;
+    figures.required += r.required;
+    figures.in_date += r.in_date;
+    figures.expiring += r.expiring;
+    figures.expired += r.expired;
+    figures.missing += r.missing;
+    usersByEntity.set(r.entity_id, Math.max(usersByEntity.get(r.entity_id) ?? 0, r.users));
+  }
+  for (const n of usersByEntity.values()) figures.users += n;
+  const wl = await whitelabelOfEntity({ db: deps.db }, entityId);
+  const margins = { green: wl.greenScoreBandLowerMargin, amber: wl.amberScoreBandLowerMargin };
+  const score = scoreOf(figures.in_date + figures.expiring, figures.required);
+  const band = scoreBand(score, margins);
+  const colour =
+    band === 'green' ? wl.trafficLightOk : band === 'amber' ? wl.trafficLightWarning : wl.trafficLightDanger;
+  return {
+    entity_id: entityId,
+    type: x,
+    deep,
+    new_starters: newStarters,
+    score,
+    band,
+    colour,
+    margins,
+    ...figures,
+    computed_at: deps.now.toISOString(),
+  };
+}

@@ -1,0 +1,75 @@
+import { ComplianceMessages, CompliancePerm, type ScoreType } from '@cc/contracts';
+import { useState } from 'react';
+import { usePermission } from '../app/auth';
+import { useWhitelabel } from '../app/whitelabel';
+import { Card, Select, Spinner } from '../ui';
+import { useEntityScore } from './api';
+
+const BAND_LABEL = { green: 'Good', amber: 'Needs attention', red: 'Poor' } as const;
+
+/**
+ * The entity compliance widget (permission 40; spec 1 §4 score request, spec 2 §9 bands): the score of the entity
+ * (with its descendants), polled every 5 s while the server answers 202, shown in its band's traffic-light colour.
+ */
+export function ComplianceWidget({ entity, entityName }: { entity: string | number; entityName: string }) {
+  const allowed = usePermission([CompliancePerm.complianceWidget]);
+  const wl = useWhitelabel();
+  const [type, setType] = useState<ScoreType>('primary');
+  const score = useEntityScore(entity, type, { deep: true, enabled: allowed });
+  if (!allowed) return null;
+  const data = score.data?.status === 'ready' ? score.data.score : null;
+  return (
+    <Card
+      title="Compliance"
+      data-testid="compliance-widget"
+      actions={
+        <div className="w-44">
+          <Select
+            label="Compliance type"
+            hideLabel
+            value={type}
+            options={[
+              { value: 'primary', label: wl.primaryComplianceAltName },
+              { value: 'secondary', label: wl.secondaryComplianceAltName },
+              { value: 'all', label: 'All courses' },
+            ]}
+            onChange={(e) => setType(e.target.value as ScoreType)}
+          />
+        </div>
+      }
+    >
+      {score.isError ? (
+        <p className="text-sm text-danger-700" role="alert">
+          {ComplianceMessages.failedToFetchScore}
+        </p>
+      ) : !data ? (
+        <div className="flex items-center gap-3 text-sm text-slate-600" aria-live="polite">
+          <Spinner /> Calculating the score of {entityName}…
+        </div>
+      ) : (
+        <div className="flex flex-col gap-4 sm:flex-row sm:items-center" aria-live="polite">
+          <div
+            className="flex h-24 w-24 shrink-0 items-center justify-center rounded-full border-8 text-2xl font-bold text-slate-900"
+            style={{ borderColor: data.colour }}
+            data-testid="compliance-score"
+            data-band={data.band}
+          >
+            {data.score}%
+          </div>
+          <div className="space-y-1 text-sm text-slate-700">
+            <p className="font-medium text-slate-900">
+              {entityName}: {BAND_LABEL[data.band]}
+            </p>
+            <p>
+              {data.in_date + data.expiring} of {data.required} required courses in date across {data.users}{' '}
+              {data.users === 1 ? 'person' : 'people'}.
+            </p>
+            <p className="text-slate-600">
+              {data.expiring} expiring soon, {data.expired} expired, {data.missing} not done.
+            </p>
+          </div>
+        </div>
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,179 @@
+import { ComplianceMessages, CompliancePerm, type Paged, type UserComplianceCourse } from '@cc/contracts';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { api, type Envelope } from '../app/api';
+import { useAuth, usePermissionChecker } from '../app/auth';
+import { notifyError, notifySuccess } from '../app/notifications';
+import { useWhitelabel } from '../app/whitelabel';
+import { errorEnvelope, LoadError } from '../entities/shared';
+import {
+  Badge,
+  type BadgeTone,
+  Button,
+  Card,
+  type Column,
+  ConfirmDialog,
+  DataTable,
+  EmptyState,
+  Pagination,
+} from '../ui';
+
+export const STATUS_LABEL: Record<UserComplianceCourse['status'], { label: string; tone: BadgeTone }> = {
+  in_date: { label: 'In date', tone: 'success' },
+  expiring: { label: 'Expiring', tone: 'warning' },
+  expired: { label: 'Expired', tone: 'danger' },
+  missing: { label: 'Missing', tone: 'neutral' },
+};
+
+export const formatDay = (iso: string | null | undefined) =>
+  iso ? new Date(iso).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric' }) : '—';
+
+/**
+ * The user's compliance courses (issue 5 item 2): the courses their job role requires in their primary entity,
+ * with status and expiry. With 43 (update user compliance courses) a course can be exempted or the exemption lifted.
+ */
+export function UserComplianceCourses({ userRef, name }: { userRef: string; name: string }) {
+  const can = usePermissionChecker();
+  const { user } = useAuth();
+  // Self, or 24 / 43 (a 403 would send the whole page to /403).
+  const allowed =
+    user?.uuid === userRef ||
+    can([CompliancePerm.searchTrainingRecords, CompliancePerm.updateUserComplianceCourses], 'any');
+  return allowed ? <UserComplianceList userRef={userRef} name={name} /> : null;
+}
+
+function UserComplianceList({ userRef, name }: { userRef: string; name: string }) {
+  const wl = useWhitelabel();
+  const can = usePermissionChecker();
+  const queryClient = useQueryClient();
+  const [page, setPage] = useState(1);
+  const [changing, setChanging] = useState<UserComplianceCourse | null>(null);
+  const key = ['users', userRef, 'compliance-courses'];
+  const list = useQuery({
+    queryKey: [...key, page],
+    queryFn: async () =>
+      (
+        await api.get<Paged<UserComplianceCourse>>(
+          `/users/${encodeURIComponent(userRef)}/compliance-courses`,
+          {
+            params: { page },
+          },
+        )
+      ).data,
+    placeholderData: (previous) => previous,
+  });
+  const canChange = can([CompliancePerm.updateUserComplianceCourses]);
+  const columns: Column<UserComplianceCourse>[] = [
+    {
+      key: 'course',
+      header: 'Course',
+      render: (r) => (
+        <span className="flex flex-wrap items-center gap-2">
+          <span className="font-medium text-slate-900">{r.course.title}</span>
+          <span className="text-xs text-slate-600">
+            {r.type === 'primary' ? wl.primaryComplianceAltName : wl.secondaryComplianceAltName}
+          </span>
+        </span>
+      ),
+    },
+    {
+      key: 'status',
+      header: 'Status',
+      render: (r) => (
+        <span className="flex flex-wrap gap-1">
+          <Badge tone={STATUS_LABEL[r.status].tone}>{STATUS_LABEL[r.status].label}</Badge>
+          {r.exempt ? <Badge tone="primary">Exempt</Badge> : null}
+        </span>
+      ),
+    },
+    {
+      key: 'completed',
+      header: 'Completed',
+      hideOnMobile: true,
+      render: (r) => formatDay(r.latest_result?.passed ? r.latest_result.completed_at : null),
+    },
+    {
+      key: 'expires',
+      header: 'Expires',
+      render: (r) =>
+        r.latest_result?.passed
+          ? r.exempt || !r.latest_result.expires_at
+            ? 'Never'
+            : formatDay(r.latest_result.expires_at)
+          : '—',
+    },
+  ];
+  const change = async () => {
+    if (!changing) return;
+    try {
+      const res = await api.patch<Envelope<UserComplianceCourse>>(
+        `/users/${encodeURIComponent(userRef)}/compliance-courses/${changing.course.id}`,
+        { exempt: !changing.exempt },
+      );
+      notifySuccess(res.data.message ?? ComplianceMessages.updated);
+      await queryClient.invalidateQueries({ queryKey: key });
+    } catch (error) {
+      notifyError(errorEnvelope(error, 'Could not save.'), 'Could not save.');
+      throw error;
+    }
+  };
+  return (
+    <Card title="Compliance courses" padded={false} data-testid="user-compliance-courses">
+      {list.isError && !list.data ? (
+        <LoadError
+          error={list.error}
+          fallback={ComplianceMessages.failedToFetch}
+          onRetry={() => void list.refetch()}
+        />
+      ) : (
+        <>
+          <DataTable
+            caption={`Compliance courses of ${name}`}
+            columns={columns}
+            rows={list.data?.data}
+            rowKey={(r) => r.course.id}
+            loading={list.isLoading}
+            rowActions={(r) =>
+              canChange ? (
+                <Button
+                  size="sm"
+                  variant="ghost"
+                  onClick={() => setChanging(r)}
+                  aria-label={`${r.exempt ? 'Lift exemption from' : 'Exempt from'} ${r.course.title}`}
+                >
+                  {r.exempt ? 'Lift exemption' : 'Exempt'}
+                </Button>
+              ) : null
+            }
+            empty={
+              <EmptyState
+                title="No compliance courses"
+                description="Their job role requires no course here, or they have no job role."
+              />
+            }
+          />
+          {list.data && list.data.meta.last_page > 1 ? (
+            <div className="border-t border-slate-200 px-4">
+              <Pagination meta={list.data.meta} onPageChange={setPage} label="Compliance course pages" />
+            </div>
+          ) : null}
+        </>
+      )}
+      <ConfirmDialog
+        open={changing !== null}
+        title={changing?.exempt ? 'Lift the exemption?' : 'Exempt from this course?'}
+        tone="primary"
+        confirmLabel={changing?.exempt ? 'Lift exemption' : 'Exempt'}
+        message={
+          changing
+            ? changing.exempt
+              ? `${name} will need ${changing.course.title} again.`
+              : `${name} will count as in date for ${changing.course.title} until the exemption is lifted.`
+            : null
+        }
+        onConfirm={change}
+        onClose={() => setChanging(null)}
+      />
+    </Card>
+  );
+}
