@@ -17,12 +17,11 @@ type Executor = Db | Trx;
  */
 export function cellStatusSql(now: Date, lr = 'lr', e = 'e'): RawBuilder<string> {
   const passed = sql.ref(`${lr}.passed`);
-  const type = sql.ref(`${lr}.type`);
   const expires = sql.ref(`${lr}.expires_at`);
   const warning = sql.ref(`${e}.expiry_warning`);
   return sql<string>`CASE
     WHEN ${passed} IS NOT TRUE THEN 'missing'
-    WHEN ${type} = 'exempt' OR ${expires} IS NULL THEN 'in_date'
+    WHEN ${expires} IS NULL THEN 'in_date'
     WHEN ${expires} <= ${now} THEN 'expired'
     WHEN ${expires} <= ${now}::timestamptz + make_interval(days => ${warning}) THEN 'expiring'
     ELSE 'in_date' END`;

@@ -63,9 +63,9 @@ const CELLS: Array<{
     expect: 'in_date',
   },
   {
-    name: 'exemption with a past date: still in date',
+    name: 'exemption that ended 5 days ago: expired',
     latest: { passed: true, type: 'exempt', expiresAt: day(-5) },
-    expect: 'in_date',
+    expect: 'expired',
   },
 ];
 

@@ -8,7 +8,7 @@ export type CellStatus = 'in_date' | 'expiring' | 'expired' | 'missing';
 /** What a cell knows of its latest result (latest_results): absent when the user has none for the course. */
 export interface LatestResultFacts {
   passed: boolean;
-  /** 'exempt' results count as in date whatever their date. */
+  /** An exemption is a pass: in date until its end date (expiresAt), or for good when it has none. */
   type: string;
   expiresAt: Date | null;
 }
@@ -26,7 +26,7 @@ export function cellStatus(
   expiryWarningDays: number,
 ): CellStatus {
   if (!latest?.passed) return 'missing';
-  if (latest.type === 'exempt' || latest.expiresAt === null) return 'in_date';
+  if (latest.expiresAt === null) return 'in_date';
   const expires = latest.expiresAt.getTime();
   if (expires <= now.getTime()) return 'expired';
   if (expires <= now.getTime() + expiryWarningDays * DAY_MS) return 'expiring';

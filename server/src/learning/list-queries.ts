@@ -22,10 +22,10 @@ export async function listLearnerCourses(
 ) {
   const visible = clauses.takeable;
   const hasContent = sql<SqlBool>`EXISTS (SELECT 1 FROM contents c WHERE c.course_id = co.id AND ${visible})`;
-  // The engine's "counts as in date" (compliance/rules.ts cellStatus: in date or expiring; an exemption is in date).
+  // The engine's "counts as in date" (compliance/rules.ts cellStatus: in date or expiring; an exemption is in date until its end date).
   const inDate = (now: Date) => sql<SqlBool>`EXISTS (
     SELECT 1 FROM latest_results lr WHERE lr.user_id = ${userId} AND lr.course_id = co.id AND lr.passed
-      AND (lr.type = 'exempt' OR lr.expires_at IS NULL OR lr.expires_at > ${now}))`;
+      AND (lr.expires_at IS NULL OR lr.expires_at > ${now}))`;
   let q = db.selectFrom('courses as co').select(['co.id', 'co.uuid', 'co.title', 'co.short_title']);
   if (filter.kind === 'available') q = q.where(hasContent);
   else if (filter.kind === 'compliant') q = q.where(inDate(filter.now));
