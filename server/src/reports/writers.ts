@@ -1,0 +1,149 @@
+import { PassThrough, type Readable } from 'node:stream';
+import ExcelJS from 'exceljs';
+import PDFDocument from 'pdfkit';
+
+/**
+ * Streaming writers of report files (core brief: XLSX = exceljs WorkbookWriter, PDF = pdfkit). Rows arrive as an
+ * async iterable of batches, and each batch is written (committed) before the next is read, so memory stays flat
+ * however long the report is. Both return the stream at once; the caller pipes it to the response or an e-mail.
+ */
+
+export type Cell = string | number | null;
+export interface Column {
+  header: string;
+  /** XLSX column width in characters; PDF width is proportional to it. */
+  width: number;
+}
+export interface Sheet {
+  name: string;
+  columns: Column[];
+  rows: AsyncIterable<Cell[][]> | Iterable<Cell[][]>;
+}
+
+export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+export function writeXlsx(sheets: Sheet[], meta: { creator: string }): Readable {
+  const out = new PassThrough();
+  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({
+    stream: out,
+    useStyles: true,
+    useSharedStrings: false,
+  });
+  wb.creator = meta.creator;
+  (async () => {
+    for (const sheet of sheets) {
+      const ws = wb.addWorksheet(sheet.name.slice(0, 31), { views: [{ state: 'frozen', ySplit: 1 }] });
+      ws.columns = sheet.columns.map((c, i) => ({ header: c.header, key: `c${i}`, width: c.width }));
+      ws.getRow(1).font = { bold: true };
+      ws.getRow(1).commit();
+      for await (const batch of sheet.rows) for (const row of batch) ws.addRow(row).commit();
+      ws.commit();
+    }
+    await wb.commit();
+  })().catch((err) => out.destroy(err instanceof Error ? err : new Error(String(err))));
+  return out;
+}
+
+export interface PdfTable {
+  heading?: string;
+  columns: Column[];
+  rows: AsyncIterable<Cell[][]> | Iterable<Cell[][]>;
+  /** Fill colour of a row (e.g. a score band), by row. */
+  rowColour?: (row: Cell[]) => string | null;
+}
+
+/** A landscape A4 document of a title, facts lines and tables, drawn as rows arrive (pdfkit flushes pages). */
+export function writePdf(
+  doc: { title: string; subtitle: string[]; tables: PdfTable[]; author: string },
+  opts: { compress?: boolean } = {},
+): Readable {
+  const pdf = new PDFDocument({
+    size: 'A4',
+    layout: 'landscape',
+    margin: 36,
+    compress: opts.compress ?? true,
+    bufferPages: false,
+    info: { Title: doc.title, Author: doc.author },
+  });
+  const left = 36;
+  const usable = pdf.page.width - 72;
+  const bottom = () => pdf.page.height - 48;
+  const rowHeight = 16;
+
+  const drawHeader = (columns: Column[], widths: number[]) => {
+    let x = left;
+    const y = pdf.y;
+    pdf.rect(left, y - 2, usable, rowHeight).fill('#e5e7eb');
+    pdf.fillColor('#111827').font('Helvetica-Bold').fontSize(8);
+    columns.forEach((c, i) => {
+      pdf.text(c.header, x + 3, y + 2, {
+        width: widths[i] - 6,
+        height: rowHeight,
+        ellipsis: true,
+        lineBreak: false,
+      });
+      x += widths[i];
+    });
+    pdf.y = y + rowHeight;
+    pdf.font('Helvetica').fontSize(8);
+  };
+
+  (async () => {
+    pdf.fillColor('#111827').font('Helvetica-Bold').fontSize(16).text(doc.title, left, 36);
+    pdf.font('Helvetica').fontSize(9).fillColor('#374151');
+    for (const line of doc.subtitle) pdf.text(line);
+    pdf.moveDown(0.5);
+    for (const table of doc.tables) {
+      const total = table.columns.reduce((s, c) => s + c.width, 0);
+      const widths = table.columns.map((c) => (c.width / total) * usable);
+      if (pdf.y > bottom() - 3 * rowHeight) pdf.addPage();
+      if (table.heading) {
+        pdf.moveDown(0.5);
+        pdf.fillColor('#111827').font('Helvetica-Bold').fontSize(11).text(table.heading, left);
+        pdf.moveDown(0.2);
+      }
+      drawHeader(table.columns, widths);
+      let n = 0;
+      for await (const batch of table.rows) {
+        for (const row of batch) {
+          if (pdf.y + rowHeight > bottom()) {
+            pdf.addPage();
+            pdf.y = 36;
+            drawHeader(table.columns, widths);
+          }
+          const y = pdf.y;
+          const fill = table.rowColour?.(row) ?? (n % 2 === 1 ? '#f9fafb' : null);
+          if (fill) pdf.rect(left, y - 2, usable, rowHeight).fill(fill);
+          pdf.fillColor('#111827');
+          let x = left;
+          row.forEach((cell, i) => {
+            pdf.text(cell === null ? '' : String(cell), x + 3, y + 2, {
+              width: widths[i] - 6,
+              height: rowHeight,
+              ellipsis: true,
+              lineBreak: false,
+            });
+            x += widths[i];
+          });
+          pdf.y = y + rowHeight;
+          n += 1;
+        }
+        // Let pdfkit hand finished pages to the stream between batches.
+        await new Promise((r) => setImmediate(r));
+      }
+      if (n === 0) pdf.fillColor('#6b7280').text('Nothing to show.', left + 3, pdf.y + 2);
+      pdf.x = left;
+      pdf.moveDown(1);
+    }
+    pdf.end();
+  })().catch((err) => pdf.destroy(err instanceof Error ? err : new Error(String(err))));
+  return pdf as unknown as Readable;
+}
+
+/** 'DD-MM-YYYY' of a date in UTC (spec 2 §9 style), or '' for none. */
+export function dmy(d: Date | string | null | undefined): string {
+  if (!d) return '';
+  const date = new Date(d);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${pad(date.getUTCDate())}-${pad(date.getUTCMonth() + 1)}-${date.getUTCFullYear()}`;
+}

@@ -1,0 +1,214 @@
+import type { Params } from '../app/api';
+import { Button, Card, DataTable, EmptyState, Spinner } from '../ui';
+import { useDrillEntities, useDrillRoles, useDrillUsers } from './api';
+import { ScoreBar } from './charts';
+import { ReportMessages } from './messages';
+
+export interface DrillState {
+  /** Entities drilled into, outermost first (the last one is shown). */
+  path: { id: number; name: string }[];
+  role: { id: number; name: string } | null;
+  /** Showing the roles of the last entity (else its child entities). */
+  roles: boolean;
+}
+
+function Preparing() {
+  return (
+    <div className="flex items-center gap-3 p-5 text-sm text-slate-600" aria-live="polite">
+      <Spinner /> Preparing the figures… this page checks again every 5 seconds.
+    </div>
+  );
+}
+function Failed() {
+  return (
+    <p className="p-5 text-sm text-danger-700" role="alert">
+      {ReportMessages.fetchFailed}
+    </p>
+  );
+}
+
+/**
+ * Drill-down (spec 2 §7 /reports/drill-down/...): an entity's children → its roles → the users of a role.
+ * Each level answers 202 while the server computes and is polled every 5 s (spec 2 §4).
+ */
+export function DrillDown({
+  root,
+  state,
+  onChange,
+  params,
+}: {
+  root: { id: number; name: string };
+  state: DrillState;
+  onChange: (s: DrillState) => void;
+  params: Params;
+}) {
+  const current = state.path[state.path.length - 1] ?? root;
+  const entities = useDrillEntities(state.roles ? null : current.id, params);
+  const roles = useDrillRoles(state.roles && !state.role ? current.id : null, params);
+  const users = useDrillUsers(state.role ? current.id : null, state.role?.id ?? null, params);
+  const crumbs = [root, ...state.path.filter((p) => p.id !== root.id)];
+
+  return (
+    <Card title="Drill down" padded={false} data-testid="drill-down" className="relative overflow-hidden">
+      <nav
+        aria-label="Drill-down path"
+        className="flex flex-wrap items-center gap-1 border-b border-slate-200 px-5 py-3 text-sm"
+      >
+        {crumbs.map((c, i) => (
+          <span key={c.id} className="flex items-center gap-1">
+            {i > 0 ? <span aria-hidden="true">/</span> : null}
+            <button
+              type="button"
+              className="focus-ring rounded text-primary-700 underline"
+              onClick={() => onChange({ path: crumbs.slice(1, i + 1), roles: false, role: null })}
+            >
+              {c.name}
+            </button>
+          </span>
+        ))}
+        {state.roles ? (
+          <>
+            <span aria-hidden="true">/</span>
+            <button
+              type="button"
+              className="focus-ring rounded text-primary-700 underline"
+              onClick={() => onChange({ ...state, role: null })}
+            >
+              Roles
+            </button>
+          </>
+        ) : null}
+        {state.role ? (
+          <>
+            <span aria-hidden="true">/</span>
+            <span aria-current="page">{state.role.name}</span>
+          </>
+        ) : null}
+      </nav>
+
+      {!state.roles ? (
+        entities.isError ? (
+          <Failed />
+        ) : !entities.data?.ready ? (
+          <Preparing />
+        ) : (
+          <DataTable
+            caption={`Organisations in ${current.name}`}
+            rows={entities.data.rows}
+            rowKey={(r) => r.id}
+            empty={<EmptyState title="No organisations" />}
+            columns={[
+              {
+                key: 'name',
+                header: 'Organisation',
+                render: (r) => <span className="font-medium">{r.name}</span>,
+              },
+              { key: 'users', header: 'Staff', render: (r) => r.users, hideOnMobile: true },
+              { key: 'required', header: 'Required', render: (r) => r.required, hideOnMobile: true },
+              { key: 'score', header: 'Score', render: (r) => <ScoreBar score={r.score} label={r.name} /> },
+            ]}
+            rowActions={(r) => (
+              <div className="flex justify-end gap-2">
+                {r.has_children && r.id !== current.id ? (
+                  <Button
+                    size="sm"
+                    variant="secondary"
+                    onClick={() =>
+                      onChange({
+                        path: [...state.path, { id: r.id, name: r.name }],
+                        roles: false,
+                        role: null,
+                      })
+                    }
+                  >
+                    Open <span className="sr-only">{r.name}</span>
+                  </Button>
+                ) : null}
+                <Button
+                  size="sm"
+                  variant="secondary"
+                  onClick={() =>
+                    onChange({
+                      path: r.id === current.id ? state.path : [...state.path, { id: r.id, name: r.name }],
+                      roles: true,
+                      role: null,
+                    })
+                  }
+                >
+                  Roles <span className="sr-only">of {r.name}</span>
+                </Button>
+              </div>
+            )}
+          />
+        )
+      ) : !state.role ? (
+        roles.isError ? (
+          <Failed />
+        ) : !roles.data?.ready ? (
+          <Preparing />
+        ) : (
+          <DataTable
+            caption={`Roles in ${current.name}`}
+            rows={roles.data.rows}
+            rowKey={(r) => r.id}
+            empty={
+              <EmptyState
+                title="No roles with requirements"
+                description="Nobody here holds a role with required courses."
+              />
+            }
+            columns={[
+              { key: 'name', header: 'Role', render: (r) => <span className="font-medium">{r.name}</span> },
+              { key: 'users', header: 'Staff', render: (r) => r.users, hideOnMobile: true },
+              { key: 'missing', header: 'Missing', render: (r) => r.missing, hideOnMobile: true },
+              { key: 'score', header: 'Score', render: (r) => <ScoreBar score={r.score} label={r.name} /> },
+            ]}
+            rowActions={(r) => (
+              <Button
+                size="sm"
+                variant="secondary"
+                onClick={() => onChange({ ...state, role: { id: r.id, name: r.name } })}
+              >
+                Staff <span className="sr-only">with role {r.name}</span>
+              </Button>
+            )}
+          />
+        )
+      ) : users.isError ? (
+        <Failed />
+      ) : !users.data?.ready ? (
+        <Preparing />
+      ) : (
+        <DataTable
+          caption={`${state.role.name} staff in ${current.name}`}
+          rows={users.data.rows}
+          rowKey={(r) => r.id}
+          empty={<EmptyState title="No staff" />}
+          columns={[
+            {
+              key: 'name',
+              header: 'Name',
+              render: (r) => (
+                <span className="font-medium">
+                  {r.name}
+                  {r.new_starter ? (
+                    <span className="ml-2 text-xs font-normal text-slate-600">(new starter)</span>
+                  ) : null}
+                </span>
+              ),
+            },
+            { key: 'entity', header: 'Organisation', render: (r) => r.entity.name, hideOnMobile: true },
+            {
+              key: 'cells',
+              header: 'In date / required',
+              render: (r) => `${r.in_date + r.expiring} / ${r.required}`,
+              hideOnMobile: true,
+            },
+            { key: 'expired', header: 'Expired', render: (r) => r.expired, hideOnMobile: true },
+            { key: 'score', header: 'Score', render: (r) => <ScoreBar score={r.score} label={r.name} /> },
+          ]}
+        />
+      )}
+    </Card>
+  );
+}

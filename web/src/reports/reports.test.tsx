@@ -1,0 +1,166 @@
+import type { ComplianceEntityRow, ComplianceFigures } from '@cc/contracts';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { actingAsStore } from '../app/acting-as';
+import { permissionsStore, setUser } from '../app/auth';
+import { notificationsStore } from '../app/notifications';
+import { routes } from '../router';
+import { makeUser } from '../test/factories';
+import { treeOrder } from './ComplianceReportPage';
+import { bandOf } from './charts';
+
+type Handler = (url: URL, init: RequestInit | undefined) => Response | undefined;
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+let handler: Handler = () => undefined;
+const calls: { method: string; path: string; body: unknown }[] = [];
+
+function renderAt(path: string) {
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  render(
+    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  );
+  return router;
+}
+
+const figures = (f: Partial<ComplianceFigures> = {}): ComplianceFigures => ({
+  users: 2,
+  required: 4,
+  in_date: 3,
+  expiring: 0,
+  expired: 1,
+  missing: 0,
+  score: 75,
+  ...f,
+});
+const entity = (
+  id: number,
+  name: string,
+  parent_id: number | null,
+  f: Partial<ComplianceFigures> = {},
+): ComplianceEntityRow => ({
+  id,
+  name,
+  slug: name.toLowerCase().replace(/\s+/g, '-'),
+  level: parent_id === null ? 'A' : 'B',
+  parent_id,
+  ...figures(f),
+  own: figures(f),
+});
+
+beforeEach(() => {
+  permissionsStore.set(null);
+  actingAsStore.set(null);
+  notificationsStore.set([]);
+  calls.length = 0;
+  handler = () => undefined;
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: string, init?: RequestInit) => {
+      const url = new URL(input, 'http://localhost');
+      calls.push({
+        method: init?.method ?? 'GET',
+        path: url.pathname,
+        body: init?.body ? JSON.parse(String(init.body)) : undefined,
+      });
+      if (url.pathname === '/sanctum/csrf-cookie') return new Response(null, { status: 204 });
+      return handler(url, init) ?? json(404, { message: 'Not found.' });
+    }),
+  );
+  setUser(
+    makeUser({
+      permissions: [13, 16, 17, 7].map((id) => ({ id, slug: `p${id}` })),
+    }),
+  );
+});
+afterEach(() => vi.unstubAllGlobals());
+
+describe('helpers', () => {
+  it('orders entities as a tree, parents first, siblings by name', () => {
+    const rows = treeOrder([
+      entity(3, 'Willow', 1),
+      entity(1, 'Group', null),
+      entity(2, 'Oak', 1),
+      entity(4, 'Annex', 2),
+    ]);
+    expect(rows.map((r) => [r.row.name, r.depth])).toEqual([
+      ['Group', 0],
+      ['Oak', 1],
+      ['Annex', 2],
+      ['Willow', 1],
+    ]);
+  });
+  it('bands scores with the margins', () => {
+    expect([bandOf(85, 85, 65), bandOf(84, 85, 65), bandOf(65, 85, 65), bandOf(64, 85, 65)]).toEqual([
+      'green',
+      'amber',
+      'amber',
+      'red',
+    ]);
+  });
+});
+
+describe('/reports/compliance', () => {
+  it('shows organisations with score bars, the trend and the courses', async () => {
+    handler = (url) =>
+      url.pathname === '/api/reports/compliance'
+        ? json(200, {
+            data: {
+              months: [
+                { month: '2026-09', ...figures({ score: 60 }) },
+                { month: '2026-10', ...figures({ score: 70 }) },
+              ],
+              courses: [{ id: 9, title: 'Fire safety', ...figures({ score: 50 }) }],
+              entities: [
+                entity(1, 'Meadowbrook', null, { score: 90 }),
+                entity(2, 'Oakfield House', 1, { score: 40 }),
+              ],
+              totals: figures({ score: 66 }),
+              generated_at: new Date().toISOString(),
+            },
+          })
+        : undefined;
+    renderAt('/reports/compliance');
+    const table = await screen.findByRole('table', { name: 'Compliance by organisation' });
+    expect(within(table).getByText('Oakfield House')).toBeTruthy();
+    expect(within(table).getByRole('meter', { name: /Oakfield House: 40%, poor/ })).toBeTruthy();
+    expect(within(table).getByRole('meter', { name: /Meadowbrook: 90%, good/ })).toBeTruthy();
+    expect(screen.getByRole('img', { name: /2026-09 60%, 2026-10 70%/ })).toBeTruthy();
+    expect(screen.getByRole('table', { name: 'Compliance by course' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Export PDF' })).toBeTruthy();
+    expect(calls.find((c) => c.path === '/api/reports/compliance')?.body).toMatchObject({
+      compliance_type: 'primary',
+      new_starters_filter: 'include_new_starters',
+    });
+  });
+
+  it('answers status 300 with the expected time and offers to e-mail the report', async () => {
+    handler = (url, init) => {
+      if (url.pathname !== '/api/reports/compliance') return undefined;
+      const body = JSON.parse(String(init?.body));
+      if (body.emailFormat)
+        return json(200, { message: 'The report has been queued and will be e-mailed to you shortly.' });
+      return json(300, { message: 'too large', expected_time: '3 minutes', expected_seconds: 170, cells: 9 });
+    };
+    renderAt('/reports/compliance');
+    expect(await screen.findByText('This report is large; it will take about 3 minutes.')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'E-mail it to me (XLSX)' }));
+    expect(
+      (await screen.findAllByText('The report has been queued and will be e-mailed to you shortly.')).length,
+    ).toBeGreaterThan(0);
+    expect(calls.filter((c) => c.path === '/api/reports/compliance').at(-1)?.body).toMatchObject({
+      emailFormat: 'XLSX',
+    });
+  });
+
+  it("shows the spec's message when the report fails", async () => {
+    handler = (url) => (url.pathname === '/api/reports/compliance' ? json(500, {}) : undefined);
+    renderAt('/reports/compliance');
+    expect(await screen.findByText('Failed to fetch report. Please contact support')).toBeTruthy();
+  });
+});
