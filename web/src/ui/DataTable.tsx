@@ -37,7 +37,7 @@ export function DataTable<T>({
   const colCount = columns.length + (rowActions ? 1 : 0);
   const showEmpty = !loading && (!rows || rows.length === 0);
   return (
-    <div className="overflow-x-auto">
+    <div className="relative overflow-x-auto">
       <table className="min-w-full divide-y divide-slate-200 text-sm" aria-busy={loading || undefined}>
         <caption className="sr-only">{caption}</caption>
         <thead className="bg-slate-50">
