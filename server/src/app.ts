@@ -18,6 +18,7 @@ import {
 import { passwordGatePlugin } from './auth/password-gate';
 import { authRoutes, authWebRoutes } from './auth/routes';
 import { certificateRoutes } from './certificates/routes';
+import { complianceRoutes } from './compliance/routes';
 import { contentRoutes } from './content/routes';
 import { courseRoutes } from './courses/routes';
 import { entityRoutes } from './entities/routes';
@@ -31,9 +32,14 @@ import { notFound } from './http/errors';
 import { learningRoutes } from './learning/routes';
 import { lessonRoutes } from './lessons/routes';
 import { mailRoutes } from './mail/routes';
+import { matrixRoutes } from './matrix/routes';
 import { packageApiRoutes, packageFileRoutes } from './packages/routes';
 import { permissionRoutes } from './permissions/routes';
+import { presetRoutes } from './presets/routes';
 import { quizRoutes } from './quizzes/routes';
+import { realtimeRoutes } from './realtime/routes';
+import { reportRoutes } from './reports/routes';
+import { resultRoutes } from './results/routes';
 import { roleRoutes } from './roles/routes';
 import { fileRoutes } from './storage/routes';
 import { systemRoutes } from './system/routes';
@@ -126,6 +132,12 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}) {
       await api.register(learningRoutes);
       await api.register(certificateRoutes);
       await api.register(packageApiRoutes);
+      await api.register(presetRoutes);
+      await api.register(resultRoutes);
+      await api.register(matrixRoutes);
+      await api.register(realtimeRoutes);
+      await api.register(reportRoutes);
+      await api.register(complianceRoutes);
     },
     { prefix: '/api' },
   );

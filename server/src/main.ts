@@ -3,6 +3,7 @@ import { purgeExpiredSessions } from './auth/queries';
 import { openDeps } from './bootstrap';
 import { loadConfig } from './config';
 import { DEMO_LOGINS, DEMO_PASSWORD, seedDemoIfEmpty } from './db/demo/seed';
+import { registerAllJobs, startWorker } from './jobs';
 
 /** Process entry: config -> database -> migrate -> (demo seed) -> listen (ARCHITECTURE layout). */
 async function main() {
@@ -22,6 +23,9 @@ async function main() {
     },
   });
   await app.listen({ port: config.port, host: config.host });
+  // The durable job queue's worker (scheduled reports, …): several processes may run one on the same database.
+  registerAllJobs();
+  const worker = startWorker(deps, { log: app.log });
 
   const seconds = ((performance.now() - started) / 1000).toFixed(2);
   const lines = [
@@ -51,6 +55,7 @@ async function main() {
     closing = true;
     app.log.info({ signal }, 'shutting down');
     clearInterval(sweep);
+    await worker.stop();
     await app.close();
     await deps.close();
     process.exit(0);

@@ -43,6 +43,12 @@ interface Fixture {
   // Learning (issue 4): the victim's attempt and passed result.
   attempt: { id: number };
   result: { id: number };
+  // Report presets and schedules (issue 5 item 5): the victim's own.
+  presets: { presetId: number; presetName: string; scheduleId: number };
+  // Results (issue 5 item 1): the victim's exemption, a pending historical result, and a bulk add.
+  results: { exemptId: number; pendingId: number; bulkId: number };
+  // Compliance (issue 5 items 2, 3): a role-course row of the target organisation.
+  compliance: { ruleId: number };
 }
 interface Case {
   method: Method;
@@ -65,6 +71,14 @@ interface ListCase {
 
 const SCOPED: Case[] = [
   { method: 'GET', route: '/api/entities/:id', url: (f) => `/api/entities/${f.site.slug}`, kind: 'scoped' },
+  // Matrix (issue 5 item 4): another organisation's entity answers 404; without permission 12, 403.
+  {
+    method: 'POST',
+    route: '/api/reports/matrix',
+    url: () => '/api/reports/matrix',
+    body: (f) => ({ entities: [f.org.id], directFormat: 'json' }),
+    kind: 'scoped',
+  },
   {
     method: 'PATCH',
     route: '/api/entities/:id',
@@ -295,7 +309,70 @@ const SCOPED: Case[] = [
   // Learning (issue 4).
   ...learningCases(),
   ...packageCases(),
+  ...presetCases(),
+  ...resultCases(),
+  ...complianceCases(),
+  ...reportCases(),
 ];
+
+/** Reports (issue 5 item 5): every report names the target's site (or its result); outsiders get 404. */
+function reportCases(): Case[] {
+  const site = (f: Fixture) => ({ entities: [f.site.id] });
+  const c = (
+    method: Method,
+    route: string,
+    url: (f: Fixture) => string,
+    body?: (f: Fixture) => unknown,
+  ): Case => ({
+    method,
+    route,
+    url,
+    ...(body ? { body } : {}),
+    kind: 'scoped',
+  });
+  return [
+    c('POST', '/api/reports/compliance', () => '/api/reports/compliance', site),
+    c(
+      'GET',
+      '/api/reports/compliance/courses',
+      (f) => `/api/reports/compliance/courses?entities=${f.site.id}`,
+    ),
+    c(
+      'GET',
+      '/api/reports/compliance/export/:format',
+      (f) => `/api/reports/compliance/export/xlsx?entities=${f.site.id}`,
+    ),
+    c('POST', '/api/reports/role', () => '/api/reports/role', site),
+    c('POST', '/api/reports/certificate', () => '/api/reports/certificate', site),
+    c('POST', '/api/reports/results', () => '/api/reports/results', site),
+    c('POST', '/api/reports/staff', () => '/api/reports/staff', site),
+    c(
+      'POST',
+      '/api/report',
+      () => '/api/report',
+      (f) => ({ report_type: 'certificate', entities: [f.site.id] }),
+    ),
+    c(
+      'POST',
+      '/api/results/certificate/download-multiple',
+      () => '/api/results/certificate/download-multiple',
+      (f) => ({
+        result_ids: [f.result.id],
+      }),
+    ),
+    c(
+      'GET',
+      '/api/reports/drill-down/entities',
+      (f) => `/api/reports/drill-down/entities?entity=${f.site.id}`,
+    ),
+    c('GET', '/api/reports/drill-down/:id/roles', (f) => `/api/reports/drill-down/${f.site.id}/roles`),
+    c(
+      'GET',
+      '/api/reports/drill-down/:a/:b/users',
+      (f) => `/api/reports/drill-down/${f.site.id}/${f.role.id}/users`,
+    ),
+  ];
+}
 
 function authoringCases(): Case[] {
   const s = (
@@ -505,6 +582,8 @@ const LISTS: ListCase[] = [
       insider: 403,
     }),
   ),
+  ...resultLists(),
+  ...presetLists(),
 ];
 
 /** Open to anyone, or only about the caller themself: nothing of another organisation to reach. */
@@ -530,10 +609,12 @@ const EXEMPT: Record<string, string> = {
   'POST /api/auth/update-email': 'the caller only',
   'POST /api/auth/update-password': 'the caller only',
   'GET /api/mail/outbox': 'super admins only',
+  'GET /api/mail/outbox/:id/attachments/:attachmentId': 'super admins only',
   'POST /api/entities': 'creates under a parent: covered by the parent test below',
   'GET /api/graphql': 'GraphQL resolvers call the same services (src/graphql/graphql.test.ts)',
   'POST /api/graphql': 'GraphQL resolvers call the same services (src/graphql/graphql.test.ts)',
   'GET /api/attempts/current-attempt': 'the caller only',
+  'GET /api/ws': 'websocket; subscribe is scoped like POST /api/reports/matrix (src/matrix/routes.test.ts)',
 };
 
 const TENANT_TABLES = [
@@ -570,6 +651,12 @@ const TENANT_TABLES = [
   'certificate_branding',
   'scorm_packages',
   'h5p_packages',
+  'report_presets',
+  'report_schedules',
+  'jobs',
+  'mail_attachments',
+  'bulk_event_operations',
+  'compliance_rules',
 ] as const;
 
 let h: Harness;
@@ -655,6 +742,23 @@ beforeAll(async () => {
     image: { id: image.id },
     attempt: { id: attempt.id },
     result: { id: result.id },
+    presets: await presetFixtures(victim.id, site.id),
+    results: await resultFixtures(victim.id, site.id, course.id),
+    compliance: {
+      ruleId: (
+        await h.db
+          .insertInto('compliance_rules')
+          .values({
+            entity_id: org.id,
+            role_id: role.id,
+            course_id: course.id,
+            type: 'primary',
+            validity_months: 12,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id,
+    },
   };
   const outsiderUser = await buildUser(h.db, { permissions: PERMISSIONS.map((p) => p.id) });
   outsider = await bearer(h.db, outsiderUser.id);
@@ -842,5 +946,293 @@ function packageCases(): Case[] {
       (f) => `/api/attempts/${f.attempt.id}/h5ps/${f.h5p.id}/package`,
       'own',
     ),
+  ];
+}
+
+/** Results (issue 5 item 1): the victim's exemption, a pending historical result and a bulk add in their org. */
+async function resultFixtures(userId: number, entityId: number, courseId: number) {
+  const base = { userId, entityId, courseId, contentId: null, score: null, attemptId: null, createdBy: null };
+  return h.db.transaction().execute(async (trx) => {
+    const exempt = await recordResult(trx, {
+      ...base,
+      type: 'exempt',
+      passed: true,
+      completedAt: new Date(),
+      expiresAt: null,
+    });
+    const pending = await recordResult(trx, {
+      ...base,
+      type: 'historical',
+      status: 'pending',
+      passed: true,
+      completedAt: new Date(),
+    });
+    const bulk = await trx
+      .insertInto('bulk_event_operations')
+      .values({
+        entity_id: entityId,
+        course_id: courseId,
+        type: 'face2face',
+        completed_at: new Date(),
+        passed: true,
+        user_count: 1,
+        created_by: userId,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return { exemptId: exempt.id, pendingId: pending.id, bulkId: bulk.id };
+  });
+}
+
+function resultCases(): Case[] {
+  const s = (
+    method: Method,
+    route: string,
+    url: (f: Fixture) => string,
+    body?: (f: Fixture) => unknown,
+  ): Case => ({ method, route, url, ...(body ? { body } : {}), kind: 'scoped' });
+  const day = '2024-03-01';
+  return [
+    s(
+      'POST',
+      '/api/results/historical/create',
+      () => '/api/results/historical/create',
+      (f) => ({ user_id: f.victim.id, course_id: f.course.id, completed_at: day }),
+    ),
+    s(
+      'PATCH',
+      '/api/results/historical/:id',
+      (f) => `/api/results/historical/${f.results.pendingId}`,
+      () => ({ notes: 'Taken over' }),
+    ),
+    s(
+      'POST',
+      '/api/results/exempt',
+      () => '/api/results/exempt',
+      (f) => ({ user_id: f.victim.id, course_id: f.course.id }),
+    ),
+    s(
+      'PATCH',
+      '/api/results/exempt/:id',
+      (f) => `/api/results/exempt/${f.results.exemptId}`,
+      () => ({ notes: 'Taken over' }),
+    ),
+    s('DELETE', '/api/results/exempt/:id', (f) => `/api/results/exempt/${f.results.exemptId}`),
+    s(
+      'POST',
+      '/api/results/pending/:id/approve',
+      (f) => `/api/results/pending/${f.results.pendingId}/approve`,
+    ),
+    s('DELETE', '/api/results/pending/:id', (f) => `/api/results/pending/${f.results.pendingId}`),
+    s('GET', '/api/results/:id', (f) => `/api/results/${f.result.id}`),
+    s('DELETE', '/api/results/:id', (f) => `/api/results/${f.result.id}`),
+    s(
+      'PATCH',
+      '/api/results/:id/suppress-certificate',
+      (f) => `/api/results/${f.result.id}/suppress-certificate`,
+      () => ({ suppressed: true }),
+    ),
+    s('GET', '/api/results/:id/evidence', (f) => `/api/results/${f.result.id}/evidence`),
+    s('GET', '/api/users/:id/results', (f) => `/api/users/${f.victim.uuid}/results`),
+    s(
+      'POST',
+      '/api/users/bulk-add-events',
+      () => '/api/users/bulk-add-events',
+      (f) => ({ user_ids: [f.victim.id], course_id: f.course.id, completed_at: day, type: 'face2face' }),
+    ),
+    s('DELETE', '/api/users/bulk-add-events/:id', (f) => `/api/users/bulk-add-events/${f.results.bulkId}`),
+  ];
+}
+
+function resultLists(): ListCase[] {
+  const l = (route: string, url: string, secrets: (f: Fixture) => string[]): ListCase => ({
+    method: 'GET',
+    route,
+    url: () => url,
+    secrets,
+    insider: 403,
+  });
+  return [
+    l('/api/results/exempt', '/api/results/exempt?per_page=100', (f) => [f.victim.uuid]),
+    l('/api/results/pending/:type', '/api/results/pending/historical?per_page=100', (f) => [f.victim.uuid]),
+    l('/api/results/courses', '/api/results/courses?per_page=100', (f) => [f.course.title]),
+    l('/api/users/bulk-add-events-history', '/api/users/bulk-add-events-history?per_page=100', (f) => [
+      f.course.title,
+    ]),
+  ];
+}
+
+/** Report presets and schedules (issue 5 item 5): personal, so everyone but the owner gets 404. */
+function presetCases(): Case[] {
+  const own = (
+    method: Method,
+    route: string,
+    url: (f: Fixture) => string,
+    body?: (f: Fixture) => unknown,
+  ): Case => ({
+    method,
+    route,
+    url,
+    ...(body ? { body } : {}),
+    kind: 'own',
+  });
+  return [
+    {
+      method: 'POST',
+      route: '/api/reports/presets',
+      url: () => '/api/reports/presets',
+      body: (f) => ({ name: 'Planted', report_type: 'matrix', acting_as_id: f.site.id }),
+      kind: 'scoped',
+    },
+    {
+      method: 'GET',
+      route: '/api/reports/presets/options/:kind',
+      url: (f) => `/api/reports/presets/options/courses?acting_as_id=${f.site.id}`,
+      kind: 'scoped',
+    },
+    own('GET', '/api/reports/presets/:id', (f) => `/api/reports/presets/${f.presets.presetId}`),
+    own(
+      'PATCH',
+      '/api/reports/presets/:id',
+      (f) => `/api/reports/presets/${f.presets.presetId}`,
+      () => ({ name: 'Taken over' }),
+    ),
+    own('DELETE', '/api/reports/presets/:id', (f) => `/api/reports/presets/${f.presets.presetId}`),
+    own(
+      'POST',
+      '/api/reports/schedules',
+      () => '/api/reports/schedules',
+      (f) => ({
+        preset_id: f.presets.presetId,
+        frequency: 'daily',
+        time: '07:00',
+        recipients: ['planted@example.test'],
+        format: 'PDF',
+      }),
+    ),
+    own('GET', '/api/reports/schedules/:id', (f) => `/api/reports/schedules/${f.presets.scheduleId}`),
+    own(
+      'PATCH',
+      '/api/reports/schedules/:id',
+      (f) => `/api/reports/schedules/${f.presets.scheduleId}`,
+      () => ({ recipients: ['planted@example.test'] }),
+    ),
+    own('DELETE', '/api/reports/schedules/:id', (f) => `/api/reports/schedules/${f.presets.scheduleId}`),
+    own(
+      'POST',
+      '/api/reports/schedules/:id/run',
+      (f) => `/api/reports/schedules/${f.presets.scheduleId}/run`,
+    ),
+  ];
+}
+
+function presetLists(): ListCase[] {
+  return [
+    {
+      method: 'GET',
+      route: '/api/reports/presets',
+      url: () => '/api/reports/presets?per_page=100',
+      secrets: (f) => [f.presets.presetName],
+      insider: 403,
+    },
+    {
+      method: 'GET',
+      route: '/api/reports/schedules',
+      url: () => '/api/reports/schedules?per_page=100',
+      secrets: (f) => [f.presets.presetName, 'victim-reports@example.test'],
+      insider: 403,
+    },
+    ...(
+      [
+        ['courses', (f: Fixture) => [f.course.title, `"id":${f.course.id},`]],
+        ['entities', (f: Fixture) => [`"id":${f.org.id},`, `"id":${f.site.id},`]],
+        ['users', (f: Fixture) => [`"id":${f.victim.id},`]],
+        ['roles', (f: Fixture) => [`"id":${f.role.id},`]],
+      ] as const
+    ).map(
+      ([kind, secrets]): ListCase => ({
+        method: 'GET',
+        route: '/api/reports/presets/options/:kind',
+        url: () => `/api/reports/presets/options/${kind}`,
+        secrets,
+        insider: 403,
+      }),
+    ),
+  ];
+}
+
+async function presetFixtures(userId: number, entityId: number) {
+  const presetName = `Victim preset ${Math.random().toString(36).slice(2, 8)}`;
+  const preset = await h.db
+    .insertInto('report_presets')
+    .values({ user_id: userId, entity_id: entityId, name: presetName, report_type: 'matrix' })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const schedule = await h.db
+    .insertInto('report_schedules')
+    .values({
+      user_id: userId,
+      entity_id: entityId,
+      preset_id: preset.id,
+      frequency: 'daily',
+      time_of_day: '07:00',
+      timezone: 'Europe/London',
+      cron: '0 7 * * *',
+      recipients: JSON.stringify(['victim-reports@example.test']),
+      format: 'XLSX',
+      next_run_at: new Date(Date.now() + 86_400_000),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { presetId: preset.id, presetName, scheduleId: schedule.id };
+}
+
+function complianceCases(): Case[] {
+  const s = (
+    method: Method,
+    route: string,
+    url: (f: Fixture) => string,
+    body?: (f: Fixture) => unknown,
+  ): Case => ({ method, route, url, ...(body ? { body } : {}), kind: 'scoped' });
+  return [
+    s(
+      'POST',
+      '/api/compliance',
+      () => '/api/compliance',
+      (f) => ({
+        entity: f.org.slug,
+        roleId: f.role.id,
+        courseId: f.course.id,
+        type: 'secondary',
+        validity: 24,
+      }),
+    ),
+    s(
+      'GET',
+      '/api/compliance/role/:roleId/course/:courseId',
+      (f) => `/api/compliance/role/${f.role.id}/course/${f.course.id}?entity=${f.org.slug}`,
+    ),
+    s(
+      'GET',
+      '/api/compliance/:entity/role/:roleId',
+      (f) => `/api/compliance/${f.site.slug}/role/${f.role.id}`,
+    ),
+    s('GET', '/api/compliance/:entity/courses', (f) => `/api/compliance/${f.org.slug}/courses`),
+    s('GET', '/api/compliance/:id', (f) => `/api/compliance/${f.compliance.ruleId}`),
+    s(
+      'PATCH',
+      '/api/compliance/:id',
+      (f) => `/api/compliance/${f.compliance.ruleId}`,
+      () => ({ validity: 36, update_previous_results: true }),
+    ),
+    s('DELETE', '/api/compliance/:id', (f) => `/api/compliance/${f.compliance.ruleId}`),
+    s('GET', '/api/users/:id/compliance-courses', (f) => `/api/users/${f.victim.uuid}/compliance-courses`),
+    s(
+      'PATCH',
+      '/api/users/:id/compliance-courses/:courseId',
+      (f) => `/api/users/${f.victim.uuid}/compliance-courses/${f.course.id}`,
+      () => ({ exempt: true }),
+    ),
+    s('GET', '/api/entities/:id/score/:x', (f) => `/api/entities/${f.site.id}/score/all`),
   ];
 }

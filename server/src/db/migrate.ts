@@ -6,6 +6,7 @@ import * as m003 from './migrations/003_content';
 import * as m004 from './migrations/004_learning';
 import * as m005 from './migrations/005_packages';
 import * as m006 from './migrations/006_compliance';
+import * as m007 from './migrations/007_results';
 import * as m008 from './migrations/008_jobs_presets';
 
 /** Ordered, forward-only. Add a file, import it here; never edit one that has shipped. */
@@ -16,6 +17,7 @@ const migrations: Record<string, Migration> = {
   '004_learning': m004,
   '005_packages': m005,
   '006_compliance': m006,
+  '007_results': m007,
   '008_jobs_presets': m008,
 };
 

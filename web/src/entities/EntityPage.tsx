@@ -1,4 +1,4 @@
-import { Messages, Perm } from '@cc/contracts';
+import { ContentPerm, Messages, Perm } from '@cc/contracts';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, type Envelope } from '../app/api';
@@ -58,6 +58,21 @@ export default function EntityPage() {
       show: can([Perm.seeEntityPermissions, Perm.seeUserPermissions], 'any'),
     },
     { label: 'Branding', to: `/entities/${e.slug}/branding`, show: can([Perm.whiteLabel]) },
+    {
+      label: 'Courses and content',
+      to: `/entities/${e.slug}/courses`,
+      show: can([ContentPerm.entityCourses, ContentPerm.entityContent], 'any'),
+    },
+    {
+      label: 'Course categories',
+      to: `/entities/${e.slug}/course-categories`,
+      show: can([ContentPerm.contentCreator]),
+    },
+    {
+      label: 'Certificate branding',
+      to: `/entities/${e.slug}/certificate-branding`,
+      show: can([Perm.whiteLabel]),
+    },
     {
       label: 'Password requirements',
       to: `/entities/${e.slug}/password-requirements`,

@@ -1,0 +1,87 @@
+import WebSocket from 'ws';
+import type { BenchContext } from '../run';
+
+/**
+ * Bench measure (issue 5 item 6, brief E): the matrix over a real websocket (mobile mode: bearer token in the first
+ * message), compliance type 'all' (the largest matrix: required cells plus courses with a result only):
+ * - matrix_first_block_ms: subscribe sent → first matrix_cells message received (target 300 ms);
+ * - matrix_complete_ms: subscribe sent → progress 1 (target 3 s PostgreSQL, 6 s PGlite);
+ * - matrix_cells: cells received; matrix_peak_rss_mb (target < 512 MB);
+ * - matrix_xlsx_ms / matrix_xlsx_peak_rss_mb (targets 5 s, 512 MB), matrix_pdf_ms / matrix_pdf_peak_rss_mb
+ *   (15 s, 256 MB): POST /api/reports/matrix directFormat file, the body read and discarded as it streams.
+ */
+export const name = 'matrix';
+
+function matrixOverSocket(ctx: BenchContext, filters: Record<string, unknown>) {
+  return new Promise<{ firstBlockMs: number; cells: number; bytes: number }>((resolve, reject) => {
+    const ws = new WebSocket(`${ctx.baseUrl.replace('http', 'ws')}/api/ws`);
+    let t0 = 0;
+    let firstBlockMs = -1;
+    let cells = 0;
+    let bytes = 0;
+    ws.on('open', () => {
+      ws.send(JSON.stringify({ type: 'auth', token: ctx.token }));
+    });
+    ws.on('message', (raw: Buffer) => {
+      bytes += raw.length;
+      // Only the small messages are parsed; a cells block is counted from its first array cheaply.
+      const text = raw.toString();
+      if (text.startsWith('{"type":"fetch_data"') && text.includes('"kind":"matrix_cells"')) {
+        if (firstBlockMs < 0) firstBlockMs = performance.now() - t0;
+        const data = JSON.parse(text).data as number[][];
+        cells += data[0]?.length ?? 0;
+        return;
+      }
+      if (text.length > 100_000) return;
+      const m = JSON.parse(text);
+      if (m.type === 'authenticated') {
+        t0 = performance.now();
+        ws.send(JSON.stringify({ type: 'subscribe', channel: 'matrix', id: 'bench', filters }));
+      } else if (m.type === 'error') {
+        reject(new Error(m.message));
+        ws.close();
+      } else if (m.type === 'progress' && m.progress >= 1) {
+        ws.close();
+        resolve({ firstBlockMs: Math.round(firstBlockMs), cells, bytes });
+      }
+    });
+    ws.on('error', reject);
+  });
+}
+
+async function download(ctx: BenchContext, format: 'xlsx' | 'pdf') {
+  const res = await fetch(`${ctx.baseUrl}/api/reports/matrix`, {
+    method: 'POST',
+    headers: { ...ctx.headers, 'content-type': 'application/json' },
+    body: JSON.stringify({ directFormat: 'file', format, compliance_type: 'all' }),
+  });
+  if (!res.ok || !res.body) throw new Error(`${format}: ${res.status} ${await res.text()}`);
+  let bytes = 0;
+  const reader = res.body.getReader();
+  for (let r = await reader.read(); !r.done; r = await reader.read()) bytes += r.value.length;
+  return bytes;
+}
+
+export async function run(ctx: BenchContext): Promise<Record<string, number>> {
+  const filters = { compliance_type: 'all' };
+  await matrixOverSocket(ctx, { compliance_type: 'primary', users: [1] }); // warm the connection and plans
+  const m = await ctx.sample(() => matrixOverSocket(ctx, filters));
+  const primary = await ctx.sample(() => matrixOverSocket(ctx, { compliance_type: 'primary' }));
+  const xlsx = await ctx.sample(() => download(ctx, 'xlsx'));
+  const pdf = await ctx.sample(() => download(ctx, 'pdf'));
+  return {
+    matrix_first_block_ms: m.value.firstBlockMs,
+    matrix_complete_ms: m.ms,
+    matrix_cells: m.value.cells,
+    matrix_mb_on_wire: Math.round(m.value.bytes / 1048576),
+    matrix_peak_rss_mb: m.peakMb,
+    matrix_primary_first_block_ms: primary.value.firstBlockMs,
+    matrix_primary_complete_ms: primary.ms,
+    matrix_xlsx_ms: xlsx.ms,
+    matrix_xlsx_mb: Math.round(xlsx.value / 1048576),
+    matrix_xlsx_peak_rss_mb: xlsx.peakMb,
+    matrix_pdf_ms: pdf.ms,
+    matrix_pdf_mb: Math.round(pdf.value / 1048576),
+    matrix_pdf_peak_rss_mb: pdf.peakMb,
+  };
+}

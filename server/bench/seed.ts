@@ -1,0 +1,111 @@
+import { sql } from 'kysely';
+import { createAccessToken } from '../src/auth/queries';
+import type { Db } from '../src/db/connect';
+
+/**
+ * The bench organisation, seeded with set-based SQL (INSERT … SELECT generate_series), the same on PGlite and
+ * PostgreSQL: one level A group with 249 level B sites (250 entities), 5 roles, `courses` courses, compliance rules
+ * at the group (each role requires 45 courses: 30 Mandatory, 15 Required, 12 months) with some site overrides,
+ * `users` users spread over the sites, and ~65% of (user, course) pairs with a result — one latest result each,
+ * completed over the last 2.5 years (a realistic mix of in date, expiring, expired, failed and exempt).
+ */
+export interface Seeded {
+  groupId: number;
+  users: number;
+  courses: number;
+  results: number;
+  token: string;
+  managerId: number;
+}
+
+export async function seedBench(
+  db: Db,
+  o: { users: number; courses: number; log: (...a: unknown[]) => void },
+): Promise<Seeded> {
+  const run = (q: ReturnType<typeof sql>) => q.execute(db);
+  const group = await db
+    .insertInto('entities')
+    .values({
+      name: 'Bench Care Group',
+      slug: 'bench-care-group',
+      level: 'A',
+      parent_id: null,
+      focused_courses: '[]',
+      whitelabel: '{}',
+      password_requirements: null,
+      expiry_warning: 30,
+      starter_period: 90,
+    } as never)
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await run(sql`INSERT INTO entities (name, slug, level, parent_id, focused_courses, whitelabel, expiry_warning, starter_period)
+    SELECT 'Bench Site ' || g, 'bench-site-' || g, 'B', ${group.id}, '[]', '{}', 30, 90 FROM generate_series(1, 249) g`);
+  await run(sql`INSERT INTO entity_permissions (entity_id, permission_id)
+    SELECT e.id, p.id FROM entities e CROSS JOIN permissions p WHERE e.id = ${group.id} OR e.parent_id = ${group.id}`);
+  await run(
+    sql`INSERT INTO entity_roles (entity_id, name) SELECT ${group.id}, 'Bench role ' || g FROM generate_series(1, 5) g`,
+  );
+  await run(sql`INSERT INTO courses (entity_id, title, published)
+    SELECT ${group.id}, 'Course ' || lpad(g::text, 3, '0'), true FROM generate_series(1, ${o.courses}) g`);
+  // Rules: role k requires courses whose (rank + 7k) mod courses < 45; the first 30 of them Mandatory.
+  await run(sql`INSERT INTO compliance_rules (entity_id, role_id, course_id, type, validity_months)
+    SELECT ${group.id}, r.id, c.id, CASE WHEN ((c.rn + 7 * r.rn) % ${o.courses}) < 30 THEN 'primary' ELSE 'secondary' END, 12
+      FROM (SELECT id, row_number() OVER (ORDER BY id) rn FROM entity_roles WHERE entity_id = ${group.id}) r
+     CROSS JOIN (SELECT id, row_number() OVER (ORDER BY id) rn FROM courses WHERE entity_id = ${group.id}) c
+     WHERE ((c.rn + 7 * r.rn) % ${o.courses}) < 45`);
+  // Overrides: every 5th site makes two of each role's courses valid for 24 months.
+  await run(sql`INSERT INTO compliance_rules (entity_id, role_id, course_id, type, validity_months)
+    SELECT e.id, cr.role_id, cr.course_id, cr.type, 24
+      FROM entities e JOIN compliance_rules cr ON cr.entity_id = ${group.id}
+     WHERE e.parent_id = ${group.id} AND e.id % 5 = 0 AND cr.course_id % 20 = 0`);
+  const { rows: typeRows } = await sql<{ id: number }>`INSERT INTO entity_types (entity_id, name)
+    VALUES (${group.id}, 'Bench manager') RETURNING id`.execute(db);
+  const typeId = typeRows[0]!.id;
+  await run(
+    sql`INSERT INTO type_permissions (type_id, permission_id) SELECT ${typeId}, id FROM permissions WHERE id IN (12, 13, 14, 15, 16, 17)`,
+  );
+  await run(sql`INSERT INTO users (name, email, primary_entity_id, role_id, start_date, user_preferences, created_at)
+    SELECT 'Bench User ' || lpad(g::text, 5, '0'), 'bench-' || g || '@bench.test',
+           s.id, r.id, (DATE '2026-01-01' - (g % 1100))::date, '{}', now() - make_interval(days => g % 1100)
+      FROM generate_series(1, ${o.users}) g
+      JOIN (SELECT id, row_number() OVER (ORDER BY id) - 1 AS k FROM entities WHERE parent_id = ${group.id}) s ON s.k = g % 249
+      JOIN (SELECT id, row_number() OVER (ORDER BY id) - 1 AS k FROM entity_roles WHERE entity_id = ${group.id}) r ON r.k = g % 5`);
+  const manager = await db
+    .insertInto('users')
+    .values({
+      name: 'Bench Manager',
+      email: 'bench-manager@bench.test',
+      primary_entity_id: group.id,
+      type_id: typeId,
+      user_preferences: '{}',
+      password_changed_at: new Date(),
+    } as never)
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  o.log('  seeding results…');
+  // ~65% of pairs: a hash of (user, course) decides presence, pass/fail, exempt and age.
+  await run(sql`INSERT INTO results (user_id, entity_id, course_id, type, passed, completed_at, expires_at)
+    SELECT u.id, u.primary_entity_id, c.id,
+           CASE WHEN h % 97 = 0 THEN 'exempt' ELSE 'elearning' END,
+           (h % 19) <> 0,
+           now() - make_interval(days => (h / 100) % 900),
+           CASE WHEN (h % 19) = 0 OR h % 97 = 0 THEN NULL ELSE now() - make_interval(days => (h / 100) % 900) + interval '12 months' END
+      FROM (SELECT id, primary_entity_id FROM users WHERE primary_entity_id <> ${group.id}) u
+     CROSS JOIN (SELECT id FROM courses WHERE entity_id = ${group.id}) c
+     CROSS JOIN LATERAL (SELECT abs(hashint8((u.id::bigint << 20) + c.id)) AS h) x
+     WHERE h % 100 < 65`);
+  await run(sql`INSERT INTO latest_results (user_id, course_id, result_id, passed, completed_at, expires_at, type, result_count)
+    SELECT user_id, course_id, id, passed, completed_at, expires_at, type, 1 + id % 3 FROM results
+     WHERE entity_id IN (SELECT id FROM entities WHERE parent_id = ${group.id})`);
+  await run(sql`ANALYZE`);
+  const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM latest_results`.execute(db);
+  const token = await createAccessToken(db, { userId: manager.id, name: 'bench' });
+  return {
+    groupId: group.id,
+    users: o.users,
+    courses: o.courses,
+    results: rows[0]?.n ?? 0,
+    token: token.plainText,
+    managerId: manager.id,
+  };
+}

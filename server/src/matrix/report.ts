@@ -1,0 +1,192 @@
+import type { Readable } from 'node:stream';
+import {
+  type CellsWire,
+  decodeCells,
+  decodeUsers,
+  type ExportFormat,
+  MATRIX_JSON_CELL_LIMIT,
+  type MatrixCell,
+  type MatrixFilters,
+  MatrixMessages,
+  MatrixPerm,
+  type MatrixResponse,
+  type MatrixUser,
+  type ReportPreset,
+  reportFileName,
+  type UsersWire,
+} from '@cc/contracts';
+import { loadActor } from '../auth/actor';
+import { resolveActingAs } from '../entities/scope';
+import { actorOf, type Ctx } from '../http/context';
+import { HttpError, invalidField } from '../http/errors';
+import { enqueue, type JobContext, PermanentJobError, registerJob } from '../jobs/queue';
+import { registerReportRenderer } from '../presets/renderers';
+import { matrixPdf, matrixXlsx } from './export';
+import { MatrixAggregator, matrixBlocks, parseFilters, planMatrix } from './service';
+
+/**
+ * POST /reports/matrix (spec 2 §7): directFormat json → the "Matrix response" (smaller scopes; above
+ * MATRIX_JSON_CELL_LIMIT cells it answers 500 with MatrixMessages.tooLarge, which the page shows as "too large");
+ * directFormat file → a streamed XLSX (permission 15) or PDF (permission 14); emailFormat → a durable job e-mails
+ * the file to the caller. pathway_allocations is always empty: pathways are not built yet.
+ */
+
+export const MATRIX_EMAIL_JOB = 'matrix-email';
+
+const CONTENT_TYPES = {
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  pdf: 'application/pdf',
+} as const;
+
+export const permissionsFor = (format: 'pdf' | 'xlsx') => [
+  MatrixPerm.report,
+  format === 'pdf' ? MatrixPerm.pdf : MatrixPerm.xlsx,
+];
+
+export async function matrixJson(ctx: Ctx, filters: MatrixFilters): Promise<MatrixResponse> {
+  const plan = await planMatrix(ctx, filters);
+  const aggregator = new MatrixAggregator(plan);
+  const users: MatrixUser[] = [];
+  const cells: MatrixCell[] = [];
+  const courses = [...plan.courses];
+  for await (const block of matrixBlocks(ctx, plan, aggregator)) {
+    const blockUsers = decodeUsers(JSON.parse(block.users) as UsersWire);
+    users.push(...blockUsers);
+    courses.push(...block.newCourses);
+    const decoded = decodeCells(
+      JSON.parse(block.cells) as CellsWire,
+      new Map(blockUsers.map((u) => [u.id, u])),
+    );
+    if (cells.length + decoded.length > MATRIX_JSON_CELL_LIMIT)
+      throw new HttpError(500, MatrixMessages.tooLarge);
+    for (const c of decoded) cells.push(c);
+  }
+  const tally = new Map<number, [number, number]>();
+  for (const c of cells) {
+    if (c.type !== 'primary') continue;
+    const t = tally.get(c.user_id) ?? [0, 0];
+    t[1]++;
+    if (c.in_date_passed) t[0]++;
+    tally.set(c.user_id, t);
+  }
+  const { scoreOf } = await import('../compliance/rules');
+  return {
+    breakdown: { top_level: aggregator.topLevel(), entities: aggregator.aggregates() },
+    cells,
+    users,
+    courses,
+    roles: plan.roles,
+    results: cells
+      .filter((c) => c.latest_result_id !== null)
+      .map((c) => ({
+        id: c.latest_result_id as number,
+        user_id: c.user_id,
+        course_id: c.course_id,
+        completed: c.latest_result_completed,
+        expires: c.latest_result_expires,
+      })),
+    primary_scores: users.map((u) => {
+      const t = tally.get(u.id) ?? [0, 0];
+      return { user_id: u.id, score: scoreOf(t[0], t[1]) };
+    }),
+    pathway_allocations: [],
+  };
+}
+
+export interface MatrixFile {
+  filename: string;
+  contentType: string;
+  body: Readable;
+}
+
+export async function matrixFile(
+  ctx: Ctx,
+  filters: MatrixFilters,
+  format: 'pdf' | 'xlsx',
+  signal?: AbortSignal,
+): Promise<MatrixFile> {
+  const plan = await planMatrix(ctx, filters, permissionsFor(format));
+  const actor = actorOf(ctx);
+  const filename = reportFileName('matrix', actor.name, ctx.clock(), format);
+  const body =
+    format === 'xlsx'
+      ? await matrixXlsx(ctx, plan, signal)
+      : await matrixPdf(
+          ctx,
+          plan,
+          `Compliance matrix · ${actor.actingAs?.name ?? actor.primaryEntity.name}`,
+          signal,
+        );
+  return { filename, contentType: CONTENT_TYPES[format], body };
+}
+
+/** emailFormat: checks now (permissions, scope, filters), then a job renders and e-mails the file to the caller. */
+export async function requestEmailedMatrix(ctx: Ctx, filters: MatrixFilters, format: 'pdf' | 'xlsx') {
+  await planMatrix(ctx, filters, permissionsFor(format));
+  const actor = actorOf(ctx);
+  await enqueue(ctx.db, MATRIX_EMAIL_JOB, {
+    user_id: actor.userId,
+    acting_as: actor.actingAs?.slug ?? null,
+    filters,
+    format,
+  });
+}
+
+export function parseReportRequest(body: {
+  directFormat?: 'json' | 'file';
+  format?: 'pdf' | 'xlsx';
+  emailFormat?: 'pdf' | 'xlsx';
+}) {
+  if (!body.emailFormat && body.directFormat === 'file' && !body.format)
+    throw invalidField('format', 'Choose pdf or xlsx.');
+  return { filters: parseFilters(body) };
+}
+
+async function sendEmailedMatrix(
+  ctx: JobContext,
+  payload: { user_id: number; acting_as: string | null; filters: MatrixFilters; format: 'pdf' | 'xlsx' },
+) {
+  const actor = await loadActor(ctx.db, payload.user_id, { via: 'session', sessionId: `job:${ctx.job.id}` });
+  if (!actor) throw new PermanentJobError('The user no longer exists.');
+  const base: Ctx = { ...ctx, actor, ip: null, userAgent: null, memo: new Map(), clock: () => ctx.now };
+  try {
+    if (payload.acting_as) actor.actingAs = await resolveActingAs(base, payload.acting_as, actor);
+    const file = await matrixFile(base, payload.filters, payload.format);
+    const chunks: Buffer[] = [];
+    for await (const chunk of file.body) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+    await ctx.mailer.send({
+      to: actor.email,
+      template: 'matrix_report',
+      subject: 'Your compliance matrix',
+      text: `Hello ${actor.name},\n\nThe compliance matrix you asked for is attached (${file.filename}).`,
+      attachments: [
+        { filename: file.filename, contentType: file.contentType, content: Buffer.concat(chunks) },
+      ],
+    });
+  } catch (error) {
+    if (error instanceof HttpError && error.status < 500) throw new PermanentJobError(error.message);
+    throw error;
+  }
+}
+
+/** The preset/schedule renderer of report_type 'matrix' (server/src/presets/renderers.ts). */
+export async function renderMatrixPreset(ctx: Ctx, preset: ReportPreset, format: ExportFormat) {
+  const filters = parseFilters({
+    entities: preset.entities,
+    roles: preset.roles,
+    courses: preset.courses,
+    users: preset.users,
+    compliance_type: preset.primary_only ? 'primary' : preset.compliance_type,
+    new_starters_filter: preset.includeStarters ? preset.new_starters_filter : 'exclude_new_starters',
+    includeStatusTypes: preset.includeStatusTypes,
+  });
+  return matrixFile(ctx, filters, format === 'PDF' ? 'pdf' : 'xlsx');
+}
+
+let registered = false;
+export function registerMatrixJobs(): void {
+  if (registered) return;
+  registered = true;
+  registerJob(MATRIX_EMAIL_JOB, sendEmailedMatrix as never, { maxAttempts: 3, timeoutSeconds: 900 });
+  registerReportRenderer('matrix', renderMatrixPreset);
+}

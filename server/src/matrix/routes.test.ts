@@ -1,0 +1,140 @@
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { bearer, buildEntity, buildRole, buildUser, clientFor } from '../../test/factories';
+import { createHarness, type Harness } from '../../test/harness';
+import { buildCourse, buildPassedResult } from '../../test/learning-factories';
+
+let h: Harness;
+let org: { id: number };
+let manager: { id: number };
+let outsider: { id: number };
+let learner: { id: number };
+let course: { id: number; title: string };
+beforeAll(async () => {
+  h = await createHarness();
+  org = await buildEntity(h.db, { level: 'A' });
+  const role = await buildRole(h.db, org.id);
+  course = await buildCourse(h.db, org.id, { title: 'Fire safety' });
+  await h.db
+    .insertInto('compliance_rules')
+    .values({
+      entity_id: org.id,
+      role_id: role.id,
+      course_id: course.id,
+      type: 'primary',
+      validity_months: 12,
+    })
+    .execute();
+  learner = await buildUser(h.db, { entityId: org.id, roleId: role.id, name: 'Ann Learner' });
+  await buildPassedResult(h.db, { userId: learner.id, entityId: org.id, courseId: course.id });
+  manager = await buildUser(h.db, { entityId: org.id, permissions: [12, 14, 15] });
+  outsider = await buildUser(h.db, { permissions: [12, 14, 15] });
+});
+afterAll(async () => h?.close());
+
+describe('POST /api/reports/matrix', () => {
+  it('answers the matrix response as json', async () => {
+    const as = await clientFor(h.app, h.db, manager.id);
+    const res = await as('POST', '/api/reports/matrix', { directFormat: 'json' });
+    expect(res.statusCode, res.body).toBe(200);
+    const data = res.json().data;
+    const cell = data.cells.find((c: { user_id: number }) => c.user_id === learner.id);
+    expect(cell).toMatchObject({
+      course_id: course.id,
+      type: 'primary',
+      in_date_passed: true,
+      result_count: 1,
+    });
+    expect(data.pathway_allocations).toEqual([]);
+    expect(data.primary_scores).toContainEqual({ user_id: learner.id, score: 100 });
+  });
+
+  it('streams an XLSX that reads back', async () => {
+    const as = await clientFor(h.app, h.db, manager.id);
+    const res = await as('POST', '/api/reports/matrix', { directFormat: 'file', format: 'xlsx' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-disposition']).toMatch(/matrix-.*\.xlsx/);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(res.rawPayload as never);
+    const ws = wb.worksheets[0]!;
+    expect(ws.getRow(1).getCell(5).value).toBe('Fire safety');
+    const row = ws.getRows(2, ws.rowCount - 1)!.find((r) => r.getCell(1).value === 'Ann Learner')!;
+    expect(String(row.getCell(5).value)).toMatch(/\d\d\/\d\d\/\d{4}/);
+  });
+
+  it('streams a PDF', async () => {
+    const as = await clientFor(h.app, h.db, manager.id);
+    const res = await as('POST', '/api/reports/matrix', { directFormat: 'file', format: 'pdf' });
+    expect(res.statusCode).toBe(200);
+    expect(res.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+  });
+
+  it('answers 404 for another organisation, 403 without the permission, 422 without a format', async () => {
+    const out = await clientFor(h.app, h.db, outsider.id);
+    expect((await out('POST', '/api/reports/matrix', { entities: [org.id] })).statusCode).toBe(404);
+    const noPerm = await clientFor(h.app, h.db, learner.id);
+    expect((await noPerm('POST', '/api/reports/matrix', {})).statusCode).toBe(403);
+    const as = await clientFor(h.app, h.db, manager.id);
+    expect((await as('POST', '/api/reports/matrix', { directFormat: 'file' })).statusCode).toBe(422);
+  });
+
+  it('queues an e-mailed matrix', async () => {
+    const as = await clientFor(h.app, h.db, manager.id);
+    const res = await as('POST', '/api/reports/matrix', { emailFormat: 'xlsx' });
+    expect(res.statusCode, res.body).toBe(202);
+    const { runDueJobs } = await import('../jobs/queue');
+    const ran = await runDueJobs(h.deps, new Date(Date.now() + 1000));
+    expect(ran).toMatchObject({ failed: 0 });
+    const mail = await h.db
+      .selectFrom('mail_outbox')
+      .innerJoin('mail_attachments', 'mail_attachments.mail_id', 'mail_outbox.id')
+      .select(['mail_outbox.template', 'mail_attachments.filename'])
+      .where('mail_outbox.template', '=', 'matrix_report')
+      .execute();
+    expect(mail[0]?.filename).toMatch(/^matrix-.*\.xlsx$/);
+  });
+});
+
+describe('websocket /api/ws', () => {
+  async function session(userId: number, filters: unknown) {
+    const headers = await bearer(h.db, userId);
+    if (!h.app.server.listening) await h.app.listen({ port: 0, host: '127.0.0.1' });
+    const address = h.app.server.address() as { port: number };
+    const ws = new WebSocket(`ws://127.0.0.1:${address.port}/api/ws`);
+    await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+    const messages: Record<string, unknown>[] = [];
+    const done = new Promise<void>((resolve) => {
+      ws.on('message', (raw) => {
+        const m = JSON.parse(String(raw));
+        messages.push(m);
+        if (m.type === 'authenticated')
+          ws.send(JSON.stringify({ type: 'subscribe', channel: 'matrix', id: 's1', filters }));
+        if ((m.type === 'progress' && m.progress >= 1) || m.type === 'error') resolve();
+      });
+    });
+    ws.send(JSON.stringify({ type: 'auth', token: headers.authorization.slice(7) }));
+    await done;
+    ws.terminate();
+    return messages;
+  }
+
+  it('acks, reports progress, sends the data and ends at progress 1', async () => {
+    const m = await session(manager.id, { compliance_type: 'all' });
+    const kinds = m.map((x) => (x.type === 'fetch_data' ? `fetch_data:${x.kind}` : String(x.type)));
+    expect(kinds[1]).toBe('subscribed');
+    expect(kinds).toContain('progress');
+    for (const k of ['roles', 'courses', 'users', 'matrix_cells', 'aggregate', 'top_level_aggregate'])
+      expect(kinds).toContain(`fetch_data:${k}`);
+    expect(m.at(-1)).toMatchObject({ type: 'progress', progress: 1 });
+    const cells = m.find((x) => x.kind === 'matrix_cells')!.data as number[][];
+    expect(cells[0]).toContain(learner.id);
+  });
+
+  it("answers another organisation's entity with a 404 error and no data", async () => {
+    const m = await session(outsider.id, { entities: [org.id] });
+    expect(m.find((x) => x.type === 'error')).toMatchObject({ status: 404 });
+    expect(m.some((x) => x.type === 'fetch_data')).toBe(false);
+    expect(JSON.stringify(m)).not.toContain('Ann Learner');
+  });
+});

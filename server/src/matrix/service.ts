@@ -1,0 +1,264 @@
+import {
+  type ComplianceTally,
+  MATRIX_BLOCK_USERS,
+  type MatrixAggregate,
+  type MatrixCourse,
+  type MatrixEntity,
+  MatrixFilters,
+  type MatrixFiltersInput,
+  MatrixPerm,
+  type MatrixRole,
+  type MatrixTopLevelAggregate,
+} from '@cc/contracts';
+import { scoreOf } from '../compliance/rules';
+import { entityScope, inScope } from '../entities/scope';
+import { subtreeIds } from '../entities/tree';
+import { authorize, type Ctx } from '../http/context';
+import { invalid, notFound } from '../http/errors';
+import {
+  allEntityIds,
+  type BlockRow,
+  type BlockScope,
+  blockBoundaries,
+  countMatrixUsers,
+  coursesByIds,
+  entitiesByIds,
+  matrixBlock,
+  requiredCourses,
+  rolesFor,
+} from './queries';
+
+/**
+ * The matrix data service (issue 5 item 4): for the entities the actor may see (deep) and the filters, yields blocks
+ * of about MATRIX_BLOCK_USERS users with their cells, encoded by the database (packages/contracts/src/matrix.ts).
+ * The websocket channel, POST /reports/matrix (json, XLSX, PDF, e-mail) and the preset renderer all read it.
+ * Permission 12 (matrix report); scope from entities/scope.ts, so acting-as narrows it like every other report.
+ */
+
+export const FIRST_BLOCK_USERS = 100;
+
+export interface MatrixPlan extends BlockScope {
+  total: number;
+  entities: MatrixEntity[];
+  roles: MatrixRole[];
+  /** Courses the rules require (known before the first block); blocks may add courses with a result only. */
+  courses: MatrixCourse[];
+}
+
+export interface MatrixBlock {
+  index: number;
+  /** UsersWire / CellsWire as JSON text, ready for the socket. */
+  users: string;
+  cells: string;
+  userCount: number;
+  /** Courses first seen in this block (type none cells), to send before its cells. */
+  newCourses: MatrixCourse[];
+  /** Users prepared so far over the total: 0..1. */
+  progress: number;
+}
+
+export function parseFilters(input: unknown): MatrixFilters {
+  const parsed = MatrixFilters.safeParse(input ?? {});
+  if (!parsed.success) {
+    const errors: Record<string, string[]> = {};
+    for (const issue of parsed.error.issues) {
+      const key = issue.path.join('.') || 'filters';
+      errors[key] = [...(errors[key] ?? []), issue.message];
+    }
+    throw invalid(errors);
+  }
+  return parsed.data;
+}
+
+/** The entity ids the matrix covers: the filtered entities (404 for any outside the scope), deep or not. */
+export async function matrixEntityIds(
+  ctx: Ctx,
+  filters: MatrixFilters,
+  permissions: number[] = [MatrixPerm.report],
+) {
+  const scope = await entityScope(ctx);
+  // 404 before 403: an entity of another organisation answers as a missing one.
+  for (const id of filters.entities) if (!inScope(scope, id)) throw notFound();
+  authorize(ctx, permissions);
+  let ids: number[];
+  if (filters.entities.length) {
+    const set = new Set<number>();
+    for (const id of filters.entities) {
+      if (!filters.deep) set.add(id);
+      else for (const d of await subtreeIds(ctx.db, id)) if (inScope(scope, d)) set.add(d);
+    }
+    ids = [...set];
+  } else if (!filters.deep) ids = [scope.baseId];
+  else ids = scope.accessible === 'all' ? await allEntityIds(ctx.db) : [...scope.accessible];
+  return ids.sort((a, b) => a - b);
+}
+
+export async function planMatrix(
+  ctx: Ctx,
+  input: MatrixFiltersInput | MatrixFilters,
+  permissions: number[] = [MatrixPerm.report],
+): Promise<MatrixPlan> {
+  const filters = parseFilters(input);
+  const entityIds = await matrixEntityIds(ctx, filters, permissions);
+  const s: BlockScope = { entityIds, filters, now: ctx.clock() };
+  const [total, entities, roles, courses] = await Promise.all([
+    countMatrixUsers(ctx.db, s),
+    entitiesByIds(ctx.db, entityIds),
+    rolesFor(ctx.db, entityIds),
+    requiredCourses(ctx.db, s),
+  ]);
+  return { ...s, total, entities, roles, courses };
+}
+
+const emptyTally = (): ComplianceTally => ({
+  users: 0,
+  required: 0,
+  in_date: 0,
+  expiring: 0,
+  expired: 0,
+  missing: 0,
+});
+const addTally = (into: ComplianceTally, t: ComplianceTally) => {
+  into.users += t.users;
+  into.required += t.required;
+  into.in_date += t.in_date;
+  into.expiring += t.expiring;
+  into.expired += t.expired;
+  into.missing += t.missing;
+};
+
+/** Accumulates the per-block (entity, type) tallies into per-entity own/deep figures and the top level. */
+export class MatrixAggregator {
+  private own = new Map<number, { primary: ComplianceTally; secondary: ComplianceTally }>();
+  totalUsers = 0;
+
+  constructor(private plan: Pick<MatrixPlan, 'entities' | 'filters'>) {
+    for (const e of plan.entities) this.own.set(e.id, { primary: emptyTally(), secondary: emptyTally() });
+  }
+
+  /** The block's agg JSON: [[entity_id, type, users, required, in_date, expiring, expired, missing], ...]. */
+  add(aggJson: string, users: number) {
+    this.totalUsers += users;
+    const rows = JSON.parse(aggJson) as [number, string, number, number, number, number, number, number][];
+    for (const [eid, type, u, required, in_date, expiring, expired, missing] of rows) {
+      const entry = this.own.get(eid);
+      if (!entry || (type !== 'primary' && type !== 'secondary')) continue;
+      addTally(entry[type], { users: u, required, in_date, expiring, expired, missing });
+    }
+  }
+
+  private score(t: { primary: ComplianceTally; secondary: ComplianceTally }) {
+    const type = this.plan.filters.compliance_type;
+    const inDate = (x: ComplianceTally) => x.in_date + x.expiring;
+    if (type === 'primary') return scoreOf(inDate(t.primary), t.primary.required);
+    if (type === 'secondary') return scoreOf(inDate(t.secondary), t.secondary.required);
+    return scoreOf(inDate(t.primary) + inDate(t.secondary), t.primary.required + t.secondary.required);
+  }
+
+  aggregates(): MatrixAggregate[] {
+    const children = new Map<number, number[]>();
+    for (const e of this.plan.entities)
+      if (e.parent_id !== null && this.own.has(e.parent_id))
+        children.set(e.parent_id, [...(children.get(e.parent_id) ?? []), e.id]);
+    const deepOf = (id: number, seen = new Set<number>()) => {
+      const deep = { primary: emptyTally(), secondary: emptyTally() };
+      const walk = (x: number) => {
+        if (seen.has(x)) return;
+        seen.add(x);
+        const own = this.own.get(x);
+        if (own) {
+          addTally(deep.primary, own.primary);
+          addTally(deep.secondary, own.secondary);
+        }
+        for (const c of children.get(x) ?? []) walk(c);
+      };
+      walk(id);
+      return deep;
+    };
+    return this.plan.entities.map((e) => {
+      const own = this.own.get(e.id) ?? { primary: emptyTally(), secondary: emptyTally() };
+      const deep = deepOf(e.id);
+      return { entity_id: e.id, name: e.name, parent_id: e.parent_id, own, deep, score: this.score(deep) };
+    });
+  }
+
+  topLevel(): MatrixTopLevelAggregate {
+    const primary = emptyTally();
+    const secondary = emptyTally();
+    for (const t of this.own.values()) {
+      addTally(primary, t.primary);
+      addTally(secondary, t.secondary);
+    }
+    const type = this.plan.filters.compliance_type;
+    const all = emptyTally();
+    if (type !== 'secondary') addTally(all, primary);
+    if (type !== 'primary') addTally(all, secondary);
+    return {
+      ...all,
+      // users with any requirement can be counted twice across types: the matrix's own user count is exact.
+      users: this.totalUsers,
+      total_users: this.totalUsers,
+      score: this.score({ primary, secondary }),
+      primary,
+      secondary,
+    };
+  }
+}
+
+/**
+ * The blocks of a plan, in user id order. The next block's query runs while the caller consumes the current one
+ * (sends it, writes it), so the database and the socket work at the same time; at most two blocks are in memory.
+ */
+export async function* matrixBlocks(
+  ctx: Pick<Ctx, 'db' | 'engine'>,
+  plan: MatrixPlan,
+  aggregator: MatrixAggregator,
+  opts: { signal?: AbortSignal; blockUsers?: number; concurrency?: number } = {},
+): AsyncGenerator<MatrixBlock> {
+  const limit = opts.blockUsers ?? MATRIX_BLOCK_USERS;
+  const known = new Set(plan.courses.map((c) => c.id));
+  let done = 0;
+  let index = 0;
+  // A small first block puts cells on the screen (and the wire) sooner; the rest come in full blocks. Blocks are
+  // ranges of user ids between precomputed boundaries, read `concurrency` at a time (PostgreSQL: 2, so the
+  // database works on the next blocks while this process sends the current one; PGlite has one connection: 1).
+  const first = Math.min(limit, FIRST_BLOCK_USERS);
+  const bounds = plan.total > 0 ? await blockBoundaries(ctx.db, plan, first, limit) : [];
+  const concurrency = opts.concurrency ?? (ctx.engine === 'postgres' ? 2 : 1);
+  const inFlight: Promise<BlockRow>[] = [];
+  let launched = 0;
+  const launch = () => {
+    while (inFlight.length < concurrency && launched < bounds.length) {
+      const after = launched === 0 ? 0 : (bounds[launched - 1] as number);
+      inFlight.push(
+        matrixBlock(ctx.db, plan, after, launched === 0 ? first : limit, bounds[launched] as number),
+      );
+      launched++;
+    }
+  };
+  launch();
+  try {
+    while (inFlight.length) {
+      const row = await (inFlight.shift() as Promise<BlockRow>);
+      if (opts.signal?.aborted) return;
+      launch();
+      if (row.n === 0) continue;
+      aggregator.add(row.agg, row.n);
+      done += row.n;
+      const unknown = (row.course_ids ?? []).filter((id) => !known.has(id));
+      for (const id of unknown) known.add(id);
+      const newCourses = unknown.length ? await coursesByIds(ctx.db, unknown) : [];
+      yield {
+        index: index++,
+        users: row.users,
+        cells: row.cells,
+        userCount: row.n,
+        newCourses,
+        progress: plan.total ? Math.min(1, done / plan.total) : 1,
+      };
+    }
+  } finally {
+    // An abandoned prefetch (cancelled subscription) must not surface as an unhandled rejection.
+    await Promise.all(inFlight.map((p) => p.catch(() => undefined)));
+  }
+}
