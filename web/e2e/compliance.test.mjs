@@ -47,7 +47,8 @@ async function caseyRow(page, uuid, present = true) {
   if ((await row.count()) === 0) return null;
   return (await row.first().innerText()).replace(/\s+/g, ' ');
 }
-const yearOf = (text) => Number(text.match(/(\d{4})\s*$/)?.[1] ?? text.match(/\b(\d{4})\b(?!.*\b\d{4}\b)/)?.[1]);
+const yearOf = (text) =>
+  Number(text.match(/(\d{4})\s*$/)?.[1] ?? text.match(/\b(\d{4})\b(?!.*\b\d{4}\b)/)?.[1]);
 
 describe('compliance', () => {
   it('a manager adds a Mandatory course to a role, then re-dates previous results with a new validity', async () => {
@@ -83,7 +84,10 @@ describe('compliance', () => {
         console.log('URL', page.url(), (await page.locator('main').innerText()).slice(0, 800));
         throw e;
       });
-    assert.match(await page.getByRole('row').filter({ hasText: 'Fire Safety' }).first().innerText(), /Inherited/);
+    assert.match(
+      await page.getByRole('row').filter({ hasText: 'Fire Safety' }).first().innerText(),
+      /Inherited/,
+    );
     await checkPage(page, 'role-courses');
 
     // Add Information Governance, Mandatory, 12 months: people already passed it, so the page asks.
