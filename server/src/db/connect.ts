@@ -31,6 +31,11 @@ export async function connect(opts: {
 }): Promise<Connection> {
   if (opts.databaseUrl) {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10 });
+    // An idle client can lose its connection (server restart, failover, a dropped test database): pg reports that
+    // on the pool, and an 'error' event nobody listens to would end the process. The pool replaces the client.
+    pool.on('error', (error) => {
+      console.error(`database: an idle connection ended (${error.message}); it will be replaced.`);
+    });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, engine: 'postgres', close: () => db.destroy() };
   }
