@@ -14,7 +14,15 @@
  * cc_bench_keep_<users>x<courses>) and reuse it on the next run with the same sizes, instead of a fresh seed (the
  * 2–5 minute seed is paid once while iterating; migrations still run on open). Default: a fresh seed, dropped after.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
