@@ -22,7 +22,7 @@ export interface BlockRow {
   last_id: number | null;
   /** UsersWire as JSON text. */
   users: string;
-  /** CellsWire as JSON text. */
+  /** CellsWire as JSON text (the query returns the columns in array text form; matrixBlock converts them). */
   cells: string;
   /** [[entity_id, type, users, required, in_date, expiring, expired, missing], ...] as JSON text. */
   agg: string;
@@ -65,8 +65,8 @@ const statusCodeSql = (now: Date) => sql`CASE
 const day = (col: string) => sql`((${sql.ref(col)} AT TIME ZONE 'UTC')::date - DATE '1970-01-01')`;
 const agg = (expr: RawBuilder<unknown>) => sql`coalesce(json_agg(${expr}), '[]'::json)`;
 /**
- * A column of ints as a JSON array: array_agg's text form ('{1,NULL,3}') costs far less than json_agg per element;
- * the braces and NULLs are turned into JSON by the caller's translate() over the whole block (ints only).
+ * A column of ints in array_agg's text form ('{1,NULL,3}'): far cheaper than json_agg per element; matrixBlock
+ * turns the block's columns into the JSON CellsWire (braces → brackets, NULL → null: ints only).
  */
 const intCol = (expr: RawBuilder<unknown>) => sql`coalesce(array_agg(${expr})::text, '{}')`;
 
@@ -90,6 +90,12 @@ export async function blockBoundaries(
 }
 
 /** One block: up to `limit` users with id > afterId (and ≤ upTo), their cells and tallies, encoded by the database. */
+const ARRAY_TEXT = /[{}]|NULL/g;
+const ARRAY_JSON: Record<string, string> = { '{': '[', '}': ']', NULL: 'null' };
+/** '{1,NULL},{2}' (int arrays' text, comma-separated) → '[[1,null],[2]]'. */
+export const arrayTextToJson = (text: string) =>
+  `[${text.replace(ARRAY_TEXT, (m) => ARRAY_JSON[m] as string)}]`;
+
 export async function matrixBlock(
   db: Db,
   s: BlockScope,
@@ -106,6 +112,7 @@ export async function matrixBlock(
   });
   const row = rows[0];
   if (!row) throw new Error('matrixBlock: no row');
+  row.cells = arrayTextToJson(row.cells);
   return row;
 }
 
@@ -123,9 +130,22 @@ export function matrixBlockQuery(s: BlockScope, afterId: number, limit: number, 
           FROM req FULL JOIN lr ON lr.user_id = req.user_id AND lr.course_id = req.course_id`
       : sql`SELECT req.user_id, req.course_id, req.ctype, lr.result_id, lr.completed_at, lr.expires_at,
                lr.result_count, lr.passed, lr.type
-          FROM req LEFT JOIN latest_results lr ON lr.user_id = req.user_id AND lr.course_id = req.course_id`;
+          FROM req LEFT JOIN LATERAL (
+            SELECT l.result_id, l.completed_at, l.expires_at, l.result_count, l.passed, l.type FROM latest_results l
+             WHERE l.user_id = req.user_id AND l.course_id = req.course_id OFFSET 0) lr ON true`;
+  // The block's latest results (type 'all': every course with a result is a cell).
+  const lrCte = sql`
+    lr AS MATERIALIZED (
+      SELECT l.* FROM bu CROSS JOIN LATERAL (
+        SELECT l.user_id, l.course_id, l.result_id, l.completed_at, l.expires_at, l.result_count, l.passed, l.type
+          FROM latest_results l
+         WHERE l.user_id = bu.id AND ${courseWhere('l.course_id')}
+        OFFSET 0) l
+    ),`;
   const statusCodes = f.includeStatusTypes.map((t) => MATRIX_STATUSES.indexOf(t));
-  const statusWhere = statusCodes.length ? sql`c.s = ANY(${intArray(statusCodes)})` : sql`true`;
+  const statusWhere = sql`c.s = ANY(${intArray(statusCodes)})`;
+  // The cells sent: all of c, or (status filter) cf; c alone is not copied again.
+  const cf = sql.raw(statusCodes.length ? 'cf' : 'c');
   // c: one row per cell, already coded as the wire's ints (type and status codes, UTC day numbers), computed once
   // and read by the three aggregates (cells, tallies, courses).
   return sql<BlockRow>`
@@ -137,7 +157,7 @@ export function matrixBlockQuery(s: BlockScope, afterId: number, limit: number, 
        WHERE ${userWhere(s)} AND u.id > ${afterId} AND ${upTo === null ? sql`true` : sql`u.id <= ${upTo}`}
        ORDER BY u.id LIMIT ${limit}
     ),
-    -- OFFSET 0 keeps the lateral subquery a per-user index lookup (the planner would hash the whole table).
+    -- OFFSET 0 keeps the lateral subqueries per-user index lookups (the planner may hash the whole table).
     req AS MATERIALIZED (
       SELECT bu.id AS user_id, x.course_id, x.type AS ctype
         FROM bu CROSS JOIN LATERAL (
@@ -145,11 +165,7 @@ export function matrixBlockQuery(s: BlockScope, afterId: number, limit: number, 
            WHERE x.user_id = bu.id AND ${typeWhere} AND ${courseWhere('x.course_id')}
           OFFSET 0) x
     ),
-    lr AS MATERIALIZED (
-      SELECT l.user_id, l.course_id, l.result_id, l.completed_at, l.expires_at, l.result_count, l.passed, l.type
-        FROM bu JOIN latest_results l ON l.user_id = bu.id
-       WHERE ${courseWhere('l.course_id')}
-    ),
+    ${f.compliance_type === 'all' ? lrCte : sql``}
     c0 AS (${cells}),
     c AS MATERIALIZED (
       SELECT c0.user_id, c0.course_id, bu.eid,
@@ -158,26 +174,27 @@ export function matrixBlockQuery(s: BlockScope, afterId: number, limit: number, 
              c0.result_id, ${day('c0.completed_at')} AS cd, ${day('c0.expires_at')} AS ed,
              coalesce(c0.result_count, 0) AS rc
         FROM c0 JOIN bu ON bu.id = c0.user_id
-    ),
-    cf AS (SELECT * FROM c WHERE ${statusWhere})
+    )
+    ${statusCodes.length ? sql`, cf AS (SELECT * FROM c WHERE ${statusWhere})` : sql``}
     SELECT
       (SELECT count(*)::int FROM bu) AS n,
       (SELECT max(id) FROM bu) AS last_id,
       (SELECT json_build_array(${agg(sql`id ORDER BY id`)}, ${agg(sql`name ORDER BY id`)},
               ${agg(sql`eid ORDER BY id`)}, ${agg(sql`rid ORDER BY id`)}, ${agg(sql`ns ORDER BY id`)}) FROM bu)::text
         AS users,
-      (SELECT replace(translate('[' || concat_ws(',', ${intCol(sql`c.user_id`)}, ${intCol(sql`c.course_id`)},
-              ${intCol(sql`c.t`)}, ${intCol(sql`c.s`)}, ${intCol(sql`c.result_id`)}, ${intCol(sql`c.cd`)},
-              ${intCol(sql`c.ed`)}, ${intCol(sql`c.rc`)}) || ']', '{}', '[]'), 'NULL', 'null')
-         FROM cf c) AS cells,
+      (SELECT concat_ws(',', ${intCol(sql`c.user_id`)}, ${intCol(sql`c.course_id`)}, ${intCol(sql`c.t`)},
+              ${intCol(sql`c.s`)}, ${intCol(sql`c.result_id`)}, ${intCol(sql`c.cd`)}, ${intCol(sql`c.ed`)},
+              ${intCol(sql`c.rc`)})
+         FROM ${cf} c) AS cells,
       (SELECT ${agg(sql`json_build_array(a.eid, CASE a.t WHEN 1 THEN 'primary' ELSE 'secondary' END, a.users, a.required, a.in_date, a.expiring, a.expired, a.missing)`)}
-         FROM (SELECT eid, t, count(DISTINCT user_id)::int AS users, count(*)::int AS required,
-                      count(*) FILTER (WHERE s = 0)::int AS in_date,
-                      count(*) FILTER (WHERE s = 1)::int AS expiring,
-                      count(*) FILTER (WHERE s = 2)::int AS expired,
-                      count(*) FILTER (WHERE s = 3)::int AS missing
-                 FROM c WHERE t <> 0 GROUP BY eid, t) a)::text AS agg,
-      (SELECT array_agg(DISTINCT course_id) FROM cf) AS course_ids
+         FROM (SELECT eid, t, count(*)::int AS users, sum(n)::int AS required, sum(a0)::int AS in_date,
+                      sum(a1)::int AS expiring, sum(a2)::int AS expired, sum(a3)::int AS missing
+                 FROM (SELECT eid, t, user_id, count(*) AS n, count(*) FILTER (WHERE s = 0) AS a0,
+                              count(*) FILTER (WHERE s = 1) AS a1, count(*) FILTER (WHERE s = 2) AS a2,
+                              count(*) FILTER (WHERE s = 3) AS a3
+                         FROM c WHERE t <> 0 GROUP BY eid, t, user_id) pu
+                GROUP BY eid, t) a)::text AS agg,
+      (SELECT array_agg(course_id) FROM (SELECT course_id FROM ${cf} GROUP BY course_id) x) AS course_ids
   `;
 }
 
