@@ -35,7 +35,7 @@ import {
  * Permission 12 (matrix report); scope from entities/scope.ts, so acting-as narrows it like every other report.
  */
 
-export const FIRST_BLOCK_USERS = 100;
+export const FIRST_BLOCK_USERS = 50;
 
 export interface MatrixPlan extends BlockScope {
   total: number;

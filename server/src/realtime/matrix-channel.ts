@@ -59,6 +59,11 @@ export async function streamMatrix(
       if (!last) await send(socket, progress(Math.min(0.99, block.progress)));
       await sent;
       await drained(socket, signal);
+      // Turns of the event loop between blocks: on PGlite the next queries hold the loop, so the socket would push
+      // the rest of a big message, and other sockets be served, only after them. The first block gets a few timer
+      // turns (~10 ms), so it reaches the client before the global figures and the next blocks are read.
+      for (let turn = block.index === 0 ? 5 : 1; turn > 0; turn--)
+        await new Promise((resolve) => (block.index === 0 ? setTimeout(resolve, 2) : setImmediate(resolve)));
       if (signal.aborted) return;
     }
   } catch (error) {
