@@ -42,8 +42,8 @@ export interface BenchContext {
   headers: Record<string, string>;
   token: string;
   rootEntityId: number;
-  /** Runs fn while sampling RSS; returns its result, elapsed ms and peak RSS in MB. */
-  sample<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number; peakMb: number }>;
+  /** Runs fn while sampling RSS; returns its result, elapsed ms, peak RSS and the RSS at the start (after a GC), MB. */
+  sample<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number; peakMb: number; startMb: number }>;
 }
 
 interface Measure {
@@ -60,7 +60,8 @@ const log = (...a: unknown[]) => {
 
 async function sample<T>(fn: () => Promise<T>) {
   global.gc?.();
-  let peak = process.memoryUsage().rss;
+  const start = process.memoryUsage().rss;
+  let peak = start;
   const timer = setInterval(() => {
     peak = Math.max(peak, process.memoryUsage().rss);
   }, 20);
@@ -69,7 +70,12 @@ async function sample<T>(fn: () => Promise<T>) {
     const value = await fn();
     const ms = performance.now() - t;
     peak = Math.max(peak, process.memoryUsage().rss);
-    return { value, ms: Math.round(ms), peakMb: Math.round(peak / 1048576) };
+    return {
+      value,
+      ms: Math.round(ms),
+      peakMb: Math.round(peak / 1048576),
+      startMb: Math.round(start / 1048576),
+    };
   } finally {
     clearInterval(timer);
   }
