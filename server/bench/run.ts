@@ -10,8 +10,19 @@
  *
  * Measures are modules in bench/measures/*.ts exporting `name` and `run(ctx)`; each returns named figures.
  * Env: BENCH_USERS (10000), BENCH_COURSES (200), BENCH_ENGINES (pglite,postgres), BENCH_MEASURES (all files).
+ * BENCH_REUSE=1: keep the seeded database (PGlite dir /tmp/cc-bench-keep-<users>x<courses>, PostgreSQL database
+ * cc_bench_keep_<users>x<courses>) and reuse it on the next run with the same sizes, instead of a fresh seed (the
+ * 2–5 minute seed is paid once while iterating; migrations still run on open). Default: a fresh seed, dropped after.
  */
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -31,8 +42,8 @@ export interface BenchContext {
   headers: Record<string, string>;
   token: string;
   rootEntityId: number;
-  /** Runs fn while sampling RSS; returns its result, elapsed ms and peak RSS in MB. */
-  sample<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number; peakMb: number }>;
+  /** Runs fn while sampling RSS; returns its result, elapsed ms, peak RSS and the RSS at the start (after a GC), MB. */
+  sample<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number; peakMb: number; startMb: number }>;
 }
 
 interface Measure {
@@ -49,7 +60,8 @@ const log = (...a: unknown[]) => {
 
 async function sample<T>(fn: () => Promise<T>) {
   global.gc?.();
-  let peak = process.memoryUsage().rss;
+  const start = process.memoryUsage().rss;
+  let peak = start;
   const timer = setInterval(() => {
     peak = Math.max(peak, process.memoryUsage().rss);
   }, 20);
@@ -58,7 +70,12 @@ async function sample<T>(fn: () => Promise<T>) {
     const value = await fn();
     const ms = performance.now() - t;
     peak = Math.max(peak, process.memoryUsage().rss);
-    return { value, ms: Math.round(ms), peakMb: Math.round(peak / 1048576) };
+    return {
+      value,
+      ms: Math.round(ms),
+      peakMb: Math.round(peak / 1048576),
+      startMb: Math.round(start / 1048576),
+    };
   } finally {
     clearInterval(timer);
   }
@@ -91,13 +108,23 @@ async function postgresUrl(): Promise<string | null> {
 }
 
 async function onEngine(engine: 'pglite' | 'postgres', measures: Measure[], adminUrl: string | null) {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'cc-bench-'));
+  const users = Number(process.env.BENCH_USERS ?? 10_000);
+  const courses = Number(process.env.BENCH_COURSES ?? 200);
+  const reuse = process.env.BENCH_REUSE === '1';
+  const keepDir = path.join(tmpdir(), `cc-bench-keep-${users}x${courses}`);
+  const dataDir = reuse ? path.join(keepDir, engine) : mkdtempSync(path.join(tmpdir(), 'cc-bench-'));
+  if (reuse) mkdirSync(dataDir, { recursive: true });
+  const seededFile = path.join(dataDir, 'seeded.json');
   let databaseUrl: string | undefined;
-  const dbName = `cc_bench_${Date.now()}`;
+  const dbName = reuse ? `cc_bench_keep_${users}x${courses}` : `cc_bench_${Date.now()}`;
   if (engine === 'postgres' && adminUrl) {
     const admin = new pg.Client({ connectionString: adminUrl });
     await admin.connect();
-    await admin.query(`CREATE DATABASE ${dbName}`);
+    const { rows } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [dbName]);
+    if (rows.length === 0) {
+      rmSync(seededFile, { force: true });
+      await admin.query(`CREATE DATABASE ${dbName}`);
+    }
     await admin.end();
     const u = new URL(adminUrl);
     u.pathname = `/${dbName}`;
@@ -117,11 +144,14 @@ async function onEngine(engine: 'pglite' | 'postgres', measures: Measure[], admi
   const deps = await openDeps({ ...config, databaseUrl });
   try {
     const t = performance.now();
-    const seeded = await seedBench(deps.db, {
-      users: Number(process.env.BENCH_USERS ?? 10_000),
-      courses: Number(process.env.BENCH_COURSES ?? 200),
-      log,
-    });
+    let seeded: Seeded;
+    if (reuse && existsSync(seededFile)) {
+      seeded = JSON.parse(readFileSync(seededFile, 'utf8')) as Seeded;
+      log(`  [${engine}] reusing the seeded database (BENCH_REUSE=1)`);
+    } else {
+      seeded = await seedBench(deps.db, { users, courses, log });
+      if (reuse) writeFileSync(seededFile, JSON.stringify(seeded));
+    }
     figures.seed_ms = Math.round(performance.now() - t);
     figures.results = seeded.results;
     log(
@@ -155,8 +185,8 @@ async function onEngine(engine: 'pglite' | 'postgres', measures: Measure[], admi
     }
   } finally {
     await deps.close();
-    rmSync(dataDir, { recursive: true, force: true });
-    if (databaseUrl && adminUrl) {
+    if (!reuse) rmSync(dataDir, { recursive: true, force: true });
+    if (databaseUrl && adminUrl && !reuse) {
       const admin = new pg.Client({ connectionString: adminUrl });
       await admin.connect();
       await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);

@@ -136,16 +136,13 @@ export async function currentCounts(
   opts: { newStarters?: NewStartersFilter; roleIds?: number[]; courseIds?: number[] } = {},
 ): Promise<ComplianceCounts[]> {
   if (entityIds.length === 0) return [];
-  const status = cellStatusSql(now);
+  const status = cellStatusSql(now, 'ecr');
   let q = db
     .selectFrom('users as u')
     .innerJoin('entities as e', 'e.id', 'u.primary_entity_id')
-    .innerJoin('effective_compliance_rules as ecr', (j) =>
-      j.onRef('ecr.entity_id', '=', 'u.primary_entity_id').onRef('ecr.role_id', '=', 'u.role_id'),
-    )
-    .leftJoin('latest_results as lr', (j) =>
-      j.onRef('lr.user_id', '=', 'u.id').onRef('lr.course_id', '=', 'ecr.course_id'),
-    )
+    // user_requirements: the effective rules per user with the latest result's passed / expires_at (migration
+    // 009), kept on write; the status is computed here, at `now`.
+    .innerJoin('user_requirements as ecr', 'ecr.user_id', 'u.id')
     .select([
       'u.primary_entity_id as entity_id',
       'ecr.type',

@@ -8,6 +8,7 @@ import * as m005 from './migrations/005_packages';
 import * as m006 from './migrations/006_compliance';
 import * as m007 from './migrations/007_results';
 import * as m008 from './migrations/008_jobs_presets';
+import * as m009 from './migrations/009_user_requirements';
 
 /** Ordered, forward-only. Add a file, import it here; never edit one that has shipped. */
 const migrations: Record<string, Migration> = {
@@ -19,6 +20,7 @@ const migrations: Record<string, Migration> = {
   '006_compliance': m006,
   '007_results': m007,
   '008_jobs_presets': m008,
+  '009_user_requirements': m009,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -540,6 +540,20 @@ export interface Database {
   compliance_rules: ComplianceRulesTable;
   effective_compliance_rules: EffectiveComplianceRulesView;
   compliance_snapshots: ComplianceSnapshotsTable;
+  user_requirements: UserRequirementsTable;
+}
+
+/** 009_user_requirements: users ⋈ effective_compliance_rules, kept by triggers on every write (read-only here). */
+export interface UserRequirementsTable {
+  user_id: number;
+  course_id: number;
+  /** The user's primary entity and role (denormalised for grouping and filters). */
+  entity_id: number;
+  role_id: number;
+  type: ComplianceType;
+  /** The (user, course)'s latest result (latest_results), null without one. */
+  passed: boolean | null;
+  expires_at: Date | null;
 }
 
 /** Uploaded SCORM packages (005_packages): one per scorm content. */

@@ -8,7 +8,7 @@ import { buildCourse } from '../../test/learning-factories';
 import { currentCounts } from '../compliance/queries';
 import { type CellStatus, cellStatus, countsAsInDate } from '../compliance/rules';
 import type { Ctx } from '../http/context';
-import { MatrixAggregator, matrixBlocks, planMatrix } from './service';
+import { MatrixAggregator, matrixBlocks, planMatrix, planMatrixScope } from './service';
 
 /**
  * The block query against a naive JS computation with cellStatus (issue 5 item 7): random small organisations
@@ -250,6 +250,27 @@ describe('matrix blocks', () => {
           }
         }
         expect(Object.fromEntries(got)).toEqual(Object.fromEntries(want));
+        // The socket's lazy plan (global figures after the first block) with a status filter: the same cells of
+        // that status, and every course of the full plan announced before or with the cells that use it.
+        const status = MATRIX_STATUSES[s.users.length % MATRIX_STATUSES.length] as CellStatus;
+        const lazy = await planMatrixScope(ctx, { compliance_type: type, includeStatusTypes: [status] });
+        const announced = new Set<number>();
+        const filtered = new Map<string, string>();
+        for await (const block of matrixBlocks(ctx, lazy, new MatrixAggregator(lazy), {
+          blockUsers: s.blockUsers,
+        })) {
+          for (const c of block.newCourses) announced.add(c.id);
+          const users = decodeUsers(JSON.parse(block.users) as UsersWire);
+          const byId = new Map(users.map((u) => [u.id, u]));
+          for (const c of decodeCells(JSON.parse(block.cells) as CellsWire, byId)) {
+            expect(announced.has(c.course_id)).toBe(true);
+            filtered.set(`${c.user_id}:${c.course_id}`, c.status);
+          }
+        }
+        for (const c of plan.courses) expect(announced.has(c.id)).toBe(true);
+        expect(Object.fromEntries(filtered)).toEqual(
+          Object.fromEntries([...want].filter(([, w]) => w.status === status).map(([k, w]) => [k, w.status])),
+        );
         expect(gotUsers).toEqual([...org.users, org.manager].map((u) => u.id).sort((a, b) => a - b));
         // Aggregates agree with the naive tallies and with the compliance core's currentCounts.
         const aggregates = aggregator.aggregates();

@@ -1,13 +1,14 @@
-import type { MatrixFilters } from '@cc/contracts';
+import { MATRIX_STATUSES, type MatrixFilters } from '@cc/contracts';
 import { type RawBuilder, sql } from 'kysely';
-import { cellStatusSql, newStarterSql } from '../compliance/queries';
+import { newStarterSql } from '../compliance/queries';
 import type { Db } from '../db/connect';
 
 /**
- * The matrix in SQL. One statement per block of users (keyset on users.id): users ⋈ effective_compliance_rules ⋈
- * latest_results (precomputed on write — never history), with the cell status from the compliance core
- * (cellStatusSql). The database also ENCODES the block (json arrays, see packages/contracts/src/matrix.ts) and
- * returns it as text, so the server never builds an object per cell: it forwards the text to the socket.
+ * The matrix in SQL. One statement per block of users (keyset on users.id): users ⋈ user_requirements (the
+ * effective rules per user, migration 009) ⋈ latest_results (both precomputed on write — never history), with the
+ * cell status from the compliance core (cellStatusSql). The database also ENCODES the block (json arrays, see
+ * packages/contracts/src/matrix.ts) and returns it as text, so the server never builds an object per cell: it
+ * forwards the text to the socket.
  */
 
 export interface BlockScope {
@@ -21,7 +22,7 @@ export interface BlockRow {
   last_id: number | null;
   /** UsersWire as JSON text. */
   users: string;
-  /** CellsWire as JSON text. */
+  /** CellsWire as JSON text (the query returns the columns in array text form; matrixBlock converts them). */
   cells: string;
   /** [[entity_id, type, users, required, in_date, expiring, expired, missing], ...] as JSON text. */
   agg: string;
@@ -49,25 +50,51 @@ export async function countMatrixUsers(db: Db, s: BlockScope): Promise<number> {
   return rows[0]?.n ?? 0;
 }
 
-const STATUS_CODE = sql`CASE c.status WHEN 'in_date' THEN 0 WHEN 'expiring' THEN 1 WHEN 'expired' THEN 2 ELSE 3 END`;
-const TYPE_CODE = sql`CASE c.ctype WHEN 'primary' THEN 1 WHEN 'secondary' THEN 2 ELSE 0 END`;
-const day = (col: string) => sql`floor(extract(epoch FROM ${sql.ref(col)}) / 86400)::int`;
-const agg = (expr: RawBuilder<unknown>) => sql`coalesce(json_agg(${expr}), '[]'::json)`;
-
-/** One block: up to `limit` users with id > afterId, their cells and per-entity tallies, encoded by the database. */
 /**
- * The last user id of each block (keyset boundaries): the first block holds `first` users, the others `size`. With
- * them, blocks are independent ranges (after, upTo] that can be read in parallel on PostgreSQL.
+ * The cell status as its wire code (MATRIX_STATUSES: 0 in date, 1 expiring, 2 expired, 3 missing): the compliance
+ * core's cellStatusSql with the entity's warning horizon (now + expiry_warning days) computed once per user
+ * (bu.warn_at) instead of per cell. The property test (matrix.test.ts) holds it to rules.ts cellStatus().
  */
-export async function blockBoundaries(db: Db, s: BlockScope, first: number, size: number): Promise<number[]> {
+const statusCodeSql = (now: Date) => sql`CASE
+    WHEN c0.passed IS NOT TRUE THEN 3
+    WHEN c0.expires_at IS NULL THEN 0
+    WHEN c0.expires_at <= ${now}::timestamptz THEN 2
+    WHEN c0.expires_at <= bu.warn_at THEN 1
+    ELSE 0 END`;
+/** A timestamp as its UTC day number (days since 1970-01-01). */
+const day = (col: string) => sql`((${sql.ref(col)} AT TIME ZONE 'UTC')::date - DATE '1970-01-01')`;
+const agg = (expr: RawBuilder<unknown>) => sql`coalesce(json_agg(${expr}), '[]'::json)`;
+/**
+ * A column of ints in array_agg's text form ('{1,NULL,3}'): far cheaper than json_agg per element; matrixBlock
+ * turns the block's columns into the JSON CellsWire (braces → brackets, NULL → null: ints only).
+ */
+const intCol = (expr: RawBuilder<unknown>) => sql`coalesce(array_agg(${expr})::text, '{}')`;
+
+/**
+ * The last user id of each block after `afterId` (keyset boundaries), `size` users per block: with them, blocks are
+ * independent ranges (after, upTo] that can be read in parallel on PostgreSQL.
+ */
+export async function blockBoundaries(
+  db: Db,
+  s: BlockScope,
+  afterId: number,
+  size: number,
+): Promise<number[]> {
   const { rows } = await sql<{ id: number }>`
     SELECT id FROM (
       SELECT u.id, row_number() OVER (ORDER BY u.id) AS rn, count(*) OVER () AS total
-        FROM users u JOIN entities e ON e.id = u.primary_entity_id WHERE ${userWhere(s)}) x
-     WHERE rn = ${first} OR (rn > ${first} AND (rn - ${first}) % ${size} = 0) OR rn = total
+        FROM users u JOIN entities e ON e.id = u.primary_entity_id WHERE ${userWhere(s)} AND u.id > ${afterId}) x
+     WHERE rn % ${size} = 0 OR rn = total
      ORDER BY id`.execute(db);
   return rows.map((r) => r.id);
 }
+
+/** One block: up to `limit` users with id > afterId (and ≤ upTo), their cells and tallies, encoded by the database. */
+const ARRAY_TEXT = /[{}]|NULL/g;
+const ARRAY_JSON: Record<string, string> = { '{': '[', '}': ']', NULL: 'null' };
+/** '{1,NULL},{2}' (int arrays' text, comma-separated) → '[[1,null],[2]]'. */
+export const arrayTextToJson = (text: string) =>
+  `[${text.replace(ARRAY_TEXT, (m) => ARRAY_JSON[m] as string)}]`;
 
 export async function matrixBlock(
   db: Db,
@@ -85,12 +112,13 @@ export async function matrixBlock(
   });
   const row = rows[0];
   if (!row) throw new Error('matrixBlock: no row');
+  row.cells = arrayTextToJson(row.cells);
   return row;
 }
 
 export function matrixBlockQuery(s: BlockScope, afterId: number, limit: number, upTo: number | null = null) {
   const f = s.filters;
-  const typeWhere = f.compliance_type === 'all' ? sql`true` : sql`ecr.type = ${f.compliance_type}`;
+  const typeWhere = f.compliance_type === 'all' ? sql`true` : sql`x.type = ${f.compliance_type}`;
   const courseWhere = (col: string) =>
     f.courses.length ? sql`${sql.ref(col)} = ANY(${intArray(f.courses)})` : sql`true`;
   // compliance type 'all': also the courses a user has a result for without a requirement (type none).
@@ -102,52 +130,71 @@ export function matrixBlockQuery(s: BlockScope, afterId: number, limit: number, 
           FROM req FULL JOIN lr ON lr.user_id = req.user_id AND lr.course_id = req.course_id`
       : sql`SELECT req.user_id, req.course_id, req.ctype, lr.result_id, lr.completed_at, lr.expires_at,
                lr.result_count, lr.passed, lr.type
-          FROM req LEFT JOIN latest_results lr ON lr.user_id = req.user_id AND lr.course_id = req.course_id`;
-  const statusWhere = f.includeStatusTypes.length
-    ? sql`c.status = ANY(${sql.val(f.includeStatusTypes)}::text[])`
-    : sql`true`;
+          FROM req LEFT JOIN LATERAL (
+            SELECT l.result_id, l.completed_at, l.expires_at, l.result_count, l.passed, l.type FROM latest_results l
+             WHERE l.user_id = req.user_id AND l.course_id = req.course_id OFFSET 0) lr ON true`;
+  // The block's latest results (type 'all': every course with a result is a cell).
+  const lrCte = sql`
+    lr AS MATERIALIZED (
+      SELECT l.* FROM bu CROSS JOIN LATERAL (
+        SELECT l.user_id, l.course_id, l.result_id, l.completed_at, l.expires_at, l.result_count, l.passed, l.type
+          FROM latest_results l
+         WHERE l.user_id = bu.id AND ${courseWhere('l.course_id')}
+        OFFSET 0) l
+    ),`;
+  const statusCodes = f.includeStatusTypes.map((t) => MATRIX_STATUSES.indexOf(t));
+  const statusWhere = sql`c.s = ANY(${intArray(statusCodes)})`;
+  // The cells sent: all of c, or (status filter) cf; c alone is not copied again.
+  const cf = sql.raw(statusCodes.length ? 'cf' : 'c');
+  // c: one row per cell, already coded as the wire's ints (type and status codes, UTC day numbers), computed once
+  // and read by the three aggregates (cells, tallies, courses).
   return sql<BlockRow>`
     WITH bu AS MATERIALIZED (
       SELECT u.id, u.name, u.primary_entity_id AS eid, u.role_id AS rid,
-             (${newStarterSql(s.now, 'u', 'e')})::int AS ns, e.expiry_warning
+             (${newStarterSql(s.now, 'u', 'e')})::int AS ns,
+             ${s.now}::timestamptz + make_interval(days => e.expiry_warning) AS warn_at
         FROM users u JOIN entities e ON e.id = u.primary_entity_id
        WHERE ${userWhere(s)} AND u.id > ${afterId} AND ${upTo === null ? sql`true` : sql`u.id <= ${upTo}`}
        ORDER BY u.id LIMIT ${limit}
     ),
+    -- OFFSET 0 keeps the lateral subqueries per-user index lookups (the planner may hash the whole table).
     req AS MATERIALIZED (
-      SELECT bu.id AS user_id, ecr.course_id, ecr.type AS ctype
+      SELECT bu.id AS user_id, x.course_id, x.type AS ctype
         FROM bu CROSS JOIN LATERAL (
-          SELECT x.course_id, x.type FROM effective_compliance_rules x
-           WHERE x.entity_id = bu.eid AND x.role_id = bu.rid) ecr
-       WHERE ${typeWhere} AND ${courseWhere('ecr.course_id')}
+          SELECT x.course_id, x.type FROM user_requirements x
+           WHERE x.user_id = bu.id AND ${typeWhere} AND ${courseWhere('x.course_id')}
+          OFFSET 0) x
     ),
-    lr AS MATERIALIZED (
-      SELECT l.user_id, l.course_id, l.result_id, l.completed_at, l.expires_at, l.result_count, l.passed, l.type
-        FROM bu JOIN latest_results l ON l.user_id = bu.id
-       WHERE ${courseWhere('l.course_id')}
-    ),
+    ${f.compliance_type === 'all' ? lrCte : sql``}
     c0 AS (${cells}),
     c AS MATERIALIZED (
-      SELECT c0.*, bu.eid, ${cellStatusSql(s.now, 'c0', 'bu')} AS status FROM c0 JOIN bu ON bu.id = c0.user_id
-    ),
-    cf AS (SELECT * FROM c WHERE ${statusWhere})
+      SELECT c0.user_id, c0.course_id, bu.eid,
+             CASE c0.ctype WHEN 'primary' THEN 1 WHEN 'secondary' THEN 2 ELSE 0 END AS t,
+             ${statusCodeSql(s.now)} AS s,
+             c0.result_id, ${day('c0.completed_at')} AS cd, ${day('c0.expires_at')} AS ed,
+             coalesce(c0.result_count, 0) AS rc
+        FROM c0 JOIN bu ON bu.id = c0.user_id
+    )
+    ${statusCodes.length ? sql`, cf AS (SELECT * FROM c WHERE ${statusWhere})` : sql``}
     SELECT
       (SELECT count(*)::int FROM bu) AS n,
       (SELECT max(id) FROM bu) AS last_id,
       (SELECT json_build_array(${agg(sql`id ORDER BY id`)}, ${agg(sql`name ORDER BY id`)},
               ${agg(sql`eid ORDER BY id`)}, ${agg(sql`rid ORDER BY id`)}, ${agg(sql`ns ORDER BY id`)}) FROM bu)::text
         AS users,
-      (SELECT json_build_array(${agg(sql`c.user_id`)}, ${agg(sql`c.course_id`)}, ${agg(TYPE_CODE)}, ${agg(STATUS_CODE)},
-              ${agg(sql`c.result_id`)}, ${agg(day('c.completed_at'))}, ${agg(day('c.expires_at'))},
-              ${agg(sql`coalesce(c.result_count, 0)`)}) FROM cf c)::text AS cells,
-      (SELECT ${agg(sql`json_build_array(a.eid, a.ctype, a.users, a.required, a.in_date, a.expiring, a.expired, a.missing)`)}
-         FROM (SELECT eid, ctype, count(DISTINCT user_id)::int AS users, count(*)::int AS required,
-                      count(*) FILTER (WHERE status = 'in_date')::int AS in_date,
-                      count(*) FILTER (WHERE status = 'expiring')::int AS expiring,
-                      count(*) FILTER (WHERE status = 'expired')::int AS expired,
-                      count(*) FILTER (WHERE status = 'missing')::int AS missing
-                 FROM c WHERE ctype <> 'none' GROUP BY eid, ctype) a)::text AS agg,
-      (SELECT array_agg(DISTINCT course_id) FROM cf) AS course_ids
+      (SELECT concat_ws(',', ${intCol(sql`c.user_id`)}, ${intCol(sql`c.course_id`)}, ${intCol(sql`c.t`)},
+              ${intCol(sql`c.s`)}, ${intCol(sql`c.result_id`)}, ${intCol(sql`c.cd`)}, ${intCol(sql`c.ed`)},
+              ${intCol(sql`c.rc`)})
+         FROM ${cf} c) AS cells,
+      (SELECT ${agg(sql`json_build_array(a.eid, CASE a.t WHEN 1 THEN 'primary' ELSE 'secondary' END, a.users, a.required, a.in_date, a.expiring, a.expired, a.missing)`)}
+         FROM (SELECT eid, t, count(*)::int AS users, sum(n)::int AS required, sum(a0)::int AS in_date,
+                      sum(a1)::int AS expiring, sum(a2)::int AS expired, sum(a3)::int AS missing
+                 FROM (SELECT eid, t, user_id, count(*) AS n, count(*) FILTER (WHERE s = 0) AS a0,
+                              count(*) FILTER (WHERE s = 1) AS a1, count(*) FILTER (WHERE s = 2) AS a2,
+                              count(*) FILTER (WHERE s = 3) AS a3
+                         FROM c WHERE t <> 0 GROUP BY eid, t, user_id) pu
+                GROUP BY eid, t) a)::text AS agg,
+      (SELECT array_agg(course_id) FROM (SELECT course_id FROM ${cf} GROUP BY course_id) x) AS course_ids
   `;
 }
 

@@ -35,7 +35,7 @@ import {
  * Permission 12 (matrix report); scope from entities/scope.ts, so acting-as narrows it like every other report.
  */
 
-export const FIRST_BLOCK_USERS = 100;
+export const FIRST_BLOCK_USERS = 50;
 
 export interface MatrixPlan extends BlockScope {
   total: number;
@@ -93,21 +93,42 @@ export async function matrixEntityIds(
   return ids.sort((a, b) => a - b);
 }
 
+/** The scope of a matrix without the global figures (user count, required courses): what the first block needs. */
+export type MatrixScopePlan = Omit<MatrixPlan, 'total' | 'courses'> &
+  Partial<Pick<MatrixPlan, 'total' | 'courses'>>;
+
+export async function planMatrixScope(
+  ctx: Ctx,
+  input: MatrixFiltersInput | MatrixFilters,
+  permissions: number[] = [MatrixPerm.report],
+): Promise<MatrixScopePlan> {
+  const filters = parseFilters(input);
+  const entityIds = await matrixEntityIds(ctx, filters, permissions);
+  const s: BlockScope = { entityIds, filters, now: ctx.clock() };
+  const [entities, roles] = await Promise.all([
+    entitiesByIds(ctx.db, entityIds),
+    rolesFor(ctx.db, entityIds),
+  ]);
+  return { ...s, entities, roles };
+}
+
+/** Fills the global figures of a plan: the user count and the courses the rules require. */
+export async function completePlan(ctx: Pick<Ctx, 'db'>, plan: MatrixScopePlan): Promise<MatrixPlan> {
+  const [total, courses] = await Promise.all([
+    plan.total ?? countMatrixUsers(ctx.db, plan),
+    plan.courses ?? requiredCourses(ctx.db, plan),
+  ]);
+  plan.total = total;
+  plan.courses = courses;
+  return plan as MatrixPlan;
+}
+
 export async function planMatrix(
   ctx: Ctx,
   input: MatrixFiltersInput | MatrixFilters,
   permissions: number[] = [MatrixPerm.report],
 ): Promise<MatrixPlan> {
-  const filters = parseFilters(input);
-  const entityIds = await matrixEntityIds(ctx, filters, permissions);
-  const s: BlockScope = { entityIds, filters, now: ctx.clock() };
-  const [total, entities, roles, courses] = await Promise.all([
-    countMatrixUsers(ctx.db, s),
-    entitiesByIds(ctx.db, entityIds),
-    rolesFor(ctx.db, entityIds),
-    requiredCourses(ctx.db, s),
-  ]);
-  return { ...s, total, entities, roles, courses };
+  return completePlan(ctx, await planMatrixScope(ctx, input, permissions));
 }
 
 const emptyTally = (): ComplianceTally => ({
@@ -206,33 +227,74 @@ export class MatrixAggregator {
 }
 
 /**
- * The blocks of a plan, in user id order. The next block's query runs while the caller consumes the current one
- * (sends it, writes it), so the database and the socket work at the same time; at most two blocks are in memory.
+ * The blocks of a plan, in user id order. The first (small) block is read before anything global, so cells reach
+ * the screen first; a plan without its global figures (planMatrixScope) is completed right after it, and the
+ * required courses the blocks have not shown yet come with the next block (or alone, as a block of no users:
+ * userCount 0, only newCourses).
+ * The next blocks' queries run while the caller consumes the current one (sends it, writes it), so the database
+ * and the socket work at the same time; at most concurrency + 1 blocks are in memory.
  */
 export async function* matrixBlocks(
   ctx: Pick<Ctx, 'db' | 'engine'>,
-  plan: MatrixPlan,
+  plan: MatrixScopePlan,
   aggregator: MatrixAggregator,
   opts: { signal?: AbortSignal; blockUsers?: number; concurrency?: number } = {},
 ): AsyncGenerator<MatrixBlock> {
   const limit = opts.blockUsers ?? MATRIX_BLOCK_USERS;
-  const known = new Set(plan.courses.map((c) => c.id));
+  const known = new Set((plan.courses ?? []).map((c) => c.id));
   let done = 0;
   let index = 0;
-  // A small first block puts cells on the screen (and the wire) sooner; the rest come in full blocks. Blocks are
-  // ranges of user ids between precomputed boundaries, read `concurrency` at a time (PostgreSQL: 2, so the
-  // database works on the next blocks while this process sends the current one; PGlite has one connection: 1).
-  const first = Math.min(limit, FIRST_BLOCK_USERS);
-  const bounds = plan.total > 0 ? await blockBoundaries(ctx.db, plan, first, limit) : [];
+  const toBlock = async (row: BlockRow, extra: MatrixCourse[] = []): Promise<MatrixBlock> => {
+    aggregator.add(row.agg, row.n);
+    done += row.n;
+    const unknown = (row.course_ids ?? []).filter((id) => !known.has(id));
+    for (const id of unknown) known.add(id);
+    const newCourses = [...extra, ...(unknown.length ? await coursesByIds(ctx.db, unknown) : [])];
+    return {
+      index: row.n ? index++ : index,
+      users: row.users,
+      cells: row.cells,
+      userCount: row.n,
+      newCourses,
+      progress: plan.total ? Math.min(1, done / plan.total) : plan.total === 0 ? 1 : 0,
+    };
+  };
+  // A small first block puts cells on the screen (and the wire) sooner; the rest come in full blocks.
+  const first = await matrixBlock(ctx.db, plan, 0, Math.min(limit, FIRST_BLOCK_USERS));
+  if (opts.signal?.aborted) return;
+  const lazy = plan.total === undefined || plan.courses === undefined;
+  if (first.n > 0) yield await toBlock(first);
+  if (opts.signal?.aborted) return;
+  // Required courses no block has shown yet (a plan completed late): sent with the next block, or alone.
+  let pending: MatrixCourse[] = [];
+  if (lazy) {
+    const full = await completePlan(ctx, plan);
+    pending = full.courses.filter((c) => !known.has(c.id));
+    for (const c of pending) known.add(c.id);
+  }
+  const flushPending = (): MatrixBlock => ({
+    index,
+    users: '[[],[],[],[],[]]',
+    cells: '[[],[],[],[],[],[],[],[]]',
+    userCount: 0,
+    newCourses: pending,
+    progress: 1,
+  });
+  if (first.n === 0 || opts.signal?.aborted) {
+    if (pending.length && !opts.signal?.aborted) yield flushPending();
+    return;
+  }
+  // The other blocks are ranges of user ids between precomputed boundaries, read `concurrency` at a time
+  // (PostgreSQL: 2, so the database works on the next blocks while this process sends the current one; PGlite has
+  // one connection: 1).
+  const bounds = await blockBoundaries(ctx.db, plan, first.last_id as number, limit);
   const concurrency = opts.concurrency ?? (ctx.engine === 'postgres' ? 2 : 1);
   const inFlight: Promise<BlockRow>[] = [];
   let launched = 0;
   const launch = () => {
     while (inFlight.length < concurrency && launched < bounds.length) {
-      const after = launched === 0 ? 0 : (bounds[launched - 1] as number);
-      inFlight.push(
-        matrixBlock(ctx.db, plan, after, launched === 0 ? first : limit, bounds[launched] as number),
-      );
+      const after = launched === 0 ? (first.last_id as number) : (bounds[launched - 1] as number);
+      inFlight.push(matrixBlock(ctx.db, plan, after, limit, bounds[launched] as number));
       launched++;
     }
   };
@@ -243,20 +305,10 @@ export async function* matrixBlocks(
       if (opts.signal?.aborted) return;
       launch();
       if (row.n === 0) continue;
-      aggregator.add(row.agg, row.n);
-      done += row.n;
-      const unknown = (row.course_ids ?? []).filter((id) => !known.has(id));
-      for (const id of unknown) known.add(id);
-      const newCourses = unknown.length ? await coursesByIds(ctx.db, unknown) : [];
-      yield {
-        index: index++,
-        users: row.users,
-        cells: row.cells,
-        userCount: row.n,
-        newCourses,
-        progress: plan.total ? Math.min(1, done / plan.total) : 1,
-      };
+      yield await toBlock(row, pending);
+      pending = [];
     }
+    if (pending.length && !opts.signal?.aborted) yield flushPending();
   } finally {
     // An abandoned prefetch (cancelled subscription) must not surface as an unhandled rejection.
     await Promise.all(inFlight.map((p) => p.catch(() => undefined)));

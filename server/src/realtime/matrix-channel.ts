@@ -1,11 +1,12 @@
 import type { WebSocket } from 'ws';
 import type { Ctx } from '../http/context';
-import { MatrixAggregator, matrixBlocks, planMatrix } from '../matrix/service';
+import { MatrixAggregator, matrixBlocks, planMatrixScope } from '../matrix/service';
 
 /**
  * The matrix over the socket (spec 2 §7 "fetch_data for roles, users, courses, matrix_cells, top-level aggregate and
- * aggregate"): progress 0, then roles, entities (ours: names for the entity column) and courses; then per block of
- * ~500 users: courses first seen in the block (if any), users, matrix_cells, progress; at the end aggregate,
+ * aggregate"): progress 0, then roles, entities (ours: names for the entity column); then per block of ~500 users
+ * (the first one smaller, read before anything global): courses not sent yet (the block's, and after the first
+ * block the other courses the rules require), users, matrix_cells, progress; at the end aggregate,
  * top_level_aggregate and progress 1. Blocks are forwarded as the database encoded them (no per-cell objects here).
  *
  * Backpressure: every block message is awaited until ws has written it to the socket (the send callback), and we
@@ -39,16 +40,18 @@ export async function streamMatrix(
     `{"type":"fetch_data","id":${idJson},"kind":"${kind}"${block === undefined ? '' : `,"block":${block}`},"data":${payload}}`;
   const progress = (p: number) => `{"type":"progress","id":${idJson},"progress":${p}}`;
 
-  const plan = await planMatrix(ctx, (filters ?? {}) as never);
+  // The scope only (entities, roles): the first block is read before the global figures (user count, required
+  // courses), which follow it; courses always arrive before the cells that use them.
+  const plan = await planMatrixScope(ctx, (filters ?? {}) as never);
   if (signal.aborted) return;
   await send(socket, progress(0));
   await send(socket, data('roles', JSON.stringify(plan.roles)));
   await send(socket, data('entities', JSON.stringify(plan.entities)));
-  await send(socket, data('courses', JSON.stringify(plan.courses)));
   const aggregator = new MatrixAggregator(plan);
   try {
     for await (const block of matrixBlocks(ctx, plan, aggregator, { signal })) {
       if (block.newCourses.length) await send(socket, data('courses', JSON.stringify(block.newCourses)));
+      if (block.userCount === 0) continue;
       // The last block's progress is sent after the aggregates: progress 1 means "everything has arrived".
       const last = block.progress >= 1;
       await send(socket, data('users', block.users, block.index));
@@ -56,6 +59,11 @@ export async function streamMatrix(
       if (!last) await send(socket, progress(Math.min(0.99, block.progress)));
       await sent;
       await drained(socket, signal);
+      // Turns of the event loop between blocks: on PGlite the next queries hold the loop, so the socket would push
+      // the rest of a big message, and other sockets be served, only after them. The first block gets a few timer
+      // turns (~10 ms), so it reaches the client before the global figures and the next blocks are read.
+      for (let turn = block.index === 0 ? 5 : 1; turn > 0; turn--)
+        await new Promise((resolve) => (block.index === 0 ? setTimeout(resolve, 2) : setImmediate(resolve)));
       if (signal.aborted) return;
     }
   } catch (error) {

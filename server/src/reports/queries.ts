@@ -30,17 +30,16 @@ export interface Figures {
   missing: number;
 }
 
-/** users × effective rules (× latest_results when `withResults`), filtered; the one join every figure groups. */
+/**
+ * users × effective rules with their latest result (user_requirements: the view's rows per user with the latest
+ * result's passed / expires_at, kept on write), filtered; the one join every figure groups. The cell status is
+ * cellStatusSql over `ecr` (its passed / expires_at), at `now`.
+ */
 function cells(db: Executor, f: CellFilters, now: Date) {
   let q = db
     .selectFrom('users as u')
     .innerJoin('entities as e', 'e.id', 'u.primary_entity_id')
-    .innerJoin('effective_compliance_rules as ecr', (j) =>
-      j.onRef('ecr.entity_id', '=', 'u.primary_entity_id').onRef('ecr.role_id', '=', 'u.role_id'),
-    )
-    .leftJoin('latest_results as lr', (j) =>
-      j.onRef('lr.user_id', '=', 'u.id').onRef('lr.course_id', '=', 'ecr.course_id'),
-    )
+    .innerJoin('user_requirements as ecr', 'ecr.user_id', 'u.id')
     .where('u.primary_entity_id', 'in', f.entityIds);
   if (f.type) q = q.where('ecr.type', '=', f.type);
   if (f.roleIds?.length) q = q.where('u.role_id', 'in', f.roleIds);
@@ -51,7 +50,7 @@ function cells(db: Executor, f: CellFilters, now: Date) {
 }
 
 const figureColumns = (now: Date) => {
-  const status = cellStatusSql(now);
+  const status = cellStatusSql(now, 'ecr');
   return [
     sql<number>`count(DISTINCT u.id)::int`.as('users'),
     sql<number>`count(*)::int`.as('required'),
@@ -102,10 +101,9 @@ async function usersWithRequirements(db: Executor, f: CellFilters, now: Date): P
     .select(['u.primary_entity_id as entity_id', sql<number>`count(*)::int`.as('n')])
     .where('u.primary_entity_id', 'in', f.entityIds)
     .where(({ exists, selectFrom }) => {
-      let rules = selectFrom('effective_compliance_rules as ecr')
+      let rules = selectFrom('user_requirements as ecr')
         .select(sql`1`.as('x'))
-        .whereRef('ecr.entity_id', '=', 'u.primary_entity_id')
-        .whereRef('ecr.role_id', '=', 'u.role_id');
+        .whereRef('ecr.user_id', '=', 'u.id');
       if (f.type) rules = rules.where('ecr.type', '=', f.type);
       if (f.courseIds?.length) rules = rules.where('ecr.course_id', 'in', f.courseIds);
       return exists(rules);
@@ -128,7 +126,7 @@ export async function entityAndCourseFigures(db: Executor, f: CellFilters, now: 
     'u.id as user_id',
     'u.primary_entity_id as entity_id',
     'ecr.course_id',
-    sql<string>`${cellStatusSql(now)}`.as('status'),
+    sql<string>`${cellStatusSql(now, 'ecr')}`.as('status'),
   ]);
   const { rows } = await sql<
     Figures & { entity_id: number | null; course_id: number | null; entity_rolled: number }
