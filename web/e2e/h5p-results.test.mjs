@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import zlib from 'node:zlib';
-import { ADMIN, BASE, checkPage, launch, login, newPage } from './lib.mjs';
+import { ADMIN, BASE, bearer, checkPage, client, launch, login, newPage, zip } from './lib.mjs';
 
 /**
  * Issue 4 item 2, H5P results: an admin authors an e-learning content whose only topic holds an H5P item uploaded
@@ -14,50 +13,6 @@ const LEARNER = { email: 'learner@demo.test', password: ADMIN.password };
 const stamp = Date.now().toString(36);
 const COURSE = `H5P course ${stamp}`;
 const CONTENT = `Hand hygiene interactive ${stamp}`;
-
-/** A zip of stored entries. */
-function zip(entries) {
-  const locals = [];
-  const centrals = [];
-  let offset = 0;
-  for (const [name, text] of entries) {
-    const data = Buffer.from(text, 'utf8');
-    const fileName = Buffer.from(name, 'utf8');
-    const crc = zlib.crc32(data) >>> 0;
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(0x0800, 6);
-    local.writeUInt16LE(0x21, 12);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(data.length, 18);
-    local.writeUInt32LE(data.length, 22);
-    local.writeUInt16LE(fileName.length, 26);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE((3 << 8) | 20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(0x0800, 8);
-    central.writeUInt16LE(0x21, 14);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(data.length, 20);
-    central.writeUInt32LE(data.length, 24);
-    central.writeUInt16LE(fileName.length, 28);
-    central.writeUInt32LE((0o100644 << 16) >>> 0, 38);
-    central.writeUInt32LE(offset, 42);
-    locals.push(local, fileName, data);
-    centrals.push(central, fileName);
-    offset += local.length + fileName.length + data.length;
-  }
-  const cd = Buffer.concat(centrals);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(entries.length, 8);
-  end.writeUInt16LE(entries.length, 10);
-  end.writeUInt32LE(cd.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, cd, end]);
-}
 
 /**
  * A small but real H5P content type: an H5P.EventDispatcher whose button reports a scored `completed` statement
@@ -113,34 +68,6 @@ const H5P_PACKAGE = zip([
   ['H5P.E2EScored-1.0/scored.js', LIBRARY],
 ]);
 
-async function bearer(who) {
-  const res = await fetch(`${BASE}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json' },
-    body: JSON.stringify({ email: who.email, password: who.password, device_name: 'e2e h5p' }),
-  });
-  assert.equal(res.status, 200, `login ${who.email}`);
-  return (await res.json()).data.token;
-}
-
-function client(token) {
-  return async (method, path, body) => {
-    const form = body instanceof FormData;
-    const res = await fetch(`${BASE}/api${path}`, {
-      method,
-      headers: {
-        accept: 'application/json',
-        authorization: `Bearer ${token}`,
-        ...(body && !form ? { 'content-type': 'application/json' } : {}),
-      },
-      body: form ? body : body ? JSON.stringify(body) : undefined,
-    });
-    const json = await res.json().catch(() => null);
-    assert.ok(res.ok, `${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-    return json.data;
-  };
-}
-
 let browser;
 before(async () => {
   browser = await launch();
@@ -151,7 +78,7 @@ after(async () => {
 
 describe('H5P results: an xAPI completed statement finishes the attempt', () => {
   it('records the H5P item’s score and success on the attempt and writes an e-learning result', async () => {
-    const admin = client(await bearer(ADMIN));
+    const admin = client(await bearer(ADMIN, 'e2e h5p'));
     const course = await admin('POST', '/courses', { title: COURSE, published: true });
     const content = await admin('POST', '/content', {
       course_id: course.id,
@@ -173,7 +100,7 @@ describe('H5P results: an xAPI completed statement finishes the attempt', () => 
     await admin('POST', `/lessons/${lesson.id}/topics`, { action: 'add', topic_id: topic.id });
     await admin('POST', `/content/${content.id}/lessons`, { action: 'add', lesson_id: lesson.id });
 
-    const learner = client(await bearer(LEARNER));
+    const learner = client(await bearer(LEARNER, 'e2e h5p'));
     const me = await learner('GET', '/auth/user');
     const attempt = await learner('POST', `/users/${me.id}/attempts`, { content_id: content.id });
     assert.equal(attempt.status, 'in_progress');

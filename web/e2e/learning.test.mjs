@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import { inflateSync } from 'node:zlib';
-import { ADMIN, BASE, checkPage, launch, login, newPage } from './lib.mjs';
+import { ADMIN, BASE, bearer, checkPage, client, launch, login, newPage } from './lib.mjs';
 
 /**
  * Issue 4 item 6, the browser flow: an admin authors a course with a lesson, a topic and a quiz and publishes it
@@ -24,33 +24,6 @@ before(async () => {
 after(async () => {
   await browser?.close();
 });
-
-async function bearer(who) {
-  const res = await fetch(`${BASE}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json' },
-    body: JSON.stringify({ email: who.email, password: who.password, device_name: 'e2e learning' }),
-  });
-  assert.equal(res.status, 200, `login ${who.email}`);
-  return (await res.json()).data.token;
-}
-
-function client(token) {
-  return async (method, path, body) => {
-    const res = await fetch(`${BASE}/api${path}`, {
-      method,
-      headers: {
-        accept: 'application/json',
-        authorization: `Bearer ${token}`,
-        ...(body ? { 'content-type': 'application/json' } : {}),
-      },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    const json = await res.json().catch(() => null);
-    assert.ok(res.ok, `${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-    return json.data;
-  };
-}
 
 /** The text drawn in a PDF (as server/src/certificates/certificates.test.ts reads it): inflate, then the hex strings. */
 function pdfText(pdf) {
@@ -80,7 +53,7 @@ function pdfText(pdf) {
 
 /** Authors and publishes: course → elearning content → lesson with one topic → quiz of one question. */
 async function authorCourse() {
-  const call = client(await bearer(ADMIN));
+  const call = client(await bearer(ADMIN, 'e2e learning'));
   const course = await call('POST', '/courses', { title: COURSE, published: true });
   const content = await call('POST', '/content', {
     course_id: course.id,
@@ -185,7 +158,7 @@ describe('learning: author, take, certify', () => {
       await page.setViewportSize(NARROW);
       await checkPage(page, 'player-no-structure');
       await page.setViewportSize({ width: 1280, height: 800 });
-      const learner = client(await bearer(LEARNER));
+      const learner = client(await bearer(LEARNER, 'e2e learning'));
       const attempt = await learner('GET', `/attempts/${attemptId}`);
       await learner('PATCH', `/attempts/${attemptId}`, {
         version: attempt.version,

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import AxeBuilder from '@axe-core/playwright';
 import { chromium } from 'playwright-core';
 
@@ -58,4 +59,78 @@ export async function login(page, { email, password } = ADMIN) {
   await page.getByLabel(/^E-mail address/).fill(email);
   await page.getByLabel(/^Password/).fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** A zip of stored entries (enough for a SCORM or H5P package; the server tests cover deflate and hostile zips). */
+export function zip(entries) {
+  const locals = [];
+  const centrals = [];
+  let offset = 0;
+  for (const [name, text] of entries) {
+    const data = Buffer.from(text, 'utf8');
+    const fileName = Buffer.from(name, 'utf8');
+    const crc = zlib.crc32(data) >>> 0;
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(0x0800, 6);
+    local.writeUInt16LE(0x21, 12);
+    local.writeUInt32LE(crc, 14);
+    local.writeUInt32LE(data.length, 18);
+    local.writeUInt32LE(data.length, 22);
+    local.writeUInt16LE(fileName.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE((3 << 8) | 20, 4);
+    central.writeUInt16LE(20, 6);
+    central.writeUInt16LE(0x0800, 8);
+    central.writeUInt16LE(0x21, 14);
+    central.writeUInt32LE(crc, 16);
+    central.writeUInt32LE(data.length, 20);
+    central.writeUInt32LE(data.length, 24);
+    central.writeUInt16LE(fileName.length, 28);
+    central.writeUInt32LE((0o100644 << 16) >>> 0, 38);
+    central.writeUInt32LE(offset, 42);
+    locals.push(local, fileName, data);
+    centrals.push(central, fileName);
+    offset += local.length + fileName.length + data.length;
+  }
+  const cd = Buffer.concat(centrals);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(entries.length, 8);
+  end.writeUInt16LE(entries.length, 10);
+  end.writeUInt32LE(cd.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, cd, end]);
+}
+
+/** A bearer token for a demo user (the mobile login). */
+export async function bearer(who, deviceName = 'e2e') {
+  const res = await fetch(`${BASE}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify({ email: who.email, password: who.password, device_name: deviceName }),
+  });
+  assert.equal(res.status, 200, `login ${who.email}`);
+  return (await res.json()).data.token;
+}
+
+/** An API caller with that token: `await api('POST', '/courses', body)` answers `data`, asserting a 2xx. */
+export function client(token) {
+  return async (method, path, body) => {
+    const form = body instanceof FormData;
+    const res = await fetch(`${BASE}/api${path}`, {
+      method,
+      headers: {
+        accept: 'application/json',
+        authorization: `Bearer ${token}`,
+        ...(body && !form ? { 'content-type': 'application/json' } : {}),
+      },
+      body: form ? body : body ? JSON.stringify(body) : undefined,
+    });
+    const json = await res.json().catch(() => null);
+    assert.ok(res.ok, `${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+    return json.data;
+  };
 }

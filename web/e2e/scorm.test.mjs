@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import zlib from 'node:zlib';
-import { ADMIN, BASE, checkPage, launch, login, newPage } from './lib.mjs';
+import { ADMIN, BASE, bearer, checkPage, client, launch, login, newPage, zip } from './lib.mjs';
 
 /**
  * Issue 4 items 2 and 6, the SCORM browser flow: the admin uploads a SCORM 1.2 package built here (through the
@@ -13,50 +12,6 @@ const LEARNER = { email: 'learner@demo.test', password: ADMIN.password };
 const stamp = Date.now().toString(36);
 const COURSE = `SCORM course ${stamp}`;
 const CONTENT = `Infection control SCORM ${stamp}`;
-
-/** A zip of stored entries (enough for a package; the server tests cover deflate and hostile zips). */
-function zip(entries) {
-  const locals = [];
-  const centrals = [];
-  let offset = 0;
-  for (const [name, text] of entries) {
-    const data = Buffer.from(text, 'utf8');
-    const fileName = Buffer.from(name, 'utf8');
-    const crc = zlib.crc32(data) >>> 0;
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(0x0800, 6);
-    local.writeUInt16LE(0x21, 12);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(data.length, 18);
-    local.writeUInt32LE(data.length, 22);
-    local.writeUInt16LE(fileName.length, 26);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE((3 << 8) | 20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(0x0800, 8);
-    central.writeUInt16LE(0x21, 14);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(data.length, 20);
-    central.writeUInt32LE(data.length, 24);
-    central.writeUInt16LE(fileName.length, 28);
-    central.writeUInt32LE((0o100644 << 16) >>> 0, 38);
-    central.writeUInt32LE(offset, 42);
-    locals.push(local, fileName, data);
-    centrals.push(central, fileName);
-    offset += local.length + fileName.length + data.length;
-  }
-  const cd = Buffer.concat(centrals);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(entries.length, 8);
-  end.writeUInt16LE(entries.length, 10);
-  end.writeUInt32LE(cd.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, cd, end]);
-}
 
 const MANIFEST = `<?xml version="1.0" encoding="UTF-8"?>
 <manifest identifier="e2e.sco" version="1" xmlns="http://www.imsproject.org/xsd/imscp_rootv1p1p2"
@@ -85,34 +40,6 @@ window.addEventListener('load', function () {
 });
 </script></head><body><main><h1 id="state">Loading</h1><button id="finish" type="button">Finish lesson</button></main></body></html>`;
 
-async function bearer(who) {
-  const res = await fetch(`${BASE}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json' },
-    body: JSON.stringify({ email: who.email, password: who.password, device_name: 'e2e scorm' }),
-  });
-  assert.equal(res.status, 200, `login ${who.email}`);
-  return (await res.json()).data.token;
-}
-
-function client(token) {
-  return async (method, path, body) => {
-    const form = body instanceof FormData;
-    const res = await fetch(`${BASE}/api${path}`, {
-      method,
-      headers: {
-        accept: 'application/json',
-        authorization: `Bearer ${token}`,
-        ...(body && !form ? { 'content-type': 'application/json' } : {}),
-      },
-      body: form ? body : body ? JSON.stringify(body) : undefined,
-    });
-    const json = await res.json().catch(() => null);
-    assert.ok(res.ok, `${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-    return json.data;
-  };
-}
-
 let browser;
 before(async () => {
   browser = await launch();
@@ -123,7 +50,7 @@ after(async () => {
 
 describe('SCORM: upload, play, pass', () => {
   it("a learner plays a SCORM 1.2 package whose own script reports 'passed' through window.API", async () => {
-    const admin = client(await bearer(ADMIN));
+    const admin = client(await bearer(ADMIN, 'e2e scorm'));
     const course = await admin('POST', '/courses', { title: COURSE, published: true });
     const content = await admin('POST', '/content', {
       course_id: course.id,
@@ -146,7 +73,7 @@ describe('SCORM: upload, play, pass', () => {
     assert.equal(pkg.version, '1.2');
     assert.equal(pkg.launch_path, 'index.html');
 
-    const learnerToken = await bearer(LEARNER);
+    const learnerToken = await bearer(LEARNER, 'e2e scorm');
     const learner = client(learnerToken);
     const me = await learner('GET', '/auth/user');
     const attempt = await learner('POST', `/users/${me.id}/attempts`, { content_id: content.id });
@@ -208,7 +135,7 @@ describe('SCORM: upload, play, pass', () => {
       ],
       ['H5P.E2EText-1.0/text.js', library],
     ]);
-    const admin = client(await bearer(ADMIN));
+    const admin = client(await bearer(ADMIN, 'e2e scorm'));
     const item = await admin('POST', '/h5ps', { title: `E2E H5P ${stamp}` });
     const form = new FormData();
     form.append('package', new Blob([h5p]), 'e2e.h5p');
