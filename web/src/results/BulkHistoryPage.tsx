@@ -3,7 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { api } from '../app/api';
 import { usePermissionChecker } from '../app/auth';
-import { notifyError, notifySuccess } from '../app/notifications';
+import { notifyError } from '../app/notifications';
 import { errorEnvelope } from '../entities/shared';
 import {
   Badge,
@@ -18,7 +18,7 @@ import {
   Pagination,
   SearchInput,
 } from '../ui';
-import { formatDateTime, formatDay, RESULT_TYPE_LABELS, resultKeys } from './api';
+import { formatDateTime, formatDay, RESULT_TYPE_LABELS, resultKeys, resultRowAction } from './api';
 
 /** `/users/bulk-add-events-history` (spec 1 §2): past bulk adds (who, when, course, how many); 36 undoes one. */
 export default function BulkHistoryPage() {
@@ -44,19 +44,13 @@ export default function BulkHistoryPage() {
   const canAdd = can([ResultsPerm.addUserEvents]);
   const canDelete = can([ResultsPerm.deleteUserEvents]);
 
-  const remove = async (op: BulkOperationView) => {
-    try {
-      const res = await api.delete<{ message?: string }>(`/users/bulk-add-events/${op.id}`);
-      notifySuccess(res.data?.message ?? ResultsMessages.bulkDeleted);
-      await queryClient.invalidateQueries({ queryKey: resultKeys.all });
-    } catch (error) {
-      notifyError(
-        errorEnvelope(error, ResultsMessages.fetchHistoryFailed),
-        ResultsMessages.fetchHistoryFailed,
-      );
-      throw error;
-    }
-  };
+  const remove = (op: BulkOperationView) =>
+    resultRowAction(() => api.delete<{ message?: string }>(`/users/bulk-add-events/${op.id}`), {
+      success: ResultsMessages.bulkDeleted,
+      failure: ResultsMessages.fetchHistoryFailed,
+      after: () => queryClient.invalidateQueries({ queryKey: resultKeys.all }),
+      rethrow: true,
+    });
 
   const columns: Column<BulkOperationView>[] = [
     {

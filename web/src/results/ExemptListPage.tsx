@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { api } from '../app/api';
 import { usePermissionChecker } from '../app/auth';
-import { notifyError, notifySuccess } from '../app/notifications';
+import { notifyError } from '../app/notifications';
 import { useWhitelabel } from '../app/whitelabel';
 import { useEntityOptions } from '../entities/queries';
 import { errorEnvelope } from '../entities/shared';
@@ -21,7 +21,7 @@ import {
   Pagination,
   Select,
 } from '../ui';
-import { formatDay, resultKeys, searchCourses, searchUsers } from './api';
+import { formatDay, resultKeys, resultRowAction, searchCourses, searchUsers } from './api';
 import { Picker, type PickItem } from './Picker';
 
 interface Filters {
@@ -62,19 +62,13 @@ export default function ExemptListPage() {
   const canAdd = can([ResultsPerm.addRecord]);
   const canEdit = can([ResultsPerm.updateRecord]);
   const canDelete = can([ResultsPerm.deleteTrainingRecord]);
-  const remove = async (r: ResultView) => {
-    try {
-      const res = await api.delete<{ message?: string }>(`/results/exempt/${r.id}`);
-      notifySuccess(res.data?.message ?? ResultsMessages.exemptDeleted);
-      await queryClient.invalidateQueries({ queryKey: resultKeys.all });
-    } catch (error) {
-      notifyError(
-        errorEnvelope(error, ResultsMessages.fetchResultsFailed),
-        ResultsMessages.fetchResultsFailed,
-      );
-      throw error;
-    }
-  };
+  const remove = (r: ResultView) =>
+    resultRowAction(() => api.delete<{ message?: string }>(`/results/exempt/${r.id}`), {
+      success: ResultsMessages.exemptDeleted,
+      failure: ResultsMessages.fetchResultsFailed,
+      after: () => queryClient.invalidateQueries({ queryKey: resultKeys.all }),
+      rethrow: true,
+    });
 
   const columns: Column<ResultView>[] = [
     {

@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, buildUrl } from '../app/api';
 import { usePermissionChecker } from '../app/auth';
-import { notifyError, notifySuccess } from '../app/notifications';
+import { notifyError } from '../app/notifications';
 import { errorEnvelope } from '../entities/shared';
 import {
   Badge,
@@ -19,7 +19,7 @@ import {
   SearchInput,
   Select,
 } from '../ui';
-import { formatDay, RESULT_TYPE_LABELS, resultKeys } from './api';
+import { formatDay, RESULT_TYPE_LABELS, resultKeys, resultRowAction } from './api';
 
 /**
  * `/results/pending/{type}` (spec 2 §2): results of one type awaiting approval. Approving (25) counts the result at
@@ -60,32 +60,20 @@ export default function PendingPage() {
 
   const approve = async (r: ResultView) => {
     setBusy(r.id);
-    try {
-      const res = await api.post<{ message?: string }>(`/results/pending/${r.id}/approve`);
-      notifySuccess(res.data?.message ?? ResultsMessages.resultApproved);
-      await refresh();
-    } catch (error) {
-      notifyError(
-        errorEnvelope(error, ResultsMessages.fetchResultsFailed),
-        ResultsMessages.fetchResultsFailed,
-      );
-    } finally {
-      setBusy(null);
-    }
+    await resultRowAction(() => api.post<{ message?: string }>(`/results/pending/${r.id}/approve`), {
+      success: ResultsMessages.resultApproved,
+      failure: ResultsMessages.fetchResultsFailed,
+      after: refresh,
+    });
+    setBusy(null);
   };
-  const remove = async (r: ResultView) => {
-    try {
-      const res = await api.delete<{ message?: string }>(`/results/pending/${r.id}`);
-      notifySuccess(res.data?.message ?? ResultsMessages.resultDeleted);
-      await refresh();
-    } catch (error) {
-      notifyError(
-        errorEnvelope(error, ResultsMessages.fetchResultsFailed),
-        ResultsMessages.fetchResultsFailed,
-      );
-      throw error;
-    }
-  };
+  const remove = (r: ResultView) =>
+    resultRowAction(() => api.delete<{ message?: string }>(`/results/pending/${r.id}`), {
+      success: ResultsMessages.resultDeleted,
+      failure: ResultsMessages.fetchResultsFailed,
+      after: refresh,
+      rethrow: true,
+    });
 
   const columns: Column<ResultView>[] = [
     {

@@ -8,6 +8,8 @@ import {
 } from '@cc/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { api, type Envelope } from '../app/api';
+import { notifyError, notifySuccess } from '../app/notifications';
+import { errorEnvelope } from '../entities/shared';
 
 /**
  * Results of every kind (issue 5 item 1): the calls of the /results/... and /users/bulk-add-events pages.
@@ -95,3 +97,22 @@ export const RESULT_TYPE_LABELS: Record<string, string> = {
 
 export const formatBytes = (n: number) =>
   n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(n / 1024))} KB`;
+
+/**
+ * A row action of the results lists (delete, approve, undo a bulk add): shows the server's message (else `success`)
+ * and runs `after`; a failure shows the server's message under `failure`, and is rethrown when the action runs from
+ * a confirm dialog (`rethrow`), which then stays open.
+ */
+export async function resultRowAction(
+  request: () => Promise<{ data?: { message?: string } | null }>,
+  o: { success: string; failure: string; after: () => Promise<unknown>; rethrow?: boolean },
+): Promise<void> {
+  try {
+    const res = await request();
+    notifySuccess(res.data?.message ?? o.success);
+    await o.after();
+  } catch (error) {
+    notifyError(errorEnvelope(error, o.failure), o.failure);
+    if (o.rethrow) throw error;
+  }
+}
