@@ -60,11 +60,15 @@ export async function touchSession(
   lifetimeMinutes: number,
 ): Promise<void> {
   if (now.getTime() - session.last_activity_at.getTime() < 60_000) return;
+  const expires = new Date(now.getTime() + lifetimeMinutes * 60_000);
   await db
     .updateTable('sessions')
-    .set({ last_activity_at: now, expires_at: new Date(now.getTime() + lifetimeMinutes * 60_000) })
+    .set({ last_activity_at: now, expires_at: expires })
     .where('id', '=', session.id)
     .execute();
+  // The record may be a remembered one (auth/actor-cache.ts): keep it as the row now is.
+  session.last_activity_at = now;
+  session.expires_at = expires;
 }
 
 export async function deleteSession(db: Db, id: string): Promise<void> {
@@ -105,9 +109,19 @@ export async function findAccessToken(db: Db, plainText: string, now: Date) {
     .executeTakeFirst();
 }
 
-export async function touchAccessToken(db: Db, id: number, lastUsed: Date | null, now: Date): Promise<void> {
-  if (lastUsed && now.getTime() - lastUsed.getTime() < 60_000) return;
-  await db.updateTable('personal_access_tokens').set({ last_used_at: now }).where('id', '=', id).execute();
+export async function touchAccessToken(
+  db: Db,
+  token: { id: number; last_used_at: Date | null },
+  now: Date,
+): Promise<void> {
+  if (token.last_used_at && now.getTime() - token.last_used_at.getTime() < 60_000) return;
+  await db
+    .updateTable('personal_access_tokens')
+    .set({ last_used_at: now })
+    .where('id', '=', token.id)
+    .execute();
+  // The record may be a remembered one (auth/actor-cache.ts): keep it as the row now is.
+  token.last_used_at = now;
 }
 
 export async function recordAuthEvent(

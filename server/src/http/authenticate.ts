@@ -67,8 +67,7 @@ async function authenticate(deps: Deps, cache: ActorCache, request: FastifyReque
     });
     if (caller.token) {
       ctx.actor = actorForRequest(caller.actor);
-      await touchAccessToken(deps.db, caller.token.id, caller.token.last_used_at, now);
-      caller.token.last_used_at = touchedAt(caller.token.last_used_at, now);
+      await touchAccessToken(deps.db, caller.token, now);
     }
   } else {
     const secret = request.cookies[SESSION_COOKIE];
@@ -95,10 +94,6 @@ async function authenticate(deps: Deps, cache: ActorCache, request: FastifyReque
     if (session?.user_id && caller) {
       ctx.actor = actorForRequest(caller.actor);
       await touchSession(deps.db, session, now, deps.config.sessionLifetimeMinutes);
-      if (now.getTime() - session.last_activity_at.getTime() >= 60_000) {
-        session.last_activity_at = now;
-        session.expires_at = new Date(now.getTime() + deps.config.sessionLifetimeMinutes * 60_000);
-      }
     }
   }
 
@@ -119,9 +114,6 @@ async function cached(
   cache.set(key, fresh, generation, Date.now());
   return fresh;
 }
-
-const touchedAt = (last: Date | null, now: Date) =>
-  last && now.getTime() - last.getTime() < 60_000 ? last : now;
 
 const isJson = (request: FastifyRequest) =>
   (request.headers['content-type'] ?? '').startsWith('application/json');
