@@ -3,12 +3,12 @@
  * measures on PGlite (a fresh temp dir) and on PostgreSQL (DATABASE_URL, else 127.0.0.1:5432 when it answers; a
  * fresh database cc_bench_<ts>, dropped after). `-- --json` prints ONE JSON object of named figures on its last line.
  *
- * The real app (buildApp) listens on a port IN THIS PROCESS, and clients talk to it over real sockets (the `ws`
- * package and fetch). Memory: a sampler reads process.memoryUsage().rss every 20 ms during a measure; the figure is
- * the peak RSS of this process (server + database engine + the client, which discards what it receives), so it is
- * an upper bound of the server's memory. For PGlite the database engine runs in this process too.
+ * The server runs as its OWN process, the same bundle as `npm start` (server-process.ts), on the seeded database, and
+ * the clients (the `ws` package and fetch) talk to it over real sockets from this process, as a browser would.
+ * Memory: the sampler reads the server process's resident set (/proc/<pid>/status VmRSS) every 20 ms during a
+ * measure; for PGlite that includes the embedded database engine.
  *
- * Measures are modules in bench/measures/*.ts exporting `name` and `run(ctx)`; each returns named figures.
+ * Measures are modules in bench/measures/*.ts exporting `name`, `needs` and `run(ctx)`; each returns named figures.
  * Env: BENCH_USERS (10000), BENCH_COURSES (200), BENCH_ENGINES (pglite,postgres), BENCH_MEASURES (all files).
  * BENCH_REUSE=1: keep the seeded database (PGlite dir /tmp/cc-bench-keep-<users>x<courses>, PostgreSQL database
  * cc_bench_keep_<users>x<courses>) and reuse it on the next run with the same sizes, instead of a fresh seed (the
@@ -27,14 +27,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import pg from 'pg';
-import { buildApp } from '../src/app';
 import { openDeps } from '../src/bootstrap';
 import { loadConfig } from '../src/config';
 import type { Deps } from '../src/http/context';
 import { type Seeded, seedBench } from './seed';
+import { type ServerProcess, startServerProcess } from './server-process';
 
+/** What a measure of the running server gets: the server is its own process (server-process.ts). */
 export interface BenchContext {
-  deps: Deps;
   engine: 'pglite' | 'postgres';
   baseUrl: string;
   seeded: Seeded;
@@ -42,13 +42,32 @@ export interface BenchContext {
   headers: Record<string, string>;
   token: string;
   rootEntityId: number;
-  /** Runs fn while sampling RSS; returns its result, elapsed ms, peak RSS and the RSS at the start (after a GC), MB. */
+  server: ServerProcess;
+  /**
+   * Runs fn while sampling the SERVER process's resident memory every 20 ms; returns fn's result, elapsed ms, the
+   * server's peak RSS and its RSS at the start, MB.
+   */
   sample<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number; peakMb: number; startMb: number }>;
 }
 
+/** What a measure of the database layer gets (it calls services in this process, before the server starts). */
+export interface DatabaseContext {
+  deps: Deps;
+  engine: 'pglite' | 'postgres';
+  seeded: Seeded;
+  rootEntityId: number;
+}
+
+/**
+ * `needs`: 'database' measures run in this process on the open database; 'server' measures (the default) talk to
+ * the server process over real sockets; 'none' measures bring their own (api-reads: the demo data set).
+ */
 interface Measure {
   name: string;
-  run(ctx: BenchContext): Promise<Record<string, number>>;
+  needs: 'database' | 'server' | 'none';
+  run(
+    ctx: BenchContext | DatabaseContext | { engine: 'pglite' | 'postgres' },
+  ): Promise<Record<string, number>>;
 }
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -58,27 +77,23 @@ const log = (...a: unknown[]) => {
   else console.error(...a);
 };
 
-async function sample<T>(fn: () => Promise<T>) {
-  global.gc?.();
-  const start = process.memoryUsage().rss;
-  let peak = start;
-  const timer = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss);
-  }, 20);
-  const t = performance.now();
-  try {
-    const value = await fn();
-    const ms = performance.now() - t;
-    peak = Math.max(peak, process.memoryUsage().rss);
-    return {
-      value,
-      ms: Math.round(ms),
-      peakMb: Math.round(peak / 1048576),
-      startMb: Math.round(start / 1048576),
-    };
-  } finally {
-    clearInterval(timer);
-  }
+function samplerOf(server: ServerProcess): BenchContext['sample'] {
+  return async (fn) => {
+    const start = server.rssMb();
+    let peak = start;
+    const timer = setInterval(() => {
+      peak = Math.max(peak, server.rssMb());
+    }, 20);
+    const t = performance.now();
+    try {
+      const value = await fn();
+      const ms = performance.now() - t;
+      peak = Math.max(peak, server.rssMb());
+      return { value, ms: Math.round(ms), peakMb: peak, startMb: start };
+    } finally {
+      clearInterval(timer);
+    }
+  };
 }
 
 async function loadMeasures(): Promise<Measure[]> {
@@ -90,7 +105,8 @@ async function loadMeasures(): Promise<Measure[]> {
   const out: Measure[] = [];
   for (const f of files) {
     const mod = (await import(pathToFileURL(path.join(dir, f)).href)) as Partial<Measure>;
-    if (typeof mod.run === 'function') out.push({ name: mod.name ?? f, run: mod.run as Measure['run'] });
+    if (typeof mod.run === 'function')
+      out.push({ name: mod.name ?? f, needs: mod.needs ?? 'server', run: mod.run as Measure['run'] });
   }
   return out;
 }
@@ -141,50 +157,62 @@ async function onEngine(engine: 'pglite' | 'postgres', measures: Measure[], admi
     },
     { dataDir, appUrl: 'http://127.0.0.1:0' },
   );
-  const deps = await openDeps({ ...config, databaseUrl });
-  try {
-    const t = performance.now();
-    let seeded: Seeded;
-    if (reuse && existsSync(seededFile)) {
-      seeded = JSON.parse(readFileSync(seededFile, 'utf8')) as Seeded;
-      log(`  [${engine}] reusing the seeded database (BENCH_REUSE=1)`);
-    } else {
-      seeded = await seedBench(deps.db, { users, courses, log });
-      if (reuse) writeFileSync(seededFile, JSON.stringify(seeded));
-    }
-    figures.seed_ms = Math.round(performance.now() - t);
-    figures.results = seeded.results;
-    log(
-      `  [${engine}] seeded ${seeded.users} users × ${seeded.courses} courses, ${seeded.results} results in ${figures.seed_ms} ms`,
-    );
-    const app = await buildApp(deps, { logger: false });
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const address = app.server.address();
-    const port = typeof address === 'object' && address ? address.port : 0;
-    const ctx: BenchContext = {
-      deps,
-      engine,
-      baseUrl: `http://127.0.0.1:${port}`,
-      seeded,
-      headers: { authorization: `Bearer ${seeded.token}` },
-      token: seeded.token,
-      rootEntityId: seeded.groupId,
-      sample,
-    };
+  const runOne = async (m: Measure, ctx: Parameters<Measure['run']>[0]) => {
+    log(`  [${engine}] ${m.name}…`);
     try {
-      for (const m of measures) {
-        log(`  [${engine}] ${m.name}…`);
-        try {
-          Object.assign(figures, await m.run(ctx));
-        } catch (error) {
-          log(`  [${engine}] ${m.name} failed:`, error);
-        }
-      }
-    } finally {
-      await app.close();
+      Object.assign(figures, await m.run(ctx));
+    } catch (error) {
+      log(`  [${engine}] ${m.name} failed:`, error);
     }
+  };
+  const runAll = async (kind: Measure['needs'], ctx: Parameters<Measure['run']>[0]) => {
+    for (const m of measures.filter((x) => x.needs === kind)) await runOne(m, ctx);
+  };
+  try {
+    const deps = await openDeps({ ...config, databaseUrl });
+    let seeded: Seeded;
+    try {
+      const t = performance.now();
+      if (reuse && existsSync(seededFile)) {
+        seeded = JSON.parse(readFileSync(seededFile, 'utf8')) as Seeded;
+        log(`  [${engine}] reusing the seeded database (BENCH_REUSE=1)`);
+      } else {
+        seeded = await seedBench(deps.db, { users, courses, log });
+        if (reuse) writeFileSync(seededFile, JSON.stringify(seeded));
+      }
+      figures.seed_ms = Math.round(performance.now() - t);
+      figures.results = seeded.results;
+      log(
+        `  [${engine}] seeded ${seeded.users} users × ${seeded.courses} courses, ${seeded.results} results in ${figures.seed_ms} ms`,
+      );
+      await runAll('database', { deps, engine, seeded, rootEntityId: seeded.groupId });
+    } finally {
+      // The server process opens the database itself (PGlite's folder takes one process at a time).
+      await deps.close();
+    }
+    // Each server measure gets a freshly started server, so its memory figure is its own and not what an earlier
+    // measure left in V8's heap or PGlite's memory.
+    for (const m of measures.filter((x) => x.needs === 'server')) {
+      const server = await startServerProcess({ dataDir, databaseUrl, seedDemo: false });
+      figures.server_ready_ms = server.readyMs;
+      figures.server_ready_rss_mb = server.rssMb();
+      try {
+        await runOne(m, {
+          engine,
+          baseUrl: server.baseUrl,
+          seeded,
+          headers: { authorization: `Bearer ${seeded.token}` },
+          token: seeded.token,
+          rootEntityId: seeded.groupId,
+          server,
+          sample: samplerOf(server),
+        });
+      } finally {
+        await server.stop();
+      }
+    }
+    await runAll('none', { engine });
   } finally {
-    await deps.close();
     if (!reuse) rmSync(dataDir, { recursive: true, force: true });
     if (databaseUrl && adminUrl && !reuse) {
       const admin = new pg.Client({ connectionString: adminUrl });

@@ -29,6 +29,7 @@ import { authenticationPlugin } from './http/authenticate';
 import type { Deps } from './http/context';
 import { errorHandler } from './http/error-handler';
 import { notFound } from './http/errors';
+import { readCachePlugin } from './http/read-cache';
 import { learningRoutes } from './learning/routes';
 import { lessonRoutes } from './lessons/routes';
 import { mailRoutes } from './mail/routes';
@@ -108,6 +109,7 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}) {
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
   await app.register(authenticationPlugin, deps);
   await app.register(passwordGatePlugin);
+  await app.register(readCachePlugin, deps);
 
   // Web-session routes answer at the root (Sanctum style) and under /api, so both client setups work.
   await app.register(authWebRoutes);

@@ -30,6 +30,7 @@ async function largestOrganisation(deps: Deps): Promise<number> {
 }
 
 export const name = 'compliance-report';
+export const needs = 'database';
 
 export async function run(ctx: BenchCtx): Promise<Record<string, number>> {
   const { deps } = ctx;

@@ -6,12 +6,12 @@ import type { BenchContext } from '../run';
  * message), compliance type 'all' (the largest matrix: required cells plus courses with a result only):
  * - matrix_first_block_ms: subscribe sent → first matrix_cells message received (target 300 ms);
  * - matrix_complete_ms: subscribe sent → progress 1 (target 3 s PostgreSQL, 6 s PGlite);
- * - matrix_cells: cells received; matrix_peak_rss_mb (target < 512 MB); *_start_rss_mb: this process's RSS when
- *   the measure starts (after a GC), so the growth during a measure is peak − start;
- * - matrix_xlsx_ms / matrix_xlsx_peak_rss_mb (targets 5 s, 512 MB), matrix_pdf_ms / matrix_pdf_peak_rss_mb
- *   (15 s, 256 MB): POST /api/reports/matrix directFormat file, the body read and discarded as it streams.
+ * - matrix_cells: cells received; matrix_peak_rss_mb: the server process's peak RSS (target < 512 MB);
+ *   matrix_start_rss_mb: its RSS when the measure starts, so the growth during the measure is peak − start.
+ * The exports are measures of their own (matrix-xlsx.ts, matrix-pdf.ts), each on a freshly started server.
  */
 export const name = 'matrix';
+export const needs = 'server';
 
 function matrixOverSocket(ctx: BenchContext, filters: Record<string, unknown>) {
   return new Promise<{ firstBlockMs: number; cells: number; bytes: number }>((resolve, reject) => {
@@ -50,26 +50,11 @@ function matrixOverSocket(ctx: BenchContext, filters: Record<string, unknown>) {
   });
 }
 
-async function download(ctx: BenchContext, format: 'xlsx' | 'pdf') {
-  const res = await fetch(`${ctx.baseUrl}/api/reports/matrix`, {
-    method: 'POST',
-    headers: { ...ctx.headers, 'content-type': 'application/json' },
-    body: JSON.stringify({ directFormat: 'file', format, compliance_type: 'all' }),
-  });
-  if (!res.ok || !res.body) throw new Error(`${format}: ${res.status} ${await res.text()}`);
-  let bytes = 0;
-  const reader = res.body.getReader();
-  for (let r = await reader.read(); !r.done; r = await reader.read()) bytes += r.value.length;
-  return bytes;
-}
-
 export async function run(ctx: BenchContext): Promise<Record<string, number>> {
   const filters = { compliance_type: 'all' };
   await matrixOverSocket(ctx, { compliance_type: 'primary', users: [1] }); // warm the connection and plans
   const m = await ctx.sample(() => matrixOverSocket(ctx, filters));
   const primary = await ctx.sample(() => matrixOverSocket(ctx, { compliance_type: 'primary' }));
-  const xlsx = await ctx.sample(() => download(ctx, 'xlsx'));
-  const pdf = await ctx.sample(() => download(ctx, 'pdf'));
   return {
     matrix_first_block_ms: m.value.firstBlockMs,
     matrix_complete_ms: m.ms,
@@ -79,13 +64,5 @@ export async function run(ctx: BenchContext): Promise<Record<string, number>> {
     matrix_start_rss_mb: m.startMb,
     matrix_primary_first_block_ms: primary.value.firstBlockMs,
     matrix_primary_complete_ms: primary.ms,
-    matrix_xlsx_ms: xlsx.ms,
-    matrix_xlsx_mb: Math.round(xlsx.value / 1048576),
-    matrix_xlsx_peak_rss_mb: xlsx.peakMb,
-    matrix_xlsx_start_rss_mb: xlsx.startMb,
-    matrix_pdf_ms: pdf.ms,
-    matrix_pdf_mb: Math.round(pdf.value / 1048576),
-    matrix_pdf_peak_rss_mb: pdf.peakMb,
-    matrix_pdf_start_rss_mb: pdf.startMb,
   };
 }

@@ -119,15 +119,22 @@ export async function authRoutes(app: App) {
 
   app.get(
     '/auth/user',
-    { schema: { tags: ['auth'], response: { 200: z.object({ data: AuthUser }) } } },
+    {
+      config: { readCache: true },
+      schema: { tags: ['auth'], response: { 200: z.object({ data: AuthUser }) } },
+    },
     async (request) => ok(await currentAuthUser(request.ctx)),
   );
 
   // The caller's effective permissions, with catalogue details (spec 1 §4 "Permissions ... loaded at app start").
-  app.get('/auth/permissions', { schema: { tags: ['auth'] } }, async (request) => {
-    const actor = actorOf(request.ctx);
-    return ok(PERMISSIONS.filter((p) => actor.superAdmin || actor.permissions.has(p.id)));
-  });
+  app.get(
+    '/auth/permissions',
+    { config: { readCache: true }, schema: { tags: ['auth'] } },
+    async (request) => {
+      const actor = actorOf(request.ctx);
+      return ok(PERMISSIONS.filter((p) => actor.superAdmin || actor.permissions.has(p.id)));
+    },
+  );
 
   app.post(
     '/auth/permission-check',

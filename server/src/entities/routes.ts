@@ -23,8 +23,10 @@ const pathOf = (url: string) => url.split('?')[0] ?? url;
 
 /** spec 1 §7 "Entities". HTTP only: rules, permissions and scope live in service.ts. */
 export async function entityRoutes(app: App) {
-  app.get('/entities', { schema: { tags: ['entities'], querystring: EntityListQuery } }, async (request) =>
-    listEntities(request.ctx, request.query, pathOf(request.url)),
+  app.get(
+    '/entities',
+    { config: { readCache: true }, schema: { tags: ['entities'], querystring: EntityListQuery } },
+    async (request) => listEntities(request.ctx, request.query, pathOf(request.url)),
   );
 
   app.post(

@@ -153,21 +153,29 @@ export async function matrixXlsx(ctx: Ctx, plan: MatrixPlan, signal?: AbortSigna
       })),
     },
   });
+  // A 10,000 × 200 matrix has ~1.5M cells but only a few thousand distinct (status, date) labels.
+  const labels = new Map<number, string>();
+  const label = (status: number, day: number | null) => {
+    const key = status * 4_000_000 + (day ?? 2_000_000);
+    let text = labels.get(key);
+    if (text === undefined) {
+      const s = MATRIX_STATUSES[status] ?? 'missing';
+      text = day !== null && s !== 'missing' ? `${STATUS_LABELS[s]} ${ukDate(day)}` : STATUS_LABELS[s];
+      labels.set(key, text);
+    }
+    return text;
+  };
   (async () => {
     const aggregator = new MatrixAggregator(plan);
     const width = 4 + courses.length;
-    for await (const block of matrixBlocks(ctx, plan, aggregator, { signal })) {
+    for await (const block of matrixBlocks(ctx, plan, aggregator, { signal, lean: true })) {
       for (const r of rowsOf(block, plan, column, roleName, entityName)) {
         const values: (string | number | null)[] = new Array(width).fill(null);
         values[0] = r.name;
         values[1] = r.role;
         values[2] = r.entity;
         values[3] = r.score;
-        for (const [col, [status, day]] of r.cells) {
-          const s = MATRIX_STATUSES[status] ?? 'missing';
-          values[col + 4] =
-            day !== null && s !== 'missing' ? `${STATUS_LABELS[s]} ${ukDate(day)}` : STATUS_LABELS[s];
-        }
+        for (const [col, [status, day]] of r.cells) values[col + 4] = label(status, day);
         xlsx.addRow(values);
       }
       // Let the stream drain before the next block (backpressure: memory stays flat).
@@ -283,7 +291,7 @@ export async function matrixPdf(
         });
       });
     };
-    for await (const block of matrixBlocks(ctx, plan, aggregator, { signal })) {
+    for await (const block of matrixBlocks(ctx, plan, aggregator, { signal, lean: true })) {
       pending.push(...rowsOf(block, plan, column, roleName, entityName));
       while (pending.length >= PDF_USERS_PER_PAGE) {
         flush(pending.slice(0, PDF_USERS_PER_PAGE));

@@ -238,7 +238,7 @@ export async function* matrixBlocks(
   ctx: Pick<Ctx, 'db' | 'engine'>,
   plan: MatrixScopePlan,
   aggregator: MatrixAggregator,
-  opts: { signal?: AbortSignal; blockUsers?: number; concurrency?: number } = {},
+  opts: { signal?: AbortSignal; blockUsers?: number; concurrency?: number; lean?: boolean } = {},
 ): AsyncGenerator<MatrixBlock> {
   const limit = opts.blockUsers ?? MATRIX_BLOCK_USERS;
   const known = new Set((plan.courses ?? []).map((c) => c.id));
@@ -260,7 +260,8 @@ export async function* matrixBlocks(
     };
   };
   // A small first block puts cells on the screen (and the wire) sooner; the rest come in full blocks.
-  const first = await matrixBlock(ctx.db, plan, 0, Math.min(limit, FIRST_BLOCK_USERS));
+  const lean = { lean: opts.lean };
+  const first = await matrixBlock(ctx.db, plan, 0, Math.min(limit, FIRST_BLOCK_USERS), null, lean);
   if (opts.signal?.aborted) return;
   const lazy = plan.total === undefined || plan.courses === undefined;
   if (first.n > 0) yield await toBlock(first);
@@ -294,7 +295,7 @@ export async function* matrixBlocks(
   const launch = () => {
     while (inFlight.length < concurrency && launched < bounds.length) {
       const after = launched === 0 ? (first.last_id as number) : (bounds[launched - 1] as number);
-      inFlight.push(matrixBlock(ctx.db, plan, after, limit, bounds[launched] as number));
+      inFlight.push(matrixBlock(ctx.db, plan, after, limit, bounds[launched] as number, lean));
       launched++;
     }
   };

@@ -25,10 +25,14 @@ import { createPreset, deletePreset, getPreset, listPresets, presetOptions, upda
 /** spec 2 §7 "Reports": GET, POST /reports/presets (acting_as_id); GET, PATCH, DELETE /reports/presets/{id}; schedules (117). */
 export async function presetRoutes(app: App) {
   const presets = { tags: ['reports'] };
-  app.get('/reports/presets', { schema: { ...presets, querystring: PresetListQuery } }, async (r) => {
-    const { data, total } = await listPresets(r.ctx, r.query);
-    return paginate(data, total, r.query, r.url);
-  });
+  app.get(
+    '/reports/presets',
+    { config: { readCache: true }, schema: { ...presets, querystring: PresetListQuery } },
+    async (r) => {
+      const { data, total } = await listPresets(r.ctx, r.query);
+      return paginate(data, total, r.query, r.url);
+    },
+  );
   app.post('/reports/presets', { schema: { ...presets, body: CreatePresetBody } }, async (r, reply) =>
     reply.status(201).send(ok(await createPreset(r.ctx, r.body), PresetMessages.created)),
   );

@@ -6,10 +6,14 @@ import { createUser, getUser, listUsers, sendWelcomeEmail, updateUser, userPermi
 /** spec 1 §7 "Users", and GET /users/{id}/permissions of spec 2 §7. {id} is a numeric id or a uuid. */
 export async function userRoutes(app: App) {
   const tags = ['users'];
-  app.get('/users', { schema: { tags, querystring: UserListQuery } }, async (r) => {
-    const { data, total } = await listUsers(r.ctx, r.query);
-    return paginate(data, total, r.query, r.url);
-  });
+  app.get(
+    '/users',
+    { config: { readCache: true }, schema: { tags, querystring: UserListQuery } },
+    async (r) => {
+      const { data, total } = await listUsers(r.ctx, r.query);
+      return paginate(data, total, r.query, r.url);
+    },
+  );
   app.post('/users', { schema: { tags, body: CreateUserBody } }, async (r, reply) =>
     reply.status(201).send(ok(await createUser(r.ctx, r.body), Messages.userCreated)),
   );

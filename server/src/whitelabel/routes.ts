@@ -38,7 +38,10 @@ export async function whitelabelRoutes(app: App) {
   // Public (spec 2 §7): the login page asks before anyone has signed in.
   app.get(
     '/whitelabel',
-    { config: { auth: false }, schema: { tags: ['whitelabel'], querystring: WhitelabelQuery } },
+    {
+      config: { auth: false, readCache: true },
+      schema: { tags: ['whitelabel'], querystring: WhitelabelQuery },
+    },
     async (request) => ok(await getWhitelabel(request.ctx, { ...request.query, host: request.host })),
   );
 

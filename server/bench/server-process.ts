@@ -1,0 +1,113 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+/**
+ * The server as the bench measures it: its own process running the same bundle as `npm start`
+ * (scripts/bundle-server.mjs), so its memory is the server's alone (for PGlite, with the embedded engine) and the
+ * bench's clients do not share its event loop — as a browser does not.
+ */
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '../..');
+
+export interface ServerProcess {
+  baseUrl: string;
+  /** Wall-clock ms from spawning the process to its "is running at" line. */
+  readyMs: number;
+  /** The process's resident memory now, MB (Linux /proc; 0 elsewhere). */
+  rssMb(): number;
+  stop(): Promise<void>;
+}
+
+export const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const address = s.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      s.close(() => resolve(port));
+    });
+    s.on('error', reject);
+  });
+
+let bundled: Promise<string | null> | null = null;
+function serverBundle(): Promise<string | null> {
+  bundled ??= (async () => {
+    const url = pathToFileURL(path.join(root, 'scripts/bundle-server.mjs')).href;
+    const mod = (await import(url)) as { bundleServer(root: string): Promise<string | null> };
+    return mod.bundleServer(root);
+  })();
+  return bundled;
+}
+
+function residentMb(pid: number | undefined): number {
+  if (!pid) return 0;
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+    return Math.round(kb / 1024);
+  } catch {
+    return 0;
+  }
+}
+
+export async function startServerProcess(o: {
+  dataDir: string;
+  databaseUrl?: string;
+  seedDemo: boolean;
+}): Promise<ServerProcess> {
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: 'production',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    APP_URL: `http://127.0.0.1:${port}`,
+    DATA_DIR: o.dataDir,
+    SEED_DEMO: String(o.seedDemo),
+    LOG_LEVEL: 'error',
+  };
+  if (o.databaseUrl) env.DATABASE_URL = o.databaseUrl;
+  else delete env.DATABASE_URL;
+  const bundle = await serverBundle();
+  const args = bundle
+    ? ['--enable-source-maps', bundle]
+    : ['--import', 'tsx', path.join(root, 'server/src/main.ts')];
+  const started = performance.now();
+  const child: ChildProcess = spawn(process.execPath, args, {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let readyMs = 0;
+  await new Promise<void>((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`the server did not start: ${out}`)), 180_000);
+    const onExit = (code: number | null) => reject(new Error(`the server exited ${code}: ${out}`));
+    child.stdout?.on('data', (d) => {
+      out += d;
+      if (out.includes('is running at')) {
+        readyMs = Math.round(performance.now() - started);
+        clearTimeout(timer);
+        child.off('exit', onExit);
+        resolve();
+      }
+    });
+    child.stderr?.on('data', (d) => {
+      out += d;
+    });
+    child.on('exit', onExit);
+  });
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    readyMs,
+    rssMb: () => residentMb(child.pid),
+    stop: async () => {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}

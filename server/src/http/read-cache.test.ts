@@ -1,0 +1,74 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, buildUser } from '../../test/factories';
+import { createHarness, type Harness } from '../../test/harness';
+
+/**
+ * The read cache (http/read-cache.ts) with a long lifetime, so what is checked is whose answer is served and when it
+ * is forgotten: a caller's repeat is answered from memory, never another caller's, and any write forgets everything.
+ */
+let h: Harness;
+beforeAll(async () => {
+  process.env.ACTOR_CACHE_MS = '60000';
+  h = await createHarness();
+  delete process.env.ACTOR_CACHE_MS;
+});
+afterAll(async () => h?.close());
+
+const nameOf = async (headers: Record<string, string>) => {
+  const res = await h.app.inject({ method: 'GET', url: '/api/auth/user', headers });
+  expect(res.statusCode).toBe(200);
+  expect(res.headers['content-type']).toContain('application/json');
+  return res.json().data.name as string;
+};
+
+describe('read cache', () => {
+  it("answers a caller's repeat from memory until any write, then reads again", async () => {
+    const user = await buildUser(h.db);
+    const headers = await bearer(h.db, user.id);
+    const before = await nameOf(headers);
+    await h.db
+      .updateTable('users')
+      .set({ name: 'Renamed Behind Its Back' })
+      .where('id', '=', user.id)
+      .execute();
+    expect(await nameOf(headers)).toBe(before);
+    // A state-changing request, even a refused one, forgets every answer.
+    await h.app.inject({ method: 'POST', url: '/api/reports/presets', headers, payload: {} });
+    expect(await nameOf(headers)).toBe('Renamed Behind Its Back');
+  });
+
+  it("never serves one caller another caller's answer", async () => {
+    const a = await buildUser(h.db);
+    const b = await buildUser(h.db);
+    const aHeaders = await bearer(h.db, a.id);
+    const bHeaders = await bearer(h.db, b.id);
+    expect(await nameOf(aHeaders)).toBe(a.name);
+    expect(await nameOf(bHeaders)).toBe(b.name);
+    // The same person with a second token is a second credential: its own entry.
+    const aSecond = await bearer(h.db, a.id);
+    await h.db.updateTable('users').set({ name: 'Second Token Sees This' }).where('id', '=', a.id).execute();
+    expect(await nameOf(aSecond)).toBe('Second Token Sees This');
+    expect(await nameOf(aHeaders)).toBe(a.name);
+  });
+
+  it('keeps each URL apart and stores only successful answers', async () => {
+    const admin = await buildUser(h.db, { superAdmin: true });
+    await buildUser(h.db, { entityId: admin.primary_entity_id });
+    const headers = await bearer(h.db, admin.id);
+    const page = (n: number) =>
+      h.app.inject({ method: 'GET', url: `/api/users?page=${n}&per_page=1`, headers });
+    const [first, second] = [await page(1), await page(2)];
+    expect(first.json().data[0].id).not.toBe(second.json().data[0].id);
+    const bad = await h.app.inject({ method: 'GET', url: '/api/users?page=0', headers });
+    expect(bad.statusCode).toBe(422);
+    expect((await h.app.inject({ method: 'GET', url: '/api/users?page=0', headers })).statusCode).toBe(422);
+  });
+
+  it('still refuses a caller whose credential is gone (authentication runs before the cache)', async () => {
+    const user = await buildUser(h.db);
+    const headers = await bearer(h.db, user.id);
+    expect((await h.app.inject({ method: 'GET', url: '/api/auth/user', headers })).statusCode).toBe(200);
+    const anonymous = await h.app.inject({ method: 'GET', url: '/api/auth/user' });
+    expect(anonymous.statusCode).toBe(401);
+  });
+});

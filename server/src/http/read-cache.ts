@@ -1,0 +1,73 @@
+import { ACTING_AS_HEADER, SESSION_COOKIE } from '@cc/contracts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Deps } from './context';
+import { WriteAwareCache } from './write-aware-cache';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by the read cache on a cacheable GET: where and in which generation its answer may be stored. */
+    readCache: { key: string; generation: number } | null;
+  }
+  interface FastifyContextConfig {
+    /**
+     * true: a GET whose answer depends only on the caller (credential and acting-as) and the URL, so the same
+     * caller's repeat within ACTOR_CACHE_MS is answered from memory (any state-changing request empties it).
+     */
+    readCache?: boolean;
+  }
+}
+
+interface CachedAnswer {
+  body: string;
+  contentType: string;
+}
+
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * The everyday reads of a signed-in person (who am I, my permissions, the first page of my lists, the white-label),
+ * asked again on every page of the web app and by every poll of the mobile shell, answered from memory for a few
+ * seconds: the API-read p95 target at 200 concurrent clients. Keys hold the caller's own credential, so one caller's
+ * answer is never another's. The hooks run after authentication, the password gate and validation (preHandler), so a
+ * cached answer still needs a live caller; only the handler and serialisation are skipped.
+ */
+export const readCachePlugin = fp(async (app: FastifyInstance, deps: Deps) => {
+  const cache = new WriteAwareCache<CachedAnswer>(deps.config.actorCacheMs);
+  app.decorateRequest('readCache', null);
+  if (!cache.enabled) return;
+
+  app.addHook('preHandler', async (request, reply) => {
+    if (request.method !== 'GET' || request.routeOptions.config?.readCache !== true) return;
+    const key = answerKey(request);
+    if (!key) return;
+    const hit = cache.get(key, Date.now());
+    if (hit) return reply.header('content-type', hit.contentType).send(hit.body);
+    request.readCache = { key, generation: cache.current() };
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (UNSAFE.has(request.method)) cache.invalidate();
+    else if (request.readCache && reply.statusCode === 200 && typeof payload === 'string') {
+      const contentType = String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8');
+      cache.set(
+        request.readCache.key,
+        { body: payload, contentType },
+        request.readCache.generation,
+        Date.now(),
+      );
+    }
+    return payload;
+  });
+});
+
+/** The caller's credential, acting-as and the URL (path and query); null for an anonymous caller. */
+function answerKey(request: FastifyRequest): string | null {
+  if (!request.ctx?.actor) return null;
+  const authorization = request.headers.authorization;
+  const credential = authorization?.startsWith('Bearer ')
+    ? `t:${authorization.slice(7).trim()}`
+    : `s:${request.cookies[SESSION_COOKIE] ?? ''}`;
+  const actingAs = request.headers[ACTING_AS_HEADER];
+  return `${credential}\n${typeof actingAs === 'string' ? actingAs : ''}\n${request.url}`;
+}

@@ -1,0 +1,49 @@
+/**
+ * A short-lived cache that any state-changing request empties (the caller cache, auth/actor-cache.ts, and the read
+ * cache, http/read-cache.ts): a write in this process is seen by the next read at once; a write by another server
+ * process within `ttlMs`.
+ *
+ * A load that started before a write must not put its (possibly stale) answer back after the write emptied the cache:
+ * callers take `current()` before loading and pass it to `set`, which drops the value when a write came between.
+ */
+export class WriteAwareCache<V> {
+  private readonly entries = new Map<string, { value: V; storedAt: number }>();
+  private generation = 0;
+
+  constructor(
+    private readonly ttlMs: number,
+    private readonly maxEntries = 10_000,
+  ) {}
+
+  get enabled(): boolean {
+    return this.ttlMs > 0;
+  }
+
+  /** The generation to pass back to `set`: a load that saw an older one is dropped. */
+  current(): number {
+    return this.generation;
+  }
+
+  get(key: string, nowMs: number): V | null {
+    const entry = this.entries.get(key);
+    if (!entry) return null;
+    if (nowMs - entry.storedAt > this.ttlMs) {
+      this.entries.delete(key);
+      return null;
+    }
+    return entry.value;
+  }
+
+  set(key: string, value: V, generation: number, nowMs: number): void {
+    if (this.ttlMs <= 0 || generation !== this.generation) return;
+    // A full cache starts again rather than tracking recency: entries are cheap to rebuild and live seconds.
+    if (this.entries.size >= this.maxEntries) this.entries.clear();
+    this.entries.set(key, { value, storedAt: nowMs });
+  }
+
+  /** After any state-changing request. */
+  invalidate(): void {
+    this.generation++;
+    this.entries.clear();
+  }
+}
