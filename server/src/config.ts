@@ -22,6 +22,15 @@ const Env = z.object({
   COOKIE_SECURE: z.enum(['auto', 'true', 'false']).default('auto'),
   /** How long a caller (session/token → user and permissions) is remembered; 0 turns it off (the test default). */
   ACTOR_CACHE_MS: z.coerce.number().int().min(0).max(60_000).optional(),
+  /**
+   * The embedded database's buffer cache (PostgreSQL shared_buffers inside PGlite's memory). PGlite's own 128MB
+   * stays resident once a big report has read through it; pages past 32MB come from the OS file cache at no
+   * measured cost (bench), and the server's memory is ~100 MB lower.
+   */
+  PGLITE_SHARED_BUFFERS: z
+    .string()
+    .regex(/^\d+(kB|MB|GB)$/, 'a size such as 32MB')
+    .default('32MB'),
 });
 
 export interface Config {
@@ -39,6 +48,7 @@ export interface Config {
   logLevel: string;
   cookieSecure: boolean;
   actorCacheMs: number;
+  pgliteSharedBuffers: string;
 }
 
 export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
@@ -71,6 +81,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     logLevel: env.LOG_LEVEL,
     cookieSecure: env.COOKIE_SECURE === 'auto' ? appUrl.startsWith('https://') : env.COOKIE_SECURE === 'true',
     actorCacheMs: env.ACTOR_CACHE_MS ?? (env.NODE_ENV === 'test' ? 0 : 5000),
+    pgliteSharedBuffers: env.PGLITE_SHARED_BUFFERS,
     ...overrides,
   };
 }

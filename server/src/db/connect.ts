@@ -28,6 +28,8 @@ export async function connect(opts: {
   databaseUrl?: string;
   dataDir: string | null;
   poolSize?: number;
+  /** PostgreSQL's shared_buffers inside PGlite (config PGLITE_SHARED_BUFFERS); PGlite's own default when absent. */
+  pgliteSharedBuffers?: string;
 }): Promise<Connection> {
   if (opts.databaseUrl) {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10 });
@@ -45,8 +47,12 @@ export async function connect(opts: {
     mkdirSync(dir, { recursive: true });
   }
   // PGlite.create applies custom parsers to every type; the constructor form ignores them for DATE.
+  const sharedBuffers = opts.pgliteSharedBuffers;
   const client = await PGlite.create({
     ...(dir ? { dataDir: dir } : {}),
+    ...(sharedBuffers
+      ? { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffers}`] }
+      : {}),
     parsers: {
       [DATE_OID]: (v: string) => v,
       [INT8_OID]: (v: string) => Number(v),

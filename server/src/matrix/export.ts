@@ -1,6 +1,5 @@
 import { PassThrough, type Readable } from 'node:stream';
 import {
-  type CellsWire,
   dayNumberToIso,
   MATRIX_STATUSES,
   type MatrixCourse,
@@ -11,6 +10,7 @@ import PDFDocument from 'pdfkit';
 import { scoreOf } from '../compliance/rules';
 import type { Ctx } from '../http/context';
 import { whitelabelOfEntity } from '../whitelabel/service';
+import { NULL_INT, parseIntColumns } from './int-columns';
 import { resultCourses } from './queries';
 import { MatrixAggregator, type MatrixBlock, type MatrixPlan, matrixBlocks } from './service';
 import { columnLetter, XlsxStreamWriter } from './xlsx-writer';
@@ -60,58 +60,65 @@ async function exportCourses(ctx: Ctx, plan: MatrixPlan): Promise<MatrixCourse[]
   return [...byId.values()].sort((a, b) => a.title.localeCompare(b.title) || a.id - b.id);
 }
 
-interface Row {
-  name: string;
-  role: string;
-  entity: string;
-  score: number;
-  /** course column index → [status code, expiry day or completed day] */
-  cells: Map<number, [number, number | null]>;
+/**
+ * One block as the exports write it: per user the name, role, entity and score; per (user, course column) the status
+ * code and date in typed arrays (memory stays flat: a block is a few hundred KB outside the JS heap).
+ */
+interface ExportRows {
+  count: number;
+  names: string[];
+  roles: string[];
+  entities: string[];
+  scores: number[];
+  /** Course columns: row i, column c is at i × width + c. */
+  width: number;
+  /** Status code (MATRIX_STATUSES); -1: no cell. */
+  status: Int8Array;
+  /** Expiry day, else completed day (UTC day numbers); NULL_INT: none. */
+  day: Int32Array;
 }
 
-/** The rows of one block: one per user, cells keyed by the course's column index. */
-function rowsOf(
+function exportRowsOf(
   block: MatrixBlock,
-  plan: MatrixPlan,
   column: Map<number, number>,
+  width: number,
   roleName: Map<number, string>,
   entityName: Map<number, string>,
-): Row[] {
+): ExportRows {
   const [ids, names, entities, roles] = JSON.parse(block.users) as UsersWire;
-  const [uids, cids, types, statuses, , completed, expires] = JSON.parse(block.cells) as CellsWire;
-  const index = new Map<number, number>();
-  const rows: Row[] = ids.map((id, i) => {
-    index.set(id, i);
-    return {
-      name: names[i] ?? '',
-      role: roles[i] ? (roleName.get(roles[i] as number) ?? '') : '',
-      entity: entityName.get(entities[i] as number) ?? '',
-      score: 0,
-      cells: new Map(),
-    };
-  });
-  const tally = ids.map(() => [0, 0]);
-  for (let k = 0; k < uids.length; k++) {
-    const i = index.get(uids[k] as number);
-    const col = column.get(cids[k] as number);
+  const [uids, cids, types, statuses, , completed, expires] = parseIntColumns(block.cells) as Int32Array[];
+  const index = new Map(ids.map((id, i) => [id, i]));
+  const status = new Int8Array(ids.length * width).fill(-1);
+  const day = new Int32Array(ids.length * width).fill(NULL_INT);
+  const passed = new Int32Array(ids.length);
+  const required = new Int32Array(ids.length);
+  const cellCount = uids?.length ?? 0;
+  for (let k = 0; k < cellCount; k++) {
+    const i = index.get(uids?.[k] as number);
+    const col = column.get(cids?.[k] as number);
     if (i === undefined || col === undefined) continue;
-    const status = statuses[k] as number;
-    rows[i]?.cells.set(col, [status, expires[k] ?? completed[k] ?? null]);
-    if (types[k] !== 0) {
-      const t = tally[i] as number[];
-      t[1] = (t[1] ?? 0) + 1;
-      if (status <= 1) t[0] = (t[0] ?? 0) + 1;
+    const code = statuses?.[k] as number;
+    const expiry = expires?.[k] as number;
+    status[i * width + col] = code;
+    day[i * width + col] = expiry !== NULL_INT ? expiry : (completed?.[k] as number);
+    if (types?.[k] !== 0) {
+      required[i] = (required[i] as number) + 1;
+      if (code <= 1) passed[i] = (passed[i] as number) + 1;
     }
   }
-  rows.forEach((r, i) => {
-    const t = tally[i] as number[];
-    r.score = scoreOf(t[0] ?? 0, t[1] ?? 0);
-  });
-  void plan;
-  return rows;
+  return {
+    count: ids.length,
+    names: names.map((n) => n ?? ''),
+    roles: roles.map((r) => (r ? (roleName.get(r) ?? '') : '')),
+    entities: entities.map((e) => entityName.get(e) ?? ''),
+    scores: ids.map((_, i) => scoreOf(passed[i] as number, required[i] as number)),
+    width,
+    status,
+    day,
+  };
 }
 
-const ukDate = (day: number | null) => {
+const ukDate = (day: number) => {
   const iso = dayNumberToIso(day);
   return iso ? `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)}` : '';
 };
@@ -155,27 +162,31 @@ export async function matrixXlsx(ctx: Ctx, plan: MatrixPlan, signal?: AbortSigna
   });
   // A 10,000 × 200 matrix has ~1.5M cells but only a few thousand distinct (status, date) labels.
   const labels = new Map<number, string>();
-  const label = (status: number, day: number | null) => {
-    const key = status * 4_000_000 + (day ?? 2_000_000);
+  const label = (status: number, day: number) => {
+    const key = status * 4_000_000 + (day === NULL_INT ? 2_000_000 : day);
     let text = labels.get(key);
     if (text === undefined) {
       const s = MATRIX_STATUSES[status] ?? 'missing';
-      text = day !== null && s !== 'missing' ? `${STATUS_LABELS[s]} ${ukDate(day)}` : STATUS_LABELS[s];
+      text = day !== NULL_INT && s !== 'missing' ? `${STATUS_LABELS[s]} ${ukDate(day)}` : STATUS_LABELS[s];
       labels.set(key, text);
     }
     return text;
   };
   (async () => {
     const aggregator = new MatrixAggregator(plan);
-    const width = 4 + courses.length;
+    const width = courses.length;
     for await (const block of matrixBlocks(ctx, plan, aggregator, { signal, lean: true })) {
-      for (const r of rowsOf(block, plan, column, roleName, entityName)) {
-        const values: (string | number | null)[] = new Array(width).fill(null);
-        values[0] = r.name;
-        values[1] = r.role;
-        values[2] = r.entity;
-        values[3] = r.score;
-        for (const [col, [status, day]] of r.cells) values[col + 4] = label(status, day);
+      const rows = exportRowsOf(block, column, width, roleName, entityName);
+      for (let i = 0; i < rows.count; i++) {
+        const values: (string | number | null)[] = new Array(width + 4).fill(null);
+        values[0] = rows.names[i] as string;
+        values[1] = rows.roles[i] as string;
+        values[2] = rows.entities[i] as string;
+        values[3] = rows.scores[i] as number;
+        for (let col = 0, at = i * width; col < width; col++, at++) {
+          const code = rows.status[at] as number;
+          if (code >= 0) values[col + 4] = label(code, rows.day[at] as number);
+        }
         xlsx.addRow(values);
       }
       // Let the stream drain before the next block (backpressure: memory stays flat).
@@ -253,22 +264,23 @@ export async function matrixPdf(
   };
   (async () => {
     const aggregator = new MatrixAggregator(plan);
-    let pending: Row[] = [];
-    const flush = (rows: Row[]) => {
+    /** Rows waiting for their page: a page holds PDF_USERS_PER_PAGE users and may span two blocks. */
+    let pending: { rows: ExportRows; i: number }[] = [];
+    const flush = (pageRows: { rows: ExportRows; i: number }[]) => {
       chunks.forEach((chunk, chunkIndex) => {
         page(chunk, chunkIndex);
         const byStatus: number[][] = MATRIX_STATUSES.map(() => []);
-        rows.forEach((r, ri) => {
+        pageRows.forEach(({ rows, i }, ri) => {
           const y = top + headerH + ri * rowH;
           // One text run per row (text is what costs in pdfkit): name, then the score right-aligned.
           doc
             .fontSize(7)
             .fillColor('#111827')
-            .text(r.name.slice(0, 36), left, y + 2, { lineBreak: false });
-          doc.text(`${r.score}%`, left + nameW, y + 2, { lineBreak: false });
-          chunk.forEach((c, i) => {
-            const cell = r.cells.get(column.get(c.id) as number);
-            if (cell) byStatus[cell[0]]?.push(left + nameW + scoreW + i * cellW, y);
+            .text((rows.names[i] as string).slice(0, 36), left, y + 2, { lineBreak: false });
+          doc.text(`${rows.scores[i]}%`, left + nameW, y + 2, { lineBreak: false });
+          chunk.forEach((c, k) => {
+            const code = rows.status[i * rows.width + (column.get(c.id) as number)] as number;
+            if (code >= 0) byStatus[code]?.push(left + nameW + scoreW + k * cellW, y);
           });
         });
         // One path and one fill per status and page (a fill call per cell made the PDF take a minute).
@@ -292,7 +304,8 @@ export async function matrixPdf(
       });
     };
     for await (const block of matrixBlocks(ctx, plan, aggregator, { signal, lean: true })) {
-      pending.push(...rowsOf(block, plan, column, roleName, entityName));
+      const rows = exportRowsOf(block, column, courses.length, roleName, entityName);
+      for (let i = 0; i < rows.count; i++) pending.push({ rows, i });
       while (pending.length >= PDF_USERS_PER_PAGE) {
         flush(pending.slice(0, PDF_USERS_PER_PAGE));
         pending = pending.slice(PDF_USERS_PER_PAGE);
