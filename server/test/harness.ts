@@ -6,7 +6,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../src/app';
 import { openDeps } from '../src/bootstrap';
-import { loadConfig } from '../src/config';
+import { type Config, loadConfig } from '../src/config';
 import type { Deps } from '../src/http/context';
 
 export type TestApp = Awaited<ReturnType<typeof buildApp>>;
@@ -22,7 +22,8 @@ export interface Harness {
  * A fresh database for each test file (ARCHITECTURE "Tests"): in-memory PGlite by default, or a new database on the
  * PostgreSQL server named by DATABASE_URL (dropped again on close), so the same suite runs on both engines.
  */
-export async function createHarness(): Promise<Harness> {
+/** `config`: settings over the test defaults (e.g. actorCacheMs, which tests keep at 0 unless they test caching). */
+export async function createHarness(overrides: Partial<Config> = {}): Promise<Harness> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cc-test-'));
   let databaseUrl: string | undefined;
   let dropDatabase: (() => Promise<void>) | undefined;
@@ -44,7 +45,7 @@ export async function createHarness(): Promise<Harness> {
   }
   const config = loadConfig(
     { ...process.env, NODE_ENV: 'test', DATABASE_URL: databaseUrl, SEED_DEMO: 'false' },
-    { dataDir, appUrl: 'http://localhost:3000' },
+    { dataDir, appUrl: 'http://localhost:3000', ...overrides },
   );
   const deps = await openDeps({ ...config, databaseUrl }, { inMemory: !databaseUrl });
   const app = await buildApp(deps);

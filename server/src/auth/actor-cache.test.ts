@@ -8,9 +8,7 @@ import { createHarness, type Harness, webLogin } from '../../test/harness';
  */
 let h: Harness;
 beforeAll(async () => {
-  process.env.ACTOR_CACHE_MS = '60000';
-  h = await createHarness();
-  delete process.env.ACTOR_CACHE_MS;
+  h = await createHarness({ actorCacheMs: 60_000 });
 });
 afterAll(async () => h?.close());
 
