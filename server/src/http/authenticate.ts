@@ -19,6 +19,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     ctx: Ctx;
     session: SessionRecord | null;
+    /** The caller's credential as the caches key it ('t:' bearer token, 's:' session secret); null: none sent. */
+    credential: string | null;
   }
   interface FastifyContextConfig {
     /**
@@ -33,6 +35,8 @@ declare module 'fastify' {
 }
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** A state-changing request: it needs the CSRF header, and it empties every WriteAwareCache when it ends. */
+export const isStateChanging = (request: FastifyRequest) => UNSAFE.has(request.method);
 
 /**
  * Who is calling, for every request: a Bearer token (mobile, integrations) or the session cookie (web, with the
@@ -50,11 +54,13 @@ async function authenticate(deps: Deps, cache: ActorCache, request: FastifyReque
   };
   request.ctx = ctx;
   request.session = null;
+  request.credential = null;
 
   const authorization = request.headers.authorization;
   if (authorization?.startsWith('Bearer ')) {
     const plain = authorization.slice(7).trim();
-    const caller = await cached(cache, `t:${plain}`, async () => {
+    request.credential = `t:${plain}`;
+    const caller = await cached(cache, request.credential, async () => {
       const token = await findAccessToken(deps.db, plain, now);
       const actor = token
         ? await loadActor(deps.db, token.user_id, {
@@ -71,6 +77,7 @@ async function authenticate(deps: Deps, cache: ActorCache, request: FastifyReque
     }
   } else {
     const secret = request.cookies[SESSION_COOKIE];
+    request.credential = secret ? `s:${secret}` : null;
     const caller = secret
       ? await cached(cache, `s:${secret}`, async () => {
           const record = await findSession(deps.db, secret, now);
@@ -85,7 +92,7 @@ async function authenticate(deps: Deps, cache: ActorCache, request: FastifyReque
     request.session = session;
     const csrfMode = request.routeOptions.config?.csrf;
     const needsSession = csrfMode === 'session' || (csrfMode === 'session-or-json' && !isJson(request));
-    if (UNSAFE.has(request.method) && csrfMode !== 'off' && (secret || needsSession)) {
+    if (isStateChanging(request) && csrfMode !== 'off' && (secret || needsSession)) {
       if (!session) throw sessionExpired();
       const header = request.headers[CSRF_HEADER];
       if (typeof header !== 'string' || !safeEqual(decodeURIComponent(header), session.csrf_token))
@@ -125,7 +132,7 @@ function requiresCaller(request: FastifyRequest): boolean {
   return request.routeOptions.config?.auth !== false;
 }
 
-function actingAsSlug(request: FastifyRequest): string | null {
+export function actingAsSlug(request: FastifyRequest): string | null {
   const header = request.headers[ACTING_AS_HEADER];
   if (typeof header === 'string' && header) return header;
   const query = request.query as Record<string, unknown> | undefined;
@@ -148,12 +155,13 @@ export function clearSessionCookies(reply: FastifyReply): void {
 export const authenticationPlugin = fp(async (app: FastifyInstance, deps: Deps) => {
   app.decorateRequest('ctx', null as unknown as Ctx);
   app.decorateRequest('session', null);
+  app.decorateRequest('credential', null);
   const cache = new ActorCache(deps.config.actorCacheMs);
   app.addHook('onRequest', async (request) => authenticate(deps, cache, request));
   // Any state-changing request may have changed who a caller is (login, logout, permissions, users): forget them all.
   // onSend: before the client can see the answer and send its next request.
   app.addHook('onSend', async (request, _reply, payload) => {
-    if (UNSAFE.has(request.method)) cache.invalidate();
+    if (isStateChanging(request)) cache.invalidate();
     return payload;
   });
   // 401 before the body is validated, so an anonymous caller never learns a route's schema from a 422.

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, buildUser } from '../../test/factories';
+import { bearer, buildEntity, buildUser } from '../../test/factories';
 import { createHarness, type Harness } from '../../test/harness';
 
 /**
@@ -60,6 +60,18 @@ describe('read cache', () => {
     const bad = await h.app.inject({ method: 'GET', url: '/api/users?page=0', headers });
     expect(bad.statusCode).toBe(422);
     expect((await h.app.inject({ method: 'GET', url: '/api/users?page=0', headers })).statusCode).toBe(422);
+  });
+
+  it('keeps hosts apart (the white-label answers by the Host header)', async () => {
+    const sub = `cached${Date.now()}`;
+    const branded = await buildEntity(h.db, { settings: { subdomain: sub } });
+    const user = await buildUser(h.db);
+    const headers = await bearer(h.db, user.id);
+    const entityFor = async (host: string) =>
+      (await h.app.inject({ method: 'GET', url: '/api/whitelabel', headers: { ...headers, host } })).json()
+        .data.entity;
+    expect(await entityFor('unknown.example.com')).toBeNull();
+    expect((await entityFor(`${sub}.example.com`))?.id).toBe(branded.id);
   });
 
   it('still refuses a caller whose credential is gone (authentication runs before the cache)', async () => {

@@ -1,6 +1,6 @@
-import { ACTING_AS_HEADER, SESSION_COOKIE } from '@cc/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { actingAsSlug, isStateChanging } from './authenticate';
 import type { Deps } from './context';
 import { WriteAwareCache } from './write-aware-cache';
 
@@ -11,7 +11,7 @@ declare module 'fastify' {
   }
   interface FastifyContextConfig {
     /**
-     * true: a GET whose answer depends only on the caller (credential and acting-as) and the URL, so the same
+     * true: a GET whose answer depends only on the caller (credential and acting-as), the host and the URL, so the same
      * caller's repeat within ACTOR_CACHE_MS is answered from memory (any state-changing request empties it).
      */
     readCache?: boolean;
@@ -22,8 +22,6 @@ interface CachedAnswer {
   body: string;
   contentType: string;
 }
-
-const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
  * The everyday reads of a signed-in person (who am I, my permissions, the first page of my lists, the white-label),
@@ -47,7 +45,7 @@ export const readCachePlugin = fp(async (app: FastifyInstance, deps: Deps) => {
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
-    if (UNSAFE.has(request.method)) cache.invalidate();
+    if (isStateChanging(request)) cache.invalidate();
     else if (request.readCache && reply.statusCode === 200 && typeof payload === 'string') {
       const contentType = String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8');
       cache.set(
@@ -61,13 +59,11 @@ export const readCachePlugin = fp(async (app: FastifyInstance, deps: Deps) => {
   });
 });
 
-/** The caller's credential, acting-as and the URL (path and query); null for an anonymous caller. */
+/**
+ * The caller's credential (as authentication read it), acting-as, the host (the white-label answers by host) and the
+ * URL with its query; null for an anonymous caller.
+ */
 function answerKey(request: FastifyRequest): string | null {
-  if (!request.ctx?.actor) return null;
-  const authorization = request.headers.authorization;
-  const credential = authorization?.startsWith('Bearer ')
-    ? `t:${authorization.slice(7).trim()}`
-    : `s:${request.cookies[SESSION_COOKIE] ?? ''}`;
-  const actingAs = request.headers[ACTING_AS_HEADER];
-  return `${credential}\n${typeof actingAs === 'string' ? actingAs : ''}\n${request.url}`;
+  if (!request.ctx?.actor || !request.credential) return null;
+  return `${request.credential}\n${actingAsSlug(request) ?? ''}\n${request.host}${request.url}`;
 }
