@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -21,7 +21,7 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-export const freePort = () =>
+const freePort = () =>
   new Promise<number>((resolve, reject) => {
     const s = createServer();
     s.listen(0, '127.0.0.1', () => {
@@ -53,10 +53,15 @@ function residentMb(pid: number | undefined): number {
   }
 }
 
+/**
+ * `via: 'npm-start'` runs scripts/start.mjs as `npm start` does (web build check, bundle, then the server as ITS
+ * child): for the cold-start figure; its rssMb() is the launcher's, not the server's.
+ */
 export async function startServerProcess(o: {
   dataDir: string;
   databaseUrl?: string;
   seedDemo: boolean;
+  via?: 'bundle' | 'npm-start';
 }): Promise<ServerProcess> {
   const port = await freePort();
   const env: NodeJS.ProcessEnv = {
@@ -71,10 +76,17 @@ export async function startServerProcess(o: {
   };
   if (o.databaseUrl) env.DATABASE_URL = o.databaseUrl;
   else delete env.DATABASE_URL;
-  const bundle = await serverBundle();
-  const args = bundle
-    ? ['--enable-source-maps', bundle]
-    : ['--import', 'tsx', path.join(root, 'server/src/main.ts')];
+  let args: string[];
+  if (o.via === 'npm-start') {
+    args = [path.join(root, 'scripts/start.mjs')];
+    // Without a built web app, start.mjs would build it first: a first-run cost, not the cold start.
+    if (!existsSync(path.join(root, 'web/dist/index.html'))) env.SKIP_WEB_BUILD = 'true';
+  } else {
+    const bundle = await serverBundle();
+    args = bundle
+      ? ['--enable-source-maps', bundle]
+      : ['--import', 'tsx', path.join(root, 'server/src/main.ts')];
+  }
   const started = performance.now();
   const child: ChildProcess = spawn(process.execPath, args, {
     cwd: root,

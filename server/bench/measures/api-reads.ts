@@ -1,13 +1,9 @@
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { Pool } from 'undici';
-import { freePort, startServerProcess } from '../server-process';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+import { startServerProcess } from '../server-process';
 
 /**
  * API reads p95 at 200 concurrent clients ON THE DEMO DATA SET (the figure of DEVELOPERS.md): the server in its own
@@ -77,44 +73,11 @@ async function hammer(base: string, tokens: string[]) {
   return { p50: at(0.5), p95: at(0.95), p99: at(0.99), rps: Math.round(latencies.length / SECONDS), errors };
 }
 
-/** `npm start` (scripts/start.mjs: web build check, server bundle, start) on an existing data folder, to "is running at". */
+/** `npm start` (scripts/start.mjs) on the existing data folder, to "is running at". */
 async function coldStart(dataDir: string, databaseUrl: string | undefined): Promise<number> {
-  const port = await freePort();
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    SEED_DEMO: 'true',
-    LOG_LEVEL: 'error',
-  };
-  if (databaseUrl) env.DATABASE_URL = databaseUrl;
-  else delete env.DATABASE_URL;
-  // Without a built web app, start.mjs would build it first: a first-run cost, not the cold start.
-  if (!existsSync(path.join(root, 'web/dist/index.html'))) env.SKIP_WEB_BUILD = 'true';
-  const started = performance.now();
-  const child = spawn(process.execPath, [path.join(root, 'scripts/start.mjs')], {
-    cwd: root,
-    env,
-    stdio: 'pipe',
-  });
-  try {
-    await new Promise<void>((resolve, reject) => {
-      let out = '';
-      child.stdout?.on('data', (d) => {
-        out += d;
-        if (out.includes('is running at')) resolve();
-      });
-      child.stderr?.on('data', (d) => {
-        out += d;
-      });
-      child.on('exit', (code) => reject(new Error(`npm start exited ${code}: ${out}`)));
-    });
-    return Math.round(performance.now() - started);
-  } finally {
-    child.kill('SIGTERM');
-    await new Promise((r) => (child.exitCode === null ? child.once('exit', r) : r(null)));
-  }
+  const started = await startServerProcess({ dataDir, databaseUrl, seedDemo: true, via: 'npm-start' });
+  await started.stop();
+  return started.readyMs;
 }
 
 export async function run(ctx: { engine: 'pglite' | 'postgres' }): Promise<Record<string, number>> {
