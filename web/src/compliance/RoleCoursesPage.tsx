@@ -18,12 +18,12 @@ import {
   Badge,
   Button,
   Card,
+  CardPagination,
   type Column,
   ConfirmDialog,
   DataTable,
   EmptyState,
   PageHeader,
-  Pagination,
   Select,
 } from '../ui';
 import { createCompliance, deleteCompliance, useRoleCompliance, validityLabel } from './api';
@@ -169,11 +169,7 @@ export default function RoleCoursesPage() {
               />
             }
           />
-          {list.data && list.data.meta.total > 0 ? (
-            <div className="border-t border-slate-200 px-4">
-              <Pagination meta={list.data.meta} onPageChange={setPage} label="Course pages" />
-            </div>
-          ) : null}
+          <CardPagination meta={list.data?.meta} onPageChange={setPage} label="Course pages" />
         </Card>
       )}
       <ConfirmDialog

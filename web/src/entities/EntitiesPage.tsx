@@ -8,11 +8,11 @@ import {
   Badge,
   ButtonLink,
   Card,
+  CardPagination,
   type Column,
   DataTable,
   EmptyState,
   PageHeader,
-  Pagination,
   SearchInput,
   Select,
   Toggle,
@@ -186,15 +186,11 @@ export default function EntitiesPage() {
             </li>
           ) : null}
         </ul>
-        {query.data && query.data.meta.total > 0 ? (
-          <div className="border-t border-slate-200 px-4">
-            <Pagination
-              meta={query.data.meta}
-              onPageChange={(page) => setFilters({ page })}
-              label={`${wl.entitiesAltName} pages`}
-            />
-          </div>
-        ) : null}
+        <CardPagination
+          meta={query.data?.meta}
+          onPageChange={(page) => setFilters({ page })}
+          label={`${wl.entitiesAltName} pages`}
+        />
       </Card>
     </div>
   );

@@ -8,11 +8,11 @@ import {
   Badge,
   Button,
   Card,
+  CardPagination,
   type Column,
   ConfirmDialog,
   DataTable,
   EmptyState,
-  Pagination,
   SearchInput,
   Select,
   Toggle,
@@ -326,11 +326,7 @@ export function AssignmentsPanel({
           )
         }
       />
-      {list.data && list.data.meta.total > 0 ? (
-        <div className="border-t border-slate-200 px-4">
-          <Pagination meta={list.data.meta} onPageChange={setPage} label={`${label} pages`} />
-        </div>
-      ) : null}
+      <CardPagination meta={list.data?.meta} onPageChange={setPage} label={`${label} pages`} />
       <ConfirmDialog
         open={removing !== null}
         title={`Remove this ${noun}?`}

@@ -13,12 +13,12 @@ import {
   Badge,
   Button,
   Card,
+  CardPagination,
   type Column,
   ConfirmDialog,
   DataTable,
   EmptyState,
   PageHeader,
-  Pagination,
   SearchInput,
 } from '../ui';
 import { type CategoryRow, deleteCategory, saveCategory, useCategories } from './api';
@@ -176,11 +176,7 @@ export default function CourseCategoriesPage() {
               )
             }
           />
-          {list.data && list.data.meta.total > 0 ? (
-            <div className="border-t border-slate-200 px-4">
-              <Pagination meta={list.data.meta} onPageChange={setPage} label="Course category pages" />
-            </div>
-          ) : null}
+          <CardPagination meta={list.data?.meta} onPageChange={setPage} label="Course category pages" />
         </Card>
       )}
       <NameModal name={MODAL} noun="Category" schema={UpdateCourseCategoryBody} onSave={save} />

@@ -13,11 +13,11 @@ import {
   Button,
   ButtonLink,
   Card,
+  CardPagination,
   type Column,
   ConfirmDialog,
   EmptyState,
   PageHeader,
-  Pagination,
   SearchInput,
 } from '../ui';
 import { fetchPresets, PRESETS } from './api';
@@ -198,11 +198,7 @@ export default function PresetsPage() {
               )
             }
           />
-          {list.data && list.data.meta.total > 0 ? (
-            <div className="border-t border-slate-200 px-4">
-              <Pagination meta={list.data.meta} onPageChange={setPage} label="Preset pages" />
-            </div>
-          ) : null}
+          <CardPagination meta={list.data?.meta} onPageChange={setPage} label="Preset pages" />
         </Card>
       )}
       <Modal<{ preset: ReportPreset | null }> name={MODAL} title="Report preset" width="860px" scrollable>

@@ -13,11 +13,11 @@ import {
   Button,
   ButtonLink,
   Card,
+  CardPagination,
   type Column,
   ConfirmDialog,
   EmptyState,
   PageHeader,
-  Pagination,
 } from '../ui';
 import { fetchPresets, fetchSchedules, SCHEDULES } from './api';
 import { formatWhen, LABELS, scheduleSummary } from './logic';
@@ -281,11 +281,7 @@ export default function SchedulesPage() {
               />
             }
           />
-          {list.data && list.data.meta.total > 0 ? (
-            <div className="border-t border-slate-200 px-4">
-              <Pagination meta={list.data.meta} onPageChange={setPage} label="Schedule pages" />
-            </div>
-          ) : null}
+          <CardPagination meta={list.data?.meta} onPageChange={setPage} label="Schedule pages" />
         </Card>
       )}
       <Modal<{ schedule: ReportSchedule | null; presetId?: number }>

@@ -10,12 +10,12 @@ import {
   Button,
   ButtonLink,
   Card,
+  CardPagination,
   type Column,
   ConfirmDialog,
   DataTable,
   EmptyState,
   PageHeader,
-  Pagination,
   SearchInput,
 } from '../ui';
 import { formatDateTime, formatDay, RESULT_TYPE_LABELS, resultKeys, resultRowAction } from './api';
@@ -146,11 +146,7 @@ export default function BulkHistoryPage() {
               : undefined
           }
         />
-        {list.data && list.data.meta.total > 0 ? (
-          <div className="border-t border-slate-200 px-4">
-            <Pagination meta={list.data.meta} onPageChange={setPage} label="History pages" />
-          </div>
-        ) : null}
+        <CardPagination meta={list.data?.meta} onPageChange={setPage} label="History pages" />
       </Card>
       <ConfirmDialog
         open={deleting !== null}

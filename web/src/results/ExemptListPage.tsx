@@ -13,12 +13,12 @@ import {
   Button,
   ButtonLink,
   Card,
+  CardPagination,
   type Column,
   ConfirmDialog,
   DataTable,
   EmptyState,
   PageHeader,
-  Pagination,
   Select,
 } from '../ui';
 import { formatDay, resultKeys, resultRowAction, searchCourses, searchUsers } from './api';
@@ -200,15 +200,11 @@ export default function ExemptListPage() {
               : undefined
           }
         />
-        {list.data && list.data.meta.total > 0 ? (
-          <div className="border-t border-slate-200 px-4">
-            <Pagination
-              meta={list.data.meta}
-              onPageChange={(page) => setFilters((f) => ({ ...f, page }))}
-              label="Exemption pages"
-            />
-          </div>
-        ) : null}
+        <CardPagination
+          meta={list.data?.meta}
+          onPageChange={(page) => setFilters((f) => ({ ...f, page }))}
+          label="Exemption pages"
+        />
       </Card>
       <ConfirmDialog
         open={deleting !== null}

@@ -10,12 +10,12 @@ import {
   Badge,
   Button,
   Card,
+  CardPagination,
   type Column,
   ConfirmDialog,
   DataTable,
   EmptyState,
   PageHeader,
-  Pagination,
   SearchInput,
   Select,
 } from '../ui';
@@ -203,11 +203,7 @@ export default function PendingPage() {
               : undefined
           }
         />
-        {list.data && list.data.meta.total > 0 ? (
-          <div className="border-t border-slate-200 px-4">
-            <Pagination meta={list.data.meta} onPageChange={setPage} label="Pending result pages" />
-          </div>
-        ) : null}
+        <CardPagination meta={list.data?.meta} onPageChange={setPage} label="Pending result pages" />
       </Card>
       <ConfirmDialog
         open={deleting !== null}

@@ -14,12 +14,12 @@ import {
   Badge,
   Button,
   Card,
+  CardPagination,
   type Column,
   ConfirmDialog,
   DataTable,
   EmptyState,
   PageHeader,
-  Pagination,
   SearchInput,
   Select,
 } from '../ui';
@@ -254,11 +254,7 @@ export function NamedListPage({ config }: { config: NamedListConfig }) {
               )
             }
           />
-          {list.data && list.data.meta.total > 0 ? (
-            <div className="border-t border-slate-200 px-4">
-              <Pagination meta={list.data.meta} onPageChange={setPage} label={`${config.title} pages`} />
-            </div>
-          ) : null}
+          <CardPagination meta={list.data?.meta} onPageChange={setPage} label={`${config.title} pages`} />
         </Card>
       )}
       <NameModal

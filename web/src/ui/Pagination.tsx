@@ -91,3 +91,24 @@ export function Pagination({
     </nav>
   );
 }
+
+/**
+ * The pagination of a list inside a Card, under its table: shown once the list has loaded and has rows (an empty list
+ * shows its empty state alone).
+ */
+export function CardPagination({
+  meta,
+  onPageChange,
+  label,
+}: {
+  meta: PaginationMeta | undefined;
+  onPageChange: (page: number) => void;
+  label: string;
+}) {
+  if (!meta || meta.total === 0) return null;
+  return (
+    <div className="border-t border-slate-200 px-4">
+      <Pagination meta={meta} onPageChange={onPageChange} label={label} />
+    </div>
+  );
+}

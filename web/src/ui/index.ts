@@ -8,7 +8,7 @@ export { EmptyState } from './EmptyState';
 export { Checkbox, Select, TextArea, TextField } from './Field';
 export { FormError } from './FormError';
 export { type Crumb, PageHeader } from './PageHeader';
-export { Pagination, type PaginationMeta, pageWindow } from './Pagination';
+export { CardPagination, Pagination, type PaginationMeta, pageWindow } from './Pagination';
 export { SearchInput } from './SearchInput';
 export { Spinner } from './Spinner';
 export { type TabItem, Tabs } from './Tabs';

@@ -7,7 +7,7 @@ import { Modal } from '../app/Modal';
 import { hideModal, modalStore, showModal } from '../app/modal';
 import { Button } from './Button';
 import { TextField } from './Field';
-import { Pagination, pageWindow } from './Pagination';
+import { CardPagination, Pagination, pageWindow } from './Pagination';
 import { TOGGLE_DEFAULTS, Toggle } from './Toggle';
 
 function Harness({ disabled = false }: { disabled?: boolean }) {
@@ -79,6 +79,29 @@ describe('Pagination', () => {
     screen.getByRole('button', { name: 'Next' }).focus();
     await userEvent.keyboard('{Enter}');
     expect(onPage).toHaveBeenCalledWith(6);
+  });
+
+  it('CardPagination shows nothing until the list has rows', () => {
+    const { container, rerender } = render(
+      <CardPagination meta={undefined} onPageChange={() => {}} label="User pages" />,
+    );
+    expect(container).toBeEmptyDOMElement();
+    rerender(
+      <CardPagination
+        meta={{ current_page: 1, last_page: 1, total: 0 }}
+        onPageChange={() => {}}
+        label="User pages"
+      />,
+    );
+    expect(container).toBeEmptyDOMElement();
+    rerender(
+      <CardPagination
+        meta={{ current_page: 1, last_page: 2, total: 30 }}
+        onPageChange={() => {}}
+        label="User pages"
+      />,
+    );
+    expect(screen.getByRole('navigation', { name: 'User pages' })).toBeInTheDocument();
   });
 
   it('disables Previous on the first page', () => {

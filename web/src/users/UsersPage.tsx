@@ -11,11 +11,11 @@ import {
   Badge,
   ButtonLink,
   Card,
+  CardPagination,
   type Column,
   DataTable,
   EmptyState,
   PageHeader,
-  Pagination,
   SearchInput,
   Select,
   Toggle,
@@ -247,15 +247,11 @@ export default function UsersPage() {
               ))}
           {!list.isLoading && !list.data?.data.length ? <li>{empty}</li> : null}
         </ul>
-        {list.data && list.data.meta.total > 0 ? (
-          <div className="border-t border-slate-200 px-4">
-            <Pagination
-              meta={list.data.meta}
-              onPageChange={(page) => setFilters({ page })}
-              label="User pages"
-            />
-          </div>
-        ) : null}
+        <CardPagination
+          meta={list.data?.meta}
+          onPageChange={(page) => setFilters({ page })}
+          label="User pages"
+        />
       </Card>
     </div>
   );
