@@ -1,3 +1,4 @@
+import type { ComplianceTally } from '@cc/contracts';
 import { useMemo } from 'react';
 import { ComplianceFilters } from '../compliance/filters';
 import { Card, PageHeader, Spinner } from '../ui';
@@ -14,7 +15,6 @@ export default function ComplianceLegacyPage() {
   const report = useComplianceReport(query);
   const data = report.data?.kind === 'report' ? report.data.report : null;
   const rows = useMemo(() => (data ? treeOrder(data.entities) : []), [data]);
-  const cell = 'border border-slate-300 px-2 py-1';
   return (
     <div className="space-y-6">
       <PageHeader
@@ -42,77 +42,79 @@ export default function ComplianceLegacyPage() {
           tabIndex={0}
           aria-label="Compliance tables"
         >
-          <table className="min-w-full border-collapse">
-            <caption className="mb-2 text-left font-semibold">Organisations</caption>
-            <thead>
-              <tr className="bg-slate-100">
-                {['Organisation', 'Staff', 'Required', 'In date', 'Expiring', 'Expired', 'Missing', '%'].map(
-                  (h) => (
-                    <th key={h} scope="col" className={`${cell} text-left`}>
-                      {h}
-                    </th>
-                  ),
-                )}
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map(({ row, depth }) => (
-                <tr key={row.id}>
-                  <th scope="row" className={`${cell} text-left font-normal`}>
-                    {'— '.repeat(depth)}
-                    {row.name}
-                  </th>
-                  <td className={cell}>{row.users}</td>
-                  <td className={cell}>{row.required}</td>
-                  <td className={cell}>{row.in_date}</td>
-                  <td className={cell}>{row.expiring}</td>
-                  <td className={cell}>{row.expired}</td>
-                  <td className={cell}>{row.missing}</td>
-                  <td className={`${cell} font-semibold`}>{row.score}%</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          <table className="min-w-full border-collapse">
-            <caption className="mb-2 text-left font-semibold">Courses</caption>
-            <thead>
-              <tr className="bg-slate-100">
-                {['Course', 'Staff', 'Required', 'In date', 'Expiring', 'Expired', 'Missing', '%'].map(
-                  (h) => (
-                    <th key={h} scope="col" className={`${cell} text-left`}>
-                      {h}
-                    </th>
-                  ),
-                )}
-              </tr>
-            </thead>
-            <tbody>
-              {data.courses.length === 0 ? (
-                <tr>
-                  <td className={cell} colSpan={8}>
-                    No required courses.
-                  </td>
-                </tr>
-              ) : (
-                data.courses.map((c) => (
-                  <tr key={c.id}>
-                    <th scope="row" className={`${cell} text-left font-normal`}>
-                      {c.title}
-                    </th>
-                    <td className={cell}>{c.users}</td>
-                    <td className={cell}>{c.required}</td>
-                    <td className={cell}>{c.in_date}</td>
-                    <td className={cell}>{c.expiring}</td>
-                    <td className={cell}>{c.expired}</td>
-                    <td className={cell}>{c.missing}</td>
-                    <td className={`${cell} font-semibold`}>{c.score}%</td>
-                  </tr>
-                ))
-              )}
-            </tbody>
-          </table>
+          <TallyTable
+            caption="Organisations"
+            first="Organisation"
+            rows={rows.map(({ row, depth }) => ({
+              key: row.id,
+              label: `${'— '.repeat(depth)}${row.name}`,
+              tally: row,
+            }))}
+          />
+          <TallyTable
+            caption="Courses"
+            first="Course"
+            rows={data.courses.map((c) => ({ key: c.id, label: c.title, tally: c }))}
+            empty="No required courses."
+          />
         </section>
       ) : null}
     </div>
+  );
+}
+
+type Tally = ComplianceTally & { score: number };
+
+const cell = 'border border-slate-300 px-2 py-1';
+
+/** One plain table of compliance figures: a row per organisation or course, percentages as text. */
+function TallyTable({
+  caption,
+  first,
+  rows,
+  empty,
+}: {
+  caption: string;
+  first: string;
+  rows: { key: number; label: string; tally: Tally }[];
+  empty?: string;
+}) {
+  return (
+    <table className="min-w-full border-collapse">
+      <caption className="mb-2 text-left font-semibold">{caption}</caption>
+      <thead>
+        <tr className="bg-slate-100">
+          {[first, 'Staff', 'Required', 'In date', 'Expiring', 'Expired', 'Missing', '%'].map((h) => (
+            <th key={h} scope="col" className={`${cell} text-left`}>
+              {h}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {rows.length === 0 && empty ? (
+          <tr>
+            <td className={cell} colSpan={8}>
+              {empty}
+            </td>
+          </tr>
+        ) : (
+          rows.map(({ key, label, tally: t }) => (
+            <tr key={key}>
+              <th scope="row" className={`${cell} text-left font-normal`}>
+                {label}
+              </th>
+              <td className={cell}>{t.users}</td>
+              <td className={cell}>{t.required}</td>
+              <td className={cell}>{t.in_date}</td>
+              <td className={cell}>{t.expiring}</td>
+              <td className={cell}>{t.expired}</td>
+              <td className={cell}>{t.missing}</td>
+              <td className={`${cell} font-semibold`}>{t.score}%</td>
+            </tr>
+          ))
+        )}
+      </tbody>
+    </table>
   );
 }
