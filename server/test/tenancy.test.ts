@@ -58,6 +58,18 @@ interface Case {
   /** 'scoped': outsider 404, insider without permission 403. 'own': only the owner may (404 for everyone else). */
   kind: 'scoped' | 'own';
 }
+
+/** A builder of cases of one kind: (method, route, url, body?) → Case. */
+const caseOf =
+  (kind: Case['kind']) =>
+  (method: Method, route: string, url: (f: Fixture) => string, body?: (f: Fixture) => unknown): Case => ({
+    method,
+    route,
+    url,
+    ...(body ? { body } : {}),
+    kind,
+  });
+
 interface ListCase {
   method: Method;
   route: string;
@@ -318,18 +330,7 @@ const SCOPED: Case[] = [
 /** Reports (issue 5 item 5): every report names the target's site (or its result); outsiders get 404. */
 function reportCases(): Case[] {
   const site = (f: Fixture) => ({ entities: [f.site.id] });
-  const c = (
-    method: Method,
-    route: string,
-    url: (f: Fixture) => string,
-    body?: (f: Fixture) => unknown,
-  ): Case => ({
-    method,
-    route,
-    url,
-    ...(body ? { body } : {}),
-    kind: 'scoped',
-  });
+  const c = caseOf('scoped');
   return [
     c('POST', '/api/reports/compliance', () => '/api/reports/compliance', site),
     c(
@@ -375,18 +376,7 @@ function reportCases(): Case[] {
 }
 
 function authoringCases(): Case[] {
-  const s = (
-    method: Method,
-    route: string,
-    url: (f: Fixture) => string,
-    body?: (f: Fixture) => unknown,
-  ): Case => ({
-    method,
-    route,
-    url,
-    ...(body ? { body } : {}),
-    kind: 'scoped',
-  });
+  const s = caseOf('scoped');
   const acting = (path: string) => (f: Fixture) => `${path}?actingAs=${f.org.slug}`;
   const rename = () => ({ title: 'Taken over' });
   const cases: Case[] = [
@@ -858,18 +848,7 @@ describe('POST /api/entities under another organisation', () => {
 
 /** Learning (issue 4): attempts, quiz taking, the learner's lists and certificates of the target's user. */
 function learningCases(): Case[] {
-  const s = (
-    method: Method,
-    route: string,
-    url: (f: Fixture) => string,
-    body?: (f: Fixture) => unknown,
-  ): Case => ({
-    method,
-    route,
-    url,
-    ...(body ? { body } : {}),
-    kind: 'scoped',
-  });
+  const s = caseOf('scoped');
   return [
     s('GET', '/api/users/:id/attempts', (f) => `/api/users/${f.victim.id}/attempts`),
     s(
@@ -985,12 +964,7 @@ async function resultFixtures(userId: number, entityId: number, courseId: number
 }
 
 function resultCases(): Case[] {
-  const s = (
-    method: Method,
-    route: string,
-    url: (f: Fixture) => string,
-    body?: (f: Fixture) => unknown,
-  ): Case => ({ method, route, url, ...(body ? { body } : {}), kind: 'scoped' });
+  const s = caseOf('scoped');
   const day = '2024-03-01';
   return [
     s(
@@ -1064,18 +1038,7 @@ function resultLists(): ListCase[] {
 
 /** Report presets and schedules (issue 5 item 5): personal, so everyone but the owner gets 404. */
 function presetCases(): Case[] {
-  const own = (
-    method: Method,
-    route: string,
-    url: (f: Fixture) => string,
-    body?: (f: Fixture) => unknown,
-  ): Case => ({
-    method,
-    route,
-    url,
-    ...(body ? { body } : {}),
-    kind: 'own',
-  });
+  const own = caseOf('own');
   return [
     {
       method: 'POST',
@@ -1188,12 +1151,7 @@ async function presetFixtures(userId: number, entityId: number) {
 }
 
 function complianceCases(): Case[] {
-  const s = (
-    method: Method,
-    route: string,
-    url: (f: Fixture) => string,
-    body?: (f: Fixture) => unknown,
-  ): Case => ({ method, route, url, ...(body ? { body } : {}), kind: 'scoped' });
+  const s = caseOf('scoped');
   return [
     s(
       'POST',
