@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ComplianceTally } from './matrix';
 import {
   EXPORT_FORMATS,
   NEW_STARTERS_FILTERS,
@@ -117,13 +118,7 @@ export const ComplianceReportQuery = z.object({
 export type ComplianceReportQuery = z.infer<typeof ComplianceReportQuery>;
 export const ComplianceExportParams = z.object({ format: z.enum(['pdf', 'xlsx']) });
 
-export interface ComplianceFigures {
-  users: number;
-  required: number;
-  in_date: number;
-  expiring: number;
-  expired: number;
-  missing: number;
+export interface ComplianceFigures extends ComplianceTally {
   /** Whole percent: (in date + expiring) / required; nothing required = 100. */
   score: number;
 }

@@ -1,3 +1,4 @@
+import type { ComplianceTally } from '@cc/contracts';
 import { type Expression, type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { Db } from '../db/connect';
 import type { ComplianceType } from '../db/schema';
@@ -111,15 +112,9 @@ export async function redateResultsUnderRule(
   return Number(updated.numUpdatedRows);
 }
 
-export interface ComplianceCounts {
+export interface ComplianceCounts extends ComplianceTally {
   entity_id: number;
   type: ComplianceType;
-  users: number;
-  required: number;
-  in_date: number;
-  expiring: number;
-  expired: number;
-  missing: number;
 }
 
 export type NewStartersFilter = 'include_new_starters' | 'exclude_new_starters' | 'new_starters_only';

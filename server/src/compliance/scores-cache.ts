@@ -1,4 +1,4 @@
-import { SCORE_MAX_AGE_MS } from '@cc/contracts';
+import { type ComplianceTally, SCORE_MAX_AGE_MS } from '@cc/contracts';
 
 /**
  * The in-process store behind GET /entities/{id}/score/{x} (spec 1 §4 "Score request": 202 while computing, 200 when
@@ -9,14 +9,8 @@ import { SCORE_MAX_AGE_MS } from '@cc/contracts';
  * A stale or missing score answers 202 and starts one computation; concurrent requests share it.
  */
 
-export interface Figures {
-  users: number;
-  required: number;
-  in_date: number;
-  expiring: number;
-  expired: number;
-  missing: number;
-}
+/** The figures a score is computed from (contracts ComplianceTally). */
+export type Figures = ComplianceTally;
 
 interface Ready<T> {
   value: T;

@@ -8,6 +8,7 @@ import { whitelabelOfEntity } from '../whitelabel/service';
 import { currentCounts } from './queries';
 import { scoreBand, scoreOf } from './rules';
 import { type Figures, lookupScore } from './scores-cache';
+import { emptyTally } from './tally';
 
 /**
  * GET /entities/{id}/score/{x} (spec 1 §7, §4 "Score request"; spec 2 §9 score bands). `x` is the compliance type:
@@ -50,7 +51,7 @@ export async function computeScore(
   const rows = await currentCounts(deps.db, ids, deps.now, {
     newStarters: newStarters === 'exclude' ? 'exclude_new_starters' : 'include_new_starters',
   });
-  const figures: Figures = { users: 0, required: 0, in_date: 0, expiring: 0, expired: 0, missing: 0 };
+  const figures: Figures = emptyTally();
   // Users are counted per (entity, type): across both types a user is counted once per entity, the larger type.
   const usersByEntity = new Map<number, number>();
   for (const r of rows) {

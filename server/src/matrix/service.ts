@@ -11,6 +11,7 @@ import {
   type MatrixTopLevelAggregate,
 } from '@cc/contracts';
 import { scoreOf } from '../compliance/rules';
+import { addTally, emptyTally } from '../compliance/tally';
 import { entityScope, inScope } from '../entities/scope';
 import { subtreeIds } from '../entities/tree';
 import { authorize, type Ctx } from '../http/context';
@@ -130,23 +131,6 @@ export async function planMatrix(
 ): Promise<MatrixPlan> {
   return completePlan(ctx, await planMatrixScope(ctx, input, permissions));
 }
-
-const emptyTally = (): ComplianceTally => ({
-  users: 0,
-  required: 0,
-  in_date: 0,
-  expiring: 0,
-  expired: 0,
-  missing: 0,
-});
-const addTally = (into: ComplianceTally, t: ComplianceTally) => {
-  into.users += t.users;
-  into.required += t.required;
-  into.in_date += t.in_date;
-  into.expiring += t.expiring;
-  into.expired += t.expired;
-  into.missing += t.missing;
-};
 
 /** Accumulates the per-block (entity, type) tallies into per-entity own/deep figures and the top level. */
 export class MatrixAggregator {

@@ -13,6 +13,7 @@ import {
   reportScore,
 } from '@cc/contracts';
 import type { NewStartersFilter } from '../compliance/queries';
+import { addTally, emptyTally } from '../compliance/tally';
 import { authorize, type Ctx } from '../http/context';
 import {
   type CellFilters,
@@ -37,15 +38,6 @@ export interface ComplianceInput {
   previousMonths: number;
 }
 
-const zero = (): Figures => ({ users: 0, required: 0, in_date: 0, expiring: 0, expired: 0, missing: 0 });
-const add = (a: Figures, b: Figures) => {
-  a.users += b.users;
-  a.required += b.required;
-  a.in_date += b.in_date;
-  a.expiring += b.expiring;
-  a.expired += b.expired;
-  a.missing += b.missing;
-};
 export const withScore = (f: Figures): ComplianceFigures => ({
   users: f.users,
   required: f.required,
@@ -124,11 +116,11 @@ export async function complianceReport(
   const sumOf = (id: number, seen = new Set<number>()): Figures => {
     const cached = deepOf.get(id);
     if (cached) return cached;
-    const total = zero();
-    add(total, own.get(id) ?? zero());
+    const total = emptyTally();
+    addTally(total, own.get(id) ?? emptyTally());
     if (input.deep && !seen.has(id)) {
       seen.add(id);
-      for (const c of children.get(id) ?? []) add(total, sumOf(c, seen));
+      for (const c of children.get(id) ?? []) addTally(total, sumOf(c, seen));
     }
     deepOf.set(id, total);
     return total;
@@ -140,10 +132,10 @@ export async function complianceReport(
     level: e.level,
     parent_id: e.parent_id,
     ...withScore(sumOf(e.id)),
-    own: withScore(own.get(e.id) ?? zero()),
+    own: withScore(own.get(e.id) ?? emptyTally()),
   }));
-  const totals = zero();
-  for (const f of own.values()) add(totals, f);
+  const totals = emptyTally();
+  for (const f of own.values()) addTally(totals, f);
   return {
     report: {
       months,

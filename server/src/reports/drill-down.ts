@@ -6,6 +6,7 @@ import {
   type RoleReportRow,
   reportScore,
 } from '@cc/contracts';
+import { emptyTally, sumTallies } from '../compliance/tally';
 import { assertEntityInScope, entityScope } from '../entities/scope';
 import { ancestorIds } from '../entities/tree';
 import { actorOf, authorize, type Ctx } from '../http/context';
@@ -84,19 +85,6 @@ async function keyOf(ctx: Ctx, route: string, q: DrillDownQuery, extra: unknown[
   ]);
 }
 
-const sum = (rows: Figures[]): Figures =>
-  rows.reduce(
-    (a, b) => ({
-      users: a.users + b.users,
-      required: a.required + b.required,
-      in_date: a.in_date + b.in_date,
-      expiring: a.expiring + b.expiring,
-      expired: a.expired + b.expired,
-      missing: a.missing + b.missing,
-    }),
-    { users: 0, required: 0, in_date: 0, expiring: 0, expired: 0, missing: 0 },
-  );
-
 /**
  * GET /reports/drill-down/entities?entity=: the entity (default the caller's current one) and its children, each
  * with the figures of its whole subtree.
@@ -128,7 +116,7 @@ export async function drillEntities(
     for (const e of tree)
       if (e.parent_id !== null) children.set(e.parent_id, [...(children.get(e.parent_id) ?? []), e.id]);
     const deep = (id: number): Figures =>
-      sum([own.get(id) ?? sum([]), ...(children.get(id) ?? []).map((c) => deep(c))]);
+      sumTallies([own.get(id) ?? emptyTally(), ...(children.get(id) ?? []).map((c) => deep(c))]);
     const shown = tree.filter((e) => e.id === rootId || e.parent_id === rootId);
     shown.sort((a, b) => (a.id === rootId ? -1 : b.id === rootId ? 1 : a.name.localeCompare(b.name)));
     return shown.map((e) => ({

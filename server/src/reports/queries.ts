@@ -1,3 +1,4 @@
+import type { ComplianceTally } from '@cc/contracts';
 import { type SqlBool, sql } from 'kysely';
 import { cellStatusSql, type NewStartersFilter, newStarterSql } from '../compliance/queries';
 import type { Db } from '../db/connect';
@@ -21,14 +22,8 @@ export interface CellFilters {
   newStarters: NewStartersFilter;
 }
 
-export interface Figures {
-  users: number;
-  required: number;
-  in_date: number;
-  expiring: number;
-  expired: number;
-  missing: number;
-}
+/** The figures of a set of cells (contracts ComplianceTally). */
+export type Figures = ComplianceTally;
 
 /**
  * users × effective rules with their latest result (user_requirements: the view's rows per user with the latest
