@@ -24,7 +24,7 @@ import {
   reloadResult,
   scopeIds,
 } from './admin-shared';
-import { checkEvidence, type FormInput, storeEvidence } from './evidence';
+import { evidenceErrors, type FormInput, storeEvidence } from './evidence';
 import type { Trx } from './queries';
 import { expiresAtFor, recomputeLatestResult, recordResult } from './service';
 
@@ -76,11 +76,8 @@ export async function createHistorical(
   const future = completedDateErrors(body.completed_at, ctx.clock());
   if (future) errors.completed_at = future;
   if (form.evidence) {
-    try {
-      checkEvidence(form.evidence);
-    } catch (e) {
-      Object.assign(errors, (e as { errors?: FieldErrors }).errors);
-    }
+    const evidence = evidenceErrors(form.evidence);
+    if (evidence) errors.evidence = evidence;
   } else if (await evidenceRequired(ctx, user.primary_entity_id)) {
     errors.evidence = [ResultsMessages.evidenceRequired];
   }
@@ -137,11 +134,8 @@ export async function updateHistorical(
   const future = completedDateErrors(body.completed_at, ctx.clock());
   if (future) errors.completed_at = future;
   if (form.evidence) {
-    try {
-      checkEvidence(form.evidence);
-    } catch (e) {
-      Object.assign(errors, (e as { errors?: FieldErrors }).errors);
-    }
+    const evidence = evidenceErrors(form.evidence);
+    if (evidence) errors.evidence = evidence;
   } else if (
     body.remove_evidence &&
     row.evidence_file_id !== null &&

@@ -48,13 +48,25 @@ export function detectEvidence(bytes: Buffer) {
 export const isBlank = (u: EvidenceUpload | null): boolean =>
   !u || (!u.truncated && u.bytes.length === 0 && !u.filename);
 
+/** The upload's kind, or the `evidence` field's message (too big, not a PDF, PNG or JPEG). */
+function judgeEvidence(upload: EvidenceUpload) {
+  if (upload.truncated || upload.bytes.length > EVIDENCE_MAX_BYTES)
+    return { ok: false, error: ResultsMessages.evidenceSize } as const;
+  const kind = detectEvidence(upload.bytes);
+  return kind ? ({ ok: true, kind } as const) : ({ ok: false, error: ResultsMessages.evidenceType } as const);
+}
+
 /** Checks the upload (422 on `evidence`) and returns its kind. */
 export function checkEvidence(upload: EvidenceUpload) {
-  if (upload.truncated || upload.bytes.length > EVIDENCE_MAX_BYTES)
-    throw invalidField('evidence', ResultsMessages.evidenceSize);
-  const kind = detectEvidence(upload.bytes);
-  if (!kind) throw invalidField('evidence', ResultsMessages.evidenceType);
-  return kind;
+  const judged = judgeEvidence(upload);
+  if (!judged.ok) throw invalidField('evidence', judged.error);
+  return judged.kind;
+}
+
+/** The `evidence` field's errors, for a form that gathers every field's errors before one 422; null when fine. */
+export function evidenceErrors(upload: EvidenceUpload): string[] | null {
+  const judged = judgeEvidence(upload);
+  return judged.ok ? null : [judged.error];
 }
 
 /** Writes the bytes to storage (before the transaction: slow I/O stays out of it). Returns what the files row needs. */
