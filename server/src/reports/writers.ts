@@ -71,13 +71,11 @@ export function writePdf(
   const bottom = () => pdf.page.height - 48;
   const rowHeight = 16;
 
-  const drawHeader = (columns: Column[], widths: number[]) => {
+  /** One line of a table at pdf.y: each text cut to its column with an ellipsis. */
+  const drawCells = (texts: string[], widths: number[], y: number) => {
     let x = left;
-    const y = pdf.y;
-    pdf.rect(left, y - 2, usable, rowHeight).fill('#e5e7eb');
-    pdf.fillColor('#111827').font('Helvetica-Bold').fontSize(8);
-    columns.forEach((c, i) => {
-      pdf.text(c.header, x + 3, y + 2, {
+    texts.forEach((text, i) => {
+      pdf.text(text, x + 3, y + 2, {
         width: widths[i] - 6,
         height: rowHeight,
         ellipsis: true,
@@ -86,6 +84,16 @@ export function writePdf(
       x += widths[i];
     });
     pdf.y = y + rowHeight;
+  };
+  const drawHeader = (columns: Column[], widths: number[]) => {
+    const y = pdf.y;
+    pdf.rect(left, y - 2, usable, rowHeight).fill('#e5e7eb');
+    pdf.fillColor('#111827').font('Helvetica-Bold').fontSize(8);
+    drawCells(
+      columns.map((c) => c.header),
+      widths,
+      y,
+    );
     pdf.font('Helvetica').fontSize(8);
   };
 
@@ -116,17 +124,11 @@ export function writePdf(
           const fill = table.rowColour?.(row) ?? (n % 2 === 1 ? '#f9fafb' : null);
           if (fill) pdf.rect(left, y - 2, usable, rowHeight).fill(fill);
           pdf.fillColor('#111827');
-          let x = left;
-          row.forEach((cell, i) => {
-            pdf.text(cell === null ? '' : String(cell), x + 3, y + 2, {
-              width: widths[i] - 6,
-              height: rowHeight,
-              ellipsis: true,
-              lineBreak: false,
-            });
-            x += widths[i];
-          });
-          pdf.y = y + rowHeight;
+          drawCells(
+            row.map((cell) => (cell === null ? '' : String(cell))),
+            widths,
+            y,
+          );
           n += 1;
         }
         // Let pdfkit hand finished pages to the stream between batches.
