@@ -52,7 +52,11 @@ export function PresetForm({
   const [busy, setBusy] = useState(false);
   const set = <K extends keyof Form>(key: K, value: Form[K]) => setForm((f) => ({ ...f, [key]: value }));
   const entityId = entity?.id ?? null;
+  /** An IdPicker bound to its form field and to the options of the preset's entity. */
   const picker = (kind: OptionKind) => ({
+    selected: form[kind],
+    onChange: (ids: number[]) => set(kind, ids),
+    error: errors[kind],
     load: (search: string) => fetchOptions(kind, entityId, { search }),
     resolve: (ids: number[]) => fetchOptions(kind, entityId, { ids }),
     queryKey: ['preset-options', kind, entityId] as const,
@@ -123,27 +127,9 @@ export function PresetForm({
       </Section>
 
       <Section title="Who">
-        <IdPicker
-          label={wl.entitiesAltName}
-          selected={form.entities}
-          onChange={(ids) => set('entities', ids)}
-          {...picker('entities')}
-          error={errors.entities}
-        />
-        <IdPicker
-          label="Job roles"
-          selected={form.roles}
-          onChange={(ids) => set('roles', ids)}
-          {...picker('roles')}
-          error={errors.roles}
-        />
-        <IdPicker
-          label="Users"
-          selected={form.users}
-          onChange={(ids) => set('users', ids)}
-          {...picker('users')}
-          error={errors.users}
-        />
+        <IdPicker label={wl.entitiesAltName} {...picker('entities')} />
+        <IdPicker label="Job roles" {...picker('roles')} />
+        <IdPicker label="Users" {...picker('users')} />
         <IdPicker
           label="Pathways"
           hint="Pathways are not available yet."
@@ -187,13 +173,7 @@ export function PresetForm({
       </Section>
 
       <Section title="What">
-        <IdPicker
-          label="Courses"
-          selected={form.courses}
-          onChange={(ids) => set('courses', ids)}
-          {...picker('courses')}
-          error={errors.courses}
-        />
+        <IdPicker label="Courses" {...picker('courses')} />
         <div className="grid gap-4 sm:grid-cols-3">
           <Select
             label="Compliance type"
