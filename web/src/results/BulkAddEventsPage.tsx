@@ -6,9 +6,9 @@ import { api, type Envelope } from '../app/api';
 import { notifySuccess } from '../app/notifications';
 import { FormSection, SaveErrors, serverFieldErrors } from '../entities/shared';
 import { Button, ButtonLink, PageHeader, Select, TextArea, TextField } from '../ui';
-import { resultKeys, searchCourses, searchUsers, todayInput } from './api';
+import { resultKeys, todayInput } from './api';
 import { type BulkValues, bulkBody, bulkErrors, type FieldErrors } from './forms';
-import { Picker } from './Picker';
+import { CoursePicker, UserPicker } from './Picker';
 
 /**
  * `/users/bulk-add-events` (spec 1 §2): pick users, a course, a date and a result type; the server writes one result
@@ -70,10 +70,8 @@ export default function BulkAddEventsPage() {
         description={`Search and add each person (up to ${BULK_EVENTS_MAX_USERS}).`}
         columns={1}
       >
-        <Picker
+        <UserPicker
           label="Add a user"
-          queryKey="users"
-          search={searchUsers}
           value={null}
           clearOnSelect
           onChange={(user) => {
@@ -110,10 +108,7 @@ export default function BulkAddEventsPage() {
         ) : null}
       </FormSection>
       <FormSection title="Event">
-        <Picker
-          label="Course"
-          queryKey="courses"
-          search={searchCourses}
+        <CoursePicker
           value={values.course}
           onChange={(course) => set({ course })}
           error={fieldError('course_id')}

@@ -6,9 +6,9 @@ import { api, type Envelope } from '../app/api';
 import { notifySuccess } from '../app/notifications';
 import { FormSection, LoadError, LoadingCard, SaveErrors, serverFieldErrors } from '../entities/shared';
 import { Button, ButtonLink, PageHeader, TextArea, TextField } from '../ui';
-import { resultKeys, searchCourses, searchUsers, toDateInput, todayInput, useResult } from './api';
+import { resultKeys, toDateInput, todayInput, useResult } from './api';
 import { type ExemptValues, exemptBody, exemptErrors, type FieldErrors } from './forms';
-import { Picker } from './Picker';
+import { CoursePicker, UserPicker } from './Picker';
 
 /** `/results/exempt/create` and `/results/exempt/update/{id}` (spec 2 §2; issue 5 item 1). */
 export default function ExemptFormPage() {
@@ -83,20 +83,14 @@ function ExemptForm({ existing }: { existing: ResultView | null }) {
         {existing ? (
           <TextField label="User" value={existing.user.name} readOnly disabled />
         ) : (
-          <Picker
-            label="User"
-            queryKey="users"
-            search={searchUsers}
+          <UserPicker
             value={values.user}
             onChange={(user) => set({ user })}
             error={fieldError('user_id')}
             required
           />
         )}
-        <Picker
-          label="Course"
-          queryKey="courses"
-          search={searchCourses}
+        <CoursePicker
           value={values.course}
           onChange={(course) => set({ course })}
           error={fieldError('course_id')}

@@ -21,8 +21,8 @@ import {
   PageHeader,
   Select,
 } from '../ui';
-import { formatDay, resultKeys, resultRowAction, searchCourses, searchUsers } from './api';
-import { Picker, type PickItem } from './Picker';
+import { formatDay, resultKeys, resultRowAction } from './api';
+import { CoursePicker, type PickItem, UserPicker } from './Picker';
 
 interface Filters {
   page: number;
@@ -147,18 +147,8 @@ export default function ExemptListPage() {
             value={filters.entity_id}
             onChange={(e) => change({ entity_id: e.target.value })}
           />
-          <Picker
-            label="User"
-            queryKey="users"
-            search={searchUsers}
-            value={filters.user}
-            onChange={(user) => change({ user })}
-            placeholder="Any user"
-          />
-          <Picker
-            label="Course"
-            queryKey="courses"
-            search={searchCourses}
+          <UserPicker value={filters.user} onChange={(user) => change({ user })} placeholder="Any user" />
+          <CoursePicker
             value={filters.course}
             onChange={(course) => change({ course })}
             placeholder="Any course"

@@ -7,18 +7,9 @@ import { usePermission } from '../app/auth';
 import { notifySuccess } from '../app/notifications';
 import { FormSection, LoadError, LoadingCard, SaveErrors, serverFieldErrors } from '../entities/shared';
 import { Badge, Button, ButtonLink, Checkbox, PageHeader, Select, TextArea, TextField } from '../ui';
-import {
-  formatBytes,
-  formatDay,
-  resultKeys,
-  searchCourses,
-  searchUsers,
-  toDateInput,
-  todayInput,
-  useResult,
-} from './api';
+import { formatBytes, formatDay, resultKeys, toDateInput, todayInput, useResult } from './api';
 import { type FieldErrors, type HistoricalValues, historicalErrors, historicalFormData } from './forms';
-import { Picker } from './Picker';
+import { CoursePicker, UserPicker } from './Picker';
 
 const EMPTY: HistoricalValues = {
   user: null,
@@ -134,10 +125,7 @@ function HistoricalForm({ mode, existing }: { mode: 'create' | 'update'; existin
       <SaveErrors error={saveError} clientErrors={clientErrors} />
       <FormSection title="Result">
         {mode === 'create' ? (
-          <Picker
-            label="User"
-            queryKey="users"
-            search={searchUsers}
+          <UserPicker
             value={values.user}
             onChange={(user) => set({ user })}
             error={fieldError('user_id')}
@@ -146,10 +134,7 @@ function HistoricalForm({ mode, existing }: { mode: 'create' | 'update'; existin
         ) : (
           <TextField label="User" value={existing?.user.name ?? ''} readOnly disabled />
         )}
-        <Picker
-          label="Course"
-          queryKey="courses"
-          search={searchCourses}
+        <CoursePicker
           value={values.course}
           onChange={(course) => set({ course })}
           error={fieldError('course_id')}

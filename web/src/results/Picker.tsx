@@ -2,11 +2,27 @@ import { Combobox, ComboboxInput, ComboboxOption, ComboboxOptions, Field, Label 
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import { cx } from '../ui';
+import { searchCourses, searchUsers } from './api';
 
 export interface PickItem {
   id: number;
   label: string;
   hint?: string;
+}
+
+export interface PickerProps {
+  label: string;
+  value: PickItem | null;
+  onChange: (item: PickItem | null) => void;
+  search: (text: string) => Promise<PickItem[]>;
+  queryKey: string;
+  placeholder?: string;
+  error?: string[] | string | null;
+  required?: boolean;
+  hint?: string;
+  disabled?: boolean;
+  /** For adding to a list: the input empties after each choice. */
+  clearOnSelect?: boolean;
 }
 
 /**
@@ -26,20 +42,7 @@ export function Picker({
   hint,
   disabled,
   clearOnSelect = false,
-}: {
-  label: string;
-  value: PickItem | null;
-  onChange: (item: PickItem | null) => void;
-  search: (text: string) => Promise<PickItem[]>;
-  queryKey: string;
-  placeholder?: string;
-  error?: string[] | string | null;
-  required?: boolean;
-  hint?: string;
-  disabled?: boolean;
-  /** For adding to a list: the input empties after each choice. */
-  clearOnSelect?: boolean;
-}) {
+}: PickerProps) {
   const [text, setText] = useState('');
   const [debounced, setDebounced] = useState('');
   useEffect(() => {
@@ -129,3 +132,15 @@ export function Picker({
     </Field>
   );
 }
+
+type FixedPickerProps = Omit<PickerProps, 'search' | 'queryKey' | 'label'> & { label?: string };
+
+/** A Picker over the users the caller may see (label "User" unless given). */
+export const UserPicker = (props: FixedPickerProps) => (
+  <Picker label="User" {...props} queryKey="users" search={searchUsers} />
+);
+
+/** A Picker over the courses the caller may use (label "Course" unless given). */
+export const CoursePicker = (props: FixedPickerProps) => (
+  <Picker label="Course" {...props} queryKey="courses" search={searchCourses} />
+);
