@@ -1,13 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ADMIN, BASE, checkPage, launch, login, newPage } from './lib.mjs';
+import { apiGet, BASE, checkPage, launch, login, MANAGER, NARROW, newPage, signIn, toast } from './lib.mjs';
 
 /**
  * Organisation and user administration: acting-as and its theme, users, entities, roles, permissions,
  * branding. Runs on the demo organisation (admin@demo.test is a super admin of Meadowbrook Care Group).
  */
-const MANAGER = { email: 'manager@demo.test', password: ADMIN.password };
-const NARROW = { width: 375, height: 740 };
 
 let browser;
 before(async () => {
@@ -17,29 +15,10 @@ after(async () => {
   await browser?.close();
 });
 
-async function signIn(page, who = ADMIN) {
-  await page.goto(`${BASE}/login`);
-  await login(page, who);
-  await page.waitForURL(`${BASE}/`);
-  await page.getByTestId('who-am-i').waitFor();
-}
-
 const primary500 = (page) =>
   page.evaluate(() =>
     getComputedStyle(document.documentElement).getPropertyValue('--cc-primary-500').trim().toLowerCase(),
   );
-
-async function toast(page, text) {
-  await page.getByRole('status').filter({ hasText: text }).first().waitFor();
-}
-
-/** GET through the signed-in page (same origin, session cookie), as the app would. */
-async function apiGet(page, path) {
-  return page.evaluate(async (p) => {
-    const res = await fetch(`/api${p}`, { headers: { Accept: 'application/json' } });
-    return { status: res.status, body: await res.json() };
-  }, path);
-}
 
 describe('acting-as', () => {
   it('switching to Brightpath Training applies its white-label colour, and resetting restores ours', async () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ADMIN, BASE, checkPage, launch, login, newPage } from './lib.mjs';
+import { apiGet, BASE, checkPage, launch, MANAGER, NARROW, newPage, signIn, toast } from './lib.mjs';
 
 /**
  * Compliance rules (issue 5 items 2, 3): a home manager adds a Mandatory course with 12 months to a job role,
@@ -8,8 +8,6 @@ import { ADMIN, BASE, checkPage, launch, login, newPage } from './lib.mjs';
  * and sees the learner's expiry date move by a year. Also the dashboard compliance widget (202 → poll → score), the
  * pathways placeholder, and every page at 375 px.
  */
-const MANAGER = { email: 'manager@demo.test', password: ADMIN.password };
-const NARROW = { width: 375, height: 740 };
 
 let browser;
 before(async () => {
@@ -18,24 +16,6 @@ before(async () => {
 after(async () => {
   await browser?.close();
 });
-
-async function signIn(page, who) {
-  await page.goto(`${BASE}/login`);
-  await login(page, who);
-  await page.waitForURL(`${BASE}/`);
-  await page.getByTestId('who-am-i').waitFor();
-}
-
-async function toast(page, text) {
-  await page.getByRole('status').filter({ hasText: text }).first().waitFor();
-}
-
-async function apiGet(page, path) {
-  return page.evaluate(async (p) => {
-    const res = await fetch(`/api${p}`, { headers: { Accept: 'application/json' } });
-    return { status: res.status, body: await res.json() };
-  }, path);
-}
 
 /** The Information Governance row of Casey Lee's compliance courses, as the user page shows it (or null). */
 async function caseyRow(page, uuid, present = true) {

@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { BASE, checkPage, launch, login, newPage } from './lib.mjs';
+import { apiGet, BASE, checkPage, launch, NARROW, newPage, signIn } from './lib.mjs';
 
 /**
  * Content creator (issue 4 "Authoring"): admin@demo.test creates a course, an e-learning content in it, a lesson
  * with a topic and a quiz with two questions, attaches them, and publishes. Every page is screenshotted and
  * checked with axe, at desktop width and (lists and forms) at 375 px. Titles are unique per run.
  */
-const NARROW = { width: 375, height: 740 };
 const RUN = Date.now();
 const T = {
   course: `E2E course ${RUN}`,
@@ -25,13 +24,6 @@ after(async () => {
   await browser?.close();
 });
 
-async function signIn(page) {
-  await page.goto(`${BASE}/login`);
-  await login(page);
-  await page.waitForURL(`${BASE}/`);
-  await page.getByTestId('who-am-i').waitFor();
-}
-
 /** Waits for the success notice; if it does not come, fails with the alerts on the page (the refusal). */
 async function toast(page, text) {
   try {
@@ -40,14 +32,6 @@ async function toast(page, text) {
     const alerts = await page.getByRole('alert').allInnerTexts();
     assert.fail(`expected "${text}"; alerts on the page: ${JSON.stringify(alerts)}`);
   }
-}
-
-/** GET through the signed-in page (same origin, session cookie), as the app would. */
-async function apiGet(page, path) {
-  return page.evaluate(async (p) => {
-    const res = await fetch(`/api${p}`, { headers: { Accept: 'application/json' } });
-    return { status: res.status, body: await res.json() };
-  }, path);
 }
 
 /**

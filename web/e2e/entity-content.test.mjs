@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ADMIN, BASE, checkPage, launch, login, newPage } from './lib.mjs';
+import { apiGet, BASE, checkPage, launch, NARROW, newPage, signIn, toast } from './lib.mjs';
 
 /**
  * Entity content screens (issue 4): /entities/{slug}/courses (entity courses and content, updateMultiple),
  * /entities/{slug}/course-categories and /entities/{slug}/certificate-branding, on the demo organisation
  * (server/src/db/demo/catalogue.ts makes three catalogue courses available to Meadowbrook, one switched off).
  */
-const NARROW = { width: 375, height: 740 };
 // A 1×1 PNG: the certificate logo must be a PNG or JPEG (the PDF prints it).
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
@@ -21,24 +20,6 @@ before(async () => {
 after(async () => {
   await browser?.close();
 });
-
-async function signIn(page) {
-  await page.goto(`${BASE}/login`);
-  await login(page, ADMIN);
-  await page.waitForURL(`${BASE}/`);
-  await page.getByTestId('who-am-i').waitFor();
-}
-
-async function toast(page, text) {
-  await page.getByRole('status').filter({ hasText: text }).first().waitFor();
-}
-
-async function apiGet(page, path) {
-  return page.evaluate(async (p) => {
-    const res = await fetch(`/api${p}`, { headers: { Accept: 'application/json' } });
-    return { status: res.status, body: await res.json() };
-  }, path);
-}
 
 const enabledOf = async (page, kind, title) => {
   const { body } = await apiGet(page, `/entities/meadowbrook/${kind}?search=${encodeURIComponent(title)}`);

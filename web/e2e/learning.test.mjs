@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import { inflateSync } from 'node:zlib';
-import { ADMIN, BASE, bearer, checkPage, client, launch, login, newPage } from './lib.mjs';
+import { ADMIN, BASE, bearer, checkPage, client, launch, login, NARROW, newPage } from './lib.mjs';
 
 /**
  * Issue 4 item 6, the browser flow: an admin authors a course with a lesson, a topic and a quiz and publishes it
@@ -12,7 +12,6 @@ import { ADMIN, BASE, bearer, checkPage, client, launch, login, newPage } from '
  * the course.
  */
 const LEARNER = { email: 'learner@demo.test', password: ADMIN.password, name: 'Casey Lee' };
-const NARROW = { width: 375, height: 740 };
 const stamp = Date.now().toString(36);
 const COURSE = `Safe moving ${stamp}`;
 const CONTENT = `Moving and handling basics ${stamp}`;

@@ -61,6 +61,30 @@ export async function login(page, { email, password } = ADMIN) {
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
+export const MANAGER = { email: 'manager@demo.test', password: ADMIN.password };
+export const NARROW = { width: 375, height: 740 };
+
+/** From the login page to the signed-in home page, its header showing who is signed in. */
+export async function signIn(page, who = ADMIN) {
+  await page.goto(`${BASE}/login`);
+  await login(page, who);
+  await page.waitForURL(`${BASE}/`);
+  await page.getByTestId('who-am-i').waitFor();
+}
+
+/** Waits for a notification (role status) with this text. */
+export async function toast(page, text) {
+  await page.getByRole('status').filter({ hasText: text }).first().waitFor();
+}
+
+/** GET through the signed-in page (same origin, session cookie), as the app would. */
+export async function apiGet(page, path) {
+  return page.evaluate(async (p) => {
+    const res = await fetch(`/api${p}`, { headers: { Accept: 'application/json' } });
+    return { status: res.status, body: await res.json() };
+  }, path);
+}
+
 /** A zip of stored entries (enough for a SCORM or H5P package; the server tests cover deflate and hostile zips). */
 export function zip(entries) {
   const locals = [];

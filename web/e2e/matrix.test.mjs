@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ADMIN, BASE, checkPage, launch, login, newPage } from './lib.mjs';
+import { BASE, checkPage, launch, MANAGER, newPage, signIn } from './lib.mjs';
 
 /**
  * The compliance matrix (issue 5 item 4) on the demo: the Oakfield House manager opens /reports/matrix, the live
  * connection loads it (progress to 1), sees coloured cells, scrolls the virtualised grid, exports XLSX; at 375 px.
  */
-const MANAGER = { email: 'manager@demo.test', password: ADMIN.password };
 
 let browser;
 before(async () => {
@@ -16,17 +15,10 @@ after(async () => {
   await browser?.close();
 });
 
-async function signIn(page) {
-  await page.goto(`${BASE}/login`);
-  await login(page, MANAGER);
-  await page.waitForURL(`${BASE}/`);
-  await page.getByTestId('who-am-i').waitFor();
-}
-
 describe('compliance matrix', () => {
   it('loads over the websocket, shows coloured cells, scrolls and exports XLSX', async () => {
     const { page } = await newPage(browser);
-    await signIn(page);
+    await signIn(page, MANAGER);
     await page.goto(`${BASE}/reports/matrix`);
     await page.getByTestId('matrix-summary').waitFor({ timeout: 30_000 });
     const grid = page.getByRole('grid');
@@ -55,7 +47,7 @@ describe('compliance matrix', () => {
 
   it('works at 375 px', async () => {
     const { page } = await newPage(browser, { width: 375, height: 740 });
-    await signIn(page);
+    await signIn(page, MANAGER);
     await page.goto(`${BASE}/reports/matrix`);
     await page.getByTestId('matrix-summary').waitFor({ timeout: 30_000 });
     await page.getByRole('grid').locator('[role="gridcell"][data-status]').first().waitFor();

@@ -1,14 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { BASE, checkPage, launch, login, newPage } from './lib.mjs';
+import { BASE, checkPage, launch, MANAGER, NARROW, newPage, signIn, toast } from './lib.mjs';
 
 /**
  * Report presets and schedules (issue 5 item 5) on the demo organisation: the home manager (manager@demo.test) sees
  * the seeded presets, saves a new preset with filters, schedules it weekly as PDF, runs it now (the server's job
  * worker picks the run up) and pauses it; both pages are also checked at 375 px.
  */
-const MANAGER = { email: 'manager@demo.test', password: 'demo-Password1' };
-const NARROW = { width: 375, height: 740 };
 
 let browser;
 before(async () => {
@@ -18,20 +16,10 @@ after(async () => {
   await browser?.close();
 });
 
-async function signIn(page) {
-  await page.goto(`${BASE}/login`);
-  await login(page, MANAGER);
-  await page.waitForURL(`${BASE}/`);
-}
-
-async function toast(page, text) {
-  await page.getByRole('status').filter({ hasText: text }).first().waitFor();
-}
-
 describe('report presets and schedules', () => {
   it('a manager saves a preset and schedules it', async () => {
     const { page, context, errors } = await newPage(browser);
-    await signIn(page);
+    await signIn(page, MANAGER);
     await page.goto(`${BASE}/reports/presets`);
     await page.getByRole('heading', { name: 'Report presets' }).waitFor();
     await page.getByText('Oakfield monthly matrix').waitFor();
@@ -93,7 +81,7 @@ describe('report presets and schedules', () => {
 
   it('both pages work at 375 px', async () => {
     const { page, context, errors } = await newPage(browser, NARROW);
-    await signIn(page);
+    await signIn(page, MANAGER);
     await page.goto(`${BASE}/reports/presets`);
     await page.getByText('Oakfield monthly matrix').waitFor();
     await checkPage(page, 'presets-list-narrow');

@@ -1,13 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ADMIN, BASE, checkPage, launch, login, newPage } from './lib.mjs';
+import { BASE, checkPage, launch, MANAGER, NARROW, newPage, signIn } from './lib.mjs';
 
 /**
  * Reports (issue 5 item 5) on the demo organisation: the Oakfield House manager opens the compliance report, drills
  * into a home down to its staff, exports XLSX and PDF; the certificate report downloads a zip of certificates.
  */
-const MANAGER = { email: 'manager@demo.test', password: ADMIN.password };
-const NARROW = { width: 375, height: 740 };
 
 let browser;
 before(async () => {
@@ -16,13 +14,6 @@ before(async () => {
 after(async () => {
   await browser?.close();
 });
-
-async function signIn(page, who = MANAGER) {
-  await page.goto(`${BASE}/login`);
-  await login(page, who);
-  await page.waitForURL(`${BASE}/`);
-  await page.getByTestId('who-am-i').waitFor();
-}
 
 async function downloadOf(page, click) {
   const [download] = await Promise.all([page.waitForEvent('download'), click()]);
@@ -35,7 +26,7 @@ async function downloadOf(page, click) {
 describe('compliance report', () => {
   it('shows each home with a score, drills into a home down to its staff, and exports XLSX and PDF', async () => {
     const { page, context, errors } = await newPage(browser);
-    await signIn(page);
+    await signIn(page, MANAGER);
     await page.goto(`${BASE}/reports/compliance`);
     const table = page.getByRole('table', { name: 'Compliance by organisation' });
     await table.getByText('Oakfield House', { exact: true }).waitFor();
@@ -68,7 +59,7 @@ describe('compliance report', () => {
 
   it('works at 375 px, and the legacy layout shows the same figures', async () => {
     const { page, context, errors } = await newPage(browser, NARROW);
-    await signIn(page);
+    await signIn(page, MANAGER);
     await page.goto(`${BASE}/reports/compliance`);
     await page
       .getByRole('table', { name: 'Compliance by organisation' })
@@ -89,7 +80,7 @@ describe('compliance report', () => {
 describe('certificate and role reports', () => {
   it('lists certificates and downloads the selected ones as a zip', async () => {
     const { page, context, errors } = await newPage(browser);
-    await signIn(page);
+    await signIn(page, MANAGER);
     await page.goto(`${BASE}/reports/certificate`);
     await page.getByLabel('From').fill('2000-01-01');
     const table = page.getByRole('table', { name: 'Certificates' });
@@ -108,7 +99,7 @@ describe('certificate and role reports', () => {
 
   it('shows each role with its staff and score (375 px)', async () => {
     const { page, context, errors } = await newPage(browser, NARROW);
-    await signIn(page);
+    await signIn(page, MANAGER);
     await page.goto(`${BASE}/reports/role`);
     await page.getByRole('table', { name: 'Compliance by role' }).getByText('Care Assistant').waitFor();
     await checkPage(page, 'reports-role-375');

@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ADMIN, BASE, checkPage, launch, login, newPage } from './lib.mjs';
+import { BASE, checkPage, launch, NARROW, newPage, signIn, toast } from './lib.mjs';
 
 /**
  * Results of every kind (issue 5 item 1) on the demo organisation: an admin adds a historical result with evidence,
  * an exemption, approves a pending result (seeded: submitted by learner@demo.test) and bulk-adds a face-to-face
  * event; every page is also checked at 375 px.
  */
-const NARROW = { width: 375, height: 740 };
 const PNG = Buffer.from(
   '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082',
   'hex',
@@ -20,16 +19,6 @@ before(async () => {
 after(async () => {
   await browser?.close();
 });
-
-async function signIn(page, who = ADMIN) {
-  await page.goto(`${BASE}/login`);
-  await login(page, who);
-  await page.waitForURL(`${BASE}/`);
-}
-
-async function toast(page, text) {
-  await page.getByRole('status').filter({ hasText: text }).first().waitFor();
-}
 
 /** Types into a server-side picker and chooses the first option matching `option`. */
 async function pick(page, label, text, option) {
