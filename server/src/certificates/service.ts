@@ -34,6 +34,15 @@ const slugPart = (s: string) =>
     .replace(/[\s_-]+/g, '-')
     .slice(0, 60) || 'x';
 
+/** certificate-<course>-<learner>-<DD-MM-YYYY>.pdf: a single download and each file of the certificate zip. */
+export const certificateFileName = (r: {
+  course_short_title: string | null;
+  course_title: string;
+  user_name: string;
+  completed_at: Date | string;
+}) =>
+  `certificate-${slugPart(r.course_short_title || r.course_title)}-${slugPart(r.user_name)}-${ddmmyyyy(r.completed_at)}.pdf`;
+
 function presentBranding(
   row: Awaited<ReturnType<typeof findOwnBranding>>,
 ): Omit<CertificateBranding, 'logo_url'> {
@@ -160,7 +169,7 @@ export async function trainingCertificate(
     reference: result.uuid,
   };
   return {
-    filename: `certificate-${slugPart(result.course_short_title || result.course_title)}-${slugPart(result.user_name)}-${completedOn}.pdf`,
+    filename: certificateFileName(result),
     stream: renderCertificate(facts, opts),
   };
 }

@@ -1,22 +1,11 @@
 import type { Readable } from 'node:stream';
-import { ReportsPerm, reportFileName } from '@cc/contracts';
+import { ReportsPerm, ResultsPerm, reportFileName } from '@cc/contracts';
 import yazl from 'yazl';
-import { ddmmyyyy, trainingCertificate } from '../certificates/service';
+import { certificateFileName, trainingCertificate } from '../certificates/service';
 import { entityScope } from '../entities/scope';
 import { authorize, type Ctx, can } from '../http/context';
 import { notFound } from '../http/errors';
 import { certificateResults } from './queries';
-
-const SUPPRESS_CERTIFICATE = 124;
-
-const slug = (s: string) =>
-  s
-    .normalize('NFKD')
-    .replace(/[^\w\s-]/g, '')
-    .trim()
-    .toLowerCase()
-    .replace(/[\s_-]+/g, '-')
-    .slice(0, 60) || 'x';
 
 /**
  * POST /results/certificate/download-multiple (7): a zip of the certificates of these results, each drawn by the
@@ -38,14 +27,16 @@ export async function certificatesZip(
   );
   if (rows.length !== ids.length || rows.some((r) => !r.passed || r.status !== 'approved')) throw notFound();
   const actor = authorize(ctx, [ReportsPerm.userCertificates]);
-  const allowed = can(actor, [SUPPRESS_CERTIFICATE]) ? rows : rows.filter((r) => !r.certificate_suppressed);
+  const allowed = can(actor, [ResultsPerm.suppressCertificate])
+    ? rows
+    : rows.filter((r) => !r.certificate_suppressed);
   if (allowed.length === 0) return null;
 
-  // certificate-<course>-<learner>-<DD-MM-YYYY>.pdf (as a single download is named), made unique within the zip.
+  // Named as a single download is (certificateFileName), made unique within the zip.
   const zip = new yazl.ZipFile();
   const used = new Map<string, number>();
   for (const row of allowed) {
-    const filename = `certificate-${slug(row.course_short_title || row.course_title)}-${slug(row.user_name)}-${ddmmyyyy(row.completed_at)}.pdf`;
+    const filename = certificateFileName(row);
     const n = used.get(filename) ?? 0;
     used.set(filename, n + 1);
     const unique = n === 0 ? filename : filename.replace(/\.pdf$/, `-${n + 1}.pdf`);

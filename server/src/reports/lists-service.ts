@@ -3,6 +3,7 @@ import {
   type CertificateReportRow,
   type ExportFormat,
   ReportsPerm,
+  ResultsPerm,
   type ResultsReportBody,
   type ResultsReportRow,
   type RoleReportBody,
@@ -28,7 +29,6 @@ import { type Cell, type Column, dmy, writePdf, writeXlsx, XLSX_TYPE } from './w
 
 /** Role, certificate, results and staff reports (spec 2 §7 "Reports"). 404 (scope) before 403 (permission). */
 
-const SUPPRESS_CERTIFICATE = 124;
 const DAY = 86_400_000;
 
 /** POST /reports/role (13): each role's users and compliance over the scope. */
@@ -90,7 +90,7 @@ async function certificateFilters(ctx: Ctx, body: CertificateReportBody): Promis
     passedOnly: true,
     dateColumn: body.filter_by === 'expires' ? 'expires_at' : 'completed_at',
     ...periodWindow(body, now),
-    hideSuppressed: !can(actor, [SUPPRESS_CERTIFICATE]),
+    hideSuppressed: !can(actor, [ResultsPerm.suppressCertificate]),
     grade: body.grade || null,
     newStarters: body.new_starters_filter,
     now,
