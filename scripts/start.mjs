@@ -10,7 +10,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bundleServer } from './bundle-server.mjs';
+import { bundleServer, SERVER_NODE_FLAGS } from './bundle-server.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const rel = (p) => path.join(root, p);
@@ -69,8 +69,8 @@ const bundle = await bundleServer(root).catch((error) => {
   return null;
 });
 const [command, args] = bundle
-  ? [process.execPath, ['--enable-source-maps', bundle]]
-  : [rel('node_modules/.bin/tsx'), [rel('server/src/main.ts')]];
+  ? [process.execPath, [...SERVER_NODE_FLAGS, bundle]]
+  : [process.execPath, [...SERVER_NODE_FLAGS, '--import', 'tsx', rel('server/src/main.ts')]];
 const child = spawn(command, args, { cwd: root, stdio: 'inherit' });
 
 // Forward stop signals so the server shuts down gracefully (it finishes requests and closes the database).

@@ -32,12 +32,18 @@ const freePort = () =>
     s.on('error', reject);
   });
 
-let bundled: Promise<string | null> | null = null;
-function serverBundle(): Promise<string | null> {
+interface BundleModule {
+  bundleServer(root: string): Promise<string | null>;
+  SERVER_NODE_FLAGS: string[];
+}
+
+/** The bundle's path (null without esbuild) and the Node flags `npm start` runs it with. */
+let bundled: Promise<{ path: string | null; flags: string[] }> | null = null;
+function serverBundle(): Promise<{ path: string | null; flags: string[] }> {
   bundled ??= (async () => {
     const url = pathToFileURL(path.join(root, 'scripts/bundle-server.mjs')).href;
-    const mod = (await import(url)) as { bundleServer(root: string): Promise<string | null> };
-    return mod.bundleServer(root);
+    const mod = (await import(url)) as BundleModule;
+    return { path: await mod.bundleServer(root), flags: mod.SERVER_NODE_FLAGS };
   })();
   return bundled;
 }
@@ -83,9 +89,9 @@ export async function startServerProcess(o: {
     if (!existsSync(path.join(root, 'web/dist/index.html'))) env.SKIP_WEB_BUILD = 'true';
   } else {
     const bundle = await serverBundle();
-    args = bundle
-      ? ['--enable-source-maps', bundle]
-      : ['--import', 'tsx', path.join(root, 'server/src/main.ts')];
+    args = bundle.path
+      ? [...bundle.flags, bundle.path]
+      : [...bundle.flags, '--import', 'tsx', path.join(root, 'server/src/main.ts')];
   }
   const started = performance.now();
   const child: ChildProcess = spawn(process.execPath, args, {
