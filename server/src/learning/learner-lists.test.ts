@@ -1,6 +1,6 @@
 import { LearningPerm, PERMISSIONS } from '@cc/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildEntity, buildUser, clientFor } from '../../test/factories';
+import { buildEntity, buildRole, buildUser, clientFor } from '../../test/factories';
 import { createHarness, type Harness } from '../../test/harness';
 import { buildContent, buildPassedResult } from '../../test/learning-factories';
 
@@ -22,9 +22,16 @@ describe('learner lists (spec 1 §7 Users)', () => {
   it('lists available, compliant, personal development courses and face-to-face training for oneself', async () => {
     const group = await buildEntity(h.db);
     const site = await buildEntity(h.db, { parentId: group.id });
-    const learner = await buildUser(h.db, { entityId: site.id, permissions: [] });
+    const carer = await buildRole(h.db, group.id, { name: 'Carer' });
+    const learner = await buildUser(h.db, { entityId: site.id, roleId: carer.id, permissions: [] });
     const fire = await buildContent(h.db, group.id, { courseTitle: 'Fire Safety' }); // inherited from the group
     await buildContent(h.db, site.id, { courseTitle: 'Hand Hygiene' });
+    // Required of carers by the group's rule (inherited by the site): a compliance course, not personal development.
+    const moving = await buildContent(h.db, group.id, { courseTitle: 'Moving and Handling' });
+    await h.db
+      .insertInto('compliance_rules')
+      .values({ entity_id: group.id, role_id: carer.id, course_id: moving.course_id, type: 'secondary' })
+      .execute();
     await buildContent(h.db, site.id, { courseTitle: 'Draft Course', published: false });
     await buildContent(h.db, site.id, { courseTitle: 'Restricted Course', adminOnly: true });
     await buildContent(h.db, (await buildEntity(h.db)).id, { courseTitle: 'Elsewhere Course' });
@@ -43,10 +50,10 @@ describe('learner lists (spec 1 §7 Users)', () => {
     const call = await as(learner.id);
     const available = await call('GET', `/api/users/${learner.id}/available-courses`);
     expect(available.statusCode).toBe(200);
-    expect(titles(available)).toEqual(['Fire Safety', 'First Aid Day', 'Hand Hygiene']);
+    expect(titles(available)).toEqual(['Fire Safety', 'First Aid Day', 'Hand Hygiene', 'Moving and Handling']);
     const fireRow = available.json().data.find((c: { title: string }) => c.title === 'Fire Safety');
     expect(fireRow.latest_result).toMatchObject({ passed: true, type: 'elearning' });
-    expect(available.json().meta.total).toBe(3);
+    expect(available.json().meta.total).toBe(4);
     expect(titles(await call('GET', `/api/users/${learner.id}/compliant-courses`))).toEqual(['Fire Safety']);
     expect(titles(await call('GET', `/api/users/${learner.id}/personal-development-courses`))).toEqual([
       'First Aid Day',

@@ -64,12 +64,11 @@ export const compliantCourses = (ctx: Ctx, ref: string, query: PageQuery) =>
   courses(ctx, ref, query, (now) => ({ kind: 'compliant', now }));
 
 /**
- * GET /users/{id}/personal-development-courses: available courses that are not compliance courses. Until the
- * compliance engine (issue 5) says which courses a role requires, this is every available course the user has no
- * in-date pass for; issue 5 should also exclude the courses of the user's role-course compliance rows.
+ * GET /users/{id}/personal-development-courses: available courses that are not compliance courses (none of the
+ * user's role-course rules, inherited ones included, requires them) and that the user has no in-date pass for.
  */
 export const personalDevelopmentCourses = (ctx: Ctx, ref: string, query: PageQuery) =>
-  courses(ctx, ref, query, (now) => ({ kind: 'not_passed', now }));
+  courses(ctx, ref, query, (now) => ({ kind: 'personal_development', now }));
 
 /** GET /users/{id}/available-training: face-to-face content visible to the user. */
 export async function availableTraining(ctx: Ctx, ref: string, query: PageQuery) {

@@ -7,8 +7,8 @@ export type CourseFilter =
   | { kind: 'available' }
   /** Courses whose latest result is passed and not expired at `now`. */
   | { kind: 'compliant'; now: Date }
-  /** Available courses without an in-date pass. */
-  | { kind: 'not_passed'; now: Date };
+  /** Available courses the learner's role does not require (user_requirements) and they have no in-date pass for. */
+  | { kind: 'personal_development'; now: Date };
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
@@ -29,7 +29,14 @@ export async function listLearnerCourses(
   let q = db.selectFrom('courses as co').select(['co.id', 'co.uuid', 'co.title', 'co.short_title']);
   if (filter.kind === 'available') q = q.where(hasContent);
   else if (filter.kind === 'compliant') q = q.where(inDate(filter.now));
-  else q = q.where(hasContent).where(sql<SqlBool>`NOT ${inDate(filter.now)}`);
+  else {
+    const required = sql<SqlBool>`EXISTS (
+      SELECT 1 FROM user_requirements ur WHERE ur.user_id = ${userId} AND ur.course_id = co.id)`;
+    q = q
+      .where(hasContent)
+      .where(sql<SqlBool>`NOT ${inDate(filter.now)}`)
+      .where(sql<SqlBool>`NOT ${required}`);
+  }
   if (page.search) q = q.where('co.title', 'ilike', `%${escapeLike(page.search)}%`);
   const [rows, total] = await Promise.all([
     q
