@@ -1,9 +1,9 @@
-import { inflateSync } from 'node:zlib';
 import { LearningMessages, LearningPerm, PERMISSIONS } from '@cc/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildEntity, buildUser, clientFor } from '../../test/factories';
 import { createHarness, type Harness } from '../../test/harness';
 import { buildContent, buildPassedResult } from '../../test/learning-factories';
+import { pdfText } from '../../test/pdf-text';
 
 let h: Harness;
 beforeAll(async () => {
@@ -14,45 +14,16 @@ afterAll(async () => h?.close());
 const as = (userId: number) => clientFor(h.app, h.db, userId);
 const ALL = PERMISSIONS.map((p) => p.id);
 
-/**
- * The text drawn in a PDF, dependency-free: inflate every FlateDecode stream, then join the hex strings of each
- * TJ/Tj operator (pdfkit writes standard-font text as hex, split at kerning pairs).
- */
-function pdfText(pdf: Buffer): string {
-  const raw = pdf.toString('latin1');
-  const chunks: string[] = [];
-  const re = /(?<!end)stream\r?\n/g;
-  for (let m = re.exec(raw); m; m = re.exec(raw)) {
-    const start = m.index + m[0].length;
-    const end = raw.indexOf('endstream', start);
-    if (end < 0) break;
-    const bytes = pdf.subarray(start, end);
-    try {
-      chunks.push(inflateSync(bytes).toString('latin1'));
-    } catch {
-      chunks.push(bytes.toString('latin1'));
-    }
-    re.lastIndex = end + 'endstream'.length;
-  }
-  const lines: string[] = [];
-  for (const content of chunks) {
-    for (const op of content.matchAll(/\[([^\]]*)\]\s*TJ|<([0-9a-fA-F]*)>\s*Tj/g)) {
-      const hexes =
-        op[1] !== undefined ? [...op[1].matchAll(/<([0-9a-fA-F]*)>/g)].map((x) => x[1] ?? '') : [op[2] ?? ''];
-      lines.push(hexes.map((hex) => Buffer.from(hex, 'hex').toString('latin1')).join(''));
-    }
-  }
-  return lines.join('\n');
-}
-
-async function passedLearner(o: { suppressed?: boolean } = {}) {
+async function passedLearner(o: { suppressed?: boolean; name?: string; courseTitle?: string } = {}) {
   const entity = await buildEntity(h.db);
   const learner = await buildUser(h.db, {
     entityId: entity.id,
-    name: 'Ada Lovelace',
+    name: o.name ?? 'Ada Lovelace',
     permissions: [LearningPerm.ownCertificates],
   });
-  const content = await buildContent(h.db, entity.id, { courseTitle: 'Medication Awareness' });
+  const content = await buildContent(h.db, entity.id, {
+    courseTitle: o.courseTitle ?? 'Medication Awareness',
+  });
   const result = await buildPassedResult(h.db, {
     userId: learner.id,
     entityId: entity.id,
@@ -92,7 +63,7 @@ describe('GET /api/users/{id}/training-certificate', () => {
     );
     const pdf = res.rawPayload;
     expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
-    const text = pdfText(pdf);
+    const text = await pdfText(pdf);
     expect(text).toContain('Ada Lovelace');
     expect(text).toContain('Medication Awareness');
     expect(text).toContain('Certificate of Achievement');
@@ -100,6 +71,20 @@ describe('GET /api/users/{id}/training-certificate', () => {
     expect(text).toContain('Completed on 07-05-2024');
     expect(text).toContain('E-learning');
     expect(text).not.toContain('Someone Else');
+  });
+
+  it('writes names beyond Windows-1252 as they are (Polish, Romanian, Vietnamese, Greek, Cyrillic)', async () => {
+    const name = 'Łukasz Ștefan Nguyễn';
+    const courseTitle = 'Ασφάλεια – Пожарная безопасность';
+    const { learner, content } = await passedLearner({ name, courseTitle });
+    const res = await (await as(learner.id))(
+      'GET',
+      `/api/users/${learner.id}/training-certificate?course_id=${content.course_id}`,
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    const text = await pdfText(res.rawPayload);
+    expect(text).toContain(name);
+    expect(text).toContain(courseTitle);
   });
 
   it('answers 401, 422 without a course or result, 403 without 6 (self) or 7 (others), 404 elsewhere or without a pass', async () => {

@@ -1,4 +1,5 @@
 import PDFDocument from 'pdfkit';
+import { PDF_FONT, useUnicodeFonts } from '../pdf/fonts';
 
 export interface CertificateFacts {
   title: string;
@@ -34,17 +35,19 @@ const RESULT_LABELS: Record<string, string> = {
  * caller pipes it to the response, so nothing is buffered. `compress: false` only for tests that read the text.
  */
 export function renderCertificate(facts: CertificateFacts, opts: { compress?: boolean } = {}) {
-  const doc = new PDFDocument({
-    size: 'A4',
-    layout: 'landscape',
-    margin: 50,
-    compress: opts.compress ?? true,
-    info: {
-      Title: `${facts.title}: ${facts.courseTitle}`,
-      Author: facts.organisationName,
-      Subject: facts.learnerName,
-    },
-  });
+  const doc = useUnicodeFonts(
+    new PDFDocument({
+      size: 'A4',
+      layout: 'landscape',
+      margin: 50,
+      compress: opts.compress ?? true,
+      info: {
+        Title: `${facts.title}: ${facts.courseTitle}`,
+        Author: facts.organisationName,
+        Subject: facts.learnerName,
+      },
+    }),
+  );
   const { width, height } = doc.page;
   const accent = facts.accentColour;
 
@@ -68,21 +71,21 @@ export function renderCertificate(facts: CertificateFacts, opts: { compress?: bo
     }
   }
   const centred = { align: 'center' as const, width: width - 140 };
-  doc.fillColor(accent).font('Helvetica-Bold').fontSize(32).text(facts.title, 70, y, centred);
+  doc.fillColor(accent).font(PDF_FONT.bold).fontSize(32).text(facts.title, 70, y, centred);
   doc
     .moveDown(0.6)
     .fillColor('#374151')
-    .font('Helvetica')
+    .font(PDF_FONT.regular)
     .fontSize(14)
     .text('This is to certify that', centred);
-  doc.moveDown(0.5).fillColor('#111827').font('Helvetica-Bold').fontSize(28).text(facts.learnerName, centred);
+  doc.moveDown(0.5).fillColor('#111827').font(PDF_FONT.bold).fontSize(28).text(facts.learnerName, centred);
   doc
     .moveDown(0.5)
     .fillColor('#374151')
-    .font('Helvetica')
+    .font(PDF_FONT.regular)
     .fontSize(14)
     .text('has successfully completed', centred);
-  doc.moveDown(0.5).fillColor(accent).font('Helvetica-Bold').fontSize(22).text(facts.courseTitle, centred);
+  doc.moveDown(0.5).fillColor(accent).font(PDF_FONT.bold).fontSize(22).text(facts.courseTitle, centred);
   const details = [
     `Completed on ${facts.completedOn}`,
     RESULT_LABELS[facts.resultType] ?? facts.resultType,
@@ -90,7 +93,12 @@ export function renderCertificate(facts: CertificateFacts, opts: { compress?: bo
     facts.expiresOn ? `Valid until ${facts.expiresOn}` : null,
     facts.cpdAccredited ? 'CPD accredited' : null,
   ].filter(Boolean);
-  doc.moveDown(0.8).fillColor('#374151').font('Helvetica').fontSize(12).text(details.join('  |  '), centred);
+  doc
+    .moveDown(0.8)
+    .fillColor('#374151')
+    .font(PDF_FONT.regular)
+    .fontSize(12)
+    .text(details.join('  |  '), centred);
 
   const footY = height - 130;
   if (facts.signatoryName) {
@@ -102,15 +110,15 @@ export function renderCertificate(facts: CertificateFacts, opts: { compress?: bo
       .stroke();
     doc
       .fillColor('#111827')
-      .font('Helvetica-Bold')
+      .font(PDF_FONT.bold)
       .fontSize(12)
       .text(facts.signatoryName, 70, footY + 8, centred);
     if (facts.signatoryRole)
-      doc.font('Helvetica').fontSize(10).fillColor('#4b5563').text(facts.signatoryRole, centred);
+      doc.font(PDF_FONT.regular).fontSize(10).fillColor('#4b5563').text(facts.signatoryRole, centred);
   }
   doc
     .fillColor('#6b7280')
-    .font('Helvetica')
+    .font(PDF_FONT.regular)
     .fontSize(9)
     .text(`${facts.organisationName}  ·  Certificate ${facts.reference}`, 70, height - 70, centred);
   doc.end();

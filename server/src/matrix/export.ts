@@ -9,6 +9,7 @@ import {
 import PDFDocument from 'pdfkit';
 import { scoreOf } from '../compliance/rules';
 import type { Ctx } from '../http/context';
+import { fontFor, STANDARD_FONT, useUnicodeFonts } from '../pdf/fonts';
 import { whitelabelOfEntity } from '../whitelabel/service';
 import { NULL_INT, parseIntColumns } from './int-columns';
 import { resultCourses } from './queries';
@@ -230,13 +231,15 @@ export async function matrixPdf(
   const colours = await coloursOf(ctx, plan);
   const courses = await exportCourses(ctx, plan);
   const column = new Map(courses.map((c, i) => [c.id, i]));
-  const doc = new PDFDocument({
-    size: 'A3',
-    layout: 'landscape',
-    margin: 24,
-    autoFirstPage: false,
-    bufferPages: false,
-  });
+  const doc = useUnicodeFonts(
+    new PDFDocument({
+      size: 'A3',
+      layout: 'landscape',
+      margin: 24,
+      autoFirstPage: false,
+      bufferPages: false,
+    }),
+  );
   const out = new PassThrough();
   doc.pipe(out);
   const pageW = 1190.55;
@@ -254,9 +257,13 @@ export async function matrixPdf(
   const page = (chunk: MatrixCourse[], chunkIndex: number) => {
     doc.addPage();
     pageNo++;
-    doc.font('Helvetica-Bold').fontSize(12).fillColor('#111827').text(title, left, 24, { lineBreak: false });
     doc
-      .font('Helvetica')
+      .font(fontFor(title, 'bold'))
+      .fontSize(12)
+      .fillColor('#111827')
+      .text(title, left, 24, { lineBreak: false });
+    doc
+      .font(STANDARD_FONT.regular)
       .fontSize(8)
       .fillColor('#4b5563')
       .text(
@@ -273,7 +280,8 @@ export async function matrixPdf(
       const x = left + nameW + scoreW + i * cellW;
       doc.save();
       doc.rotate(-60, { origin: [x + 4, top + headerH - 2] });
-      doc.text(c.title.slice(0, 38), x + 4, top + headerH - 2, { lineBreak: false });
+      const courseTitle = c.title.slice(0, 38);
+      doc.font(fontFor(courseTitle)).text(courseTitle, x + 4, top + headerH - 2, { lineBreak: false });
       doc.restore();
     });
   };
@@ -287,11 +295,15 @@ export async function matrixPdf(
         pageRows.forEach(({ rows, i }, ri) => {
           const y = top + headerH + ri * rowH;
           // One text run per row (text is what costs in pdfkit): name, then the score right-aligned.
+          const name = (rows.names[i] as string).slice(0, 36);
           doc
             .fontSize(7)
             .fillColor('#111827')
-            .text((rows.names[i] as string).slice(0, 36), left, y + 2, { lineBreak: false });
-          doc.text(`${rows.scores[i]}%`, left + nameW, y + 2, { lineBreak: false });
+            .font(fontFor(name))
+            .text(name, left, y + 2, { lineBreak: false });
+          doc
+            .font(STANDARD_FONT.regular)
+            .text(`${rows.scores[i]}%`, left + nameW, y + 2, { lineBreak: false });
           chunk.forEach((c, k) => {
             const code = rows.status[i * rows.width + (column.get(c.id) as number)] as number;
             if (code >= 0) byStatus[code]?.push(left + nameW + scoreW + k * cellW, y);

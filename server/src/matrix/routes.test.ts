@@ -4,6 +4,7 @@ import WebSocket from 'ws';
 import { bearer, buildEntity, buildRole, buildUser, clientFor } from '../../test/factories';
 import { createHarness, type Harness } from '../../test/harness';
 import { buildCourse, buildPassedResult } from '../../test/learning-factories';
+import { pdfText } from '../../test/pdf-text';
 
 let h: Harness;
 let org: { id: number };
@@ -64,11 +65,14 @@ describe('POST /api/reports/matrix', () => {
     expect(row.getCell(4).value).toBe(100);
   });
 
-  it('streams a PDF', async () => {
+  it('streams a PDF with the users and courses', async () => {
     const as = await clientFor(h.app, h.db, manager.id);
     const res = await as('POST', '/api/reports/matrix', { directFormat: 'file', format: 'pdf' });
     expect(res.statusCode).toBe(200);
     expect(res.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    const text = await pdfText(res.rawPayload);
+    expect(text).toContain('Ann Learner');
+    expect(text).toContain('Fire safety');
   });
 
   it('answers 404 for another organisation, 403 without the permission, 422 without a format', async () => {

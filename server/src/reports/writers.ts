@@ -1,5 +1,6 @@
 import { PassThrough, type Readable } from 'node:stream';
 import PDFDocument from 'pdfkit';
+import { type FontWeight, fontFor, STANDARD_FONT, useUnicodeFonts } from '../pdf/fonts';
 
 /**
  * Streaming writers of report files (core brief: XLSX = exceljs WorkbookWriter, PDF = pdfkit). Rows arrive as an
@@ -58,24 +59,26 @@ export function writePdf(
   doc: { title: string; subtitle: string[]; tables: PdfTable[]; author: string },
   opts: { compress?: boolean } = {},
 ): Readable {
-  const pdf = new PDFDocument({
-    size: 'A4',
-    layout: 'landscape',
-    margin: 36,
-    compress: opts.compress ?? true,
-    bufferPages: false,
-    info: { Title: doc.title, Author: doc.author },
-  });
+  const pdf = useUnicodeFonts(
+    new PDFDocument({
+      size: 'A4',
+      layout: 'landscape',
+      margin: 36,
+      compress: opts.compress ?? true,
+      bufferPages: false,
+      info: { Title: doc.title, Author: doc.author },
+    }),
+  );
   const left = 36;
   const usable = pdf.page.width - 72;
   const bottom = () => pdf.page.height - 48;
   const rowHeight = 16;
 
   /** One line of a table at pdf.y: each text cut to its column with an ellipsis. */
-  const drawCells = (texts: string[], widths: number[], y: number) => {
+  const drawCells = (texts: string[], widths: number[], y: number, weight: FontWeight) => {
     let x = left;
     texts.forEach((text, i) => {
-      pdf.text(text, x + 3, y + 2, {
+      pdf.font(fontFor(text, weight)).text(text, x + 3, y + 2, {
         width: widths[i] - 6,
         height: rowHeight,
         ellipsis: true,
@@ -88,19 +91,19 @@ export function writePdf(
   const drawHeader = (columns: Column[], widths: number[]) => {
     const y = pdf.y;
     pdf.rect(left, y - 2, usable, rowHeight).fill('#e5e7eb');
-    pdf.fillColor('#111827').font('Helvetica-Bold').fontSize(8);
+    pdf.fillColor('#111827').fontSize(8);
     drawCells(
       columns.map((c) => c.header),
       widths,
       y,
+      'bold',
     );
-    pdf.font('Helvetica').fontSize(8);
   };
 
   (async () => {
-    pdf.fillColor('#111827').font('Helvetica-Bold').fontSize(16).text(doc.title, left, 36);
-    pdf.font('Helvetica').fontSize(9).fillColor('#374151');
-    for (const line of doc.subtitle) pdf.text(line);
+    pdf.fillColor('#111827').font(fontFor(doc.title, 'bold')).fontSize(16).text(doc.title, left, 36);
+    pdf.fontSize(9).fillColor('#374151');
+    for (const line of doc.subtitle) pdf.font(fontFor(line)).text(line);
     pdf.moveDown(0.5);
     for (const table of doc.tables) {
       const total = table.columns.reduce((s, c) => s + c.width, 0);
@@ -108,7 +111,7 @@ export function writePdf(
       if (pdf.y > bottom() - 3 * rowHeight) pdf.addPage();
       if (table.heading) {
         pdf.moveDown(0.5);
-        pdf.fillColor('#111827').font('Helvetica-Bold').fontSize(11).text(table.heading, left);
+        pdf.fillColor('#111827').font(fontFor(table.heading, 'bold')).fontSize(11).text(table.heading, left);
         pdf.moveDown(0.2);
       }
       drawHeader(table.columns, widths);
@@ -123,18 +126,23 @@ export function writePdf(
           const y = pdf.y;
           const fill = table.rowColour?.(row) ?? (n % 2 === 1 ? '#f9fafb' : null);
           if (fill) pdf.rect(left, y - 2, usable, rowHeight).fill(fill);
-          pdf.fillColor('#111827');
+          pdf.fillColor('#111827').fontSize(8);
           drawCells(
             row.map((cell) => (cell === null ? '' : String(cell))),
             widths,
             y,
+            'regular',
           );
           n += 1;
         }
         // Let pdfkit hand finished pages to the stream between batches.
         await new Promise((r) => setImmediate(r));
       }
-      if (n === 0) pdf.fillColor('#6b7280').text('Nothing to show.', left + 3, pdf.y + 2);
+      if (n === 0)
+        pdf
+          .fillColor('#6b7280')
+          .font(STANDARD_FONT.regular)
+          .text('Nothing to show.', left + 3, pdf.y + 2);
       pdf.x = left;
       pdf.moveDown(1);
     }
