@@ -50,7 +50,12 @@ describe('learner lists (spec 1 §7 Users)', () => {
     const call = await as(learner.id);
     const available = await call('GET', `/api/users/${learner.id}/available-courses`);
     expect(available.statusCode).toBe(200);
-    expect(titles(available)).toEqual(['Fire Safety', 'First Aid Day', 'Hand Hygiene', 'Moving and Handling']);
+    expect(titles(available)).toEqual([
+      'Fire Safety',
+      'First Aid Day',
+      'Hand Hygiene',
+      'Moving and Handling',
+    ]);
     const fireRow = available.json().data.find((c: { title: string }) => c.title === 'Fire Safety');
     expect(fireRow.latest_result).toMatchObject({ passed: true, type: 'elearning' });
     expect(available.json().meta.total).toBe(4);
