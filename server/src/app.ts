@@ -44,6 +44,7 @@ import { resultRoutes } from './results/routes';
 import { roleRoutes } from './roles/routes';
 import { fileRoutes } from './storage/routes';
 import { systemRoutes } from './system/routes';
+import { tagRoutes } from './tags/routes';
 import { topicRoutes } from './topics/routes';
 import { userRoutes } from './users/routes';
 import { whitelabelRoutes } from './whitelabel/routes';
@@ -121,6 +122,7 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}) {
       await api.register(entityRoutes);
       await api.register(userRoutes);
       await api.register(roleRoutes);
+      await api.register(tagRoutes);
       await api.register(permissionRoutes);
       await api.register(whitelabelRoutes);
       await api.register(fileRoutes);

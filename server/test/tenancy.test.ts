@@ -49,6 +49,8 @@ interface Fixture {
   results: { exemptId: number; pendingId: number; bulkId: number };
   // Compliance (issue 5 items 2, 3): a role-course row of the target organisation.
   compliance: { ruleId: number };
+  // Tags: a tag of the target's site with the victim linked.
+  tag: { id: number; name: string };
 }
 interface Case {
   method: Method;
@@ -325,7 +327,43 @@ const SCOPED: Case[] = [
   ...resultCases(),
   ...complianceCases(),
   ...reportCases(),
+  ...tagCases(),
 ];
+
+/** Tags: the target site's tag and its users; the drill-down by tags names the target site. */
+function tagCases(): Case[] {
+  const s = caseOf('scoped');
+  return [
+    s('GET', '/api/entities/:slug/tags', (f) => `/api/entities/${f.site.slug}/tags`),
+    s(
+      'POST',
+      '/api/entities/:slug/tags',
+      (f) => `/api/entities/${f.site.slug}/tags`,
+      () => ({ name: 'Planted' }),
+    ),
+    s(
+      'PATCH',
+      '/api/tags/:id',
+      (f) => `/api/tags/${f.tag.id}`,
+      () => ({ name: 'Taken over' }),
+    ),
+    s('DELETE', '/api/tags/:id', (f) => `/api/tags/${f.tag.id}`),
+    s('GET', '/api/tags/:id/users', (f) => `/api/tags/${f.tag.id}/users`),
+    s(
+      'POST',
+      '/api/tags/:id/users',
+      (f) => `/api/tags/${f.tag.id}/users`,
+      (f) => ({ users: [f.victim.id] }),
+    ),
+    s('DELETE', '/api/tags/:id/users/:userId', (f) => `/api/tags/${f.tag.id}/users/${f.victim.id}`),
+    s('GET', '/api/reports/drill-down/tags', (f) => `/api/reports/drill-down/tags?entity=${f.site.id}`),
+    s(
+      'GET',
+      '/api/reports/drill-down/tags/:id/users',
+      (f) => `/api/reports/drill-down/tags/${f.tag.id}/users?entity=${f.site.id}`,
+    ),
+  ];
+}
 
 /** Reports (issue 5 item 5): every report names the target's site (or its result); outsiders get 404. */
 function reportCases(): Case[] {
@@ -647,6 +685,8 @@ const TENANT_TABLES = [
   'mail_attachments',
   'bulk_event_operations',
   'compliance_rules',
+  'tags',
+  'tag_users',
 ] as const;
 
 let h: Harness;
@@ -733,6 +773,7 @@ beforeAll(async () => {
     attempt: { id: attempt.id },
     result: { id: result.id },
     presets: await presetFixtures(victim.id, site.id),
+    tag: await tagFixture(site.id, victim.id),
     results: await resultFixtures(victim.id, site.id, course.id),
     compliance: {
       ruleId: (
@@ -929,6 +970,16 @@ function packageCases(): Case[] {
 }
 
 /** Results (issue 5 item 1): the victim's exemption, a pending historical result and a bulk add in their org. */
+async function tagFixture(siteId: number, victimId: number) {
+  const tag = await h.db
+    .insertInto('tags')
+    .values({ entity_id: siteId, name: 'Secret tag name' })
+    .returning(['id', 'name'])
+    .executeTakeFirstOrThrow();
+  await h.db.insertInto('tag_users').values({ tag_id: tag.id, user_id: victimId }).execute();
+  return tag;
+}
+
 async function resultFixtures(userId: number, entityId: number, courseId: number) {
   const base = { userId, entityId, courseId, contentId: null, score: null, attemptId: null, createdBy: null };
   return h.db.transaction().execute(async (trx) => {

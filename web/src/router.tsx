@@ -112,7 +112,7 @@ const defaultRoutes: RouteObject[] = [
   ),
   built(e('/roles'), 'Job roles', () => import('./roles/RolesPage')),
   built(e('/types'), 'User types', () => import('./roles/TypesPage')),
-  notBuilt(e('/tags'), 'Tags'),
+  built(e('/tags'), 'Tags', () => import('./tags/TagsPage')),
   built(
     e('/certificate-branding'),
     'Certificate branding',

@@ -13,5 +13,6 @@ export * from './presets';
 export * from './reports';
 export * from './results';
 export * from './roles';
+export * from './tags';
 export * from './users';
 export * from './whitelabel';

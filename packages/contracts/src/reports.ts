@@ -275,11 +275,24 @@ export const DrillDownQuery = z.object({
 export type DrillDownQuery = z.infer<typeof DrillDownQuery>;
 export const DrillDownEntityParams = z.object({ id: qId });
 export const DrillDownUsersParams = z.object({ a: qId, b: qId });
+/** GET /reports/drill-down/tags/{id}/users (13 and 97 tags use). */
+export const DrillDownTagParams = z.object({ id: qId });
 export interface DrillDownEntityRow extends ComplianceFigures {
   id: number;
   name: string;
   slug: string;
   has_children: boolean;
+}
+/**
+ * GET /reports/drill-down/tags (13 and 97): a tag of the entity or of its subtree, with the figures of its users whose
+ * primary entity is in that subtree (the same tally as an entity row).
+ */
+export interface DrillDownTagRow extends ComplianceFigures {
+  id: number;
+  name: string;
+  entity: { id: number; name: string };
+  /** Linked users inside the subtree, with or without requirements (`users` counts those with requirements). */
+  users_count: number;
 }
 export interface DrillDownUserRow {
   id: number;

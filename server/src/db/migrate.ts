@@ -9,6 +9,7 @@ import * as m006 from './migrations/006_compliance';
 import * as m007 from './migrations/007_results';
 import * as m008 from './migrations/008_jobs_presets';
 import * as m009 from './migrations/009_user_requirements';
+import * as m010 from './migrations/010_tags';
 
 /** Ordered, forward-only. Add a file, import it here; never edit one that has shipped. */
 const migrations: Record<string, Migration> = {
@@ -21,6 +22,7 @@ const migrations: Record<string, Migration> = {
   '007_results': m007,
   '008_jobs_presets': m008,
   '009_user_requirements': m009,
+  '010_tags': m010,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

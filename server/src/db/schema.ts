@@ -710,3 +710,24 @@ export interface Database {
   report_presets: ReportPresetsTable;
   report_schedules: ReportSchedulesTable;
 }
+
+// --- Tags (migration 010): tags of an entity and their linked users.
+
+export interface TagsTable {
+  id: Generated<number>;
+  entity_id: number;
+  name: string;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
+export interface TagUsersTable {
+  tag_id: number;
+  user_id: number;
+  created_at: DefaultTimestamp;
+}
+
+export interface Database {
+  tags: TagsTable;
+  tag_users: TagUsersTable;
+}

@@ -1,28 +1,30 @@
 import {
+  type ComplianceTally,
   type DrillDownEntityRow,
   type DrillDownQuery,
+  type DrillDownTagRow,
   type DrillDownUserRow,
   ReportsPerm,
   type RoleReportRow,
   reportScore,
+  TagsPerm,
 } from '@cc/contracts';
 import { emptyTally, sumTallies } from '../compliance/tally';
 import { assertEntityInScope, entityScope } from '../entities/scope';
 import { ancestorIds } from '../entities/tree';
 import { actorOf, authorize, type Ctx } from '../http/context';
 import { notFound } from '../http/errors';
+import { findTag, tagLinks, tagsOfEntities } from '../tags/queries';
 import { withScore } from './compliance-service';
 import { cellFilters } from './lists-service';
 import { entityFigures, type Figures, findRoleIn, roleFigures, subtreeRows, userFigures } from './queries';
 
 /**
- * Drill-downs (13): entities → roles → users. spec 2 §4: "Drill-down reports answering 202 are polled every 5
- * seconds until 200". The first call starts the computation in the background and waits up to
- * drillDownLimits.waitMs; if it is not done by then the answer is 202 and the client polls. Results are cached per
+ * Drill-downs (13): entities → roles → users, and (13 and 97 tags use) tags → users. spec 2 §4: "Drill-down reports
+ * answering 202 are polled every 5 seconds until 200". The first call starts the computation in the background and
+ * waits up to drillDownLimits.waitMs; if it is not done by then the answer is 202 and the client polls. Results are cached per
  * (caller, acting-as scope, route, params) for drillDownLimits.ttlMs, in this process: behind a load balancer another
  * process may compute the same figures again, which costs time, never correctness.
- *
- * /reports/drill-down/tags is not served: tags are not built in this release (the tags capability adds it).
  */
 export const drillDownLimits = { waitMs: 1500, ttlMs: 60_000 };
 
@@ -177,19 +179,95 @@ export async function drillUsers(
       },
       now,
     );
-    return rows.map((u) => ({
-      id: u.id,
-      uuid: u.uuid,
-      name: u.name,
-      email: u.email,
-      entity: { id: u.entity_id, name: u.entity_name },
-      new_starter: Boolean(u.new_starter),
-      required: u.required,
-      in_date: u.in_date,
-      expiring: u.expiring,
-      expired: u.expired,
-      missing: u.missing,
-      score: reportScore(u.in_date, u.expiring, u.required),
+    return rows.map(presentDrillUser);
+  });
+}
+
+type UserFigureRow = Awaited<ReturnType<typeof userFigures>>[number];
+
+function presentDrillUser(u: UserFigureRow): DrillDownUserRow {
+  return {
+    id: u.id,
+    uuid: u.uuid,
+    name: u.name,
+    email: u.email,
+    entity: { id: u.entity_id, name: u.entity_name },
+    new_starter: Boolean(u.new_starter),
+    required: u.required,
+    in_date: u.in_date,
+    expiring: u.expiring,
+    expired: u.expired,
+    missing: u.missing,
+    score: reportScore(u.in_date, u.expiring, u.required),
+  };
+}
+
+/** One user's figures as a tally; `users` counts them only when something is required, as entity rows do. */
+const tallyOfUser = (u: UserFigureRow): ComplianceTally => ({
+  users: u.required > 0 ? 1 : 0,
+  required: u.required,
+  in_date: u.in_date,
+  expiring: u.expiring,
+  expired: u.expired,
+  missing: u.missing,
+});
+
+/** The drill-down root: `entity` (default the caller's current one), inside the scope (404 otherwise), and its subtree. */
+async function drillRoot(ctx: Ctx, q: DrillDownQuery) {
+  const scope = await entityScope(ctx);
+  const rootId = q.entity ?? scope.baseId;
+  await assertEntityInScope(ctx, rootId);
+  return { rootId, entityIds: (await subtreeRows(ctx.db, [rootId])).map((e) => e.id) };
+}
+
+/**
+ * GET /reports/drill-down/tags?entity=: the tags of the entity and of its subtree, each with the figures of its
+ * linked users inside that subtree. A tag's figures are the sum of the user rows its own drill-down lists
+ * (drillTagUsers), so the two levels agree by construction.
+ */
+export async function drillTags(ctx: Ctx, q: DrillDownQuery): Promise<DrillOutcome<DrillDownTagRow[]>> {
+  const { rootId, entityIds } = await drillRoot(ctx, q);
+  authorize(ctx, [ReportsPerm.complianceReport, TagsPerm.use]);
+  const now = ctx.clock();
+  return cached(await keyOf(ctx, 'tags', q, [rootId]), async () => {
+    const tags = await tagsOfEntities(ctx.db, entityIds);
+    const tagIds = tags.map((t) => t.id);
+    const [users, links] = await Promise.all([
+      userFigures(ctx.db, { ...cellFilters(entityIds, q), tagIds }, now),
+      tagLinks(ctx.db, tagIds, entityIds),
+    ]);
+    const tallyOf = new Map(users.map((u) => [u.id, tallyOfUser(u)]));
+    const usersOf = new Map<number, ComplianceTally[]>();
+    for (const link of links) {
+      const tally = tallyOf.get(link.user_id);
+      // Absent: filtered out (new starters), so it adds nothing to the tag's figures.
+      if (!tally) continue;
+      const tallies = usersOf.get(link.tag_id);
+      if (tallies) tallies.push(tally);
+      else usersOf.set(link.tag_id, [tally]);
+    }
+    return tags.map((t) => ({
+      id: t.id,
+      name: t.name,
+      entity: { id: t.entity_id, name: t.entity_name },
+      users_count: Number(t.users_count),
+      ...withScore(sumTallies(usersOf.get(t.id) ?? [emptyTally()])),
     }));
+  });
+}
+
+/** GET /reports/drill-down/tags/{id}/users?entity=: the users of the tag inside the subtree, with their figures. */
+export async function drillTagUsers(
+  ctx: Ctx,
+  tagId: number,
+  q: DrillDownQuery,
+): Promise<DrillOutcome<DrillDownUserRow[]>> {
+  const { rootId, entityIds } = await drillRoot(ctx, q);
+  if (!(await findTag(ctx.db, tagId, entityIds))) throw notFound();
+  authorize(ctx, [ReportsPerm.complianceReport, TagsPerm.use]);
+  const now = ctx.clock();
+  return cached(await keyOf(ctx, 'tag-users', q, [rootId, tagId]), async () => {
+    const rows = await userFigures(ctx.db, { ...cellFilters(entityIds, q), tagIds: [tagId] }, now);
+    return rows.map(presentDrillUser);
   });
 }

@@ -20,7 +20,13 @@ export interface CellFilters {
   /** null: both types. */
   type: ComplianceType | null;
   newStarters: NewStartersFilter;
+  /** Only users linked to one of these tags (the drill-down by tags). */
+  tagIds?: number[];
 }
+
+/** Users linked to one of the tags: an EXISTS, so a user in two of them still counts once. */
+const taggedWith = (tagIds: number[]) =>
+  sql<SqlBool>`EXISTS (SELECT 1 FROM tag_users tu WHERE tu.user_id = u.id AND tu.tag_id IN (${sql.join(tagIds)}))`;
 
 /** The figures of a set of cells (contracts ComplianceTally). */
 export type Figures = ComplianceTally;
@@ -39,6 +45,7 @@ function cells(db: Executor, f: CellFilters, now: Date) {
   if (f.type) q = q.where('ecr.type', '=', f.type);
   if (f.roleIds?.length) q = q.where('u.role_id', 'in', f.roleIds);
   if (f.courseIds?.length) q = q.where('ecr.course_id', 'in', f.courseIds);
+  if (f.tagIds) q = q.where(f.tagIds.length ? taggedWith(f.tagIds) : sql<SqlBool>`false`);
   if (f.newStarters === 'exclude_new_starters') q = q.where(sql<SqlBool>`NOT ${newStarterSql(now)}`);
   if (f.newStarters === 'new_starters_only') q = q.where(newStarterSql(now));
   return q;
@@ -236,6 +243,7 @@ export async function userFigures(db: Executor, f: CellFilters, now: Date) {
     .orderBy('u.name')
     .orderBy('u.id');
   if (f.roleIds?.length) q = q.where('u.role_id', 'in', f.roleIds);
+  if (f.tagIds) q = q.where(f.tagIds.length ? taggedWith(f.tagIds) : sql<SqlBool>`false`);
   if (f.newStarters === 'exclude_new_starters') q = q.where(sql<SqlBool>`NOT ${newStarterSql(now)}`);
   if (f.newStarters === 'new_starters_only') q = q.where(newStarterSql(now));
   return q.execute();

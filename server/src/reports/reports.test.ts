@@ -725,3 +725,158 @@ describe('drill-downs', () => {
     ).toBe(403);
   });
 });
+
+describe('drill-down by tags', () => {
+  const LONG_AGO = new Date(NOW.getTime() - 700 * DAY).toISOString().slice(0, 10);
+  /** A site with one course required of carers; a tag with one carer in date and one missing; an untagged carer. */
+  async function taggedSite() {
+    const org = await buildEntity(h.db, { level: 'A', settings: { expiry_warning: 30, starter_period: 20 } });
+    const site = await buildEntity(h.db, { level: 'B', parentId: org.id, name: 'Tag site' });
+    const carer = await buildRole(h.db, org.id, { name: 'Carer' });
+    const fire = await buildCourse(h.db, org.id, { title: 'Fire safety' });
+    await rule(org.id, carer.id, fire.id, 'primary', 12);
+    const inDate = await buildUser(h.db, {
+      entityId: site.id,
+      roleId: carer.id,
+      name: 'Ida In-date',
+      startDate: LONG_AGO,
+    });
+    const missing = await buildUser(h.db, {
+      entityId: site.id,
+      roleId: carer.id,
+      name: 'Max Missing',
+      startDate: LONG_AGO,
+    });
+    const untagged = await buildUser(h.db, {
+      entityId: site.id,
+      roleId: carer.id,
+      name: 'Uma Untagged',
+      startDate: LONG_AGO,
+    });
+    await result(inDate.id, site.id, fire.id, new Date(NOW.getTime() - 100 * DAY));
+    await result(untagged.id, site.id, fire.id, new Date(NOW.getTime() - 400 * DAY)); // expired, not tagged
+    const tag = await h.db
+      .insertInto('tags')
+      .values({ entity_id: site.id, name: 'Night shift' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await h.db
+      .insertInto('tag_users')
+      .values([inDate, missing].map((u) => ({ tag_id: tag.id, user_id: u.id })))
+      .execute();
+    await h.db.insertInto('tags').values({ entity_id: org.id, name: 'Empty group tag' }).execute();
+    const manager = await buildUser(h.db, { entityId: org.id, permissions: [13, 97] });
+    return { org, site, tag, inDate, missing, headers: await bearer(h.db, manager.id) };
+  }
+
+  it("answers 202 while computing, then each tag's figures summed over its users in the subtree", async () => {
+    const o = await taggedSite();
+    clearDrillDownCache();
+    drillDownLimits.waitMs = 0;
+    let res: Awaited<ReturnType<typeof call>>;
+    try {
+      const url = `/api/reports/drill-down/tags?entity=${o.org.id}`;
+      res = await call(o.headers, 'GET', url);
+      expect(res.statusCode).toBe(202);
+      expect(res.json().message).toBe('The report is being prepared. Please try again in a few seconds.');
+      for (let i = 0; i < 50 && res.statusCode === 202; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        res = await call(o.headers, 'GET', url);
+      }
+    } finally {
+      drillDownLimits.waitMs = 1500;
+    }
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toEqual([
+      {
+        id: expect.any(Number),
+        name: 'Empty group tag',
+        entity: { id: o.org.id, name: o.org.name },
+        users_count: 0,
+        users: 0,
+        required: 0,
+        in_date: 0,
+        expiring: 0,
+        expired: 0,
+        missing: 0,
+        score: 100,
+      },
+      {
+        id: o.tag.id,
+        name: 'Night shift',
+        entity: { id: o.site.id, name: 'Tag site' },
+        users_count: 2,
+        users: 2,
+        required: 2,
+        in_date: 1,
+        expiring: 0,
+        expired: 0,
+        missing: 1,
+        score: 50,
+      },
+    ]);
+
+    const users = await call(
+      o.headers,
+      'GET',
+      `/api/reports/drill-down/tags/${o.tag.id}/users?entity=${o.org.id}`,
+    );
+    expect(users.statusCode).toBe(200);
+    expect(users.json().data).toEqual([
+      expect.objectContaining({ id: o.inDate.id, name: 'Ida In-date', required: 1, in_date: 1, score: 100 }),
+      expect.objectContaining({ id: o.missing.id, name: 'Max Missing', required: 1, missing: 1, score: 0 }),
+    ]);
+    expect(users.json().data[0]).toMatchObject({
+      entity: { id: o.site.id, name: 'Tag site' },
+      new_starter: false,
+    });
+  });
+
+  it('follows the entity and new-starter filters', async () => {
+    const o = await taggedSite();
+    const sibling = await buildEntity(h.db, { level: 'B', parentId: o.org.id });
+    const atSibling = await call(o.headers, 'GET', `/api/reports/drill-down/tags?entity=${sibling.id}`);
+    expect(atSibling.json().data).toEqual([]);
+    // The group tag is the org's own: drilled at the site, only the site's tags show.
+    const atSite = await call(o.headers, 'GET', `/api/reports/drill-down/tags?entity=${o.site.id}`);
+    expect(atSite.json().data.map((t: { name: string }) => t.name)).toEqual(['Night shift']);
+    await h.db
+      .updateTable('users')
+      .set({ start_date: new Date(NOW.getTime() - 2 * DAY).toISOString().slice(0, 10) })
+      .where('id', '=', o.missing.id)
+      .execute();
+    const veterans = await call(
+      o.headers,
+      'GET',
+      `/api/reports/drill-down/tags?entity=${o.site.id}&new_starters_filter=exclude_new_starters`,
+    );
+    expect(veterans.json().data[0]).toMatchObject({
+      users: 1,
+      required: 1,
+      in_date: 1,
+      missing: 0,
+      score: 100,
+    });
+  });
+
+  it('answers 404 for another organisation (tag or entity) and 403 without 13 or without 97', async () => {
+    const o = await taggedSite();
+    const other = await taggedSite();
+    const tagUsers = (tagId: number, entity = o.org.id) =>
+      `/api/reports/drill-down/tags/${tagId}/users?entity=${entity}`;
+    expect((await call(o.headers, 'GET', tagUsers(other.tag.id))).statusCode).toBe(404);
+    expect((await call(o.headers, 'GET', tagUsers(o.tag.id, other.org.id))).statusCode).toBe(404);
+    expect(
+      (await call(o.headers, 'GET', `/api/reports/drill-down/tags?entity=${other.org.id}`)).statusCode,
+    ).toBe(404);
+    for (const permissions of [[13], [97], [94, 95, 96, 12]]) {
+      const clerk = await buildUser(h.db, { entityId: o.org.id, permissions });
+      const headers = await bearer(h.db, clerk.id);
+      expect(
+        (await call(headers, 'GET', '/api/reports/drill-down/tags')).statusCode,
+        String(permissions),
+      ).toBe(403);
+      expect((await call(headers, 'GET', tagUsers(o.tag.id))).statusCode, String(permissions)).toBe(403);
+    }
+  });
+});

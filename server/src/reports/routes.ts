@@ -6,6 +6,7 @@ import {
   DownloadCertificatesBody,
   DrillDownEntityParams,
   DrillDownQuery,
+  DrillDownTagParams,
   DrillDownUsersParams,
   GenericReportBody,
   ReportPageQuery,
@@ -20,7 +21,14 @@ import { done, ok, paginate } from '../http/envelope';
 import { certificatesZip } from './certificates-zip';
 import { complianceFile, type ReportFile } from './compliance-export';
 import { complianceCourses, complianceReport } from './compliance-service';
-import { type DrillOutcome, drillEntities, drillRoles, drillUsers } from './drill-down';
+import {
+  type DrillOutcome,
+  drillEntities,
+  drillRoles,
+  drillTags,
+  drillTagUsers,
+  drillUsers,
+} from './drill-down';
 import { emailCompliance, genericReport } from './generic-service';
 import { registerReportRenderers } from './jobs';
 import { certificateReport, resultsFile, resultsReport, roleReport, staffFile } from './lists-service';
@@ -116,6 +124,16 @@ export async function reportRoutes(app: App) {
     '/reports/drill-down/entities',
     { schema: { tags, querystring: DrillDownQuery } },
     async (r, reply) => drill(reply, await drillEntities(r.ctx, r.query)),
+  );
+  // The static `tags` segment wins over the :id / :a params in find-my-way, whatever the order here; the tag routes
+  // come first anyway so a reader sees the precedence.
+  app.get('/reports/drill-down/tags', { schema: { tags, querystring: DrillDownQuery } }, async (r, reply) =>
+    drill(reply, await drillTags(r.ctx, r.query)),
+  );
+  app.get(
+    '/reports/drill-down/tags/:id/users',
+    { schema: { tags, params: DrillDownTagParams, querystring: DrillDownQuery } },
+    async (r, reply) => drill(reply, await drillTagUsers(r.ctx, r.params.id, r.query)),
   );
   app.get(
     '/reports/drill-down/:id/roles',

@@ -1,4 +1,4 @@
-import { ContentPerm, Messages, Perm } from '@cc/contracts';
+import { ContentPerm, Messages, Perm, TagsPerm } from '@cc/contracts';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, type Envelope } from '../app/api';
@@ -51,6 +51,7 @@ export default function EntityPage() {
       show: can([Perm.viewRoles, Perm.readOnlyRoles], 'any'),
     },
     { label: 'User types', to: `/entities/${e.slug}/types`, show: can([Perm.viewTypes]) },
+    { label: 'Tags', to: `/entities/${e.slug}/tags`, show: can([TagsPerm.view]) },
     { label: 'Permissions', to: `/entities/${e.slug}/permissions/`, show: can([Perm.seeEntityPermissions]) },
     {
       label: 'User type permissions',

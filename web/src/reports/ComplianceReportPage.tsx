@@ -1,9 +1,9 @@
-import { type ComplianceEntityRow, ReportsPerm } from '@cc/contracts';
+import { type ComplianceEntityRow, ReportsPerm, TagsPerm } from '@cc/contracts';
 import { useMemo, useState } from 'react';
 import { usePermission } from '../app/auth';
 import { notifyError, notifySuccess } from '../app/notifications';
 import { ComplianceFilters, complianceFilterParams, useComplianceFilters } from '../compliance/filters';
-import { Button, Card, DataTable, EmptyState, PageHeader, Spinner } from '../ui';
+import { Button, Card, cx, DataTable, EmptyState, PageHeader, Spinner } from '../ui';
 import {
   type ComplianceQuery,
   download,
@@ -14,6 +14,33 @@ import {
 import { ScoreBar, TrendChart } from './charts';
 import { DrillDown, type DrillState } from './DrillDown';
 import { ReportMessages } from './messages';
+import { TagDrillDown, type TagDrillState } from './TagDrillDown';
+
+type DrillMode = 'entities' | 'tags';
+
+/** "By organisation / By tag": which drill-down the card shows (a pair of toggle buttons, each aria-pressed). */
+function DrillModeSwitch({ mode, onChange }: { mode: DrillMode; onChange: (mode: DrillMode) => void }) {
+  const option = (value: DrillMode, label: string) => (
+    <button
+      type="button"
+      aria-pressed={mode === value}
+      onClick={() => onChange(value)}
+      className={cx(
+        'focus-ring px-3 py-1.5 text-sm font-medium',
+        mode === value ? 'bg-primary-700 text-white' : 'bg-white text-slate-700 hover:bg-slate-50',
+      )}
+    >
+      {label}
+    </button>
+  );
+  return (
+    <fieldset className="flex overflow-hidden rounded-lg ring-1 ring-slate-300">
+      <legend className="sr-only">Drill down by</legend>
+      {option('entities', 'By organisation')}
+      {option('tags', 'By tag')}
+    </fieldset>
+  );
+}
 
 /** Entities in tree order with their depth (parents before children, siblings by name). */
 export function treeOrder(rows: ComplianceEntityRow[]): { row: ComplianceEntityRow; depth: number }[] {
@@ -124,9 +151,16 @@ export default function ComplianceReportPage() {
   const query = useComplianceQuery();
   const report = useComplianceReport(query);
   const [drill, setDrill] = useState<DrillState>({ path: [], roles: false, role: null });
+  const canDrillTags = usePermission([TagsPerm.use]);
+  const [drillMode, setDrillMode] = useState<DrillMode>('entities');
+  const [tagDrill, setTagDrill] = useState<TagDrillState>({ tag: null });
   const data = report.data?.kind === 'report' ? report.data.report : null;
   const rows = useMemo(() => (data ? treeOrder(data.entities) : []), [data]);
   const root = rows[0]?.row;
+  const drillParams = {
+    compliance_type: query.compliance_type,
+    new_starters_filter: query.new_starters_filter,
+  };
 
   return (
     <div className="space-y-6">
@@ -223,6 +257,7 @@ export default function ComplianceReportPage() {
                   size="sm"
                   variant="ghost"
                   onClick={() => {
+                    setDrillMode('entities');
                     setDrill({
                       path: root && row.id !== root.id ? [{ id: row.id, name: row.name }] : [],
                       roles: false,
@@ -239,15 +274,25 @@ export default function ComplianceReportPage() {
 
           {root ? (
             <div id="drill-down">
-              <DrillDown
-                root={{ id: root.id, name: root.name }}
-                state={drill}
-                onChange={setDrill}
-                params={{
-                  compliance_type: query.compliance_type,
-                  new_starters_filter: query.new_starters_filter,
-                }}
-              />
+              {canDrillTags && drillMode === 'tags' ? (
+                <TagDrillDown
+                  root={{ id: root.id, name: root.name }}
+                  state={tagDrill}
+                  onChange={setTagDrill}
+                  params={drillParams}
+                  actions={<DrillModeSwitch mode={drillMode} onChange={setDrillMode} />}
+                />
+              ) : (
+                <DrillDown
+                  root={{ id: root.id, name: root.name }}
+                  state={drill}
+                  onChange={setDrill}
+                  params={drillParams}
+                  actions={
+                    canDrillTags ? <DrillModeSwitch mode={drillMode} onChange={setDrillMode} /> : undefined
+                  }
+                />
+              )}
             </div>
           ) : null}
 

@@ -1,3 +1,5 @@
+import type { DrillDownUserRow } from '@cc/contracts';
+import type { ReactNode } from 'react';
 import type { Params } from '../app/api';
 import { Button, Card, DataTable, EmptyState, Spinner } from '../ui';
 import { useDrillEntities, useDrillRoles, useDrillUsers } from './api';
@@ -12,14 +14,14 @@ export interface DrillState {
   roles: boolean;
 }
 
-function Preparing() {
+export function Preparing() {
   return (
     <div className="flex items-center gap-3 p-5 text-sm text-slate-600" aria-live="polite">
       <Spinner /> Preparing the figures… this page checks again every 5 seconds.
     </div>
   );
 }
-function Failed() {
+export function Failed() {
   return (
     <p className="p-5 text-sm text-danger-700" role="alert">
       {ReportMessages.fetchFailed}
@@ -36,11 +38,14 @@ export function DrillDown({
   state,
   onChange,
   params,
+  actions,
 }: {
   root: { id: number; name: string };
   state: DrillState;
   onChange: (s: DrillState) => void;
   params: Params;
+  /** Shown in the card's header (the compliance report's "By organisation / By tag" switch). */
+  actions?: ReactNode;
 }) {
   const current = state.path[state.path.length - 1] ?? root;
   const entities = useDrillEntities(state.roles ? null : current.id, params);
@@ -49,7 +54,13 @@ export function DrillDown({
   const crumbs = [root, ...state.path.filter((p) => p.id !== root.id)];
 
   return (
-    <Card title="Drill down" padded={false} data-testid="drill-down" className="relative overflow-hidden">
+    <Card
+      title="Drill down"
+      actions={actions}
+      padded={false}
+      data-testid="drill-down"
+      className="relative overflow-hidden"
+    >
       <nav
         aria-label="Drill-down path"
         className="flex flex-wrap items-center gap-1 border-b border-slate-200 px-5 py-3 text-sm"
@@ -179,36 +190,43 @@ export function DrillDown({
       ) : !users.data?.ready ? (
         <Preparing />
       ) : (
-        <DataTable
-          caption={`${state.role.name} staff in ${current.name}`}
-          rows={users.data.rows}
-          rowKey={(r) => r.id}
-          empty={<EmptyState title="No staff" />}
-          columns={[
-            {
-              key: 'name',
-              header: 'Name',
-              render: (r) => (
-                <span className="font-medium">
-                  {r.name}
-                  {r.new_starter ? (
-                    <span className="ml-2 text-xs font-normal text-slate-600">(new starter)</span>
-                  ) : null}
-                </span>
-              ),
-            },
-            { key: 'entity', header: 'Organisation', render: (r) => r.entity.name, hideOnMobile: true },
-            {
-              key: 'cells',
-              header: 'In date / required',
-              render: (r) => `${r.in_date + r.expiring} / ${r.required}`,
-              hideOnMobile: true,
-            },
-            { key: 'expired', header: 'Expired', render: (r) => r.expired, hideOnMobile: true },
-            { key: 'score', header: 'Score', render: (r) => <ScoreBar score={r.score} label={r.name} /> },
-          ]}
-        />
+        <DrillUsersTable caption={`${state.role.name} staff in ${current.name}`} rows={users.data.rows} />
       )}
     </Card>
+  );
+}
+
+/** The users level of a drill-down (by role or by tag): each user's cells and score. */
+export function DrillUsersTable({ caption, rows }: { caption: string; rows: DrillDownUserRow[] }) {
+  return (
+    <DataTable
+      caption={caption}
+      rows={rows}
+      rowKey={(r) => r.id}
+      empty={<EmptyState title="No staff" />}
+      columns={[
+        {
+          key: 'name',
+          header: 'Name',
+          render: (r) => (
+            <span className="font-medium">
+              {r.name}
+              {r.new_starter ? (
+                <span className="ml-2 text-xs font-normal text-slate-600">(new starter)</span>
+              ) : null}
+            </span>
+          ),
+        },
+        { key: 'entity', header: 'Organisation', render: (r) => r.entity.name, hideOnMobile: true },
+        {
+          key: 'cells',
+          header: 'In date / required',
+          render: (r) => `${r.in_date + r.expiring} / ${r.required}`,
+          hideOnMobile: true,
+        },
+        { key: 'expired', header: 'Expired', render: (r) => r.expired, hideOnMobile: true },
+        { key: 'score', header: 'Score', render: (r) => <ScoreBar score={r.score} label={r.name} /> },
+      ]}
+    />
   );
 }

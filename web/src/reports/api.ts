@@ -4,6 +4,7 @@ import {
   type ComplianceTooLarge,
   DRILL_DOWN_POLL_MS,
   type DrillDownEntityRow,
+  type DrillDownTagRow,
   type DrillDownUserRow,
   type Paged,
   type RoleReportRow,
@@ -147,6 +148,22 @@ export const useDrillUsers = (entity: number | null, role: number | null, params
     ['users', entity, role],
     entity === null || role === null ? null : `/reports/drill-down/${entity}/${role}/users`,
     params,
+  );
+
+/** The tags of `entity` (default the caller's current one) and its subtree (13 and 97 tags use). */
+export const useDrillTags = (entity: number | null, params: Params, enabled = true) =>
+  useDrill<DrillDownTagRow>(['tags', entity], enabled ? '/reports/drill-down/tags' : null, {
+    ...params,
+    entity: entity ?? undefined,
+  });
+export const useDrillTagUsers = (entity: number | null, tag: number | null, params: Params) =>
+  useDrill<DrillDownUserRow>(
+    ['tag-users', entity, tag],
+    tag === null ? null : `/reports/drill-down/tags/${tag}/users`,
+    {
+      ...params,
+      entity: entity ?? undefined,
+    },
   );
 
 export function useRoleReport(body: ComplianceQuery) {

@@ -164,3 +164,85 @@ describe('/reports/compliance', () => {
     expect(await screen.findByText('Failed to fetch report. Please contact support')).toBeTruthy();
   });
 });
+
+describe('/reports/compliance drill-down by tag', () => {
+  const report = () =>
+    json(200, {
+      data: {
+        months: [],
+        courses: [],
+        entities: [entity(2, 'Oakfield House', null, { score: 40 })],
+        totals: figures({ score: 40 }),
+        generated_at: new Date().toISOString(),
+      },
+    });
+  const user = {
+    id: 41,
+    uuid: 'u-41',
+    name: 'Casey Lee',
+    email: 'learner@demo.test',
+    entity: { id: 2, name: 'Oakfield House' },
+    new_starter: false,
+    required: 2,
+    in_date: 1,
+    expiring: 0,
+    expired: 0,
+    missing: 1,
+    score: 50,
+  };
+
+  it('is offered with permission 97 only', async () => {
+    handler = (url) => (url.pathname === '/api/reports/compliance' ? report() : undefined);
+    renderAt('/reports/compliance');
+    await screen.findByTestId('drill-down');
+    expect(screen.queryByRole('button', { name: 'By tag' })).toBeNull();
+  });
+
+  it('polls the tags every 5 s while the server answers 202, then drills into a tag', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      setUser(makeUser({ permissions: [13, 97].map((id) => ({ id, slug: `p${id}` })) }));
+      let polls = 0;
+      handler = (url) => {
+        if (url.pathname === '/api/reports/compliance') return report();
+        if (url.pathname === '/api/reports/drill-down/entities') return json(200, { data: [] });
+        if (url.pathname === '/api/reports/drill-down/tags') {
+          polls += 1;
+          if (polls === 1) return json(202, { message: 'The report is being prepared.' });
+          return json(200, {
+            data: [
+              {
+                id: 5,
+                name: 'Night shift',
+                entity: { id: 2, name: 'Oakfield House' },
+                users_count: 2,
+                ...figures({ score: 50 }),
+              },
+            ],
+          });
+        }
+        if (url.pathname === '/api/reports/drill-down/tags/5/users') return json(200, { data: [user] });
+        return undefined;
+      };
+      const clicker = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+      renderAt('/reports/compliance');
+      const byTag = await screen.findByRole('button', { name: 'By tag' });
+      expect(screen.getByRole('button', { name: 'By organisation' })).toHaveAttribute('aria-pressed', 'true');
+      await clicker.click(byTag);
+      expect(screen.getByRole('button', { name: 'By tag' })).toHaveAttribute('aria-pressed', 'true');
+      expect(await screen.findByText(/checks again every 5 seconds/)).toBeTruthy();
+      expect(polls).toBe(1);
+      await vi.advanceTimersByTimeAsync(5000);
+      const tags = await screen.findByRole('table', { name: 'Tags in Oakfield House' });
+      expect(polls).toBe(2);
+      expect(calls.find((c) => c.path === '/api/reports/drill-down/tags')).toBeTruthy();
+      expect(within(tags).getByRole('meter', { name: /Night shift: 50%/ })).toBeTruthy();
+      await clicker.click(within(tags).getByRole('button', { name: 'Staff tagged Night shift' }));
+      const staff = await screen.findByRole('table', { name: 'Staff tagged Night shift in Oakfield House' });
+      expect(within(staff).getByText('Casey Lee')).toBeTruthy();
+      expect(within(staff).getByText('1 / 2')).toBeTruthy();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});

@@ -5,6 +5,7 @@ import { seedComplianceDemo } from '../../compliance/demo-seed';
 import { seedPresetsDemo } from '../../presets/demo';
 import { backfillComplianceHistoryIn } from '../../reports/jobs';
 import { seedResultsDemo } from '../../results/demo';
+import { seedTagsDemo } from '../../tags/demo';
 import type { Db } from '../connect';
 import { seedCatalogue } from './catalogue';
 import { FIRST_NAMES, LAST_NAMES } from './names';
@@ -23,7 +24,7 @@ export const TYPE_PERMISSIONS: Record<string, number[]> = {
   Administrator: ALL,
   Manager: [
     3, 4, 5, 6, 7, 12, 13, 14, 15, 16, 17, 18, 19, 21, 22, 23, 24, 25, 26, 35, 36, 39, 40, 41, 42, 43, 44, 45,
-    49, 50, 53, 56, 67, 68, 79, 80, 81, 86, 87, 88, 89, 93, 94, 97, 98, 104, 105, 108, 117, 120, 127,
+    49, 50, 53, 56, 67, 68, 79, 80, 81, 86, 87, 88, 89, 93, 94, 95, 96, 97, 98, 104, 105, 108, 117, 120, 127,
   ],
   Trainer: [6, 7, 9, 11, 21, 24, 25, 26, 29, 30, 44, 63, 80, 89, 104, 108, 109, 110, 123, 127, 128],
   Learner: [6, 44, 80, 104, 108, 118, 127],
@@ -323,6 +324,11 @@ export async function seedDemo(db: Db): Promise<void> {
     await seedCatalogue(trx, { groupId: group, now });
     await seedResultsDemo(trx, { groupId: group, now });
     await seedPresetsDemo(trx, { now });
+    await seedTagsDemo(trx, {
+      groupId: group,
+      homeIds: Object.values(homeIds),
+      oakfieldId: homeIds['oakfield-house'],
+    });
     await seedComplianceDemo(trx, { groupId: group, roleIds: groupRoles, now });
     // The compliance report's 12-month trend (reports/jobs.ts): past month ends back-filled from the results history.
     await backfillComplianceHistoryIn(trx, now, 12);
