@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
-import { inflateSync } from 'node:zlib';
-import { ADMIN, BASE, bearer, checkPage, client, launch, login, NARROW, newPage } from './lib.mjs';
+import { ADMIN, BASE, bearer, checkPage, client, launch, login, NARROW, newPage, pdfText } from './lib.mjs';
 
 /**
  * Issue 4 item 6, the browser flow: an admin authors a course with a lesson, a topic and a quiz and publishes it
@@ -23,32 +22,6 @@ before(async () => {
 after(async () => {
   await browser?.close();
 });
-
-/** The text drawn in a PDF (as server/src/certificates/certificates.test.ts reads it): inflate, then the hex strings. */
-function pdfText(pdf) {
-  const raw = pdf.toString('latin1');
-  const chunks = [];
-  const re = /(?<!end)stream\r?\n/g;
-  for (let m = re.exec(raw); m; m = re.exec(raw)) {
-    const start = m.index + m[0].length;
-    const end = raw.indexOf('endstream', start);
-    if (end < 0) break;
-    const bytes = pdf.subarray(start, end);
-    try {
-      chunks.push(inflateSync(bytes).toString('latin1'));
-    } catch {
-      chunks.push(bytes.toString('latin1'));
-    }
-    re.lastIndex = end + 'endstream'.length;
-  }
-  const lines = [];
-  for (const content of chunks)
-    for (const op of content.matchAll(/\[([^\]]*)\]\s*TJ|<([0-9a-fA-F]*)>\s*Tj/g)) {
-      const hexes = op[1] !== undefined ? [...op[1].matchAll(/<([0-9a-fA-F]*)>/g)].map((x) => x[1]) : [op[2]];
-      lines.push(hexes.map((hex) => Buffer.from(hex, 'hex').toString('latin1')).join(''));
-    }
-  return lines.join('\n');
-}
 
 /** Authors and publishes: course → elearning content → lesson with one topic → quiz of one question. */
 async function authorCourse() {
@@ -91,7 +64,7 @@ async function downloadPdf(page, button) {
   assert.match(download.suggestedFilename(), /\.pdf$/);
   const bytes = await readFile(await download.path());
   assert.equal(bytes.subarray(0, 5).toString('latin1'), '%PDF-');
-  return pdfText(bytes);
+  return await pdfText(bytes);
 }
 
 describe('learning: author, take, certify', () => {

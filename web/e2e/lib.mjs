@@ -158,3 +158,30 @@ export function client(token) {
     return json.data;
   };
 }
+
+/**
+ * The text of a PDF as a reader would copy it (Mozilla's pdf.js, which reads embedded fonts through their ToUnicode
+ * maps, as server/test/pdf-text.ts does for the server suite).
+ */
+export async function pdfText(bytes) {
+  const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
+  const doc = await getDocument({
+    data: new Uint8Array(bytes),
+    isEvalSupported: false,
+    disableFontFace: true,
+    useSystemFonts: false,
+    verbosity: 0,
+  }).promise;
+  const pages = [];
+  try {
+    for (let n = 1; n <= doc.numPages; n++) {
+      const content = await (await doc.getPage(n)).getTextContent();
+      pages.push(
+        content.items.map((item) => ('str' in item ? item.str + (item.hasEOL ? '\n' : '') : '')).join(''),
+      );
+    }
+  } finally {
+    await doc.destroy();
+  }
+  return pages.join('\n');
+}
