@@ -3,35 +3,18 @@
 //
 // Start-up time matters (cold start on an existing data folder must stay under 3 s), so:
 // - the web build runs only when web/dist is missing or older than a source file (mtime check, a few ms);
-// - the server runs from an esbuild bundle (server/dist/main.mjs, ~40 ms to rebuild, done on every start so it is
-//   never stale) instead of through tsx, whose on-the-fly transpiling of every module costs about 1.3 s more.
+// - the server runs from an esbuild bundle (server/dist/main.mjs, rebuilt when a source is newer than it) instead of
+//   through tsx, whose on-the-fly transpiling of every module costs about 1.3 s more.
 //   Without esbuild (it comes with tsx and vite) we fall back to tsx.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bundleServer, SERVER_NODE_FLAGS } from './bundle-server.mjs';
+import { bundleServer, newestMtime, SERVER_NODE_FLAGS } from './bundle-server.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const rel = (p) => path.join(root, p);
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-
-/** Newest mtime (ms) of a file or of every file below a folder; 0 when absent. */
-function newestMtime(target) {
-  let stat;
-  try {
-    stat = statSync(target);
-  } catch {
-    return 0;
-  }
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = stat.mtimeMs; // a deleted file shows as a newer folder mtime
-  for (const name of readdirSync(target)) {
-    if (name === 'node_modules' || name.startsWith('.')) continue;
-    newest = Math.max(newest, newestMtime(path.join(target, name)));
-  }
-  return newest;
-}
 
 function webSourcesNewest() {
   const web = rel('web');

@@ -1,14 +1,7 @@
-import { costLimitPlugin } from '@escape.tech/graphql-armor-cost-limit';
-import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
-import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
-import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
-import { GraphQLError } from 'graphql';
-import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
-import type { Config } from '../config';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { YogaServerInstance } from 'graphql-yoga';
 import type { App } from '../http/app-types';
-import type { Ctx } from '../http/context';
-import { maskError } from './errors';
-import { schema } from './schema';
+import type { ServerContext } from './server';
 
 /**
  * Query limits (graphql-armor): deep nesting, expensive selections and alias fan-out are refused before execution.
@@ -19,68 +12,6 @@ import { schema } from './schema';
 export const LIMITS = { depth: 10, cost: 20_000, aliases: 15 } as const;
 /** A multipart request (GraphQL multipart request spec): up to the white-label form's three images and the JSON. */
 const MULTIPART_BODY_LIMIT = 8 * 1024 * 1024;
-
-type ServerContext = Ctx & { csrfToken?: string };
-
-/** Outside development, "Did you mean …?" hints would let anyone map the schema through error messages. */
-const withoutSuggestions: Plugin = {
-  onValidate:
-    () =>
-    ({ result, setResult }) => {
-      if (!result.length) return;
-      setResult(
-        result.map((error) =>
-          error.message.includes('Did you mean')
-            ? new GraphQLError(error.message.replace(/ ?Did you mean .+\?$/, ''), {
-                nodes: error.nodes,
-                source: error.source,
-                positions: error.positions,
-                extensions: error.extensions,
-              })
-            : error,
-        ),
-      );
-    },
-};
-
-function buildYoga(config: Config, log: FastifyBaseLogger): YogaServerInstance<ServerContext, object> {
-  const development = config.env === 'development';
-  return createYoga<ServerContext>({
-    schema,
-    // A URLPattern: the endpoint answers at /graphql and at /api/graphql.
-    graphqlEndpoint: '{/api}?/graphql',
-    // @fastify/cors already answers for this route; the app's CORS policy is the only one.
-    cors: false,
-    batching: false,
-    landingPage: false,
-    logging: {
-      debug: (...args) => log.debug({ args }, 'graphql'),
-      info: (...args) => log.info({ args }, 'graphql'),
-      warn: (...args) => log.warn({ args }, 'graphql'),
-      error: (...args) => log.error({ args }, 'graphql'),
-    },
-    maskedErrors: {
-      isDev: development,
-      maskError: (error, message, isDev) =>
-        maskError(error, message, isDev, (err) => log.error({ err }, 'graphql resolver failed')),
-    },
-    // GraphiQL only in development, with the session's XSRF token so its POSTs pass the check (spec 1 §7).
-    graphiql: development
-      ? (request, context) => ({
-          title: 'CareCompliance GraphQL',
-          endpoint: new URL(request.url).pathname,
-          headers: JSON.stringify(context?.csrfToken ? { 'X-XSRF-TOKEN': context.csrfToken } : {}),
-        })
-      : false,
-    plugins: [
-      // Fragments count by what they select, not as a level or a unit of their own.
-      maxDepthPlugin({ n: LIMITS.depth, exposeLimits: true, flattenFragments: true }),
-      costLimitPlugin({ maxCost: LIMITS.cost, exposeLimits: true, flattenFragments: true }),
-      maxAliasesPlugin({ n: LIMITS.aliases, exposeLimits: true }),
-      ...(development ? [] : [withoutSuggestions]),
-    ],
-  });
-}
 
 /**
  * POST /graphql (spec 1 §7, spec 2 §7), also at /api/graphql. The authentication plugin has already run: the
@@ -97,9 +28,15 @@ export async function graphqlRoutes(app: App) {
     (_request, body, done) => done(null, body),
   );
 
-  let yoga: YogaServerInstance<ServerContext, object> | undefined;
+  let yogaReady: Promise<YogaServerInstance<ServerContext, object>> | undefined;
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
-    yoga ??= buildYoga(request.ctx.config, app.log);
+    yogaReady ??= import('./server')
+      .then((m) => m.buildYoga(request.ctx.config, app.log))
+      .catch((error) => {
+        yogaReady = undefined; // the next request tries again
+        throw error;
+      });
+    const yoga = await yogaReady;
     const context: ServerContext = { ...request.ctx, csrfToken: request.session?.csrf_token };
     const response = await yoga.handleNodeRequestAndResponse(request, reply, context);
     reply.status(response.status);
