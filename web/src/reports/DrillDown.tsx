@@ -2,7 +2,7 @@ import type { DrillDownUserRow } from '@cc/contracts';
 import type { ReactNode } from 'react';
 import type { Params } from '../app/api';
 import { Button, Card, DataTable, EmptyState, Spinner } from '../ui';
-import { useDrillEntities, useDrillRoles, useDrillUsers } from './api';
+import { type Drill, useDrillEntities, useDrillRoles, useDrillUsers } from './api';
 import { ScoreBar } from './charts';
 import { ReportMessages } from './messages';
 
@@ -14,19 +14,32 @@ export interface DrillState {
   roles: boolean;
 }
 
-export function Preparing() {
+function Preparing() {
   return (
     <div className="flex items-center gap-3 p-5 text-sm text-slate-600" aria-live="polite">
       <Spinner /> Preparing the figures… this page checks again every 5 seconds.
     </div>
   );
 }
-export function Failed() {
+function Failed() {
   return (
     <p className="p-5 text-sm text-danger-700" role="alert">
       {ReportMessages.fetchFailed}
     </p>
   );
+}
+
+/** One level of a drill-down: the failure, "preparing" while the server answers 202, else its rows. */
+export function DrillLevel<T>({
+  query,
+  children,
+}: {
+  query: { isError: boolean; data?: Drill<T> };
+  children: (rows: T[]) => ReactNode;
+}) {
+  if (query.isError) return <Failed />;
+  if (!query.data?.ready) return <Preparing />;
+  return <>{children(query.data.rows)}</>;
 }
 
 /**
@@ -98,99 +111,93 @@ export function DrillDown({
       </nav>
 
       {!state.roles ? (
-        entities.isError ? (
-          <Failed />
-        ) : !entities.data?.ready ? (
-          <Preparing />
-        ) : (
-          <DataTable
-            caption={`Organisations in ${current.name}`}
-            rows={entities.data.rows}
-            rowKey={(r) => r.id}
-            empty={<EmptyState title="No organisations" />}
-            columns={[
-              {
-                key: 'name',
-                header: 'Organisation',
-                render: (r) => <span className="font-medium">{r.name}</span>,
-              },
-              { key: 'users', header: 'Staff', render: (r) => r.users, hideOnMobile: true },
-              { key: 'required', header: 'Required', render: (r) => r.required, hideOnMobile: true },
-              { key: 'score', header: 'Score', render: (r) => <ScoreBar score={r.score} label={r.name} /> },
-            ]}
-            rowActions={(r) => (
-              <div className="flex justify-end gap-2">
-                {r.has_children && r.id !== current.id ? (
+        <DrillLevel query={entities}>
+          {(rows) => (
+            <DataTable
+              caption={`Organisations in ${current.name}`}
+              rows={rows}
+              rowKey={(r) => r.id}
+              empty={<EmptyState title="No organisations" />}
+              columns={[
+                {
+                  key: 'name',
+                  header: 'Organisation',
+                  render: (r) => <span className="font-medium">{r.name}</span>,
+                },
+                { key: 'users', header: 'Staff', render: (r) => r.users, hideOnMobile: true },
+                { key: 'required', header: 'Required', render: (r) => r.required, hideOnMobile: true },
+                { key: 'score', header: 'Score', render: (r) => <ScoreBar score={r.score} label={r.name} /> },
+              ]}
+              rowActions={(r) => (
+                <div className="flex justify-end gap-2">
+                  {r.has_children && r.id !== current.id ? (
+                    <Button
+                      size="sm"
+                      variant="secondary"
+                      onClick={() =>
+                        onChange({
+                          path: [...state.path, { id: r.id, name: r.name }],
+                          roles: false,
+                          role: null,
+                        })
+                      }
+                    >
+                      Open <span className="sr-only">{r.name}</span>
+                    </Button>
+                  ) : null}
                   <Button
                     size="sm"
                     variant="secondary"
                     onClick={() =>
                       onChange({
-                        path: [...state.path, { id: r.id, name: r.name }],
-                        roles: false,
+                        path: r.id === current.id ? state.path : [...state.path, { id: r.id, name: r.name }],
+                        roles: true,
                         role: null,
                       })
                     }
                   >
-                    Open <span className="sr-only">{r.name}</span>
+                    Roles <span className="sr-only">of {r.name}</span>
                   </Button>
-                ) : null}
+                </div>
+              )}
+            />
+          )}
+        </DrillLevel>
+      ) : !state.role ? (
+        <DrillLevel query={roles}>
+          {(rows) => (
+            <DataTable
+              caption={`Roles in ${current.name}`}
+              rows={rows}
+              rowKey={(r) => r.id}
+              empty={
+                <EmptyState
+                  title="No roles with requirements"
+                  description="Nobody here holds a role with required courses."
+                />
+              }
+              columns={[
+                { key: 'name', header: 'Role', render: (r) => <span className="font-medium">{r.name}</span> },
+                { key: 'users', header: 'Staff', render: (r) => r.users, hideOnMobile: true },
+                { key: 'missing', header: 'Missing', render: (r) => r.missing, hideOnMobile: true },
+                { key: 'score', header: 'Score', render: (r) => <ScoreBar score={r.score} label={r.name} /> },
+              ]}
+              rowActions={(r) => (
                 <Button
                   size="sm"
                   variant="secondary"
-                  onClick={() =>
-                    onChange({
-                      path: r.id === current.id ? state.path : [...state.path, { id: r.id, name: r.name }],
-                      roles: true,
-                      role: null,
-                    })
-                  }
+                  onClick={() => onChange({ ...state, role: { id: r.id, name: r.name } })}
                 >
-                  Roles <span className="sr-only">of {r.name}</span>
+                  Staff <span className="sr-only">with role {r.name}</span>
                 </Button>
-              </div>
-            )}
-          />
-        )
-      ) : !state.role ? (
-        roles.isError ? (
-          <Failed />
-        ) : !roles.data?.ready ? (
-          <Preparing />
-        ) : (
-          <DataTable
-            caption={`Roles in ${current.name}`}
-            rows={roles.data.rows}
-            rowKey={(r) => r.id}
-            empty={
-              <EmptyState
-                title="No roles with requirements"
-                description="Nobody here holds a role with required courses."
-              />
-            }
-            columns={[
-              { key: 'name', header: 'Role', render: (r) => <span className="font-medium">{r.name}</span> },
-              { key: 'users', header: 'Staff', render: (r) => r.users, hideOnMobile: true },
-              { key: 'missing', header: 'Missing', render: (r) => r.missing, hideOnMobile: true },
-              { key: 'score', header: 'Score', render: (r) => <ScoreBar score={r.score} label={r.name} /> },
-            ]}
-            rowActions={(r) => (
-              <Button
-                size="sm"
-                variant="secondary"
-                onClick={() => onChange({ ...state, role: { id: r.id, name: r.name } })}
-              >
-                Staff <span className="sr-only">with role {r.name}</span>
-              </Button>
-            )}
-          />
-        )
-      ) : users.isError ? (
-        <Failed />
-      ) : !users.data?.ready ? (
-        <Preparing />
+              )}
+            />
+          )}
+        </DrillLevel>
       ) : (
-        <DrillUsersTable caption={`${state.role.name} staff in ${current.name}`} rows={users.data.rows} />
+        <DrillLevel query={users}>
+          {(rows) => <DrillUsersTable caption={`${state.role?.name} staff in ${current.name}`} rows={rows} />}
+        </DrillLevel>
       )}
     </Card>
   );

@@ -3,7 +3,7 @@ import type { Params } from '../app/api';
 import { Button, Card, DataTable, EmptyState } from '../ui';
 import { useDrillTags, useDrillTagUsers } from './api';
 import { ScoreBar } from './charts';
-import { DrillUsersTable, Failed, Preparing } from './DrillDown';
+import { DrillLevel, DrillUsersTable } from './DrillDown';
 
 export interface TagDrillState {
   /** The tag drilled into (else the tags are listed). */
@@ -59,56 +59,54 @@ export function TagDrillDown({
       </nav>
 
       {!state.tag ? (
-        tags.isError ? (
-          <Failed />
-        ) : !tags.data?.ready ? (
-          <Preparing />
-        ) : (
-          <DataTable
-            caption={`Tags in ${root.name}`}
-            rows={tags.data.rows}
-            rowKey={(r) => r.id}
-            empty={
-              <EmptyState
-                title="No tags"
-                description="Tags are made on an organisation's Tags page; tagged staff are reported here."
-              />
-            }
-            columns={[
-              {
-                key: 'name',
-                header: 'Tag',
-                render: (r) => (
-                  <span className="font-medium">
-                    {r.name}
-                    {r.entity.id !== root.id ? (
-                      <span className="ml-2 text-xs font-normal text-slate-600">({r.entity.name})</span>
-                    ) : null}
-                  </span>
-                ),
-              },
-              { key: 'users_count', header: 'Staff', render: (r) => r.users_count, hideOnMobile: true },
-              { key: 'required', header: 'Required', render: (r) => r.required, hideOnMobile: true },
-              { key: 'missing', header: 'Missing', render: (r) => r.missing, hideOnMobile: true },
-              { key: 'score', header: 'Score', render: (r) => <ScoreBar score={r.score} label={r.name} /> },
-            ]}
-            rowActions={(r) => (
-              <Button
-                size="sm"
-                variant="secondary"
-                onClick={() => onChange({ tag: { id: r.id, name: r.name } })}
-              >
-                Staff <span className="sr-only">tagged {r.name}</span>
-              </Button>
-            )}
-          />
-        )
-      ) : users.isError ? (
-        <Failed />
-      ) : !users.data?.ready ? (
-        <Preparing />
+        <DrillLevel query={tags}>
+          {(rows) => (
+            <DataTable
+              caption={`Tags in ${root.name}`}
+              rows={rows}
+              rowKey={(r) => r.id}
+              empty={
+                <EmptyState
+                  title="No tags"
+                  description="Tags are made on an organisation's Tags page; tagged staff are reported here."
+                />
+              }
+              columns={[
+                {
+                  key: 'name',
+                  header: 'Tag',
+                  render: (r) => (
+                    <span className="font-medium">
+                      {r.name}
+                      {r.entity.id !== root.id ? (
+                        <span className="ml-2 text-xs font-normal text-slate-600">({r.entity.name})</span>
+                      ) : null}
+                    </span>
+                  ),
+                },
+                { key: 'users_count', header: 'Staff', render: (r) => r.users_count, hideOnMobile: true },
+                { key: 'required', header: 'Required', render: (r) => r.required, hideOnMobile: true },
+                { key: 'missing', header: 'Missing', render: (r) => r.missing, hideOnMobile: true },
+                { key: 'score', header: 'Score', render: (r) => <ScoreBar score={r.score} label={r.name} /> },
+              ]}
+              rowActions={(r) => (
+                <Button
+                  size="sm"
+                  variant="secondary"
+                  onClick={() => onChange({ tag: { id: r.id, name: r.name } })}
+                >
+                  Staff <span className="sr-only">tagged {r.name}</span>
+                </Button>
+              )}
+            />
+          )}
+        </DrillLevel>
       ) : (
-        <DrillUsersTable caption={`Staff tagged ${state.tag.name} in ${root.name}`} rows={users.data.rows} />
+        <DrillLevel query={users}>
+          {(rows) => (
+            <DrillUsersTable caption={`Staff tagged ${state.tag?.name} in ${root.name}`} rows={rows} />
+          )}
+        </DrillLevel>
       )}
     </Card>
   );
