@@ -48,8 +48,8 @@ function bundleIsFresh(root, bundle) {
 
 /**
  * Bundles server/src/main.ts (packages stay external, the workspace contracts are inlined) unless the bundle is newer
- * than its sources (mtime check, a few ms). Returns the bundle's path, or null without esbuild (it comes with tsx and vite)
- * or when START_WITH_TSX=true.
+ * than its sources (mtime check, a few ms). Returns the bundle's path, or null without esbuild (it comes with tsx and
+ * vite) or when START_WITH_TSX=true.
  */
 export async function bundleServer(root) {
   if (process.env.START_WITH_TSX === 'true') return null;

@@ -230,7 +230,6 @@ export async function matrixPdf(
 ): Promise<Readable> {
   const colours = await coloursOf(ctx, plan);
   const courses = await exportCourses(ctx, plan);
-  const column = new Map(courses.map((c, i) => [c.id, i]));
   const doc = useUnicodeFonts(
     new PDFDocument({
       size: 'A3',
@@ -304,8 +303,10 @@ export async function matrixPdf(
           doc
             .font(STANDARD_FONT.regular)
             .text(`${rows.scores[i]}%`, left + nameW, y + 2, { lineBreak: false });
-          chunk.forEach((c, k) => {
-            const code = rows.status[i * rows.width + (column.get(c.id) as number)] as number;
+          // The chunk is courses[chunkIndex × PDF_COURSES_PER_PAGE …], so its k-th course is that column of the rows.
+          const first = i * rows.width + chunkIndex * PDF_COURSES_PER_PAGE;
+          chunk.forEach((_, k) => {
+            const code = rows.status[first + k] as number;
             if (code >= 0) byStatus[code]?.push(left + nameW + scoreW + k * cellW, y);
           });
         });
