@@ -36,6 +36,7 @@ export const LearningMessages = {
   prerequisitesMissing: 'Complete the prerequisites first: :missing.',
   topicNotInContent: 'The topic is not part of this content.',
   h5pNotInTopic: 'The H5P item is not part of this topic.',
+  h5pNotPassed: 'Pass the activity in this topic to complete it.',
   quizNotInContent: 'The quiz is not part of this content.',
   quizAlreadySubmitted: 'This quiz has already been submitted.',
   quizPassed: 'Quiz passed.',
@@ -87,8 +88,11 @@ export type H5pOutcomeBody = z.infer<typeof H5pOutcomeBody>;
 export const H5pResult = z.object({
   h5p_id: z.number(),
   score_scaled: z.number().nullable(),
+  /** The verdict the server judged (server/src/learning/verdict.ts): true passed, false failed, null nothing to judge. */
   success: z.boolean().nullable(),
   completion: z.boolean(),
+  /** The pass mark (0..100) a score without a verdict was judged against. */
+  pass_mark: z.number().nullable().optional(),
   recorded_at: z.string(),
 });
 export type H5pResult = z.infer<typeof H5pResult>;
@@ -142,6 +146,8 @@ export const Attempt = z.object({
   completed_at: z.string().nullable(),
   updated_at: z.string(),
   result_id: z.number().nullable(),
+  /** Whether that result is a pass (null while there is no result). */
+  result_passed: z.boolean().nullable(),
 });
 export type Attempt = z.infer<typeof Attempt>;
 

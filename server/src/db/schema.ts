@@ -403,8 +403,10 @@ export interface AttemptProgress {
     {
       h5p_id: number;
       score_scaled: number | null;
+      /** The judged verdict (learning/verdict.ts): true passed, false failed, null nothing to judge. */
       success: boolean | null;
       completion: boolean;
+      pass_mark?: number | null;
       recorded_at: string;
     }
   >;

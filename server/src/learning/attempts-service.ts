@@ -14,6 +14,7 @@ import { learnerClauses, loadLearner } from './learner';
 import { presentAttempt } from './presenters';
 import {
   completeTopic,
+  h5pBlocksManualCompletion,
   h5pScores,
   isDone,
   normaliseProgress,
@@ -214,7 +215,8 @@ function assertVersion(current: number, given: number) {
 /**
  * PATCH /attempts/{id}: only the owner works through their attempt (others in scope: 403). Under a row lock: the
  * version must match (409), the attempt must be in progress (422), topics must belong to the content and not be
- * hidden (422), only skippable ones may be skipped (422), an H5P outcome must name the H5P item of its topic (422).
+ * hidden (422), only skippable ones may be skipped (422), an H5P outcome must name the H5P item of its topic (422),
+ * and a topic whose H5P item was failed cannot be marked complete by hand (422: pass the item instead).
  * Completion is checked after every change.
  */
 export async function updateAttempt(ctx: Ctx, id: number, body: UpdateAttemptBody) {
@@ -243,7 +245,9 @@ export async function updateAttempt(ctx: Ctx, id: number, body: UpdateAttemptBod
     }
     if (body.progress?.current !== undefined) progress.current = body.progress.current ?? null;
     if (body.completed_topic_id !== undefined) {
-      topicOf('completed_topic_id', body.completed_topic_id);
+      const topic = topicOf('completed_topic_id', body.completed_topic_id);
+      if (h5pBlocksManualCompletion(progress, topic))
+        throw invalidField('completed_topic_id', LearningMessages.h5pNotPassed);
       progress = completeTopic(progress, structure.topics, body.completed_topic_id);
     }
     if (body.h5p !== undefined) {

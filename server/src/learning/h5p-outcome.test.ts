@@ -163,7 +163,74 @@ describe('PATCH /api/attempts/{id} with an H5P outcome', () => {
     expect(latest.result_id).toBe(result.id);
   });
 
-  it('completes the topic on a completion without a judgement, waits for the other steps, and averages with quizzes', async () => {
+  it('judges a score without a verdict against full marks: wrong answers stay open and cannot be marked complete', async () => {
+    const { item, interactive, call, attempt } = await setup();
+    // H5P.Blanks / H5P.DragText answered with 0 %: an `answered` statement with a score and no success.
+    const wrong = await call('PATCH', `/api/attempts/${attempt.id}`, {
+      version: 1,
+      h5p: { topic_id: interactive.id, h5p_id: item.id, score_scaled: 0, success: null, completion: null },
+    });
+    expect(wrong.statusCode, wrong.body).toBe(200);
+    const w = wrong.json().data;
+    expect(w.status).toBe('in_progress');
+    expect(w.progress.completed_topic_ids).toEqual([]);
+    expect(w.progress.h5p_results[String(interactive.id)]).toMatchObject({
+      score_scaled: 0,
+      success: false,
+      pass_mark: 100,
+    });
+
+    // 3 of 4 blanks right is still not a pass without a verdict.
+    const partly = await call('PATCH', `/api/attempts/${attempt.id}`, {
+      version: 2,
+      h5p: { topic_id: interactive.id, h5p_id: item.id, score_scaled: 0.75 },
+    });
+    expect(partly.json().data.progress.h5p_results[String(interactive.id)]).toMatchObject({
+      score_scaled: 0.75,
+      success: false,
+    });
+
+    // "Mark complete" cannot turn the failed item into a pass.
+    const byHand = await call('PATCH', `/api/attempts/${attempt.id}`, {
+      version: 3,
+      completed_topic_id: interactive.id,
+    });
+    expect(byHand.statusCode).toBe(422);
+    expect(byHand.json().errors.completed_topic_id).toEqual([LearningMessages.h5pNotPassed]);
+    expect((await attemptRow(attempt.id)).version).toBe(3);
+    expect(
+      await h.db.selectFrom('results').select('id').where('attempt_id', '=', attempt.id).execute(),
+    ).toEqual([]);
+
+    // Full marks without a verdict pass, complete the topic and finish the attempt.
+    const right = await call('PATCH', `/api/attempts/${attempt.id}`, {
+      version: 3,
+      h5p: { topic_id: interactive.id, h5p_id: item.id, score_scaled: 1 },
+    });
+    expect(right.json().data).toMatchObject({ status: 'passed', score: 100, result_passed: true });
+    expect(right.json().data.progress.h5p_results[String(interactive.id)].success).toBe(true);
+  });
+
+  it('never passes an outcome with no score and no verdict; that topic is left to "Mark complete"', async () => {
+    const { item, interactive, call, attempt } = await setup();
+    const bare = await call('PATCH', `/api/attempts/${attempt.id}`, {
+      version: 1,
+      h5p: { topic_id: interactive.id, h5p_id: item.id, completion: true },
+    });
+    expect(bare.statusCode, bare.body).toBe(200);
+    const b = bare.json().data;
+    expect(b.status).toBe('in_progress');
+    expect(b.progress.completed_topic_ids).toEqual([]);
+    expect(b.progress.h5p_results[String(interactive.id)]).toMatchObject({ success: null, completion: true });
+    const byHand = await call('PATCH', `/api/attempts/${attempt.id}`, {
+      version: 2,
+      completed_topic_id: interactive.id,
+    });
+    expect(byHand.statusCode, byHand.body).toBe(200);
+    expect(byHand.json().data).toMatchObject({ status: 'passed', score: null, result_passed: true });
+  });
+
+  it('completes the topic on a judged pass, waits for the other steps, and averages with quizzes', async () => {
     const { entity, content, item, interactive, plain, call, attempt } = await setup({ plainTopic: true });
     if (!plain) throw new Error('plain topic missing');
     const { quiz, questions } = await buildQuiz(
@@ -178,18 +245,21 @@ describe('PATCH /api/attempts/{id} with an H5P outcome', () => {
 
     const done = await call('PATCH', `/api/attempts/${attempt.id}`, {
       version: 1,
-      h5p: { topic_id: interactive.id, h5p_id: item.id, score_scaled: 0.6, completion: true },
+      h5p: { topic_id: interactive.id, h5p_id: item.id, score_scaled: 0.6, success: true, completion: true },
     });
     expect(done.statusCode, done.body).toBe(200);
     expect(done.json().data).toMatchObject({ status: 'in_progress' });
     expect(done.json().data.progress.completed_topic_ids).toEqual([interactive.id]);
 
-    // A later, lower outcome does not replace the better one.
+    // A later, failed outcome does not replace the pass, nor reopen the topic.
     const lower = await call('PATCH', `/api/attempts/${attempt.id}`, {
       version: 2,
       h5p: { topic_id: interactive.id, h5p_id: item.id, score_scaled: 0.2, success: false },
     });
-    expect(lower.json().data.progress.h5p_results[String(interactive.id)].score_scaled).toBe(0.6);
+    expect(lower.json().data.progress.h5p_results[String(interactive.id)]).toMatchObject({
+      score_scaled: 0.6,
+      success: true,
+    });
     expect(lower.json().data.progress.completed_topic_ids).toEqual([interactive.id]);
 
     await call('PATCH', `/api/attempts/${attempt.id}`, { version: 3, completed_topic_id: plain.id });
@@ -205,7 +275,7 @@ describe('PATCH /api/attempts/{id} with an H5P outcome', () => {
     expect(submitted.statusCode, submitted.body).toBe(200);
     const final = (await call('GET', `/api/attempts/${attempt.id}`)).json().data;
     // Mean of the quiz (100) and the H5P item (60).
-    expect(final).toMatchObject({ status: 'passed', score: 80 });
+    expect(final).toMatchObject({ status: 'passed', score: 80, result_passed: true });
   });
 
   it('refuses an H5P outcome on SCORM content (422)', async () => {

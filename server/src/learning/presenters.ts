@@ -23,5 +23,6 @@ export function presentAttempt(row: AttemptRow): Attempt {
     completed_at: row.completed_at ? iso(row.completed_at) : null,
     updated_at: iso(row.updated_at),
     result_id: row.result_id ?? null,
+    result_passed: row.result_passed ?? null,
   };
 }

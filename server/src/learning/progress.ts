@@ -1,5 +1,6 @@
 import type { AttemptProgress } from '../db/schema';
 import type { StructureTopic } from './queries';
+import { H5P_PASS_MARK, judgeOutcome, verdictFlag } from './verdict';
 
 /**
  * The rules of working through an elearning content (issue 4 item 2, spec 2 §3 Topic: hidden, skippable, is_child):
@@ -103,18 +104,25 @@ export interface H5pOutcome {
   completion?: boolean | null;
 }
 
-/** A pass beats anything else; between equals, the higher score wins (a retry never lowers what was earned). */
+/** A pass beats anything else, then an unjudged outcome, then a fail; between equals the higher score wins (a retry
+ * never lowers what was earned). */
 function better(next: H5pResult, prev: H5pResult | undefined): boolean {
   if (!prev) return true;
-  const rank = (r: H5pResult) => (r.success === true ? 2 : r.success === null && r.completion ? 1 : 0);
+  const rank = (r: H5pResult) => (r.success === true ? 2 : r.success === null ? 1 : 0);
   if (rank(next) !== rank(prev)) return rank(next) > rank(prev);
   return (next.score_scaled ?? -1) >= (prev.score_scaled ?? -1);
 }
 
+/** The percentage (0..100, two decimals) of a scaled score, so 0.07 is 7 and not 7.000000000000001. */
+export const percentOf = (scaled: number) => Math.round(scaled * 10000) / 100;
+
 /**
- * Records an H5P item's outcome on its topic (issue 4 item 2: H5P results). The best outcome per topic is kept.
- * The topic (and its children) is completed when the item reports completion without failing (success not
- * false); a failed outcome is recorded but leaves the topic open, so the learner can try the item again.
+ * Records an H5P item's outcome on its topic (issue 4 item 2: H5P results). The verdict is judged here by the one
+ * rule (verdict.ts judgeOutcome, against the item's pass mark H5P_PASS_MARK): the stored `success` is that verdict
+ * (true passed, false failed, null when the item reported neither a score nor a verdict), next to the score and
+ * completion the item reported. The best outcome per topic is kept. Only a pass completes the topic (and its
+ * children); a fail is recorded and leaves the topic open so the learner can try the item again, and an unjudged
+ * outcome (an item with nothing to score) leaves the topic to the learner's "Mark complete".
  */
 export function recordH5pOutcome(
   progress: Required<AttemptProgress>,
@@ -123,20 +131,39 @@ export function recordH5pOutcome(
   outcome: H5pOutcome,
   now: Date,
 ): Required<AttemptProgress> {
-  const completion = outcome.completion ?? true;
+  const scaled = outcome.score_scaled ?? null;
+  const verdict = judgeOutcome(
+    { success: outcome.success, score: scaled === null ? null : percentOf(scaled) },
+    H5P_PASS_MARK,
+  );
   const result: H5pResult = {
     h5p_id: outcome.h5p_id,
-    score_scaled: outcome.score_scaled ?? null,
-    success: outcome.success ?? null,
-    completion,
+    score_scaled: scaled,
+    success: verdictFlag(verdict),
+    completion: outcome.completion ?? false,
+    pass_mark: H5P_PASS_MARK,
     recorded_at: now.toISOString(),
   };
   let next = normaliseProgress(progress);
   const key = String(topicId);
   if (better(result, next.h5p_results[key])) next.h5p_results = { ...next.h5p_results, [key]: result };
   add(next.visited_topic_ids, [topicId]);
-  if (completion && result.success !== false) next = completeTopic(next, topics, topicId);
+  if (verdict === 'passed') next = completeTopic(next, topics, topicId);
   return next;
+}
+
+/**
+ * Whether the learner may mark a topic complete by hand: not a topic whose H5P item has a failed verdict on
+ * record (its best outcome is a fail), since that would pass wrong answers. A topic whose item reported nothing to
+ * judge (a video, an accordion) is completed by hand like a reading topic.
+ */
+export function h5pBlocksManualCompletion(
+  progress: Required<AttemptProgress>,
+  topic: StructureTopic,
+): boolean {
+  if (topic.h5p_id === null) return false;
+  const recorded = progress.h5p_results[String(topic.id)];
+  return recorded !== undefined && recorded.h5p_id === topic.h5p_id && recorded.success === false;
 }
 
 /** Scores (0..100) of the H5P outcomes recorded on the content's shown topics, for the attempt's score. */
@@ -145,5 +172,5 @@ export function h5pScores(progress: Required<AttemptProgress>, topics: readonly 
     .filter((t) => !t.hidden)
     .map((t) => progress.h5p_results[String(t.id)])
     .filter((r): r is H5pResult => r !== undefined && r.score_scaled !== null)
-    .map((r) => Math.round((r.score_scaled as number) * 10000) / 100);
+    .map((r) => percentOf(r.score_scaled as number));
 }

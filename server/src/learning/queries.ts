@@ -126,6 +126,17 @@ function attemptSelect(db: Db) {
           .orderBy('r.id', 'desc')
           .limit(1)
           .as('result_id'),
+      // The verdict of that result, so the learner's page shows the certificate for any passed result whatever the
+      // content type (a SCORM 'completed' attempt records a pass too).
+      (eb) =>
+        eb
+          .selectFrom('results as r')
+          .select('r.passed')
+          .whereRef('r.attempt_id', '=', 'a.id')
+          .where('r.deleted_at', 'is', null)
+          .orderBy('r.id', 'desc')
+          .limit(1)
+          .as('result_passed'),
     ])
     .where('a.deleted_at', 'is', null);
 }

@@ -22,6 +22,7 @@ import {
   quizQuestions,
   submitQuizAttempt,
 } from './queries';
+import { judgeOutcome } from './verdict';
 
 /** Fisher-Yates with a CSPRNG, so the order cannot be predicted from earlier sheets. */
 function shuffle<T>(items: readonly T[]): T[] {
@@ -125,7 +126,7 @@ export function scoreQuiz(
   const score = questions.length
     ? Math.round((results.filter((r) => r.correct).length / questions.length) * 10000) / 100
     : 100;
-  return { score, passed: score >= passMark, questions: results };
+  return { score, passed: judgeOutcome({ score }, passMark) === 'passed', questions: results };
 }
 
 /**

@@ -1,4 +1,10 @@
-import { type Attempt, LearningMessages, type QuizOutcome, type UpdateAttemptBody } from '@cc/contracts';
+import {
+  type Attempt,
+  type H5pResult,
+  LearningMessages,
+  type QuizOutcome,
+  type UpdateAttemptBody,
+} from '@cc/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -13,8 +19,8 @@ import {
   useAttempt,
   useAttemptStructure,
 } from './api';
-import { CompletionPanel } from './CompletionPanel';
-import { buildOutline, initialStep, type OutlineTopic, type Step, steps } from './outline';
+import { attemptOutcome, CompletionPanel } from './CompletionPanel';
+import { buildOutline, initialStep, type OutlineTopic, remainingSteps, type Step, steps } from './outline';
 import { PlayerSlot } from './PlayerSlot';
 import type { H5pOutcome } from './players/h5p-xapi';
 import { QuizPanel } from './QuizPanel';
@@ -24,8 +30,8 @@ type Mode = 'attempt' | 'course';
 /**
  * The attempt player behind /attempt/{attemptId} and /cattempt/{attemptId} (spec 1 §2, issue 4 item 2).
  * Every change goes through PATCH /attempts/{id} with the version last read; each answer's version is kept, so
- * the learner's own steps never conflict. A 409 (another tab or device moved on) shows the server's message; a
- * lost connection shows the spec's notice and reloads (see handleAttemptUpdateFailure).
+ * the learner's own steps never conflict. A 409 (another tab or device moved on) shows the server's message; any
+ * other failure shows the spec's lost-connection notice and reloads (spec 1 §4, see handleAttemptUpdateFailure).
  */
 export function AttemptPlayer({ mode }: { mode: Mode }) {
   const { attemptId } = useParams();
@@ -50,12 +56,17 @@ export function AttemptPlayer({ mode }: { mode: Mode }) {
   const apply = useCallback(
     (next: Attempt) => {
       setAttempt((prev) => {
-        if (prev?.status === 'in_progress' && next.status !== 'in_progress')
+        if (prev?.status === 'in_progress' && next.status !== 'in_progress') {
+          const outcome = attemptOutcome(next);
+          const score = next.score === null ? '' : ` with ${next.score}%`;
           setAnnouncement(
-            next.status === 'passed'
+            outcome === 'passed'
               ? `Course complete: you passed ${next.content.title}. Your certificate is ready.`
-              : `This attempt is now ${next.status.replace('_', ' ')}.`,
+              : outcome === 'failed'
+                ? `Not passed: you finished ${next.content.title}${score}. You can start a retake.`
+                : `This attempt is now ${next.status.replace('_', ' ')}.`,
           );
+        }
         return next;
       });
       versionRef.current = Math.max(versionRef.current, next.version);
@@ -139,7 +150,13 @@ export function AttemptPlayer({ mode }: { mode: Mode }) {
           announce={setAnnouncement}
         />
       ) : null}
-      {finished ? <CompletionPanel attempt={attempt} userRef={userRef} /> : null}
+      {finished ? (
+        <CompletionPanel
+          attempt={attempt}
+          userRef={userRef}
+          retakeBase={courseMode ? '/cattempt' : '/attempt'}
+        />
+      ) : null}
       {courseMode && structureQuery.data?.course ? (
         <CourseContents attempt={attempt} course={structureQuery.data.course} userRef={userRef} />
       ) : null}
@@ -206,6 +223,8 @@ function ElearningPlayer({
   const all = useMemo(() => steps(outline, quizzes), [outline, quizzes]);
   const [index, setIndex] = useState(() => initialStep(all, attempt.progress));
   const [busy, setBusy] = useState(false);
+  /** Topic ids whose H5P item is a scored activity: those complete by passing it, not by "Mark complete". */
+  const [scoredTopics, setScoredTopics] = useState<ReadonlySet<number>>(() => new Set());
   const [outlineOpen, setOutlineOpen] = useState(
     () =>
       typeof window === 'undefined' || !window.matchMedia || window.matchMedia('(min-width: 1024px)').matches,
@@ -219,6 +238,12 @@ function ElearningPlayer({
     topicSteps.filter((s) => s.kind === 'topic' && (completed.has(s.topic.id) || skipped.has(s.topic.id)))
       .length + quizzes.filter((q) => q.passed).length;
   const finished = attempt.status !== 'in_progress';
+  // The completion trap (issue 10 §1): once the step in view is done, name what is still left and take them there.
+  const left = remainingSteps(all, attempt.progress);
+  const stepDone =
+    step?.kind === 'topic'
+      ? completed.has(step.topic.id) || skipped.has(step.topic.id)
+      : step?.kind === 'quiz' && Boolean(step.quiz.passed);
 
   const go = (i: number) => {
     setIndex(i);
@@ -242,8 +267,11 @@ function ElearningPlayer({
     }
   }
 
-  /** An H5P item's xAPI outcome, recorded on its topic (completes it unless the item reports a fail). */
-  async function recordH5p(at: Step, outcome: H5pOutcome) {
+  /**
+   * An H5P item's xAPI outcome, recorded on its topic; the server judges it (a pass completes the topic) and the
+   * player shows the result the server kept.
+   */
+  async function recordH5p(at: Step, outcome: H5pOutcome): Promise<H5pResult | null> {
     if (at.kind !== 'topic' || !at.topic.h5p) return null;
     const current = { lesson_id: at.lessonId, topic_id: at.topic.id, quiz_id: null };
     const next = await update({
@@ -252,8 +280,18 @@ function ElearningPlayer({
     });
     if (next?.status === 'in_progress' && next.progress.completed_topic_ids?.includes(at.topic.id))
       announce(`${at.topic.title} completed.`);
-    return next;
+    return next?.progress.h5p_results?.[String(at.topic.id)] ?? null;
   }
+
+  /** Why a topic cannot be marked complete by hand: its H5P item is scored (pass it) or was failed. */
+  const activityGate = (at: Step & { kind: 'topic' }): string | null => {
+    if (!at.topic.h5p) return null;
+    const kept = attempt.progress.h5p_results?.[String(at.topic.id)];
+    if (kept?.h5p_id === at.topic.h5p.id && kept.success === false)
+      return 'Not passed yet: try the activity again. Passing it completes this topic.';
+    if (scoredTopics.has(at.topic.id)) return 'Answer the activity above: passing it completes this topic.';
+    return null;
+  };
 
   if (!step)
     return (
@@ -397,6 +435,16 @@ function ElearningPlayer({
                   h5pId={step.topic.h5p.id}
                   title={step.topic.h5p.title}
                   onH5pOutcome={(outcome) => recordH5p(step, outcome)}
+                  onH5pScored={(scored) => {
+                    const id = step.topic.id;
+                    setScoredTopics((prev) => {
+                      if (prev.has(id) === scored) return prev;
+                      const nextSet = new Set(prev);
+                      if (scored) nextSet.add(id);
+                      else nextSet.delete(id);
+                      return nextSet;
+                    });
+                  }}
                 />
               ) : null}
               {step.topic.resources.length ? (
@@ -419,10 +467,16 @@ function ElearningPlayer({
                 </div>
               ) : null}
               {finished || topicState(step.topic.id) === 'completed' ? null : (
-                <div className="flex flex-wrap gap-3">
-                  <Button onClick={() => act('complete')} loading={busy}>
-                    Mark complete
-                  </Button>
+                <div className="flex flex-wrap items-center gap-3">
+                  {activityGate(step) ? (
+                    <p className="text-sm text-slate-700" data-testid="activity-gate">
+                      {activityGate(step)}
+                    </p>
+                  ) : (
+                    <Button onClick={() => act('complete')} loading={busy}>
+                      Mark complete
+                    </Button>
+                  )}
                   {step.topic.skippable && topicState(step.topic.id) !== 'skipped' ? (
                     <Button variant="secondary" onClick={() => act('skip')} disabled={busy}>
                       Skip this topic
@@ -443,6 +497,26 @@ function ElearningPlayer({
               }}
             />
           )}
+          {!finished && stepDone && left.length ? (
+            <section
+              aria-labelledby="still-to-do"
+              className="space-y-2 rounded-lg bg-amber-50 p-4 ring-1 ring-amber-200"
+              data-testid="still-to-do"
+            >
+              <h3 id="still-to-do" className="text-sm font-semibold text-slate-900">
+                Still to do before this course is complete
+              </h3>
+              <ul className="flex flex-wrap gap-2">
+                {left.map((s) => (
+                  <li key={s.key}>
+                    <Button size="sm" variant="secondary" onClick={() => go(all.indexOf(s))}>
+                      {s.kind === 'topic' ? `Go to ${s.topic.title}` : `Go to ${s.quiz.title}`}
+                    </Button>
+                  </li>
+                ))}
+              </ul>
+            </section>
+          ) : null}
           <div className="flex items-center justify-between gap-3 border-t border-slate-200 pt-4">
             <Button variant="secondary" onClick={() => go(index - 1)} disabled={index === 0}>
               Previous

@@ -1,13 +1,39 @@
 import type { Attempt } from '@cc/contracts';
 import { useState } from 'react';
+import { useNavigate } from 'react-router';
 import { isApiError } from '../app/api';
 import { notifyError, notifySuccess } from '../app/notifications';
 import { Button, Card, TextArea } from '../ui';
-import { downloadCertificate, sendFeedback } from './api';
+import { downloadCertificate, retakeAttempt, sendFeedback } from './api';
 
-/** Shown when the attempt is finished: the certificate (when passed) and the feedback form (rating 1–5, message). */
-export function CompletionPanel({ attempt, userRef }: { attempt: Attempt; userRef: string }) {
-  const passed = attempt.status === 'passed';
+/**
+ * What a finished attempt ended as, from its record: passed when its result is a pass (whatever the content type:
+ * a quiz, an H5P item, SCORM 1.2 passed, SCORM 2004 "completed and passed"), failed when its result is a fail or the
+ * attempt says failed; otherwise just finished.
+ */
+export function attemptOutcome(attempt: Attempt): 'passed' | 'failed' | 'finished' {
+  if (attempt.result_passed === true) return 'passed';
+  if (attempt.result_passed === false || attempt.status === 'failed') return 'failed';
+  return attempt.status === 'passed' ? 'passed' : 'finished';
+}
+
+/**
+ * Shown when the attempt is finished: the certificate when it passed, the score and a retake when it failed, and the
+ * feedback form (rating 1–5, message). `retakeBase` is the route the retake opens under (/attempt or /cattempt).
+ */
+export function CompletionPanel({
+  attempt,
+  userRef,
+  retakeBase = '/attempt',
+}: {
+  attempt: Attempt;
+  userRef: string;
+  retakeBase?: '/attempt' | '/cattempt';
+}) {
+  const outcome = attemptOutcome(attempt);
+  const passed = outcome === 'passed';
+  const navigate = useNavigate();
+  const [retaking, setRetaking] = useState(false);
   const [downloading, setDownloading] = useState(false);
   const [rating, setRating] = useState<number | null>(null);
   const [message, setMessage] = useState('');
@@ -36,12 +62,37 @@ export function CompletionPanel({ attempt, userRef }: { attempt: Attempt; userRe
       <Card>
         <div className="space-y-3">
           <h2 className="text-xl font-semibold text-slate-900">
-            {passed ? 'Well done — you have completed this course' : 'This attempt is finished'}
+            {passed
+              ? 'Well done — you have completed this course'
+              : outcome === 'failed'
+                ? 'Not passed'
+                : 'This attempt is finished'}
           </h2>
           <p className="text-sm text-slate-700">
             {attempt.content.title} · {attempt.course.title}
             {attempt.score !== null ? ` · score ${attempt.score}%` : ''}
           </p>
+          {outcome === 'failed' ? (
+            <div className="space-y-3">
+              <p className="text-sm text-slate-700" data-testid="attempt-outcome">
+                {attempt.score !== null
+                  ? `You scored ${attempt.score}%, which is not a pass.`
+                  : 'This attempt did not reach a pass.'}{' '}
+                Start a retake to try again.
+              </p>
+              <Button
+                loading={retaking}
+                onClick={async () => {
+                  setRetaking(true);
+                  const next = await retakeAttempt(attempt.id);
+                  setRetaking(false);
+                  if (next) navigate(`${retakeBase}/${next.id}`);
+                }}
+              >
+                Retake
+              </Button>
+            </div>
+          ) : null}
           {passed ? (
             <Button
               loading={downloading}

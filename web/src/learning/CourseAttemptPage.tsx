@@ -1,3 +1,4 @@
+import { useParams } from 'react-router';
 import { AttemptPlayer } from './AttemptPlayer';
 
 /**
@@ -6,5 +7,7 @@ import { AttemptPlayer } from './AttemptPlayer';
  * course's other contents offered below (starting one stays in the course reading, /cattempt/{id}).
  */
 export default function CourseAttemptPage() {
-  return <AttemptPlayer mode="course" />;
+  // A retake opens another attempt on the same page: a fresh player, not the last one's state.
+  const { attemptId } = useParams();
+  return <AttemptPlayer key={attemptId} mode="course" />;
 }

@@ -147,26 +147,35 @@ const defaultDeps: UpdateFailureDeps = {
 
 /**
  * Spec 1 §4 "Attempt update conflict": on 409 the server's message is shown (the page keeps its state so the
- * learner can read it). Our reading of "otherwise": a 422 is the server refusing the step (e.g. "This topic
- * cannot be skipped."), shown as it is; anything else — no answer, a 5xx — is the lost connection notice
- * 'Lost connection to server. Please try again.' and the page reloads after 1 second.
+ * learner can read it). Anything else (a 422, a 5xx, no answer at all) shows the notice 'Lost connection to server.
+ * Please try again.' and the page reloads after 1 second, so the learner continues from what the server holds.
  * Returns what happened (for the caller's live region and tests).
  */
 export function handleAttemptUpdateFailure(
   error: unknown,
   deps: UpdateFailureDeps = defaultDeps,
-): 'conflict' | 'refused' | 'lost' {
+): 'conflict' | 'lost' {
   if (isApiError(error) && error.status === 409) {
     deps.notify(error.data?.message || LearningMessages.attemptConflict);
     return 'conflict';
   }
-  if (isApiError(error) && error.status === 422) {
-    deps.notify(error.data?.message || Messages.lostConnection, error.data);
-    return 'refused';
-  }
   deps.notify(Messages.lostConnection);
   deps.wait(deps.reload, 1000);
   return 'lost';
+}
+
+/** POST /retake_attempt/{id}: a new attempt of the same content once this one is finished. */
+export async function retakeAttempt(attemptId: number): Promise<Attempt | null> {
+  try {
+    return (await api.post<Envelope<Attempt>>(`/retake_attempt/${attemptId}`)).data.data;
+  } catch (error) {
+    if (!isApiError(error) || error.status !== 403)
+      notifyError(
+        isApiError(error) && error.status === 422 ? error.data : null,
+        LearningMessages.errorCreatingAttempt,
+      );
+    return null;
+  }
 }
 
 /** The file name from a Content-Disposition header (`attachment; filename="x.pdf"`), else the fallback. */

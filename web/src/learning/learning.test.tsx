@@ -115,7 +115,7 @@ describe('quiz answers', () => {
 describe('attempt update failures (spec 1 §4)', () => {
   const apiError = (status: number, message: string) =>
     new ApiError({ status, data: { message }, headers: new Headers() });
-  it('409 shows the server message and does not reload; a network failure shows the notice and reloads after 1 s', () => {
+  it('409 shows the server message and does not reload; anything else (422, 500, no answer) shows the notice and reloads after 1 s', () => {
     const notify = vi.fn();
     const reload = vi.fn();
     const wait = vi.fn((fn: () => void, ms: number) => {
@@ -132,6 +132,15 @@ describe('attempt update failures (spec 1 §4)', () => {
     );
     expect(notify).toHaveBeenLastCalledWith(Messages.lostConnection);
     expect(reload).toHaveBeenCalledTimes(1);
+    // A 422 is not the server message either (spec 1 §4: only 409 is).
+    expect(
+      handleAttemptUpdateFailure(apiError(422, 'This topic cannot be skipped.'), { notify, reload, wait }),
+    ).toBe('lost');
+    expect(notify).toHaveBeenLastCalledWith(Messages.lostConnection);
+    expect(notify).not.toHaveBeenCalledWith('This topic cannot be skipped.', expect.anything());
+    expect(reload).toHaveBeenCalledTimes(2);
+    expect(handleAttemptUpdateFailure(apiError(500, 'Server Error'), { notify, reload, wait })).toBe('lost');
+    expect(reload).toHaveBeenCalledTimes(3);
   });
   it('reads the file name from Content-Disposition', () => {
     expect(fileNameFrom('attachment; filename="certificate-casey.pdf"', 'x.pdf')).toBe(
@@ -164,6 +173,7 @@ function attemptBody(over: Record<string, unknown> = {}) {
     completed_at: null,
     updated_at: '2025-01-01T00:00:00.000Z',
     result_id: null,
+    result_passed: null,
     ...over,
   };
 }
@@ -185,6 +195,9 @@ const structure: AttemptStructure = {
 type Patch = (body: { version: number; completed_topic_id?: number }) => Response | Promise<Response>;
 let onPatch: Patch;
 const patches: { version: number; completed_topic_id?: number }[] = [];
+/** What GET /attempts/9 and its structure answer (each test may change them). */
+let served: { attempt: Record<string, unknown>; structure: AttemptStructure };
+const posts: string[] = [];
 
 function renderPlayer() {
   const router = createMemoryRouter([{ path: '/attempt/:attemptId', Component: AttemptPage }], {
@@ -195,6 +208,7 @@ function renderPlayer() {
       <RouterProvider router={router} />
     </QueryClientProvider>,
   );
+  return router;
 }
 
 const notices = () => notificationsStore.get().map((n) => n.message);
@@ -204,14 +218,24 @@ describe('attempt player', () => {
     setUser(makeUser());
     notificationsStore.set([]);
     patches.length = 0;
+    posts.length = 0;
+    served = { attempt: attemptBody(), structure };
     vi.stubGlobal(
       'fetch',
       vi.fn(async (input: string, init?: RequestInit) => {
         const url = new URL(input, 'http://localhost');
         const method = init?.method ?? 'GET';
         if (url.pathname === '/sanctum/csrf-cookie') return new Response(null, { status: 204 });
-        if (url.pathname === '/api/attempts/9' && method === 'GET') return json(200, { data: attemptBody() });
-        if (url.pathname === '/api/attempts/9/structure') return json(200, { data: structure });
+        if (url.pathname === '/api/attempts/9' && method === 'GET')
+          return json(200, { data: served.attempt });
+        if (url.pathname === '/api/attempts/9/structure') return json(200, { data: served.structure });
+        if (url.pathname === '/api/retake_attempt/9' && method === 'POST') {
+          posts.push(url.pathname);
+          return json(201, { data: attemptBody({ id: 10, version: 1 }) });
+        }
+        if (url.pathname === '/api/attempts/10' && method === 'GET')
+          return json(200, { data: attemptBody({ id: 10, version: 1 }) });
+        if (url.pathname === '/api/attempts/10/structure') return json(200, { data: served.structure });
         if (url.pathname === '/api/attempts/9' && method === 'PATCH') {
           const body = JSON.parse(String(init?.body));
           patches.push(body);
@@ -272,5 +296,102 @@ describe('attempt player', () => {
     await waitFor(() => expect(notices()).toContain(Messages.lostConnection));
     expect(reload).not.toHaveBeenCalled();
     await waitFor(() => expect(reload).toHaveBeenCalledTimes(1), { timeout: 1500 });
+  });
+
+  it('a 422 on an update is a lost connection too: the notice, not the server message, and a reload after 1 s', async () => {
+    const reload = vi.spyOn(pageControls, 'reload').mockImplementation(() => {});
+    onPatch = () => json(422, { message: 'The topic is not part of this content.', errors: {} });
+    const user = userEvent.setup();
+    renderPlayer();
+    await user.click(await screen.findByRole('button', { name: 'Mark complete' }));
+    await waitFor(() => expect(notices()).toContain(Messages.lostConnection));
+    expect(notices()).not.toContain('The topic is not part of this content.');
+    await waitFor(() => expect(reload).toHaveBeenCalledTimes(1), { timeout: 1500 });
+  });
+
+  it('the completion trap: with the quiz passed and a topic left, names the topic and opens it', async () => {
+    served = {
+      attempt: attemptBody({
+        progress: { completed_topic_ids: [12], current: { quiz_id: 5 } },
+      }),
+      structure: { ...structure, quizzes: [{ id: 5, title: 'Check', pass_mark: 50, passed: true }] },
+    };
+    const user = userEvent.setup();
+    renderPlayer();
+    const left = await screen.findByTestId('still-to-do');
+    expect(left).toHaveTextContent('Still to do before this course is complete');
+    expect(
+      within(left)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['Go to Topic 10']);
+    await user.click(within(left).getByRole('button', { name: 'Go to Topic 10' }));
+    expect(await screen.findByRole('heading', { name: 'Topic 10' })).toHaveFocus();
+    expect(screen.getByRole('button', { name: 'Mark complete' })).toBeInTheDocument();
+  });
+
+  it('does not offer "Mark complete" on a topic whose H5P activity was failed; says how to complete it', async () => {
+    served = {
+      attempt: attemptBody({
+        progress: {
+          completed_topic_ids: [],
+          current: { topic_id: 10 },
+          h5p_results: {
+            '10': { h5p_id: 4, score_scaled: 0, success: false, completion: false, recorded_at: 'x' },
+          },
+        },
+      }),
+      structure: {
+        ...structure,
+        lessons: [{ id: 1, title: 'Lesson one', topics: [topic(10, { h5p: { id: 4, title: 'Blanks' } })] }],
+      },
+    };
+    renderPlayer();
+    expect(await screen.findByTestId('activity-gate')).toHaveTextContent(
+      'Not passed yet: try the activity again. Passing it completes this topic.',
+    );
+    expect(screen.queryByRole('button', { name: 'Mark complete' })).toBeNull();
+  });
+
+  it('a failed attempt says failed with its score and retakes into a new attempt', async () => {
+    served = {
+      attempt: attemptBody({
+        content: { id: 3, title: 'Moving and handling', type: 'scorm' },
+        status: 'failed',
+        score: 7,
+        result_id: 31,
+        result_passed: false,
+        completed_at: '2025-01-02T00:00:00.000Z',
+      }),
+      structure,
+    };
+    const user = userEvent.setup();
+    const router = renderPlayer();
+    expect(await screen.findByRole('heading', { name: 'Not passed' })).toBeInTheDocument();
+    expect(screen.getByTestId('attempt-outcome')).toHaveTextContent('You scored 7%, which is not a pass.');
+    expect(screen.queryByRole('button', { name: 'Download certificate' })).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Retake' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/attempt/10'));
+    expect(posts).toEqual(['/api/retake_attempt/9']);
+  });
+
+  it('shows the certificate for any passed result, whatever the status word (SCORM 2004 completed and passed)', async () => {
+    served = {
+      attempt: attemptBody({
+        content: { id: 3, title: 'Moving and handling', type: 'scorm' },
+        status: 'completed',
+        score: 90,
+        result_id: 32,
+        result_passed: true,
+        completed_at: '2025-01-02T00:00:00.000Z',
+      }),
+      structure,
+    };
+    renderPlayer();
+    expect(
+      await screen.findByRole('heading', { name: 'Well done — you have completed this course' }),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Download certificate' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Retake' })).toBeNull();
   });
 });

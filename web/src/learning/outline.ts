@@ -82,3 +82,17 @@ export function initialStep(
   const i = all.findIndex((s) => (s.kind === 'topic' ? !done.has(s.topic.id) : !s.quiz.passed));
   return i >= 0 ? i : 0;
 }
+
+/**
+ * What is left before the attempt can finish, in reading order, mirroring the server's rule (progress.ts isDone):
+ * every required topic (shown, not skippable, not a child) completed and every quiz passed. Skipped or optional
+ * topics are not left.
+ */
+export function remainingSteps(all: readonly Step[], progress: { completed_topic_ids?: number[] }): Step[] {
+  const completed = new Set(progress.completed_topic_ids ?? []);
+  return all.filter((s) =>
+    s.kind === 'topic'
+      ? !s.topic.skippable && !s.topic.is_child && !completed.has(s.topic.id)
+      : !s.quiz.passed,
+  );
+}

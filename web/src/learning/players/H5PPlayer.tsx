@@ -1,4 +1,4 @@
-import type { Attempt } from '@cc/contracts';
+import type { Attempt, H5pResult } from '@cc/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { isApiError } from '../../app/api';
@@ -14,7 +14,11 @@ import { fetchH5pLaunch } from './package-api';
  *
  * Results: the player listens to H5P.externalDispatcher 'xAPI' (H5P core relays the statements of content running
  * in its iframe to the page's dispatcher) and hands the item's completed/answered outcome (h5p-xapi.ts) to
- * `onOutcome`, which records it on the attempt (PATCH /attempts/{id} with `h5p`).
+ * `onOutcome`, which records it on the attempt (PATCH /attempts/{id} with `h5p`). What the learner reads is the
+ * verdict the server recorded (it judges a score without a verdict against the pass mark), never a guess here.
+ *
+ * `onScored` tells the page whether the item is a scored activity (its H5P instance has a max score, H5P's question
+ * contract), so the page asks for the activity rather than offering "Mark complete" on it.
  */
 const PLAYER_BASE = '/h5p-player';
 
@@ -23,6 +27,9 @@ interface H5PStandaloneGlobal {
 }
 interface XapiEvent {
   data?: { statement?: XapiStatement };
+}
+interface H5PInstance {
+  getMaxScore?: () => number;
 }
 interface H5PDispatcher {
   on: (type: string, listener: (event: XapiEvent) => void) => void;
@@ -59,21 +66,29 @@ export interface H5PPlayerProps {
   attempt: Attempt;
   h5pId: number;
   title?: string;
-  /** Records the item's outcome; resolves with the updated attempt, or null when it could not be saved. */
-  onOutcome?: (outcome: H5pOutcome) => Promise<Attempt | null>;
+  /** Records the item's outcome; resolves with the result the server keeps for it, or null when it was not saved. */
+  onOutcome?: (outcome: H5pOutcome) => Promise<H5pResult | null>;
+  /** Whether the item is a scored activity (true), has nothing to score (false); not called when unknown. */
+  onScored?: (scored: boolean) => void;
 }
 
-type Recorded = { state: 'saving' | 'passed' | 'failed' | 'done' | 'error'; score: number | null };
+type Recorded = {
+  state: 'saving' | 'passed' | 'failed' | 'done' | 'error';
+  score: number | null;
+  passMark?: number | null;
+};
 
-function recordedText(r: Recorded): string {
+export function recordedText(r: Recorded): string {
   const pct = r.score === null ? '' : ` (${Math.round(r.score * 100)}%)`;
   switch (r.state) {
     case 'saving':
       return 'Saving your result…';
     case 'passed':
       return `Your result has been recorded: passed${pct}.`;
-    case 'failed':
-      return `Your result has been recorded: not passed yet${pct}. You can try again.`;
+    case 'failed': {
+      const need = r.passMark == null ? '' : ` You need ${r.passMark}% to pass.`;
+      return `Your result has been recorded: not passed${pct}.${need} You can try again.`;
+    }
     case 'done':
       return `Your result has been recorded${pct}.`;
     case 'error':
@@ -81,7 +96,23 @@ function recordedText(r: Recorded): string {
   }
 }
 
-export function H5PPlayer({ attempt, h5pId, title, onOutcome }: H5PPlayerProps) {
+/** The item's H5P instance inside h5p-standalone's frame, once H5P core has created it (null if unreachable). */
+async function findInstance(el: HTMLElement, isCancelled: () => boolean): Promise<H5PInstance | null> {
+  for (let i = 0; i < 50 && !isCancelled(); i++) {
+    try {
+      const frame = el.querySelector('iframe');
+      const h5p = (frame?.contentWindow as (Window & { H5P?: { instances?: H5PInstance[] } }) | null)?.H5P;
+      const instance = h5p?.instances?.[0];
+      if (instance) return instance;
+    } catch {
+      return null; // a frame of another origin: the page cannot look inside
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return null;
+}
+
+export function H5PPlayer({ attempt, h5pId, title, onOutcome, onScored }: H5PPlayerProps) {
   const launch = useQuery({
     queryKey: ['learning', 'h5p-launch', attempt.id, h5pId],
     queryFn: () => fetchH5pLaunch(attempt.id, h5pId),
@@ -94,6 +125,8 @@ export function H5PPlayer({ attempt, h5pId, title, onOutcome }: H5PPlayerProps) 
   // The listener lives as long as the rendered item; these refs give it the latest props.
   const outcomeRef = useRef(onOutcome);
   outcomeRef.current = onOutcome;
+  const scoredRef = useRef(onScored);
+  scoredRef.current = onScored;
   const titleRef = useRef('');
   titleRef.current = title ?? data?.title ?? 'Interactive item';
   const openRef = useRef(attempt.status === 'in_progress');
@@ -112,12 +145,13 @@ export function H5PPlayer({ attempt, h5pId, title, onOutcome }: H5PPlayerProps) 
       const record = outcomeRef.current;
       if (!outcome || !record || !openRef.current || cancelled) return;
       setRecorded({ state: 'saving', score: outcome.score_scaled ?? null });
-      void record(outcome).then((next) => {
+      void record(outcome).then((kept) => {
         if (cancelled) return;
-        if (!next) return setRecorded({ state: 'error', score: null });
+        if (!kept) return setRecorded({ state: 'error', score: null });
         setRecorded({
-          state: outcome.success === true ? 'passed' : outcome.success === false ? 'failed' : 'done',
-          score: outcome.score_scaled ?? null,
+          state: kept.success === true ? 'passed' : kept.success === false ? 'failed' : 'done',
+          score: kept.score_scaled,
+          passMark: kept.pass_mark ?? null,
         });
       });
     };
@@ -141,6 +175,16 @@ export function H5PPlayer({ attempt, h5pId, title, onOutcome }: H5PPlayerProps) 
         for (const frame of el.querySelectorAll('iframe')) frame.title ||= titleRef.current;
         dispatcher = window.H5P?.externalDispatcher;
         dispatcher?.on('xAPI', onXapi);
+        const instance = await findInstance(el, () => cancelled);
+        if (instance && !cancelled) {
+          let max = 0;
+          try {
+            max = typeof instance.getMaxScore === 'function' ? Number(instance.getMaxScore()) : 0;
+          } catch {
+            max = 0;
+          }
+          scoredRef.current?.(Number.isFinite(max) && max > 0);
+        }
       })
       .catch(() => {
         if (!cancelled) setProblem('The interactive item could not be started.');

@@ -22,9 +22,18 @@ describe('h5pOutcomeOf', () => {
     ).toEqual({ score_scaled: 0.8, success: true, completion: true });
   });
 
-  it('derives the scaled score from raw/max, and treats an answered item without flags as complete', () => {
+  it('derives the scaled score from raw/max and invents neither success nor completion (H5P.Blanks, H5P.DragText)', () => {
     expect(h5pOutcomeOf(statement('answered', { score: { raw: 1, max: 4 } }), CID)).toEqual({
       score_scaled: 0.25,
+      success: null,
+      completion: null,
+    });
+    // Fill in the blanks answered with 0 %: a score of 0 and no verdict, sent as such (the server judges it).
+    expect(
+      h5pOutcomeOf(statement('answered', { score: { min: 0, raw: 0, max: 4, scaled: 0 } }), CID),
+    ).toEqual({ score_scaled: 0, success: null, completion: null });
+    expect(h5pOutcomeOf(statement('completed', { score: { raw: 3, max: 3 } }), CID)).toEqual({
+      score_scaled: 1,
       success: null,
       completion: true,
     });

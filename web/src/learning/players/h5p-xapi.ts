@@ -8,6 +8,10 @@ import type { H5pOutcomeBody } from '@cc/contracts';
  * and it is not about a sub-content (a question inside a question set reports `answered` for itself first; the set
  * reports `completed` with the total afterwards). Verbs other than completed and answered (attempted, interacted,
  * progressed…) carry no outcome.
+ *
+ * The outcome says only what the statement says: no success is invented (H5P.Blanks and H5P.DragText send a score
+ * without `success`; the server judges that score against the item's pass mark, server/src/learning/verdict.ts), and
+ * completion is true for the `completed` verb or when the statement sets it, otherwise unknown (null).
  */
 export type H5pOutcome = Omit<H5pOutcomeBody, 'topic_id' | 'h5p_id'>;
 
@@ -47,7 +51,7 @@ export function h5pOutcomeOf(
   return {
     score_scaled: scaled === null ? null : Math.round(scaled * 10000) / 10000,
     success: typeof success === 'boolean' ? success : null,
-    // `completed` says so by its verb; an `answered` item without the flag has been answered in full.
-    completion: typeof completion === 'boolean' ? completion : true,
+    // `completed` says so by its verb; an `answered` statement without the flag does not say.
+    completion: typeof completion === 'boolean' ? completion : verb === 'completed' ? true : null,
   };
 }
