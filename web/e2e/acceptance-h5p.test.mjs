@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { ADMIN, BASE, bearer, client, launch, newPage, signIn } from './lib.mjs';
+import { ADMIN, BASE, bearer, checkPage, client, launch, newPage, signIn } from './lib.mjs';
 
 /**
  * Issue 10 §1 acceptance: every real .h5p package in ../shared/acceptance/packages (written by others, see its
@@ -201,6 +201,7 @@ describe('H5P acceptance: every real package records the right verdict and score
       await learnerPage.getByTestId('activity-gate').waitFor();
       assert.equal(await learnerPage.getByRole('button', { name: 'Mark complete' }).count(), 0);
       assert.equal(await learnerPage.getByRole('button', { name: 'Download certificate' }).count(), 0);
+      if (file === packages[0]) await checkPage(learnerPage, 'h5p-acceptance-not-passed');
       table.push(`${file} | wrong | failed | ${Math.round(spec.wrongScore * 10000) / 100}%`);
 
       // Right answers, on a fresh page of the same attempt: a pass with full marks and a passing result.
