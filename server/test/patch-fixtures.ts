@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import {
   ComplianceBody,
   ContentBody,
@@ -14,7 +15,7 @@ import {
 } from '@cc/contracts';
 import type { z } from 'zod';
 import { buildContentImage } from './content-factories';
-import { buildEntity, buildRole, buildUser, clientFor } from './factories';
+import { bearer, buildEntity, buildRole, buildUser, clientFor } from './factories';
 import type { Harness } from './harness';
 import { buildContent, buildCourse, buildLesson, buildPassedResult } from './learning-factories';
 
@@ -30,6 +31,8 @@ export interface World {
   h: Harness;
   /** A super admin: passes every permission check, so the fixtures test the write, not the rules. */
   admin: Client;
+  /** The super admin's bearer headers (for GraphQL). */
+  adminHeaders: Record<string, string>;
   org: { id: number; slug: string };
   site: { id: number; slug: string };
   /** A second level A organisation (a site may move to it). */
@@ -83,12 +86,29 @@ export async function buildWorld(h: Harness): Promise<World> {
   const org = await buildEntity(h.db, { level: 'A' });
   const site = await buildEntity(h.db, { level: 'B', parentId: org.id });
   const otherOrg = await buildEntity(h.db, { level: 'A' });
-  const admin = await clientFor(
-    h.app,
-    h.db,
-    (await buildUser(h.db, { entityId: org.id, superAdmin: true })).id,
-  );
-  return { h, admin, org, site, otherOrg };
+  const superAdmin = await buildUser(h.db, { entityId: org.id, superAdmin: true });
+  const admin = await clientFor(h.app, h.db, superAdmin.id);
+  return { h, admin, adminHeaders: await bearer(h.db, superAdmin.id), org, site, otherOrg };
+}
+
+/** The read-back keys a write of `field` is expected to change (none for a flag that is not stored). */
+export const changesOf = (fixture: PatchFixture, field: string) => fixture.effects?.[field] ?? [field];
+
+/**
+ * What a write of `field` changed besides what it may: every read-back key outside the field, its effects and the
+ * volatile keys whose value differs. Empty when the write changed only what it was sent.
+ */
+export function otherChanges(fixture: PatchFixture, field: string, before: Row, after: Row) {
+  const may = new Set([field, ...changesOf(fixture, field), 'updated_at', ...(fixture.volatile ?? [])]);
+  return [...new Set([...Object.keys(before), ...Object.keys(after)])]
+    .filter((key) => !may.has(key) && !isDeepStrictEqual(before[key], after[key]))
+    .map((key) => ({ field: key, before: before[key], after: after[key] }));
+}
+
+/** True when the write changed at least one of the keys it should (or should change none). */
+export function changedWhatItShould(fixture: PatchFixture, field: string, before: Row, after: Row) {
+  const changes = changesOf(fixture, field);
+  return changes.length === 0 || changes.some((key) => !isDeepStrictEqual(before[key], after[key]));
 }
 
 // --- Authoring -----------------------------------------------------------------------------------------------
