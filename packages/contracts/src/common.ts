@@ -47,3 +47,37 @@ export const ErrorEnvelope = z.object({
 });
 export type ErrorEnvelope = z.infer<typeof ErrorEnvelope>;
 export const MessageEnvelope = z.object({ message: z.string(), data: z.unknown().optional() });
+
+// --- Update schemas ------------------------------------------------------------------------------------------
+
+/** A field as sent: its `.default()` / `.prefault()` (and any `.optional()` around them) taken off. */
+type AsSent<T> =
+  T extends z.ZodOptional<infer I>
+    ? AsSent<I>
+    : T extends z.ZodDefault<infer I>
+      ? AsSent<I>
+      : T extends z.ZodPrefault<infer I>
+        ? AsSent<I>
+        : T;
+export type UpdateShape<S extends z.ZodRawShape> = { [K in keyof S]: z.ZodOptional<AsSent<S[K]>> };
+
+function asSent(field: z.ZodType): z.ZodType {
+  if (field instanceof z.ZodOptional || field instanceof z.ZodDefault || field instanceof z.ZodPrefault)
+    return asSent(field.unwrap() as z.ZodType);
+  return field;
+}
+
+/**
+ * THE way to build a PATCH body (ARCHITECTURE "Writes that stay right"): the create schema's fields, each optional
+ * and without its default. zod 4 fills a default even inside `.partial()` (`{a: z.boolean().default(false)}
+ * .partial().parse({})` is `{a: false}`), so a partial create schema turned `PATCH {title}` into "and reset
+ * published, pass mark and questions too". Here a field absent from the request stays absent from the parsed body,
+ * and services write only the columns present. Object-level refinements of the create schema are not carried
+ * over: an update is checked against the stored row it merges with (e.g. presets' recurrenceErrors).
+ */
+export function updateSchemaOf<S extends z.ZodRawShape>(create: z.ZodObject<S>): z.ZodObject<UpdateShape<S>> {
+  const shape = Object.fromEntries(
+    Object.entries(create.shape).map(([key, field]) => [key, asSent(field as z.ZodType).optional()]),
+  );
+  return z.object(shape) as unknown as z.ZodObject<UpdateShape<S>>;
+}

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PageQuery, queryBool } from './common';
+import { PageQuery, queryBool, updateSchemaOf } from './common';
 
 /**
  * Role-course compliance, user compliance courses and entity scores (issue 5 items 2 and 3; spec 2 §3 "Compliance",
@@ -108,12 +108,7 @@ export const ComplianceBody = z.object({
 export type ComplianceBody = z.infer<typeof ComplianceBody>;
 
 /** PATCH /compliance/{id}. `entity`: the entity making the change (a level B entity overrides an inherited row). */
-export const UpdateComplianceBody = z.object({
-  entity: entityRef.optional(),
-  type: type.optional(),
-  validity: validity.optional(),
-  update_previous_results: z.boolean().optional(),
-});
+export const UpdateComplianceBody = updateSchemaOf(ComplianceBody.omit({ roleId: true, courseId: true }));
 export type UpdateComplianceBody = z.infer<typeof UpdateComplianceBody>;
 
 export const ComplianceIdParams = z.object({ id: dbId });

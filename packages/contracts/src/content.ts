@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PageQuery, queryBool } from './common';
+import { PageQuery, queryBool, updateSchemaOf } from './common';
 import { COURSE_LIST_DEFAULT_FIRST } from './constants';
 
 /**
@@ -64,7 +64,7 @@ export const CourseBody = z.object({
   /** Super admins only: a platform catalogue course (entity_id null). */
   platform: z.boolean().optional(),
 });
-export const UpdateCourseBody = CourseBody.omit({ platform: true }).partial();
+export const UpdateCourseBody = updateSchemaOf(CourseBody.omit({ platform: true }));
 
 /** spec 2 §9: the course listing asks for the first 10 by default; `first` is accepted as per_page. */
 export const CourseListQuery = PageQuery.extend({
@@ -112,7 +112,7 @@ export const ContentBody = z.object({
   prerequisites: Prerequisites.default([]),
   platform: z.boolean().optional(),
 });
-export const UpdateContentBody = ContentBody.omit({ platform: true }).partial();
+export const UpdateContentBody = updateSchemaOf(ContentBody.omit({ platform: true }));
 
 export const ContentListQuery = PageQuery.extend({
   type: z.enum(CONTENT_TYPES).optional(),
@@ -189,7 +189,7 @@ export const EntityContentBody = z.object({
   /** Needs permission 122. null: use the content's own admin_only. */
   admin_only_override: z.boolean().nullable().optional(),
 });
-export const UpdateEntityContentBody = EntityContentBody.omit({ content_id: true }).partial();
+export const UpdateEntityContentBody = updateSchemaOf(EntityContentBody.omit({ content_id: true }));
 export const EntityContentMultipleBody = z.object({
   items: z
     .array(z.object({ content_id: dbId, enabled: z.boolean() }))
@@ -230,7 +230,7 @@ export const LessonBody = z.object({
   question_qty: z.coerce.number().int().min(0).max(1000).nullable().optional(),
   platform: z.boolean().optional(),
 });
-export const UpdateLessonBody = LessonBody.omit({ platform: true }).partial();
+export const UpdateLessonBody = updateSchemaOf(LessonBody.omit({ platform: true }));
 export const Lesson = z.object({
   id: z.number(),
   title: z.string(),
@@ -258,7 +258,7 @@ export const TopicBody = z.object({
   resources: z.array(TopicResource).max(50).default([]),
   platform: z.boolean().optional(),
 });
-export const UpdateTopicBody = TopicBody.omit({ platform: true }).partial();
+export const UpdateTopicBody = updateSchemaOf(TopicBody.omit({ platform: true }));
 export const Topic = z.object({
   id: z.number(),
   title: z.string(),
@@ -294,7 +294,7 @@ export const QuizBody = z.object({
   questions: z.array(QuestionInput).max(200).default([]),
   platform: z.boolean().optional(),
 });
-export const UpdateQuizBody = QuizBody.omit({ platform: true }).partial();
+export const UpdateQuizBody = updateSchemaOf(QuizBody.omit({ platform: true }));
 export const ChangeQuestionOrderBody = z.object({ quiz_id: dbId, ids: z.array(dbId).min(1).max(500) });
 export const Quiz = z.object({
   id: z.number(),
@@ -322,7 +322,7 @@ export const H5pBody = z.object({
   video_id: z.string().trim().max(255).nullable().optional(),
   platform: z.boolean().optional(),
 });
-export const UpdateH5pBody = H5pBody.omit({ platform: true }).partial();
+export const UpdateH5pBody = updateSchemaOf(H5pBody.omit({ platform: true }));
 export const H5p = z.object({
   id: z.number(),
   title: z.string(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PageQuery, queryBool } from './common';
+import { PageQuery, queryBool, updateSchemaOf } from './common';
 import { COMPROMISED_PASSWORD_SETTINGS, ENTITY_LEVELS } from './constants';
 import { Whitelabel } from './whitelabel';
 
@@ -77,12 +77,12 @@ export const CreateEntityBody = EntitySettings.extend({
   level: z.enum(ENTITY_LEVELS, { message: 'The level must be A or B.' }),
   parent_id: z.number().int().positive().nullable().optional(),
 });
-export const UpdateEntityBody = EntitySettings.extend({
-  name: z.string().trim().min(1, 'The name field is required.').max(255).optional(),
-  /** Accepted only unchanged (a full form may send it back); the level of an entity never changes. */
-  level: z.enum(ENTITY_LEVELS, { message: 'The level must be A or B.' }).optional(),
-  slug: slug.optional(),
-  parent_id: z.number().int().positive().nullable().optional(),
+/**
+ * `level` is accepted only unchanged (a full form may send it back); the level of an entity never changes.
+ * `password_requirements` may name only the rules that change: the others keep their stored values.
+ */
+export const UpdateEntityBody = updateSchemaOf(CreateEntityBody).extend({
+  password_requirements: updateSchemaOf(PasswordRequirements).optional(),
 });
 export type CreateEntityBody = z.infer<typeof CreateEntityBody>;
 export type UpdateEntityBody = z.infer<typeof UpdateEntityBody>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PageQuery } from './common';
+import { PageQuery, updateSchemaOf } from './common';
 
 /**
  * Report presets and schedules (spec 2 §3 "Report preset", §7 "Reports", permission 117 "schedules").
@@ -136,7 +136,7 @@ export const CreatePresetBody = z
   .partial()
   .required({ name: true, report_type: true });
 export type CreatePresetBody = z.infer<typeof CreatePresetBody>;
-export const UpdatePresetBody = z.object(presetFields).partial();
+export const UpdatePresetBody = updateSchemaOf(z.object(presetFields));
 export type UpdatePresetBody = z.infer<typeof UpdatePresetBody>;
 
 export const PresetListQuery = PageQuery.extend({
@@ -254,7 +254,7 @@ export const CreateScheduleBody = z
   .partial()
   .required({ preset_id: true, frequency: true, time: true, recipients: true, format: true });
 export type CreateScheduleBody = z.infer<typeof CreateScheduleBody>;
-export const UpdateScheduleBody = z.object(scheduleFields).partial();
+export const UpdateScheduleBody = updateSchemaOf(z.object(scheduleFields));
 export type UpdateScheduleBody = z.infer<typeof UpdateScheduleBody>;
 export const ScheduleListQuery = PageQuery;
 

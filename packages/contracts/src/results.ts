@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PageQuery, queryBool } from './common';
+import { PageQuery, queryBool, updateSchemaOf } from './common';
 import { RESULT_TYPES } from './learning';
 
 /**
@@ -104,14 +104,11 @@ export const HistoricalResultBody = z.object({
 export type HistoricalResultBody = z.infer<typeof HistoricalResultBody>;
 
 /** PATCH /results/historical/{id} (25): any of the fields; `remove_evidence` drops the current file. */
-export const UpdateHistoricalResultBody = z.object({
-  course_id: id.optional(),
-  completed_at: dateOnly.optional(),
-  passed: formBool.optional(),
-  score: score.optional(),
-  notes: notes.optional(),
-  remove_evidence: formBool.optional(),
-});
+export const UpdateHistoricalResultBody = updateSchemaOf(HistoricalResultBody.omit({ user_id: true })).extend(
+  {
+    remove_evidence: formBool.optional(),
+  },
+);
 export type UpdateHistoricalResultBody = z.infer<typeof UpdateHistoricalResultBody>;
 
 /** POST /results/exempt (26): an exemption counts as in date from start_date until end_date (never ends without one). */
@@ -124,7 +121,7 @@ export const ExemptResultBody = z.object({
 });
 export type ExemptResultBody = z.infer<typeof ExemptResultBody>;
 
-export const UpdateExemptResultBody = ExemptResultBody.omit({ user_id: true }).partial();
+export const UpdateExemptResultBody = updateSchemaOf(ExemptResultBody.omit({ user_id: true }));
 export type UpdateExemptResultBody = z.infer<typeof UpdateExemptResultBody>;
 
 /** Lists of results over the caller's scope (its subtree unless deep=0); `entity_id` narrows to one entity's subtree. */

@@ -1,16 +1,13 @@
 import { z } from 'zod';
-import { PageQuery } from './common';
+import { PageQuery, updateSchemaOf } from './common';
 
 export const RoleBody = z.object({
   name: z.string().trim().min(1, 'The name field is required.').max(255),
   inspectable: z.boolean().default(false),
 });
-export const UpdateRoleBody = z.object({
-  name: z.string().trim().min(1, 'The name field is required.').max(255).optional(),
-  inspectable: z.boolean().optional(),
-});
+export const UpdateRoleBody = updateSchemaOf(RoleBody);
 export const TypeBody = z.object({ name: z.string().trim().min(1, 'The name field is required.').max(255) });
-export const UpdateTypeBody = TypeBody.partial();
+export const UpdateTypeBody = updateSchemaOf(TypeBody);
 /** Ids fit PostgreSQL's integer, so a huge number is a 422, not a database error. */
 const dbId = z.coerce.number().int().positive().max(2147483647);
 export const SlugIdParams = z.object({ slug: z.string().min(1).max(120), id: dbId });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PageQuery, queryBool } from './common';
+import { PageQuery, queryBool, updateSchemaOf } from './common';
 
 const name = z.string().trim().min(1, 'The name field is required.').max(255);
 const email = z.string().trim().toLowerCase().email('The email must be a valid email address.').max(255);
@@ -16,16 +16,9 @@ export const CreateUserBody = z.object({
   password: z.string().min(1).max(200).optional(),
   send_welcome_email: z.boolean().optional(),
 });
-export const UpdateUserBody = z.object({
-  name: name.optional(),
-  email: email.optional(),
-  primary_entity_id: z.number().int().positive().max(2147483647).optional(),
-  role_id: z.number().int().positive().max(2147483647).nullable().optional(),
-  type_id: z.number().int().positive().max(2147483647).nullable().optional(),
-  is_trainer: z.boolean().optional(),
-  start_date: date.nullable().optional(),
-  user_preferences: z.record(z.string(), z.unknown()).optional(),
-});
+export const UpdateUserBody = updateSchemaOf(
+  CreateUserBody.omit({ password: true, send_welcome_email: true }),
+).extend({ user_preferences: z.record(z.string(), z.unknown()).optional() });
 export type CreateUserBody = z.infer<typeof CreateUserBody>;
 export type UpdateUserBody = z.infer<typeof UpdateUserBody>;
 

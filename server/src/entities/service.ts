@@ -10,6 +10,7 @@ import {
   type UpdateEntityBody,
 } from '@cc/contracts';
 import type { z } from 'zod';
+import { parseRequirements } from '../auth/password-rules';
 import { hashPassword } from '../auth/passwords';
 import { issueUserToken, TOKEN_TTL_MINUTES } from '../auth/user-tokens';
 import type { EntityUpdate, NewEntity } from '../db/schema';
@@ -304,6 +305,12 @@ export async function updateEntity(ctx: Ctx, ref: string, body: UpdateEntityBody
     row.id,
   );
   const values = await settingsColumns(body);
+  // The rules not sent keep their stored values (a PATCH changes only what it is sent).
+  if (body.password_requirements !== undefined)
+    values.password_requirements = JSON.stringify({
+      ...parseRequirements(row.password_requirements),
+      ...body.password_requirements,
+    });
   if (parentChanges) values.parent_id = body.parent_id;
   values.updated_at = ctx.clock();
   try {

@@ -1,0 +1,138 @@
+/**
+ * GraphQL updates change only what they are sent (issue 10 §2), like PATCH: generated over the schema's update
+ * mutations and the fields of their inputs. Each resource is created and read back with the REST PATCH fixtures
+ * (test/patch-fixtures.ts), updated through GraphQL with one field, and every other field must be unchanged.
+ * A mutation that is neither listed as an update nor as another kind of write fails the coverage test.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { createHarness } from '../../test/harness';
+import {
+  buildWorld,
+  changedWhatItShould,
+  changesOf,
+  otherChanges,
+  PATCH_FIXTURES,
+  type PatchFixture,
+  type Row,
+  type World,
+} from '../../test/patch-fixtures';
+
+const h = await createHarness();
+afterAll(async () => h.close());
+const world = await buildWorld(h);
+
+async function gql(query: string, variables: Row = {}) {
+  const res = await h.app.inject({
+    method: 'POST',
+    url: '/graphql',
+    headers: world.adminHeaders,
+    payload: { query, variables },
+  });
+  return res.json() as { data?: Row | null; errors?: { message: string }[] };
+}
+
+interface GraphqlUpdate {
+  /** The REST operation whose fixture creates, reads back and gives new values. */
+  rest: string;
+  /** The input type whose fields are sent one by one (else the REST fixture's fields). */
+  input?: string;
+  /** Input fields that only a create reads, with a value to send: on an update they change nothing. */
+  createOnly?: Row;
+  /** Sends one field as this mutation. */
+  send(state: unknown, w: World, field: string, value: unknown): Promise<Row>;
+}
+
+const UPDATES: Record<string, GraphqlUpdate> = {
+  upsertEntity: {
+    rest: 'PATCH /api/entities/{id}',
+    input: 'EntityInput',
+    send: (s, _w, field, value) =>
+      gql('mutation ($input: EntityInput!) { upsertEntity(input: $input) { id } }', {
+        input: { id: String((s as { id: number }).id), [field]: value },
+      }),
+  },
+  upsertUser: {
+    rest: 'PATCH /api/users/{id}',
+    input: 'UserInput',
+    createOnly: { password: 'Another-Password-7', send_welcome_email: true },
+    send: (s, _w, field, value) =>
+      gql('mutation ($input: UserInput!) { upsertUser(input: $input) { id } }', {
+        input: { id: String((s as { id: number }).id), [field]: value },
+      }),
+  },
+  updateWhitelabel: {
+    rest: 'PATCH /api/entities/{id}/whitelabel',
+    send: (s, _w, field, value) =>
+      gql(
+        'mutation ($entity: String!, $settings: JSON) { updateWhitelabel(entity: $entity, settings: $settings) }',
+        {
+          entity: (s as { slug: string }).slug,
+          settings: { [field]: value },
+        },
+      ),
+  },
+};
+/** Mutations that create or act rather than update fields of a record. */
+const NOT_UPDATES = ['createAttempt', 'approvePendingResult', 'deletePendingResult'];
+
+const schema = await gql(`{
+  __schema { mutationType { fields { name } } }
+  ${Object.values(UPDATES)
+    .flatMap((u) => (u.input ? [`${u.input}: __type(name: "${u.input}") { inputFields { name } }`] : []))
+    .join('\n  ')}
+}`);
+const mutationType = (schema.data?.__schema as { mutationType?: { fields: { name: string }[] } } | undefined)
+  ?.mutationType;
+const mutations = (mutationType?.fields ?? []).map((f) => f.name);
+
+/** The fields an update mutation is tested with: its input type's (without the id), else the REST body's. */
+function fieldsOf(update: GraphqlUpdate, fixture: PatchFixture): string[] {
+  if (update.input) {
+    const type = schema.data?.[update.input] as { inputFields: { name: string }[] } | undefined;
+    return (type?.inputFields ?? []).map((f) => f.name).filter((name) => name !== 'id');
+  }
+  return Object.keys(fixture.bodySchema?.shape ?? {});
+}
+
+describe('GraphQL update mutations', () => {
+  it('lists every mutation of the schema as an update or as another kind of write', () => {
+    expect(schema.errors).toBeUndefined();
+    expect(mutations.length).toBeGreaterThan(0);
+    expect(mutations.filter((m) => !UPDATES[m] && !NOT_UPDATES.includes(m))).toEqual([]);
+  });
+});
+
+for (const [name, update] of Object.entries(UPDATES)) {
+  const fixture = PATCH_FIXTURES[update.rest] as PatchFixture;
+  const fields = fieldsOf(update, fixture);
+  const createOnly = Object.keys(update.createOnly ?? {});
+  // A create-only field is accepted on an update and changes nothing.
+  const expected: PatchFixture = {
+    ...fixture,
+    effects: { ...fixture.effects, ...Object.fromEntries(createOnly.map((f) => [f, []])) },
+  };
+
+  describe(name, () => {
+    it('has fields to send', () => expect(fields.length).toBeGreaterThan(0));
+
+    for (const field of fields) {
+      it(`changes only ${field}`, async () => {
+        const state = await fixture.create(world);
+        const values = { ...fixture.values(state, world), ...update.createOnly };
+        expect(field in values, `no new value for ${field} in the ${update.rest} fixture`).toBe(true);
+        const before = await fixture.read(state, world);
+        const res = await update.send(state, world, field, values[field]);
+        expect(res.errors, `${name} {${field}}`).toBeUndefined();
+        const after = await fixture.read(state, world);
+        expect(
+          otherChanges(expected, field, before, after),
+          `${name} {${field}} changed other fields`,
+        ).toEqual([]);
+        expect(
+          changedWhatItShould(expected, field, before, after),
+          `${name} {${field}} changed none of ${changesOf(expected, field).join(', ')}`,
+        ).toBe(true);
+      });
+    }
+  });
+}
