@@ -325,7 +325,9 @@ export function describeDuration(seconds: number): string {
  * Whole percent of compliant cells (in date, expiring and exempt: compliance.ts compliantCells); nothing required =
  * 100 (server rules.ts scoreOf).
  */
-export function reportScore(t: Pick<ComplianceTally, 'in_date' | 'expiring' | 'exempt' | 'required'>): number {
+export function reportScore(
+  t: Pick<ComplianceTally, 'in_date' | 'expiring' | 'exempt' | 'required'>,
+): number {
   if (t.required <= 0) return 100;
   return Math.floor((compliantCells(t) * 100) / t.required);
 }

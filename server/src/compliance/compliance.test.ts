@@ -310,9 +310,9 @@ describe('user compliance courses', () => {
     // issue 10 §4: an exemption is its own status, not in date.
     expect(on.json().data).toMatchObject({ exempt: true, status: 'exempt' });
     const listed = await manager('GET', `/api/users/${carer.uuid}/compliance-courses`);
-    expect(
-      listed.json().data.find((r: { course: { id: number } }) => r.course.id === fire.id),
-    ).toMatchObject({ status: 'exempt', exempt: true });
+    expect(listed.json().data.find((r: { course: { id: number } }) => r.course.id === fire.id)).toMatchObject(
+      { status: 'exempt', exempt: true },
+    );
     const off = await manager('PATCH', url, { exempt: false });
     expect(off.json().data).toMatchObject({ exempt: false, status: 'expired' });
   });

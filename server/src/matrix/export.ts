@@ -116,8 +116,7 @@ function exportRowsOf(
     const expiry = expires?.[k] as number;
     status[i * width + col] = code;
     // An exemption without an end shows no date: its start is not an expiry (it read "In date <start>" before).
-    day[i * width + col] =
-      expiry !== NULL_INT || code === EXEMPT_CODE ? expiry : (completed?.[k] as number);
+    day[i * width + col] = expiry !== NULL_INT || code === EXEMPT_CODE ? expiry : (completed?.[k] as number);
     if (types?.[k] !== 0) {
       required[i] = (required[i] as number) + 1;
       passed[i] = (passed[i] as number) + (COMPLIANT_CODE[code] ?? 0);

@@ -91,7 +91,9 @@ describe('POST /api/reports/matrix', () => {
     // The fill Excel gives a cell: the first containsText rule (by priority) whose SEARCH text is in its value.
     type Rule = { priority: number; formulae?: string[]; style?: { fill?: { bgColor?: { argb?: string } } } };
     const read = ws as unknown as { conditionalFormattings: { rules: Rule[] }[] };
-    const rules = read.conditionalFormattings.flatMap((cf) => cf.rules).sort((x, y) => x.priority - y.priority);
+    const rules = read.conditionalFormattings
+      .flatMap((cf) => cf.rules)
+      .sort((x, y) => x.priority - y.priority);
     const fillOf = (value: string) => {
       const rule = rules.find((r) => {
         const text = /SEARCH\("([^"]+)"/.exec(r.formulae?.[0] ?? '')?.[1];

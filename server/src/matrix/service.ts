@@ -133,6 +133,20 @@ export async function planMatrix(
   return completePlan(ctx, await planMatrixScope(ctx, input, permissions));
 }
 
+/** A row of a block's agg JSON (matrix/queries.ts blockTallies): entity, type, then the figures. */
+type N = number;
+type BlockTallyRow = [
+  entity: N,
+  type: string,
+  users: N,
+  required: N,
+  in_date: N,
+  expiring: N,
+  expired: N,
+  missing: N,
+  exempt: N,
+];
+
 /** Accumulates the per-block (entity, type) tallies into per-entity own/deep figures and the top level. */
 export class MatrixAggregator {
   private own = new Map<number, { primary: ComplianceTally; secondary: ComplianceTally }>();
@@ -145,7 +159,7 @@ export class MatrixAggregator {
   /** The block's agg JSON: [[entity_id, type, users, required, in_date, expiring, expired, missing, exempt], ...]. */
   add(aggJson: string, users: number) {
     this.totalUsers += users;
-    const rows = JSON.parse(aggJson) as [number, string, number, number, number, number, number, number, number][];
+    const rows = JSON.parse(aggJson) as BlockTallyRow[];
     for (const [eid, type, u, required, in_date, expiring, expired, missing, exempt] of rows) {
       const entry = this.own.get(eid);
       if (!entry || (type !== 'primary' && type !== 'secondary')) continue;

@@ -11,9 +11,9 @@ import { cellStatus, scoreOf } from '../compliance/rules';
 import { runDueJobs } from '../jobs/queue';
 import { recordResult } from '../results/service';
 import { reportLimits } from './compliance-service';
-import { backfillSnapshots } from './queries';
 import { clearDrillDownCache, drillDownLimits } from './drill-down';
 import { backfillComplianceHistory, registerReportJobs, snapshotPreviousMonth } from './jobs';
+import { backfillSnapshots } from './queries';
 
 const NOW = new Date();
 const DAY = 86_400_000;
