@@ -176,3 +176,26 @@ export async function buildPassedResult(
       .execute();
   return result;
 }
+
+/** An exemption (an approved, passed result of type exempt) from `courseId`, without an end unless `endsAt`. */
+export async function buildExemption(
+  db: Db,
+  o: { userId: number; entityId: number; courseId: number; startedAt?: Date; endsAt?: Date | null },
+) {
+  const { recordResult } = await import('../src/results/service');
+  return db.transaction().execute((trx) =>
+    recordResult(trx, {
+      userId: o.userId,
+      entityId: o.entityId,
+      courseId: o.courseId,
+      contentId: null,
+      type: 'exempt',
+      passed: true,
+      score: null,
+      completedAt: o.startedAt ?? new Date(),
+      expiresAt: o.endsAt ?? null,
+      attemptId: null,
+      createdBy: null,
+    }),
+  );
+}

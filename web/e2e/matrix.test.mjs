@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { BASE, checkPage, launch, MANAGER, newPage, signIn } from './lib.mjs';
+import { BASE, bearer, checkPage, client, launch, MANAGER, newPage, signIn } from './lib.mjs';
 
 /**
  * The compliance matrix (issue 5 item 4) on the demo: the Oakfield House manager opens /reports/matrix, the live
  * connection loads it (progress to 1), sees coloured cells, scrolls the virtualised grid, exports XLSX; at 375 px.
+ * An exemption (issue 10 §4) is its own status: the cell says Exempt and the legend lists it.
  */
 
 let browser;
@@ -43,6 +44,51 @@ describe('compliance matrix', () => {
     await page.goto(`${BASE}/reports/matrix-legacy`);
     await page.getByRole('table').first().waitFor({ timeout: 30_000 });
     await checkPage(page, 'matrix-legacy');
+  });
+
+  it('shows an exemption as Exempt, in words, and lists it in the legend', async () => {
+    // The demo's exemptions in the manager's matrix, from the same data the page gets (JSON form of the report).
+    const api = client(await bearer(MANAGER));
+    const data = await api('POST', '/reports/matrix', { directFormat: 'json' });
+    const exempt = data.cells.find((c) => c.status === 'exempt');
+    assert.ok(exempt, 'the demo has an exemption in the Oakfield House matrix');
+    // Where it is in the grid: users in id order, courses by title (MatrixGrid.orderedCourses).
+    const row = [...data.users].sort((a, b) => a.id - b.id).findIndex((u) => u.id === exempt.user_id);
+    const courses = [...data.courses].sort((a, b) => a.title.localeCompare(b.title) || a.id - b.id);
+    const column = courses.findIndex((c) => c.id === exempt.course_id);
+    const course = courses[column];
+
+    const { page } = await newPage(browser);
+    await signIn(page, MANAGER);
+    await page.goto(`${BASE}/reports/matrix`);
+    await page.getByTestId('matrix-summary').waitFor({ timeout: 30_000 });
+    const legend = page.getByRole('list', { name: 'Legend' });
+    assert.deepEqual(await legend.getByRole('listitem').allTextContents(), [
+      'In date',
+      'Expiring',
+      'Expired',
+      'Missing',
+      'Exempt',
+    ]);
+    // Bring the cell into the virtualised window (rows of 36 px, columns of 44 px).
+    await page
+      .getByRole('region', { name: 'Compliance matrix' })
+      .evaluate((el, [x, y]) => el.scrollTo(x, y), [Math.max(0, column - 2) * 44, Math.max(0, row - 2) * 36]);
+    const title = course.title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const cell = page.getByRole('gridcell', { name: new RegExp(`^${title}: Exempt, since `) }).first();
+    await cell.waitFor({ timeout: 10_000 });
+    assert.equal((await cell.textContent())?.trim(), 'Exempt');
+    assert.equal(await cell.getAttribute('data-status'), 'exempt');
+    const colours = await page
+      .locator('[role="gridcell"][data-status]')
+      .evaluateAll((els) =>
+        Object.fromEntries(
+          els.map((e) => [e.getAttribute('data-status'), getComputedStyle(e).backgroundColor]),
+        ),
+      );
+    assert.equal(colours.exempt, 'rgb(147, 197, 253)');
+    assert.notEqual(colours.exempt, colours.in_date);
+    await checkPage(page, 'matrix-exempt');
   });
 
   it('works at 375 px', async () => {

@@ -145,8 +145,38 @@ export type ExistingResultsMarker = z.infer<typeof ExistingResultsMarker>;
 
 // --- User compliance courses (GET /users/{id}/compliance-courses, permission 43 to change).
 
-export const CELL_STATUSES = ['in_date', 'expiring', 'expired', 'missing'] as const;
+/**
+ * The status of a (user, course) cell, ONE list for every renderer (matrix, exports, reports, user and learner pages,
+ * preset filters). Its order is the matrix wire's status code (MATRIX_STATUSES): append, never reorder.
+ * - in_date: the latest pass has not expired (or never expires);
+ * - expiring: in date, but it expires within the entity's expiry_warning days;
+ * - expired: the latest pass (or exemption) is past its end;
+ * - missing: no passed result;
+ * - exempt: the latest result is an exemption (result type `exempt`, spec 2 §1) that has not ended. Exempt is its own
+ *   status wherever a cell or a figure is shown, and counts as compliant in every score (cellCountsAsCompliant).
+ */
+export const CELL_STATUSES = ['in_date', 'expiring', 'expired', 'missing', 'exempt'] as const;
 export type CellStatus = (typeof CELL_STATUSES)[number];
+/** The words of each status (STYLE.md: status is always text as well as colour). */
+export const CELL_STATUS_LABELS: Record<CellStatus, string> = {
+  in_date: 'In date',
+  expiring: 'Expiring',
+  expired: 'Expired',
+  missing: 'Missing',
+  exempt: 'Exempt',
+};
+/**
+ * The colour of an exempt cell in the matrix, its exports and the status badges' legend: a blue apart from the
+ * white-label traffic lights (in date, expiring, expired) and the grey of missing. Never the only sign: the cell says
+ * Exempt (web, XLSX) or carries a ring (PDF).
+ */
+export const EXEMPT_CELL_COLOUR = '#93c5fd';
+/** Statuses that count towards a score: in date, expiring (still in date) and exempt. */
+export const cellCountsAsCompliant = (status: CellStatus) =>
+  status === 'in_date' || status === 'expiring' || status === 'exempt';
+/** The compliant cells of a tally: in date + expiring + exempt (the numerator of every score). */
+export const compliantCells = (t: { in_date: number; expiring: number; exempt: number }) =>
+  t.in_date + t.expiring + t.exempt;
 
 export const UserComplianceCourse = z.object({
   course: z.object({ id: z.number(), title: z.string() }),
@@ -198,7 +228,7 @@ export const EntityScore = z.object({
   type: z.enum(SCORE_TYPES),
   deep: z.boolean(),
   new_starters: z.enum(NEW_STARTER_MODES),
-  /** Whole percent: in-date cells (expiring counts) over required cells; nothing required is 100. */
+  /** Whole percent: compliant cells (in date, expiring, exempt) over required cells; nothing required is 100. */
   score: z.number(),
   band: z.enum(SCORE_BANDS_LIST),
   /** The traffic-light colour of the band, from the entity's white-label. */
@@ -210,6 +240,7 @@ export const EntityScore = z.object({
   expiring: z.number(),
   expired: z.number(),
   missing: z.number(),
+  exempt: z.number(),
   computed_at: z.string(),
 });
 export type EntityScore = z.infer<typeof EntityScore>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 // MATRIX_TAKING_LONG_MS (15 s, spec 2 §9) lives in constants.ts.
-import { NEW_STARTERS_FILTERS, PRESET_COMPLIANCE_TYPES, STATUS_TYPES } from './presets';
+import { CELL_STATUSES, type CellStatus, cellCountsAsCompliant } from './compliance';
+import { NEW_STARTERS_FILTERS, PRESET_COMPLIANCE_TYPES } from './presets';
 
 /**
  * The compliance matrix (spec 2 §3 "Matrix cell" / "Matrix response", §4 matrix progress, §7 websocket channel and
@@ -15,8 +16,9 @@ import { NEW_STARTERS_FILTERS, PRESET_COMPLIANCE_TYPES, STATUS_TYPES } from './p
  *     [user_ids[], course_ids[], type codes[], status codes[], latest_result_ids (null)[],
  *      completed day numbers (null)[], expiry day numbers (null)[], result_counts[]]
  *   type code: 0 none, 1 primary, 2 secondary (MATRIX_TYPE_CODES); status code: 0 in_date, 1 expiring, 2 expired,
- *   3 missing (MATRIX_STATUS_CODES); a day number is whole days since 1970-01-01 UTC (the date of the timestamp in
- *   UTC). in_date_passed = status in_date or expiring; in_expiry_warning_period = status expiring; the cell's
+ *   3 missing, 4 exempt (the index in MATRIX_STATUSES); a day number is whole days since 1970-01-01 UTC (the date of
+ *   the timestamp in UTC). in_date_passed = the status counts as compliant (in_date, expiring or exempt);
+ *   in_expiry_warning_period = status expiring; the cell's
  *   primary_entity_id and role_id are its user's. decodeCells() gives back the spec's MatrixCell objects.
  * - A cell exists for every (user, course) that the user's role requires in their primary entity (type primary or
  *   secondary, through effective_compliance_rules: level B inherits level A) and, with compliance type 'all', for
@@ -49,8 +51,9 @@ export const MatrixMessages = {
 export const MATRIX_TYPES = ['none', 'primary', 'secondary'] as const;
 export type MatrixCellType = (typeof MATRIX_TYPES)[number];
 export const MATRIX_TYPE_CODES: Record<MatrixCellType, number> = { none: 0, primary: 1, secondary: 2 };
-export const MATRIX_STATUSES = STATUS_TYPES;
-export type MatrixStatus = (typeof MATRIX_STATUSES)[number];
+/** The wire's status codes are indexes in this list (compliance.ts CELL_STATUSES: 4 is exempt). */
+export const MATRIX_STATUSES = CELL_STATUSES;
+export type MatrixStatus = CellStatus;
 
 const dbId = z.number().int().positive().max(2147483647);
 const ids = z.array(dbId).max(5000);
@@ -66,7 +69,7 @@ export const MatrixFilters = z.object({
   compliance_type: z.enum(PRESET_COMPLIANCE_TYPES).default('primary'),
   new_starters_filter: z.enum(NEW_STARTERS_FILTERS).default('include_new_starters'),
   /** Only cells with these statuses (empty: all). Scores and aggregates always count every required cell. */
-  includeStatusTypes: z.array(z.enum(STATUS_TYPES)).max(4).default([]),
+  includeStatusTypes: z.array(z.enum(CELL_STATUSES)).max(CELL_STATUSES.length).default([]),
   deep: z.boolean().default(true),
 });
 export type MatrixFilters = z.infer<typeof MatrixFilters>;
@@ -92,7 +95,7 @@ export interface MatrixCell {
   role_id: number | null;
   type: MatrixCellType;
   user_id: number;
-  /** Ours: the status the core computed (in_date, expiring, expired, missing). */
+  /** Ours: the status the core computed (in_date, expiring, expired, missing, exempt). */
   status: MatrixStatus;
 }
 
@@ -126,6 +129,8 @@ export interface ComplianceTally {
   expiring: number;
   expired: number;
   missing: number;
+  /** Cells whose latest result is an exemption that has not ended: compliant, and counted apart from in_date. */
+  exempt: number;
 }
 /** Per entity: its own users (own) and its own plus its descendants' (deep), by compliance type; score = deep. */
 export interface MatrixAggregate {
@@ -134,7 +139,7 @@ export interface MatrixAggregate {
   parent_id: number | null;
   own: { primary: ComplianceTally; secondary: ComplianceTally };
   deep: { primary: ComplianceTally; secondary: ComplianceTally };
-  /** scoreOf(in_date + expiring, required) over the deep figures of the filtered compliance type(s). */
+  /** scoreOf(in_date + expiring + exempt, required) over the deep figures of the filtered compliance type(s). */
   score: number;
 }
 export interface MatrixTopLevelAggregate extends ComplianceTally {
@@ -215,7 +220,7 @@ export function decodeCells(wire: CellsWire, users: ReadonlyMap<number, MatrixUs
     const status = MATRIX_STATUSES[statuses[i] as number] ?? 'missing';
     out[i] = {
       course_id: courseIds[i] as number,
-      in_date_passed: status === 'in_date' || status === 'expiring',
+      in_date_passed: cellCountsAsCompliant(status),
       in_expiry_warning_period: status === 'expiring',
       latest_result_completed: dayNumberToIso(completed[i] ?? null),
       latest_result_expires: dayNumberToIso(expires[i] ?? null),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PageQuery, updateSchemaOf } from './common';
+import { CELL_STATUSES } from './compliance';
 
 /**
  * Report presets and schedules (spec 2 §3 "Report preset", §7 "Reports", permission 117 "schedules").
@@ -56,7 +57,8 @@ export const NEW_STARTERS_FILTERS = [
   'new_starters_only',
 ] as const;
 export const CARE_CERTIFICATE_FILTERS = ['in_progress', 'complete', 'either'] as const;
-export const STATUS_TYPES = ['in_date', 'expiring', 'expired', 'missing'] as const;
+/** includeStatusTypes: the cell statuses (compliance.ts CELL_STATUSES, exempt included). */
+export const STATUS_TYPES = CELL_STATUSES;
 export const PRESET_COMPLIANCE_TYPES = ['primary', 'secondary', 'all'] as const;
 export const PRESET_FILTER_BY = ['completed', 'expires'] as const;
 export const PRESET_COURSE_TYPES = [

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { compliantCells } from './compliance';
 import type { ComplianceTally } from './matrix';
 import {
   EXPORT_FORMATS,
@@ -119,7 +120,7 @@ export type ComplianceReportQuery = z.infer<typeof ComplianceReportQuery>;
 export const ComplianceExportParams = z.object({ format: z.enum(['pdf', 'xlsx']) });
 
 export interface ComplianceFigures extends ComplianceTally {
-  /** Whole percent: (in date + expiring) / required; nothing required = 100. */
+  /** Whole percent: (in date + expiring + exempt) / required; nothing required = 100. */
   score: number;
 }
 export interface ComplianceEntityRow extends ComplianceFigures {
@@ -306,6 +307,7 @@ export interface DrillDownUserRow {
   expiring: number;
   expired: number;
   missing: number;
+  exempt: number;
   score: number;
 }
 
@@ -319,8 +321,13 @@ export function describeDuration(seconds: number): string {
   return `${h} hour${h === 1 ? '' : 's'}`;
 }
 
-/** Whole percent of in-date cells (expiring counts as in date); nothing required = 100 (server rules.ts scoreOf). */
-export function reportScore(inDate: number, expiring: number, required: number): number {
-  if (required <= 0) return 100;
-  return Math.floor(((inDate + expiring) * 100) / required);
+/**
+ * Whole percent of compliant cells (in date, expiring and exempt: compliance.ts compliantCells); nothing required =
+ * 100 (server rules.ts scoreOf).
+ */
+export function reportScore(
+  t: Pick<ComplianceTally, 'in_date' | 'expiring' | 'exempt' | 'required'>,
+): number {
+  if (t.required <= 0) return 100;
+  return Math.floor((compliantCells(t) * 100) / t.required);
 }

@@ -307,7 +307,12 @@ describe('user compliance courses', () => {
     expect(notRequired.statusCode).toBe(422);
     const on = await manager('PATCH', url, { exempt: true });
     expect(on.statusCode, on.body).toBe(200);
-    expect(on.json().data).toMatchObject({ exempt: true, status: 'in_date' });
+    // issue 10 §4: an exemption is its own status, not in date.
+    expect(on.json().data).toMatchObject({ exempt: true, status: 'exempt' });
+    const listed = await manager('GET', `/api/users/${carer.uuid}/compliance-courses`);
+    expect(listed.json().data.find((r: { course: { id: number } }) => r.course.id === fire.id)).toMatchObject(
+      { status: 'exempt', exempt: true },
+    );
     const off = await manager('PATCH', url, { exempt: false });
     expect(off.json().data).toMatchObject({ exempt: false, status: 'expired' });
   });
@@ -357,7 +362,9 @@ describe('GET /entities/{id}/score/{x}', () => {
     expect((await manager('GET', url)).statusCode).toBe(202);
     await settleScore(`${org.id}:primary:own:include`);
     const after = await manager('GET', url);
+    // The exemption counts towards the score, and apart from in date in the figures.
     expect(after.json().data.score).toBe(100);
     expect(after.json().data.band).toBe('green');
+    expect(after.json().data).toMatchObject({ exempt: 1, expired: 0 });
   });
 });

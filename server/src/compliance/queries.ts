@@ -1,4 +1,4 @@
-import type { ComplianceTally } from '@cc/contracts';
+import type { CellStatus, ComplianceTally } from '@cc/contracts';
 import { type Expression, type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { Db } from '../db/connect';
 import type { ComplianceType } from '../db/schema';
@@ -14,18 +14,37 @@ type Executor = Db | Trx;
 
 /**
  * The cell status of a latest_results row aliased `lr` (absent: all its columns null) for an entity aliased `e`
- * (its expiry_warning), at `now`: 'in_date' | 'expiring' | 'expired' | 'missing' — rules.ts cellStatus().
+ * (its expiry_warning), at `now`: 'in_date' | 'expiring' | 'expired' | 'missing' | 'exempt' — rules.ts cellStatus().
+ * `exempt` says whether the row is an exemption: by default `lr.type = 'exempt'` (latest_results, results); over
+ * user_requirements (whose `type` is the compliance type) use requirementStatusSql.
  */
-export function cellStatusSql(now: Date, lr = 'lr', e = 'e'): RawBuilder<string> {
+export function cellStatusSql(
+  now: Date,
+  lr = 'lr',
+  e = 'e',
+  exempt: RawBuilder<SqlBool> = sql<SqlBool>`${sql.ref(`${lr}.type`)} = 'exempt'`,
+): RawBuilder<string> {
   const passed = sql.ref(`${lr}.passed`);
   const expires = sql.ref(`${lr}.expires_at`);
   const warning = sql.ref(`${e}.expiry_warning`);
   return sql<string>`CASE
     WHEN ${passed} IS NOT TRUE THEN 'missing'
-    WHEN ${expires} IS NULL THEN 'in_date'
     WHEN ${expires} <= ${now} THEN 'expired'
+    WHEN ${exempt} THEN 'exempt'
+    WHEN ${expires} IS NULL THEN 'in_date'
     WHEN ${expires} <= ${now}::timestamptz + make_interval(days => ${warning}) THEN 'expiring'
     ELSE 'in_date' END`;
+}
+
+/** cellStatusSql over a user_requirements row aliased `ur` (its passed / expires_at / exempt copied from latest_results). */
+export const requirementStatusSql = (now: Date, ur = 'ecr', e = 'e') =>
+  cellStatusSql(now, ur, e, sql<SqlBool>`${sql.ref(`${ur}.exempt`)}`);
+
+/** count(*) of each status, named as ComplianceTally's fields: the figures every grouped query selects. */
+export function statusCountColumns(status: RawBuilder<string>, counted: RawBuilder<unknown> = sql`*`) {
+  const count = <S extends CellStatus>(s: S) =>
+    sql<number>`count(${counted}) FILTER (WHERE ${status} = ${sql.lit(s)})::int`.as(s);
+  return [count('in_date'), count('expiring'), count('expired'), count('missing'), count('exempt')] as const;
 }
 
 /** `completed_at` plus `months` in UTC calendar months (31 Jan + 1 month = end of Feb), as rules.ts expiryOf(). */
@@ -131,22 +150,19 @@ export async function currentCounts(
   opts: { newStarters?: NewStartersFilter; roleIds?: number[]; courseIds?: number[] } = {},
 ): Promise<ComplianceCounts[]> {
   if (entityIds.length === 0) return [];
-  const status = cellStatusSql(now, 'ecr');
+  const status = requirementStatusSql(now, 'ecr');
   let q = db
     .selectFrom('users as u')
     .innerJoin('entities as e', 'e.id', 'u.primary_entity_id')
-    // user_requirements: the effective rules per user with the latest result's passed / expires_at (migration
-    // 009), kept on write; the status is computed here, at `now`.
+    // user_requirements: the effective rules per user with the latest result's passed / expires_at / exempt
+    // (migrations 009, 011), kept on write; the status is computed here, at `now`.
     .innerJoin('user_requirements as ecr', 'ecr.user_id', 'u.id')
     .select([
       'u.primary_entity_id as entity_id',
       'ecr.type',
       sql<number>`count(DISTINCT u.id)::int`.as('users'),
       sql<number>`count(*)::int`.as('required'),
-      sql<number>`count(*) FILTER (WHERE ${status} = 'in_date')::int`.as('in_date'),
-      sql<number>`count(*) FILTER (WHERE ${status} = 'expiring')::int`.as('expiring'),
-      sql<number>`count(*) FILTER (WHERE ${status} = 'expired')::int`.as('expired'),
-      sql<number>`count(*) FILTER (WHERE ${status} = 'missing')::int`.as('missing'),
+      ...statusCountColumns(status),
     ])
     .where('u.primary_entity_id', 'in', entityIds)
     .groupBy(['u.primary_entity_id', 'ecr.type']);
@@ -179,6 +195,7 @@ export async function writeSnapshots(trx: Trx, entityIds: number[], month: strin
         expiring: eb.ref('excluded.expiring'),
         expired: eb.ref('excluded.expired'),
         missing: eb.ref('excluded.missing'),
+        exempt: eb.ref('excluded.exempt'),
         created_at: at,
       })),
     )

@@ -58,9 +58,24 @@ const CELLS: Array<{
     expect: 'expired',
   },
   {
-    name: 'exemption: in date',
+    name: 'exemption without an end: exempt (its own status, not in date)',
     latest: { passed: true, type: 'exempt', expiresAt: null },
-    expect: 'in_date',
+    expect: 'exempt',
+  },
+  {
+    name: 'exemption ending in 200 days: exempt',
+    latest: { passed: true, type: 'exempt', expiresAt: day(200) },
+    expect: 'exempt',
+  },
+  {
+    name: 'exemption ending in 10 days (warning 30): still exempt, not expiring',
+    latest: { passed: true, type: 'exempt', expiresAt: day(10) },
+    expect: 'exempt',
+  },
+  {
+    name: 'exemption ending right now: expired',
+    latest: { passed: true, type: 'exempt', expiresAt: NOW },
+    expect: 'expired',
   },
   {
     name: 'exemption that ended 5 days ago: expired',

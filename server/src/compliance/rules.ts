@@ -3,7 +3,9 @@
  * thing in bulk; rules.test.ts holds both to one table of cases.
  */
 
-export type CellStatus = 'in_date' | 'expiring' | 'expired' | 'missing';
+import type { CellStatus } from '@cc/contracts';
+
+export type { CellStatus } from '@cc/contracts';
 
 /** What a cell knows of its latest result (latest_results): absent when the user has none for the course. */
 export interface LatestResultFacts {
@@ -16,9 +18,12 @@ export interface LatestResultFacts {
 const DAY_MS = 86_400_000;
 
 /**
- * in date: the latest passed result has not expired (or never expires), or the user is exempt;
+ * in date: the latest passed result has not expired (or never expires);
  * expiring: in date, but it expires within the entity's expiry_warning days;
- * expired: the latest pass is past its expiry; missing: no passed result.
+ * expired: the latest pass (or exemption) is past its expiry; missing: no passed result;
+ * exempt: the latest result is an exemption that has not ended (its own status, compliant in scores). An exemption
+ * that ends within the warning period stays exempt: the cell shows its end date, and the end is not a lapse of
+ * training the learner took.
  */
 export function cellStatus(
   latest: LatestResultFacts | null | undefined,
@@ -26,15 +31,13 @@ export function cellStatus(
   expiryWarningDays: number,
 ): CellStatus {
   if (!latest?.passed) return 'missing';
-  if (latest.expiresAt === null) return 'in_date';
-  const expires = latest.expiresAt.getTime();
-  if (expires <= now.getTime()) return 'expired';
+  const expires = latest.expiresAt?.getTime() ?? null;
+  if (expires !== null && expires <= now.getTime()) return 'expired';
+  if (latest.type === 'exempt') return 'exempt';
+  if (expires === null) return 'in_date';
   if (expires <= now.getTime() + expiryWarningDays * DAY_MS) return 'expiring';
   return 'in_date';
 }
-
-/** Expiring cells are still in date: they count towards the score. */
-export const countsAsInDate = (status: CellStatus) => status === 'in_date' || status === 'expiring';
 
 /**
  * A user who started less than `starter_period` days ago. The start date is the user's start_date when set,
@@ -57,7 +60,7 @@ export function expiryOf(completedAt: Date, months: number | null): Date | null 
   return d;
 }
 
-/** A score in whole percent: in-date cells over required cells; nothing required is 100. */
+/** A score in whole percent: compliant cells (in date + expiring + exempt) over required cells; nothing required is 100. */
 export function scoreOf(inDate: number, required: number): number {
   if (required <= 0) return 100;
   return Math.floor((inDate * 100) / required);

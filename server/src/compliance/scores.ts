@@ -1,4 +1,10 @@
-import { type EntityScore, SCORE_READ_ANY_OF, type ScoreQuery, type ScoreType } from '@cc/contracts';
+import {
+  compliantCells,
+  type EntityScore,
+  SCORE_READ_ANY_OF,
+  type ScoreQuery,
+  type ScoreType,
+} from '@cc/contracts';
 import { findEntityByRef } from '../entities/queries';
 import { assertEntityInScope } from '../entities/scope';
 import { subtreeIds } from '../entities/tree';
@@ -13,7 +19,7 @@ import { emptyTally } from './tally';
 /**
  * GET /entities/{id}/score/{x} (spec 1 §7, §4 "Score request"; spec 2 §9 score bands). `x` is the compliance type:
  * primary, secondary or all (both). The figures are the entity's own users (its descendants' too with deep), from
- * the engine's currentCounts; expiring cells count as in date. The band uses the entity's white-label lower margins
+ * the engine's currentCounts; expiring and exempt cells count as compliant (contracts compliantCells). The band uses the entity's white-label lower margins
  * and its traffic-light colour. Answers `{ status: 'computing' }` (the route's 202) until the background computation
  * is ready.
  */
@@ -61,12 +67,13 @@ export async function computeScore(
     figures.expiring += r.expiring;
     figures.expired += r.expired;
     figures.missing += r.missing;
+    figures.exempt += r.exempt;
     usersByEntity.set(r.entity_id, Math.max(usersByEntity.get(r.entity_id) ?? 0, r.users));
   }
   for (const n of usersByEntity.values()) figures.users += n;
   const wl = await whitelabelOfEntity({ db: deps.db }, entityId);
   const margins = { green: wl.greenScoreBandLowerMargin, amber: wl.amberScoreBandLowerMargin };
-  const score = scoreOf(figures.in_date + figures.expiring, figures.required);
+  const score = scoreOf(compliantCells(figures), figures.required);
   const band = scoreBand(score, margins);
   const colour =
     band === 'green' ? wl.trafficLightOk : band === 'amber' ? wl.trafficLightWarning : wl.trafficLightDanger;

@@ -11,6 +11,7 @@ export const emptyTally = (): ComplianceTally => ({
   expiring: 0,
   expired: 0,
   missing: 0,
+  exempt: 0,
 });
 
 /** Adds `t`'s figures into `into` (changed in place, and returned). */
@@ -21,6 +22,7 @@ export function addTally(into: ComplianceTally, t: ComplianceTally): ComplianceT
   into.expiring += t.expiring;
   into.expired += t.expired;
   into.missing += t.missing;
+  into.exempt += t.exempt;
   return into;
 }
 

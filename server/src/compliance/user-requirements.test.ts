@@ -6,7 +6,7 @@ import { buildCourse } from '../../test/learning-factories';
 import { recordResult } from '../results/service';
 
 /**
- * user_requirements (migration 009) is users ⋈ effective_compliance_rules, kept by triggers: after every kind of
+ * user_requirements (migrations 009, 011) is users ⋈ effective_compliance_rules, kept by triggers: after every kind of
  * write that can change it, the table must equal the view join (the naive computation), row for row.
  */
 
@@ -30,9 +30,10 @@ type Row = {
   type: string;
   passed: boolean | null;
   expires_at: Date | null;
+  exempt: boolean;
 };
 const key = (r: Row) =>
-  `${r.user_id}:${r.course_id}:${r.entity_id}:${r.role_id}:${r.type}:${r.passed}:${r.expires_at?.toISOString()}`;
+  `${r.user_id}:${r.course_id}:${r.entity_id}:${r.role_id}:${r.type}:${r.passed}:${r.expires_at?.toISOString()}:${r.exempt}`;
 
 async function stored() {
   const rows = await h.db.selectFrom('user_requirements').selectAll().execute();
@@ -40,7 +41,7 @@ async function stored() {
 }
 async function naive() {
   const { rows } = await sql<Row>`SELECT u.id AS user_id, ecr.course_id, u.primary_entity_id AS entity_id,
-      u.role_id, ecr.type, lr.passed, lr.expires_at FROM users u JOIN effective_compliance_rules ecr
+      u.role_id, ecr.type, lr.passed, lr.expires_at, coalesce(lr.type = 'exempt', false) AS exempt FROM users u JOIN effective_compliance_rules ecr
       ON ecr.entity_id = u.primary_entity_id AND ecr.role_id = u.role_id
       LEFT JOIN latest_results lr ON lr.user_id = u.id AND lr.course_id = ecr.course_id`.execute(h.db);
   return rows.map(key).sort();
@@ -158,6 +159,26 @@ describe('user_requirements kept on every write', () => {
     await manager('PATCH', `/api/compliance/${groupRule}`, { validity: 24, update_previous_results: true });
     await expectConsistent();
     await h.db.deleteFrom('latest_results').where('user_id', '=', siteCarer).execute();
+    await expectConsistent();
+  });
+
+  it('an exemption sets the cell’s exempt flag and lifting it clears the flag (migration 011)', async () => {
+    const exemptOf = async () =>
+      (
+        await h.db
+          .selectFrom('user_requirements')
+          .select('exempt')
+          .where('user_id', '=', carer)
+          .where('course_id', '=', fire)
+          .executeTakeFirstOrThrow()
+      ).exempt;
+    const exempt = (on: boolean) =>
+      manager('PATCH', `/api/users/${carer}/compliance-courses/${fire}`, { exempt: on });
+    expect((await exempt(true)).statusCode).toBe(200);
+    expect(await exemptOf()).toBe(true);
+    await expectConsistent();
+    expect((await exempt(false)).statusCode).toBe(200);
+    expect(await exemptOf()).toBe(false);
     await expectConsistent();
   });
 

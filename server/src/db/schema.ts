@@ -520,6 +520,8 @@ export interface ComplianceSnapshotsTable {
   expiring: number;
   expired: number;
   missing: number;
+  /** Exempt cells (migration 011; before it, exemptions were counted in in_date). */
+  exempt: Generated<number>;
   created_at: DefaultTimestamp;
 }
 
@@ -556,6 +558,8 @@ export interface UserRequirementsTable {
   /** The (user, course)'s latest result (latest_results), null without one. */
   passed: boolean | null;
   expires_at: Date | null;
+  /** The latest result is an exemption (latest_results.type = 'exempt'; migration 011). */
+  exempt: Generated<boolean>;
 }
 
 /** Uploaded SCORM packages (005_packages): one per scorm content. */

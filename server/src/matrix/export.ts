@@ -1,6 +1,9 @@
 import { PassThrough, type Readable } from 'node:stream';
 import {
+  CELL_STATUS_LABELS,
+  cellCountsAsCompliant,
   dayNumberToIso,
+  EXEMPT_CELL_COLOUR,
   MATRIX_STATUSES,
   type MatrixCourse,
   type MatrixStatus,
@@ -23,12 +26,10 @@ import { columnLetter, XlsxStreamWriter } from './xlsx-writer';
  * PDF_USERS_PER_PAGE users × PDF_COURSES_PER_PAGE courses (role and entity are in the XLSX).
  */
 
-export const STATUS_LABELS: Record<MatrixStatus, string> = {
-  in_date: 'In date',
-  expiring: 'Expiring',
-  expired: 'Expired',
-  missing: 'Missing',
-};
+export const STATUS_LABELS = CELL_STATUS_LABELS;
+/** Per wire status code: 1 when it counts towards the score (in date, expiring, exempt): one array read per cell. */
+const COMPLIANT_CODE = Uint8Array.from(MATRIX_STATUSES, (s) => (cellCountsAsCompliant(s) ? 1 : 0));
+const EXEMPT_CODE = MATRIX_STATUSES.indexOf('exempt');
 
 interface Colours {
   ok: string;
@@ -49,8 +50,21 @@ async function coloursOf(ctx: Ctx, plan: MatrixPlan): Promise<Colours> {
   };
 }
 
-const colourOf = (c: Colours, s: MatrixStatus) =>
-  s === 'in_date' ? c.ok : s === 'expiring' ? c.warning : s === 'expired' ? c.danger : '#d1d5db';
+const MISSING_COLOUR = '#d1d5db';
+function colourOf(c: Colours, s: MatrixStatus): string {
+  switch (s) {
+    case 'in_date':
+      return c.ok;
+    case 'expiring':
+      return c.warning;
+    case 'expired':
+      return c.danger;
+    case 'exempt':
+      return EXEMPT_CELL_COLOUR;
+    case 'missing':
+      return MISSING_COLOUR;
+  }
+}
 
 /** Every column of an export is known before the first row: the required courses plus (type all) courses with results. */
 async function exportCourses(ctx: Ctx, plan: MatrixPlan): Promise<MatrixCourse[]> {
@@ -75,7 +89,7 @@ interface ExportRows {
   width: number;
   /** Status code (MATRIX_STATUSES); -1: no cell. */
   status: Int8Array;
-  /** Expiry day, else completed day (UTC day numbers); NULL_INT: none. */
+  /** Expiry day, else completed day (UTC day numbers); an exemption: its end day only; NULL_INT: none. */
   day: Int32Array;
 }
 
@@ -101,10 +115,11 @@ function exportRowsOf(
     const code = statuses?.[k] as number;
     const expiry = expires?.[k] as number;
     status[i * width + col] = code;
-    day[i * width + col] = expiry !== NULL_INT ? expiry : (completed?.[k] as number);
+    // An exemption without an end shows no date: its start is not an expiry (it read "In date <start>" before).
+    day[i * width + col] = expiry !== NULL_INT || code === EXEMPT_CODE ? expiry : (completed?.[k] as number);
     if (types?.[k] !== 0) {
       required[i] = (required[i] as number) + 1;
-      if (code <= 1) passed[i] = (passed[i] as number) + 1;
+      passed[i] = (passed[i] as number) + (COMPLIANT_CODE[code] ?? 0);
     }
   }
   return {
@@ -186,6 +201,7 @@ export async function matrixXlsx(ctx: Ctx, plan: MatrixPlan, signal?: AbortSigna
     let text = labels.get(key);
     if (text === undefined) {
       const s = MATRIX_STATUSES[status] ?? 'missing';
+      // "Exempt 01/03/2027": an exemption that ends, with its end day; "Exempt": one that does not.
       text = day !== NULL_INT && s !== 'missing' ? `${STATUS_LABELS[s]} ${ukDate(day)}` : STATUS_LABELS[s];
       labels.set(key, text);
     }
@@ -219,7 +235,7 @@ export const PDF_COURSES_PER_PAGE = 40;
 
 /**
  * The matrix as a PDF stream: A3 landscape pages of 60 users × 40 courses, cells coloured by status (traffic lights,
- * with a legend; expired struck through, missing crossed). Dates are in the XLSX: text per cell made the PDF of a
+ * with a legend; expired struck through, missing crossed, exempt ringed). Dates are in the XLSX: text per cell made the PDF of a
  * 10,000 × 200 matrix take over a minute.
  */
 export async function matrixPdf(
@@ -267,7 +283,7 @@ export async function matrixPdf(
       .fillColor('#4b5563')
       .text(
         `Page ${pageNo} · courses ${chunkIndex * PDF_COURSES_PER_PAGE + 1}-${chunkIndex * PDF_COURSES_PER_PAGE + chunk.length} of ${courses.length} · ` +
-          `${STATUS_LABELS.in_date}: ${colours.ok} · ${STATUS_LABELS.expiring}: ${colours.warning} · ${STATUS_LABELS.expired} (struck): ${colours.danger} · ${STATUS_LABELS.missing} (crossed): grey`,
+          `${STATUS_LABELS.in_date}: ${colours.ok} · ${STATUS_LABELS.expiring}: ${colours.warning} · ${STATUS_LABELS.expired} (struck): ${colours.danger} · ${STATUS_LABELS.missing} (crossed): grey · ${STATUS_LABELS.exempt} (ringed): blue`,
         left,
         40,
         { lineBreak: false },
@@ -317,7 +333,13 @@ export async function matrixPdf(
           for (let p = 0; p < xy.length; p += 2)
             doc.rect((xy[p] as number) + 1, (xy[p + 1] as number) + 1, cellW - 2, rowH - 2);
           doc.fill(colourOf(colours, s));
-          // Not by colour alone: expired cells are struck through, missing ones crossed (vector marks).
+          // Not by colour alone: expired cells are struck through, missing ones crossed, exempt ones ringed (vector
+          // marks: one path per status and page, like the fill).
+          if (s === 'exempt') {
+            for (let p = 0; p < xy.length; p += 2)
+              doc.circle((xy[p] as number) + cellW / 2, (xy[p + 1] as number) + rowH / 2, rowH / 2 - 3);
+            doc.lineWidth(0.8).stroke('#1e3a8a');
+          }
           if (s === 'expired' || s === 'missing') {
             for (let p = 0; p < xy.length; p += 2) {
               const x = xy[p] as number;

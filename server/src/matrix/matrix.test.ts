@@ -1,4 +1,11 @@
-import { type CellsWire, decodeCells, decodeUsers, MATRIX_STATUSES, type UsersWire } from '@cc/contracts';
+import {
+  type CellsWire,
+  cellCountsAsCompliant,
+  decodeCells,
+  decodeUsers,
+  MATRIX_STATUSES,
+  type UsersWire,
+} from '@cc/contracts';
 import fc from 'fast-check';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,7 +13,7 @@ import { buildEntity, buildRole, buildUser } from '../../test/factories';
 import { createHarness, type Harness } from '../../test/harness';
 import { buildCourse } from '../../test/learning-factories';
 import { currentCounts } from '../compliance/queries';
-import { type CellStatus, cellStatus, countsAsInDate } from '../compliance/rules';
+import { type CellStatus, cellStatus } from '../compliance/rules';
 import type { Ctx } from '../http/context';
 import { MatrixAggregator, matrixBlocks, planMatrix, planMatrixScope } from './service';
 
@@ -242,6 +249,7 @@ describe('matrix blocks', () => {
               expiring: 0,
               expired: 0,
               missing: 0,
+              exempt: 0,
             };
             tally.users.add(u.id);
             tally.required++;
@@ -294,8 +302,9 @@ describe('matrix blocks', () => {
                     expiring: naive.expiring,
                     expired: naive.expired,
                     missing: naive.missing,
+                    exempt: naive.exempt,
                   }
-                : { users: 0, required: 0, in_date: 0, expiring: 0, expired: 0, missing: 0 };
+                : { users: 0, required: 0, in_date: 0, expiring: 0, expired: 0, missing: 0, exempt: 0 };
             expect(own[t]).toEqual(expected);
             if (shown)
               expect(own[t]).toEqual(
@@ -305,12 +314,13 @@ describe('matrix blocks', () => {
         }
         const top = aggregator.topLevel();
         const inDate = [...got.values()].filter(
-          (c) => c.type !== 'none' && countsAsInDate(c.status as CellStatus),
+          (c) => c.type !== 'none' && cellCountsAsCompliant(c.status as CellStatus),
         ).length;
         const required = [...got.values()].filter((c) => c.type !== 'none').length;
-        expect(top.in_date + top.expiring).toBe(inDate);
+        expect(top.in_date + top.expiring + top.exempt).toBe(inDate);
         expect(top.required).toBe(required);
         expect(MATRIX_STATUSES).toContain('missing');
+        expect(MATRIX_STATUSES.indexOf('exempt')).toBe(4);
       }),
       { numRuns: 25 },
     );

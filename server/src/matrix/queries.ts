@@ -24,7 +24,7 @@ export interface BlockRow {
   users: string;
   /** CellsWire as JSON text (the query returns the columns in array text form; matrixBlock converts them). */
   cells: string;
-  /** [[entity_id, type, users, required, in_date, expiring, expired, missing], ...] as JSON text. */
+  /** [[entity_id, type, users, required, in_date, expiring, expired, missing, exempt], ...] as JSON text. */
   agg: string;
   /** Distinct course ids of the block's cells. */
   course_ids: number[] | null;
@@ -51,14 +51,16 @@ export async function countMatrixUsers(db: Db, s: BlockScope): Promise<number> {
 }
 
 /**
- * The cell status as its wire code (MATRIX_STATUSES: 0 in date, 1 expiring, 2 expired, 3 missing): the compliance
- * core's cellStatusSql with the entity's warning horizon (now + expiry_warning days) computed once per user
- * (bu.warn_at) instead of per cell. The property test (matrix.test.ts) holds it to rules.ts cellStatus().
+ * The cell status as its wire code (MATRIX_STATUSES: 0 in date, 1 expiring, 2 expired, 3 missing, 4 exempt): the
+ * compliance core's cellStatusSql with the entity's warning horizon (now + expiry_warning days) computed once per
+ * user (bu.warn_at) instead of per cell; c0.type is the latest result's type. The property test (matrix.test.ts)
+ * holds it to rules.ts cellStatus().
  */
 const statusCodeSql = (now: Date) => sql`CASE
     WHEN c0.passed IS NOT TRUE THEN 3
-    WHEN c0.expires_at IS NULL THEN 0
     WHEN c0.expires_at <= ${now}::timestamptz THEN 2
+    WHEN c0.type = 'exempt' THEN 4
+    WHEN c0.expires_at IS NULL THEN 0
     WHEN c0.expires_at <= bu.warn_at THEN 1
     ELSE 0 END`;
 /** A timestamp as its UTC day number (days since 1970-01-01). */
@@ -199,12 +201,12 @@ export function matrixBlockQuery(
 }
 
 /** Per entity and type: users, required cells and cells per status, as JSON text (the block's aggregates). */
-const blockTallies = sql`(SELECT ${agg(sql`json_build_array(a.eid, CASE a.t WHEN 1 THEN 'primary' ELSE 'secondary' END, a.users, a.required, a.in_date, a.expiring, a.expired, a.missing)`)}
+const blockTallies = sql`(SELECT ${agg(sql`json_build_array(a.eid, CASE a.t WHEN 1 THEN 'primary' ELSE 'secondary' END, a.users, a.required, a.in_date, a.expiring, a.expired, a.missing, a.exempt)`)}
    FROM (SELECT eid, t, count(*)::int AS users, sum(n)::int AS required, sum(a0)::int AS in_date,
-                sum(a1)::int AS expiring, sum(a2)::int AS expired, sum(a3)::int AS missing
+                sum(a1)::int AS expiring, sum(a2)::int AS expired, sum(a3)::int AS missing, sum(a4)::int AS exempt
            FROM (SELECT eid, t, user_id, count(*) AS n, count(*) FILTER (WHERE s = 0) AS a0,
                         count(*) FILTER (WHERE s = 1) AS a1, count(*) FILTER (WHERE s = 2) AS a2,
-                        count(*) FILTER (WHERE s = 3) AS a3
+                        count(*) FILTER (WHERE s = 3) AS a3, count(*) FILTER (WHERE s = 4) AS a4
                    FROM c WHERE t <> 0 GROUP BY eid, t, user_id) pu
           GROUP BY eid, t) a)::text`;
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { bearer, buildEntity, buildRole, buildUser, clientFor } from '../../test/factories';
 import { createHarness, type Harness } from '../../test/harness';
-import { buildCourse, buildPassedResult } from '../../test/learning-factories';
+import { buildCourse, buildExemption, buildPassedResult } from '../../test/learning-factories';
 import { pdfText } from '../../test/pdf-text';
 
 let h: Harness;
@@ -11,6 +11,7 @@ let org: { id: number };
 let manager: { id: number };
 let outsider: { id: number };
 let learner: { id: number };
+let exempted: { id: number };
 let course: { id: number; title: string };
 beforeAll(async () => {
   h = await createHarness();
@@ -29,6 +30,9 @@ beforeAll(async () => {
     .execute();
   learner = await buildUser(h.db, { entityId: org.id, roleId: role.id, name: 'Ann Learner' });
   await buildPassedResult(h.db, { userId: learner.id, entityId: org.id, courseId: course.id });
+  // issue 10 §4: an exemption without an end is its own status, not "In date <its start>".
+  exempted = await buildUser(h.db, { entityId: org.id, roleId: role.id, name: 'Eve Exempt' });
+  await buildExemption(h.db, { userId: exempted.id, entityId: org.id, courseId: course.id });
   manager = await buildUser(h.db, { entityId: org.id, permissions: [12, 14, 15] });
   outsider = await buildUser(h.db, { permissions: [12, 14, 15] });
 });
@@ -51,6 +55,23 @@ describe('POST /api/reports/matrix', () => {
     expect(data.primary_scores).toContainEqual({ user_id: learner.id, score: 100 });
   });
 
+  it('answers an exempt cell as exempt, compliant in the scores (issue 10 §4)', async () => {
+    const as = await clientFor(h.app, h.db, manager.id);
+    const res = await as('POST', '/api/reports/matrix', { directFormat: 'json' });
+    const data = res.json().data;
+    const cell = data.cells.find((c: { user_id: number }) => c.user_id === exempted.id);
+    expect(cell).toMatchObject({ status: 'exempt', in_date_passed: true, latest_result_expires: null });
+    expect(data.primary_scores).toContainEqual({ user_id: exempted.id, score: 100 });
+    const top = data.breakdown.top_level;
+    expect(top).toMatchObject({ required: 2, in_date: 1, exempt: 1, score: 100 });
+    // The status filter tells exempt cells from in-date ones.
+    const only = await as('POST', '/api/reports/matrix', {
+      directFormat: 'json',
+      includeStatusTypes: ['exempt'],
+    });
+    expect(only.json().data.cells.map((c: { user_id: number }) => c.user_id)).toEqual([exempted.id]);
+  });
+
   it('streams an XLSX that reads back', async () => {
     const as = await clientFor(h.app, h.db, manager.id);
     const res = await as('POST', '/api/reports/matrix', { directFormat: 'file', format: 'xlsx' });
@@ -63,6 +84,26 @@ describe('POST /api/reports/matrix', () => {
     const row = ws.getRows(2, ws.rowCount - 1)!.find((r) => r.getCell(1).value === 'Ann Learner')!;
     expect(String(row.getCell(5).value)).toMatch(/^In date \d\d\/\d\d\/\d{4}$/);
     expect(row.getCell(4).value).toBe(100);
+    // issue 10 §4: the exemption says Exempt (no date: it never ends), scores 100, and has a fill of its own.
+    const exemptRow = ws.getRows(2, ws.rowCount - 1)!.find((r) => r.getCell(1).value === 'Eve Exempt')!;
+    expect(exemptRow.getCell(5).value).toBe('Exempt');
+    expect(exemptRow.getCell(4).value).toBe(100);
+    // The fill Excel gives a cell: the first containsText rule (by priority) whose SEARCH text is in its value.
+    type Rule = { priority: number; formulae?: string[]; style?: { fill?: { bgColor?: { argb?: string } } } };
+    const read = ws as unknown as { conditionalFormattings: { rules: Rule[] }[] };
+    const rules = read.conditionalFormattings
+      .flatMap((cf) => cf.rules)
+      .sort((x, y) => x.priority - y.priority);
+    const fillOf = (value: string) => {
+      const rule = rules.find((r) => {
+        const text = /SEARCH\("([^"]+)"/.exec(r.formulae?.[0] ?? '')?.[1];
+        return text !== undefined && value.toLowerCase().includes(text.toLowerCase());
+      });
+      return rule?.style?.fill?.bgColor?.argb;
+    };
+    expect(fillOf(String(exemptRow.getCell(5).value))).toBe('FF93C5FD');
+    expect(fillOf(String(row.getCell(5).value))).toBe('FF48BB78');
+    expect(new Set(['In date', 'Expiring', 'Expired', 'Missing', 'Exempt'].map(fillOf)).size).toBe(5);
   });
 
   it('streams a PDF with the users and courses', async () => {
@@ -73,6 +114,8 @@ describe('POST /api/reports/matrix', () => {
     const text = await pdfText(res.rawPayload);
     expect(text).toContain('Ann Learner');
     expect(text).toContain('Fire safety');
+    // issue 10 §4: the legend names exempt and its mark (the cell itself is a blue, ringed square).
+    expect(text).toContain('Exempt (ringed)');
   });
 
   it('answers 404 for another organisation, 403 without the permission, 422 without a format', async () => {

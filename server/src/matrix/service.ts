@@ -1,5 +1,6 @@
 import {
   type ComplianceTally,
+  compliantCells,
   MATRIX_BLOCK_USERS,
   type MatrixAggregate,
   type MatrixCourse,
@@ -132,6 +133,20 @@ export async function planMatrix(
   return completePlan(ctx, await planMatrixScope(ctx, input, permissions));
 }
 
+/** A row of a block's agg JSON (matrix/queries.ts blockTallies): entity, type, then the figures. */
+type N = number;
+type BlockTallyRow = [
+  entity: N,
+  type: string,
+  users: N,
+  required: N,
+  in_date: N,
+  expiring: N,
+  expired: N,
+  missing: N,
+  exempt: N,
+];
+
 /** Accumulates the per-block (entity, type) tallies into per-entity own/deep figures and the top level. */
 export class MatrixAggregator {
   private own = new Map<number, { primary: ComplianceTally; secondary: ComplianceTally }>();
@@ -141,23 +156,25 @@ export class MatrixAggregator {
     for (const e of plan.entities) this.own.set(e.id, { primary: emptyTally(), secondary: emptyTally() });
   }
 
-  /** The block's agg JSON: [[entity_id, type, users, required, in_date, expiring, expired, missing], ...]. */
+  /** The block's agg JSON: [[entity_id, type, users, required, in_date, expiring, expired, missing, exempt], ...]. */
   add(aggJson: string, users: number) {
     this.totalUsers += users;
-    const rows = JSON.parse(aggJson) as [number, string, number, number, number, number, number, number][];
-    for (const [eid, type, u, required, in_date, expiring, expired, missing] of rows) {
+    const rows = JSON.parse(aggJson) as BlockTallyRow[];
+    for (const [eid, type, u, required, in_date, expiring, expired, missing, exempt] of rows) {
       const entry = this.own.get(eid);
       if (!entry || (type !== 'primary' && type !== 'secondary')) continue;
-      addTally(entry[type], { users: u, required, in_date, expiring, expired, missing });
+      addTally(entry[type], { users: u, required, in_date, expiring, expired, missing, exempt });
     }
   }
 
   private score(t: { primary: ComplianceTally; secondary: ComplianceTally }) {
     const type = this.plan.filters.compliance_type;
-    const inDate = (x: ComplianceTally) => x.in_date + x.expiring;
-    if (type === 'primary') return scoreOf(inDate(t.primary), t.primary.required);
-    if (type === 'secondary') return scoreOf(inDate(t.secondary), t.secondary.required);
-    return scoreOf(inDate(t.primary) + inDate(t.secondary), t.primary.required + t.secondary.required);
+    if (type === 'primary') return scoreOf(compliantCells(t.primary), t.primary.required);
+    if (type === 'secondary') return scoreOf(compliantCells(t.secondary), t.secondary.required);
+    return scoreOf(
+      compliantCells(t.primary) + compliantCells(t.secondary),
+      t.primary.required + t.secondary.required,
+    );
   }
 
   aggregates(): MatrixAggregate[] {

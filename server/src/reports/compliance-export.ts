@@ -1,5 +1,13 @@
 import type { Readable } from 'node:stream';
-import { type ComplianceFigures, type ComplianceReport, ReportsPerm, reportFileName } from '@cc/contracts';
+import {
+  CELL_STATUS_LABELS,
+  CELL_STATUSES,
+  type ComplianceFigures,
+  type ComplianceReport,
+  compliantCells,
+  ReportsPerm,
+  reportFileName,
+} from '@cc/contracts';
 import { scoreBand } from '../compliance/rules';
 import { actorOf, authorize, type Ctx } from '../http/context';
 import { whitelabelOfEntity } from '../whitelabel/service';
@@ -17,22 +25,17 @@ export interface ReportFile {
   stream: Readable;
 }
 
+/** Users, required, a column per cell status (contracts CELL_STATUSES: exempt counted apart), score. */
 const figureColumns: Column[] = [
   { header: 'Users', width: 8 },
   { header: 'Required', width: 10 },
-  { header: 'In date', width: 9 },
-  { header: 'Expiring', width: 9 },
-  { header: 'Expired', width: 9 },
-  { header: 'Missing', width: 9 },
+  ...CELL_STATUSES.map((s) => ({ header: CELL_STATUS_LABELS[s], width: 9 })),
   { header: 'Score %', width: 9 },
 ];
 const figureCells = (f: ComplianceFigures): Cell[] => [
   f.users,
   f.required,
-  f.in_date,
-  f.expiring,
-  f.expired,
-  f.missing,
+  ...CELL_STATUSES.map((s) => f[s]),
   f.score,
 ];
 
@@ -72,7 +75,7 @@ export async function complianceFile(
   const facts = [
     `Generated ${dmy(now)} by ${actor.name}`,
     `${typeLabel} courses · new starters: ${input.new_starters_filter.replace(/_/g, ' ')}`,
-    `Overall: ${report.totals.score}% in date (${report.totals.in_date + report.totals.expiring} of ${report.totals.required} required)`,
+    `Overall: ${report.totals.score}% compliant (${compliantCells(report.totals)} of ${report.totals.required} required in date or exempt; ${report.totals.exempt} exempt)`,
   ];
 
   if (format === 'xlsx') {

@@ -45,7 +45,8 @@ export const withScore = (f: Figures): ComplianceFigures => ({
   expiring: f.expiring,
   expired: f.expired,
   missing: f.missing,
-  score: reportScore(f.in_date, f.expiring, f.required),
+  exempt: f.exempt,
+  score: reportScore(f),
 });
 
 /** The first days ('YYYY-MM-01') of the `n` whole months before `now`'s month, oldest first. */

@@ -198,7 +198,8 @@ function presentDrillUser(u: UserFigureRow): DrillDownUserRow {
     expiring: u.expiring,
     expired: u.expired,
     missing: u.missing,
-    score: reportScore(u.in_date, u.expiring, u.required),
+    exempt: u.exempt,
+    score: reportScore(u),
   };
 }
 
@@ -210,6 +211,7 @@ const tallyOfUser = (u: UserFigureRow): ComplianceTally => ({
   expiring: u.expiring,
   expired: u.expired,
   missing: u.missing,
+  exempt: u.exempt,
 });
 
 /** The drill-down root: `entity` (default the caller's current one), inside the scope (404 otherwise), and its subtree. */

@@ -1,4 +1,6 @@
 import {
+  CELL_STATUS_LABELS,
+  CELL_STATUSES,
   type CertificateReportBody,
   type CertificateReportRow,
   type ExportFormat,
@@ -292,10 +294,7 @@ export async function staffFile(ctx: Ctx, body: StaffReportBody): Promise<Report
     { header: 'Last login', width: 11 },
     { header: 'New starter', width: 11 },
     { header: 'Required', width: 9 },
-    { header: 'In date', width: 8 },
-    { header: 'Expiring', width: 8 },
-    { header: 'Expired', width: 8 },
-    { header: 'Missing', width: 8 },
+    ...CELL_STATUSES.map((st) => ({ header: CELL_STATUS_LABELS[st], width: 8 })),
     { header: 'Score %', width: 8 },
   ];
   const rows = users.map((u): Cell[] => {
@@ -309,10 +308,7 @@ export async function staffFile(ctx: Ctx, body: StaffReportBody): Promise<Report
       dmy(u.last_login_at),
       u.new_starter ? 'Yes' : 'No',
       u.required,
-      u.in_date,
-      u.expiring,
-      u.expired,
-      u.missing,
+      ...CELL_STATUSES.map((st) => u[st]),
       s.score,
     ];
   });

@@ -1,6 +1,12 @@
 import type { ComplianceTally } from '@cc/contracts';
 import { type SqlBool, sql } from 'kysely';
-import { cellStatusSql, type NewStartersFilter, newStarterSql } from '../compliance/queries';
+import {
+  cellStatusSql,
+  type NewStartersFilter,
+  newStarterSql,
+  requirementStatusSql,
+  statusCountColumns,
+} from '../compliance/queries';
 import type { Db } from '../db/connect';
 import type { ComplianceType, ResultType } from '../db/schema';
 import type { Trx } from '../results/queries';
@@ -33,8 +39,8 @@ export type Figures = ComplianceTally;
 
 /**
  * users × effective rules with their latest result (user_requirements: the view's rows per user with the latest
- * result's passed / expires_at, kept on write), filtered; the one join every figure groups. The cell status is
- * cellStatusSql over `ecr` (its passed / expires_at), at `now`.
+ * result's passed / expires_at / exempt, kept on write), filtered; the one join every figure groups. The cell status
+ * is requirementStatusSql over `ecr`, at `now`.
  */
 function cells(db: Executor, f: CellFilters, now: Date) {
   let q = db
@@ -51,17 +57,12 @@ function cells(db: Executor, f: CellFilters, now: Date) {
   return q;
 }
 
-const figureColumns = (now: Date) => {
-  const status = cellStatusSql(now, 'ecr');
-  return [
+const figureColumns = (now: Date) =>
+  [
     sql<number>`count(DISTINCT u.id)::int`.as('users'),
     sql<number>`count(*)::int`.as('required'),
-    sql<number>`count(*) FILTER (WHERE ${status} = 'in_date')::int`.as('in_date'),
-    sql<number>`count(*) FILTER (WHERE ${status} = 'expiring')::int`.as('expiring'),
-    sql<number>`count(*) FILTER (WHERE ${status} = 'expired')::int`.as('expired'),
-    sql<number>`count(*) FILTER (WHERE ${status} = 'missing')::int`.as('missing'),
+    ...statusCountColumns(requirementStatusSql(now, 'ecr')),
   ] as const;
-};
 
 /**
  * How many (user, course) cells a report over these filters computes: the spec 2 §4 "too large" test. Cheap and
@@ -128,7 +129,7 @@ export async function entityAndCourseFigures(db: Executor, f: CellFilters, now: 
     'u.id as user_id',
     'u.primary_entity_id as entity_id',
     'ecr.course_id',
-    sql<string>`${cellStatusSql(now, 'ecr')}`.as('status'),
+    sql<string>`${requirementStatusSql(now, 'ecr')}`.as('status'),
   ]);
   const { rows } = await sql<
     Figures & { entity_id: number | null; course_id: number | null; entity_rolled: number }
@@ -137,7 +138,8 @@ export async function entityAndCourseFigures(db: Executor, f: CellFilters, now: 
         count(*) FILTER (WHERE c.status = 'in_date')::int AS in_date,
         count(*) FILTER (WHERE c.status = 'expiring')::int AS expiring,
         count(*) FILTER (WHERE c.status = 'expired')::int AS expired,
-        count(*) FILTER (WHERE c.status = 'missing')::int AS missing
+        count(*) FILTER (WHERE c.status = 'missing')::int AS missing,
+        count(*) FILTER (WHERE c.status = 'exempt')::int AS exempt
       FROM (${cellRows}) c
       GROUP BY GROUPING SETS ((c.entity_id), (c.course_id))`.execute(db);
   // GROUPING(entity_id) is 1 on the rows grouped by course (entity rolled up), 0 on the rows grouped by entity.
@@ -234,10 +236,7 @@ export async function userFigures(db: Executor, f: CellFilters, now: Date) {
       'r.name as role_name',
       sql<boolean>`${newStarterSql(now)}`.as('new_starter'),
       sql<number>`count(ecr.course_id)::int`.as('required'),
-      sql<number>`count(ecr.course_id) FILTER (WHERE ${status} = 'in_date')::int`.as('in_date'),
-      sql<number>`count(ecr.course_id) FILTER (WHERE ${status} = 'expiring')::int`.as('expiring'),
-      sql<number>`count(ecr.course_id) FILTER (WHERE ${status} = 'expired')::int`.as('expired'),
-      sql<number>`count(ecr.course_id) FILTER (WHERE ${status} = 'missing')::int`.as('missing'),
+      ...statusCountColumns(status, sql`ecr.course_id`),
     ])
     .groupBy(['u.id', 'e.id', 'r.id'])
     .orderBy('u.name')
@@ -310,6 +309,7 @@ export async function snapshotTrend(
       sql<number>`sum(s.expiring)::int`.as('expiring'),
       sql<number>`sum(s.expired)::int`.as('expired'),
       sql<number>`sum(s.missing)::int`.as('missing'),
+      sql<number>`sum(s.exempt)::int`.as('exempt'),
     ])
     .where('s.entity_id', 'in', entityIds)
     .where(sql<SqlBool>`s.month IN (${sql.join(months.map((m) => sql`${m}::date`))})`)
@@ -357,7 +357,8 @@ export async function backfillSnapshots(
              count(*) FILTER (WHERE ${status} = 'in_date')::int AS in_date,
              count(*) FILTER (WHERE ${status} = 'expiring')::int AS expiring,
              count(*) FILTER (WHERE ${status} = 'expired')::int AS expired,
-             count(*) FILTER (WHERE ${status} = 'missing')::int AS missing
+             count(*) FILTER (WHERE ${status} = 'missing')::int AS missing,
+             count(*) FILTER (WHERE ${status} = 'exempt')::int AS exempt
         FROM users u
         JOIN entities e ON e.id = u.primary_entity_id
         JOIN effective_compliance_rules ecr ON ecr.entity_id = u.primary_entity_id AND ecr.role_id = u.role_id
@@ -371,12 +372,14 @@ export async function backfillSnapshots(
          AND coalesce(u.start_date::timestamptz, u.created_at) < ${at}
        GROUP BY u.primary_entity_id, ecr.type
     ), written AS (
-      INSERT INTO compliance_snapshots (entity_id, month, type, users, required, in_date, expiring, expired, missing, created_at)
-      SELECT entity_id, ${month}::date, type, users, required, in_date, expiring, expired, missing, ${at} FROM figures
+      INSERT INTO compliance_snapshots (entity_id, month, type, users, required, in_date, expiring, expired, missing,
+                                        exempt, created_at)
+      SELECT entity_id, ${month}::date, type, users, required, in_date, expiring, expired, missing, exempt, ${at}
+        FROM figures
       ON CONFLICT (entity_id, month, type) DO UPDATE SET
         users = excluded.users, required = excluded.required, in_date = excluded.in_date,
         expiring = excluded.expiring, expired = excluded.expired, missing = excluded.missing,
-        created_at = excluded.created_at
+        exempt = excluded.exempt, created_at = excluded.created_at
       RETURNING 1
     )
     SELECT count(*)::int AS n FROM written`.execute(trx);

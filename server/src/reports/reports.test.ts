@@ -5,12 +5,15 @@ import yauzl from 'yauzl';
 import { bearer, buildEntity, buildRole, buildUser } from '../../test/factories';
 import { createHarness, type Harness } from '../../test/harness';
 import { buildCourse } from '../../test/learning-factories';
+import { pdfText } from '../../test/pdf-text';
+import { writeSnapshots } from '../compliance/queries';
 import { cellStatus, scoreOf } from '../compliance/rules';
 import { runDueJobs } from '../jobs/queue';
 import { recordResult } from '../results/service';
 import { reportLimits } from './compliance-service';
 import { clearDrillDownCache, drillDownLimits } from './drill-down';
 import { backfillComplianceHistory, registerReportJobs, snapshotPreviousMonth } from './jobs';
+import { backfillSnapshots } from './queries';
 
 const NOW = new Date();
 const DAY = 86_400_000;
@@ -396,7 +399,7 @@ describe('property: the compliance report agrees with a naive computation', () =
               users.map((u) => u.id),
             )
             .execute();
-          const naive = new Map<number, { required: number; inDate: number }>();
+          const naive = new Map<number, { required: number; inDate: number; exempt: number }>();
           const perCourse = new Map<number, number>();
           for (const u of users) {
             if (u.role_id === null) continue;
@@ -421,9 +424,10 @@ describe('property: the compliance report agrees with a naive computation', () =
                 NOW,
                 60,
               );
-              const f = naive.get(u.site.id) ?? { required: 0, inDate: 0 };
+              const f = naive.get(u.site.id) ?? { required: 0, inDate: 0, exempt: 0 };
               f.required += 1;
               if (status === 'in_date' || status === 'expiring') f.inDate += 1;
+              if (status === 'exempt') f.exempt += 1;
               naive.set(u.site.id, f);
               perCourse.set(c.id, (perCourse.get(c.id) ?? 0) + 1);
             }
@@ -433,14 +437,18 @@ describe('property: the compliance report agrees with a naive computation', () =
             required: number;
             in_date: number;
             expiring: number;
+            exempt: number;
             score: number;
           }[]) {
             const ids = e.id === org.id ? entities.map((x) => x.id) : [e.id];
             const required = ids.reduce((n, id) => n + (naive.get(id)?.required ?? 0), 0);
             const inDate = ids.reduce((n, id) => n + (naive.get(id)?.inDate ?? 0), 0);
+            const exempt = ids.reduce((n, id) => n + (naive.get(id)?.exempt ?? 0), 0);
             expect(e.required).toBe(required);
             expect(e.in_date + e.expiring).toBe(inDate);
-            expect(e.score).toBe(scoreOf(inDate, required));
+            // Exempt cells are counted apart, and count towards the score like in-date ones.
+            expect(e.exempt).toBe(exempt);
+            expect(e.score).toBe(scoreOf(inDate + exempt, required));
           }
           for (const c of data.courses as { id: number; required: number }[])
             expect(c.required).toBe(perCourse.get(c.id));
@@ -485,7 +493,8 @@ describe('compliance courses and exports', () => {
     const names = [2, 3, 4].map((r) => sheet?.getRow(r).getCell(1).value);
     expect(names).toContain('Alpha site');
     const alpha = [2, 3, 4].find((r) => sheet?.getRow(r).getCell(1).value === 'Alpha site') as number;
-    expect(sheet?.getRow(alpha).getCell(9).value).toBe(75);
+    // Users, Required, In date, Expiring, Expired, Missing, Exempt, Score %.
+    expect(sheet?.getRow(alpha).getCell(10).value).toBe(75);
     expect(wb.getWorksheet('Courses')?.rowCount).toBe(4);
 
     const pdf = await call(o.headers, 'GET', '/api/reports/compliance/export/pdf');
@@ -582,7 +591,7 @@ describe('role, certificate, results and staff reports', () => {
     const rows: unknown[][] = [];
     sheet?.eachRow((row, n) => n > 1 && rows.push((row.values as unknown[]).slice(1)));
     const ben = rows.find((r) => r[0] === 'Ben Alpha');
-    expect(ben?.slice(7)).toEqual([2, 0, 1, 1, 0, 50]);
+    expect(ben?.slice(7)).toEqual([2, 0, 1, 1, 0, 0, 50]);
     expect(rows.map((r) => r[0])).toContain('Jane Smith');
   });
 
@@ -726,6 +735,91 @@ describe('drill-downs', () => {
   });
 });
 
+describe('exempt is named in every report (issue 10 §4)', () => {
+  it('counts exempt cells apart from in date, and as compliant in every score', async () => {
+    const o = await smallOrg();
+    // Cat Beta's food (Required at site B) was failed: missing. Exempt her: compliant, but not in date.
+    await result(o.b1.id, o.siteB.id, o.food.id, new Date(NOW.getTime() - DAY), true, 'exempt');
+    const report = await call(o.headers, 'POST', '/api/reports/compliance', { compliance_type: 'all' });
+    expect(report.statusCode, report.body).toBe(200);
+    const data = report.json().data;
+    const beta = data.entities.find((e: { name: string }) => e.name === 'Beta site');
+    expect(beta).toMatchObject({ required: 2, in_date: 1, exempt: 1, missing: 0, score: 100 });
+    expect(data.totals).toMatchObject({ required: 6, in_date: 3, expiring: 1, exempt: 1, score: 83 });
+    expect(data.courses.find((c: { id: number }) => c.id === o.food.id)).toMatchObject({ exempt: 1 });
+
+    const roles = await call(o.headers, 'POST', '/api/reports/role', { compliance_type: 'all' });
+    expect(roles.json().data[0]).toMatchObject({ name: 'Carer', in_date: 3, exempt: 1, score: 100 });
+
+    const users = await call(
+      o.headers,
+      'GET',
+      `/api/reports/drill-down/${o.siteB.id}/${o.carer.id}/users?compliance_type=all`,
+    );
+    expect(users.json().data).toEqual([
+      expect.objectContaining({ name: 'Cat Beta', required: 2, in_date: 1, exempt: 1, score: 100 }),
+    ]);
+
+    // Exports: an Exempt column beside the other statuses.
+    const xlsx = await call(o.headers, 'GET', '/api/reports/compliance/export/xlsx?compliance_type=all');
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(xlsx.rawPayload as unknown as ArrayBuffer);
+    const sheet = wb.getWorksheet('Organisations')!;
+    const header = (sheet.getRow(1).values as unknown[]).slice(1);
+    expect(header).toEqual([
+      'Organisation',
+      'Parent',
+      'Users',
+      'Required',
+      'In date',
+      'Expiring',
+      'Expired',
+      'Missing',
+      'Exempt',
+      'Score %',
+    ]);
+    const betaRow = [2, 3, 4].find((r) => sheet.getRow(r).getCell(1).value === 'Beta site') as number;
+    expect(sheet.getRow(betaRow).getCell(9).value).toBe(1);
+    const pdf = await call(o.headers, 'GET', '/api/reports/compliance/export/pdf?compliance_type=all');
+    const text = await pdfText(pdf.rawPayload);
+    expect(text).toContain('Exempt');
+    expect(text).toContain('83% compliant (5 of 6 required in date or exempt; 1 exempt)');
+
+    const staff = await call(o.headers, 'POST', '/api/reports/staff', { compliance_type: 'all' });
+    const staffBook = new ExcelJS.Workbook();
+    await staffBook.xlsx.load(staff.rawPayload as unknown as ArrayBuffer);
+    const staffSheet = staffBook.getWorksheet('Staff')!;
+    expect((staffSheet.getRow(1).values as unknown[]).slice(8)).toEqual([
+      'Required',
+      'In date',
+      'Expiring',
+      'Expired',
+      'Missing',
+      'Exempt',
+      'Score %',
+    ]);
+    const rows: unknown[][] = [];
+    staffSheet.eachRow((row, n) => n > 1 && rows.push((row.values as unknown[]).slice(1)));
+    expect(rows.find((r) => r[0] === 'Cat Beta')?.slice(7)).toEqual([2, 1, 0, 0, 0, 1, 100]);
+
+    // The monthly snapshots (written from the current figures, or back-filled from history) keep the exempt figure.
+    const snapshotOf = (month: string) =>
+      h.db
+        .selectFrom('compliance_snapshots')
+        .select(['required', 'in_date', 'missing', 'exempt'])
+        .where('entity_id', '=', o.siteB.id)
+        .where('type', '=', 'secondary')
+        .where('month', '=', month)
+        .executeTakeFirst();
+    await h.db.transaction().execute((trx) => writeSnapshots(trx, [o.siteB.id], '2001-01-01', NOW));
+    expect(await snapshotOf('2001-01-01')).toMatchObject({ required: 1, in_date: 0, missing: 0, exempt: 1 });
+    await h.db
+      .transaction()
+      .execute((trx) => backfillSnapshots(trx, [o.siteB.id], '2001-02-01', new Date(NOW.getTime() + DAY)));
+    expect(await snapshotOf('2001-02-01')).toMatchObject({ required: 1, in_date: 0, missing: 0, exempt: 1 });
+  });
+});
+
 describe('drill-down by tags', () => {
   const LONG_AGO = new Date(NOW.getTime() - 700 * DAY).toISOString().slice(0, 10);
   /** A site with one course required of carers; a tag with one carer in date and one missing; an untagged carer. */
@@ -799,6 +893,7 @@ describe('drill-down by tags', () => {
         expiring: 0,
         expired: 0,
         missing: 0,
+        exempt: 0,
         score: 100,
       },
       {
@@ -812,6 +907,7 @@ describe('drill-down by tags', () => {
         expiring: 0,
         expired: 0,
         missing: 1,
+        exempt: 0,
         score: 50,
       },
     ]);

@@ -1,4 +1,4 @@
-import { ComplianceMessages, CompliancePerm, type ScoreType } from '@cc/contracts';
+import { ComplianceMessages, CompliancePerm, compliantCells, type ScoreType } from '@cc/contracts';
 import { useState } from 'react';
 import { usePermission } from '../app/auth';
 import { useWhitelabel } from '../app/whitelabel';
@@ -61,11 +61,12 @@ export function ComplianceWidget({ entity, entityName }: { entity: string | numb
               {entityName}: {BAND_LABEL[data.band]}
             </p>
             <p>
-              {data.in_date + data.expiring} of {data.required} required courses in date across {data.users}{' '}
+              {compliantCells(data)} of {data.required} required courses in date or exempt across {data.users}{' '}
               {data.users === 1 ? 'person' : 'people'}.
             </p>
             <p className="text-slate-600">
-              {data.expiring} expiring soon, {data.expired} expired, {data.missing} not done.
+              {data.expiring} expiring soon, {data.expired} expired, {data.missing} not done
+              {data.exempt ? `, ${data.exempt} exempt` : ''}.
             </p>
           </div>
         </div>

@@ -1,4 +1,12 @@
-import { ComplianceMessages, CompliancePerm, type Paged, type UserComplianceCourse } from '@cc/contracts';
+import {
+  CELL_STATUS_LABELS,
+  CELL_STATUSES,
+  type CellStatus,
+  ComplianceMessages,
+  CompliancePerm,
+  type Paged,
+  type UserComplianceCourse,
+} from '@cc/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, type Envelope } from '../app/api';
@@ -18,12 +26,17 @@ import {
   Pagination,
 } from '../ui';
 
-export const STATUS_LABEL: Record<UserComplianceCourse['status'], { label: string; tone: BadgeTone }> = {
-  in_date: { label: 'In date', tone: 'success' },
-  expiring: { label: 'Expiring', tone: 'warning' },
-  expired: { label: 'Expired', tone: 'danger' },
-  missing: { label: 'Missing', tone: 'neutral' },
+const STATUS_TONE: Record<CellStatus, BadgeTone> = {
+  in_date: 'success',
+  expiring: 'warning',
+  expired: 'danger',
+  missing: 'neutral',
+  exempt: 'primary',
 };
+/** Each cell status with its words (contracts CELL_STATUS_LABELS) and badge tone. */
+export const STATUS_LABEL = Object.fromEntries(
+  CELL_STATUSES.map((s) => [s, { label: CELL_STATUS_LABELS[s], tone: STATUS_TONE[s] }]),
+) as Record<CellStatus, { label: string; tone: BadgeTone }>;
 
 export const formatDay = (iso: string | null | undefined) =>
   iso ? new Date(iso).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric' }) : '—';
@@ -82,7 +95,8 @@ function UserComplianceList({ userRef, name }: { userRef: string; name: string }
       render: (r) => (
         <span className="flex flex-wrap gap-1">
           <Badge tone={STATUS_LABEL[r.status].tone}>{STATUS_LABEL[r.status].label}</Badge>
-          {r.exempt ? <Badge tone="primary">Exempt</Badge> : null}
+          {/* An exemption that has ended: expired, and why. */}
+          {r.exempt && r.status !== 'exempt' ? <Badge tone="neutral">Exemption ended</Badge> : null}
         </span>
       ),
     },
@@ -95,11 +109,12 @@ function UserComplianceList({ userRef, name }: { userRef: string; name: string }
     {
       key: 'expires',
       header: 'Expires',
+      // An exemption's end date, when it has one, is its expiry.
       render: (r) =>
         r.latest_result?.passed
-          ? r.exempt || !r.latest_result.expires_at
-            ? 'Never'
-            : formatDay(r.latest_result.expires_at)
+          ? r.latest_result.expires_at
+            ? formatDay(r.latest_result.expires_at)
+            : 'Never'
           : '—',
     },
   ];
@@ -168,7 +183,7 @@ function UserComplianceList({ userRef, name }: { userRef: string; name: string }
           changing
             ? changing.exempt
               ? `${name} will need ${changing.course.title} again.`
-              : `${name} will count as in date for ${changing.course.title} until the exemption is lifted.`
+              : `${name} will show as exempt from ${changing.course.title}, and count as compliant, until the exemption is lifted.`
             : null
         }
         onConfirm={change}

@@ -1,5 +1,5 @@
 import type { AvailableCourse } from '@cc/contracts';
-import { LearningMessages } from '@cc/contracts';
+import { CELL_STATUS_LABELS, LearningMessages } from '@cc/contracts';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { notifyError } from '../app/notifications';
@@ -114,14 +114,7 @@ export function LearnerCourses({ userRef }: { userRef: string }) {
             {(compliant.data ?? []).map((course) => (
               <CourseRow key={course.id} course={course}>
                 <div className="mt-2 flex flex-wrap items-center justify-between gap-3">
-                  {course.latest_result ? (
-                    <span className="text-sm text-slate-600">
-                      Completed {formatDate(course.latest_result.completed_at)}
-                      {course.latest_result.expires_at
-                        ? ` · valid until ${formatDate(course.latest_result.expires_at)}`
-                        : ''}
-                    </span>
-                  ) : null}
+                  {course.latest_result ? <LatestResultLine result={course.latest_result} /> : null}
                   <CertificateButton userRef={userRef} course={course} />
                 </div>
               </CourseRow>
@@ -146,6 +139,23 @@ function CourseRow({ course, children }: { course: AvailableCourse; children: Re
       <p className="font-medium text-slate-900">{course.title}</p>
       {children}
     </li>
+  );
+}
+
+/**
+ * When the course was done and until when it is valid. An exemption is not a completion (issue 10 §4): it says
+ * Exempt, since when, and until when if it ends.
+ */
+export function LatestResultLine({ result }: { result: NonNullable<AvailableCourse['latest_result']> }) {
+  const exempt = result.type === 'exempt';
+  return (
+    <span className="flex flex-wrap items-center gap-2 text-sm text-slate-600">
+      {exempt ? <Badge tone="primary">{CELL_STATUS_LABELS.exempt}</Badge> : null}
+      <span>
+        {exempt ? 'Since' : 'Completed'} {formatDate(result.completed_at)}
+        {result.expires_at ? ` · ${exempt ? 'until' : 'valid until'} ${formatDate(result.expires_at)}` : ''}
+      </span>
+    </span>
   );
 }
 

@@ -3,7 +3,7 @@ import { useMemo, useState } from 'react';
 import { useWhitelabel } from '../app/whitelabel';
 import { ComplianceFilters, complianceFilterParams, useComplianceFilters } from '../compliance/filters';
 import { Card, EmptyState, PageHeader, Pagination, Spinner } from '../ui';
-import { STATUS_LABEL, textOn, ukDate } from './grid';
+import { STATUS_LABEL, statusColour, textOn, ukDate } from './grid';
 import { useMatrix } from './MatrixPage';
 
 /**
@@ -31,14 +31,6 @@ export default function MatrixLegacyPage() {
     return map;
   }, [grid, done]);
   const courses = useMemo(() => (done ? grid.orderedCourses() : []), [grid, done]);
-  const colour = (s: string) =>
-    s === 'in_date'
-      ? wl.trafficLightOk
-      : s === 'expiring'
-        ? wl.trafficLightWarning
-        : s === 'expired'
-          ? wl.trafficLightDanger
-          : '#e5e7eb';
 
   return (
     <div className="flex flex-col gap-4">
@@ -94,8 +86,8 @@ export default function MatrixLegacyPage() {
                               <span
                                 className="block rounded px-1 py-0.5 whitespace-nowrap"
                                 style={{
-                                  background: colour(cell.status),
-                                  color: textOn(colour(cell.status)),
+                                  background: statusColour(cell.status, wl),
+                                  color: textOn(statusColour(cell.status, wl)),
                                 }}
                               >
                                 {STATUS_LABEL[cell.status]}

@@ -1,6 +1,7 @@
 // biome-ignore-all lint/a11y/useSemanticElements: a virtualised grid positions divs absolutely; ARIA grid roles describe them
 // biome-ignore-all lint/a11y/useFocusableInteractive: the grid's scroll region is the focus stop (tabIndex 0); cells are read, not operated
 import {
+  compliantCells,
   MATRIX_TAKING_LONG_MS,
   MatrixMessages,
   type MatrixTopLevelAggregate,
@@ -16,7 +17,8 @@ import { useWhitelabel } from '../app/whitelabel';
 import { ComplianceFilters, complianceFilterParams, useComplianceFilters } from '../compliance/filters';
 import { download } from '../reports/api';
 import { Button, Card, EmptyState, PageHeader, Select } from '../ui';
-import { cellTitle, MatrixGrid, STATUS_LABEL, textOn, ukDate } from './grid';
+import { MatrixGrid } from './grid';
+import { MatrixCell, MatrixLegend } from './MatrixCell';
 import { subscribeMatrix } from './socket';
 
 /**
@@ -135,14 +137,6 @@ export default function MatrixPage() {
     estimateSize: () => COL_W,
     overscan: 4,
   });
-  const colour = (s: string) =>
-    s === 'in_date'
-      ? wl.trafficLightOk
-      : s === 'expiring'
-        ? wl.trafficLightWarning
-        : s === 'expired'
-          ? wl.trafficLightDanger
-          : '#e5e7eb';
   const tooLarge = error && (error.status === 500 || error.status === 504);
   const body = { ...filters, directFormat: 'file' };
 
@@ -237,21 +231,14 @@ export default function MatrixPage() {
       ) : null}
       {top ? (
         <p className="text-sm text-gray-700" data-testid="matrix-summary">
-          {top.total_users} users · {top.in_date + top.expiring} of {top.required} required courses in date ·
-          score <strong>{top.score}%</strong>
+          {top.total_users} users · {compliantCells(top)} of {top.required} required courses in date or exempt
+          {top.exempt ? ` (${top.exempt} exempt)` : ''} · score <strong>{top.score}%</strong>
         </p>
       ) : null}
       {progress >= 1 && grid.users.length === 0 && !error ? (
         <EmptyState title="No users match these filters" />
       ) : null}
-      <ul className="flex flex-wrap gap-3 text-xs text-gray-700" aria-label="Legend">
-        {(['in_date', 'expiring', 'expired', 'missing'] as const).map((s) => (
-          <li key={s} className="flex items-center gap-1">
-            <span className="inline-block h-3 w-3 rounded-sm" style={{ background: colour(s) }} />
-            {STATUS_LABEL[s]}
-          </li>
-        ))}
-      </ul>
+      <MatrixLegend wl={wl} />
       {grid.users.length ? (
         <section
           ref={scroller}
@@ -349,25 +336,14 @@ export default function MatrixPage() {
                     const course = courses[c.index];
                     const cell = course ? grid.cell(r.index, course.id) : null;
                     if (!course || !cell) return null;
-                    const label = cellTitle(course.title, cell);
                     return (
-                      <div
+                      <MatrixCell
                         key={c.key}
-                        role="gridcell"
-                        aria-label={label}
-                        title={label}
-                        data-status={cell.status}
-                        className="absolute top-1 rounded-sm text-center text-[9px] leading-7"
-                        style={{
-                          left: FIXED_W + c.start + 2,
-                          width: COL_W - 4,
-                          height: ROW_H - 8,
-                          background: colour(cell.status),
-                          color: textOn(colour(cell.status)),
-                        }}
-                      >
-                        {cell.expires ? ukDate(cell.expires).slice(3) : ''}
-                      </div>
+                        courseTitle={course.title}
+                        cell={cell}
+                        wl={wl}
+                        style={{ left: FIXED_W + c.start + 2, width: COL_W - 4, height: ROW_H - 8 }}
+                      />
                     );
                   })}
                 </div>

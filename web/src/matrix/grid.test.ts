@@ -1,6 +1,6 @@
 import { type CellsWire, decodeCells, decodeUsers, isoToDayNumber, type UsersWire } from '@cc/contracts';
 import { describe, expect, it } from 'vitest';
-import { cellTitle, MatrixGrid } from './grid';
+import { cellText, cellTitle, MatrixGrid, statusColour } from './grid';
 
 const users: UsersWire = [
   [7, 9],
@@ -97,6 +97,53 @@ describe('MatrixGrid', () => {
     expect(g.cell(1, 100)).toMatchObject({ status: 'missing' });
     expect(g.score(0)).toBe(100);
     expect(g.score(1)).toBe(0);
+  });
+});
+
+describe('exempt cells (issue 10 §4)', () => {
+  const wl = { trafficLightOk: '#48bb78', trafficLightWarning: '#ffbf00', trafficLightDanger: '#e53e3e' };
+  // Ann: fire exempt without an end (code 4), food exempt until 2027-03-12; Bob: fire missing.
+  const exemptCells: CellsWire = [
+    [7, 7, 9],
+    [100, 200, 100],
+    [1, 1, 1],
+    [4, 4, 3],
+    [60, 61, null],
+    [day - 30, day - 10, null],
+    [null, day, null],
+    [1, 1, 0],
+  ];
+
+  it('decodes code 4 as exempt, in date passed (compliant) but not expiring', () => {
+    const u = decodeUsers(users);
+    const c = decodeCells(exemptCells, new Map(u.map((x) => [x.id, x])));
+    expect(c[0]).toMatchObject({ status: 'exempt', in_date_passed: true, in_expiry_warning_period: false });
+  });
+
+  it('counts exempt cells towards the score, says Exempt in the cell and names it in the title', () => {
+    const g = new MatrixGrid();
+    g.addCourses([
+      { id: 100, title: 'Fire safety' },
+      { id: 200, title: 'Food hygiene' },
+    ]);
+    g.addBlock(users, exemptCells);
+    expect(g.score(0)).toBe(100);
+    expect(g.score(1)).toBe(0);
+    const fire = g.cell(0, 100)!;
+    expect(fire.status).toBe('exempt');
+    expect(cellText(fire)).toBe('Exempt');
+    expect(cellTitle('Fire safety', fire)).toBe('Fire safety: Exempt, since 10/02/2027');
+    expect(cellTitle('Food hygiene', g.cell(0, 200)!)).toBe(
+      'Food hygiene: Exempt, since 02/03/2027, ends 12/03/2027',
+    );
+    // Its own colour, apart from the traffic lights and the grey of missing.
+    const colours = new Set(
+      (['in_date', 'expiring', 'expired', 'missing', 'exempt'] as const).map((s) => statusColour(s, wl)),
+    );
+    expect(colours.size).toBe(5);
+    expect(statusColour('exempt', wl)).toBe('#93c5fd');
+    // Other cells keep their expiry month.
+    expect(cellText({ ...fire, status: 'in_date', expires: '2027-03-12' })).toBe('03/2027');
   });
 });
 

@@ -1,6 +1,9 @@
 import {
+  CELL_STATUS_LABELS,
   type CellsWire,
+  cellCountsAsCompliant,
   dayNumberToIso,
+  EXEMPT_CELL_COLOUR,
   MATRIX_STATUSES,
   type MatrixCourse,
   type MatrixEntity,
@@ -40,7 +43,7 @@ export class MatrixGrid {
   private column = new Map<number, number>();
   private blocks: Block[] = [];
   private userBlock: number[] = [];
-  /** Per user: [in date (incl. expiring), required]. */
+  /** Per user: [compliant (in date, expiring, exempt), required]. */
   private tally: Int32Array = new Int32Array(0);
   cellCount = 0;
 
@@ -85,7 +88,7 @@ export class MatrixGrid {
       if (types[k] !== 0) {
         const u = (userStart + i) * 2;
         tally[u + 1] = (tally[u + 1] ?? 0) + 1;
-        if ((statuses[k] as number) <= 1) tally[u] = (tally[u] ?? 0) + 1;
+        tally[u] = (tally[u] ?? 0) + (COMPLIANT_CODE[statuses[k] as number] ?? 0);
       }
     }
     this.tally = tally;
@@ -112,7 +115,7 @@ export class MatrixGrid {
     };
   }
 
-  /** The user's score: in-date (incl. expiring) required cells over required cells, whole percent; none required: 100. */
+  /** The user's score: compliant required cells (in date, expiring, exempt) over required cells, whole percent; none required: 100. */
   score(row: number): number {
     const inDate = this.tally[row * 2] ?? 0;
     const required = this.tally[row * 2 + 1] ?? 0;
@@ -120,20 +123,52 @@ export class MatrixGrid {
   }
 }
 
-export const STATUS_LABEL: Record<MatrixStatus, string> = {
-  in_date: 'In date',
-  expiring: 'Expiring',
-  expired: 'Expired',
-  missing: 'Missing',
-};
+/** Per wire status code: 1 when the status counts towards the score (one array read per cell while a block loads). */
+const COMPLIANT_CODE = Uint8Array.from(MATRIX_STATUSES, (s) => (cellCountsAsCompliant(s) ? 1 : 0));
+
+export const STATUS_LABEL = CELL_STATUS_LABELS;
+
+/** The white-label traffic lights a cell is coloured with. */
+export interface TrafficLights {
+  trafficLightOk: string;
+  trafficLightWarning: string;
+  trafficLightDanger: string;
+}
+export const MISSING_CELL_COLOUR = '#e5e7eb';
+/** A cell's background: the traffic lights for in date / expiring / expired, blue for exempt, grey for missing. */
+export function statusColour(status: MatrixStatus, wl: TrafficLights): string {
+  switch (status) {
+    case 'in_date':
+      return wl.trafficLightOk;
+    case 'expiring':
+      return wl.trafficLightWarning;
+    case 'expired':
+      return wl.trafficLightDanger;
+    case 'exempt':
+      return EXEMPT_CELL_COLOUR;
+    case 'missing':
+      return MISSING_CELL_COLOUR;
+  }
+}
+
+/**
+ * The words inside a matrix cell: an exemption says Exempt (not only a colour: issue 10 §4); other cells show their
+ * expiry month ('03/2027'), or nothing. The full status and dates are the cell's label (cellTitle).
+ */
+export function cellText(c: GridCell): string {
+  if (c.status === 'exempt') return STATUS_LABEL.exempt;
+  return c.expires ? ukDate(c.expires).slice(3) : '';
+}
 
 export const ukDate = (iso: string | null) =>
   iso ? `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)}` : '';
 
 export function cellTitle(courseTitle: string, c: GridCell): string {
   const parts = [`${courseTitle}: ${STATUS_LABEL[c.status]}`];
-  if (c.completed) parts.push(`completed ${ukDate(c.completed)}`);
-  if (c.expires) parts.push(`expires ${ukDate(c.expires)}`);
+  // An exemption's dates are when it started and when it ends (it has no completion or expiry of training).
+  const exempt = c.status === 'exempt';
+  if (c.completed) parts.push(`${exempt ? 'since' : 'completed'} ${ukDate(c.completed)}`);
+  if (c.expires) parts.push(`${exempt ? 'ends' : 'expires'} ${ukDate(c.expires)}`);
   return parts.join(', ');
 }
 

@@ -1,5 +1,6 @@
 import {
   type CARE_CERTIFICATE_FILTERS,
+  CELL_STATUS_LABELS,
   type CreatePresetBody,
   type CreateScheduleBody,
   DEFAULT_SCHEDULE_TIMEZONE,
@@ -137,7 +138,7 @@ export const LABELS = {
     new_starters_only: 'New starters only',
   },
   care_certificate_filter: { in_progress: 'In progress', complete: 'Complete', either: 'Either' },
-  status: { in_date: 'In date', expiring: 'Expiring', expired: 'Expired', missing: 'Missing' },
+  status: CELL_STATUS_LABELS,
   filter_by: { completed: 'Completion date', expires: 'Expiry date' },
   course_type: {
     elearning: 'E-learning',

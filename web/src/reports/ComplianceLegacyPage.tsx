@@ -84,17 +84,19 @@ function TallyTable({
       <caption className="mb-2 text-left font-semibold">{caption}</caption>
       <thead>
         <tr className="bg-slate-100">
-          {[first, 'Staff', 'Required', 'In date', 'Expiring', 'Expired', 'Missing', '%'].map((h) => (
-            <th key={h} scope="col" className={`${cell} text-left`}>
-              {h}
-            </th>
-          ))}
+          {[first, 'Staff', 'Required', 'In date', 'Expiring', 'Expired', 'Missing', 'Exempt', '%'].map(
+            (h) => (
+              <th key={h} scope="col" className={`${cell} text-left`}>
+                {h}
+              </th>
+            ),
+          )}
         </tr>
       </thead>
       <tbody>
         {rows.length === 0 && empty ? (
           <tr>
-            <td className={cell} colSpan={8}>
+            <td className={cell} colSpan={9}>
               {empty}
             </td>
           </tr>
@@ -110,6 +112,7 @@ function TallyTable({
               <td className={cell}>{t.expiring}</td>
               <td className={cell}>{t.expired}</td>
               <td className={cell}>{t.missing}</td>
+              <td className={cell}>{t.exempt}</td>
               <td className={`${cell} font-semibold`}>{t.score}%</td>
             </tr>
           ))

@@ -208,6 +208,7 @@ export default function ComplianceReportPage() {
                 {figure('Expiring', data.totals.expiring)}
                 {figure('Expired', data.totals.expired)}
                 {figure('Missing', data.totals.missing)}
+                {figure('Exempt', data.totals.exempt)}
               </dl>
             </Card>
             <Card title="Last 12 months" className="lg:col-span-2" data-testid="trend">
@@ -246,6 +247,7 @@ export default function ComplianceReportPage() {
                 },
                 { key: 'expired', header: 'Expired', render: ({ row }) => row.expired, hideOnMobile: true },
                 { key: 'missing', header: 'Missing', render: ({ row }) => row.missing, hideOnMobile: true },
+                { key: 'exempt', header: 'Exempt', render: ({ row }) => row.exempt, hideOnMobile: true },
                 {
                   key: 'score',
                   header: 'Score',
@@ -311,6 +313,7 @@ export default function ComplianceReportPage() {
                 { key: 'users', header: 'Staff', render: (c) => c.users, hideOnMobile: true },
                 { key: 'expired', header: 'Expired', render: (c) => c.expired, hideOnMobile: true },
                 { key: 'missing', header: 'Missing', render: (c) => c.missing, hideOnMobile: true },
+                { key: 'exempt', header: 'Exempt', render: (c) => c.exempt, hideOnMobile: true },
                 {
                   key: 'score',
                   header: 'Score',

@@ -180,6 +180,7 @@ export function DrillDown({
                 { key: 'name', header: 'Role', render: (r) => <span className="font-medium">{r.name}</span> },
                 { key: 'users', header: 'Staff', render: (r) => r.users, hideOnMobile: true },
                 { key: 'missing', header: 'Missing', render: (r) => r.missing, hideOnMobile: true },
+                { key: 'exempt', header: 'Exempt', render: (r) => r.exempt, hideOnMobile: true },
                 { key: 'score', header: 'Score', render: (r) => <ScoreBar score={r.score} label={r.name} /> },
               ]}
               rowActions={(r) => (
@@ -231,6 +232,7 @@ export function DrillUsersTable({ caption, rows }: { caption: string; rows: Dril
           render: (r) => `${r.in_date + r.expiring} / ${r.required}`,
           hideOnMobile: true,
         },
+        { key: 'exempt', header: 'Exempt', render: (r) => r.exempt, hideOnMobile: true },
         { key: 'expired', header: 'Expired', render: (r) => r.expired, hideOnMobile: true },
         { key: 'score', header: 'Score', render: (r) => <ScoreBar score={r.score} label={r.name} /> },
       ]}

@@ -43,6 +43,7 @@ export default function RoleReportPage() {
               { key: 'expiring', header: 'Expiring', render: (r) => r.expiring, hideOnMobile: true },
               { key: 'expired', header: 'Expired', render: (r) => r.expired, hideOnMobile: true },
               { key: 'missing', header: 'Missing', render: (r) => r.missing, hideOnMobile: true },
+              { key: 'exempt', header: 'Exempt', render: (r) => r.exempt, hideOnMobile: true },
               { key: 'score', header: 'Score', render: (r) => <ScoreBar score={r.score} label={r.name} /> },
             ]}
           />

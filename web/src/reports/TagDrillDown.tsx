@@ -87,6 +87,7 @@ export function TagDrillDown({
                 { key: 'users_count', header: 'Staff', render: (r) => r.users_count, hideOnMobile: true },
                 { key: 'required', header: 'Required', render: (r) => r.required, hideOnMobile: true },
                 { key: 'missing', header: 'Missing', render: (r) => r.missing, hideOnMobile: true },
+                { key: 'exempt', header: 'Exempt', render: (r) => r.exempt, hideOnMobile: true },
                 { key: 'score', header: 'Score', render: (r) => <ScoreBar score={r.score} label={r.name} /> },
               ]}
               rowActions={(r) => (

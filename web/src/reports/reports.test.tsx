@@ -35,6 +35,7 @@ const figures = (f: Partial<ComplianceFigures> = {}): ComplianceFigures => ({
   expiring: 0,
   expired: 1,
   missing: 0,
+  exempt: 0,
   score: 75,
   ...f,
 });

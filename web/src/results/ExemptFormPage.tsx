@@ -76,7 +76,7 @@ function ExemptForm({ existing }: { existing: ResultView | null }) {
       <PageHeader
         title={title}
         breadcrumbs={[{ label: 'Exemptions', to: '/results/exempt' }, { label: title }]}
-        description="An exempt user counts as in date for the course, from the start date until the end date (or for good without one)."
+        description="An exempt user shows as exempt from the course, and counts as compliant, from the start date until the end date (or for good without one)."
       />
       <SaveErrors error={saveError} clientErrors={clientErrors} />
       <FormSection title="Exemption">

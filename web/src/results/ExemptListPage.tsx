@@ -124,7 +124,7 @@ export default function ExemptListPage() {
   ) : (
     <EmptyState
       title="No exemptions yet"
-      description="Exempt someone from a course when they do not need to take it; they count as in date."
+      description="Exempt someone from a course when they do not need to take it; they show as exempt and count as compliant."
       action={canAdd ? <ButtonLink to="/results/exempt/create">Add an exemption</ButtonLink> : undefined}
     />
   );
@@ -133,7 +133,7 @@ export default function ExemptListPage() {
     <div>
       <PageHeader
         title="Exemptions"
-        description="People who count as in date for a course without taking it."
+        description="People exempt from a course: they count as compliant without taking it."
         actions={canAdd ? <ButtonLink to="/results/exempt/create">Add an exemption</ButtonLink> : undefined}
       />
       <Card padded={false}>
