@@ -78,16 +78,40 @@ export function ScormPlayer({ attempt, title, onAttemptChange }: ScormPlayerProp
 
   const item = items.find((i) => i.identifier === currentId);
   const key = item ? `${item.identifier}#${session}` : null;
+  const keyRef = useRef(key);
+  keyRef.current = key;
+
+  const frameRef = useRef<HTMLIFrameElement>(null);
+  /** The session being closed by the player: its SCO's own finish must not move the player again. */
+  const leaving = useRef<string | null>(null);
+  /**
+   * Ends the SCO on show the way a browser does when a learner leaves a page: its frame navigates to a blank page,
+   * so its beforeunload / unload handlers run (where SCOs call LMSFinish / Terminate). Removing a frame fires no
+   * beforeunload, and Chromium no longer runs unload handlers.
+   */
+  const closeFrame = async () => {
+    const frame = frameRef.current;
+    if (!frame) return;
+    leaving.current = keyRef.current;
+    await new Promise<void>((resolve) => {
+      const done = () => resolve();
+      frame.addEventListener('load', done, { once: true });
+      setTimeout(done, 3000); // a frame that never loads the blank page does not hold the learner
+      frame.src = 'about:blank';
+    });
+  };
+  const close = () => void closeFrame().then(() => setEnded(true));
 
   const open = (next: ScormItemLaunch | undefined) => {
     if (!next) return;
+    void closeFrame().then(() => show(next));
+  };
+  const show = (next: ScormItemLaunch) => {
     setEnded(false);
     setReadyKey(null);
     if (next.identifier === currentId) setSession((s) => s + 1);
     else setCurrentId(next.identifier);
   };
-  const keyRef = useRef(key);
-  keyRef.current = key;
   /** A SCO ended its session: go where it asked (next, previous, an item), else show that it ended. */
   const navigate = useRef<(n: Navigation) => void>(() => {});
   navigate.current = (n: Navigation) => {
@@ -100,7 +124,8 @@ export function ScormPlayer({ attempt, title, onAttemptChange }: ScormPlayerProp
           : n.kind === 'choice'
             ? items.find((i) => i.identifier === n.target)
             : undefined;
-    if (target) open(target);
+    // The SCO has finished already: its frame is left as it is.
+    if (target) show(target);
     else setEnded(true);
   };
 
@@ -136,7 +161,7 @@ export function ScormPlayer({ attempt, title, onAttemptChange }: ScormPlayerProp
         commit,
         // Only the SCO on show may move the player (a SCO closed by moving on finishes after the move).
         finished: (n) => {
-          if (!cancelled && keyRef.current === key) navigate.current(n);
+          if (!cancelled && keyRef.current === key && leaving.current !== key) navigate.current(n);
         },
       });
       if (cancelled) return created.dispose();
@@ -255,6 +280,7 @@ export function ScormPlayer({ attempt, title, onAttemptChange }: ScormPlayerProp
           {showFrame && data && item?.launch_url ? (
             <iframe
               key={key}
+              ref={frameRef}
               title={multi ? `${heading}: ${item.title}` : heading}
               src={item.launch_url}
               className="h-[70vh] w-full rounded-lg border border-slate-200 bg-white"
@@ -270,7 +296,7 @@ export function ScormPlayer({ attempt, title, onAttemptChange }: ScormPlayerProp
               ) : (
                 <span />
               )}
-              <Button variant="secondary" onClick={() => setEnded(true)}>
+              <Button variant="secondary" onClick={close}>
                 {multi ? 'Close this part' : 'Close the package'}
               </Button>
               {multi ? (

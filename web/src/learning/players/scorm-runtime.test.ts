@@ -96,7 +96,7 @@ describe('SCORM runtime (scorm-again)', () => {
     expect(api.LMSFinish('')).toBe('true');
     expect(commits.length).toBeGreaterThanOrEqual(2);
     expect(last(commits).core?.lesson_status).toBe('passed');
-    expect((last(commits).core?.score as { raw: string }).raw).toBe('90');
+    expect(last(commits).core).toMatchObject({ score: { raw: '90' } });
     expect(commits.at(-1)?.terminate).toBe(true);
     runtime?.dispose();
     expect((window as unknown as { API?: unknown }).API).toBeUndefined();
