@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { ADMIN, BASE, bearer, client, launch, newPage, signIn } from './lib.mjs';
+import { ADMIN, BASE, bearer, checkPage, client, launch, newPage, signIn } from './lib.mjs';
 
 /**
  * Issue 10 item 1, the SCORM side: every real SCORM package in ../shared/acceptance/packages (written by others, see
@@ -124,14 +124,17 @@ async function playEveryScoOfTheContents(sco, page, right) {
   await items.first().waitFor();
   const count = await items.count();
   assert.equal(count, 18, 'the table of contents lists the 18 SCOs');
+  if (right) await checkPage(page, 'scorm-contents');
   let quizzes = 0;
   for (let i = 0; i < count; i++) {
     await items.nth(i).click();
     await page.locator('section[data-player=scorm] iframe').waitFor();
     // The SCO initialises on load: a learner who moves on before that has not attempted it.
-    await sco.locator('body').evaluate(
-      () => new Promise((r) => (document.readyState === 'complete' ? r() : addEventListener('load', r))),
-    );
+    await sco
+      .locator('body')
+      .evaluate(
+        () => new Promise((r) => (document.readyState === 'complete' ? r() : addEventListener('load', r))),
+      );
     if ((await items.nth(i).innerText()).includes('Quiz')) {
       await answerGolfQuiz(sco, right);
       quizzes++;
