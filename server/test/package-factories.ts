@@ -186,3 +186,54 @@ export function multipart(field: string, filename: string, bytes: Buffer) {
   ]);
   return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }
+
+/**
+ * A SCORM package with several items (issue 10 item 1): a heading holding two SCOs (the first with a mastery score,
+ * the second a 2004-style SCO when `version` is 2004), an asset, and an invisible SCO. The default organisation
+ * names no organisation, so the first one is used.
+ */
+export function scormMultiScoManifest(o: { version?: '1.2' | '2004' } = {}): string {
+  const v2004 = o.version === '2004';
+  const ns = v2004
+    ? 'xmlns="http://www.imsglobal.org/xsd/imscp_v1p1" xmlns:adlcp="http://www.adlnet.org/xsd/adlcp_v1p3" xmlns:imsss="http://www.imsglobal.org/xsd/imsss"'
+    : 'xmlns="http://www.imsproject.org/xsd/imscp_rootv1p1p2" xmlns:adlcp="http://www.adlnet.org/xsd/adlcp_rootv1p2"';
+  const type = v2004 ? 'adlcp:scormType' : 'adlcp:scormtype';
+  const sequencing = v2004
+    ? `<imsss:sequencing><imsss:objectives>
+        <imsss:primaryObjective objectiveID="PRIMARY" satisfiedByMeasure="true"><imsss:minNormalizedMeasure>0.8</imsss:minNormalizedMeasure></imsss:primaryObjective>
+        <imsss:objective objectiveID="obj_a"/><imsss:objective objectiveID="obj_b"/>
+      </imsss:objectives></imsss:sequencing>`
+    : '<adlcp:masteryscore>70</adlcp:masteryscore><adlcp:datafromlms>lang=en</adlcp:datafromlms>';
+  const manifest = `<?xml version="1.0" encoding="UTF-8"?>
+<manifest identifier="test.multi" version="1" ${ns}>
+  <metadata><schema>ADL SCORM</schema><schemaversion>${v2004 ? '2004 3rd Edition' : '1.2'}</schemaversion></metadata>
+  <organizations default="nowhere">
+    <organization identifier="first"><title>Golf in parts</title>
+      <item identifier="part1"><title>Part 1</title>
+        <item identifier="quiz" identifierref="r_quiz"><title>Quiz</title>${sequencing}</item>
+        <item identifier="reading" identifierref="r_reading" parameters="?page=2"><title>Reading</title></item>
+      </item>
+      <item identifier="sheet" identifierref="r_asset"><title>Handout</title></item>
+      <item identifier="hidden" identifierref="r_reading" isvisible="false"><title>Hidden</title></item>
+    </organization>
+    <organization identifier="second"><title>Other</title>
+      <item identifier="other" identifierref="r_reading"><title>Other</title></item>
+    </organization>
+  </organizations>
+  <resources>
+    <resource identifier="r_quiz" type="webcontent" ${type}="sco" href="quiz.html"/>
+    <resource identifier="r_reading" type="webcontent" ${type}="sco" href="reading.html"/>
+    <resource identifier="r_asset" type="webcontent" ${type}="asset" href="handout.html"/>
+  </resources>
+</manifest>`;
+  return manifest;
+}
+
+export function scormMultiScoPackage(o: { version?: '1.2' | '2004' } = {}): Buffer {
+  return buildZip([
+    { name: 'imsmanifest.xml', data: scormMultiScoManifest(o) },
+    { name: 'quiz.html', data: '<p>Quiz</p>' },
+    { name: 'reading.html', data: '<p>Reading</p>' },
+    { name: 'handout.html', data: '<p>Handout</p>' },
+  ]);
+}

@@ -99,7 +99,7 @@ describe('SCORM: upload, play, pass', () => {
     }
     assert.equal(current.status, 'passed');
     assert.equal(current.score, 95);
-    assert.equal(current.cmi.cmi.core.lesson_status, 'passed');
+    assert.equal(current.cmi.items.i.cmi.core.lesson_status, 'passed');
     assert.equal(await page.getByRole('alert').count(), 0, 'no error after the package finished');
     assert.deepEqual(errors, []);
   });

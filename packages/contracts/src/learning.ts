@@ -124,6 +124,8 @@ export const UpdateAttemptBody = z.object({
   completed_topic_id: bodyId.optional(),
   skipped_topic_id: bodyId.optional(),
   cmi: z.record(z.string(), z.unknown()).optional(),
+  /** SCORM: the identifier of the item (SCO) whose CMI `cmi` is; the package's first SCO when absent. */
+  sco: z.string().min(1).max(255).optional(),
   /** An H5P item's xAPI outcome in a topic of this (elearning) attempt. */
   h5p: H5pOutcomeBody.optional(),
 });

@@ -11,6 +11,7 @@ import * as m008 from './migrations/008_jobs_presets';
 import * as m009 from './migrations/009_user_requirements';
 import * as m010 from './migrations/010_tags';
 import * as m011 from './migrations/011_exempt_status';
+import * as m012 from './migrations/012_scorm_items';
 
 /** Ordered, forward-only. Add a file, import it here; never edit one that has shipped. */
 const migrations: Record<string, Migration> = {
@@ -25,6 +26,7 @@ const migrations: Record<string, Migration> = {
   '009_user_requirements': m009,
   '010_tags': m010,
   '011_exempt_status': m011,
+  '012_scorm_items': m012,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,4 +1,5 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { ScormItem } from '../packages/manifest';
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 /** A timestamp with a database default (created_at, updated_at). */
@@ -575,6 +576,8 @@ export interface ScormPackagesTable {
   storage_dir: string;
   size_bytes: number;
   created_at: DefaultTimestamp;
+  /** Every item of the organisation (012_scorm_items; packages/manifest.ts ScormItem). */
+  items: Json<ScormItem[]>;
 }
 
 /** Extracted .h5p packages (005_packages): one per H5P item. */

@@ -40,7 +40,7 @@ import {
   softDeleteAttempt,
   writeAttempt,
 } from './queries';
-import { finishScormIfDone } from './scorm-completion';
+import { commitScorm } from './scorm-completion';
 
 export const NOT_TAKEN_ONLINE = 'This content is not taken online.';
 
@@ -262,14 +262,17 @@ export async function updateAttempt(ctx: Ctx, id: number, body: UpdateAttemptBod
       if (!topic.skippable) throw invalidField('skipped_topic_id', TOPIC_NOT_SKIPPABLE);
       progress = skipTopic(progress, structure.topics, body.skipped_topic_id);
     }
+    // SCORM: scorm-completion.ts keeps each SCO's CMI (body.sco names the SCO) and rolls the SCOs up.
+    const scorm =
+      row.content_type === 'scorm' && body.cmi !== undefined
+        ? await commitScorm(trx, ctx, locked, { cmi: body.cmi, sco: body.sco }, now)
+        : null;
     const finished = elearning
       ? await finishIfDone(trx, ctx, locked, progress, structure, now)
-      : row.content_type === 'scorm' && body.cmi !== undefined
-        ? await finishScormIfDone(trx, ctx, locked, body.cmi, now) // SCORM: scorm-completion.ts
-        : null;
+      : (scorm?.finished ?? null);
     await writeAttempt(trx, locked.id, {
       progress,
-      ...(body.cmi !== undefined ? { cmi: body.cmi } : {}),
+      ...(scorm ? { cmi: scorm.cmi } : body.cmi !== undefined ? { cmi: body.cmi } : {}),
       ...(finished ?? {}),
       now,
     });

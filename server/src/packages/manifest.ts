@@ -10,15 +10,47 @@ import { FIELD, safeEntryName } from './zip';
  */
 const refuse = (message: string) => invalidField(FIELD, message);
 
+/**
+ * One item of the organisation the learner is shown (issue 10 item 1, multi-SCO packages), depth first. An item with
+ * a resource is launchable (a SCO, or an asset that never talks to the runtime); one without is a heading.
+ */
+export interface ScormItem {
+  identifier: string;
+  title: string;
+  /** 0 for the organisation's own items, 1 for their children, … */
+  depth: number;
+  parent: string | null;
+  /** The launch file (with its query), relative to the package root; null for a heading. */
+  launch_path: string | null;
+  scorm_type: 'sco' | 'asset' | null;
+  /** isvisible="false": left out of the table of contents (and so of what the learner must complete). */
+  visible: boolean;
+  /** SCORM 1.2 adlcp:masteryscore (cmi.student_data.mastery_score), in score.raw units. */
+  mastery_score: number | null;
+  /**
+   * SCORM 2004 cmi.scaled_passing_score: the primary objective's imsss:minNormalizedMeasure (default 1.0) when it is
+   * satisfied by measure (satisfiedByMeasure="true"); otherwise the SCO's own success_status decides.
+   */
+  scaled_passing_score: number | null;
+  /** SCORM 2004 objective ids (primary first), initialised as cmi.objectives.n.id. */
+  objective_ids: string[];
+  /** adlcp:datafromlms / adlcp:dataFromLMS, given to the SCO as cmi.launch_data. */
+  data_from_lms: string | null;
+  /** SCORM 2004 imsss:deliveryControls completionSetByContent: when false the LMS completes the SCO at Terminate. */
+  completion_set_by_content: boolean;
+}
+
 export interface ScormManifest {
   version: '1.2' | '2004';
   title: string;
+  /** The first launchable item's launch path and mastery score (what a single-SCO player needs). */
   launchPath: string;
   masteryScore: number | null;
+  items: ScormItem[];
 }
 
 type Node = Record<string, unknown>;
-const LISTS = new Set(['organization', 'item', 'resource', 'file']);
+const LISTS = new Set(['organization', 'item', 'resource', 'file', 'objective']);
 const parser = new XMLParser({
   ignoreAttributes: false,
   attributeNamePrefix: '@_',
@@ -37,6 +69,15 @@ const text = (value: unknown): string | null => {
   return null;
 };
 const list = (value: unknown): Node[] => (Array.isArray(value) ? (value as Node[]) : []);
+const node = (value: unknown): Node | undefined =>
+  value && typeof value === 'object' && !Array.isArray(value) ? (value as Node) : undefined;
+const numberOrNull = (value: unknown): number | null => {
+  const t = text(value);
+  if (t === null) return null;
+  const n = Number(t);
+  return Number.isFinite(n) ? n : null;
+};
+const isTrue = (value: unknown) => text(value)?.toLowerCase() === 'true';
 
 /** 1.2 unless the manifest says 2004 (schemaversion "2004 3rd Edition", "CAM 1.3", or the adlcp_v1p3 namespace). */
 function detectVersion(manifest: Node, xml: string): '1.2' | '2004' {
@@ -45,16 +86,6 @@ function detectVersion(manifest: Node, xml: string): '1.2' | '2004' {
   if (/2004|CAM 1\.3/i.test(schemaVersion)) return '2004';
   if (/^1\.2$/.test(schemaVersion)) return '1.2';
   return /adlcp_v1p3|imsss/i.test(xml) ? '2004' : '1.2';
-}
-
-/** The first item (depth first) that points at a resource. */
-function firstLaunchItem(items: Node[]): Node | null {
-  for (const item of items) {
-    if (item['@_identifierref']) return item;
-    const inner = firstLaunchItem(list(item.item));
-    if (inner) return inner;
-  }
-  return null;
 }
 
 /** Joins xml:base prefixes and the href, normalised and checked like a zip entry name; query kept apart. */
@@ -67,11 +98,84 @@ function launchPathOf(bases: (string | null | undefined)[], href: string, parame
   return { file, launch: q ? `${file}?${q}` : file };
 }
 
-/** imsmanifest.xml at the root: version, title, the launch file of the default organisation's first item. */
+/** SCORM 2004 sequencing of an item: its objectives and whether the content sets completion itself. */
+function sequencingOf(item: Node) {
+  const sequencing = node(item.sequencing);
+  const objectives = node(sequencing?.objectives);
+  const primary = node(objectives?.primaryObjective);
+  const others = list(objectives?.objective);
+  const ids = [primary, ...others]
+    .map((o) => (o ? text(o['@_objectiveID']) : null))
+    .filter((id): id is string => id !== null);
+  // IMS SS: minNormalizedMeasure defaults to 1.0 and only counts when the objective is satisfied by measure.
+  const byMeasure = primary ? isTrue(primary['@_satisfiedByMeasure']) : false;
+  const measure = primary ? (numberOrNull(primary.minNormalizedMeasure) ?? 1) : null;
+  const scaledPassingScore = byMeasure && measure !== null && measure >= -1 && measure <= 1 ? measure : null;
+  const delivery = node(sequencing?.deliveryControls);
+  return {
+    objective_ids: [...new Set(ids)],
+    scaled_passing_score: scaledPassingScore,
+    completion_set_by_content: delivery ? isTrue(delivery['@_completionSetByContent']) : false,
+  };
+}
+
+interface ItemContext {
+  manifest: Node;
+  resources: Node | undefined;
+  files: Set<string>;
+}
+
+/** Depth first, each item with its launch file (checked to be in the package) and what its runtime needs. */
+function readItems(items: Node[], depth: number, parent: string | null, ctx: ItemContext): ScormItem[] {
+  const out: ScormItem[] = [];
+  for (const item of items) {
+    const identifier = text(item['@_identifier']) ?? `item-${depth}-${out.length}`;
+    const ref = text(item['@_identifierref']);
+    const resource = ref ? list(ctx.resources?.resource).find((r) => r['@_identifier'] === ref) : undefined;
+    const href = resource ? text(resource['@_href']) : null;
+    let launchPath: string | null = null;
+    if (ref && (!resource || !href))
+      throw refuse(`The SCORM manifest item ${identifier} points at a resource without a launch file.`);
+    if (resource && href) {
+      const { file, launch } = launchPathOf(
+        [text(ctx.manifest['@_base']), text(ctx.resources?.['@_base']), text(resource['@_base'])],
+        href,
+        text(item['@_parameters']),
+      );
+      if (!ctx.files.has(file)) throw refuse(`The SCORM launch file ${file} is not in the package.`);
+      launchPath = launch;
+    }
+    const type = text(resource?.['@_scormtype'] ?? resource?.['@_scormType'])?.toLowerCase();
+    out.push({
+      identifier,
+      title: text(item.title) ?? identifier,
+      depth,
+      parent,
+      launch_path: launchPath,
+      scorm_type: resource ? (type === 'asset' ? 'asset' : 'sco') : null,
+      visible: text(item['@_isvisible'])?.toLowerCase() !== 'false',
+      mastery_score: numberOrNull(item.masteryscore),
+      data_from_lms: text(item.datafromlms ?? item.dataFromLMS),
+      ...sequencingOf(item),
+    });
+    out.push(...readItems(list(item.item), depth + 1, identifier, ctx));
+  }
+  return out;
+}
+
+/**
+ * imsmanifest.xml at the root: version, title, and every item of the default organisation (the first organisation
+ * when the default names none of them), each with its launch file and runtime data.
+ */
 export async function readScormManifest(dir: string, files: Set<string>): Promise<ScormManifest> {
   if (!files.has('imsmanifest.xml'))
     throw refuse('The package is not a SCORM package: imsmanifest.xml is missing at its root.');
   const xml = await readFile(path.join(dir, 'imsmanifest.xml'), 'utf8');
+  return parseScormManifest(xml, files);
+}
+
+/** The pure half of readScormManifest (unit-tested on manifests written in the test). */
+export function parseScormManifest(xml: string, files: Set<string>): ScormManifest {
   let doc: Node;
   try {
     doc = parser.parse(xml) as Node;
@@ -85,29 +189,25 @@ export async function readScormManifest(dir: string, files: Set<string>): Promis
   const organizations = list(orgs?.organization);
   const defaultId = orgs?.['@_default'];
   const organization = organizations.find((o) => o['@_identifier'] === defaultId) ?? organizations[0];
-  const item = organization ? firstLaunchItem(list(organization.item)) : null;
-  const resources = manifest.resources as Node | undefined;
-  const resource = item
-    ? list(resources?.resource).find((r) => r['@_identifier'] === item['@_identifierref'])
-    : undefined;
-  const href = resource ? text(resource['@_href']) : null;
-  if (!item || !resource || !href)
+  const items = organization
+    ? readItems(list(organization.item), 0, null, {
+        manifest,
+        resources: manifest.resources as Node | undefined,
+        files,
+      })
+    : [];
+  const first = items.find((i) => i.launch_path !== null);
+  if (!first?.launch_path)
     throw refuse(
       "The SCORM manifest has no launch file: the default organization's first item has no resource.",
     );
-  const { file, launch } = launchPathOf(
-    [text(manifest['@_base']), text(resources?.['@_base']), text(resource['@_base'])],
-    href,
-    text(item['@_parameters']),
-  );
-  if (!files.has(file)) throw refuse(`The SCORM launch file ${file} is not in the package.`);
-  const mastery = Number(text(item.masteryscore));
   return {
     version,
     title:
       text(organization?.title) ?? text((manifest.metadata as Node | undefined)?.title) ?? 'SCORM package',
-    launchPath: launch,
-    masteryScore: Number.isFinite(mastery) && text(item.masteryscore) !== null ? mastery : null,
+    launchPath: first.launch_path,
+    masteryScore: first.mastery_score,
+    items,
   };
 }
 

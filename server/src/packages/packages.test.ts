@@ -11,8 +11,19 @@ import {
   multipart,
   scorm12Package,
   scorm2004Package,
+  scormMultiScoManifest,
+  scormMultiScoPackage,
 } from '../../test/package-factories';
-import { scormOutcome } from '../learning/scorm-completion';
+import {
+  rollupScos,
+  SCO_NOT_IN_PACKAGE,
+  savedItems,
+  scoOutcome,
+  scoreFraction,
+  scormOutcome,
+} from '../learning/scorm-completion';
+import { parseScormManifest } from './manifest';
+import { scormLearnerName } from './service';
 
 let h: Harness;
 let org: { id: number };
@@ -306,7 +317,8 @@ describe('playing SCORM through to a result', () => {
     });
     expect(first.statusCode, first.body).toBe(200);
     expect(first.json().data).toMatchObject({ status: 'in_progress', version: 2 });
-    expect(first.json().data.cmi.cmi.core.lesson_location).toBe('page-2');
+    expect(first.json().data.cmi.items.item1.cmi.core.lesson_location).toBe('page-2');
+    expect(first.json().data.cmi.items.item1.outcome).toEqual({ status: null, score: null });
     const stale = await call('PATCH', url, learner, {
       version: 1,
       cmi: { cmi: { core: { lesson_status: 'passed' } } },
@@ -407,6 +419,239 @@ describe('scormOutcome', () => {
       passed: false,
     });
     expect(scormOutcome('2004', { cmi: { completion_status: 'incomplete' } })).toBeNull();
+  });
+});
+
+describe('SCORM manifest items (issue 10 item 1)', () => {
+  const files = new Set(['quiz.html', 'reading.html', 'handout.html']);
+
+  it('reads every item of the first organisation when the default names none, depth first', () => {
+    const m = parseScormManifest(scormMultiScoManifest(), files);
+    expect(m.version).toBe('1.2');
+    expect(m.title).toBe('Golf in parts');
+    expect(m.launchPath).toBe('quiz.html');
+    expect(m.masteryScore).toBe(70);
+    expect(
+      m.items.map((i) => [i.identifier, i.depth, i.parent, i.launch_path, i.scorm_type, i.visible]),
+    ).toEqual([
+      ['part1', 0, null, null, null, true],
+      ['quiz', 1, 'part1', 'quiz.html', 'sco', true],
+      ['reading', 1, 'part1', 'reading.html?page=2', 'sco', true],
+      ['sheet', 0, null, 'handout.html', 'asset', true],
+      ['hidden', 0, null, 'reading.html', 'sco', false],
+    ]);
+    expect(m.items[1]).toMatchObject({ mastery_score: 70, data_from_lms: 'lang=en', objective_ids: [] });
+  });
+
+  it('reads SCORM 2004 objectives and the passing score of a primary objective satisfied by measure', () => {
+    const xml = scormMultiScoManifest({ version: '2004' });
+    const m = parseScormManifest(xml, files);
+    expect(m.version).toBe('2004');
+    expect(m.items[1]).toMatchObject({
+      identifier: 'quiz',
+      objective_ids: ['PRIMARY', 'obj_a', 'obj_b'],
+      scaled_passing_score: 0.8,
+      completion_set_by_content: false,
+    });
+    expect(m.items[2]).toMatchObject({ scaled_passing_score: null, objective_ids: [] });
+    // Not satisfied by measure: the measure is no pass mark (the SCO's success_status decides).
+    const notByMeasure = parseScormManifest(xml.replace('satisfiedByMeasure="true"', ''), files);
+    expect(notByMeasure.items[1]?.scaled_passing_score).toBeNull();
+    // Satisfied by measure without a measure: IMS SS's default 1.0.
+    const noMeasure = parseScormManifest(
+      xml.replace('<imsss:minNormalizedMeasure>0.8</imsss:minNormalizedMeasure>', ''),
+      files,
+    );
+    expect(noMeasure.items[1]?.scaled_passing_score).toBe(1);
+    const byContent = parseScormManifest(
+      xml.replace(
+        '<imsss:objectives>',
+        '<imsss:deliveryControls completionSetByContent="true"/><imsss:objectives>',
+      ),
+      files,
+    );
+    expect(byContent.items[1]?.completion_set_by_content).toBe(true);
+  });
+
+  it('refuses an item whose launch file is missing from the package', () => {
+    const xml = scormMultiScoManifest();
+    expect(() => parseScormManifest(xml, new Set(['quiz.html', 'reading.html']))).toThrow(
+      expect.objectContaining({ message: 'The SCORM launch file handout.html is not in the package.' }),
+    );
+  });
+});
+
+describe('SCORM scores, verdicts and rollup', () => {
+  it('reads a score relative to its range, never the raw number as a percentage', () => {
+    expect(scoreFraction({ raw: '8', min: '0', max: '10' })).toBe(0.8);
+    expect(scoreFraction({ raw: '15', min: '10', max: '20' })).toBe(0.5);
+    expect(scoreFraction({ raw: '85' })).toBe(0.85); // 1.2's default range 0..100
+    expect(scoreFraction({ scaled: '0.07', raw: '7', max: '100' })).toBe(0.07);
+    expect(scoreFraction({ scaled: '-0.5' })).toBe(0);
+    expect(scoreFraction({ raw: '' })).toBeNull();
+    const complex = { core: { lesson_status: 'passed', score: { raw: '8', min: '0', max: '10' } } };
+    expect(scoOutcome('1.2', complex, { mastery_score: null, scaled_passing_score: null })).toEqual({
+      status: 'passed',
+      score: 80,
+    });
+  });
+
+  it('SCORM 2004: a SCO that only completes with a score below the passing score is not passed', () => {
+    const rules = { mastery_score: null, scaled_passing_score: 0.8 };
+    const low = { cmi: { completion_status: 'completed', score: { scaled: '0.07' } } };
+    expect(scoOutcome('2004', low, rules)).toEqual({ status: 'failed', score: 7 });
+    const high = { cmi: { completion_status: 'completed', score: { raw: '9', min: '0', max: '10' } } };
+    expect(scoOutcome('2004', high, rules)).toEqual({ status: 'passed', score: 90 });
+    // The LMS judges against the passing score even over the SCO's own verdict (RTE 4.2.22).
+    const claimed = { cmi: { success_status: 'passed', score: { scaled: '0.5' } } };
+    expect(scoOutcome('2004', claimed, rules)).toEqual({ status: 'failed', score: 50 });
+    // Without a score the SCO's completion stays a completion (no verdict, never a pass).
+    expect(scoOutcome('2004', { cmi: { completion_status: 'completed' } }, rules)).toEqual({
+      status: 'completed',
+      score: null,
+    });
+    // Without a passing score, a score is not judged: the SCO's own statuses count.
+    expect(scormOutcome('2004', low)).toEqual({ status: 'completed', passed: true, score: 7 });
+    expect(scormOutcome('2004', low, null, 0.8)).toEqual({ status: 'failed', passed: false, score: 7 });
+    expect(
+      scormOutcome('2004', { cmi: { completion_status: 'completed', success_status: 'passed' } }),
+    ).toEqual({ status: 'passed', passed: true, score: null });
+  });
+
+  it('SCORM 1.2: the mastery score judges a raw score; incomplete, browsed and not attempted stay open', () => {
+    const rules = { mastery_score: 70, scaled_passing_score: null };
+    expect(scoOutcome('1.2', { core: { lesson_status: 'completed', score: { raw: '60' } } }, rules)).toEqual({
+      status: 'failed',
+      score: 60,
+    });
+    expect(scoOutcome('1.2', { core: { lesson_status: 'completed' } }, rules)).toEqual({
+      status: 'completed',
+      score: null,
+    });
+    for (const lesson_status of ['incomplete', 'browsed', 'not attempted'])
+      expect(scoOutcome('1.2', { core: { lesson_status } }, rules).status).toBeNull();
+    expect(scoOutcome('1.2', {}, { ...rules, scorm_type: 'asset' })).toEqual({
+      status: 'completed',
+      score: null,
+    });
+  });
+
+  it('rolls SCOs up: done when all are done, failed when one failed, the mean of the scores', () => {
+    const passed = { status: 'passed' as const, score: 90 };
+    const completed = { status: 'completed' as const, score: null };
+    const failed = { status: 'failed' as const, score: 40 };
+    expect(rollupScos([passed, undefined])).toBeNull();
+    expect(rollupScos([passed, { status: null, score: 10 }])).toBeNull();
+    expect(rollupScos([])).toBeNull();
+    expect(rollupScos([completed, completed])).toEqual({ status: 'completed', passed: true, score: null });
+    expect(rollupScos([passed, completed])).toEqual({ status: 'passed', passed: true, score: 90 });
+    expect(rollupScos([passed, failed, completed])).toEqual({ status: 'failed', passed: false, score: 65 });
+  });
+
+  it("keeps each SCO's data; an attempt saved before multi-SCO holds the first SCO's CMI", () => {
+    expect(savedItems({}, 'a')).toEqual({});
+    expect(savedItems({ cmi: { location: '2' } }, 'a')).toEqual({ a: { cmi: { location: '2' } } });
+    expect(savedItems({ items: { b: { cmi: {} } } }, 'a')).toEqual({ b: { cmi: {} } });
+  });
+
+  it('gives the learner name in SCORM\'s "Last, First" form', () => {
+    expect(scormLearnerName('Jane Doe')).toBe('Doe, Jane');
+    expect(scormLearnerName(' Mary  Ann  Smith ')).toBe('Smith, Mary Ann');
+    expect(scormLearnerName('Cher')).toBe('Cher');
+  });
+});
+
+describe('multi-SCO attempts (issue 10 item 1)', () => {
+  async function start(zip: Buffer) {
+    const content = await scormContent();
+    const up = await upload(`/api/content/${content.id}/package`, author, zip);
+    expect(up.statusCode, up.body).toBe(201);
+    const res = await call('POST', `/api/users/${learnerId}/attempts`, learner, { content_id: content.id });
+    const attempt = res.json().data as { id: number; version: number };
+    let version = attempt.version;
+    const commit = async (sco: string | undefined, cmi: Record<string, unknown>, status = 200) => {
+      const r = await call('PATCH', `/api/attempts/${attempt.id}`, learner, {
+        version,
+        cmi,
+        ...(sco ? { sco } : {}),
+      });
+      expect(r.statusCode, r.body).toBe(status);
+      if (status === 200) version = r.json().data.version;
+      return r.json().data;
+    };
+    return { content, attempt, commit };
+  }
+
+  it('presents every item with its launch URL and the learner as SCORM names them', async () => {
+    const { attempt } = await start(scormMultiScoPackage());
+    const pkg = (await get(`/api/attempts/${attempt.id}/package`, learner)).json().data;
+    expect(pkg.items.map((i: { identifier: string }) => i.identifier)).toEqual([
+      'part1',
+      'quiz',
+      'reading',
+      'sheet',
+      'hidden',
+    ]);
+    expect(pkg.items[0].launch_url).toBeNull();
+    expect(pkg.items[2].launch_url).toBe(`/packages/${pkg.uuid}/reading.html?page=2`);
+    const me = await h.db
+      .selectFrom('users')
+      .select('name')
+      .where('id', '=', learnerId)
+      .executeTakeFirstOrThrow();
+    expect(pkg.learner).toEqual({ id: String(learnerId), name: scormLearnerName(me.name) });
+  });
+
+  it('keeps data per SCO and finishes when every shown SCO is done: failed when one failed, mean score', async () => {
+    const { attempt, commit } = await start(scormMultiScoPackage());
+    await commit('nowhere', { cmi: { core: { lesson_status: 'passed' } } }, 422);
+    const bad = await call('PATCH', `/api/attempts/${attempt.id}`, learner, {
+      version: 1,
+      sco: 'part1', // a heading: nothing to launch
+      cmi: {},
+    });
+    expect(bad.json().errors.sco).toEqual([SCO_NOT_IN_PACKAGE]);
+
+    // The quiz's raw score is judged against its mastery score (70): 60 fails it.
+    let a = await commit('quiz', { cmi: { core: { lesson_status: 'completed', score: { raw: '60' } } } });
+    expect(a.status).toBe('in_progress');
+    expect(a.cmi.items.quiz.outcome).toEqual({ status: 'failed', score: 60 });
+    // A failed SCO may be taken again inside the attempt: 90 passes it.
+    a = await commit('quiz', { cmi: { core: { lesson_status: 'completed', score: { raw: '90' } } } });
+    expect(a.cmi.items.quiz.outcome).toEqual({ status: 'passed', score: 90 });
+    a = await commit('reading', { cmi: { core: { lesson_status: 'incomplete', lesson_location: '3' } } });
+    expect(a.status).toBe('in_progress');
+    expect(a.cmi.items.quiz.cmi.core.score.raw).toBe('90');
+    a = await commit('reading', {
+      cmi: { core: { lesson_status: 'failed', score: { raw: '4', max: '10' } } },
+    });
+    expect(a.status).toBe('in_progress'); // the handout (an asset) is not opened yet; the hidden SCO is not required
+    a = await commit('sheet', {});
+    expect(a).toMatchObject({ status: 'failed', score: 65 });
+    const result = await h.db
+      .selectFrom('results')
+      .selectAll()
+      .where('attempt_id', '=', attempt.id)
+      .executeTakeFirstOrThrow();
+    expect(result).toMatchObject({ type: 'scorm', passed: false });
+    expect(Number(result.score)).toBe(65);
+  });
+
+  it('SCORM 2004: completed with 7 % against a passing score of 0.8 is recorded as failed, 90 % as passed', async () => {
+    const low = await start(scormMultiScoPackage({ version: '2004' }));
+    await low.commit('quiz', { cmi: { completion_status: 'completed', score: { scaled: '0.07' } } });
+    await low.commit('reading', { cmi: { completion_status: 'completed' } });
+    expect(await low.commit('sheet', {})).toMatchObject({ status: 'failed', score: 7 });
+
+    const high = await start(scormMultiScoPackage({ version: '2004' }));
+    await high.commit('quiz', {
+      cmi: { completion_status: 'completed', success_status: 'passed', score: { scaled: '0.9' } },
+    });
+    await high.commit('sheet', {});
+    expect(await high.commit('reading', { cmi: { completion_status: 'completed' } })).toMatchObject({
+      status: 'passed',
+      score: 90,
+    });
   });
 });
 

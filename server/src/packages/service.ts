@@ -11,7 +11,7 @@ import { invalidField, notFound } from '../http/errors';
 import { findAttempt } from '../learning/queries';
 import { learnerContentWhere } from '../learning/visibility';
 import { type PackageLimits, packageLimits } from './limits';
-import { readH5pManifest, readScormManifest } from './manifest';
+import { readH5pManifest, readScormManifest, type ScormItem } from './manifest';
 import { extractZip, FIELD } from './zip';
 
 /**
@@ -70,6 +70,14 @@ async function removeDir(ctx: Ctx, storageDir: string | undefined) {
   );
 }
 
+/** An item as the player needs it: its launch URL beside the manifest's data. */
+function presentItem(uuid: string, item: ScormItem) {
+  return {
+    ...item,
+    launch_url: item.launch_path === null ? null : `/packages/${uuid}/${item.launch_path}`,
+  };
+}
+
 export function presentScorm(row: {
   uuid: string;
   version: '1.2' | '2004';
@@ -79,6 +87,7 @@ export function presentScorm(row: {
   size_bytes: number;
   created_at: Date;
   content_id: number;
+  items: ScormItem[];
 }) {
   return {
     uuid: row.uuid,
@@ -90,6 +99,8 @@ export function presentScorm(row: {
     mastery_score: row.mastery_score === null ? null : Number(row.mastery_score),
     size_bytes: row.size_bytes,
     created_at: row.created_at.toISOString(),
+    /** Every item of the organisation, depth first (headings have no launch_url). */
+    items: row.items.map((item) => presentItem(row.uuid, item)),
   };
 }
 
@@ -121,6 +132,7 @@ const scormColumns = [
   'mastery_score',
   'size_bytes',
   'created_at',
+  'items',
 ] as const;
 const h5pColumns = ['uuid', 'h5p_id', 'title', 'main_library', 'size_bytes', 'created_at'] as const;
 
@@ -150,6 +162,7 @@ export async function uploadScormPackage(ctx: Ctx, contentId: number, receive: R
           title: manifest.title,
           launch_path: manifest.launchPath,
           mastery_score: manifest.masteryScore,
+          items: JSON.stringify(manifest.items),
           storage_dir: uuid,
           size_bytes: size,
         })
@@ -240,7 +253,21 @@ async function ownAttempt(ctx: Ctx, attemptId: number) {
   return attempt;
 }
 
-/** GET /attempts/{id}/package: the SCORM package of the caller's own attempt (the player's launch data). */
+/**
+ * SCORM's learner name is "Last, First" (1.2 RTE 3.4.2.1.2 cmi.core.student_name; 2004 cmi.learner_name). We hold one
+ * name: its last word is taken as the family name.
+ */
+export function scormLearnerName(name: string): string {
+  const words = name.trim().split(/\s+/).filter(Boolean);
+  if (words.length < 2) return words.join('');
+  const last = words.pop() as string;
+  return `${last}, ${words.join(' ')}`;
+}
+
+/**
+ * GET /attempts/{id}/package: the SCORM package of the caller's own attempt (the player's launch data), with the
+ * learner as the runtime presents them (cmi.core.student_id / student_name, cmi.learner_id / learner_name).
+ */
 export async function attemptScormPackage(ctx: Ctx, attemptId: number) {
   const attempt = await ownAttempt(ctx, attemptId);
   const row = await ctx.db
@@ -249,7 +276,12 @@ export async function attemptScormPackage(ctx: Ctx, attemptId: number) {
     .where('content_id', '=', attempt.content_id)
     .executeTakeFirst();
   if (!row) throw notFound();
-  return presentScorm(row);
+  const user = await ctx.db
+    .selectFrom('users')
+    .select(['id', 'name'])
+    .where('id', '=', attempt.user_id)
+    .executeTakeFirstOrThrow();
+  return { ...presentScorm(row), learner: { id: String(user.id), name: scormLearnerName(user.name) } };
 }
 
 /** GET /attempts/{id}/h5ps/{h5pId}/package: an H5P item used by a topic of the caller's own attempt's content. */

@@ -1,11 +1,20 @@
 import type { Attempt } from '@cc/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { isApiError } from '../../app/api';
-import { Spinner } from '../../ui';
+import { Badge, type BadgeTone, Button, cx, Spinner } from '../../ui';
 import { handleAttemptUpdateFailure, patchAttempt } from '../api';
-import { fetchScormLaunch } from './package-api';
-import { createRuntime, type Runtime } from './scorm-runtime';
+import { fetchScormLaunch, type ScormItemLaunch, type ScormLaunch } from './package-api';
+import {
+  createRuntime,
+  firstOpenItem,
+  type ItemOutcome,
+  itemOutcome,
+  launchableItems,
+  type Navigation,
+  neighbour,
+  type Runtime,
+} from './scorm-runtime';
 
 export interface ScormPlayerProps {
   attempt: Attempt;
@@ -13,11 +22,24 @@ export interface ScormPlayerProps {
   onAttemptChange?: (attempt: Attempt) => void;
 }
 
+const STATUS: Record<string, { label: string; tone: BadgeTone }> = {
+  passed: { label: 'Passed', tone: 'success' },
+  completed: { label: 'Completed', tone: 'success' },
+  failed: { label: 'Failed', tone: 'danger' },
+  started: { label: 'Started', tone: 'warning' },
+  new: { label: 'Not started', tone: 'neutral' },
+};
+const stateOf = (o: ItemOutcome | undefined) =>
+  (o ? STATUS[o.status ?? 'started'] : undefined) ?? { label: 'Not started', tone: 'neutral' as const };
+
 /**
- * Plays the SCORM package of a SCORM attempt (issue 4 item 2): the launch file in a same-origin iframe at
- * /packages/{uuid}/…, the scorm-again runtime on window.API / window.API_1484_11 (scorm-runtime.ts), and every
- * commit saved as PATCH /attempts/{id} { version, cmi } in order, one at a time. On 409 the server's message is
- * shown (spec 1 §4); other failures go through the learner pages' handleAttemptUpdateFailure.
+ * Plays the SCORM package of a SCORM attempt (issue 4 item 2, issue 10 item 1): the package's table of contents
+ * (every item of its organisation; headings, and the SCOs with what was recorded for each), and the current SCO in a
+ * same-origin iframe at /packages/{uuid}/… with its own scorm-again runtime on window.API / window.API_1484_11
+ * (scorm-runtime.ts). Moving to another item closes the SCO's frame (a SCO finishes on unload) before the next one
+ * starts. Every commit is saved as PATCH /attempts/{id} { version, cmi, sco } in order, one at a time; the server
+ * rolls the SCOs up and finishes the attempt when all are done. On 409 the server's message is shown (spec 1 §4);
+ * other failures go through the learner pages' handleAttemptUpdateFailure.
  */
 export function ScormPlayer({ attempt, title, onAttemptChange }: ScormPlayerProps) {
   const launch = useQuery({
@@ -25,7 +47,14 @@ export function ScormPlayer({ attempt, title, onAttemptChange }: ScormPlayerProp
     queryFn: () => fetchScormLaunch(attempt.id),
     retry: false,
   });
-  const [ready, setReady] = useState(false);
+  const data = launch.data;
+  const items = useMemo(() => (data ? launchableItems(data) : []), [data]);
+  const [currentId, setCurrentId] = useState<string | null>(null);
+  /** A new session of the same item (opened again after it ended). */
+  const [session, setSession] = useState(0);
+  const [readyKey, setReadyKey] = useState<string | null>(null);
+  /** The SCO ended its session itself (LMSFinish / Terminate) or the learner closed it. */
+  const [ended, setEnded] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const [saved, setSaved] = useState<string>('');
   const version = useRef(attempt.version);
@@ -41,21 +70,81 @@ export function ScormPlayer({ attempt, title, onAttemptChange }: ScormPlayerProp
     version.current = Math.max(version.current, attempt.version);
   }, [attempt.version]);
 
-  const data = launch.data;
+  // Start where the learner left off: the first item not done yet.
   useEffect(() => {
-    if (!data || !inProgress) return;
+    if (items.length && currentId === null)
+      setCurrentId(firstOpenItem(items, current.current)?.identifier ?? null);
+  }, [items, currentId]);
+
+  const item = items.find((i) => i.identifier === currentId);
+  const key = item ? `${item.identifier}#${session}` : null;
+  const keyRef = useRef(key);
+  keyRef.current = key;
+
+  const frameRef = useRef<HTMLIFrameElement>(null);
+  /** The session being closed by the player: its SCO's own finish must not move the player again. */
+  const leaving = useRef<string | null>(null);
+  /**
+   * Ends the SCO on show the way a browser does when a learner leaves a page: its frame navigates to a blank page,
+   * so its beforeunload / unload handlers run (where SCOs call LMSFinish / Terminate). Removing a frame fires no
+   * beforeunload, and Chromium no longer runs unload handlers.
+   */
+  const closeFrame = async () => {
+    const frame = frameRef.current;
+    if (!frame) return;
+    leaving.current = keyRef.current;
+    await new Promise<void>((resolve) => {
+      const done = () => resolve();
+      frame.addEventListener('load', done, { once: true });
+      setTimeout(done, 3000); // a frame that never loads the blank page does not hold the learner
+      frame.src = 'about:blank';
+    });
+  };
+  const close = () => void closeFrame().then(() => setEnded(true));
+
+  const open = (next: ScormItemLaunch | undefined) => {
+    if (!next) return;
+    void closeFrame().then(() => show(next));
+  };
+  const show = (next: ScormItemLaunch) => {
+    setEnded(false);
+    setReadyKey(null);
+    if (next.identifier === currentId) setSession((s) => s + 1);
+    else setCurrentId(next.identifier);
+  };
+  /** A SCO ended its session: go where it asked (next, previous, an item), else show that it ended. */
+  const navigate = useRef<(n: Navigation) => void>(() => {});
+  navigate.current = (n: Navigation) => {
+    if (!item) return;
+    const target =
+      n.kind === 'continue'
+        ? neighbour(items, item.identifier, 1)
+        : n.kind === 'previous'
+          ? neighbour(items, item.identifier, -1)
+          : n.kind === 'choice'
+            ? items.find((i) => i.identifier === n.target)
+            : undefined;
+    // The SCO has finished already: its frame is left as it is.
+    if (target) show(target);
+    else setEnded(true);
+  };
+
+  useEffect(() => {
+    if (!data || !item || !key || !inProgress || ended) return;
     let runtime: Runtime | null = null;
     let cancelled = false;
+    const sco = item.identifier;
     const commit = (cmi: Record<string, unknown>) => {
       queue.current = queue.current.then(async () => {
         // Once a commit finished the attempt (passed, completed, failed), later ones (LMSFinish) have nothing to add.
         if (finished.current) return;
         try {
-          const next = await patchAttempt(current.current.id, { version: version.current, cmi });
+          const next = await patchAttempt(current.current.id, { version: version.current, cmi, sco });
           version.current = next.version;
           finished.current = next.status !== 'in_progress';
           setProblem(null);
           setSaved(next.status === 'in_progress' ? 'Progress saved.' : 'Finished: your result is recorded.');
+          current.current = next;
           onChange.current?.(next);
         } catch (error) {
           if (isApiError(error) && (error.status === 409 || error.status === 422))
@@ -64,24 +153,44 @@ export function ScormPlayer({ attempt, title, onAttemptChange }: ScormPlayerProp
         }
       });
     };
-    createRuntime(data, current.current, commit).then(
-      (created) => {
-        if (cancelled) return created.dispose();
-        runtime = created;
-        setReady(true);
-      },
-      () => setProblem('The SCORM player could not start.'),
-    );
+    const start = async (launchData: ScormLaunch) => {
+      // The previous SCO's last commits (sent as its frame closed) are saved before this one reads the attempt.
+      await queue.current;
+      if (cancelled) return;
+      const created = await createRuntime(launchData, item, current.current, {
+        commit,
+        // Only the SCO on show may move the player (a SCO closed by moving on finishes after the move).
+        finished: (n) => {
+          if (!cancelled && keyRef.current === key && leaving.current !== key) navigate.current(n);
+        },
+      });
+      if (cancelled) return created.dispose();
+      runtime = created;
+      // An asset never talks to the runtime: opening it is doing it (recorded as completed by the server).
+      if (
+        item.scorm_type === 'asset' &&
+        !itemOutcome(current.current, items[0]?.identifier ?? '', sco)?.status
+      )
+        commit({});
+      setReadyKey(key);
+    };
+    start(data).catch(() => setProblem('The SCORM player could not start.'));
     return () => {
       cancelled = true;
       runtime?.dispose();
-      setReady(false);
     };
-  }, [data, inProgress]);
+  }, [data, item, key, inProgress, ended, items]);
 
   const heading = title ?? data?.title ?? 'SCORM package';
+  const firstId = items[0]?.identifier ?? '';
+  const multi = items.length > 1;
+  const done = items.filter((i) => itemOutcome(attempt, firstId, i.identifier)?.status).length;
+  const previous = item ? neighbour(items, item.identifier, -1) : undefined;
+  const next = item ? neighbour(items, item.identifier, 1) : undefined;
+  const showFrame = Boolean(data && item?.launch_url && inProgress && !ended && readyKey === key);
+
   return (
-    <section className="space-y-2" data-player="scorm" aria-label={heading}>
+    <section className="space-y-3" data-player="scorm" aria-label={heading}>
       <p className="font-medium text-slate-900">{heading}</p>
       {launch.isPending ? <Spinner label="Loading the package" /> : null}
       {launch.isError ? (
@@ -97,14 +206,110 @@ export function ScormPlayer({ attempt, title, onAttemptChange }: ScormPlayerProp
         </p>
       ) : null}
       {!inProgress ? <p className="text-sm text-slate-700">This attempt is finished.</p> : null}
-      {data && ready && inProgress ? (
-        <iframe
-          title={heading}
-          src={data.launch_url}
-          className="h-[70vh] w-full rounded-lg border border-slate-200 bg-white"
-          allow="fullscreen; autoplay"
-        />
-      ) : null}
+      <div className={cx(multi ? 'grid gap-4 lg:grid-cols-[18rem_minmax(0,1fr)]' : '')}>
+        {multi && data ? (
+          <nav
+            aria-label="Package contents"
+            className="self-start rounded-lg border border-slate-200 bg-white p-2"
+          >
+            <p className="flex items-center justify-between px-2 pb-2 text-sm font-semibold text-slate-900">
+              Contents
+              <span className="text-xs font-normal text-slate-600" data-testid="scorm-progress">
+                {done} of {items.length} done
+              </span>
+            </p>
+            <ul>
+              {(data.items ?? [])
+                .filter((i) => i.visible)
+                .map((i) => {
+                  const indent = { paddingLeft: `${0.5 + i.depth}rem` };
+                  if (!i.launch_url)
+                    return (
+                      <li
+                        key={i.identifier}
+                        style={indent}
+                        className="pt-2 text-xs font-semibold text-slate-600"
+                      >
+                        {i.title}
+                      </li>
+                    );
+                  const state = stateOf(itemOutcome(attempt, firstId, i.identifier));
+                  const here = i.identifier === currentId;
+                  return (
+                    <li key={i.identifier}>
+                      <button
+                        type="button"
+                        style={indent}
+                        disabled={!inProgress}
+                        aria-current={here ? 'step' : undefined}
+                        onClick={() => open(i)}
+                        className={cx(
+                          'focus-ring flex w-full items-center justify-between gap-2 rounded-md py-1.5 pr-2 text-left text-sm',
+                          here
+                            ? 'bg-primary-100 font-semibold text-primary-900'
+                            : 'text-slate-800 hover:bg-slate-100',
+                        )}
+                      >
+                        <span className="min-w-0 flex-1">{i.title}</span>
+                        <Badge tone={state.tone}>{state.label}</Badge>
+                      </button>
+                    </li>
+                  );
+                })}
+            </ul>
+          </nav>
+        ) : null}
+        <div className="min-w-0 space-y-3">
+          {inProgress && item && ended ? (
+            <div
+              className="space-y-3 rounded-lg border border-slate-200 bg-white p-4"
+              data-testid="scorm-ended"
+            >
+              <p className="text-sm text-slate-800">
+                {multi ? `You have left “${item.title}”.` : 'You have left the package.'}{' '}
+                {multi ? `${done} of ${items.length} parts are done.` : ''}
+              </p>
+              <div className="flex flex-wrap gap-3">
+                <Button variant="secondary" onClick={() => open(item)}>
+                  Open again
+                </Button>
+                {next ? <Button onClick={() => open(next)}>Next: {next.title}</Button> : null}
+              </div>
+            </div>
+          ) : null}
+          {showFrame && data && item?.launch_url ? (
+            <iframe
+              key={key}
+              ref={frameRef}
+              title={multi ? `${heading}: ${item.title}` : heading}
+              src={item.launch_url}
+              className="h-[70vh] w-full rounded-lg border border-slate-200 bg-white"
+              allow="fullscreen; autoplay"
+            />
+          ) : null}
+          {inProgress && item && !ended ? (
+            <div className="flex flex-wrap items-center justify-between gap-3">
+              {multi ? (
+                <Button variant="secondary" onClick={() => open(previous)} disabled={!previous}>
+                  Previous
+                </Button>
+              ) : (
+                <span />
+              )}
+              <Button variant="secondary" onClick={close}>
+                {multi ? 'Close this part' : 'Close the package'}
+              </Button>
+              {multi ? (
+                <Button variant="secondary" onClick={() => open(next)} disabled={!next}>
+                  Next
+                </Button>
+              ) : (
+                <span />
+              )}
+            </div>
+          ) : null}
+        </div>
+      </div>
       <p className="sr-only" aria-live="polite">
         {saved}
       </p>

@@ -1,6 +1,24 @@
 import type { Envelope } from '../../app/api';
 import { api } from '../../app/api';
 
+/** One item of the package's organisation (server/src/packages/manifest.ts ScormItem), depth first. */
+export interface ScormItemLaunch {
+  identifier: string;
+  title: string;
+  depth: number;
+  parent: string | null;
+  launch_path: string | null;
+  /** Null for a heading (an item without a resource). */
+  launch_url: string | null;
+  scorm_type: 'sco' | 'asset' | null;
+  visible: boolean;
+  mastery_score: number | null;
+  scaled_passing_score: number | null;
+  objective_ids: string[];
+  data_from_lms: string | null;
+  completion_set_by_content: boolean;
+}
+
 /** Launch data of the caller's own attempt (GET /attempts/{id}/package, server/src/packages). */
 export interface ScormLaunch {
   uuid: string;
@@ -10,6 +28,9 @@ export interface ScormLaunch {
   /** Same-origin: /packages/{uuid}/{launch_path}, served outside /api with a strict CSP. */
   launch_url: string;
   mastery_score: number | null;
+  items: ScormItemLaunch[];
+  /** As SCORM names the learner: id and "Last, First". */
+  learner: { id: string; name: string };
 }
 
 /** An extracted .h5p of an H5P item used by the attempt's content (GET /attempts/{id}/h5ps/{h5pId}/package). */
