@@ -739,12 +739,15 @@ const attempt: PatchFixture<AttemptState> = {
     completed_topic_id: s.topics[0],
     skipped_topic_id: s.topics[1],
     cmi: { 'cmi.suspend_data': 'second' },
+    sco: 'ITEM-2',
     h5p: { topic_id: s.h5pTopic, h5p_id: s.h5pId, score: 1, max_score: 2, passed: false },
   }),
   read: async (s) => dataOf(await s.learner('GET', `/api/attempts/${s.id}`)),
   volatile: ['version'],
   effects: {
     version: [],
+    // Names the SCO that `cmi` belongs to; not stored on its own (and this content is not SCORM).
+    sco: [],
     completed_topic_id: ['progress'],
     skipped_topic_id: ['progress'],
     h5p: ['progress'],
