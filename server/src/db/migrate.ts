@@ -10,6 +10,7 @@ import * as m007 from './migrations/007_results';
 import * as m008 from './migrations/008_jobs_presets';
 import * as m009 from './migrations/009_user_requirements';
 import * as m010 from './migrations/010_tags';
+import * as m011 from './migrations/011_concurrency';
 
 /** Ordered, forward-only. Add a file, import it here; never edit one that has shipped. */
 const migrations: Record<string, Migration> = {
@@ -23,6 +24,7 @@ const migrations: Record<string, Migration> = {
   '008_jobs_presets': m008,
   '009_user_requirements': m009,
   '010_tags': m010,
+  '011_concurrency': m011,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,6 +1,6 @@
-import { type RawBuilder, type Selectable, type SqlBool, sql } from 'kysely';
+import { type RawBuilder, type Selectable, type SqlBool, sql, type Transaction } from 'kysely';
 import type { Db } from '../db/connect';
-import type { ReportPresetsTable, ReportSchedulesTable } from '../db/schema';
+import type { Database, ReportPresetsTable, ReportSchedulesTable } from '../db/schema';
 
 /** SQL of report presets and schedules (STYLE.md "SQL in one place"). */
 
@@ -240,7 +240,7 @@ export async function advanceSchedule(
 }
 
 export async function recordRun(
-  db: Db,
+  db: Db | Transaction<Database>,
   id: number,
   values: { last_run_at: Date; last_status: 'sent' | 'failed'; last_error: string | null },
 ): Promise<void> {
