@@ -80,8 +80,23 @@ export async function insertPreset(
   return row.id;
 }
 
+/** The preset's stored period, locked until the transaction ends (an edit checks from <= to against it). */
+export async function lockPresetPeriod(trx: Transaction<Database>, id: number) {
+  return trx
+    .selectFrom('report_presets')
+    .select(['from_date', 'to_date'])
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+/** The schedule's stored row, locked until the transaction ends: an edit merges what it is sent with this. */
+export async function lockSchedule(trx: Transaction<Database>, id: number) {
+  return trx.selectFrom('report_schedules').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
 export async function updatePreset(
-  db: Db,
+  db: Db | Transaction<Database>,
   id: number,
   values: Partial<Record<keyof PresetValues, unknown>>,
   now: Date,
@@ -190,7 +205,7 @@ export async function insertSchedule(db: Db, values: Record<string, unknown>): P
 }
 
 export async function updateSchedule(
-  db: Db,
+  db: Db | Transaction<Database>,
   id: number,
   values: Record<string, unknown>,
   now: Date,
