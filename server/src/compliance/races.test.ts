@@ -54,6 +54,7 @@ async function world(learners: number) {
     org,
     site,
     course,
+    roleId: role.id,
     ruleId: created.json().data.id as number,
     as,
     siteAs: await clientFor(h.app, h.db, siteManager.id),
@@ -146,5 +147,22 @@ describeRaces('compliance rows changed in parallel', () => {
       expected.setUTCMonth(expected.getUTCMonth() + (overrides[0]?.validity_months ?? 0));
       expect(new Date(r.expires_at as Date).toISOString()).toBe(expected.toISOString());
     }
+  });
+
+  it('10 parallel “exempt” switches of one learner’s course record one exemption', async () => {
+    const w = await world(0);
+    const carer = await buildUser(h.db, { entityId: w.org.id, roleId: w.roleId, startDate: '2020-01-01' });
+    const responses = await parallel(10, () =>
+      w.as('PATCH', `/api/users/${carer.id}/compliance-courses/${w.course.id}`, { exempt: true }),
+    );
+    expect(responses.map((r) => r.statusCode)).toEqual(Array(10).fill(200));
+    const exemptions = await h.db
+      .selectFrom('results')
+      .select('id')
+      .where('user_id', '=', carer.id)
+      .where('type', '=', 'exempt')
+      .where('deleted_at', 'is', null)
+      .execute();
+    expect(exemptions).toHaveLength(1);
   });
 });
