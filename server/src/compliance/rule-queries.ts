@@ -35,6 +35,19 @@ export async function findRule(db: Executor, id: number) {
 }
 export type RuleRow = NonNullable<Awaited<ReturnType<typeof findRule>>>;
 
+/**
+ * The stored row's type and validity, locked until the transaction ends: a change is computed from these, so two
+ * changes at once apply one after the other (issue 10 §3).
+ */
+export async function lockRule(trx: Trx, id: number) {
+  return trx
+    .selectFrom('compliance_rules')
+    .select(['id', 'type', 'validity_months'])
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
 /** The stored row of (entity, role, course), if the entity has its own. */
 export async function findOwnRule(db: Executor, entityId: number, roleId: number, courseId: number) {
   return db

@@ -23,6 +23,7 @@ import {
   findOwnRule,
   findRule,
   insertRule,
+  lockRule,
   type RuleRow,
   updateRule,
 } from './rule-queries';
@@ -194,39 +195,44 @@ export async function updateCompliance(
   // Only a level B child of the row's entity can override it (the view inherits one level, A → B).
   if (override && !(from.level === 'B' && from.parent_id === rule.entity_id))
     throw forbidden(ComplianceMessages.inheritedReadOnly);
-  const type = body.type ?? rule.type;
-  const validity = body.validity !== undefined ? body.validity : rule.validity_months;
-  const validityChanged = validity !== rule.validity_months;
   const now = ctx.clock();
-  const ruleId = await ctx.db.transaction().execute(async (trx) => {
-    let ruleId = rule.id;
-    if (override) {
-      const existing = await findOwnRule(trx, from.id, rule.role_id, rule.course_id);
-      if (existing) ruleId = existing.id;
-      else
-        ruleId = await insertRule(
-          trx,
-          {
-            entity_id: from.id,
-            role_id: rule.role_id,
-            course_id: rule.course_id,
-            type,
-            validity_months: validity,
-          },
-          now,
-        );
-      if (existing) await updateRule(trx, ruleId, { type, validity_months: validity }, now);
-    } else await updateRule(trx, ruleId, { type, validity_months: validity }, now);
+  const { ruleId, created } = await ctx.db.transaction().execute(async (trx) => {
+    // The row changed is read again under its lock: with the read made before the transaction, a parallel PATCH
+    // could leave the row at one validity and its results re-dated to another. An override locks the parent row
+    // first, so two sites' first edits of one inherited row cannot both insert an override.
+    const parent = await lockRule(trx, rule.id);
+    if (!parent) throw notFound();
+    const existing = override ? await findOwnRule(trx, from.id, rule.role_id, rule.course_id) : undefined;
+    const current = existing ? await lockRule(trx, existing.id) : parent;
+    if (!current) throw notFound();
+    const type = body.type ?? current.type;
+    const validity = body.validity !== undefined ? body.validity : current.validity_months;
+    // A new override changes the validity its site's users had from the parent row.
+    const validityChanged = validity !== current.validity_months;
+    let ruleId = current.id;
+    if (override && !existing)
+      ruleId = await insertRule(
+        trx,
+        {
+          entity_id: from.id,
+          role_id: rule.role_id,
+          course_id: rule.course_id,
+          type,
+          validity_months: validity,
+        },
+        now,
+      );
+    else await updateRule(trx, ruleId, { type, validity_months: validity }, now);
     if (validityChanged && (await confirmRedate(trx, ruleId, rule.course_id, body.update_previous_results)))
       await redateResultsUnderRule(
         trx,
         { id: ruleId, course_id: rule.course_id, validity_months: validity },
         now,
       );
-    return ruleId;
+    return { ruleId, created: override && !existing };
   });
   markScoresStale();
-  return { row: await reload(ctx, from, ruleId), created: ruleId !== rule.id };
+  return { row: await reload(ctx, from, ruleId), created };
 }
 
 /** DELETE /compliance/{id} (68): only the owner entity's rows; an override's removal brings the inherited row back. */

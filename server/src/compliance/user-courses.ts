@@ -7,7 +7,7 @@ import {
 import { authorize, type Ctx } from '../http/context';
 import { invalidField } from '../http/errors';
 import { loadLearner } from '../learning/learner';
-import { recomputeLatestResult, recordResult } from '../results/service';
+import { lockLatestResults, recomputeLatestResult, recordResult } from '../results/service';
 import { activeExemptions, softDeleteResults, userComplianceCourses } from './rule-queries';
 import { markScoresStale } from './scores-cache';
 
@@ -64,6 +64,8 @@ export async function setUserCourseExemption(
   if (!required.rows.some((r) => r.course_id === courseId))
     throw invalidField('courseId', ComplianceMessages.notRequired);
   await ctx.db.transaction().execute(async (trx) => {
+    // "Is there one already?" under the pair's lock: two parallel exempt: true record one exemption, not two.
+    await lockLatestResults(trx, [{ userId: user.id, courseId }]);
     const existing = await activeExemptions(trx, user.id, courseId);
     if (exempt && existing.length === 0)
       await recordResult(

@@ -95,6 +95,29 @@ export async function upsertAssignment(
     .execute();
 }
 
+/**
+ * Updates the existing row only; false when there is none. PATCH of one assignment uses it instead of "exists?,
+ * then upsert", which re-created a row a parallel DELETE had just removed (issue 10 §3).
+ */
+export async function updateAssignment(
+  db: Db | Trx,
+  kind: AssignmentKind,
+  entityId: number,
+  itemId: number,
+  values: { enabled?: boolean; override?: boolean | null },
+): Promise<boolean> {
+  const { table, key } = T[kind];
+  const set: Record<string, boolean | null> = {};
+  if (values.enabled !== undefined) set.enabled = values.enabled;
+  if (kind === 'content' && values.override !== undefined) set.admin_only_override = values.override;
+  const assignments = Object.entries(set).map(([column, value]) => sql`${sql.ref(column)} = ${value}`);
+  // Nothing to change still answers whether the row exists (and locks it like a write would).
+  if (!assignments.length) assignments.push(sql`enabled = enabled`);
+  const res = await sql`UPDATE ${sql.table(table)} SET ${sql.join(assignments)}
+    WHERE entity_id = ${entityId} AND ${sql.ref(key)} = ${itemId}`.execute(db);
+  return Number(res.numAffectedRows ?? 0) > 0;
+}
+
 export async function deleteAssignment(db: Db, kind: AssignmentKind, entityId: number, itemId: number) {
   const { table, key } = T[kind];
   const res =

@@ -11,6 +11,7 @@ import {
   deleteAssignment,
   findAssignment,
   listAssignments,
+  updateAssignment,
   upsertAssignment,
   visibleIds,
 } from './assignment-queries';
@@ -138,10 +139,12 @@ export async function updateEntityAssignment(
   checkOverride(ctx, body.admin_only_override);
   if (!(await findAssignment(ctx.db, kind, entity.id, itemId))) throw notFound();
   await assertVisible(ctx, kind, [itemId], () => KEY[kind], entity.id);
-  await upsertAssignment(ctx.db, kind, entity.id, itemId, {
+  // An update, not an upsert: a DELETE that committed since the check above wins (404), as if it came first.
+  const updated = await updateAssignment(ctx.db, kind, entity.id, itemId, {
     enabled: body.enabled,
     override: body.admin_only_override,
   });
+  if (!updated) throw notFound();
   return present(ctx, kind, entity.id, itemId);
 }
 
@@ -160,8 +163,11 @@ export async function updateEntityAssignments(
     (i) => `items.${i}.${KEY[kind]}`,
     entity.id,
   );
+  // Rows written in item order: two calls naming the same items in other orders would otherwise each hold a row
+  // the other waits for (a deadlock, answered 500).
+  const ordered = [...items].sort((a, b) => a.item_id - b.item_id);
   await ctx.db.transaction().execute(async (trx) => {
-    for (const item of items)
+    for (const item of ordered)
       await upsertAssignment(trx, kind, entity.id, item.item_id, { enabled: item.enabled });
   });
   return listEntityAssignments(ctx, kind, slug, { page: 1, per_page: 100 });
@@ -178,7 +184,8 @@ export async function assignContent(
   body: { entity: string; content_ids: number[]; enabled: boolean },
 ) {
   const entity = await entityFor(ctx, body.entity, 'content');
-  const ids = [...new Set(body.content_ids)];
+  // Sorted: rows are written in one order by every call (see updateEntityAssignments).
+  const ids = [...new Set(body.content_ids)].sort((a, b) => a - b);
   await assertVisible(ctx, 'content', ids, (i) => `content_ids.${i}`);
   await ctx.db.transaction().execute(async (trx) => {
     for (const id of ids) await upsertAssignment(trx, 'content', entity.id, id, { enabled: body.enabled });

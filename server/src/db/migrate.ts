@@ -12,6 +12,7 @@ import * as m009 from './migrations/009_user_requirements';
 import * as m010 from './migrations/010_tags';
 import * as m011 from './migrations/011_exempt_status';
 import * as m012 from './migrations/012_scorm_items';
+import * as m013 from './migrations/013_concurrency';
 
 /** Ordered, forward-only. Add a file, import it here; never edit one that has shipped. */
 const migrations: Record<string, Migration> = {
@@ -27,6 +28,7 @@ const migrations: Record<string, Migration> = {
   '010_tags': m010,
   '011_exempt_status': m011,
   '012_scorm_items': m012,
+  '013_concurrency': m013,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -166,6 +166,8 @@ export interface MailOutboxTable {
   transport: Generated<string>;
   sent_at: Date | null;
   error: string | null;
+  /** Migration 011: one message per key (a job's run + recipient); null for mail without one. */
+  idempotency_key: string | null;
   created_at: DefaultTimestamp;
 }
 

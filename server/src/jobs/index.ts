@@ -1,3 +1,4 @@
+import { registerMailJobs } from '../mail/jobs';
 import { registerMatrixJobs } from '../matrix/report';
 import { registerScheduleJobs } from '../presets/schedules-jobs';
 import { registerReportJobs } from '../reports/jobs';
@@ -6,6 +7,7 @@ export { enqueue, registerJob, registerRecurring, runDueJobs, startWorker } from
 
 /** Every capability's job handlers; a process calls this once before it starts the worker (or runs jobs in tests). */
 export function registerAllJobs(): void {
+  registerMailJobs();
   registerScheduleJobs();
   registerMatrixJobs();
   registerReportJobs();

@@ -56,7 +56,7 @@ export async function claimJobs(db: Db, workerId: string, now: Date, limit: numb
 }
 
 /** Marks a claimed job done; a no-op when another worker reclaimed it meanwhile (the lock is no longer ours). */
-export async function completeJob(db: Db, id: number, workerId: string, now: Date): Promise<void> {
+export async function completeJob(db: DbOrTrx, id: number, workerId: string, now: Date): Promise<void> {
   await db
     .updateTable('jobs')
     .set({

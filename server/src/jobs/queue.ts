@@ -20,7 +20,8 @@ import {
  * transactions on PGlite's single connection; it also reads the database clock, so tests could not drive it.
  *
  * - enqueue(trx, name, payload, { runAt }) inside the caller's transaction: the job exists iff the change committed.
- * - a worker claims due jobs (FOR UPDATE SKIP LOCKED), runs the registered handler, then marks it done; a thrown
+ * - a worker claims due jobs (FOR UPDATE SKIP LOCKED), runs the registered handler, then marks it done (or the
+ *   handler does, in its own transaction, with ctx.finish(trx)); a thrown
  *   error queues it again with exponential backoff until max_attempts, then marks it failed with the error.
  * - a job left 'running' past its timeout (its process died) is claimed again by any worker.
  * - recurring jobs (registerRecurring) get one row per time slot, made idempotent by a unique key, so two processes
@@ -32,6 +33,12 @@ export interface JobContext extends Deps {
   job: JobRow;
   /** The time the worker runs the job with (the test clock in tests). */
   now: Date;
+  /**
+   * Marks the job done inside the handler's own transaction, so what the job wrote (e.g. its mail) and "done"
+   * commit together: a crash after the commit cannot run it again. Without it, the worker marks it done after the
+   * handler returns (a no-op when the handler already did).
+   */
+  finish(trx: DbOrTrx): Promise<void>;
 }
 
 export type JobHandler<P = Record<string, unknown>> = (ctx: JobContext, payload: P) => Promise<void>;
@@ -125,7 +132,8 @@ async function runOne(deps: Deps, job: JobRow, workerId: string, now: Date, log:
     if (!registered) throw new PermanentJobError(`No handler is registered for job "${job.name}".`);
     if (job.attempts > job.max_attempts)
       throw new PermanentJobError(job.last_error ?? 'The job did not finish in time.');
-    await registered.handler({ ...deps, log, job, now }, job.payload as never);
+    const finish = (trx: DbOrTrx) => completeJob(trx, job.id, workerId, deps.clock());
+    await registered.handler({ ...deps, log, job, now, finish }, job.payload as never);
     await completeJob(deps.db, job.id, workerId, deps.clock());
     return true;
   } catch (error) {

@@ -2,7 +2,7 @@ import type { ReportPreset, ReportSchedule } from '@cc/contracts';
 import type { PresetRow, ScheduleRow } from './queries';
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
-const dateOnly = (d: string | Date | null) =>
+export const dateOnly = (d: string | Date | null) =>
   d === null ? null : typeof d === 'string' ? d.slice(0, 10) : d.toISOString().slice(0, 10);
 
 /** Column names are snake_case; the spec's camelCase fields (includeStatusTypes, …) are kept on the wire. */

@@ -1,6 +1,6 @@
-import { type RawBuilder, type Selectable, type SqlBool, sql } from 'kysely';
+import { type RawBuilder, type Selectable, type SqlBool, sql, type Transaction } from 'kysely';
 import type { Db } from '../db/connect';
-import type { ReportPresetsTable, ReportSchedulesTable } from '../db/schema';
+import type { Database, ReportPresetsTable, ReportSchedulesTable } from '../db/schema';
 
 /** SQL of report presets and schedules (STYLE.md "SQL in one place"). */
 
@@ -80,8 +80,23 @@ export async function insertPreset(
   return row.id;
 }
 
+/** The preset's stored period, locked until the transaction ends (an edit checks from <= to against it). */
+export async function lockPresetPeriod(trx: Transaction<Database>, id: number) {
+  return trx
+    .selectFrom('report_presets')
+    .select(['from_date', 'to_date'])
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+/** The schedule's stored row, locked until the transaction ends: an edit merges what it is sent with this. */
+export async function lockSchedule(trx: Transaction<Database>, id: number) {
+  return trx.selectFrom('report_schedules').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
 export async function updatePreset(
-  db: Db,
+  db: Db | Transaction<Database>,
   id: number,
   values: Partial<Record<keyof PresetValues, unknown>>,
   now: Date,
@@ -190,7 +205,7 @@ export async function insertSchedule(db: Db, values: Record<string, unknown>): P
 }
 
 export async function updateSchedule(
-  db: Db,
+  db: Db | Transaction<Database>,
   id: number,
   values: Record<string, unknown>,
   now: Date,
@@ -240,7 +255,7 @@ export async function advanceSchedule(
 }
 
 export async function recordRun(
-  db: Db,
+  db: Db | Transaction<Database>,
   id: number,
   values: { last_run_at: Date; last_status: 'sent' | 'failed'; last_error: string | null },
 ): Promise<void> {

@@ -4,6 +4,7 @@ import { resolveActingAs } from '../entities/scope';
 import { type Ctx, can } from '../http/context';
 import { HttpError } from '../http/errors';
 import { enqueue, type JobContext, PermanentJobError, registerJob, registerRecurring } from '../jobs/queue';
+import { recordJobMail } from '../mail/jobs';
 import type { MailMessage } from '../mail/mailer';
 import { presentPreset } from './presenters';
 import {
@@ -78,8 +79,8 @@ function reportMail(schedule: ScheduleRow, to: string, attachment: MailMessage['
   };
 }
 
-/** Renders and sends one run; throws on failure (PermanentJobError when retrying cannot help). */
-async function sendRun(ctx: JobContext, schedule: ScheduleRow): Promise<void> {
+/** Renders one run into each recipient's message; throws on failure (PermanentJobError when retrying cannot help). */
+async function renderRun(ctx: JobContext, schedule: ScheduleRow): Promise<MailMessage[]> {
   const presetRow = await findOwnPreset(ctx.db, schedule.preset_id, schedule.user_id);
   if (!presetRow) throw new PermanentJobError('The preset of this schedule no longer exists.');
   const actor = await loadActor(ctx.db, schedule.user_id, { via: 'session', sessionId: `job:${ctx.job.id}` });
@@ -106,15 +107,21 @@ async function sendRun(ctx: JobContext, schedule: ScheduleRow): Promise<void> {
   }
   const content = await toBuffer(rendered.body);
   const attachment = [{ filename: rendered.filename, contentType: rendered.contentType, content }];
-  for (const to of schedule.recipients) await ctx.mailer.send(reportMail(schedule, to, attachment));
+  return schedule.recipients.map((to) => reportMail(schedule, to, attachment));
 }
 
 export async function sendScheduledReport(ctx: JobContext, payload: { schedule_id: number }): Promise<void> {
   const schedule = await findSchedule(ctx.db, payload.schedule_id);
   if (!schedule) return; // deleted since: nothing to send
   try {
-    await sendRun(ctx, schedule);
-    await recordRun(ctx.db, schedule.id, { last_run_at: ctx.now, last_status: 'sent', last_error: null });
+    const messages = await renderRun(ctx, schedule);
+    // The mail, the run's status and "job done" commit together (issue 10 §3): a crash before the commit sends
+    // nothing and the job runs again; after it, the job is done. Keys per recipient make a second run a no-op.
+    await ctx.db.transaction().execute(async (trx) => {
+      await recordJobMail(ctx, trx, messages);
+      await recordRun(trx, schedule.id, { last_run_at: ctx.now, last_status: 'sent', last_error: null });
+      await ctx.finish(trx);
+    });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     await recordRun(ctx.db, schedule.id, {

@@ -21,6 +21,7 @@ import {
   findOwnSchedule,
   insertSchedule,
   listSchedules as listScheduleRows,
+  lockSchedule,
   updateSchedule as updateScheduleRow,
 } from './queries';
 
@@ -106,30 +107,39 @@ export async function updateSchedule(
   body: UpdateScheduleBody,
 ): Promise<ReportSchedule> {
   const row = await ownSchedule(ctx, id);
-  const values: Record<string, unknown> = {};
-  if (body.preset_id !== undefined && body.preset_id !== row.preset_id) {
-    const preset = await ownPreset(ctx, body.preset_id);
-    values.preset_id = preset.id;
-    values.entity_id = preset.entity_id;
-  }
-  const recurrence = recurrenceColumns({
-    frequency: body.frequency ?? row.frequency,
-    time: body.time ?? row.time_of_day,
-    weekday: body.weekday === undefined ? row.weekday : body.weekday,
-    day_of_month: body.day_of_month === undefined ? row.day_of_month : body.day_of_month,
-    timezone: body.timezone ?? row.timezone,
+  const preset =
+    body.preset_id !== undefined && body.preset_id !== row.preset_id
+      ? await ownPreset(ctx, body.preset_id)
+      : null;
+  await ctx.db.transaction().execute(async (trx) => {
+    // The fields not sent keep their values as locked now, not as read before the transaction: a parallel PATCH of
+    // another field (say the format) must not write back the old time with its recurrence (issue 10 §3).
+    const current = await lockSchedule(trx, id);
+    if (!current) throw notFound();
+    const values: Record<string, unknown> = {};
+    if (preset && preset.id !== current.preset_id) {
+      values.preset_id = preset.id;
+      values.entity_id = preset.entity_id;
+    }
+    const recurrence = recurrenceColumns({
+      frequency: body.frequency ?? current.frequency,
+      time: body.time ?? current.time_of_day,
+      weekday: body.weekday === undefined ? current.weekday : body.weekday,
+      day_of_month: body.day_of_month === undefined ? current.day_of_month : body.day_of_month,
+      timezone: body.timezone ?? current.timezone,
+    });
+    Object.assign(values, recurrence);
+    if (body.recipients !== undefined) values.recipients = JSON.stringify([...new Set(body.recipients)]);
+    if (body.format !== undefined) values.format = body.format;
+    const active = body.active ?? current.active;
+    values.active = active;
+    const changedWhen = recurrence.cron !== current.cron || recurrence.timezone !== current.timezone;
+    // Pausing clears the next run; resuming or changing the recurrence computes it again from now.
+    if (!active) values.next_run_at = null;
+    else if (!current.active || changedWhen || !current.next_run_at)
+      values.next_run_at = nextRunAfter(recurrence.cron, recurrence.timezone, ctx.clock());
+    await updateScheduleRow(trx, id, values, ctx.clock());
   });
-  Object.assign(values, recurrence);
-  if (body.recipients !== undefined) values.recipients = JSON.stringify([...new Set(body.recipients)]);
-  if (body.format !== undefined) values.format = body.format;
-  const active = body.active ?? row.active;
-  values.active = active;
-  const changedWhen = recurrence.cron !== row.cron || recurrence.timezone !== row.timezone;
-  // Pausing clears the next run; resuming or changing the recurrence computes it again from now.
-  if (!active) values.next_run_at = null;
-  else if (!row.active || changedWhen || !row.next_run_at)
-    values.next_run_at = nextRunAfter(recurrence.cron, recurrence.timezone, ctx.clock());
-  await updateScheduleRow(ctx.db, id, values, ctx.clock());
   return getSchedule(ctx, id);
 }
 

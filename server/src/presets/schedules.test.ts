@@ -196,6 +196,7 @@ describe('scheduled runs', () => {
     log,
     now,
     job: { id: 0 } as never,
+    finish: async () => undefined,
   });
 
   it('enqueues one run per due time, even when two schedulers race', async () => {

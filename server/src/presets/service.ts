@@ -13,13 +13,14 @@ import { entityScope, resolveActingAs } from '../entities/scope';
 import { ancestorIds } from '../entities/tree';
 import { type Actor, type ActorEntity, actorOf, authorize, type Ctx } from '../http/context';
 import { type FieldErrors, forbidden, invalid, notFound } from '../http/errors';
-import { presentPreset } from './presenters';
+import { dateOnly, presentPreset } from './presenters';
 import {
   deletePreset as deletePresetRow,
   existingIds,
   findOwnPreset,
   inIds,
   insertPreset,
+  lockPresetPeriod,
   listPresets as listPresetRows,
   optionRows,
   updatePreset as updatePresetRow,
@@ -213,7 +214,17 @@ export async function updatePreset(ctx: Ctx, id: number, body: UpdatePresetBody)
   if (entity.id !== row.entity_id) throw forbidden();
   await assertIdsInScope(ctxActingAs(ctx, actor, entity), entity.id, body);
   const values = toColumns(body);
-  if (Object.keys(values).length) await updatePresetRow(ctx.db, id, values, ctx.clock());
+  if (Object.keys(values).length)
+    await ctx.db.transaction().execute(async (trx) => {
+      // Checked again against the period as locked now: two edits, one of each date, cannot invert it together.
+      const stored = await lockPresetPeriod(trx, id);
+      if (!stored) throw notFound();
+      assertDates(
+        body.from_date === undefined ? dateOnly(stored.from_date) : body.from_date,
+        body.to_date === undefined ? dateOnly(stored.to_date) : body.to_date,
+      );
+      await updatePresetRow(trx, id, values, ctx.clock());
+    });
   return getPreset(ctx, id);
 }
 

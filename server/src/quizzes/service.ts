@@ -2,7 +2,7 @@ import { ContentPerm, type PageQuery, type QuizBody, type UpdateQuizBody } from 
 import { sql } from 'kysely';
 import type { z } from 'zod';
 import { visibleBlockOr404 } from '../content/blocks';
-import { addLink, linkedItems } from '../content/links';
+import { applyLinkAction, linkedItems } from '../content/links';
 import { visibleContent } from '../content/service';
 import { escapeLike } from '../courses/queries';
 import { assertCanChange, ownerForNew, visibleOwnedClause } from '../courses/visibility';
@@ -110,6 +110,7 @@ export async function attachQuizToContent(ctx: Ctx, quizId: number, contentId: n
   const content = await visibleContent(ctx, contentId);
   authorize(ctx, [...VIEW, P.editContent]);
   await assertCanChange(ctx, content.entity_id);
-  await addLink(ctx.db, 'content_quizzes', contentId, quizId);
+  // Through the serialised link action (content/links.ts): parallel attaches each get their own position.
+  await applyLinkAction(ctx.db, 'content_quizzes', contentId, { action: 'add' }, quizId);
   return linkedItems(ctx.db, 'content_quizzes', contentId);
 }

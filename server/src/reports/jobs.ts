@@ -12,6 +12,7 @@ import { resolveActingAs } from '../entities/scope';
 import type { Ctx } from '../http/context';
 import { HttpError } from '../http/errors';
 import { enqueue, type JobContext, PermanentJobError, registerJob, registerRecurring } from '../jobs/queue';
+import { recordJobMail } from '../mail/jobs';
 import { registerReportRenderer, toBuffer } from '../presets/renderers';
 import type { Trx } from '../results/queries';
 import { complianceFile, type ReportFile } from './compliance-export';
@@ -114,7 +115,7 @@ async function sendEmailReport(job: JobContext, payload: EmailReportPayload) {
     throw error;
   }
   const content = await toBuffer(file.stream);
-  await job.mailer.send({
+  const message = {
     to: actor.email,
     template: 'emailed_report',
     subject: 'Your compliance report',
@@ -126,6 +127,11 @@ async function sendEmailReport(job: JobContext, payload: EmailReportPayload) {
       `— ${PRODUCT_NAME}`,
     ].join('\n'),
     attachments: [{ filename: file.filename, contentType: file.contentType, content }],
+  };
+  // The mail and "job done" commit together; the key makes a second run of this job record nothing (mail/jobs.ts).
+  await job.db.transaction().execute(async (trx) => {
+    await recordJobMail(job, trx, [message]);
+    await job.finish(trx);
   });
 }
 

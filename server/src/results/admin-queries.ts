@@ -201,6 +201,29 @@ export async function deleteFileRow(trx: Executor, fileId: number) {
   await trx.deleteFrom('files').where('id', '=', fileId).execute();
 }
 
+/**
+ * The stored result, locked until the transaction ends: an update computes its new values (course, date, outcome,
+ * the evidence it replaces) from this row, not from a read made before the transaction (issue 10 §3).
+ */
+export async function lockResultRow(trx: Trx, id: number) {
+  return trx
+    .selectFrom('results')
+    .select([
+      'id',
+      'user_id',
+      'course_id',
+      'completed_at',
+      'passed',
+      'expires_at',
+      'evidence_file_id',
+      'type',
+    ])
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
 export async function updateResultRow(
   trx: Trx,
   id: number,
@@ -329,10 +352,13 @@ export async function softDeleteResults(trx: Trx, ids: number[], now: Date) {
   await trx.updateTable('results').set({ deleted_at: now, updated_at: now }).where('id', 'in', ids).execute();
 }
 
+/** Marks the operation deleted unless it already is; false when another delete got there first. */
 export async function markOperationDeleted(trx: Trx, id: number, by: number, now: Date) {
-  await trx
+  const changed = await trx
     .updateTable('bulk_event_operations')
     .set({ deleted_at: now, deleted_by: by })
     .where('id', '=', id)
-    .execute();
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return Number(changed.numUpdatedRows) === 1;
 }

@@ -12,7 +12,13 @@ import { assertEntityInScope, entityScope } from '../entities/scope';
 import { subtreeIds } from '../entities/tree';
 import { actorOf, authorize, type Ctx, can } from '../http/context';
 import { type FieldErrors, forbidden, invalid, notFound } from '../http/errors';
-import { deleteFileRow, insertEvidenceFile, listResults, updateResultRow } from './admin-queries';
+import {
+  deleteFileRow,
+  insertEvidenceFile,
+  listResults,
+  lockResultRow,
+  updateResultRow,
+} from './admin-queries';
 import {
   completedDateErrors,
   courseVisible,
@@ -26,7 +32,7 @@ import {
 } from './admin-shared';
 import { evidenceErrors, type FormInput, storeEvidence } from './evidence';
 import type { Trx } from './queries';
-import { expiresAtFor, recomputeLatestResult, recordResult } from './service';
+import { expiresAtFor, lockLatestResults, recomputeLatestResult, recordResult } from './service';
 
 /**
  * Historical results and exemptions (issue 5 item 1; spec 2 §2 /results/historical/..., /results/exempt/...).
@@ -146,14 +152,23 @@ export async function updateHistorical(
   if (Object.keys(errors).length) throw invalid(errors);
 
   const now = ctx.clock();
-  const courseId = body.course_id ?? row.course_id;
-  const completedAt = body.completed_at ? dayStart(body.completed_at) : new Date(row.completed_at);
-  const passed = body.passed ?? row.passed;
-  const replacesFile =
-    (form.evidence !== null || body.remove_evidence === true) && row.evidence_file_id !== null;
-  const oldFile = replacesFile ? row.evidence_file_id : null;
   const oldKey = await withEvidence(ctx, form.evidence, row.user_entity_id, async (trx, fileId) => {
-    const redate = courseId !== row.course_id || body.completed_at !== undefined || body.passed !== undefined;
+    // The values below come from the row as locked now, not as read before: two edits at once apply one after the
+    // other (the second moves the course the first left, and removes the evidence the first stored).
+    const current = await lockResultRow(trx, row.id);
+    if (!current) throw notFound();
+    const courseId = body.course_id ?? current.course_id;
+    const completedAt = body.completed_at ? dayStart(body.completed_at) : new Date(current.completed_at);
+    const passed = body.passed ?? current.passed;
+    const replacesFile =
+      (form.evidence !== null || body.remove_evidence === true) && current.evidence_file_id !== null;
+    const oldFile = replacesFile ? current.evidence_file_id : null;
+    await lockLatestResults(trx, [
+      { userId: current.user_id, courseId },
+      { userId: current.user_id, courseId: current.course_id },
+    ]);
+    const redate =
+      courseId !== current.course_id || body.completed_at !== undefined || body.passed !== undefined;
     await updateResultRow(
       trx,
       row.id,
@@ -164,7 +179,7 @@ export async function updateHistorical(
         ...(redate
           ? {
               expires_at: await expiresAtFor(trx, {
-                userId: row.user_id,
+                userId: current.user_id,
                 courseId,
                 completedAt,
                 type: 'historical',
@@ -182,8 +197,9 @@ export async function updateHistorical(
       },
       now,
     );
-    await recomputeLatestResult(trx, row.user_id, courseId, now);
-    if (courseId !== row.course_id) await recomputeLatestResult(trx, row.user_id, row.course_id, now);
+    await recomputeLatestResult(trx, current.user_id, courseId, now);
+    if (courseId !== current.course_id)
+      await recomputeLatestResult(trx, current.user_id, current.course_id, now);
     if (oldFile === null) return null;
     const old = await trx
       .selectFrom('files')
@@ -274,26 +290,45 @@ export async function createExempt(ctx: Ctx, input: unknown): Promise<ResultView
   return reloadResult(ctx, id);
 }
 
+/** An exemption's start and end after an edit: the dates sent, else the stored ones. */
+function exemptDates(
+  body: { start_date?: string; end_date?: string | null },
+  row: { completed_at: Date | string; expires_at: Date | string | null },
+): [string, string | null] {
+  const day = (d: Date | string) => new Date(d).toISOString().slice(0, 10);
+  const start = body.start_date ?? day(row.completed_at);
+  const end = body.end_date !== undefined ? body.end_date : row.expires_at ? day(row.expires_at) : null;
+  return [start, end];
+}
+
 /** PATCH /results/exempt/{id} (25). */
 export async function updateExempt(ctx: Ctx, id: number, input: unknown): Promise<ResultView> {
   const { row } = await loadResult(ctx, id);
   authorize(ctx, [P.updateRecord]);
   if (row.type !== 'exempt') throw notFound();
   const body = UpdateExemptResultBody.parse(input);
-  const start = body.start_date ?? new Date(row.completed_at).toISOString().slice(0, 10);
-  const end =
-    body.end_date !== undefined
-      ? body.end_date
-      : row.expires_at
-        ? new Date(row.expires_at).toISOString().slice(0, 10)
-        : null;
-  const errors = exemptDateErrors(start, end);
-  const courseId = body.course_id ?? row.course_id;
-  if (courseId !== row.course_id && !(await courseVisible(ctx, courseId)))
+  const errors = exemptDateErrors(...exemptDates(body, row));
+  if (
+    body.course_id !== undefined &&
+    body.course_id !== row.course_id &&
+    !(await courseVisible(ctx, body.course_id))
+  )
     errors.course_id = [ResultsMessages.courseInvalid];
   if (Object.keys(errors).length) throw invalid(errors);
   const now = ctx.clock();
   await ctx.db.transaction().execute(async (trx) => {
+    // Missing fields keep the row's values as locked now (issue 10 §3), so two edits at once apply one after the other.
+    const current = await lockResultRow(trx, row.id);
+    if (!current) throw notFound();
+    const [start, end] = exemptDates(body, current);
+    // Checked above against the row as read; again against the row as locked, which another edit may have moved.
+    const dateErrors = exemptDateErrors(start, end);
+    if (Object.keys(dateErrors).length) throw invalid(dateErrors);
+    const courseId = body.course_id ?? current.course_id;
+    await lockLatestResults(trx, [
+      { userId: current.user_id, courseId },
+      { userId: current.user_id, courseId: current.course_id },
+    ]);
     await updateResultRow(
       trx,
       row.id,
@@ -305,8 +340,9 @@ export async function updateExempt(ctx: Ctx, id: number, input: unknown): Promis
       },
       now,
     );
-    await recomputeLatestResult(trx, row.user_id, courseId, now);
-    if (courseId !== row.course_id) await recomputeLatestResult(trx, row.user_id, row.course_id, now);
+    await recomputeLatestResult(trx, current.user_id, courseId, now);
+    if (courseId !== current.course_id)
+      await recomputeLatestResult(trx, current.user_id, current.course_id, now);
   });
   return reloadResult(ctx, row.id);
 }

@@ -26,7 +26,7 @@ import {
   presentOperation,
   scopeIds,
 } from './admin-shared';
-import { recomputeLatestResult, recordResult } from './service';
+import { lockLatestResults, recomputeLatestResult, recordResult } from './service';
 
 /**
  * Bulk add events for users (spec 1 §2 /users/bulk-add-events and its history; issue 5 item 1): one course, one
@@ -69,6 +69,11 @@ export async function bulkAddEvents(ctx: Ctx, body: BulkAddEventsBody): Promise<
   const completedAt = dayStart(body.completed_at);
   const scope = await entityScope(ctx);
   const operationId = await ctx.db.transaction().execute(async (trx) => {
+    // Every pair at once, sorted: two bulk adds naming the same learners in other orders never deadlock.
+    await lockLatestResults(
+      trx,
+      users.map((u) => ({ userId: u.id, courseId: body.course_id })),
+    );
     const operation = await insertBulkOperation(trx, {
       entity_id: scope.baseId,
       course_id: body.course_id,
@@ -130,14 +135,22 @@ export async function deleteBulkEvents(ctx: Ctx, id: number): Promise<BulkOperat
   if (op.deleted_at) throw conflict(ResultsMessages.bulkAlreadyDeleted);
   const now = ctx.clock();
   await ctx.db.transaction().execute(async (trx) => {
+    // The guarded update decides, under the operation's row lock: of parallel deletes exactly one marks it; the
+    // others wait for it, find it deleted and answer the same 409 as a later delete (issue 10 §3).
+    if (!(await markOperationDeleted(trx, op.id, actor.userId, now)))
+      throw conflict(ResultsMessages.bulkAlreadyDeleted);
     const results = await operationResults(trx, op.id);
+    // Result rows first, then their pairs: the order every result write takes locks in (admin-service.ts).
     await softDeleteResults(
       trx,
       results.map((r) => r.id),
       now,
     );
+    await lockLatestResults(
+      trx,
+      results.map((r) => ({ userId: r.user_id, courseId: r.course_id })),
+    );
     for (const r of results) await recomputeLatestResult(trx, r.user_id, r.course_id, now);
-    await markOperationDeleted(trx, op.id, actor.userId, now);
   });
   const row = await findOperationInScope(ctx.db, op.id, null);
   if (!row) throw notFound();

@@ -1,6 +1,7 @@
 import { effectiveRuleFor } from '../compliance/queries';
 import { expiryOf } from '../compliance/rules';
 import { markScoresStale } from '../compliance/scores-cache';
+import { lockKeys } from '../db/locks';
 import type { ResultType } from '../db/schema';
 import {
   deleteLatestResult,
@@ -28,6 +29,23 @@ export async function expiresAtFor(
 }
 
 /**
+ * Serialises writers of these (user, course) pairs until the transaction ends (issue 10 §3): without it, two
+ * results of one pair committed at once each pick "the latest" from a history that lacks the other's row, and the
+ * last upsert wins with a wrong result and result_count. A transaction that recomputes several pairs locks them all
+ * first (sorted, db/locks.ts), so two of them never wait for each other in a cycle.
+ */
+export async function lockLatestResults(
+  trx: Trx,
+  pairs: readonly { userId: number; courseId: number }[],
+): Promise<void> {
+  await lockKeys(
+    trx,
+    'latest_results',
+    pairs.map((p) => [p.userId, p.courseId]),
+  );
+}
+
+/**
  * Keeps latest_results true for (user, course): the latest approved passed result wins, else the latest approved
  * one; no result at all removes the row. Call it in the same transaction as any write or delete of results
  * (ARCHITECTURE "Data": the matrix reads latest_results, never the history).
@@ -40,6 +58,8 @@ export async function recomputeLatestResult(
 ): Promise<void> {
   // Cached entity scores are made of latest_results (compliance/scores-cache.ts).
   markScoresStale();
+  // Under the pair's lock, this statement's snapshot holds every result other writers of the pair committed.
+  await lockLatestResults(trx, [{ userId, courseId }]);
   const latest = await pickLatestResult(trx, userId, courseId);
   if (!latest) {
     await deleteLatestResult(trx, userId, courseId);

@@ -47,6 +47,12 @@ async function presentWithCount(ctx: Ctx, id: number, userEntityIds: number[]) {
   return presentTag(tag, await countLinkedUsers(ctx.db, id, userEntityIds));
 }
 
+/** A tag (or user) deleted since it was checked: the foreign key refuses the link, which is a 404, not a 500. */
+function goneToNotFound(error: unknown): never {
+  if ((error as { code?: string })?.code === '23503') throw notFound();
+  throw error;
+}
+
 function uniqueToNameTaken(error: unknown): never {
   if ((error as { code?: string })?.code === '23505') throw invalidField('name', TagsMessages.nameTaken);
   throw error;
@@ -113,12 +119,16 @@ export async function listTagUsers(ctx: Ctx, id: number, query: TagUsersQuery) {
 export async function linkTagUsers(ctx: Ctx, id: number, body: LinkTagUsersBody) {
   const { userEntityIds } = await tagInScope(ctx, id);
   authorize(ctx, [TagsPerm.link]);
-  const wanted = [...new Set(body.users)];
-  const linked = await ctx.db.transaction().execute(async (trx) => {
-    const allowed = await usersWithin(trx, wanted, userEntityIds);
-    if (allowed.size !== wanted.length) throw invalidField('users', TagsMessages.usersOutOfScope);
-    return linkUsers(trx, id, wanted);
-  });
+  // Sorted: every call inserts (tag, user) rows in one order, so two calls with the same users never deadlock.
+  const wanted = [...new Set(body.users)].sort((a, b) => a - b);
+  const linked = await ctx.db
+    .transaction()
+    .execute(async (trx) => {
+      const allowed = await usersWithin(trx, wanted, userEntityIds);
+      if (allowed.size !== wanted.length) throw invalidField('users', TagsMessages.usersOutOfScope);
+      return linkUsers(trx, id, wanted);
+    })
+    .catch(goneToNotFound);
   return { linked, tag: await presentWithCount(ctx, id, userEntityIds) };
 }
 
