@@ -29,6 +29,7 @@ import { authenticationPlugin } from './http/authenticate';
 import type { Deps } from './http/context';
 import { errorHandler } from './http/error-handler';
 import { notFound } from './http/errors';
+import { inputGuardPlugin } from './http/input-guard';
 import { readCachePlugin } from './http/read-cache';
 import { learningRoutes } from './learning/routes';
 import { lessonRoutes } from './lessons/routes';
@@ -108,6 +109,8 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}) {
     transform: jsonSchemaTransform,
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+  // Before authentication: NUL characters and over-deep bodies never reach a query (issue 10 §5).
+  await app.register(inputGuardPlugin);
   await app.register(authenticationPlugin, deps);
   await app.register(passwordGatePlugin);
   await app.register(readCachePlugin, deps);

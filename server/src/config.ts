@@ -1,17 +1,42 @@
 import path from 'node:path';
 import { z } from 'zod';
 
+const wholeNumber = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+const isPostgresUrl = (v: string) => {
+  try {
+    return ['postgres:', 'postgresql:'].includes(new URL(v).protocol);
+  } catch {
+    return false;
+  }
+};
+const isHttpUrl = (v: string) => {
+  try {
+    return ['http:', 'https:'].includes(new URL(v).protocol);
+  } catch {
+    return false;
+  }
+};
+
 const Env = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  PORT: wholeNumber(0, 65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
   DATA_DIR: z.string().default('./data'),
-  DATABASE_URL: z.string().url().optional(),
-  APP_URL: z.string().url().optional(),
+  DATABASE_URL: z.string().refine(isPostgresUrl).optional(),
+  APP_URL: z.string().refine(isHttpUrl).optional(),
   /** Extra origins allowed to call the API with credentials (comma separated), for a separate web host. */
-  CORS_ORIGINS: z.string().default(''),
+  CORS_ORIGINS: z
+    .string()
+    .refine((v) =>
+      v
+        .split(',')
+        .map((o) => o.trim())
+        .filter(Boolean)
+        .every(isHttpUrl),
+    )
+    .default(''),
   SMTP_HOST: z.string().optional(),
-  SMTP_PORT: z.coerce.number().int().default(587),
+  SMTP_PORT: wholeNumber(1, 65535).default(587),
   SMTP_USER: z.string().optional(),
   SMTP_PASSWORD: z.string().optional(),
   SMTP_SECURE: z.enum(['true', 'false']).default('false'),
@@ -21,7 +46,7 @@ const Env = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   COOKIE_SECURE: z.enum(['auto', 'true', 'false']).default('auto'),
   /** How long a caller (session/token → user and permissions) is remembered; 0 turns it off (the test default). */
-  ACTOR_CACHE_MS: z.coerce.number().int().min(0).max(60_000).optional(),
+  ACTOR_CACHE_MS: wholeNumber(0, 60_000).optional(),
   /**
    * The embedded database's buffer cache (PostgreSQL shared_buffers inside PGlite's memory). PGlite's own 128MB
    * stays resident once a big report has read through it; pages past 32MB come from the OS file cache at no
@@ -29,9 +54,80 @@ const Env = z.object({
    */
   PGLITE_SHARED_BUFFERS: z
     .string()
-    .regex(/^\d+(kB|MB|GB)$/, 'a size such as 32MB')
+    .regex(/^\d+(kB|MB|GB)$/)
     .default('32MB'),
+  // Read at call time by packages/limits.ts; checked here so a typo stops the start instead of being ignored.
+  PACKAGE_MAX_BYTES: wholeNumber(1, Number.MAX_SAFE_INTEGER).optional(),
+  PACKAGE_MAX_UNCOMPRESSED_BYTES: wholeNumber(1, Number.MAX_SAFE_INTEGER).optional(),
+  PACKAGE_MAX_ENTRIES: wholeNumber(1, Number.MAX_SAFE_INTEGER).optional(),
+  PACKAGE_MAX_RATIO: wholeNumber(1, Number.MAX_SAFE_INTEGER).optional(),
 });
+type EnvName = keyof typeof Env.shape;
+
+/** What each variable must be, for the one-line error (README "Configuration" has the meanings). */
+const EXPECTED: Record<EnvName, string> = {
+  NODE_ENV: 'must be development, production or test',
+  PORT: 'must be a whole number from 0 to 65535',
+  HOST: 'must be an address to listen on',
+  DATA_DIR: 'must be a folder',
+  DATABASE_URL:
+    'must be a PostgreSQL address such as postgres://user:password@host:5432/carecompliance (leave it unset or empty for the embedded database)',
+  APP_URL: 'must be an http:// or https:// address such as https://training.example.com',
+  CORS_ORIGINS: 'must be a comma-separated list of origins such as https://app.example.com',
+  SMTP_HOST: 'must be a host name',
+  SMTP_PORT: 'must be a whole number from 1 to 65535',
+  SMTP_USER: 'must be a user name',
+  SMTP_PASSWORD: 'must be a password',
+  SMTP_SECURE: 'must be true or false',
+  MAIL_FROM: 'must be a sender such as CareCompliance <no-reply@example.com>',
+  SESSION_LIFETIME_MINUTES: 'must be a whole number of minutes, at least 5',
+  SEED_DEMO: 'must be true or false',
+  LOG_LEVEL: 'must be fatal, error, warn, info, debug, trace or silent',
+  COOKIE_SECURE: 'must be auto, true or false',
+  ACTOR_CACHE_MS: 'must be a whole number of milliseconds from 0 to 60000',
+  PGLITE_SHARED_BUFFERS: 'must be a size such as 32MB (a whole number followed by kB, MB or GB)',
+  PACKAGE_MAX_BYTES: 'must be a whole number of bytes above 0',
+  PACKAGE_MAX_UNCOMPRESSED_BYTES: 'must be a whole number of bytes above 0',
+  PACKAGE_MAX_ENTRIES: 'must be a whole number above 0',
+  PACKAGE_MAX_RATIO: 'must be a whole number above 0',
+};
+
+/**
+ * A configuration the server cannot start with. Its message is one line per wrong variable, naming it and what
+ * it must be (never its value: it may be a password); main.ts prints it and exits with status 1.
+ */
+export class ConfigError extends Error {
+  constructor(readonly variables: string[]) {
+    super(
+      variables
+        .map((name) => `Configuration error: ${name} ${EXPECTED[name as EnvName] ?? 'is not valid'}.`)
+        .join('\n'),
+    );
+    this.name = 'ConfigError';
+  }
+}
+
+/**
+ * The variables we read, with set-but-empty ones left out: `DATABASE_URL=` in an .env file means "not set" (the
+ * embedded database), and so does an empty value for every other variable (its default applies).
+ */
+function presentVariables(source: NodeJS.ProcessEnv): Record<string, string> {
+  const present: Record<string, string> = {};
+  for (const name of Object.keys(Env.shape)) {
+    const value = source[name];
+    if (value !== undefined && value.trim() !== '') present[name] = value;
+  }
+  return present;
+}
+
+export function parseEnv(source: NodeJS.ProcessEnv) {
+  const parsed = Env.safeParse(presentVariables(source));
+  if (!parsed.success) {
+    const names = [...new Set(parsed.error.issues.map((i) => String(i.path[0] ?? 'environment')))];
+    throw new ConfigError(names);
+  }
+  return parsed.data;
+}
 
 export interface Config {
   env: 'development' | 'production' | 'test';
@@ -52,7 +148,7 @@ export interface Config {
 }
 
 export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
-  const env = Env.parse(source);
+  const env = parseEnv(source);
   const dataDir = path.resolve(overrides.dataDir ?? env.DATA_DIR);
   const port = overrides.port ?? env.PORT;
   const appUrl = (overrides.appUrl ?? env.APP_URL ?? `http://localhost:${port}`).replace(/\/$/, '');

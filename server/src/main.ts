@@ -1,7 +1,7 @@
 import { buildApp } from './app';
 import { purgeExpiredSessions } from './auth/queries';
 import { openDeps } from './bootstrap';
-import { loadConfig } from './config';
+import { ConfigError, loadConfig } from './config';
 import { DEMO_LOGINS, DEMO_PASSWORD, seedDemoIfEmpty } from './db/demo/seed';
 import { registerAllJobs, startWorker } from './jobs';
 
@@ -65,6 +65,7 @@ async function main() {
 }
 
 main().catch((error) => {
-  console.error(error);
+  // A wrong setting is the operator's to fix: say which, in one line each, without a stack trace.
+  console.error(error instanceof ConfigError ? error.message : error);
   process.exit(1);
 });

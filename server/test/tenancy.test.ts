@@ -472,6 +472,7 @@ function authoringCases(): Case[] {
         content_ids: [f.content.id],
       }),
     ),
+    s('GET', '/api/entity-courses', (f) => `/api/entity-courses?entityIds=${f.site.id}`),
     s('POST', '/api/lessons', acting('/api/lessons'), () => ({ title: 'Planted' })),
     s('GET', '/api/lessons/:id', (f) => `/api/lessons/${f.lesson.id}`),
     s('PATCH', '/api/lessons/:id', (f) => `/api/lessons/${f.lesson.id}`, rename),

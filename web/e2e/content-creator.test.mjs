@@ -254,6 +254,24 @@ describe('content creator', () => {
     await context.close();
   });
 
+  it('opens the platform catalogue lessons and topics while acting as the organisation (issue 10 §5)', async () => {
+    const { page, context, errors } = await newPage(browser);
+    await signIn(page);
+    // Without acting-as the super admin sees every lesson; the demo catalogue's are the platform's (entity_id null).
+    const platformOf = async (kind) =>
+      (await apiGet(page, `/${kind}?per_page=100`)).body.data.find((item) => item.entity_id === null);
+    const lesson = await platformOf('lessons');
+    const topic = await platformOf('topics');
+    assert.ok(lesson && topic, 'the demo catalogue has a platform lesson and topic');
+    // The web sends actingAs (the a_entity by default) with every request: the pages must still load.
+    await go(page, `/content-creator/lessons/update/${lesson.id}`, lesson.title);
+    await page.getByLabel(/^Title/).waitFor();
+    await go(page, `/content-creator/topics/update/${topic.id}`, topic.title);
+    await page.getByLabel(/^Title/).waitFor();
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
   it('lists and forms fit a 375 px screen', async () => {
     const { page, context, errors } = await newPage(browser, NARROW);
     await signIn(page);

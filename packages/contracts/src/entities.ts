@@ -126,6 +126,38 @@ export const EntityMessages = {
 const EntityRefSummary = z.object({ id: z.number(), slug: z.string(), name: z.string() });
 
 /**
+ * A course available at an entity (spec 1 §3 entity `courses`, §7 GET /entity-courses). Ours, where the spec names
+ * only the field: the courses the entity's people may be given, i.e. owned by the entity or an entity above it,
+ * or switched on for it (or above it) through entity courses (a platform course once published), and not switched
+ * off for it or above it. Only courses the caller may see are listed.
+ */
+export const EntityCourseSummary = z.object({ id: z.number(), title: z.string() });
+export type EntityCourseSummary = z.infer<typeof EntityCourseSummary>;
+
+/** Max entity ids in one GET /entity-courses. */
+export const MAX_ENTITY_COURSES_IDS = 100;
+const idListQuery = z.preprocess(
+  (v) => (Array.isArray(v) ? v : typeof v === 'string' ? [v] : v),
+  z
+    .array(z.string().regex(/^\d{1,9}(,\d{1,9})*$/, 'entityIds must be entity ids.'))
+    .max(MAX_ENTITY_COURSES_IDS)
+    .transform((parts) => parts.flatMap((p) => p.split(',').map(Number))),
+);
+
+/**
+ * GET /entity-courses (spec 1 §7 "with entityIds"): the courses available at each of these entities. The ids come as
+ * `entityIds=1,2`, repeated `entityIds=1&entityIds=2`, or `entityIds[]=1&entityIds[]=2` (the web client's arrays);
+ * at least one, at most MAX_ENTITY_COURSES_IDS. An id outside the caller's scope answers 404, as for a missing
+ * entity (other organisations' ids reveal nothing). Paged like every list; rows ordered by entity, then title.
+ */
+export const EntityCoursesQuery = PageQuery.extend({
+  entityIds: idListQuery.optional(),
+  'entityIds[]': idListQuery.optional(),
+});
+export const EntityCourseRow = z.object({ entity_id: z.number(), course_id: z.number(), title: z.string() });
+export type EntityCourseRow = z.infer<typeof EntityCourseRow>;
+
+/**
  * An entity as the API returns it (spec 2 §3 settings, spec 1 §3 flags). Never the restricted-access password
  * itself, only whether one is set; `notes` only for holders of permission 120. `children` and `whitelabel` are
  * present on the single-entity read (GET /entities/{id}).
@@ -162,6 +194,14 @@ export const Entity = EntitySummary.extend({
   can_see_new_dashboards: z.boolean(),
   created_at: z.string(),
   updated_at: z.string(),
+  /** spec 1 §3: the courses available at the entity (EntityCourseSummary), by title. */
+  courses: z.array(EntityCourseSummary),
+  /**
+   * spec 1 §3: the entity's compliance score, Mandatory (primary) courses of the entity and all its descendants,
+   * new starters included, 0-100 as GET /entities/{id}/score/primary?deep=1 answers it (100 when nothing is
+   * required). Present only for callers who may read scores (SCORE_READ_ANY_OF), like `notes` for 120.
+   */
+  score: z.number().int().min(0).max(100).optional(),
   children: z.array(EntitySummary).optional(),
   whitelabel: Whitelabel.optional(),
 });

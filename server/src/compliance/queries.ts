@@ -173,6 +173,33 @@ export async function currentCounts(
   return q.execute();
 }
 
+/**
+ * The Mandatory (primary) figures of each of `rootIds` over its whole subtree (the entity and its descendants, new
+ * starters included), at `now`: one grouped statement for a page of entities (entity records' `score`, spec 1 §3).
+ * The same cells as currentCounts() summed over the subtree; in_date counts expiring cells too (they are in date).
+ */
+export async function deepPrimaryCounts(
+  db: Executor,
+  rootIds: number[],
+  now: Date,
+): Promise<{ entity_id: number; required: number; in_date: number }[]> {
+  if (rootIds.length === 0) return [];
+  const status = cellStatusSql(now, 'ur');
+  const { rows } = await sql<{ entity_id: number; required: number; in_date: number }>`
+    WITH RECURSIVE tree AS (
+      SELECT id AS root_id, id FROM entities WHERE id IN (${sql.join(rootIds)})
+      UNION ALL
+      SELECT t.root_id, e.id FROM entities e JOIN tree t ON e.parent_id = t.id
+    )
+    SELECT t.root_id AS entity_id, count(*)::int AS required,
+           count(*) FILTER (WHERE ${status} IN ('in_date', 'expiring'))::int AS in_date
+      FROM tree t
+      JOIN user_requirements ur ON ur.entity_id = t.id AND ur.type = 'primary'
+      JOIN entities e ON e.id = ur.entity_id
+     GROUP BY t.root_id`.execute(db);
+  return rows;
+}
+
 /** First day of the month of `date` in UTC, 'YYYY-MM-DD'. */
 export const monthOf = (date: Date) =>
   `${date.getUTCFullYear()}-${String(date.getUTCMonth() + 1).padStart(2, '0')}-01`;

@@ -8,10 +8,10 @@ import {
 import { findEntityByRef } from '../entities/queries';
 import { assertEntityInScope } from '../entities/scope';
 import { subtreeIds } from '../entities/tree';
-import { actorOf, authorize, type Ctx } from '../http/context';
+import { actorOf, authorize, type Ctx, can } from '../http/context';
 import { notFound } from '../http/errors';
 import { whitelabelOfEntity } from '../whitelabel/service';
-import { currentCounts } from './queries';
+import { currentCounts, deepPrimaryCounts } from './queries';
 import { scoreBand, scoreOf } from './rules';
 import { type Figures, lookupScore } from './scores-cache';
 import { emptyTally } from './tally';
@@ -89,4 +89,21 @@ export async function computeScore(
     ...figures,
     computed_at: deps.now.toISOString(),
   };
+}
+
+/**
+ * The `score` of entity records (spec 1 §3): each entity's Mandatory score over its subtree, computed now in one
+ * grouped statement for the whole page (no cache, no N+1). null when the caller may not read scores
+ * (SCORE_READ_ANY_OF): the records then carry no score. The callers pass entities already bounded by their scope.
+ */
+export async function entityRecordScores(ctx: Ctx, entityIds: number[]): Promise<Map<number, number> | null> {
+  if (!can(actorOf(ctx), [...SCORE_READ_ANY_OF], 'any')) return null;
+  const rows = await deepPrimaryCounts(ctx.db, entityIds, ctx.clock());
+  const byEntity = new Map(rows.map((r) => [r.entity_id, r]));
+  return new Map(
+    entityIds.map((id) => {
+      const r = byEntity.get(id);
+      return [id, r ? scoreOf(r.in_date, r.required) : scoreOf(0, 0)];
+    }),
+  );
 }

@@ -146,3 +146,54 @@ export async function assignedIds(db: Db, kind: AssignmentKind, entityId: number
     WHERE entity_id = ${entityId} AND ${sql.ref(key)} IN (${sql.join(ids)})`.execute(db);
   return new Set(rows.map((r) => r.id));
 }
+
+export interface AvailableCourseRow {
+  entity_id: number;
+  course_id: number;
+  title: string;
+}
+
+/**
+ * The courses available at each of `entityIds` (contracts EntityCourseSummary): owned by the entity or an ancestor,
+ * or switched on through entity_courses for it or an ancestor (a platform course once published), and not switched
+ * off for it or an ancestor; `visible` (alias `c`) bounds them to what the caller may see. One statement for every
+ * entity (no N+1 on entity lists). Without `page`, every row; with it, one page and the total.
+ */
+export async function availableCourses(
+  db: Db,
+  entityIds: number[],
+  visible: RawBuilder<SqlBool>,
+  page?: { page: number; perPage: number },
+): Promise<{ rows: AvailableCourseRow[]; total: number }> {
+  if (!entityIds.length) return { rows: [], total: 0 };
+  const base = sql`WITH RECURSIVE chain AS (
+      SELECT id AS entity_id, id AS anc_id, parent_id, 0 AS depth FROM entities WHERE id IN (${sql.join(entityIds)})
+      UNION ALL
+      SELECT ch.entity_id, e.id, e.parent_id, ch.depth + 1 FROM entities e JOIN chain ch ON e.id = ch.parent_id
+       WHERE ch.depth < 50
+    ), offered AS (
+      SELECT ch.entity_id, c.id AS course_id FROM chain ch JOIN courses c ON c.entity_id = ch.anc_id
+      UNION
+      SELECT ch.entity_id, ec.course_id FROM chain ch
+        JOIN entity_courses ec ON ec.entity_id = ch.anc_id AND ec.enabled
+        JOIN courses pc ON pc.id = ec.course_id AND (pc.entity_id IS NOT NULL OR pc.published)
+    ), available AS (
+      SELECT o.entity_id, c.id AS course_id, c.title FROM offered o JOIN courses c ON c.id = o.course_id
+       WHERE ${visible}
+         AND NOT EXISTS (SELECT 1 FROM entity_courses off JOIN chain ch ON ch.anc_id = off.entity_id
+               WHERE ch.entity_id = o.entity_id AND off.course_id = o.course_id AND NOT off.enabled)
+    )`;
+  const ordered = sql`SELECT entity_id, course_id, title FROM available
+    ORDER BY entity_id, lower(title), course_id`;
+  if (!page) {
+    const { rows } = await sql<AvailableCourseRow>`${base} ${ordered}`.execute(db);
+    return { rows, total: rows.length };
+  }
+  const [rows, total] = await Promise.all([
+    sql<AvailableCourseRow>`${base} ${ordered} LIMIT ${page.perPage} OFFSET ${(page.page - 1) * page.perPage}`.execute(
+      db,
+    ),
+    sql<{ n: number }>`${base} SELECT count(*)::int AS n FROM available`.execute(db),
+  ]);
+  return { rows: rows.rows, total: Number(total.rows[0]?.n ?? 0) };
+}

@@ -1,13 +1,22 @@
-import { ContentPerm, type PageQuery } from '@cc/contracts';
+import {
+  ContentPerm,
+  type EntityCourseRow,
+  type EntityCourseSummary,
+  MAX_ENTITY_COURSES_IDS,
+  type PageQuery,
+  Perm,
+} from '@cc/contracts';
 import { type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { z } from 'zod';
-import { assertEntityInScope } from '../entities/scope';
+import { existingEntityIds } from '../entities/queries';
+import { assertEntityInScope, entityScope, inScope } from '../entities/scope';
 import { actorOf, authorize, type Ctx } from '../http/context';
-import { type FieldErrors, invalid, notFound } from '../http/errors';
+import { type FieldErrors, invalid, invalidField, notFound } from '../http/errors';
 import { findEntityBySlug } from '../roles/queries';
 import {
   type AssignmentKind,
   assignedIds,
+  availableCourses,
   deleteAssignment,
   findAssignment,
   listAssignments,
@@ -191,4 +200,44 @@ export async function assignContent(
     for (const id of ids) await upsertAssignment(trx, 'content', entity.id, id, { enabled: body.enabled });
   });
   return listEntityAssignments(ctx, 'content', body.entity, { page: 1, per_page: 100 });
+}
+
+/** The courses available at each entity (entity records' `courses`, spec 1 §3): one query for the whole page. */
+export async function coursesAvailableAt(
+  ctx: Ctx,
+  entityIds: number[],
+): Promise<Map<number, EntityCourseSummary[]>> {
+  const { rows } = await availableCourses(ctx.db, entityIds, await visibleCourseClause(ctx));
+  const byEntity = new Map<number, EntityCourseSummary[]>(entityIds.map((id) => [id, []]));
+  for (const r of rows) byEntity.get(r.entity_id)?.push({ id: r.course_id, title: r.title });
+  return byEntity;
+}
+
+/**
+ * GET /entity-courses with entityIds (spec 1 §7): the courses available at each of these entities, paged. Readable
+ * by whoever may read those entity records: each id in the caller's scope or their own primary entity / a_entity
+ * (else 404, as for a missing entity: ids of other organisations reveal nothing), and permission 22, 53 or 68 unless
+ * every id is their own (as GET /entities/{id}).
+ */
+export async function listEntityCourses(
+  ctx: Ctx,
+  ids: number[],
+  query: z.infer<typeof PageQuery>,
+): Promise<{ data: EntityCourseRow[]; total: number }> {
+  const actor = actorOf(ctx);
+  const entityIds = [...new Set(ids)];
+  if (!entityIds.length) throw invalidField('entityIds', 'The entityIds field is required.');
+  if (entityIds.length > MAX_ENTITY_COURSES_IDS)
+    throw invalidField('entityIds', `At most ${MAX_ENTITY_COURSES_IDS} entities may be given.`);
+  const own = new Set([actor.primaryEntity.id, actor.aEntityId]);
+  const scope = await entityScope(ctx);
+  const existing = await existingEntityIds(ctx.db, entityIds);
+  if (entityIds.some((id) => !existing.has(id) || (!inScope(scope, id) && !own.has(id)))) throw notFound();
+  if (entityIds.some((id) => !own.has(id)))
+    authorize(ctx, [Perm.searchEntities, Perm.seeEntity, ContentPerm.entityCourses], 'any');
+  const { rows, total } = await availableCourses(ctx.db, entityIds, await visibleCourseClause(ctx), {
+    page: query.page,
+    perPage: query.per_page,
+  });
+  return { data: rows, total };
 }

@@ -9,6 +9,7 @@ import {
   EntityContentMultipleBody,
   EntityCourseBody,
   EntityCourseMultipleBody,
+  EntityCoursesQuery,
   Messages,
   PageQuery,
   SlugContentParams,
@@ -25,6 +26,7 @@ import {
   addEntityAssignment,
   assignContent,
   listEntityAssignments,
+  listEntityCourses,
   removeEntityAssignment,
   updateEntityAssignment,
   updateEntityAssignments,
@@ -139,6 +141,13 @@ export async function courseRoutes(app: App) {
     return ok(data, Messages.successfullyUpdated);
   });
 
+  // spec 1 §7 "GET /entity-courses with entityIds": the courses available at each of these entities.
+  app.get('/entity-courses', { schema: { tags: etags, querystring: EntityCoursesQuery } }, async (r) => {
+    const ids = [...(r.query.entityIds ?? []), ...(r.query['entityIds[]'] ?? [])];
+    const { data, total } = await listEntityCourses(r.ctx, ids, r.query);
+    const links = `${pathOf(r.url)}?entityIds=${[...new Set(ids)].join(',')}&per_page=${r.query.per_page}`;
+    return paginate(data, total, r.query, links);
+  });
   app.get(
     '/entities/:slug/courses',
     { schema: { tags: etags, params: SlugParams, querystring: EntityAssignmentQuery } },

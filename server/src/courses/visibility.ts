@@ -108,12 +108,16 @@ export async function visibleContentClause(
 /**
  * Lessons, topics, quizzes and H5P items (building blocks): visible to the owner's subtree and the owner's
  * managers (same `entityIds`); platform blocks (owner null) only to super admins, learners reach them through
- * visible content.
+ * visible content. A super admin keeps the platform blocks while acting as an organisation (the web always sends
+ * acting-as, issue 10 §5): acting-as narrows which organisations' blocks they see, never the platform catalogue
+ * they own.
  */
 export async function visibleOwnedClause(ctx: Ctx, alias: string): Promise<RawBuilder<SqlBool>> {
   const v = await visibility(ctx);
   if (!v.entityIds) return sql<SqlBool>`true`;
-  return sql<SqlBool>`${col(alias, 'entity_id')} IN (${inList(v.entityIds)})`;
+  const owned = sql<SqlBool>`${col(alias, 'entity_id')} IN (${inList(v.entityIds)})`;
+  if (!actorOf(ctx).superAdmin) return owned;
+  return sql<SqlBool>`(${owned} OR ${col(alias, 'entity_id')} IS NULL)`;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { EntityDto, EntitySummary, PasswordRequirements } from '@cc/contracts';
+import type { EntityCourseSummary, EntityDto, EntitySummary, PasswordRequirements } from '@cc/contracts';
 import type { EntityWithParent } from './queries';
 
 const iso = (d: Date | string | null): string | null =>
@@ -26,9 +26,13 @@ export function presentEntitySummary(row: {
 
 /**
  * The API shape of an entity. The restricted-access password hash never leaves the server (only whether one
- * is set); `notes` are included only when the caller may view them (permission 120, spec 2 §6).
+ * is set); `notes` are included only when the caller may view them (permission 120, spec 2 §6), `score` only when
+ * they may read scores. `courses` and `score` (spec 1 §3) come from set-based queries over the whole page.
  */
-export function presentEntity(row: EntityWithParent, opts: { canSeeNotes: boolean }): EntityDto {
+export function presentEntity(
+  row: EntityWithParent,
+  opts: { canSeeNotes: boolean; courses: EntityCourseSummary[]; score?: number },
+): EntityDto {
   return {
     ...presentEntitySummary(row),
     parent:
@@ -65,5 +69,7 @@ export function presentEntity(row: EntityWithParent, opts: { canSeeNotes: boolea
     can_see_new_dashboards: row.can_see_new_dashboards,
     created_at: iso(row.created_at) ?? '',
     updated_at: iso(row.updated_at) ?? '',
+    courses: opts.courses,
+    ...(opts.score === undefined ? {} : { score: opts.score }),
   };
 }

@@ -135,6 +135,13 @@ export async function subtreeNodes(db: Db, rootId: number) {
   return rows;
 }
 
+/** Of `ids`, those that exist: one query. */
+export async function existingEntityIds(db: Executor, ids: number[]): Promise<Set<number>> {
+  if (!ids.length) return new Set();
+  const rows = await db.selectFrom('entities').select('id').where('id', 'in', ids).execute();
+  return new Set(rows.map((r) => r.id));
+}
+
 export async function slugExists(db: Executor, slug: string, exceptId?: number): Promise<boolean> {
   let q = db.selectFrom('entities').select('id').where('slug', '=', slug);
   if (exceptId !== undefined) q = q.where('id', '<>', exceptId);

@@ -13,6 +13,8 @@ import type { z } from 'zod';
 import { parseRequirements } from '../auth/password-rules';
 import { hashPassword } from '../auth/passwords';
 import { issueUserToken, TOKEN_TTL_MINUTES } from '../auth/user-tokens';
+import { entityRecordScores } from '../compliance/scores';
+import { coursesAvailableAt } from '../courses/assignments';
 import type { EntityUpdate, NewEntity } from '../db/schema';
 import { type Actor, actorOf, authorize, type Ctx, can } from '../http/context';
 import { paginate } from '../http/envelope';
@@ -42,7 +44,7 @@ export async function listEntities(
   query: ListQuery,
   baseUrl = '/api/entities',
 ): Promise<Paged<EntityDto>> {
-  const actor = authorize(ctx, [Perm.searchEntities]);
+  authorize(ctx, [Perm.searchEntities]);
   const scope = await entityScope(ctx);
   const filter: q.EntityListFilter = {
     ids: scope.accessible === 'all' ? null : [...scope.accessible],
@@ -56,12 +58,20 @@ export async function listEntities(
     else filter.baseAndChildrenOf = scope.baseId;
   }
   const { rows, total } = await q.listEntities(ctx.db, filter, pageOf(query));
+  return paginate(await presentEntities(ctx, rows), total, query, withQuery(baseUrl, query));
+}
+
+/**
+ * Entity records with their `courses` and `score` (spec 1 §3): one query for the courses and one for the scores of
+ * the whole page, never one per entity.
+ */
+async function presentEntities(ctx: Ctx, rows: q.EntityWithParent[]): Promise<EntityDto[]> {
+  const actor = actorOf(ctx);
+  const ids = rows.map((r) => r.id);
+  const [courses, scores] = await Promise.all([coursesAvailableAt(ctx, ids), entityRecordScores(ctx, ids)]);
   const canSeeNotes = can(actor, [Perm.entityNotesView]);
-  return paginate(
-    rows.map((row) => presentEntity(row, { canSeeNotes })),
-    total,
-    query,
-    withQuery(baseUrl, query),
+  return rows.map((row) =>
+    presentEntity(row, { canSeeNotes, courses: courses.get(row.id) ?? [], score: scores?.get(row.id) }),
   );
 }
 
@@ -107,12 +117,13 @@ export async function getEntity(ctx: Ctx, ref: string): Promise<EntityDto> {
   const actor = actorOf(ctx);
   const row = await loadVisible(ctx, ref);
   if (!isOwn(actor, row.id)) authorize(ctx, [Perm.seeEntity]);
-  const [children, whitelabel] = await Promise.all([
+  const [children, whitelabel, [entity]] = await Promise.all([
     q.childrenOf(ctx.db, row.id),
     whitelabelOfEntity(ctx, row.id),
+    presentEntities(ctx, [row]),
   ]);
   return {
-    ...presentEntity(row, { canSeeNotes: can(actor, [Perm.entityNotesView]) }),
+    ...(entity as EntityDto),
     children: children.map(presentEntitySummary),
     whitelabel,
   };
@@ -272,7 +283,7 @@ export async function createEntity(ctx: Ctx, body: CreateEntityBody): Promise<En
   }
   const row = await q.findEntityById(ctx.db, id);
   if (!row) throw notFound();
-  return presentEntity(row, { canSeeNotes: can(actor, [Perm.entityNotesView]) });
+  return (await presentEntities(ctx, [row]))[0] as EntityDto;
 }
 
 /**
@@ -320,7 +331,7 @@ export async function updateEntity(ctx: Ctx, ref: string, body: UpdateEntityBody
   }
   const updated = await q.findEntityById(ctx.db, row.id);
   if (!updated) throw notFound();
-  return presentEntity(updated, { canSeeNotes: can(actor, [Perm.entityNotesView]) });
+  return (await presentEntities(ctx, [updated]))[0] as EntityDto;
 }
 
 /**
@@ -358,15 +369,9 @@ export async function listChildren(
   baseUrl: string,
 ): Promise<Paged<EntityDto>> {
   const row = await loadInScope(ctx, ref);
-  const actor = authorize(ctx, [Perm.searchEntities, Perm.seeEntity], 'any');
+  authorize(ctx, [Perm.searchEntities, Perm.seeEntity], 'any');
   const { rows, total } = await q.pagedChildrenOf(ctx.db, row.id, query.search || undefined, pageOf(query));
-  const canSeeNotes = can(actor, [Perm.entityNotesView]);
-  return paginate(
-    rows.map((r) => presentEntity(r, { canSeeNotes })),
-    total,
-    query,
-    withQuery(baseUrl, query),
-  );
+  return paginate(await presentEntities(ctx, rows), total, query, withQuery(baseUrl, query));
 }
 
 /**

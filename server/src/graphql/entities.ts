@@ -1,5 +1,6 @@
 import {
   CreateEntityBody,
+  type EntityCourseSummary,
   type EntityDto,
   EntityListQuery,
   EntityRefParams,
@@ -23,6 +24,11 @@ const EntitySummaryRef = builder.objectRef<EntitySummary>('EntitySummary').imple
     parent_id: t.exposeInt('parent_id', { nullable: true }),
     is_training_company: t.exposeBoolean('is_training_company'),
   }),
+});
+
+const EntityCourseRef = builder.objectRef<EntityCourseSummary>('EntityCourse').implement({
+  description: 'A course available at an entity (GET /api/entity-courses).',
+  fields: (t) => ({ id: t.exposeID('id'), title: t.exposeString('title') }),
 });
 
 export const EntityRef = builder.objectRef<EntityDto>('Entity').implement({
@@ -70,6 +76,17 @@ export const EntityRef = builder.objectRef<EntityDto>('Entity').implement({
     can_see_new_dashboards: t.exposeBoolean('can_see_new_dashboards'),
     created_at: t.exposeString('created_at'),
     updated_at: t.exposeString('updated_at'),
+    courses: t.field({
+      type: [EntityCourseRef],
+      description: 'The courses available at the entity (spec 1 §3).',
+      resolve: (e) => e.courses,
+    }),
+    score: t.int({
+      nullable: true,
+      description:
+        'Mandatory compliance score of the entity and its descendants, 0-100 (spec 1 §3); null without permission 12, 13 or 40.',
+      resolve: (e) => e.score ?? null,
+    }),
     children: t.field({
       type: [EntitySummaryRef],
       nullable: true,

@@ -2,11 +2,12 @@ import { costLimitPlugin } from '@escape.tech/graphql-armor-cost-limit';
 import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import type { FastifyBaseLogger } from 'fastify';
-import { GraphQLError } from 'graphql';
-import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
+import { type ASTNode, type DocumentNode, GraphQLError, Kind, visit } from 'graphql';
+import { createGraphQLError, createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import type { Config } from '../config';
 import type { Ctx } from '../http/context';
-import { maskError } from './errors';
+import { findInputProblem, type InputProblem } from '../http/input-guard';
+import { INVALID_INPUT, maskError } from './errors';
 import { LIMITS } from './routes';
 import { schema } from './schema';
 
@@ -37,6 +38,52 @@ const withoutSuggestions: Plugin = {
         ),
       );
     },
+};
+
+/** A string literal of the document holding a NUL character (`"\u0000"` is a valid GraphQL escape), by argument. */
+function nulInDocument(document: DocumentNode): InputProblem | null {
+  let found: InputProblem | null = null;
+  visit(document, {
+    StringValue(node, _key, parent, _path, ancestors) {
+      if (found || !node.value.includes('\0')) return;
+      const named = [...ancestors, parent]
+        .reverse()
+        .find(
+          (a): a is ASTNode & { name: { value: string } } =>
+            a != null &&
+            !Array.isArray(a) &&
+            ((a as ASTNode).kind === Kind.ARGUMENT || (a as ASTNode).kind === Kind.OBJECT_FIELD),
+        );
+      const field = named?.name.value ?? 'query';
+      found = { field, message: `The ${field.replaceAll('_', ' ')} field may not contain a NUL character.` };
+    },
+  });
+  return found;
+}
+
+/**
+ * The REST input guard for GraphQL (http/input-guard.ts, issue 10 §5): a NUL character in a variable or a string
+ * literal, or variables nested deeper than MAX_INPUT_DEPTH, stop the operation before any resolver runs, as the
+ * spec's one 'Invalid input' error with the field map (spec 2 §5). graphql-armor's max-depth bounds the selection;
+ * this bounds the input.
+ */
+const inputGuard: Plugin = {
+  onExecute({ args, setResultAndStopExecution }) {
+    const problem =
+      findInputProblem(args.variableValues ?? {}, { topSegments: 2 }) ?? nulInDocument(args.document);
+    if (!problem) return;
+    setResultAndStopExecution({
+      errors: [
+        createGraphQLError(INVALID_INPUT, {
+          extensions: {
+            code: 'BAD_USER_INPUT',
+            status: 422,
+            validation: { [problem.field]: [problem.message] },
+          },
+        }),
+      ],
+    });
+  },
 };
 
 export function buildYoga(config: Config, log: FastifyBaseLogger): YogaServerInstance<ServerContext, object> {
@@ -73,6 +120,7 @@ export function buildYoga(config: Config, log: FastifyBaseLogger): YogaServerIns
       maxDepthPlugin({ n: LIMITS.depth, exposeLimits: true, flattenFragments: true }),
       costLimitPlugin({ maxCost: LIMITS.cost, exposeLimits: true, flattenFragments: true }),
       maxAliasesPlugin({ n: LIMITS.aliases, exposeLimits: true }),
+      inputGuard,
       ...(development ? [] : [withoutSuggestions]),
     ],
   });

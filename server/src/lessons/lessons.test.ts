@@ -103,3 +103,38 @@ describe('lessons', () => {
     expect((await w.author('GET', `/api/lessons/${lesson.id}`)).json().data.topics).toEqual([]);
   });
 });
+
+describe('platform lessons while acting as (issue 10 §5: the web always sends actingAs)', () => {
+  it("a super admin acting as an organisation opens and lists platform lessons, but not other organisations'", async () => {
+    const platform = await buildLesson(h.db, null, { title: 'Platform lesson' });
+    const theirs = await buildLesson(h.db, (await buildEntity(h.db)).id);
+    const ours = await buildLesson(h.db, w.org.id);
+    const as = `actingAs=${w.org.slug}`;
+    const opened = await w.superAdmin('GET', `/api/lessons/${platform.id}?${as}`);
+    expect(opened.statusCode, opened.body).toBe(200);
+    expect(opened.json().data).toMatchObject({ id: platform.id, entity_id: null, title: 'Platform lesson' });
+    expect((await w.superAdmin('GET', `/api/lessons/${theirs.id}?${as}`)).statusCode).toBe(404);
+    const listed = (await w.superAdmin('GET', `/api/lessons?per_page=100&${as}`))
+      .json()
+      .data.map((l: { id: number }) => l.id);
+    expect(listed).toEqual(expect.arrayContaining([platform.id, ours.id]));
+    expect(listed).not.toContain(theirs.id);
+    // Still changeable by the super admin while acting as.
+    expect(
+      (await w.superAdmin('PATCH', `/api/lessons/${platform.id}?${as}`, { title: 'Renamed' })).statusCode,
+    ).toBe(200);
+  });
+
+  it('an organisation author does not see platform lessons, acting as or not', async () => {
+    const platform = await buildLesson(h.db, null);
+    expect((await w.author('GET', `/api/lessons/${platform.id}`)).statusCode).toBe(404);
+    expect((await w.author('GET', `/api/lessons/${platform.id}?actingAs=${w.org.slug}`)).statusCode).toBe(
+      404,
+    );
+    expect(
+      (await w.author('GET', `/api/lessons?per_page=100&actingAs=${w.org.slug}`))
+        .json()
+        .data.map((l: { id: number }) => l.id),
+    ).not.toContain(platform.id);
+  });
+});

@@ -169,18 +169,35 @@ async function sendEmailedMatrix(
   }
 }
 
+/** The preset fields (spec 2 §3 "Report preset") a matrix uses; the others belong to the certificate report. */
+export type MatrixPresetFields = Pick<
+  ReportPreset,
+  'compliance_type' | 'primary_only' | 'includeStarters' | 'new_starters_filter' | 'includeStatusTypes'
+> &
+  Partial<Pick<ReportPreset, 'entities' | 'roles' | 'courses' | 'users'>> & { deep?: boolean };
+
+/**
+ * A matrix preset's filters, the same for POST /report and scheduled runs: primary_only narrows to Mandatory, and
+ * includeStarters false leaves new starters out whatever new_starters_filter says.
+ */
+export function matrixFiltersOfPreset(p: MatrixPresetFields): MatrixFilters {
+  return parseFilters({
+    entities: p.entities ?? [],
+    roles: p.roles ?? [],
+    courses: p.courses ?? [],
+    users: p.users ?? [],
+    compliance_type: p.primary_only ? 'primary' : p.compliance_type,
+    new_starters_filter: p.includeStarters ? p.new_starters_filter : 'exclude_new_starters',
+    includeStatusTypes: p.includeStatusTypes,
+    deep: p.deep ?? true,
+  });
+}
+
+export const matrixFileFormat = (format: ExportFormat) => (format === 'PDF' ? 'pdf' : 'xlsx');
+
 /** The preset/schedule renderer of report_type 'matrix' (server/src/presets/renderers.ts). */
 export async function renderMatrixPreset(ctx: Ctx, preset: ReportPreset, format: ExportFormat) {
-  const filters = parseFilters({
-    entities: preset.entities,
-    roles: preset.roles,
-    courses: preset.courses,
-    users: preset.users,
-    compliance_type: preset.primary_only ? 'primary' : preset.compliance_type,
-    new_starters_filter: preset.includeStarters ? preset.new_starters_filter : 'exclude_new_starters',
-    includeStatusTypes: preset.includeStatusTypes,
-  });
-  return matrixFile(ctx, filters, format === 'PDF' ? 'pdf' : 'xlsx');
+  return matrixFile(ctx, matrixFiltersOfPreset(preset), matrixFileFormat(format));
 }
 
 let registered = false;

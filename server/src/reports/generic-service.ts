@@ -6,7 +6,7 @@ import {
   ReportsPerm,
 } from '@cc/contracts';
 import { actorOf, authorize, type Ctx } from '../http/context';
-import { invalidField } from '../http/errors';
+import { matrixFile, matrixFileFormat, matrixFiltersOfPreset, matrixJson } from '../matrix/report';
 import type { ReportFile } from './compliance-export';
 import { complianceScope } from './compliance-service';
 import { enqueueEmailReport } from './jobs';
@@ -37,17 +37,37 @@ export async function emailCompliance(
 }
 
 /**
- * POST /report: the report of a preset's fields. report_type certificate answers a page (format json) or a file
- * (PDF / XLSX). The matrix has its own calls (POST /reports/matrix and the websocket channel of the matrix
- * capability), so report_type matrix is refused here with a pointer to them.
+ * POST /report: the report of a preset's fields (spec 2 §3 "Report preset": certificate or matrix).
+ * certificate answers a page (format json) or a file (PDF / XLSX); matrix answers the "Matrix response" (json) or
+ * the matrix export (PDF / XLSX) through the matrix capability, with the same permissions (12, then 14 / 15) and
+ * scope as POST /reports/matrix, and the same filters as a scheduled matrix preset.
  */
 export async function genericReport(
   ctx: Ctx,
   body: GenericReportBody,
   page: { page: number; per_page: number },
-): Promise<{ file: ReportFile } | { page: Awaited<ReturnType<typeof certificateReport>> }> {
-  if (body.report_type === 'matrix') throw invalidField('report_type', ReportsMessages.matrixElsewhere);
-  const { report_type: _t, format, ...rest } = body;
+): Promise<
+  | { file: ReportFile }
+  | { page: Awaited<ReturnType<typeof certificateReport>> }
+  | { matrix: Awaited<ReturnType<typeof matrixJson>> }
+> {
+  if (body.report_type === 'matrix') return matrixReport(ctx, body);
+  const {
+    report_type: _t,
+    format,
+    compliance_type: _c,
+    includeStatusTypes: _s,
+    includeStarters: _i,
+    primary_only: _p,
+    ...rest
+  } = body;
   if (format === 'json') return { page: await certificateReport(ctx, rest, page) };
   return { file: await certificateFile(ctx, rest, format) };
+}
+
+async function matrixReport(ctx: Ctx, body: GenericReportBody) {
+  const filters = matrixFiltersOfPreset(body);
+  if (body.format === 'json') return { matrix: await matrixJson(ctx, filters) };
+  const file = await matrixFile(ctx, filters, matrixFileFormat(body.format));
+  return { file: { filename: file.filename, contentType: file.contentType, stream: file.body } };
 }

@@ -105,6 +105,7 @@ export async function reportRoutes(app: App) {
     async (r, reply) => {
       const outcome = await genericReport(r.ctx, r.body, r.query);
       if ('file' in outcome) return sendFile(reply, outcome.file);
+      if ('matrix' in outcome) return ok(outcome.matrix);
       return paginate(outcome.page.data, outcome.page.total, r.query, r.url);
     },
   );

@@ -2,6 +2,7 @@ import { EVIDENCE_MAX_BYTES, ResultsMessages } from '@cc/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { Ctx } from '../http/context';
 import { invalidField } from '../http/errors';
+import { assertCleanInput } from '../http/input-guard';
 import { safeFilename } from '../whitelabel/images';
 
 /**
@@ -108,5 +109,6 @@ export async function readResultForm(request: FastifyRequest): Promise<FormInput
       fields[part.fieldname] = part.value;
     }
   }
+  assertCleanInput(fields); // multipart text fields skip the JSON body guard (http/input-guard.ts)
   return { fields, evidence: isBlank(evidence) ? null : evidence };
 }

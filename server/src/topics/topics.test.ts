@@ -104,3 +104,26 @@ describe('topics', () => {
     expect((await w.author('GET', url)).statusCode).toBe(404);
   });
 });
+
+describe('platform topics while acting as (issue 10 §5: the web always sends actingAs)', () => {
+  it("a super admin acting as an organisation opens and lists platform topics, but not other organisations'", async () => {
+    const platform = await buildTopic(h.db, null, { title: 'Platform topic' });
+    const theirs = await buildTopic(h.db, (await buildEntity(h.db)).id);
+    const as = `actingAs=${w.org.slug}`;
+    const opened = await w.superAdmin('GET', `/api/topics/${platform.id}?${as}`);
+    expect(opened.statusCode, opened.body).toBe(200);
+    expect(opened.json().data).toMatchObject({ id: platform.id, entity_id: null, title: 'Platform topic' });
+    expect((await w.superAdmin('GET', `/api/topics/${theirs.id}?${as}`)).statusCode).toBe(404);
+    const listed = (await w.superAdmin('GET', `/api/topics?per_page=100&${as}`))
+      .json()
+      .data.map((t: { id: number }) => t.id);
+    expect(listed).toContain(platform.id);
+    expect(listed).not.toContain(theirs.id);
+  });
+
+  it('an organisation author does not see platform topics, acting as or not', async () => {
+    const platform = await buildTopic(h.db, null);
+    expect((await w.author('GET', `/api/topics/${platform.id}`)).statusCode).toBe(404);
+    expect((await w.author('GET', `/api/topics/${platform.id}?actingAs=${w.org.slug}`)).statusCode).toBe(404);
+  });
+});

@@ -2,6 +2,7 @@ import { EntityRefParams, Messages, WhitelabelQuery } from '@cc/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { App } from '../http/app-types';
 import { ok } from '../http/envelope';
+import { assertCleanInput } from '../http/input-guard';
 import { getWhitelabel, type UploadedFile, updateWhitelabel, type WhitelabelInput } from './service';
 
 /**
@@ -31,6 +32,7 @@ async function readForm(request: FastifyRequest): Promise<WhitelabelInput> {
       fields[part.fieldname] = part.value;
     }
   }
+  assertCleanInput(fields); // multipart text fields skip the JSON body guard (http/input-guard.ts)
   return { fields, files };
 }
 

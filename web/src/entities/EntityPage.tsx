@@ -11,6 +11,12 @@ import { DetailRow, dash, errorEnvelope, LoadError, LoadingCard, useNotFoundRedi
 
 const yesNo = (v: boolean) => (v ? 'Yes' : 'No');
 
+/** "3: Fire safety, Food hygiene, Moving and handling", at most five titles named. */
+const coursesSummary = (titles: string[]) =>
+  titles.length === 0
+    ? 'None yet'
+    : `${titles.length}: ${titles.slice(0, 5).join(', ')}${titles.length > 5 ? ` and ${titles.length - 5} more` : ''}`;
+
 /** `/entities/{slug}` (spec 1 §7 GET /entities/{id}): details, children and the entity's admin screens. */
 export default function EntityPage() {
   const { slug = '' } = useParams();
@@ -129,6 +135,13 @@ export default function EntityPage() {
               <DetailRow label="Address">
                 <span className="whitespace-pre-line">{dash(e.address)}</span>
               </DetailRow>
+              {e.score !== undefined ? (
+                <DetailRow label="Compliance score">
+                  {`${e.score}% of ${wl.primaryComplianceAltName} courses in date`}
+                  {e.children?.length ? ', including its sites' : ''}
+                </DetailRow>
+              ) : null}
+              <DetailRow label="Courses available">{coursesSummary(e.courses.map((c) => c.title))}</DetailRow>
               {e.notes !== undefined ? (
                 <DetailRow label="Notes">
                   <span className="whitespace-pre-line">{dash(e.notes)}</span>

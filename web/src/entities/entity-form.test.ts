@@ -41,6 +41,8 @@ const entity = {
   can_see_new_dashboards: true,
   created_at: '',
   updated_at: '',
+  courses: [{ id: 3, title: 'Fire safety' }],
+  score: 80,
 } satisfies EntityDto;
 
 describe('entity form mapping', () => {

@@ -1,4 +1,12 @@
-import { PRESET_ANY_OF, PRESET_PERMISSIONS, PresetMessages, type ReportPreset } from '@cc/contracts';
+import {
+  type ExportFormat,
+  MatrixPerm,
+  PRESET_ANY_OF,
+  PRESET_PERMISSIONS,
+  PresetMessages,
+  type ReportPreset,
+  ReportsMessages,
+} from '@cc/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useActingAs } from '../app/acting-as';
@@ -8,6 +16,7 @@ import { Modal } from '../app/Modal';
 import { hideModal, showModal } from '../app/modal';
 import { notifyError, notifySuccess } from '../app/notifications';
 import { errorEnvelope, LoadError } from '../entities/shared';
+import { download } from '../reports/api';
 import {
   Badge,
   Button,
@@ -20,7 +29,7 @@ import {
   PageHeader,
   SearchInput,
 } from '../ui';
-import { fetchPresets, PRESETS } from './api';
+import { fetchPresets, PRESETS, runPreset } from './api';
 import { LABELS, presetSummary } from './logic';
 import { PresetForm } from './PresetForm';
 import { RowList } from './RowList';
@@ -76,6 +85,21 @@ export default function PresetsPage() {
     }
   };
   const openNew = () => showModal(MODAL, { preset: null });
+  // Run a preset now as a file (POST /report): the matrix needs 12 and 15 (XLSX) or 14 (PDF), certificates 7.
+  const [running, setRunning] = useState<string | null>(null);
+  const canRun = (p: ReportPreset, format: ExportFormat) =>
+    p.report_type === 'matrix'
+      ? can([MatrixPerm.report, format === 'PDF' ? MatrixPerm.pdf : MatrixPerm.xlsx])
+      : can([PRESET_PERMISSIONS.userCertificates]);
+  const run = async (p: ReportPreset, format: ExportFormat) => {
+    setRunning(`${p.id}:${format}`);
+    await download(
+      () => runPreset(p, format),
+      `${p.report_type}.${format.toLowerCase()}`,
+      ReportsMessages.fetchFailed,
+    );
+    setRunning(null);
+  };
 
   const columns: Column<ReportPreset>[] = [
     {
@@ -157,6 +181,20 @@ export default function PresetsPage() {
             )}
             actions={(p) => (
               <>
+                {(['XLSX', 'PDF'] as const)
+                  .filter((format) => canRun(p, format))
+                  .map((format) => (
+                    <Button
+                      key={format}
+                      size="sm"
+                      variant="ghost"
+                      loading={running === `${p.id}:${format}`}
+                      onClick={() => void run(p, format)}
+                      aria-label={`Download ${p.name} as ${format}`}
+                    >
+                      {format}
+                    </Button>
+                  ))}
                 {canSchedule ? (
                   <ButtonLink
                     to={`/reports/schedules?preset=${p.id}`}

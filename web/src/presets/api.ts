@@ -1,5 +1,6 @@
-import type { Paged, PresetOption, ReportPreset, ReportSchedule } from '@cc/contracts';
+import type { ExportFormat, Paged, PresetOption, ReportPreset, ReportSchedule } from '@cc/contracts';
 import { api, type Envelope } from '../app/api';
+import { presetReportBody } from './logic';
 
 /** Calls of the presets and schedules screens (spec 2 §7 "Reports"; schedules: permission 117). */
 export const PRESETS = '/reports/presets';
@@ -32,3 +33,7 @@ export async function fetchOptions(
   });
   return res.data.data;
 }
+
+/** Runs a saved preset now as a file (POST /report, spec 2 §7): the certificate report or the compliance matrix. */
+export const runPreset = (preset: ReportPreset, format: ExportFormat) =>
+  api.post<Blob>('/report', presetReportBody(preset, format));

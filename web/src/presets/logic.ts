@@ -6,6 +6,7 @@ import {
   DEFAULT_SCHEDULE_TIMEZONE,
   describeRecurrence,
   type ExportFormat,
+  type GenericReportBody,
   type NEW_STARTERS_FILTERS,
   type PRESET_COMPLIANCE_TYPES,
   type PRESET_COURSE_TYPES,
@@ -17,6 +18,7 @@ import {
   type SCHEDULE_FREQUENCIES,
   type STATUS_TYPES,
 } from '@cc/contracts';
+import type { z } from 'zod';
 
 /** The preset form's state: every field of spec 2 §3 "Report preset", ids as lists, dates as '' when unset. */
 export interface PresetForm {
@@ -126,6 +128,33 @@ export function formToBody(f: PresetForm, actingAsId?: number | null): CreatePre
     new_starters_filter: f.new_starters_filter,
     care_certificate_filter: f.care_certificate_filter,
     ...(actingAsId ? { acting_as_id: actingAsId } : {}),
+  };
+}
+
+/**
+ * POST /report's body for running a saved preset now (spec 2 §3: certificate or matrix), as its schedule would: the
+ * preset's fields, and its own entity when it names none (the server checks that entity is in the caller's scope).
+ */
+export function presetReportBody(p: ReportPreset, format: ExportFormat): z.input<typeof GenericReportBody> {
+  return {
+    report_type: p.report_type,
+    format,
+    entities: p.entities.length ? p.entities : [p.entity.id],
+    users: p.users,
+    courses: p.courses,
+    roles: p.roles,
+    includeStatusTypes: p.includeStatusTypes,
+    includeStarters: p.includeStarters,
+    compliance_type: p.compliance_type,
+    primary_only: p.primary_only,
+    new_starters_filter: p.new_starters_filter,
+    period: p.period,
+    from_date: p.from_date,
+    to_date: p.to_date,
+    filter_by: p.filter_by,
+    course_type: p.course_type,
+    grade: p.grade,
+    date_completion: p.date_completion,
   };
 }
 

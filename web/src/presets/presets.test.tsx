@@ -229,6 +229,52 @@ describe('/reports/presets', () => {
     expect(notificationsStore.get().map((n) => n.message)).toContain(PresetMessages.deleted);
   });
 
+  it('runs a matrix preset now as a file through POST /report (12 + 15 for XLSX; no PDF without 14)', async () => {
+    const user = userEvent.setup();
+    permissionsStore.set([12, 15, 117]);
+    // jsdom has no object URLs (the page saves the file through one).
+    const urls = URL as unknown as { createObjectURL?: unknown; revokeObjectURL?: unknown };
+    urls.createObjectURL = () => 'blob:report';
+    urls.revokeObjectURL = () => {};
+    const saved: string[] = [];
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (
+      this: HTMLAnchorElement,
+    ) {
+      saved.push(this.getAttribute('download') ?? '');
+    });
+    handler = (method, path) => {
+      if (method === 'GET' && path === '/reports/presets')
+        return json(200, paged([preset({ entities: [] })]));
+      if (method === 'POST' && path === '/report')
+        return new Response('PK', {
+          status: 200,
+          headers: {
+            'content-type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+            'content-disposition': 'attachment; filename="matrix-Sam-01-12-2026.xlsx"',
+          },
+        });
+      return undefined;
+    };
+    renderAt('/reports/presets');
+    await user.click(await screen.findByRole('button', { name: 'Download Monthly matrix as XLSX' }));
+    await waitFor(() => expect(calls.some((c) => c.method === 'POST' && c.path === '/report')).toBe(true));
+    expect(screen.queryByRole('button', { name: 'Download Monthly matrix as PDF' })).toBeNull();
+    const post = calls.find((c) => c.method === 'POST' && c.path === '/report');
+    // The preset's own entity when it names none; its filters as saved.
+    expect(post?.body).toMatchObject({
+      report_type: 'matrix',
+      format: 'XLSX',
+      entities: [2],
+      roles: [3, 4],
+      compliance_type: 'primary',
+      new_starters_filter: 'exclude_new_starters',
+    });
+    expect(notificationsStore.get().filter((n) => n.type === 'error')).toEqual([]);
+    click.mockRestore();
+    delete urls.createObjectURL;
+    delete urls.revokeObjectURL;
+  });
+
   it('shows the spec message when the list fails', async () => {
     handler = (method, path) =>
       method === 'GET' && path === '/reports/presets' ? json(500, { message: '' }) : undefined;

@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
 import { hashPassword } from '../../auth/passwords';
 import { openDeps } from '../../bootstrap';
-import { loadConfig } from '../../config';
+import { ConfigError, loadConfig } from '../../config';
 import { connect } from '../connect';
 import { defaultHomeCount, seedLargeOrganisation } from './large';
 import { DEMO_PASSWORD, seedDemoIfEmpty } from './seed';
@@ -100,6 +100,6 @@ async function main() {
 }
 
 main().catch((error) => {
-  console.error(error);
+  console.error(error instanceof ConfigError ? error.message : error);
   process.exit(1);
 });

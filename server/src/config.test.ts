@@ -1,0 +1,151 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, parseEnv } from './config';
+
+/**
+ * The configuration parser (issue 10 §5): a variable set but empty (`DATABASE_URL=` in an .env file) is unset, and a
+ * wrong value stops the start with one clear line naming the variable, never a raw ZodError.
+ */
+const OPTIONAL = [
+  'NODE_ENV',
+  'PORT',
+  'HOST',
+  'DATA_DIR',
+  'DATABASE_URL',
+  'APP_URL',
+  'CORS_ORIGINS',
+  'SMTP_HOST',
+  'SMTP_PORT',
+  'SMTP_USER',
+  'SMTP_PASSWORD',
+  'SMTP_SECURE',
+  'MAIL_FROM',
+  'SESSION_LIFETIME_MINUTES',
+  'SEED_DEMO',
+  'LOG_LEVEL',
+  'COOKIE_SECURE',
+  'ACTOR_CACHE_MS',
+  'PGLITE_SHARED_BUFFERS',
+  'PACKAGE_MAX_BYTES',
+  'PACKAGE_MAX_UNCOMPRESSED_BYTES',
+  'PACKAGE_MAX_ENTRIES',
+  'PACKAGE_MAX_RATIO',
+];
+
+const errorOf = (env: NodeJS.ProcessEnv): ConfigError => {
+  try {
+    parseEnv(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+};
+
+describe('empty means unset', () => {
+  it('DATABASE_URL= selects the embedded database', () => {
+    expect(loadConfig({ DATABASE_URL: '' }).databaseUrl).toBeUndefined();
+    expect(loadConfig({ DATABASE_URL: '   ' }).databaseUrl).toBeUndefined();
+  });
+
+  it.each(OPTIONAL)('%s= (empty) gives the same configuration as %s unset', (name) => {
+    expect(loadConfig({ [name]: '' })).toEqual(loadConfig({}));
+  });
+
+  it('every variable empty at once still starts with the defaults', () => {
+    const config = loadConfig(Object.fromEntries(OPTIONAL.map((n) => [n, ''])));
+    expect(config).toMatchObject({
+      env: 'development',
+      port: 3000,
+      host: '0.0.0.0',
+      databaseUrl: undefined,
+      appUrl: 'http://localhost:3000',
+      corsOrigins: [],
+      smtp: undefined,
+      sessionLifetimeMinutes: 120,
+      seedDemo: true,
+      logLevel: 'info',
+      cookieSecure: false,
+      actorCacheMs: 5000,
+      pgliteSharedBuffers: '32MB',
+    });
+  });
+
+  it('set values are used', () => {
+    const config = loadConfig({
+      DATABASE_URL: 'postgres://cc:secret@db.example:5432/cc',
+      PORT: '8080',
+      APP_URL: 'https://training.example.com/',
+      CORS_ORIGINS: 'https://a.example.com, https://b.example.com',
+      SMTP_HOST: 'smtp.example.com',
+      SMTP_SECURE: 'true',
+    });
+    expect(config).toMatchObject({
+      databaseUrl: 'postgres://cc:secret@db.example:5432/cc',
+      port: 8080,
+      appUrl: 'https://training.example.com',
+      corsOrigins: ['https://a.example.com', 'https://b.example.com'],
+      smtp: { host: 'smtp.example.com', port: 587, secure: true },
+      cookieSecure: true,
+    });
+  });
+});
+
+describe('a wrong value is one clear line naming the variable', () => {
+  it.each([
+    ['DATABASE_URL', 'not a url', 'must be a PostgreSQL address'],
+    ['DATABASE_URL', 'mysql://root@localhost/cc', 'must be a PostgreSQL address'],
+    ['PORT', 'eighty', 'must be a whole number from 0 to 65535'],
+    ['PORT', '70000', 'must be a whole number from 0 to 65535'],
+    ['APP_URL', 'training.example.com', 'must be an http:// or https:// address'],
+    ['CORS_ORIGINS', 'https://ok.example.com,nope', 'must be a comma-separated list of origins'],
+    ['NODE_ENV', 'staging', 'must be development, production or test'],
+    ['SMTP_PORT', '0', 'must be a whole number from 1 to 65535'],
+    ['SMTP_SECURE', 'yes', 'must be true or false'],
+    ['SESSION_LIFETIME_MINUTES', '2', 'at least 5'],
+    ['SEED_DEMO', '1', 'must be true or false'],
+    ['LOG_LEVEL', 'verbose', 'must be fatal, error, warn, info, debug, trace or silent'],
+    ['COOKIE_SECURE', 'maybe', 'must be auto, true or false'],
+    ['ACTOR_CACHE_MS', '-1', 'from 0 to 60000'],
+    ['PGLITE_SHARED_BUFFERS', '32', 'must be a size such as 32MB'],
+    ['PACKAGE_MAX_BYTES', '200MB', 'must be a whole number of bytes above 0'],
+    ['PACKAGE_MAX_ENTRIES', '0', 'must be a whole number above 0'],
+  ])('%s=%j', (name, value, expected) => {
+    const error = errorOf({ [name]: value });
+    expect(error.variables).toEqual([name]);
+    expect(error.message).toContain(expected);
+    expect(error.message.split('\n')).toHaveLength(1);
+    expect(error.message.startsWith(`Configuration error: ${name} `)).toBe(true);
+  });
+
+  it('never prints the value (it may be a password)', () => {
+    const error = errorOf({ DATABASE_URL: 'mysql://root:hunter2@db/cc' });
+    expect(error.message).not.toContain('hunter2');
+  });
+
+  it('several wrong variables give one line each', () => {
+    const error = errorOf({ PORT: 'x', LOG_LEVEL: 'loud', DATABASE_URL: '' });
+    expect(error.variables.sort()).toEqual(['LOG_LEVEL', 'PORT']);
+    expect(error.message.split('\n')).toHaveLength(2);
+  });
+});
+
+describe('the server process', () => {
+  const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+  const start = (env: Record<string, string>) =>
+    spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      cwd: serverDir,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+
+  it('exits 1 with the one line on a wrong setting, before touching any database', () => {
+    const run = start({ PORT: 'eighty', DATA_DIR: '/nonexistent/never-created' });
+    expect(run.status).toBe(1);
+    expect(run.stderr.trim()).toBe('Configuration error: PORT must be a whole number from 0 to 65535.');
+    expect(run.stdout).toBe('');
+  }, 60_000);
+});
