@@ -20,8 +20,8 @@ import {
   findOwnPreset,
   inIds,
   insertPreset,
-  lockPresetPeriod,
   listPresets as listPresetRows,
+  lockPresetPeriod,
   optionRows,
   updatePreset as updatePresetRow,
 } from './queries';
