@@ -473,7 +473,8 @@ const entity: PatchFixture<{ id: number; course2: number }> = {
     level: [], // accepted only unchanged
     restricted_access_password: ['restricted_access_password_hash'],
     password_requirements: ['password_requirements.min_length'],
-    parent_id: ['parent_id', 'parent', 'whitelabel'],
+    // The courses available at an entity include those of the entities above it (spec 1 §3 entity `courses`).
+    parent_id: ['parent_id', 'parent', 'whitelabel', 'courses'],
     name: ['name', 'whitelabel'],
     slug: ['slug', 'whitelabel'],
   },
