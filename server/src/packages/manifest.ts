@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { ScormItem } from '@cc/contracts';
 import { XMLParser } from 'fast-xml-parser';
 import { invalidField } from '../http/errors';
 import { FIELD, safeEntryName } from './zip';
@@ -10,35 +11,8 @@ import { FIELD, safeEntryName } from './zip';
  */
 const refuse = (message: string) => invalidField(FIELD, message);
 
-/**
- * One item of the organisation the learner is shown (issue 10 item 1, multi-SCO packages), depth first. An item with
- * a resource is launchable (a SCO, or an asset that never talks to the runtime); one without is a heading.
- */
-export interface ScormItem {
-  identifier: string;
-  title: string;
-  /** 0 for the organisation's own items, 1 for their children, … */
-  depth: number;
-  parent: string | null;
-  /** The launch file (with its query), relative to the package root; null for a heading. */
-  launch_path: string | null;
-  scorm_type: 'sco' | 'asset' | null;
-  /** isvisible="false": left out of the table of contents (and so of what the learner must complete). */
-  visible: boolean;
-  /** SCORM 1.2 adlcp:masteryscore (cmi.student_data.mastery_score), in score.raw units. */
-  mastery_score: number | null;
-  /**
-   * SCORM 2004 cmi.scaled_passing_score: the primary objective's imsss:minNormalizedMeasure (default 1.0) when it is
-   * satisfied by measure (satisfiedByMeasure="true"); otherwise the SCO's own success_status decides.
-   */
-  scaled_passing_score: number | null;
-  /** SCORM 2004 objective ids (primary first), initialised as cmi.objectives.n.id. */
-  objective_ids: string[];
-  /** adlcp:datafromlms / adlcp:dataFromLMS, given to the SCO as cmi.launch_data. */
-  data_from_lms: string | null;
-  /** SCORM 2004 imsss:deliveryControls completionSetByContent: when false the LMS completes the SCO at Terminate. */
-  completion_set_by_content: boolean;
-}
+// The item's shape is the API's (the player's launch data carries it): it lives in the contracts.
+export type { ScormItem } from '@cc/contracts';
 
 export interface ScormManifest {
   version: '1.2' | '2004';

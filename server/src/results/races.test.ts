@@ -145,53 +145,37 @@ describeRaces('results written in parallel for one (user, course)', () => {
 });
 
 describeRaces('results edited in parallel', () => {
-  it('10 parallel moves of one historical result to other courses leave latest_results only on its final course', async () => {
-    const w = await world();
-    const courses = await parallel(10, () => buildCourse(h.db, w.org.id));
-    const result = (
-      await w.admin('POST', '/api/results/historical/create', {
-        user_id: w.learner.id,
-        course_id: w.course.id,
-        completed_at: '2024-05-01',
-      })
-    ).json().data;
-    const moves = await parallel(10, (i) =>
-      w.admin('PATCH', `/api/results/historical/${result.id}`, { course_id: courses[i]?.id }),
-    );
-    expect(moves.map((r) => r.statusCode)).toEqual(Array(10).fill(200));
-    const stored = await h.db
-      .selectFrom('results')
-      .select('course_id')
-      .where('id', '=', result.id)
-      .executeTakeFirstOrThrow();
-    const rows = await h.db
-      .selectFrom('latest_results')
-      .select(['course_id', 'result_id'])
-      .where('user_id', '=', w.learner.id)
-      .execute();
-    expect(rows).toEqual([{ course_id: stored.course_id, result_id: result.id }]);
-  });
-
-  it('10 parallel moves of one exemption to other courses leave latest_results only on its final course', async () => {
-    const w = await world();
-    const courses = await parallel(10, () => buildCourse(h.db, w.org.id));
-    const result = (
-      await w.admin('POST', '/api/results/exempt', { user_id: w.learner.id, course_id: w.course.id })
-    ).json().data;
-    const moves = await parallel(10, (i) =>
-      w.admin('PATCH', `/api/results/exempt/${result.id}`, { course_id: courses[i]?.id }),
-    );
-    expect(moves.map((r) => r.statusCode)).toEqual(Array(10).fill(200));
-    const stored = await h.db
-      .selectFrom('results')
-      .select('course_id')
-      .where('id', '=', result.id)
-      .executeTakeFirstOrThrow();
-    const rows = await h.db
-      .selectFrom('latest_results')
-      .select(['course_id', 'result_id'])
-      .where('user_id', '=', w.learner.id)
-      .execute();
-    expect(rows).toEqual([{ course_id: stored.course_id, result_id: result.id }]);
-  });
+  // A historical result and an exemption can both be moved to another course (PATCH course_id).
+  const kinds = [
+    {
+      kind: 'historical result',
+      path: '/api/results/historical',
+      created: 'create',
+      extra: { completed_at: '2024-05-01' },
+    },
+    { kind: 'exemption', path: '/api/results/exempt', created: '', extra: {} },
+  ];
+  for (const { kind, path, created, extra } of kinds) {
+    it(`10 parallel moves of one ${kind} to other courses leave latest_results only on its final course`, async () => {
+      const w = await world();
+      const courses = await parallel(10, () => buildCourse(h.db, w.org.id));
+      const body = { user_id: w.learner.id, course_id: w.course.id, ...extra };
+      const result = (await w.admin('POST', created ? `${path}/${created}` : path, body)).json().data;
+      const moves = await parallel(10, (i) =>
+        w.admin('PATCH', `${path}/${result.id}`, { course_id: courses[i]?.id }),
+      );
+      expect(moves.map((r) => r.statusCode)).toEqual(Array(10).fill(200));
+      const stored = await h.db
+        .selectFrom('results')
+        .select('course_id')
+        .where('id', '=', result.id)
+        .executeTakeFirstOrThrow();
+      const rows = await h.db
+        .selectFrom('latest_results')
+        .select(['course_id', 'result_id'])
+        .where('user_id', '=', w.learner.id)
+        .execute();
+      expect(rows).toEqual([{ course_id: stored.course_id, result_id: result.id }]);
+    });
+  }
 });

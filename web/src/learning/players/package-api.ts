@@ -1,22 +1,10 @@
+import type { ScormItem } from '@cc/contracts';
 import type { Envelope } from '../../app/api';
 import { api } from '../../app/api';
 
-/** One item of the package's organisation (server/src/packages/manifest.ts ScormItem), depth first. */
-export interface ScormItemLaunch {
-  identifier: string;
-  title: string;
-  depth: number;
-  parent: string | null;
-  launch_path: string | null;
-  /** Null for a heading (an item without a resource). */
+/** One item of the package's organisation, depth first, with the address it launches at (null for a heading). */
+export interface ScormItemLaunch extends ScormItem {
   launch_url: string | null;
-  scorm_type: 'sco' | 'asset' | null;
-  visible: boolean;
-  mastery_score: number | null;
-  scaled_passing_score: number | null;
-  objective_ids: string[];
-  data_from_lms: string | null;
-  completion_set_by_content: boolean;
 }
 
 /** Launch data of the caller's own attempt (GET /attempts/{id}/package, server/src/packages). */
