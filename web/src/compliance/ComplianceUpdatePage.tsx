@@ -1,6 +1,6 @@
 import { ComplianceMessages, CompliancePerm, type ComplianceType } from '@cc/contracts';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { usePermissionChecker } from '../app/auth';
 import { notifySuccess } from '../app/notifications';
@@ -31,11 +31,14 @@ export default function ComplianceUpdatePage() {
   useNotFoundRedirect(entity.error ?? roleQuery.error ?? row.error, 'role');
   const [type, setType] = useState<ComplianceType>('primary');
   const [validity, setValidity] = useState('');
-  useEffect(() => {
-    if (!row.data) return;
+  // The form takes the loaded row's values during the render that first shows it (not in an effect after it), so
+  // the fields never show empty for a frame; a reload after saving does the same.
+  const [shown, setShown] = useState(row.data);
+  if (row.data && row.data !== shown) {
+    setShown(row.data);
     setType(row.data.type);
     setValidity(row.data.validity === null ? '' : String(row.data.validity));
-  }, [row.data]);
+  }
 
   const save = useComplianceSave(
     (input) => {
