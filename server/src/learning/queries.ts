@@ -94,11 +94,24 @@ export async function passedContentIds(db: Db, userId: number, contentIds: numbe
 
 /** Attempt columns as the API shows them, with the owner's primary entity (for the tenant check). */
 function attemptSelect(db: Db) {
+  // The attempt's latest live result (lr) is read once, for its id and its verdict.
   return db
     .selectFrom('attempts as a')
     .innerJoin('users as u', 'u.id', 'a.user_id')
     .innerJoin('contents as c', 'c.id', 'a.content_id')
     .innerJoin('courses as co', 'co.id', 'a.course_id')
+    .leftJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom('results as r')
+          .select(['r.id', 'r.passed'])
+          .whereRef('r.attempt_id', '=', 'a.id')
+          .where('r.deleted_at', 'is', null)
+          .orderBy('r.id', 'desc')
+          .limit(1)
+          .as('lr'),
+      (join) => join.onTrue(),
+    )
     .select([
       'a.id',
       'a.uuid',
@@ -117,26 +130,10 @@ function attemptSelect(db: Db) {
       'c.title as content_title',
       'c.type as content_type',
       'co.title as course_title',
-      (eb) =>
-        eb
-          .selectFrom('results as r')
-          .select('r.id')
-          .whereRef('r.attempt_id', '=', 'a.id')
-          .where('r.deleted_at', 'is', null)
-          .orderBy('r.id', 'desc')
-          .limit(1)
-          .as('result_id'),
+      'lr.id as result_id',
       // The verdict of that result, so the learner's page shows the certificate for any passed result whatever the
       // content type (a SCORM 'completed' attempt records a pass too).
-      (eb) =>
-        eb
-          .selectFrom('results as r')
-          .select('r.passed')
-          .whereRef('r.attempt_id', '=', 'a.id')
-          .where('r.deleted_at', 'is', null)
-          .orderBy('r.id', 'desc')
-          .limit(1)
-          .as('result_passed'),
+      'lr.passed as result_passed',
     ])
     .where('a.deleted_at', 'is', null);
 }
