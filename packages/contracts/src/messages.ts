@@ -46,7 +46,11 @@ export const Messages = {
   emailVerified: 'Your e-mail address has been verified.',
   invalidVerifyToken: 'This verification link is invalid or has expired.',
   verificationSent: 'A new verification link has been sent to your e-mail address.',
-  emailUpdated: 'Your e-mail address has been updated. Please verify the new address.',
+  emailUpdated:
+    'A confirmation link has been sent to your new e-mail address. Your address changes when you follow it.',
+  emailChangeConfirmed: 'Your new e-mail address has been confirmed.',
+  emailChangePending:
+    'A confirmation link has been sent to the new address. The address changes when it is followed.',
   registered: 'Your account has been created. Please check your e-mail to verify your address.',
   // Auth flows (ours, spec 1 §4/§7 give no texts).
   emailTaken: 'The email has already been taken.',

@@ -55,6 +55,8 @@ export const UserDetail = UserSummary.extend({
   primary_entity: EntityRef.extend({ level: z.enum(['A', 'B']) }),
   a_entity: EntityRef,
   email_verified: z.boolean(),
+  /** A new address waiting for the link mailed to it; the account keeps `email` until then (null when none). */
+  pending_email: z.string().nullable(),
   last_login_at: z.string().nullable(),
   created_at: z.string(),
   user_preferences: z.record(z.string(), z.unknown()).optional(),

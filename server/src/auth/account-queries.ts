@@ -106,14 +106,35 @@ export async function markEmailVerified(db: Db, userId: number, now: Date): Prom
     .execute();
 }
 
-/** A new address is unproven until its link is followed; links sent to the old one stop working. */
-export async function changeEmail(db: Db, userId: number, email: string, now: Date): Promise<void> {
+/** Records the address asked for; the account keeps its current one until the link sent there is followed. */
+export async function setPendingEmail(db: Db, userId: number, email: string, now: Date): Promise<void> {
   await db
     .updateTable('users')
-    .set({ email, email_verified_at: null, updated_at: now })
+    .set({ pending_email: email, updated_at: now })
     .where('id', '=', userId)
     .execute();
-  await db.deleteFrom('user_tokens').where('user_id', '=', userId).execute();
+}
+
+/**
+ * Makes the pending address the account's (proven by its link, so verified), when it is still the one pending.
+ * Links sent to the old address (reset, verify) stop working. Returns the old address, or null when nothing was
+ * pending for that address (a later request replaced it). A taken address raises the unique violation (23505).
+ */
+export async function applyPendingEmail(
+  db: Db,
+  userId: number,
+  email: string,
+  now: Date,
+): Promise<{ oldEmail: string; name: string } | null> {
+  const { rows } = await sql<{ old_email: string; name: string }>`
+    UPDATE users u SET email = u.pending_email, pending_email = NULL, email_verified_at = ${now}, updated_at = ${now}
+    FROM (SELECT id, email AS old_email FROM users WHERE id = ${userId} FOR UPDATE) o
+    WHERE u.id = o.id AND lower(u.pending_email) = lower(${email})
+    RETURNING o.old_email, u.name`.execute(db);
+  const row = rows[0];
+  if (!row) return null;
+  await db.deleteFrom('user_tokens').where('user_id', '=', userId).where('used_at', 'is', null).execute();
+  return { oldEmail: row.old_email, name: row.name };
 }
 
 /**

@@ -4,15 +4,23 @@ import { assertEntityInScope } from '../entities/scope';
 import { actorOf, authorize, type Ctx } from '../http/context';
 import { invalidField, notFound, tooManyRequests } from '../http/errors';
 import { sendAfterCommit } from '../mail/mailer';
-import { emailChangedMail, verifyEmailMail, verifyUrl } from '../mail/templates';
+import {
+  confirmEmailChangeMail,
+  emailChangedMail,
+  emailChangeRequestedMail,
+  verifyEmailMail,
+  verifyUrl,
+} from '../mail/templates';
 import { emailTaken } from '../users/queries';
 import {
   type AccountRow,
-  changeEmail,
+  applyPendingEmail,
+  endUserSessions,
   findAccountById,
   findAccountByUuid,
   markEmailVerified,
   secondsSinceLastToken,
+  setPendingEmail,
 } from './account-queries';
 import { confirmPassword } from './service';
 import { consumeUserToken, issueUserToken, TOKEN_TTL_MINUTES } from './user-tokens';
@@ -32,16 +40,77 @@ async function issueVerifyLink(ctx: Ctx, db: Ctx['db'], user: { id: number; emai
 
 /**
  * POST /auth/verify-email {token} (spec 1 §2 /verify-email/{token}). Works signed in or not: the link is the proof.
- * A link for an address the account no longer has is refused.
+ * Two kinds of link arrive here: a verify link for the current address (refused once the address has changed) and
+ * the confirmation of an e-mail change (issue 11 §3), which makes the pending address the account's, ends the
+ * user's other sessions and device tokens, and tells the old address. Returns the message to show.
  */
-export async function verifyEmail(ctx: Ctx, input: { token: string }): Promise<void> {
-  await ctx.db.transaction().execute(async (trx) => {
-    const spent = await consumeUserToken(trx, input.token, 'email_verify', ctx.clock());
-    const user = spent ? await findAccountById(trx, spent.user_id) : undefined;
-    if (!spent || !user || user.email.toLowerCase() !== spent.email)
-      throw invalidField('token', Messages.invalidVerifyToken);
-    await markEmailVerified(trx, user.id, ctx.clock());
+export async function verifyEmail(ctx: Ctx, input: { token: string }): Promise<string> {
+  const changed = await ctx.db
+    .transaction()
+    .execute(async (trx) => {
+      const now = ctx.clock();
+      const spent = await consumeUserToken(trx, input.token, 'email_verify', now);
+      if (spent) {
+        const user = await findAccountById(trx, spent.user_id);
+        if (!user || user.email.toLowerCase() !== spent.email)
+          throw invalidField('token', Messages.invalidVerifyToken);
+        await markEmailVerified(trx, user.id, now);
+        return null;
+      }
+      const change = await consumeUserToken(trx, input.token, 'email_change', now);
+      const applied = change ? await applyPendingEmail(trx, change.user_id, change.email, now) : null;
+      if (!change || !applied) throw invalidField('token', Messages.invalidVerifyToken);
+      await endOtherSessions(ctx, trx, change.user_id);
+      return { ...applied, newEmail: change.email };
+    })
+    .catch((error) => {
+      // Another account took the address while the change waited for its link.
+      if ((error as { code?: string }).code === '23505') throw invalidField('token', Messages.emailTaken);
+      throw error;
+    });
+  if (!changed) return Messages.emailVerified;
+  await sendAfterCommit(
+    ctx,
+    emailChangedMail({ name: changed.name, email: changed.oldEmail }, changed.newEmail),
+  );
+  return Messages.emailChangeConfirmed;
+}
+
+/**
+ * Ends the user's sessions and device tokens after an e-mail change (ASVS 3.3.3), sparing the caller's own session
+ * or token when the caller is that user (the one confirming from this browser stays signed in).
+ */
+async function endOtherSessions(ctx: Ctx, db: Ctx['db'], userId: number): Promise<void> {
+  const own = ctx.actor?.userId === userId ? ctx.actor : null;
+  await endUserSessions(db, userId, { sessionId: own?.sessionId, tokenId: own?.tokenId });
+}
+
+/**
+ * An e-mail change, for oneself (POST /auth/update-email) or by an administrator (PATCH /users/{id}): the new
+ * address is recorded as pending and sent a confirmation link; the old address is told at once. The account keeps
+ * its address, sessions and reset links until the link is followed (verifyEmail), so whoever typed the address
+ * cannot take the account over with it. The caller has checked that the address is free.
+ */
+export async function requestEmailChange(
+  ctx: Ctx,
+  user: { id: number; name: string; email: string },
+  newEmail: string,
+): Promise<void> {
+  const token = await ctx.db.transaction().execute(async (trx) => {
+    await setPendingEmail(trx, user.id, newEmail, ctx.clock());
+    return issueUserToken(trx, {
+      userId: user.id,
+      purpose: 'email_change',
+      email: newEmail,
+      ttlMinutes: TOKEN_TTL_MINUTES.email_verify,
+      now: ctx.clock(),
+    });
   });
+  await sendAfterCommit(
+    ctx,
+    confirmEmailChangeMail({ name: user.name, email: newEmail }, verifyUrl(ctx.config.appUrl, token)),
+    emailChangeRequestedMail(user, newEmail),
+  );
 }
 
 /**
@@ -73,8 +142,7 @@ async function assertNotTooSoon(ctx: Ctx, user: AccountRow): Promise<void> {
 
 /**
  * POST /auth/update-email {email, password} (spec 1 §7 Users): the caller's own address, confirmed with their
- * password (needs permission 127, self update). The new address is unverified until its link is followed; the old
- * address is told of the change.
+ * password (needs permission 127, self update), then confirmed from the new address (requestEmailChange).
  */
 export async function updateEmail(ctx: Ctx, input: z.infer<typeof UpdateEmailBody>): Promise<void> {
   const actor = authorize(ctx, [Perm.selfUpdate]);
@@ -85,20 +153,5 @@ export async function updateEmail(ctx: Ctx, input: z.infer<typeof UpdateEmailBod
   if (input.email === user.email.toLowerCase()) throw invalidField('email', Messages.emailUnchanged);
   if (await emailTaken(ctx.db, input.email, user.id)) throw invalidField('email', Messages.emailTaken);
 
-  let token: string;
-  try {
-    token = await ctx.db.transaction().execute(async (trx) => {
-      await changeEmail(trx, user.id, input.email, ctx.clock());
-      return issueVerifyLink(ctx, trx, { id: user.id, email: input.email });
-    });
-  } catch (error) {
-    // Another account took the address between the check and the write.
-    if ((error as { code?: string }).code === '23505') throw invalidField('email', Messages.emailTaken);
-    throw error;
-  }
-  await sendAfterCommit(
-    ctx,
-    verifyEmailMail({ name: user.name, email: input.email }, verifyUrl(ctx.config.appUrl, token)),
-    emailChangedMail(user, input.email),
-  );
+  await requestEmailChange(ctx, user, input.email);
 }

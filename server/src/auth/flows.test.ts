@@ -426,7 +426,7 @@ describe('verify e-mail', () => {
 });
 
 describe('POST /auth/update-email', () => {
-  it('needs the password, a free address and permission 127; then the new address must be verified', async () => {
+  it('needs the password, a free address and permission 127; the address changes only when the new one confirms', async () => {
     const user = await buildUser(h.db, { permissions: [Perm.selfUpdate] });
     const other = await buildUser(h.db);
     const headers = await bearer(h.db, user.id);
@@ -457,12 +457,22 @@ describe('POST /auth/update-email', () => {
     const ok = await post({ email: newEmail, password: TEST_PASSWORD });
     expect(ok.statusCode).toBe(200);
     expect(ok.json().message).toBe(Messages.emailUpdated);
+    // Pending: the account keeps its address (and this session) until the link sent to the new one is followed.
     const me = (await h.app.inject({ method: 'GET', url: '/api/auth/user', headers })).json().data;
-    expect(me).toMatchObject({ email: newEmail, emailVerified: false });
+    expect(me).toMatchObject({ email: user.email, emailVerified: true });
+    expect(await mailCount(h, user.email, 'email_change_requested')).toBe(1);
+    const link = linkIn(
+      (await lastMail(h, newEmail, 'confirm_email_change'))?.text_body ?? '',
+      'verify-email',
+    );
+    const confirmed = await postAsGuest('/api/auth/verify-email', { token: link.token });
+    expect(confirmed.statusCode).toBe(200);
+    expect(confirmed.json().message).toBe(Messages.emailChangeConfirmed);
     expect(await mailCount(h, user.email, 'email_changed')).toBe(1);
-    const link = linkIn((await lastMail(h, newEmail, 'verify_email'))?.text_body ?? '', 'verify-email');
-    expect((await postAsGuest('/api/auth/verify-email', { token: link.token })).statusCode).toBe(200);
+    // The change ended the account's sessions and device tokens (confirmed from a browser not signed in as them).
+    expect((await h.app.inject({ method: 'GET', url: '/api/auth/user', headers })).statusCode).toBe(401);
     expect((await webLogin(h.app, newEmail, TEST_PASSWORD)).login.statusCode).toBe(200);
+    expect((await postAsGuest('/api/auth/verify-email', { token: link.token })).statusCode).toBe(422);
   });
 });
 

@@ -169,8 +169,7 @@ export async function authRoutes(app: App) {
     '/auth/verify-email',
     { config: { csrf: 'session-or-json', auth: false }, schema: { tags: ['auth'], body: VerifyEmailBody } },
     async (request) => {
-      await verifyEmail(request.ctx, request.body);
-      return done(Messages.emailVerified);
+      return done(await verifyEmail(request.ctx, request.body));
     },
   );
 

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../db/connect';
 import { hashToken, randomToken } from '../http/tokens';
 
-export type UserTokenPurpose = 'password_reset' | 'email_verify';
+export type UserTokenPurpose = 'password_reset' | 'email_verify' | 'email_change';
 
 /** Password-reset links last an hour; welcome (set-your-password) links a week; verify links a day. */
 export const TOKEN_TTL_MINUTES = { password_reset: 60, welcome: 7 * 24 * 60, email_verify: 24 * 60 } as const;

@@ -72,6 +72,8 @@ export interface UsersTable {
   email: string;
   password_hash: string | null;
   email_verified_at: Date | null;
+  /** An address asked for and not yet confirmed from it (migration 015). */
+  pending_email: string | null;
   super_admin: Generated<boolean>;
   primary_entity_id: number;
   role_id: number | null;
@@ -136,7 +138,7 @@ export interface PersonalAccessTokensTable {
 export interface UserTokensTable {
   id: Generated<number>;
   user_id: number;
-  purpose: 'password_reset' | 'email_verify';
+  purpose: 'password_reset' | 'email_verify' | 'email_change';
   token_hash: string;
   email: string;
   expires_at: Timestamp;

@@ -112,6 +112,36 @@ export function emailChangedMail(to: { name: string; email: string }, newEmail: 
   };
 }
 
+/** To the new address of an e-mail change: the change happens only when this link is followed (issue 11 §3). */
+export function confirmEmailChangeMail(to: { name: string; email: string }, confirmUrl: string): MailMessage {
+  return {
+    to: to.email,
+    template: 'confirm_email_change',
+    subject: 'Confirm your new e-mail address',
+    ...layout(
+      `Hello ${to.name}`,
+      [
+        `Your account's e-mail address is being changed to ${to.email}. Follow this link to confirm it; until then your account keeps its current address. This link works for 24 hours.`,
+        'If you did not expect this, you can ignore this e-mail.',
+      ],
+      { label: 'Confirm e-mail address', url: confirmUrl },
+    ),
+  };
+}
+
+/** To the old address when a change is asked for, so its owner hears of it before anything changes. */
+export function emailChangeRequestedMail(to: { name: string; email: string }, newEmail: string): MailMessage {
+  return {
+    to: to.email,
+    template: 'email_change_requested',
+    subject: 'A change of your e-mail address was requested',
+    ...layout(`Hello ${to.name}`, [
+      `Someone asked to change the e-mail address of your account to ${newEmail}. It changes only when the link sent to that address is followed.`,
+      'If this was not you, contact your administrator straight away.',
+    ]),
+  };
+}
+
 /** Links point at the web app's routes (spec 1 §2): /reset-password/{token}, /verify-email/{token}. */
 export const resetUrl = (appUrl: string, token: string, email: string) =>
   `${appUrl}/reset-password/${encodeURIComponent(token)}?email=${encodeURIComponent(email)}`;

@@ -62,7 +62,7 @@ export async function revokeTypePermissions(db: Db, typeId: number, ids: number[
 export async function findUserForGrant(db: Db, userId: number) {
   return db
     .selectFrom('users')
-    .select(['id', 'primary_entity_id', 'super_admin'])
+    .select(['id', 'primary_entity_id', 'super_admin', 'type_id'])
     .where('id', '=', userId)
     .executeTakeFirst();
 }
@@ -74,6 +74,8 @@ const grantColumns = [
   'g.created_at',
   'g.updated_at',
   'u.primary_entity_id',
+  'u.type_id',
+  'u.super_admin',
 ] as const;
 
 /** Per-user grants (user_permissions) of one user, by permission id. */

@@ -12,6 +12,7 @@ import { type Actor, actorOf, authorize, type Ctx } from '../http/context';
 import { forbidden, invalidField, notFound } from '../http/errors';
 import { entityInScope } from '../roles/service';
 import { presentCatalogue, presentGrant, presentGranted } from './presenters';
+import { assertMayManageUser, holdsAll, TYPE_EDIT_ABOVE_YOU } from './privilege';
 import {
   revokeEntityPermissions as deleteEntityPermissions,
   revokeTypePermissions as deleteTypePermissions,
@@ -19,6 +20,7 @@ import {
   findType,
   findUserForGrant,
   findUserGrant,
+  type GrantRow,
   grantEntityPermissions as insertEntityPermissions,
   grantTypePermissions as insertTypePermissions,
   insertUserGrant,
@@ -34,8 +36,10 @@ import {
  * type_permissions (what a user type gives) and user_permissions (per-user grants). Effective permissions are
  * (type ∪ user grants) ∩ entity (catalogue.ts).
  *
- * Escalation guard, for every grant: a non-super-admin may only grant ids they hold themselves, and may not change
- * the permissions that make up their own access (their primary entity's, their type's, their own grants).
+ * Escalation guard (privilege.ts), for every change: a non-super-admin may only grant or revoke ids they hold
+ * themselves, may not change the permissions that make up their own access (their primary entity's, their type's,
+ * their own grants), may not edit a type that gives more than they hold, and may not touch the grants of a user who
+ * holds more than they do.
  */
 export const GRANT_ONLY_HELD = 'You can only grant permissions you hold yourself.';
 export const NOT_YOUR_OWN = 'You cannot change the permissions that apply to yourself.';
@@ -49,7 +53,7 @@ function assertKnown(field: string, ids: number[]): void {
 }
 
 function assertHeld(actor: Actor, ids: number[]): void {
-  if (!actor.superAdmin && ids.some((id) => !actor.permissions.has(id))) throw forbidden(GRANT_ONLY_HELD);
+  if (!holdsAll(actor, ids)) throw forbidden(GRANT_ONLY_HELD);
 }
 
 function assertNotOwn(actor: Actor, own: boolean): void {
@@ -71,8 +75,9 @@ async function changeEntityPermissions(ctx: Ctx, slug: string, ids: number[], gr
   const permissionIds = unique(ids);
   assertKnown('permission_ids', permissionIds);
   assertNotOwn(actor, entity.id === actor.primaryEntity.id);
+  // Revoking is held to the same bound as granting: what one does not hold is not one's to take away either.
+  assertHeld(actor, permissionIds);
   if (grant) {
-    assertHeld(actor, permissionIds);
     await insertEntityPermissions(ctx.db, entity.id, permissionIds);
   } else {
     await deleteEntityPermissions(ctx.db, entity.id, permissionIds);
@@ -112,8 +117,11 @@ async function changeTypePermissions(ctx: Ctx, typeId: number, ids: number[], gr
   const permissionIds = unique(ids);
   assertKnown('permission_ids', permissionIds);
   assertNotOwn(actor, type.id === actor.typeId);
+  assertHeld(actor, permissionIds);
+  // A type that gives more than the caller holds (an administrator type) is above them: theirs neither to extend
+  // nor to cut down.
+  if (!holdsAll(actor, await typePermissionIds(ctx.db, type.id))) throw forbidden(TYPE_EDIT_ABOVE_YOU);
   if (grant) {
-    assertHeld(actor, permissionIds);
     await insertTypePermissions(ctx.db, type.id, permissionIds);
   } else {
     await deleteTypePermissions(ctx.db, type.id, permissionIds);
@@ -177,6 +185,7 @@ export async function createUserGrant(ctx: Ctx, body: z.infer<typeof CreateUserP
   assertKnown('permission_id', [body.permission_id]);
   assertNotOwn(actor, user.id === actor.userId);
   assertHeld(actor, [body.permission_id]);
+  await assertMayManageUser(ctx, actor, user);
   if (await userHasGrant(ctx.db, user.id, body.permission_id))
     throw invalidField('permission_id', ALREADY_GRANTED);
   const id = await insertUserGrant(ctx.db, user.id, body.permission_id).catch(alreadyGranted);
@@ -189,7 +198,8 @@ export async function updateUserGrant(ctx: Ctx, id: number, body: z.infer<typeof
   const actor = authorize(ctx, [Perm.updateUserPermissions]);
   assertKnown('permission_id', [body.permission_id]);
   assertNotOwn(actor, grant.user_id === actor.userId);
-  assertHeld(actor, [body.permission_id]);
+  assertHeld(actor, [body.permission_id, grant.permission_id]);
+  await assertMayManageUser(ctx, actor, grantHolder(grant));
   if (body.permission_id !== grant.permission_id) {
     if (await userHasGrant(ctx.db, grant.user_id, body.permission_id, id))
       throw invalidField('permission_id', ALREADY_GRANTED);
@@ -203,8 +213,18 @@ export async function deleteUserGrant(ctx: Ctx, id: number): Promise<void> {
   const grant = await grantInScope(ctx, id);
   const actor = authorize(ctx, [Perm.updateUserPermissions]);
   assertNotOwn(actor, grant.user_id === actor.userId);
+  assertHeld(actor, [grant.permission_id]);
+  await assertMayManageUser(ctx, actor, grantHolder(grant));
   await removeUserGrant(ctx.db, id);
 }
+
+/** The user a grant belongs to, as the privilege rule reads them. */
+const grantHolder = (grant: GrantRow) => ({
+  id: grant.user_id,
+  type_id: grant.type_id,
+  primary_entity_id: grant.primary_entity_id,
+  super_admin: grant.super_admin,
+});
 
 async function getGrantRow(ctx: Ctx, id: number) {
   const row = await findUserGrant(ctx.db, id);

@@ -38,6 +38,8 @@ export function presentUserDetail(
     },
     a_entity: { id: aEntity.id, slug: aEntity.slug, name: aEntity.name },
     email_verified: row.email_verified_at !== null,
+    // An address change waiting for its confirmation link (issue 11 §3); contact detail, like the address itself.
+    pending_email: seesEmailOf(actor, row.id) ? row.pending_email : null,
     last_login_at: iso(row.last_login_at),
     created_at: iso(row.created_at) ?? '',
     // Preferences are the user's own (spec 1 §3 Auth user); nobody else reads them.

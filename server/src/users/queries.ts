@@ -78,6 +78,7 @@ export async function listUsers(db: Db, f: UserFilter, page: { page: number; per
 export async function findUserByRef(db: Db, ref: string) {
   let q = userSelect(db).select([
     'u.email_verified_at',
+    'u.pending_email',
     'u.last_login_at',
     'u.created_at',
     'u.user_preferences',

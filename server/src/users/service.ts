@@ -7,6 +7,7 @@ import {
   type UserListQuery,
 } from '@cc/contracts';
 import type { z } from 'zod';
+import { requestEmailChange } from '../auth/email-flows';
 import { passwordErrorsFor } from '../auth/password-rules';
 import { hashPassword } from '../auth/passwords';
 import { issueUserToken, TOKEN_TTL_MINUTES } from '../auth/user-tokens';
@@ -17,6 +18,12 @@ import { aEntityIdOf, ancestorIds, subtreeIds } from '../entities/tree';
 import { type Actor, actorOf, authorize, type Ctx, can } from '../http/context';
 import { type FieldErrors, forbidden, invalid, invalidField, notFound } from '../http/errors';
 import { resetUrl, welcomeMail } from '../mail/templates';
+import {
+  assertMayManageUser,
+  ORGANISATION_ABOVE_YOU,
+  TYPE_ABOVE_YOU,
+  wouldHoldOnlyWhatActorHolds,
+} from '../permissions/privilege';
 import { roleBelongsTo } from '../roles/queries';
 import { presentUser, presentUserDetail } from './presenters';
 import {
@@ -154,6 +161,13 @@ export async function createUser(ctx: Ctx, body: z.infer<typeof CreateUserBody>)
     roleId: body.role_id,
     typeId: body.type_id,
   });
+  // Finding 2 of issue 11: the new login may hold nothing its creator does not hold.
+  if (
+    !errors.type_id &&
+    body.type_id &&
+    !(await wouldHoldOnlyWhatActorHolds(ctx.db, actor, { userId: null, typeId: body.type_id, entityId }))
+  )
+    errors.type_id = [TYPE_ABOVE_YOU];
   if (await emailTaken(ctx.db, body.email)) errors.email = [EMAIL_TAKEN];
   if (body.password) {
     const failing = await passwordErrorsFor(ctx.db, entityId, body.password, {
@@ -243,6 +257,8 @@ export async function updateUser(ctx: Ctx, ref: string, body: z.infer<typeof Upd
 
   const entityId = changed.primary_entity_id ? (body.primary_entity_id as number) : user.primary_entity_id;
   if (changed.primary_entity_id) await assertEntityInScope(ctx, entityId);
+  // Finding 3 of issue 11: an account that holds more than the caller is not theirs to change.
+  await assertMayManageUser(ctx, actor, user);
 
   // The role and type must fit the (new) organisation; re-checked when either or the organisation changes.
   const roleId = changed.role_id ? body.role_id : user.role_id;
@@ -251,16 +267,22 @@ export async function updateUser(ctx: Ctx, ref: string, body: z.infer<typeof Upd
     roleId: changed.role_id || changed.primary_entity_id ? roleId : null,
     typeId: changed.type_id || changed.primary_entity_id ? typeId : null,
   });
+  // Finding 2 of issue 11: a new type or organisation may give the user nothing the caller does not hold.
+  if (
+    (changed.type_id || changed.primary_entity_id) &&
+    !errors.type_id &&
+    !errors.role_id &&
+    !(await wouldHoldOnlyWhatActorHolds(ctx.db, actor, { userId: user.id, typeId: typeId ?? null, entityId }))
+  ) {
+    if (changed.type_id) errors.type_id = [TYPE_ABOVE_YOU];
+    else errors.primary_entity_id = [ORGANISATION_ABOVE_YOU];
+  }
   if (changed.email && body.email && (await emailTaken(ctx.db, body.email, user.id)))
     errors.email = [EMAIL_TAKEN];
   if (Object.keys(errors).length) throw invalid(errors);
 
   const values: UserUpdate = {};
   if (changed.name) values.name = body.name;
-  if (changed.email && body.email) {
-    values.email = body.email;
-    values.email_verified_at = null; // a new address is unverified until its owner confirms it
-  }
   if (changed.start_date) values.start_date = body.start_date ?? null;
   if (changed.primary_entity_id) values.primary_entity_id = entityId;
   if (changed.role_id) values.role_id = body.role_id ?? null;
@@ -273,6 +295,8 @@ export async function updateUser(ctx: Ctx, ref: string, body: z.infer<typeof Upd
     values.updated_at = ctx.clock();
     await updateUserRow(ctx.db, user.id, values).catch(uniqueEmail);
   }
+  // The address itself changes only when the link mailed to the new one is followed; the old one is told now.
+  if (changed.email && body.email) await requestEmailChange(ctx, user, body.email);
   const fresh = await findUserByRef(ctx.db, String(user.id));
   if (!fresh) throw notFound();
   return detail(ctx, actor, fresh);
@@ -281,7 +305,8 @@ export async function updateUser(ctx: Ctx, ref: string, body: z.infer<typeof Upd
 /** POST /users/{id}/send-welcome-email: 3 or 18, user in scope. A new set-your-password link replaces any earlier one. */
 export async function sendWelcomeEmail(ctx: Ctx, ref: string): Promise<void> {
   const { user } = await loadUser(ctx, ref);
-  authorize(ctx, [Perm.addUser, Perm.updateUser], 'any');
+  const actor = authorize(ctx, [Perm.addUser, Perm.updateUser], 'any');
+  await assertMayManageUser(ctx, actor, user);
   const token = await welcomeToken(ctx.db, ctx, { id: user.id, email: user.email });
   await mailWelcome(ctx, { name: user.name, email: user.email, entityName: user.entity_name }, token);
 }

@@ -1,8 +1,17 @@
 import { PERMISSIONS } from '@cc/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildEntity, buildRole, buildType, buildUser, clientFor, snapshot } from '../../test/factories';
+import {
+  bearer,
+  buildEntity,
+  buildRole,
+  buildType,
+  buildUser,
+  clientFor,
+  snapshot,
+} from '../../test/factories';
 import { createHarness, type Harness } from '../../test/harness';
 import { consumeUserToken } from '../auth/user-tokens';
+import { ORGANISATION_ABOVE_YOU, TYPE_ABOVE_YOU, USER_ABOVE_YOU } from '../permissions/privilege';
 
 let h: Harness;
 beforeAll(async () => {
@@ -340,8 +349,10 @@ describe('PATCH /users/{id}', () => {
     expect(res.json().message).toBe('User has been updated.');
     expect(res.json().data).toMatchObject({
       name: 'Alice Senior',
-      email: 'alice.senior@example.test',
-      email_verified: false,
+      // The address waits for the link mailed to it (issue 11 §3).
+      email: alice.email,
+      pending_email: 'alice.senior@example.test',
+      email_verified: true,
       role: { id: role.id },
       type: { id: type.id },
       is_trainer: false,
@@ -475,5 +486,115 @@ describe('GET /users/{id}/permissions', () => {
     const all = await (await as(manager.id))('GET', `/api/users/${admin.id}/permissions`);
     expect(all.json().data.length).toBe(PERMISSIONS.length);
     expect(all.json().data[0].sources).toEqual(['super_admin']);
+  });
+});
+
+/**
+ * Issue 11 finding 2: a manager could create (POST) or make (PATCH type_id) accounts holding permissions the manager
+ * lacks, the type checked only for belonging to the organisation.
+ */
+describe('issue 11: nobody gives more than they hold', () => {
+  it('POST /users refuses a type that gives permissions the caller lacks (422 on type_id, nothing written)', async () => {
+    const { org, manager } = await organisation();
+    const admin = await buildType(h.db, org.id, { permissions: PERMISSIONS.map((p) => p.id) });
+    const before = await snapshot(h.db, 'users');
+    const res = await (await as(manager.id))('POST', '/api/users', {
+      name: 'Mallory',
+      email: 'mallory@example.test',
+      type_id: admin.id,
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().errors.type_id).toEqual([TYPE_ABOVE_YOU]);
+    expect(await snapshot(h.db, 'users')).toBe(before);
+    // A type within what the manager holds is fine.
+    const learner = await buildType(h.db, org.id, { permissions: [127] });
+    const ok = await (await as(manager.id))('POST', '/api/users', {
+      name: 'Lena',
+      email: 'lena@example.test',
+      type_id: learner.id,
+    });
+    expect(ok.statusCode).toBe(201);
+  });
+
+  it('PATCH /users/{id} refuses such a type, and a move to an organisation where the type gives more', async () => {
+    const { org, siteA, manager, alice } = await organisation();
+    const admin = await buildType(h.db, org.id, { permissions: PERMISSIONS.map((p) => p.id) });
+    const before = await snapshot(h.db, 'users');
+    const res = await (await as(manager.id))('PATCH', `/api/users/${alice.id}`, { type_id: admin.id });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().errors.type_id).toEqual([TYPE_ABOVE_YOU]);
+    expect(await snapshot(h.db, 'users')).toBe(before);
+    // Alice's type gives 1 (add entity), which her site does not allow; another site does.
+    const restricted = await buildEntity(h.db, { parentId: org.id, allowed: [127] });
+    const wide = await buildType(h.db, org.id, { permissions: [1, 127] });
+    const carl = await buildUser(h.db, { entityId: restricted.id });
+    await h.db.updateTable('users').set({ type_id: wide.id }).where('id', '=', carl.id).execute();
+    const move = await (await as(manager.id))('PATCH', `/api/users/${carl.id}`, {
+      primary_entity_id: siteA.id,
+    });
+    expect(move.statusCode).toBe(422);
+    expect(move.json().errors.primary_entity_id).toEqual([ORGANISATION_ABOVE_YOU]);
+  });
+});
+
+/**
+ * Issue 11 finding 3: with acting-as, a manager changed the e-mail of a group-level administrator (200); a reset link
+ * then went to the new address, the victim's sessions lived on and the old address was never told.
+ */
+describe('issue 11: nobody takes over an account above them', () => {
+  it('refuses every change to a user who holds more than the caller (403, nothing written)', async () => {
+    const { org, manager } = await organisation();
+    const groupAdmin = await buildUser(h.db, {
+      entityId: org.id,
+      permissions: PERMISSIONS.map((p) => p.id),
+      name: 'Gwen Admin',
+    });
+    const before = await snapshot(h.db, 'users');
+    const patch = await as(manager.id);
+    for (const body of [{ email: 'attacker@example.test' }, { name: 'X' }, { is_trainer: true }]) {
+      const res = await patch('PATCH', `/api/users/${groupAdmin.id}`, body);
+      expect(res.statusCode).toBe(403);
+      expect(res.json().message).toBe(USER_ABOVE_YOU);
+    }
+    expect((await patch('POST', `/api/users/${groupAdmin.id}/send-welcome-email`)).statusCode).toBe(403);
+    expect(await snapshot(h.db, 'users')).toBe(before);
+    expect(await outbox('attacker@example.test')).toHaveLength(0);
+  });
+
+  it('an e-mail change waits for the new address, tells the old one, then ends the other sessions', async () => {
+    const { manager, alice } = await organisation();
+    const aliceHeaders = await bearer(h.db, alice.id);
+    const res = await (await as(manager.id))('PATCH', `/api/users/${alice.id}`, {
+      email: 'alice.new@example.test',
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toMatchObject({ email: alice.email, pending_email: 'alice.new@example.test' });
+    const row = await h.db
+      .selectFrom('users')
+      .select(['email'])
+      .where('id', '=', alice.id)
+      .executeTakeFirst();
+    expect(row?.email).toBe(alice.email);
+    // Still signed in, and a reset asked for now goes to the old address.
+    expect(
+      (await h.app.inject({ method: 'GET', url: '/api/auth/user', headers: aliceHeaders })).statusCode,
+    ).toBe(200);
+    expect((await outbox(alice.email)).map((m) => m.template)).toContain('email_change_requested');
+    const [confirm] = await outbox('alice.new@example.test');
+    expect(confirm?.template).toBe('confirm_email_change');
+    const token = decodeURIComponent(/\/verify-email\/([^\s?]+)/.exec(confirm?.text_body ?? '')?.[1] ?? '');
+    const done = await anon('POST', '/api/auth/verify-email', { token });
+    expect(done.statusCode).toBe(200);
+    const after = await h.db
+      .selectFrom('users')
+      .select(['email', 'pending_email', 'email_verified_at'])
+      .where('id', '=', alice.id)
+      .executeTakeFirstOrThrow();
+    expect(after).toMatchObject({ email: 'alice.new@example.test', pending_email: null });
+    expect(after.email_verified_at).not.toBeNull();
+    expect(
+      (await h.app.inject({ method: 'GET', url: '/api/auth/user', headers: aliceHeaders })).statusCode,
+    ).toBe(401);
+    expect((await outbox(alice.email)).map((m) => m.template)).toContain('email_changed');
   });
 });
