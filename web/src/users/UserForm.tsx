@@ -19,6 +19,7 @@ export function UserForm({
   onChange,
   errors,
   self = false,
+  pendingEmail = null,
   footer,
   onSubmit,
 }: {
@@ -28,6 +29,8 @@ export function UserForm({
   errors: FieldErrors;
   /** Editing oneself: role, type and organisation are not one's own to change. */
   self?: boolean;
+  /** An address change waiting for its confirmation link (update only). */
+  pendingEmail?: string | null;
   footer: ReactNode;
   onSubmit: () => void;
 }) {
@@ -74,7 +77,15 @@ export function UserForm({
           onChange={(e) => set('email', e.target.value)}
           error={errors.email}
           disabled={mode === 'update' && (self || !can([Perm.updateUser]))}
-          hint={mode === 'update' && self ? 'Change your own e-mail from your account settings.' : undefined}
+          hint={
+            mode === 'update' && self
+              ? 'Change your own e-mail from your account settings.'
+              : pendingEmail
+                ? `Confirmation sent to the new address, ${pendingEmail}. The e-mail changes when the link in it is followed.`
+                : mode === 'update'
+                  ? 'A new address is confirmed from that address before it is used.'
+                  : undefined
+          }
           name="email"
         />
         <TextField

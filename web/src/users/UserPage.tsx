@@ -116,6 +116,14 @@ export default function UserPage() {
             <DetailRow label="E-mail">
               <span className="break-all">{dash(u.email)}</span>
             </DetailRow>
+            {u.pending_email ? (
+              <DetailRow label="New e-mail">
+                <span className="break-all" data-testid="pending-email">
+                  {u.pending_email}
+                </span>{' '}
+                <Badge tone="warning">Confirmation sent to the new address</Badge>
+              </DetailRow>
+            ) : null}
             <DetailRow label="Start date">{formatDate(u.start_date) ?? '—'}</DetailRow>
             <DetailRow label="Last signed in">{formatDate(u.last_login_at, true) ?? 'Never'}</DetailRow>
             <DetailRow label="Added">{formatDate(u.created_at) ?? '—'}</DetailRow>

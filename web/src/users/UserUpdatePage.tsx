@@ -34,8 +34,11 @@ export default function UserUpdatePage() {
   const mutation = useMutation({
     mutationFn: async (body: unknown) =>
       (await api.patch<Envelope<UserDetail>>(`/users/${query.data?.id}`, body)).data,
-    onSuccess: (res) => {
+    onSuccess: (res, body) => {
       notifySuccess(res.message ?? Messages.userUpdated);
+      // An e-mail change waits for the new address to confirm it (the server keeps the old one until then).
+      if ((body as { email?: string }).email && res.data.pending_email)
+        notifyInfo(Messages.emailChangePending);
       queryClient.setQueryData(['users', 'one', uuid], res.data);
       void queryClient.invalidateQueries({ queryKey: ['users'] });
       navigate(`/users/${res.data.uuid}`);
@@ -79,6 +82,7 @@ export default function UserUpdatePage() {
           form={form}
           onChange={setForm}
           self={me?.id === u.id}
+          pendingEmail={u.pending_email}
           errors={{ ...serverFieldErrors(mutation.error), ...clientErrors }}
           onSubmit={submit}
           footer={

@@ -16,6 +16,7 @@ const user: UserDetail = {
   type: { id: 4, name: 'Learner' },
   super_admin: false,
   email_verified: true,
+  pending_email: null,
   last_login_at: null,
   created_at: '2024-01-01T00:00:00Z',
 };
