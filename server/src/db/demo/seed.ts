@@ -19,12 +19,17 @@ export const DEMO_LOGINS = [
 ] as const;
 
 const ALL = PERMISSIONS.map((p) => p.id);
-/** Type permission sets of the demo (and of new organisations' starter types). */
+/**
+ * Type permission sets of the demo (and of new organisations' starter types). A manager holds every permission of
+ * the Learner type (118 request bookings included), so under the privilege rule (permissions/privilege.ts) they may
+ * add learners; the Administrator and Trainer types give more than a manager holds, so a manager cannot hand them out.
+ */
 export const TYPE_PERMISSIONS: Record<string, number[]> = {
   Administrator: ALL,
   Manager: [
     3, 4, 5, 6, 7, 12, 13, 14, 15, 16, 17, 18, 19, 21, 22, 23, 24, 25, 26, 35, 36, 39, 40, 41, 42, 43, 44, 45,
-    49, 50, 53, 56, 67, 68, 79, 80, 81, 86, 87, 88, 89, 93, 94, 95, 96, 97, 98, 104, 105, 108, 117, 120, 127,
+    49, 50, 53, 56, 67, 68, 79, 80, 81, 86, 87, 88, 89, 93, 94, 95, 96, 97, 98, 104, 105, 108, 117, 118, 120,
+    127,
   ],
   Trainer: [6, 7, 9, 11, 21, 24, 25, 26, 29, 30, 44, 63, 80, 89, 104, 108, 109, 110, 123, 127, 128],
   Learner: [6, 44, 80, 104, 108, 118, 127],

@@ -1,0 +1,85 @@
+/**
+ * Issue 11 findings 2 and 3 as they were reproduced, on the demo organisation: the home manager (manager@demo.test)
+ * created an account with the Administrator type (201, 45 permissions the manager lacks), and, acting as the group,
+ * changed a group-level administrator's e-mail (200). Both are refused now; a learner is still theirs to add.
+ */
+import { ACTING_AS_HEADER } from '@cc/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, clientFor } from '../../test/factories';
+import { createHarness, type Harness } from '../../test/harness';
+import { seedDemo } from '../db/demo/seed';
+import { TYPE_ABOVE_YOU, USER_ABOVE_YOU } from './privilege';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness();
+  await seedDemo(h.db);
+}, 300_000);
+afterAll(async () => h?.close());
+
+const idOf = async (email: string) =>
+  (await h.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow()).id;
+const groupType = async (name: string) =>
+  (
+    await h.db
+      .selectFrom('entity_types as t')
+      .innerJoin('entities as e', 'e.id', 't.entity_id')
+      .select('t.id')
+      .where('e.slug', '=', 'meadowbrook')
+      .where('t.name', '=', name)
+      .executeTakeFirstOrThrow()
+  ).id;
+
+describe('the demo home manager', () => {
+  it('cannot create an Administrator, and can still add a Learner', async () => {
+    const as = await clientFor(h.app, h.db, await idOf('manager@demo.test'));
+    const admin = await as('POST', '/api/users', {
+      name: 'Mallory',
+      email: 'mallory@demo.test',
+      type_id: await groupType('Administrator'),
+    });
+    expect(admin.statusCode).toBe(422);
+    expect(admin.json().errors.type_id).toEqual([TYPE_ABOVE_YOU]);
+    const learner = await as('POST', '/api/users', {
+      name: 'Lee Newstarter',
+      email: 'lee.newstarter@demo.test',
+      type_id: await groupType('Learner'),
+    });
+    expect(learner.statusCode, learner.body).toBe(201);
+  });
+
+  it('acting as the group, cannot change a group-level administrator’s e-mail', async () => {
+    const superAdmin = await clientFor(h.app, h.db, await idOf('admin@demo.test'));
+    const group = await h.db
+      .selectFrom('entities')
+      .select('id')
+      .where('slug', '=', 'meadowbrook')
+      .executeTakeFirstOrThrow();
+    const created = await superAdmin('POST', '/api/users', {
+      name: 'Gwen Group',
+      email: 'gwen.group@demo.test',
+      primary_entity_id: group.id,
+      type_id: await groupType('Administrator'),
+      password: 'Group-Admin-Password-9',
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const headers = {
+      ...(await bearer(h.db, await idOf('manager@demo.test'))),
+      [ACTING_AS_HEADER]: 'meadowbrook',
+    };
+    const res = await h.app.inject({
+      method: 'PATCH',
+      url: `/api/users/${created.json().data.id}`,
+      headers,
+      payload: { email: 'attacker@example.test' },
+    });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().message).toBe(USER_ABOVE_YOU);
+    const row = await h.db
+      .selectFrom('users')
+      .select(['email', 'pending_email'])
+      .where('id', '=', created.json().data.id)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ email: 'gwen.group@demo.test', pending_email: null });
+  });
+});
