@@ -34,6 +34,11 @@ export const UserRef = builder.objectRef<UserShape>('User').implement({
     super_admin: t.boolean({ nullable: true, resolve: (u) => u.super_admin ?? null }),
     a_entity: t.field({ type: EntityRefRef, nullable: true, resolve: (u) => u.a_entity ?? null }),
     email_verified: t.boolean({ nullable: true, resolve: (u) => u.email_verified ?? null }),
+    pending_email: t.string({
+      nullable: true,
+      description: 'A new address waiting for the link mailed to it (detail only; contact detail, like email).',
+      resolve: (u) => u.pending_email ?? null,
+    }),
     last_login_at: t.string({ nullable: true, resolve: (u) => u.last_login_at ?? null }),
     created_at: t.string({ nullable: true, resolve: (u) => u.created_at ?? null }),
     user_preferences: t.field({
