@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { assertEntityInScope } from '../entities/scope';
 import { actorOf, authorize, type Ctx } from '../http/context';
 import { invalidField, notFound, tooManyRequests } from '../http/errors';
-import { sendAfterCommit } from '../mail/mailer';
+import { type MailMessage, sendAfterCommit } from '../mail/mailer';
 import {
   confirmEmailChangeMail,
   emailChangedMail,
@@ -90,27 +90,27 @@ async function endOtherSessions(ctx: Ctx, db: Ctx['db'], userId: number): Promis
  * address is recorded as pending and sent a confirmation link; the old address is told at once. The account keeps
  * its address, sessions and reset links until the link is followed (verifyEmail), so whoever typed the address
  * cannot take the account over with it. The caller has checked that the address is free.
+ *
+ * Writes in the caller's transaction and returns the mail to send once it has committed.
  */
-export async function requestEmailChange(
+export async function recordEmailChange(
   ctx: Ctx,
+  trx: Ctx['db'],
   user: { id: number; name: string; email: string },
   newEmail: string,
-): Promise<void> {
-  const token = await ctx.db.transaction().execute(async (trx) => {
-    await setPendingEmail(trx, user.id, newEmail, ctx.clock());
-    return issueUserToken(trx, {
-      userId: user.id,
-      purpose: 'email_change',
-      email: newEmail,
-      ttlMinutes: TOKEN_TTL_MINUTES.email_verify,
-      now: ctx.clock(),
-    });
+): Promise<MailMessage[]> {
+  await setPendingEmail(trx, user.id, newEmail, ctx.clock());
+  const token = await issueUserToken(trx, {
+    userId: user.id,
+    purpose: 'email_change',
+    email: newEmail,
+    ttlMinutes: TOKEN_TTL_MINUTES.email_verify,
+    now: ctx.clock(),
   });
-  await sendAfterCommit(
-    ctx,
+  return [
     confirmEmailChangeMail({ name: user.name, email: newEmail }, verifyUrl(ctx.config.appUrl, token)),
     emailChangeRequestedMail(user, newEmail),
-  );
+  ];
 }
 
 /**
@@ -142,7 +142,7 @@ async function assertNotTooSoon(ctx: Ctx, user: AccountRow): Promise<void> {
 
 /**
  * POST /auth/update-email {email, password} (spec 1 §7 Users): the caller's own address, confirmed with their
- * password (needs permission 127, self update), then confirmed from the new address (requestEmailChange).
+ * password (needs permission 127, self update), then confirmed from the new address (recordEmailChange).
  */
 export async function updateEmail(ctx: Ctx, input: z.infer<typeof UpdateEmailBody>): Promise<void> {
   const actor = authorize(ctx, [Perm.selfUpdate]);
@@ -153,5 +153,6 @@ export async function updateEmail(ctx: Ctx, input: z.infer<typeof UpdateEmailBod
   if (input.email === user.email.toLowerCase()) throw invalidField('email', Messages.emailUnchanged);
   if (await emailTaken(ctx.db, input.email, user.id)) throw invalidField('email', Messages.emailTaken);
 
-  await requestEmailChange(ctx, user, input.email);
+  const mail = await ctx.db.transaction().execute((trx) => recordEmailChange(ctx, trx, user, input.email));
+  await sendAfterCommit(ctx, ...mail);
 }

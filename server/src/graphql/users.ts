@@ -36,7 +36,8 @@ export const UserRef = builder.objectRef<UserShape>('User').implement({
     email_verified: t.boolean({ nullable: true, resolve: (u) => u.email_verified ?? null }),
     pending_email: t.string({
       nullable: true,
-      description: 'A new address waiting for the link mailed to it (detail only; contact detail, like email).',
+      description:
+        'A new address waiting for the link mailed to it (detail only; contact detail, like email).',
       resolve: (u) => u.pending_email ?? null,
     }),
     last_login_at: t.string({ nullable: true, resolve: (u) => u.last_login_at ?? null }),

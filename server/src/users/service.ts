@@ -7,7 +7,7 @@ import {
   type UserListQuery,
 } from '@cc/contracts';
 import type { z } from 'zod';
-import { requestEmailChange } from '../auth/email-flows';
+import { recordEmailChange } from '../auth/email-flows';
 import { passwordErrorsFor } from '../auth/password-rules';
 import { hashPassword } from '../auth/passwords';
 import { issueUserToken, TOKEN_TTL_MINUTES } from '../auth/user-tokens';
@@ -17,6 +17,7 @@ import { assertEntityInScope, entityScope, listEntityIds } from '../entities/sco
 import { aEntityIdOf, ancestorIds, subtreeIds } from '../entities/tree';
 import { type Actor, actorOf, authorize, type Ctx, can } from '../http/context';
 import { type FieldErrors, forbidden, invalid, invalidField, notFound } from '../http/errors';
+import { sendAfterCommit } from '../mail/mailer';
 import { resetUrl, welcomeMail } from '../mail/templates';
 import {
   assertMayManageUser,
@@ -211,7 +212,9 @@ export async function createUser(ctx: Ctx, body: z.infer<typeof CreateUserBody>)
 /**
  * PATCH /users/{id}. Only fields whose value changes are checked, so a form may send the whole user back.
  * - Someone else: in scope (404), then 18 for name, e-mail, start date, organisation and preferences; 4 for the role,
- *   5 for the type, 99 for the trainer flag. A super admin is changed only by a super admin.
+ *   5 for the type, 99 for the trainer flag. A super admin is changed only by a super admin, and anyone only by
+ *   someone who holds every permission they hold (403, permissions/privilege.ts); a new type or organisation may
+ *   give them nothing the caller does not hold (422). A new e-mail address waits for the link mailed to it.
  * - Oneself: name and preferences with 127 (self update) or 18; start date with 18; the trainer flag with 99. One's own
  *   role, type and organisation never (no self-escalation), and one's own e-mail only through POST auth/update-email,
  *   which asks for the password. A super admin may do all of it.
@@ -291,12 +294,15 @@ export async function updateUser(ctx: Ctx, ref: string, body: z.infer<typeof Upd
   // Preferences merge shallowly, so one screen's setting does not wipe another's.
   if (changed.user_preferences)
     values.user_preferences = JSON.stringify({ ...(user.user_preferences ?? {}), ...body.user_preferences });
-  if (Object.keys(values).length) {
-    values.updated_at = ctx.clock();
-    await updateUserRow(ctx.db, user.id, values).catch(uniqueEmail);
-  }
-  // The address itself changes only when the link mailed to the new one is followed; the old one is told now.
-  if (changed.email && body.email) await requestEmailChange(ctx, user, body.email);
+  const mail = await ctx.db.transaction().execute(async (trx) => {
+    if (Object.keys(values).length) {
+      values.updated_at = ctx.clock();
+      await updateUserRow(trx, user.id, values);
+    }
+    // The address itself changes only when the link mailed to the new one is followed; the old one is told now.
+    return changed.email && body.email ? recordEmailChange(ctx, trx, user, body.email) : [];
+  });
+  await sendAfterCommit(ctx, ...mail);
   const fresh = await findUserByRef(ctx.db, String(user.id));
   if (!fresh) throw notFound();
   return detail(ctx, actor, fresh);
