@@ -47,7 +47,12 @@ export const Messages = {
   invalidVerifyToken: 'This verification link is invalid or has expired.',
   verificationSent: 'A new verification link has been sent to your e-mail address.',
   emailUpdated: 'Your e-mail address has been updated. Please verify the new address.',
-  registered: 'Your account has been created. Please check your e-mail to verify your address.',
+  // The same words whether or not the address already has an account (issue 11 §8): nothing is created until the
+  // address is confirmed.
+  registered:
+    'Thank you. Please check your e-mail: we have sent a link to confirm your address and finish creating your account.',
+  registrationCompleted: 'Your e-mail address has been confirmed and your account is ready. Please sign in.',
+  tooManyRegistrations: 'Too many sign-up attempts. Please try again in :seconds seconds.',
   // Auth flows (ours, spec 1 §4/§7 give no texts).
   emailTaken: 'The email has already been taken.',
   emailUnchanged: 'The new e-mail address must be different from your current one.',

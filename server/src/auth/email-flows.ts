@@ -14,6 +14,7 @@ import {
   markEmailVerified,
   secondsSinceLastToken,
 } from './account-queries';
+import { completeRegistration } from './registration';
 import { confirmPassword } from './service';
 import { consumeUserToken, issueUserToken, TOKEN_TTL_MINUTES } from './user-tokens';
 
@@ -34,7 +35,9 @@ async function issueVerifyLink(ctx: Ctx, db: Ctx['db'], user: { id: number; emai
  * POST /auth/verify-email {token} (spec 1 §2 /verify-email/{token}). Works signed in or not: the link is the proof.
  * A link for an address the account no longer has is refused.
  */
-export async function verifyEmail(ctx: Ctx, input: { token: string }): Promise<void> {
+export async function verifyEmail(ctx: Ctx, input: { token: string }): Promise<string> {
+  // A sign-up's confirm link comes to the same page (/verify-email/{token}).
+  if (await completeRegistration(ctx, input.token)) return Messages.registrationCompleted;
   await ctx.db.transaction().execute(async (trx) => {
     const spent = await consumeUserToken(trx, input.token, 'email_verify', ctx.clock());
     const user = spent ? await findAccountById(trx, spent.user_id) : undefined;
@@ -42,6 +45,7 @@ export async function verifyEmail(ctx: Ctx, input: { token: string }): Promise<v
       throw invalidField('token', Messages.invalidVerifyToken);
     await markEmailVerified(trx, user.id, ctx.clock());
   });
+  return Messages.emailVerified;
 }
 
 /**
