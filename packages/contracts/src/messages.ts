@@ -52,6 +52,7 @@ export const Messages = {
   registered:
     'Thank you. Please check your e-mail: we have sent a link to confirm your address and finish creating your account.',
   registrationCompleted: 'Your e-mail address has been confirmed and your account is ready. Please sign in.',
+  tooManyRequests: 'Too many attempts. Please try again in :seconds seconds.',
   tooManyRegistrations: 'Too many sign-up attempts. Please try again in :seconds seconds.',
   // Auth flows (ours, spec 1 §4/§7 give no texts).
   emailTaken: 'The email has already been taken.',
