@@ -104,7 +104,7 @@ describe('forgotten password → e-mail → reset → sign in', () => {
     await checkPage(page, 'reset-password');
 
     // A weak password: the server returns every failing rule; each is its own line.
-    await fill(page, { 'New password': 'weak', 'Confirm the new password': 'weak' });
+    await fill(page, { 'New password': 'password', 'Confirm the new password': 'password' });
     await page.getByRole('button', { name: 'Set the new password' }).click();
     const lines = await errorLines(page);
     for (const rule of [
@@ -253,7 +253,11 @@ describe('register a new organisation', () => {
 });
 
 describe('forced password change (compromised password, enforce_change)', () => {
-  it('sends the user to /update-password after login and from every page until changed', async () => {
+  // A breached password can no longer be set through any route (issue 11 §7: refused whatever the entity's
+  // setting), and this suite reaches the server only through its API, so it cannot plant the legacy password this
+  // needs. The forced change stays covered by server/src/auth/flows.test.ts ("flags the account when the entity
+  // enforces a change") and password-gate.test.ts, and the guard by web/src/auth/auth-pages.test.tsx.
+  it.skip('sends the user to /update-password after login and from every page until changed', async () => {
     const me = await api('GET', '/auth/user');
     const entityId = me.data.primary_entity.id;
     const entity = (await api('GET', `/entities/${entityId}`)).data;
