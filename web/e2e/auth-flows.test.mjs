@@ -173,7 +173,10 @@ describe('register a new organisation', () => {
     await page.getByRole('heading', { name: 'Create your account' }).waitFor();
     await page.waitForFunction(() => document.title === 'Create an account | CareCompliance');
     assert.ok(await page.getByText('Free plan').isVisible(), 'the plan is shown');
-    assert.ok(await page.getByText(/^At least 12 characters/).isVisible(), 'the password rule in plain words');
+    assert.ok(
+      await page.getByText(/^At least 12 characters/).isVisible(),
+      'the password rule in plain words',
+    );
     await checkPage(page, 'register');
 
     // A breached password: a new organisation refuses it, with every failing rule listed.
