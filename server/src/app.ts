@@ -68,7 +68,9 @@ export interface BuildOptions {
 export async function buildApp(deps: Deps, options: BuildOptions = {}) {
   const app = Fastify({
     logger: options.logger ?? false,
-    trustProxy: true,
+    // Only configured proxies are believed (TRUST_PROXY): otherwise any X-Forwarded-For would pick the address the
+    // login throttle counts against.
+    trustProxy: deps.config.trustProxy,
     bodyLimit: 2 * 1024 * 1024,
     return503OnClosing: true,
     forceCloseConnections: 'idle',

@@ -16,6 +16,7 @@ const OPTIONAL = [
   'DATABASE_URL',
   'APP_URL',
   'CORS_ORIGINS',
+  'TRUST_PROXY',
   'SMTP_HOST',
   'SMTP_PORT',
   'SMTP_USER',
@@ -93,6 +94,22 @@ describe('empty means unset', () => {
   });
 });
 
+describe('TRUST_PROXY (issue 11 §5)', () => {
+  it('trusts no proxy unless set: X-Forwarded-For is then ignored', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+  });
+
+  it('takes true, or proxy addresses and CIDR ranges as Fastify does', () => {
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: ' 10.0.0.0/8, 127.0.0.1 ,::1' }).trustProxy).toEqual([
+      '10.0.0.0/8',
+      '127.0.0.1',
+      '::1',
+    ]);
+  });
+});
+
 describe('a wrong value is one clear line naming the variable', () => {
   it.each([
     ['DATABASE_URL', 'not a url', 'must be a PostgreSQL address'],
@@ -112,6 +129,9 @@ describe('a wrong value is one clear line naming the variable', () => {
     ['PGLITE_SHARED_BUFFERS', '32', 'must be a size such as 32MB'],
     ['PACKAGE_MAX_BYTES', '200MB', 'must be a whole number of bytes above 0'],
     ['PACKAGE_MAX_ENTRIES', '0', 'must be a whole number above 0'],
+    ['TRUST_PROXY', '2', 'must be true, false, or comma-separated proxy addresses'],
+    ['TRUST_PROXY', '10.0.0.0/8,proxy.local', 'must be true, false, or comma-separated proxy addresses'],
+    ['TRUST_PROXY', '10.0.0.0/33', 'must be true, false, or comma-separated proxy addresses'],
   ])('%s=%j', (name, value, expected) => {
     const error = errorOf({ [name]: value });
     expect(error.variables).toEqual([name]);

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -15,6 +16,37 @@ const isHttpUrl = (v: string) => {
   } catch {
     return false;
   }
+};
+
+/**
+ * TRUST_PROXY, as Fastify's trustProxy takes it: true (any peer may set X-Forwarded-For) or the addresses / CIDR
+ * ranges of the proxies (comma separated). Unset or false: no proxy is trusted and X-Forwarded-For is ignored.
+ * A hop count is refused: this Fastify treats a number as "trust nobody" (it cannot check the peer), which would
+ * silently count every user behind the proxy as one address.
+ */
+function parseTrustProxy(value: string | undefined): boolean | string[] {
+  const v = value?.trim().toLowerCase();
+  if (!v || v === 'false') return false;
+  if (v === 'true') return true;
+  return v
+    .split(',')
+    .map((a) => a.trim())
+    .filter(Boolean);
+}
+const isProxyList = (v: string) => {
+  const t = v.trim().toLowerCase();
+  if (['true', 'false'].includes(t)) return true;
+  return t
+    .split(',')
+    .map((a) => a.trim())
+    .filter(Boolean)
+    .every((entry) => {
+      const [address, prefix, ...rest] = entry.split('/');
+      if (rest.length || !address || isIP(address) === 0) return false;
+      if (prefix === undefined) return true;
+      const bits = Number(prefix);
+      return /^\d+$/.test(prefix) && bits <= (isIP(address) === 4 ? 32 : 128);
+    });
 };
 
 const Env = z.object({
@@ -35,6 +67,7 @@ const Env = z.object({
         .every(isHttpUrl),
     )
     .default(''),
+  TRUST_PROXY: z.string().refine(isProxyList).optional(),
   SMTP_HOST: z.string().optional(),
   SMTP_PORT: wholeNumber(1, 65535).default(587),
   SMTP_USER: z.string().optional(),
@@ -74,6 +107,8 @@ const EXPECTED: Record<EnvName, string> = {
     'must be a PostgreSQL address such as postgres://user:password@host:5432/carecompliance (leave it unset or empty for the embedded database)',
   APP_URL: 'must be an http:// or https:// address such as https://training.example.com',
   CORS_ORIGINS: 'must be a comma-separated list of origins such as https://app.example.com',
+  TRUST_PROXY:
+    'must be true, false, or comma-separated proxy addresses or CIDR ranges such as 10.0.0.0/8,127.0.0.1',
   SMTP_HOST: 'must be a host name',
   SMTP_PORT: 'must be a whole number from 1 to 65535',
   SMTP_USER: 'must be a user name',
@@ -137,6 +172,8 @@ export interface Config {
   databaseUrl?: string;
   appUrl: string;
   corsOrigins: string[];
+  /** Fastify trustProxy: which proxies' X-Forwarded-For to believe (false: none, the client address is the peer). */
+  trustProxy: boolean | string[];
   smtp?: { host: string; port: number; user?: string; password?: string; secure: boolean };
   mailFrom: string;
   sessionLifetimeMinutes: number;
@@ -162,6 +199,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     corsOrigins: env.CORS_ORIGINS.split(',')
       .map((o) => o.trim())
       .filter(Boolean),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
     smtp: env.SMTP_HOST
       ? {
           host: env.SMTP_HOST,

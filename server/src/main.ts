@@ -1,9 +1,19 @@
 import { buildApp } from './app';
 import { purgeExpiredSessions } from './auth/queries';
+import { purgeExpiredRegistrations } from './auth/registration';
+import { purgeStaleThrottles } from './auth/throttle';
 import { openDeps } from './bootstrap';
 import { ConfigError, loadConfig } from './config';
 import { DEMO_LOGINS, DEMO_PASSWORD, seedDemoIfEmpty } from './db/demo/seed';
 import { registerAllJobs, startWorker } from './jobs';
+
+/** Expired sessions, ended throttle windows and unconfirmed sign-ups: at start and hourly. */
+async function sweepAuthRows(deps: Awaited<ReturnType<typeof openDeps>>): Promise<void> {
+  const now = deps.clock();
+  await purgeExpiredSessions(deps.db, now);
+  await purgeStaleThrottles(deps.db, now);
+  await purgeExpiredRegistrations(deps.db, now);
+}
 
 /** Process entry: config -> database -> migrate -> (demo seed) -> listen (ARCHITECTURE layout). */
 async function main() {
@@ -11,7 +21,7 @@ async function main() {
   const config = loadConfig();
   const deps = await openDeps(config);
   const seeded = config.seedDemo ? await seedDemoIfEmpty(deps.db) : false;
-  await purgeExpiredSessions(deps.db, deps.clock());
+  await sweepAuthRows(deps);
 
   const app = await buildApp(deps, {
     serveWeb: true,
@@ -42,10 +52,7 @@ async function main() {
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
 
-  const sweep = setInterval(
-    () => void purgeExpiredSessions(deps.db, deps.clock()).catch(() => {}),
-    60 * 60_000,
-  );
+  const sweep = setInterval(() => void sweepAuthRows(deps).catch(() => {}), 60 * 60_000);
   sweep.unref();
 
   // Graceful shutdown: stop accepting, finish in-flight requests, then close the database.

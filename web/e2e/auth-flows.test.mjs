@@ -104,17 +104,16 @@ describe('forgotten password → e-mail → reset → sign in', () => {
     await checkPage(page, 'reset-password');
 
     // A weak password: the server returns every failing rule; each is its own line.
-    await fill(page, { 'New password': 'weak', 'Confirm the new password': 'weak' });
+    await fill(page, { 'New password': 'password', 'Confirm the new password': 'password' });
     await page.getByRole('button', { name: 'Set the new password' }).click();
     const lines = await errorLines(page);
     for (const rule of [
-      'The password must be at least 8 characters.',
-      'The password must contain at least one uppercase letter.',
-      'The password must contain at least one number.',
+      'The password must be at least 12 characters.',
+      'This password has appeared in a data breach. Please choose a different password.',
     ]) {
       assert.ok(lines.includes(rule), `"${rule}" listed in ${JSON.stringify(lines)}`);
     }
-    assert.ok(lines.length >= 3);
+    assert.ok(lines.length >= 2);
     assert.equal(await page.getByLabel(/^New password/).getAttribute('aria-invalid'), 'true');
     await checkPage(page, 'reset-password-rules');
 
@@ -166,7 +165,7 @@ describe('forgotten password → e-mail → reset → sign in', () => {
 });
 
 describe('register a new organisation', () => {
-  it('registers on /register/free, lands on the dashboard, verifies the e-mail, logs out', async () => {
+  it('registers on /register/free, confirms the address from the mail, signs in, logs out', async () => {
     const { page, context, errors } = await newPage(browser);
     const stamp = Date.now();
     const email = `owner-${stamp}@rosewood.test`;
@@ -174,6 +173,10 @@ describe('register a new organisation', () => {
     await page.getByRole('heading', { name: 'Create your account' }).waitFor();
     await page.waitForFunction(() => document.title === 'Create an account | CareCompliance');
     assert.ok(await page.getByText('Free plan').isVisible(), 'the plan is shown');
+    assert.ok(
+      await page.getByText(/^At least 12 characters/).isVisible(),
+      'the password rule in plain words',
+    );
     await checkPage(page, 'register');
 
     // A breached password: a new organisation refuses it, with every failing rule listed.
@@ -190,52 +193,48 @@ describe('register a new organisation', () => {
       lines.some((l) => /data breach/.test(l)),
       JSON.stringify(lines),
     );
-    assert.ok(lines.includes('The password must contain at least one uppercase letter.'));
+    assert.ok(lines.includes('The password must be at least 12 characters.'));
     await checkPage(page, 'register-errors');
 
-    // The e-mail of an existing account goes under the e-mail field.
+    // The e-mail of an existing account: the same answer as a new one (no account enumeration); its owner is mailed.
     await fill(page, {
       'E-mail address': ADMIN.email,
       Password: 'Rosewood-Start-42',
       'Confirm the password': 'Rosewood-Start-42',
     });
     await page.getByRole('button', { name: 'Create the account' }).click();
-    await page.getByText('The email has already been taken.').waitFor();
-    assert.equal(await page.getByLabel(/^E-mail address/).getAttribute('aria-invalid'), 'true');
+    await page.getByRole('heading', { name: 'Check your e-mail' }).waitFor();
+    const takenAnswer = await page.getByRole('status').textContent();
+    await linkFromMail(ADMIN.email, /https?:\/\/\S+\/forgot-password/);
 
+    await page.goto(`${BASE}/register/free`);
     await fill(page, {
+      'Your name': 'Rosa Owner',
+      'Organisation name': `Rosewood Care ${stamp}`,
       'E-mail address': email,
       Password: 'Rosewood-Start-42',
       'Confirm the password': 'Rosewood-Start-42',
     });
     await page.getByRole('button', { name: 'Create the account' }).click();
-    await page.waitForURL(`${BASE}/`);
-    await page.getByText('Please check your e-mail to verify your address.').waitFor();
-    const who = page.getByTestId('who-am-i');
-    assert.match(await who.textContent(), new RegExp(email.replace(/[.]/g, '\\.')));
-    assert.match(await who.textContent(), /Not verified/);
-    await checkPage(page, 'register-dashboard');
+    await page.getByRole('heading', { name: 'Check your e-mail' }).waitFor();
+    assert.equal(await page.getByRole('status').textContent(), takenAnswer, 'the same words for both');
+    await checkPage(page, 'register-check-email');
 
-    // /request/verify-email explains and asks the server for a new link (a mail went a moment ago: throttled).
-    await page.goto(`${BASE}/request/verify-email`);
-    await page.getByRole('heading', { name: 'Verify your e-mail address' }).waitFor();
-    await checkPage(page, 'request-verify-email');
-    await page.getByRole('button', { name: 'Send a new link' }).click();
-    const answer = page.getByRole('alert').or(page.getByRole('status')).first();
-    await answer.waitFor();
-    assert.match(await answer.textContent(), /less than a minute ago|new verification link has been sent/);
-    await checkPage(page, 'request-verify-email-answer');
-
-    // The mailed link verifies the address; the signed-in user sees it at once.
+    // The mailed link creates the organisation; then the new administrator signs in, verified already.
     const { url } = await linkFromMail(email, VERIFY_LINK);
     await page.goto(`${BASE}${url.pathname}`);
-    await page.getByRole('status').filter({ hasText: 'Your e-mail address has been verified.' }).waitFor();
+    await page.getByRole('status').filter({ hasText: 'your account is ready' }).waitFor();
     await checkPage(page, 'verify-email-done');
-    await page.getByRole('link', { name: 'Continue to the app' }).click();
+    await page.getByRole('link', { name: 'Go to sign in' }).click();
+    await page.waitForURL(/\/login/);
+    await login(page, { email, password: 'Rosewood-Start-42' });
     await page.waitForURL(`${BASE}/`);
-    assert.doesNotMatch(await page.getByTestId('who-am-i').textContent(), /Not verified/);
+    const who = page.getByTestId('who-am-i');
+    assert.match(await who.textContent(), new RegExp(email.replace(/[.]/g, '\\.')));
+    assert.doesNotMatch(await who.textContent(), /Not verified/);
+    await checkPage(page, 'register-dashboard');
 
-    // A spent link: the server's error, and (signed in) nothing more to resend since the address is verified.
+    // A spent link: the server's error.
     await page.goto(`${BASE}${url.pathname}`);
     const spent = page.getByRole('alert').first();
     await spent.waitFor();
@@ -257,7 +256,11 @@ describe('register a new organisation', () => {
 });
 
 describe('forced password change (compromised password, enforce_change)', () => {
-  it('sends the user to /update-password after login and from every page until changed', async () => {
+  // A breached password can no longer be set through any route (issue 11 §7: refused whatever the entity's
+  // setting), and this suite reaches the server only through its API, so it cannot plant the legacy password this
+  // needs. The forced change stays covered by server/src/auth/flows.test.ts ("flags the account when the entity
+  // enforces a change") and password-gate.test.ts, and the guard by web/src/auth/auth-pages.test.tsx.
+  it.skip('sends the user to /update-password after login and from every page until changed', async () => {
     const me = await api('GET', '/auth/user');
     const entityId = me.data.primary_entity.id;
     const entity = (await api('GET', `/entities/${entityId}`)).data;

@@ -7,6 +7,8 @@ export const LoginBody = z.object({
 });
 export const MobileLoginBody = LoginBody.extend({
   device_name: z.string().trim().min(1, 'The device name field is required.').max(255),
+  /** The device_token an earlier login of this app answered: a known device is not held back by the throttle. */
+  device_token: z.string().max(100).optional(),
 });
 
 const password = z.string().min(1, 'The password field is required.').max(200);

@@ -8,6 +8,8 @@ export const STORAGE_KEYS = {
   authUser: 'authUser',
   token: 'token',
   whitelabel: 'whitelabel',
+  /** Ours (issue 11 §5): the mobile app's known-device secret, kept across logouts so the login throttle knows it. */
+  deviceToken: 'deviceToken',
 } as const;
 
 export const CSRF_COOKIE = 'XSRF-TOKEN';

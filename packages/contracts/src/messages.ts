@@ -51,7 +51,13 @@ export const Messages = {
   emailChangeConfirmed: 'Your new e-mail address has been confirmed.',
   emailChangePending:
     'A confirmation link has been sent to the new address. The address changes when it is followed.',
-  registered: 'Your account has been created. Please check your e-mail to verify your address.',
+  // The same words whether or not the address already has an account (issue 11 §8): nothing is created until the
+  // address is confirmed.
+  registered:
+    'Thank you. Please check your e-mail: we have sent a link to confirm your address and finish creating your account.',
+  registrationCompleted: 'Your e-mail address has been confirmed and your account is ready. Please sign in.',
+  tooManyRequests: 'Too many attempts. Please try again in :seconds seconds.',
+  tooManyRegistrations: 'Too many sign-up attempts. Please try again in :seconds seconds.',
   // Auth flows (ours, spec 1 §4/§7 give no texts).
   emailTaken: 'The email has already been taken.',
   emailUnchanged: 'The new e-mail address must be different from your current one.',

@@ -122,13 +122,19 @@ describe('web login (spec 1 §4, §7)', () => {
     expect(events.map((e) => e.event)).toEqual(['failed_login']);
   });
 
-  it('rate-limits login per account with 429', async () => {
+  it('rate-limits login per account with 429 (growing delays: auth/throttle.test.ts)', async () => {
     const user = await buildUser(h.db);
-    for (let i = 0; i < 5; i++)
-      expect((await webLogin(h.app, user.email, 'wrong')).login.statusCode).toBe(422);
-    const blocked = await webLogin(h.app, user.email, TEST_PASSWORD);
-    expect(blocked.login.statusCode).toBe(429);
-    expect(blocked.login.json().message).toMatch(/Too many login attempts/);
+    const at = new Date(); // one moment: the 1 s delay after the third failure cannot run out under a slow machine
+    h.deps.clock = () => at;
+    try {
+      for (let i = 0; i < 3; i++)
+        expect((await webLogin(h.app, user.email, 'wrong')).login.statusCode).toBe(422);
+      const blocked = await webLogin(h.app, user.email, TEST_PASSWORD);
+      expect(blocked.login.statusCode).toBe(429);
+      expect(blocked.login.json().message).toMatch(/Too many login attempts/);
+    } finally {
+      h.deps.clock = () => new Date();
+    }
   });
 
   it('logs out, records the event, and the session stops working', async () => {

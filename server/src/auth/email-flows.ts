@@ -22,6 +22,7 @@ import {
   secondsSinceLastToken,
   setPendingEmail,
 } from './account-queries';
+import { completeRegistration } from './registration';
 import { confirmPassword } from './service';
 import { consumeUserToken, issueUserToken, TOKEN_TTL_MINUTES } from './user-tokens';
 
@@ -45,6 +46,8 @@ async function issueVerifyLink(ctx: Ctx, db: Ctx['db'], user: { id: number; emai
  * user's other sessions and device tokens, and tells the old address. Returns the message to show.
  */
 export async function verifyEmail(ctx: Ctx, input: { token: string }): Promise<string> {
+  // A sign-up's confirm link comes to the same page (/verify-email/{token}).
+  if (await completeRegistration(ctx, input.token)) return Messages.registrationCompleted;
   const changed = await ctx.db
     .transaction()
     .execute(async (trx) => {

@@ -17,6 +17,7 @@ import { passwordErrors, passwordPolicyOf } from './password-rules';
 import { hashPassword, verifyPassword } from './passwords';
 import { recordAuthEvent } from './queries';
 import { confirmPassword } from './service';
+import { accountKey, clearFailures } from './throttle';
 import { consumeUserToken, issueUserToken, TOKEN_TTL_MINUTES } from './user-tokens';
 
 /** One reset e-mail per account per minute; further requests in the minute are answered the same way, silently. */
@@ -67,6 +68,8 @@ export async function resetPassword(ctx: Ctx, input: z.infer<typeof ResetPasswor
     if (!spent || spent.user_id !== user.id) throw badResetLink(); // used meanwhile: the transaction rolls back
     await setPassword(trx, user.id, { hash, now, verifyEmail: true });
     await endUserSessions(trx, user.id);
+    // The owner proved the mailbox: the account's failed sign-ins no longer hold anyone back (ASVS 2.2.1).
+    await clearFailures(trx, [accountKey(user.email)]);
     await recordAuthEvent(trx, {
       event: 'password_reset',
       userId: user.id,

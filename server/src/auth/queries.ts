@@ -150,25 +150,6 @@ export async function recordAuthEvent(
     .execute();
 }
 
-/** Failed logins in the window, per account and per address (login rate limit). */
-export async function countRecentFailures(db: Db, email: string, ip: string | null, since: Date) {
-  const { rows } = await sql<{
-    by_email: number;
-    by_ip: number;
-    oldest_email: Date | null;
-    oldest_ip: Date | null;
-  }>`
-    SELECT
-      count(*) FILTER (WHERE lower(email) = ${email.toLowerCase()})::int AS by_email,
-      count(*) FILTER (WHERE ip = ${ip})::int AS by_ip,
-      min(created_at) FILTER (WHERE lower(email) = ${email.toLowerCase()}) AS oldest_email,
-      min(created_at) FILTER (WHERE ip = ${ip}) AS oldest_ip
-    FROM auth_events
-    WHERE event = 'failed_login' AND created_at > ${since}
-      AND (lower(email) = ${email.toLowerCase()} OR ip = ${ip})`.execute(db);
-  return rows[0] ?? { by_email: 0, by_ip: 0, oldest_email: null, oldest_ip: null };
-}
-
 export function findUserForLogin(db: Db, email: string) {
   return db
     .selectFrom('users')

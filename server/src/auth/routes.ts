@@ -21,6 +21,7 @@ import { clearSessionCookies, setSessionCookies } from '../http/authenticate';
 import { actorOf } from '../http/context';
 import { done, ok } from '../http/envelope';
 import { sendVerification, updateEmail, verifyEmail } from './email-flows';
+import { DEVICE_COOKIE, setDeviceCookie } from './known-devices';
 import { forgotPassword, resetPassword, updatePassword } from './password-flows';
 import { createSession } from './queries';
 import { register } from './registration';
@@ -64,17 +65,20 @@ export async function authWebRoutes(app: App) {
       schema: { tags: ['auth'], body: LoginBody, response: { 200: z.object({ data: AuthUser }) } },
     },
     async (request, reply) => {
-      const { session, user } = await loginWithSession(
+      const { session, user, deviceSecret } = await loginWithSession(
         request.ctx,
         request.body,
         request.session?.id ?? null,
+        { secret: request.cookies[DEVICE_COOKIE] ?? null, name: null },
       );
       setSessionCookies(reply, request.ctx, session.secret, session.csrfToken);
+      setDeviceCookie(reply, request.ctx, deviceSecret);
       return ok(user);
     },
   );
 
-  // spec 1 §2 /register/{plan}: a new organisation and its Administrator, signed in at once (201).
+  // spec 1 §2 /register/{plan}: a new organisation and its Administrator once the address is confirmed (202: the
+  // same answer for a taken address, issue 11 §8).
   app.post(
     '/register/:plan',
     {
@@ -83,18 +87,12 @@ export async function authWebRoutes(app: App) {
         tags: ['auth'],
         params: RegisterParams,
         body: RegisterBody,
-        response: { 201: z.object({ data: AuthUser, message: z.string() }) },
+        response: { 202: z.object({ message: z.string() }) },
       },
     },
     async (request, reply) => {
-      const { session, user } = await register(
-        request.ctx,
-        request.params.plan,
-        request.body,
-        request.session?.id ?? null,
-      );
-      setSessionCookies(reply, request.ctx, session.secret, session.csrfToken);
-      return reply.status(201).send({ data: user, message: Messages.registered });
+      await register(request.ctx, request.params.plan, request.body);
+      return reply.status(202).send({ message: Messages.registered });
     },
   );
 
@@ -109,7 +107,11 @@ export async function authRoutes(app: App) {
   app.post(
     '/auth/login',
     { config: { csrf: 'off', auth: false }, schema: { tags: ['auth'], body: MobileLoginBody } },
-    async (request) => ok(await loginWithToken(request.ctx, request.body)),
+    async (request, reply) => {
+      const result = await loginWithToken(request.ctx, request.body, request.cookies[DEVICE_COOKIE] ?? null);
+      setDeviceCookie(reply, request.ctx, result.device_token);
+      return ok(result);
+    },
   );
 
   app.post('/auth/logout', { schema: { tags: ['auth'] } }, async (request) => {
@@ -168,9 +170,7 @@ export async function authRoutes(app: App) {
   app.post(
     '/auth/verify-email',
     { config: { csrf: 'session-or-json', auth: false }, schema: { tags: ['auth'], body: VerifyEmailBody } },
-    async (request) => {
-      return done(await verifyEmail(request.ctx, request.body));
-    },
+    async (request) => done(await verifyEmail(request.ctx, request.body)),
   );
 
   app.get(

@@ -4,51 +4,82 @@ import { actorOf, type Ctx, can } from '../http/context';
 import { invalidField, notFound, tooManyRequests } from '../http/errors';
 import { flagPasswordChangeRequired } from './account-queries';
 import { loadActor, presentAuthUser } from './actor';
+import { deviceIdOf, isKnownDevice, rememberDevice } from './known-devices';
 import { isCompromised, passwordPolicyOf } from './password-rules';
 import { verifyPassword } from './passwords';
 import {
-  countRecentFailures,
   createAccessToken,
   createSession,
   deleteSession,
   findUserForLogin,
   recordAuthEvent,
 } from './queries';
+import {
+  ACCOUNT_RULE,
+  ADDRESS_RULE,
+  accountKey,
+  addressKey,
+  clearFailures,
+  DEVICE_RULE,
+  deviceKey,
+  recordFailure,
+  type ThrottleKey,
+  throttleWait,
+} from './throttle';
 
-/** Login rate limit (ASVS 2.2.1): failed attempts in a 15-minute window, per account and per address. */
-export const LOGIN_WINDOW_MS = 15 * 60_000;
-export const MAX_FAILURES_PER_ACCOUNT = 5;
-export const MAX_FAILURES_PER_ADDRESS = 30;
-
-export async function assertNotRateLimited(ctx: Ctx, email: string): Promise<void> {
-  const now = ctx.clock();
-  const since = new Date(now.getTime() - LOGIN_WINDOW_MS);
-  const f = await countRecentFailures(ctx.db, email, ctx.ip, since);
-  const blockedSince =
-    f.by_email >= MAX_FAILURES_PER_ACCOUNT
-      ? f.oldest_email
-      : f.by_ip >= MAX_FAILURES_PER_ADDRESS
-        ? f.oldest_ip
-        : null;
-  if (!blockedSince) return;
-  const seconds = Math.max(
-    1,
-    Math.ceil((new Date(blockedSince).getTime() + LOGIN_WINDOW_MS - now.getTime()) / 1000),
-  );
-  throw tooManyRequests(Messages.tooManyAttempts.replace(':seconds', String(seconds)));
+/** What the client holds to prove it is a known device (auth/known-devices.ts), and its name for the list. */
+export interface LoginDevice {
+  secret: string | null;
+  name: string | null;
 }
 
-/** Checks credentials; records the failed attempt. Returns the user id. */
+/**
+ * The throttle keys of a sign-in attempt (ASVS 2.2.1). A device that has signed in as this user before has its own
+ * counter only, so an attacker hammering the account (or sharing the owner's address) never holds the owner back
+ * there; any other attempt counts against the account and the client address.
+ */
+function loginKeys(ctx: Ctx, email: string, knownDevice: string | null): ThrottleKey[] {
+  if (knownDevice) return [{ key: knownDevice, rule: DEVICE_RULE }];
+  return [
+    { key: accountKey(email), rule: ACCOUNT_RULE },
+    { key: addressKey(ctx.ip), rule: ADDRESS_RULE },
+  ];
+}
+
+/** 429 with the seconds to wait, before any password is checked (so a refused guess tells nothing). */
+async function assertNotThrottled(ctx: Ctx, keys: ThrottleKey[]): Promise<void> {
+  const seconds = await throttleWait(ctx.db, keys, ctx.clock());
+  if (seconds > 0) throw tooManyRequests(Messages.tooManyAttempts.replace(':seconds', String(seconds)));
+}
+
+/** The known-device key of this client for the user, or null when it has not signed in as them before. */
+async function knownDeviceKey(ctx: Ctx, userId: number | undefined, device: LoginDevice) {
+  if (!userId || !device.secret || !(await isKnownDevice(ctx.db, device.secret, userId))) return null;
+  return deviceKey(deviceIdOf(device.secret), userId);
+}
+
+/**
+ * Checks credentials under the throttle; records the failed attempt. Returns the user id and the device secret to
+ * hand back (the device is known from now on).
+ */
 async function checkCredentials(
   ctx: Ctx,
-  email: string,
-  password: string,
+  input: { email: string; password: string },
   via: 'web' | 'mobile',
-): Promise<number> {
-  await assertNotRateLimited(ctx, email);
+  device: LoginDevice,
+): Promise<{ userId: number; deviceSecret: string }> {
+  const { email, password } = input;
   const user = await findUserForLogin(ctx.db, email);
+  const knownDevice = await knownDeviceKey(ctx, user?.id, device);
+  const keys = loginKeys(ctx, email, knownDevice);
+  await assertNotThrottled(ctx, keys);
   const valid = await verifyPassword(user?.password_hash ?? null, password);
   if (!user || !valid) {
+    await recordFailure(
+      ctx.db,
+      keys.map((k) => k.key),
+      ctx.clock(),
+    );
     await recordAuthEvent(ctx.db, {
       event: 'failed_login',
       userId: user?.id ?? null,
@@ -60,6 +91,15 @@ async function checkCredentials(
     });
     throw invalidField('email', Messages.invalidCredentials);
   }
+  // The account's own counter stays: it ends with its window or a password reset, so a success from one device
+  // does not give an attacker elsewhere fresh free attempts. The device's counter is the device's business.
+  if (knownDevice) await clearFailures(ctx.db, [knownDevice]);
+  const deviceSecret = await rememberDevice(ctx.db, {
+    secret: device.secret,
+    userId: user.id,
+    name: device.name ?? ctx.userAgent,
+    now: ctx.clock(),
+  });
   await recordAuthEvent(ctx.db, {
     event: 'login',
     userId: user.id,
@@ -75,20 +115,26 @@ async function checkCredentials(
   if (isCompromised(password) && (await passwordPolicyOf(ctx.db, user.primary_entity_id)).rejectCompromised) {
     await flagPasswordChangeRequired(ctx.db, user.id);
   }
-  return user.id;
+  return { userId: user.id, deviceSecret };
 }
 
 /**
- * A wrong password given to confirm an account change (update e-mail or password) counts as a failed login, so
- * the same per-account limit stops guessing with a borrowed session.
+ * A wrong password given to confirm an account change (update e-mail or password) counts as a failed login of the
+ * account and address, so the same throttle stops guessing with a borrowed session.
  */
 export async function confirmPassword(
   ctx: Ctx,
   user: { id: number; email: string; primary_entity_id: number; password_hash: string | null },
   password: string,
 ): Promise<boolean> {
-  await assertNotRateLimited(ctx, user.email);
+  const keys = loginKeys(ctx, user.email, null);
+  await assertNotThrottled(ctx, keys);
   if (await verifyPassword(user.password_hash, password)) return true;
+  await recordFailure(
+    ctx.db,
+    keys.map((k) => k.key),
+    ctx.clock(),
+  );
   await recordAuthEvent(ctx.db, {
     event: 'failed_login',
     userId: user.id,
@@ -124,21 +170,33 @@ export async function loginWithSession(
   ctx: Ctx,
   input: { email: string; password: string },
   guestSessionId: string | null,
+  device: LoginDevice,
 ) {
-  const userId = await checkCredentials(ctx, input.email, input.password, 'web');
-  return startWebSession(ctx, userId, guestSessionId);
+  const { userId, deviceSecret } = await checkCredentials(ctx, input, 'web', device);
+  return { ...(await startWebSession(ctx, userId, guestSessionId)), deviceSecret };
 }
 
-/** Mobile login (spec 1 §7): a bearer token named after the device. */
+/**
+ * Mobile login (spec 1 §7): a bearer token named after the device, and the device_token the app keeps and sends
+ * with its next login (a known device, see auth/known-devices.ts).
+ */
 export async function loginWithToken(
   ctx: Ctx,
-  input: { email: string; password: string; device_name: string },
+  input: { email: string; password: string; device_name: string; device_token?: string },
+  cookieSecret: string | null,
 ) {
-  const userId = await checkCredentials(ctx, input.email, input.password, 'mobile');
+  const { userId, deviceSecret } = await checkCredentials(ctx, input, 'mobile', {
+    secret: input.device_token ?? cookieSecret,
+    name: input.device_name,
+  });
   const token = await createAccessToken(ctx.db, { userId, name: input.device_name, abilities: ['*'] });
   const actor = await loadActor(ctx.db, userId, { via: 'token', tokenId: token.id, abilities: ['*'] });
   if (!actor) throw notFound();
-  return { token: token.plainText, user: await presentAuthUser(ctx.db, actor, ctx.clock()) };
+  return {
+    token: token.plainText,
+    device_token: deviceSecret,
+    user: await presentAuthUser(ctx.db, actor, ctx.clock()),
+  };
 }
 
 /** Ends the caller's own session or token and records the logout. */

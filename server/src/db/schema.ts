@@ -146,6 +146,36 @@ export interface UserTokensTable {
   created_at: DefaultTimestamp;
 }
 
+/** Failed attempts per key in a one-hour window (auth/throttle.ts). */
+export interface AuthThrottlesTable {
+  key: string;
+  failures: number;
+  window_started_at: Date;
+  last_failure_at: Date;
+}
+
+/** A browser or app the user has signed in from (auth/known-devices.ts); only the secret's hash is kept. */
+export interface KnownDevicesTable {
+  token_hash: string;
+  user_id: number;
+  name: string | null;
+  created_at: DefaultTimestamp;
+  last_login_at: DefaultTimestamp;
+}
+
+/** A sign-up waiting for its address to be confirmed (auth/registration.ts). */
+export interface PendingRegistrationsTable {
+  id: Generated<number>;
+  token_hash: string;
+  plan: string;
+  name: string;
+  organisation: string;
+  email: string;
+  password_hash: string;
+  created_at: DefaultTimestamp;
+  expires_at: Timestamp;
+}
+
 export interface AuthEventsTable {
   id: Generated<number>;
   event: 'login' | 'logout' | 'failed_login' | 'password_reset' | 'password_changed';
@@ -198,6 +228,9 @@ export interface Database {
   personal_access_tokens: PersonalAccessTokensTable;
   user_tokens: UserTokensTable;
   auth_events: AuthEventsTable;
+  auth_throttles: AuthThrottlesTable;
+  known_devices: KnownDevicesTable;
+  pending_registrations: PendingRegistrationsTable;
   mail_outbox: MailOutboxTable;
   files: FilesTable;
 }

@@ -441,7 +441,7 @@ describe('PATCH /api/entities/{id} (spec 1 §7, permission 2)', () => {
       notes: 'note',
       telephone: '0113 000',
       restricted_access_password: 'open-sesame',
-      password_requirements: { min_length: 10 },
+      password_requirements: { min_length: 14 },
       focused_courses: [3, 4],
     });
     expect(res.statusCode).toBe(200);
@@ -455,7 +455,7 @@ describe('PATCH /api/entities/{id} (spec 1 §7, permission 2)', () => {
       has_restricted_access_password: true,
       focused_courses: [3, 4],
     });
-    expect(res.json().data.password_requirements.min_length).toBe(10);
+    expect(res.json().data.password_requirements.min_length).toBe(14);
     const row = await h.db
       .selectFrom('entities')
       .selectAll()

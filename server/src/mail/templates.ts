@@ -129,6 +129,27 @@ export function confirmEmailChangeMail(to: { name: string; email: string }, conf
   };
 }
 
+/** A sign-up (POST /register/{plan}) waits for its address to be confirmed: the organisation is created then. */
+export function confirmRegistrationMail(
+  to: { name: string; email: string },
+  organisation: string,
+  confirmUrl: string,
+): MailMessage {
+  return {
+    to: to.email,
+    template: 'confirm_registration',
+    subject: `Confirm your e-mail address to finish signing up to ${PRODUCT_NAME}`,
+    ...layout(
+      `Hello ${to.name}`,
+      [
+        `Please confirm this is your e-mail address to finish creating ${organisation}. This link works for 24 hours.`,
+        'If you did not sign up, ignore this e-mail: nothing is created without it.',
+      ],
+      { label: 'Confirm and create the account', url: confirmUrl },
+    ),
+  };
+}
+
 /** To the old address when a change is asked for, so its owner hears of it before anything changes. */
 export function emailChangeRequestedMail(to: { name: string; email: string }, newEmail: string): MailMessage {
   return {
@@ -142,9 +163,35 @@ export function emailChangeRequestedMail(to: { name: string; email: string }, ne
   };
 }
 
+/**
+ * Someone signed up with an address that already has an account (issue 11 §8): the sign-up answered as for a new
+ * address, and the owner hears about it here instead, with the way back in.
+ */
+export function registrationAttemptMail(
+  to: { name: string; email: string },
+  loginUrl: string,
+  forgotUrl: string,
+): MailMessage {
+  return {
+    to: to.email,
+    template: 'registration_attempt',
+    subject: `Someone tried to sign up to ${PRODUCT_NAME} with your e-mail address`,
+    ...layout(
+      `Hello ${to.name}`,
+      [
+        'Someone tried to create a new account with your e-mail address, which already has an account. No new account was created.',
+        `If it was you, sign in at ${loginUrl}, or reset your password at ${forgotUrl} if you have forgotten it.`,
+        'If it was not you, you need do nothing: your account is unchanged.',
+      ],
+      { label: 'Sign in', url: loginUrl },
+    ),
+  };
+}
+
 /** Links point at the web app's routes (spec 1 §2): /reset-password/{token}, /verify-email/{token}. */
 export const resetUrl = (appUrl: string, token: string, email: string) =>
   `${appUrl}/reset-password/${encodeURIComponent(token)}?email=${encodeURIComponent(email)}`;
 export const verifyUrl = (appUrl: string, token: string) =>
   `${appUrl}/verify-email/${encodeURIComponent(token)}`;
 export const forgotPasswordUrl = (appUrl: string) => `${appUrl}/forgot-password`;
+export const loginUrl = (appUrl: string) => `${appUrl}/login`;

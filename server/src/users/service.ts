@@ -1,6 +1,7 @@
 import {
   type CreateUserBody,
   type EffectiveUserPermission,
+  Messages,
   PERMISSIONS,
   Perm,
   type UpdateUserBody,
@@ -10,13 +11,21 @@ import type { z } from 'zod';
 import { recordEmailChange } from '../auth/email-flows';
 import { passwordErrorsFor } from '../auth/password-rules';
 import { hashPassword } from '../auth/passwords';
+import { recordFailure, type ThrottleRule, throttleWait } from '../auth/throttle';
 import { issueUserToken, TOKEN_TTL_MINUTES } from '../auth/user-tokens';
 import type { Db } from '../db/connect';
 import type { UserUpdate } from '../db/schema';
 import { assertEntityInScope, entityScope, listEntityIds } from '../entities/scope';
 import { aEntityIdOf, ancestorIds, subtreeIds } from '../entities/tree';
 import { type Actor, actorOf, authorize, type Ctx, can } from '../http/context';
-import { type FieldErrors, forbidden, invalid, invalidField, notFound } from '../http/errors';
+import {
+  type FieldErrors,
+  forbidden,
+  invalid,
+  invalidField,
+  notFound,
+  tooManyRequests,
+} from '../http/errors';
 import { sendAfterCommit } from '../mail/mailer';
 import { resetUrl, welcomeMail } from '../mail/templates';
 import {
@@ -149,11 +158,31 @@ const welcomeToken = (db: Db, ctx: Ctx, user: { id: number; email: string }) =>
   });
 
 /**
+ * Taken-address answers per caller an hour (issue 11 §8). Addresses are unique across organisations, so "taken" can
+ * mean "someone elsewhere has an account": each such answer spends the caller's budget, and a caller who has spent it
+ * is refused every POST /users (whatever the address) until the hour ends, so the refusal itself tells nothing.
+ * Ten leave room for an administrator sorting out their own duplicates.
+ */
+export const TAKEN_ADDRESS_RULE: ThrottleRule = { free: 10, maxDelaySeconds: 0, perHour: 10 };
+const takenAddressKey = (actor: Actor) => `user-email-taken:${actor.userId}`;
+
+async function assertTakenAddressBudget(ctx: Ctx, actor: Actor): Promise<void> {
+  const seconds = await throttleWait(
+    ctx.db,
+    [{ key: takenAddressKey(actor), rule: TAKEN_ADDRESS_RULE }],
+    ctx.clock(),
+  );
+  if (seconds > 0) throw tooManyRequests(Messages.tooManyRequests.replace(':seconds', String(seconds)));
+}
+
+/**
  * POST /users: permission 3; the primary entity defaults to the base entity and must be in scope (404); a trainer
  * needs 99 (403). Without a password the user gets a welcome e-mail to choose one (unless send_welcome_email is false).
+ * A taken address gets the same answer wherever its account is (never which organisation), within a budget per caller.
  */
 export async function createUser(ctx: Ctx, body: z.infer<typeof CreateUserBody>) {
   const actor = authorize(ctx, [Perm.addUser]);
+  if (!actor.superAdmin) await assertTakenAddressBudget(ctx, actor);
   const entityId = body.primary_entity_id ?? (await entityScope(ctx)).baseId;
   await assertEntityInScope(ctx, entityId);
   if (body.is_trainer && !can(actor, [Perm.createTrainer])) throw forbidden();
@@ -170,6 +199,10 @@ export async function createUser(ctx: Ctx, body: z.infer<typeof CreateUserBody>)
   )
     errors.type_id = [TYPE_ABOVE_YOU];
   if (await emailTaken(ctx.db, body.email)) errors.email = [EMAIL_TAKEN];
+  if (await emailTaken(ctx.db, body.email)) {
+    errors.email = [EMAIL_TAKEN];
+    if (!actor.superAdmin) await recordFailure(ctx.db, [takenAddressKey(actor)], ctx.clock());
+  }
   if (body.password) {
     const failing = await passwordErrorsFor(ctx.db, entityId, body.password, {
       email: body.email,

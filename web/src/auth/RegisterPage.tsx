@@ -1,17 +1,16 @@
-import { DEFAULT_PASSWORD_REQUIREMENTS } from '@cc/contracts';
+import { DEFAULT_PASSWORD_REQUIREMENTS, PASSWORD_MIN_LENGTH } from '@cc/contracts';
 import { type FormEvent, useEffect, useId, useState } from 'react';
-import { Navigate, useNavigate, useParams } from 'react-router';
-import {
-  authStore,
-  clearAuthFeedback,
-  REGISTER_PLANS,
-  type RegisterPlan,
-  register,
-  useAuth,
-} from '../app/auth';
-import { addNotification } from '../app/notifications';
+import { Navigate, useParams } from 'react-router';
+import { clearAuthFeedback, REGISTER_PLANS, type RegisterPlan, register, useAuth } from '../app/auth';
 import { Badge, Button, TextField } from '../ui';
-import { AuthHeading, ErrorSummary, splitErrors, TextLink } from './shared';
+import {
+  AuthHeading,
+  ErrorSummary,
+  PASSWORD_RULE_HINT,
+  StatusMessage,
+  splitErrors,
+  TextLink,
+} from './shared';
 
 const PLAN_LABEL: Record<RegisterPlan, string> = {
   free: 'Free plan',
@@ -19,7 +18,7 @@ const PLAN_LABEL: Record<RegisterPlan, string> = {
   enterprise: 'Enterprise plan',
 };
 
-/** A new organisation starts with the default rules and refuses breached passwords (the server enforces them). */
+/** A new organisation starts with the default rules (ASVS 2.1) and refuses breached passwords (the server enforces them). */
 export const NEW_ORGANISATION_PASSWORD_HINT = (() => {
   const r = DEFAULT_PASSWORD_REQUIREMENTS;
   const kinds = [
@@ -28,10 +27,11 @@ export const NEW_ORGANISATION_PASSWORD_HINT = (() => {
     r.require_number && 'a number',
     r.require_symbol && 'a symbol',
   ].filter(Boolean) as string[];
+  if (!kinds.length && r.min_length === PASSWORD_MIN_LENGTH) return PASSWORD_RULE_HINT;
   const needs = kinds.length
     ? `, with ${kinds.slice(0, -1).join(', ')}${kinds.length > 1 ? ' and ' : ''}${kinds.at(-1)}`
     : '';
-  return `At least ${r.min_length} characters${needs}. Common or breached passwords are refused.`;
+  return `At least ${r.min_length} characters${needs}. Passwords found in data breaches are refused.`;
 })();
 
 const FIELDS = ['name', 'organisation', 'email', 'password_confirmation'] as const;
@@ -42,12 +42,13 @@ export function isPlan(value: string | undefined): value is RegisterPlan {
 
 /**
  * /register/{plan} (spec 1 §2, §7 POST /register/{plan}): a new organisation and its administrator. The server
- * signs the person in; they land on the start page with the notice to verify their e-mail address.
+ * e-mails a link to confirm the address; following it creates the account, and the person then signs in. The page
+ * shows the server's message (the same whether or not the address already has an account).
  */
 export default function RegisterPage() {
   const { plan } = useParams();
-  const navigate = useNavigate();
-  const { loading, error } = useAuth();
+  const { loading, error, message } = useAuth();
+  const [sent, setSent] = useState(false);
   const [form, setForm] = useState({
     name: '',
     organisation: '',
@@ -74,13 +75,23 @@ export default function RegisterPage() {
       organisation: form.organisation.trim(),
       email: form.email.trim(),
     });
-    if (ok) {
-      // The server's message asks the new administrator to verify the address it has just e-mailed.
-      const message = authStore.get().message;
-      if (message) addNotification({ type: 'success', message, timeout: 15000 });
-      navigate('/', { replace: true });
-    }
+    if (ok) setSent(true);
   };
+
+  if (sent) {
+    return (
+      <div className="space-y-6">
+        <AuthHeading title="Check your e-mail" />
+        <StatusMessage>
+          {message ?? 'Please check your e-mail to finish creating your account.'}
+        </StatusMessage>
+        <p className="text-sm text-slate-600">
+          The link in it works for 24 hours. Nothing arrived? Check your spam folder, or{' '}
+          <TextLink to="/login">sign in</TextLink> if you already have an account.
+        </p>
+      </div>
+    );
+  }
 
   const errors = splitErrors(error, FIELDS);
   const passwordInvalid = errors.passwordRules.length > 0;

@@ -2,7 +2,14 @@ import { type FormEvent, useEffect, useId, useState } from 'react';
 import { useParams, useSearchParams } from 'react-router';
 import { clearAuthFeedback, resetPassword, useAuth } from '../app/auth';
 import { Button, ButtonLink, TextField } from '../ui';
-import { AuthHeading, ErrorSummary, StatusMessage, splitErrors, TextLink } from './shared';
+import {
+  AuthHeading,
+  ErrorSummary,
+  PASSWORD_RULE_HINT,
+  StatusMessage,
+  splitErrors,
+  TextLink,
+} from './shared';
 
 /**
  * /reset-password/{token}?email=… (spec 1 §2, §4): the loader has logged out any signed-in user. A 422 lists
@@ -79,6 +86,7 @@ export default function ResetPasswordPage() {
           name="password"
           autoComplete="new-password"
           required
+          hint={PASSWORD_RULE_HINT}
           value={password}
           onChange={(e) => setPassword(e.target.value)}
           aria-invalid={passwordInvalid || undefined}

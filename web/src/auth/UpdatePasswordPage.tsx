@@ -4,7 +4,7 @@ import { authStore, clearAuthFeedback, logout, updatePassword, useAuth } from '.
 import { safeRedirect } from '../app/navigation';
 import { addNotification } from '../app/notifications';
 import { Button, ButtonLink, TextField } from '../ui';
-import { AuthHeading, ErrorSummary, StatusMessage, splitErrors } from './shared';
+import { AuthHeading, ErrorSummary, PASSWORD_RULE_HINT, StatusMessage, splitErrors } from './shared';
 
 export const PASSWORD_MUST_CHANGE = 'Your password has expired or must be changed before you can continue.';
 
@@ -80,7 +80,7 @@ export default function UpdatePasswordPage() {
           name="password"
           autoComplete="new-password"
           required
-          hint="It must differ from your current password and follow your organisation's password rules."
+          hint={`${PASSWORD_RULE_HINT} It must differ from your current password; your organisation may ask for more.`}
           value={form.password}
           onChange={set('password')}
           aria-invalid={passwordInvalid || undefined}

@@ -1,7 +1,14 @@
+import { PASSWORD_MIN_LENGTH } from '@cc/contracts';
 import { type ReactNode, useEffect, useRef } from 'react';
 import { Link, type LinkProps } from 'react-router';
 import type { AuthError } from '../app/auth';
 import { cx } from '../ui';
+
+/**
+ * The rule every password follows (ASVS 2.1, the server's defaults), in plain words for the password fields; an
+ * organisation may ask for more, and the server lists whatever a password misses.
+ */
+export const PASSWORD_RULE_HINT = `At least ${PASSWORD_MIN_LENGTH} characters: a few unrelated words make a good one. Passwords found in data breaches are refused.`;
 
 /** The heading block every authentication page starts with. */
 export function AuthHeading({ title, children }: { title: string; children?: ReactNode }) {

@@ -2,6 +2,7 @@ import {
   DEFAULT_PASSWORD_REQUIREMENTS,
   type EntityDto,
   Messages,
+  PASSWORD_MIN_LENGTH,
   type PasswordRequirements,
   UpdateEntityBody,
 } from '@cc/contracts';
@@ -144,10 +145,10 @@ export default function PasswordRequirementsPage() {
             <TextField
               label="Minimum length"
               type="number"
-              min={8}
+              min={PASSWORD_MIN_LENGTH}
               max={64}
               inputMode="numeric"
-              hint="Between 8 and 64 characters."
+              hint={`Between ${PASSWORD_MIN_LENGTH} and 64 characters.`}
               value={form.min_length}
               onChange={(e) => setForm({ ...form, min_length: e.target.value })}
               error={minError}
@@ -176,10 +177,10 @@ export default function PasswordRequirementsPage() {
           />
           <Select
             label="Compromised passwords"
-            hint="Passwords found in known data breaches."
+            hint="A new password found in known data breaches is always refused. This decides what happens to a current one."
             options={[
               { value: 'enforce_change', label: 'Must be changed at next sign-in' },
-              { value: 'off', label: 'Allowed' },
+              { value: 'off', label: 'Not checked at sign-in' },
             ]}
             value={form.compromised}
             onChange={(e) => setForm({ ...form, compromised: e.target.value as PasswordForm['compromised'] })}

@@ -2,6 +2,7 @@ import { Perm } from '@cc/contracts';
 import type { ReactNode } from 'react';
 import { usePermissionChecker } from '../app/auth';
 import { useWhitelabel } from '../app/whitelabel';
+import { PASSWORD_RULE_HINT } from '../auth/shared';
 import { useEntityOptions } from '../entities/queries';
 import { type FieldErrors, FormSection } from '../entities/shared';
 import { Select, TextField, Toggle } from '../ui';
@@ -174,7 +175,7 @@ export function UserForm({
                 value={form.password}
                 onChange={(e) => set('password', e.target.value)}
                 error={errors.password}
-                hint="It must meet the organisation's password requirements."
+                hint={`${PASSWORD_RULE_HINT} The organisation may ask for more.`}
                 name="password"
               />
             </div>

@@ -1,0 +1,74 @@
+import type { FastifyReply } from 'fastify';
+import type { Db } from '../db/connect';
+import type { Deps } from '../http/context';
+import { hashToken, randomToken } from '../http/tokens';
+
+/**
+ * Known devices (issue 11 §5): a browser or app that has signed in successfully as a user before. It holds a
+ * long-lived random secret, the server keeps only its hash per user. An attacker hammering an account cannot hold
+ * back the owner on such a device (the account's throttle does not apply to it; its own device throttle does).
+ *
+ * - Web: the httpOnly cookie `cc_device`, set at every successful login (one secret per browser, valid for the
+ *   users who signed in with it).
+ * - Mobile (POST /api/auth/login): the app keeps the `device_token` the login answered and sends it back with
+ *   the next login (the cookie also works where the shell keeps cookies); the device_name is recorded with it.
+ */
+export const DEVICE_COOKIE = 'cc_device';
+const DEVICE_COOKIE_DAYS = 365;
+
+/** The device secret's public id (a throttle key, never the secret itself). */
+export const deviceIdOf = (secret: string) => hashToken(secret).slice(0, 32);
+
+/** True when this secret has signed in as the user before. */
+export async function isKnownDevice(db: Db, secret: string | null, userId: number): Promise<boolean> {
+  if (!secret) return false;
+  const row = await db
+    .selectFrom('known_devices')
+    .select('user_id')
+    .where('token_hash', '=', hashToken(secret))
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return Boolean(row);
+}
+
+/**
+ * After a successful login: the device becomes known for the user. A secret is kept only when this server issued
+ * it (it is known for someone); any other value is replaced, so nobody can plant a device secret they chose.
+ */
+export async function rememberDevice(
+  db: Db,
+  input: { secret: string | null; userId: number; name: string | null; now: Date },
+): Promise<string> {
+  const issued =
+    input.secret &&
+    (await db
+      .selectFrom('known_devices')
+      .select('user_id')
+      .where('token_hash', '=', hashToken(input.secret))
+      .executeTakeFirst());
+  const secret = issued && input.secret ? input.secret : randomToken(32);
+  await db
+    .insertInto('known_devices')
+    .values({
+      token_hash: hashToken(secret),
+      user_id: input.userId,
+      name: input.name?.slice(0, 255) ?? null,
+      created_at: input.now,
+      last_login_at: input.now,
+    })
+    .onConflict((oc) =>
+      oc.columns(['token_hash', 'user_id']).doUpdateSet({ last_login_at: input.now, name: input.name }),
+    )
+    .execute();
+  return secret;
+}
+
+export function setDeviceCookie(reply: FastifyReply, deps: Deps, secret: string): void {
+  reply.setCookie(DEVICE_COOKIE, secret, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: deps.config.cookieSecure,
+    maxAge: DEVICE_COOKIE_DAYS * 24 * 60 * 60,
+  });
+}

@@ -1,0 +1,59 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { buildUser } from '../../test/factories';
+import { createHarness, type Harness } from '../../test/harness';
+import { describeRaces, parallel } from '../../test/parallel';
+import { accountKey, addressKey, recordFailure } from './throttle';
+
+/** The login throttle under concurrent failures (issue 11 §5) on PostgreSQL: one upsert per failure loses none. */
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness();
+});
+afterAll(async () => h?.close());
+
+const failuresOf = async (key: string) =>
+  (await h.db.selectFrom('auth_throttles').select('failures').where('key', '=', key).executeTakeFirst())
+    ?.failures ?? 0;
+
+describeRaces('login throttle counted in parallel', () => {
+  it('50 parallel failures of one account and address count 50 each (no lost update, no deadlock)', async () => {
+    const now = new Date();
+    await parallel(50, (i) =>
+      // Half name the keys in the other order: the upsert sorts them, so the row locks cannot deadlock.
+      recordFailure(
+        h.db,
+        i % 2
+          ? [accountKey('race@x.test'), addressKey('10.0.0.1')]
+          : [addressKey('10.0.0.1'), accountKey('race@x.test')],
+        now,
+      ),
+    );
+    expect(await failuresOf(accountKey('race@x.test'))).toBe(50);
+    expect(await failuresOf(addressKey('10.0.0.1'))).toBe(50);
+  });
+
+  it('parallel wrong passwords over HTTP: every answered failure is counted, and the account is then held back', async () => {
+    const user = await buildUser(h.db);
+    const at = new Date(); // one moment, so no delay runs out while a slow machine answers
+    h.deps.clock = () => at;
+    const responses = await parallel(8, (i) =>
+      h.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        remoteAddress: `10.1.0.${i + 1}`,
+        payload: { email: user.email, password: `wrong-guess-${i}`, device_name: 'race' },
+      }),
+    );
+    const failed = responses.filter((r) => r.statusCode === 422).length;
+    expect(failed + responses.filter((r) => r.statusCode === 429).length).toBe(8);
+    expect(failed).toBeGreaterThanOrEqual(3);
+    expect(await failuresOf(accountKey(user.email))).toBe(failed);
+    const next = await h.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      remoteAddress: '10.1.0.99',
+      payload: { email: user.email, password: 'wrong-again', device_name: 'race' },
+    });
+    expect(next.statusCode).toBe(429);
+  });
+});
