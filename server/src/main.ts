@@ -1,9 +1,10 @@
 import { buildApp } from './app';
-import { purgeExpiredSessions } from './auth/queries';
+import { purgeExpiredCredentials, sessionLifetimeOf } from './auth/queries';
 import { openDeps } from './bootstrap';
 import { ConfigError, loadConfig } from './config';
 import { DEMO_LOGINS, DEMO_PASSWORD, seedDemoIfEmpty } from './db/demo/seed';
 import { registerAllJobs, startWorker } from './jobs';
+import { closeSocketsOfEnded } from './realtime/socket-registry';
 
 /** Process entry: config -> database -> migrate -> (demo seed) -> listen (ARCHITECTURE layout). */
 async function main() {
@@ -11,7 +12,8 @@ async function main() {
   const config = loadConfig();
   const deps = await openDeps(config);
   const seeded = config.seedDemo ? await seedDemoIfEmpty(deps.db) : false;
-  await purgeExpiredSessions(deps.db, deps.clock());
+  const lifetimes = { session: sessionLifetimeOf(config), tokenDays: config.tokenLifetimeDays };
+  await purgeExpiredCredentials(deps.db, deps.clock(), lifetimes);
 
   const app = await buildApp(deps, {
     serveWeb: true,
@@ -42,8 +44,12 @@ async function main() {
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
 
+  // Expired sessions and device tokens go, and so do this process's sockets that still used them.
   const sweep = setInterval(
-    () => void purgeExpiredSessions(deps.db, deps.clock()).catch(() => {}),
+    () =>
+      void purgeExpiredCredentials(deps.db, deps.clock(), lifetimes)
+        .then(closeSocketsOfEnded)
+        .catch(() => {}),
     60 * 60_000,
   );
   sweep.unref();

@@ -723,7 +723,7 @@ beforeAll(async () => {
     userId: victim.id,
     ip: null,
     userAgent: null,
-    lifetimeMinutes: 60,
+    lifetime: { idleMinutes: 60, absoluteHours: 12 },
     now: new Date(),
   });
   const category = await buildCategory(h.db, org.id);
