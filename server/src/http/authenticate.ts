@@ -97,8 +97,11 @@ async function authenticate(deps: Deps, cache: ActorCache, request: FastifyReque
     request.session = session;
     const csrfMode = request.routeOptions.config?.csrf;
     const needsSession = csrfMode === 'session' || (csrfMode === 'session-or-json' && !isJson(request));
-    if (isStateChanging(request) && csrfMode !== 'off' && (secret || needsSession)) {
-      const expected = session?.csrf_token ?? (needsSession ? await guestCsrfOf(deps, request, now) : null);
+    // A browser that holds a session or a signed-out csrf cookie sends the header on every state change; so does
+    // any browser on a web-session route.
+    const guestCookie = !secret && !!request.cookies[CSRF_COOKIE];
+    if (isStateChanging(request) && csrfMode !== 'off' && (secret || guestCookie || needsSession)) {
+      const expected = session?.csrf_token ?? (secret ? null : await guestCsrfOf(deps, request, now));
       if (!expected) throw sessionExpired();
       const header = request.headers[CSRF_HEADER];
       if (typeof header !== 'string' || !safeEqual(decodeURIComponent(header), expected))
