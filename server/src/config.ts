@@ -75,6 +75,10 @@ const Env = z.object({
   SMTP_SECURE: z.enum(['true', 'false']).default('false'),
   MAIL_FROM: z.string().default('CareCompliance <no-reply@carecompliance.local>'),
   SESSION_LIFETIME_MINUTES: z.coerce.number().int().min(5).default(120),
+  /** ASVS 3.3.3 / 3.3.4: a web session ends this long after login, however active (the idle lifetime aside). */
+  SESSION_ABSOLUTE_LIFETIME_HOURS: wholeNumber(1, 24 * 366).default(12),
+  /** A device (bearer) token ends this long after it was issued; the device signs in again. */
+  TOKEN_LIFETIME_DAYS: wholeNumber(1, 3660).default(30),
   SEED_DEMO: z.enum(['true', 'false']).default('true'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   COOKIE_SECURE: z.enum(['auto', 'true', 'false']).default('auto'),
@@ -116,6 +120,8 @@ const EXPECTED: Record<EnvName, string> = {
   SMTP_SECURE: 'must be true or false',
   MAIL_FROM: 'must be a sender such as CareCompliance <no-reply@example.com>',
   SESSION_LIFETIME_MINUTES: 'must be a whole number of minutes, at least 5',
+  SESSION_ABSOLUTE_LIFETIME_HOURS: 'must be a whole number of hours from 1 to 8784',
+  TOKEN_LIFETIME_DAYS: 'must be a whole number of days from 1 to 3660',
   SEED_DEMO: 'must be true or false',
   LOG_LEVEL: 'must be fatal, error, warn, info, debug, trace or silent',
   COOKIE_SECURE: 'must be auto, true or false',
@@ -177,6 +183,8 @@ export interface Config {
   smtp?: { host: string; port: number; user?: string; password?: string; secure: boolean };
   mailFrom: string;
   sessionLifetimeMinutes: number;
+  sessionAbsoluteLifetimeHours: number;
+  tokenLifetimeDays: number;
   seedDemo: boolean;
   logLevel: string;
   cookieSecure: boolean;
@@ -211,6 +219,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
       : undefined,
     mailFrom: env.MAIL_FROM,
     sessionLifetimeMinutes: env.SESSION_LIFETIME_MINUTES,
+    sessionAbsoluteLifetimeHours: env.SESSION_ABSOLUTE_LIFETIME_HOURS,
+    tokenLifetimeDays: env.TOKEN_LIFETIME_DAYS,
     seedDemo: env.SEED_DEMO === 'true',
     logLevel: env.LOG_LEVEL,
     cookieSecure: env.COOKIE_SECURE === 'auto' ? appUrl.startsWith('https://') : env.COOKIE_SECURE === 'true',

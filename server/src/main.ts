@@ -1,16 +1,21 @@
 import { buildApp } from './app';
-import { purgeExpiredSessions } from './auth/queries';
+import { purgeExpiredCredentials, sessionLifetimeOf } from './auth/queries';
 import { purgeExpiredRegistrations } from './auth/registration';
 import { purgeStaleThrottles } from './auth/throttle';
 import { openDeps } from './bootstrap';
 import { ConfigError, loadConfig } from './config';
 import { DEMO_LOGINS, DEMO_PASSWORD, seedDemoIfEmpty } from './db/demo/seed';
 import { registerAllJobs, startWorker } from './jobs';
+import { closeSocketsOfEnded } from './realtime/socket-registry';
 
-/** Expired sessions, ended throttle windows and unconfirmed sign-ups: at start and hourly. */
+/**
+ * Expired sessions and device tokens (and this process's sockets that still used them), ended throttle windows and
+ * unconfirmed sign-ups: at start and hourly.
+ */
 async function sweepAuthRows(deps: Awaited<ReturnType<typeof openDeps>>): Promise<void> {
   const now = deps.clock();
-  await purgeExpiredSessions(deps.db, now);
+  const lifetimes = { session: sessionLifetimeOf(deps.config), tokenDays: deps.config.tokenLifetimeDays };
+  closeSocketsOfEnded(await purgeExpiredCredentials(deps.db, now, lifetimes));
   await purgeStaleThrottles(deps.db, now);
   await purgeExpiredRegistrations(deps.db, now);
 }

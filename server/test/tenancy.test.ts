@@ -632,6 +632,7 @@ const EXEMPT: Record<string, string> = {
   'GET /api/auth/permissions': 'the caller only',
   'POST /api/auth/permission-check': 'the caller only',
   'GET /api/auth/sessions': 'the caller only',
+  'POST /api/auth/logout-others': 'the caller only (src/auth/sessions.test.ts)',
   'POST /api/auth/forgot-password': 'public, same answer for every address',
   'POST /api/auth/reset-password': 'public, needs the token',
   'POST /api/auth/verify-email': 'public, needs the token',
@@ -723,7 +724,7 @@ beforeAll(async () => {
     userId: victim.id,
     ip: null,
     userAgent: null,
-    lifetimeMinutes: 60,
+    lifetime: { idleMinutes: 60, absoluteHours: 12 },
     now: new Date(),
   });
   const category = await buildCategory(h.db, org.id);

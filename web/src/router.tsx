@@ -85,6 +85,8 @@ const defaultRoutes: RouteObject[] = [
   built('/users/bulk-add-events', 'Bulk add events', () => import('./results/BulkAddEventsPage')),
   built('/users/:uuid', 'User', () => import('./users/UserPage')),
   built('/users/update/:uuid', 'Edit user', () => import('./users/UserUpdatePage')),
+  // the user's own account (issue 11 §10)
+  built('/account/sessions', 'Sessions and devices', () => import('./account/SessionsPage')),
   // attempts
   built('/attempt/:attemptId', 'Course attempt', () => import('./learning/AttemptPage')),
   built('/cattempt/:attemptId', 'Course attempt', () => import('./learning/CourseAttemptPage')),

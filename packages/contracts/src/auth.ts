@@ -98,3 +98,21 @@ export const AuthUser = z.object({
 export type AuthUser = z.infer<typeof AuthUser>;
 
 export const VersionResponse = z.object({ major: z.number(), minor: z.number(), patch: z.number() });
+
+/**
+ * One of the caller's sign-ins (issue 11 §10, GET /api/auth/sessions): a browser session or a device token from the
+ * mobile login. `id` ends it with POST /api/auth/logout/{id}; `current` is the one making the call.
+ */
+export const OwnSession = z.object({
+  id: z.string(),
+  kind: z.enum(['session', 'token']),
+  /** The browser's user agent, or the device name given at mobile login. */
+  name: z.string(),
+  ip: z.string().nullable(),
+  created_at: z.string(),
+  last_active_at: z.string().nullable(),
+  /** When it ends at the latest (an unused browser session ends sooner, at its idle lifetime). */
+  expires_at: z.string().nullable(),
+  current: z.boolean(),
+});
+export type OwnSession = z.infer<typeof OwnSession>;

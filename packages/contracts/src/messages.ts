@@ -33,6 +33,7 @@ export const Messages = {
   invalidCredentials: 'These credentials do not match our records.',
   loggedOut: 'You have been logged out.',
   sessionEnded: 'Session has been ended.',
+  otherSessionsEnded: 'Your other sessions and devices have been signed out.',
   entityCreated: 'Entity has been created.',
   entityUpdated: 'Entity has been updated.',
   userCreated: 'User has been created.',

@@ -12,7 +12,14 @@ import type { SessionRecord } from './queries';
  */
 export interface CachedCaller {
   session: SessionRecord | null;
-  token: { id: number; user_id: number; abilities: string[]; last_used_at: Date | null } | null;
+  token: {
+    id: number;
+    user_id: number;
+    abilities: string[];
+    last_used_at: Date | null;
+    expires_at: Date | null;
+    created_at: Date;
+  } | null;
   actor: Actor | null;
 }
 

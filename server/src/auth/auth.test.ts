@@ -10,14 +10,12 @@ beforeAll(async () => {
 afterAll(async () => h?.close());
 
 describe('web login (spec 1 §4, §7)', () => {
-  it('sets the XSRF-TOKEN cookie and a session cookie', async () => {
+  it('sets the XSRF-TOKEN cookie and no session cookie while signed out (issue 11 §12)', async () => {
     const res = await h.app.inject({ method: 'GET', url: '/sanctum/csrf-cookie' });
     expect(res.statusCode).toBe(204);
     const jar = cookiesOf(res);
     expect(jar[CSRF_COOKIE]).toBeTruthy();
-    expect(jar[SESSION_COOKIE]).toBeTruthy();
-    const session = res.cookies.find((c) => c.name === SESSION_COOKIE);
-    expect(session?.httpOnly).toBe(true);
+    expect(jar[SESSION_COOKIE]).toBeUndefined();
   });
 
   it('logs in with cookie and XSRF header, then reads /api/auth/user', async () => {
@@ -46,27 +44,27 @@ describe('web login (spec 1 §4, §7)', () => {
     expect(body.type).toEqual({ id: user.type.id, name: user.type.name });
   });
 
-  it('issues a new session id at login', async () => {
+  it('issues a new session id at login, replacing the session the browser had', async () => {
     const user = await buildUser(h.db);
-    const csrf = await h.app.inject({ method: 'GET', url: '/sanctum/csrf-cookie' });
-    const guest = cookiesOf(csrf);
+    const first = await webLogin(h.app, user.email, TEST_PASSWORD);
     const login = await h.app.inject({
       method: 'POST',
       url: '/login',
-      cookies: guest,
-      headers: { 'x-xsrf-token': guest[CSRF_COOKIE] },
+      cookies: first.cookies(),
+      headers: first.headers(),
       payload: { email: user.email, password: TEST_PASSWORD },
     });
+    expect(login.statusCode).toBe(200);
     const after = cookiesOf(login);
     expect(after[SESSION_COOKIE]).toBeTruthy();
-    expect(after[SESSION_COOKIE]).not.toBe(guest[SESSION_COOKIE]);
-    expect(after[CSRF_COOKIE]).not.toBe(guest[CSRF_COOKIE]);
-    // The guest session is gone: its cookie no longer authenticates a state change.
+    expect(after[SESSION_COOKIE]).not.toBe(first.jar[SESSION_COOKIE]);
+    expect(after[CSRF_COOKIE]).not.toBe(first.jar[CSRF_COOKIE]);
+    // The replaced session is gone: its cookie no longer authenticates a state change.
     const old = await h.app.inject({
       method: 'POST',
       url: '/logout',
-      cookies: guest,
-      headers: { 'x-xsrf-token': guest[CSRF_COOKIE] },
+      cookies: first.cookies(),
+      headers: first.headers(),
     });
     expect(old.statusCode).toBe(419);
   });

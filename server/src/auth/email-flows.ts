@@ -11,6 +11,7 @@ import {
   verifyEmailMail,
   verifyUrl,
 } from '../mail/templates';
+import { closeSocketsOf } from '../realtime/socket-registry';
 import { emailTaken } from '../users/queries';
 import {
   type AccountRow,
@@ -64,7 +65,7 @@ export async function verifyEmail(ctx: Ctx, input: { token: string }): Promise<s
       const applied = change ? await applyPendingEmail(trx, change.user_id, change.email, now) : null;
       if (!change || !applied) throw invalidField('token', Messages.invalidVerifyToken);
       await endOtherSessions(ctx, trx, change.user_id);
-      return { ...applied, newEmail: change.email };
+      return { ...applied, userId: change.user_id, newEmail: change.email };
     })
     .catch((error) => {
       // Another account took the address while the change waited for its link.
@@ -72,6 +73,7 @@ export async function verifyEmail(ctx: Ctx, input: { token: string }): Promise<s
       throw error;
     });
   if (!changed) return Messages.emailVerified;
+  closeSocketsOf({ userId: changed.userId }, ownCredentials(ctx, changed.userId));
   await sendAfterCommit(
     ctx,
     emailChangedMail({ name: changed.name, email: changed.oldEmail }, changed.newEmail),
@@ -84,8 +86,13 @@ export async function verifyEmail(ctx: Ctx, input: { token: string }): Promise<s
  * or token when the caller is that user (the one confirming from this browser stays signed in).
  */
 async function endOtherSessions(ctx: Ctx, db: Ctx['db'], userId: number): Promise<void> {
+  await endUserSessions(db, userId, ownCredentials(ctx, userId));
+}
+
+/** The caller's own session and token when the caller is `userId`: what an account-wide sign-out spares. */
+function ownCredentials(ctx: Ctx, userId: number) {
   const own = ctx.actor?.userId === userId ? ctx.actor : null;
-  await endUserSessions(db, userId, { sessionId: own?.sessionId, tokenId: own?.tokenId });
+  return { sessionId: own?.sessionId, tokenId: own?.tokenId };
 }
 
 /**

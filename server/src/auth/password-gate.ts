@@ -16,6 +16,7 @@ const ALLOWED = new Set([
   'POST /api/auth/update-password',
   'POST /api/auth/logout',
   'POST /api/auth/logout/:id',
+  'POST /api/auth/logout-others',
   'POST /api/logout',
   'POST /logout',
   'GET /api/version',

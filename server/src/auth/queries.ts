@@ -8,24 +8,58 @@ export interface SessionRecord {
   public_id: string;
   user_id: number | null;
   csrf_token: string;
+  created_at: Date;
   expires_at: Date;
   last_activity_at: Date;
 }
+
+const sessionColumns = [
+  'id',
+  'public_id',
+  'user_id',
+  'csrf_token',
+  'created_at',
+  'expires_at',
+  'last_activity_at',
+] as const;
+
+/** How long a web session lives: idle (sliding) and absolute (from sign-in), ASVS 3.3.1 and 3.3.3. */
+export interface SessionLifetime {
+  idleMinutes: number;
+  absoluteHours: number;
+}
+
+export const sessionLifetimeOf = (config: {
+  sessionLifetimeMinutes: number;
+  sessionAbsoluteLifetimeHours: number;
+}): SessionLifetime => ({
+  idleMinutes: config.sessionLifetimeMinutes,
+  absoluteHours: config.sessionAbsoluteLifetimeHours,
+});
+
+/** The session's end after activity at `now`: the idle lifetime, never past the absolute one. */
+function sessionEnd(createdAt: Date, now: Date, lifetime: SessionLifetime): Date {
+  const idle = now.getTime() + lifetime.idleMinutes * 60_000;
+  const absolute = createdAt.getTime() + lifetime.absoluteHours * 3600_000;
+  return new Date(Math.min(idle, absolute));
+}
+
+const absoluteCutoff = (now: Date, lifetime: SessionLifetime) =>
+  new Date(now.getTime() - lifetime.absoluteHours * 3600_000);
 
 /** Sessions live in the database so several processes share them; the cookie holds the secret, the row its hash. */
 export async function createSession(
   db: Db,
   input: {
-    userId: number | null;
+    userId: number;
     ip: string | null;
     userAgent: string | null;
-    lifetimeMinutes: number;
+    lifetime: SessionLifetime;
     now: Date;
   },
 ): Promise<{ secret: string; csrfToken: string; record: SessionRecord }> {
   const secret = randomToken(32);
   const csrfToken = randomToken(32);
-  const expiresAt = new Date(input.now.getTime() + input.lifetimeMinutes * 60_000);
   const record = await db
     .insertInto('sessions')
     .values({
@@ -36,31 +70,38 @@ export async function createSession(
       user_agent: input.userAgent?.slice(0, 500) ?? null,
       created_at: input.now,
       last_activity_at: input.now,
-      expires_at: expiresAt,
+      expires_at: sessionEnd(input.now, input.now, input.lifetime),
     })
-    .returning(['id', 'public_id', 'user_id', 'csrf_token', 'expires_at', 'last_activity_at'])
+    .returning(sessionColumns)
     .executeTakeFirstOrThrow();
   return { secret, csrfToken, record };
 }
 
-export function findSession(db: Db, secret: string, now: Date): Promise<SessionRecord | undefined> {
+/** A live session: neither idle past its end nor older than the absolute lifetime (which may have been lowered). */
+export function findSession(
+  db: Db,
+  secret: string,
+  now: Date,
+  lifetime: SessionLifetime,
+): Promise<SessionRecord | undefined> {
   return db
     .selectFrom('sessions')
-    .select(['id', 'public_id', 'user_id', 'csrf_token', 'expires_at', 'last_activity_at'])
+    .select(sessionColumns)
     .where('id', '=', hashToken(secret))
     .where('expires_at', '>', now)
+    .where('created_at', '>', absoluteCutoff(now, lifetime))
     .executeTakeFirst();
 }
 
-/** Sliding expiry, written at most once a minute per session to keep reads cheap. */
+/** Sliding expiry, written at most once a minute per session to keep reads cheap; capped by the absolute lifetime. */
 export async function touchSession(
   db: Db,
   session: SessionRecord,
   now: Date,
-  lifetimeMinutes: number,
+  lifetime: SessionLifetime,
 ): Promise<void> {
   if (now.getTime() - session.last_activity_at.getTime() < 60_000) return;
-  const expires = new Date(now.getTime() + lifetimeMinutes * 60_000);
+  const expires = sessionEnd(session.created_at, now, lifetime);
   await db
     .updateTable('sessions')
     .set({ last_activity_at: now, expires_at: expires })
@@ -75,9 +116,37 @@ export async function deleteSession(db: Db, id: string): Promise<void> {
   await db.deleteFrom('sessions').where('id', '=', id).execute();
 }
 
-export async function purgeExpiredSessions(db: Db, now: Date): Promise<void> {
-  await db.deleteFrom('sessions').where('expires_at', '<=', now).execute();
+/**
+ * The periodic sweep (main.ts): deletes sessions past their idle or absolute end and device tokens past their
+ * expiry, and answers what it deleted so their open sockets can be closed.
+ */
+export async function purgeExpiredCredentials(
+  db: Db,
+  now: Date,
+  lifetimes: { session: SessionLifetime; tokenDays: number },
+): Promise<{ sessionIds: string[]; tokenIds: number[] }> {
+  const sessions = await db
+    .deleteFrom('sessions')
+    .where((eb) =>
+      eb.or([eb('expires_at', '<=', now), eb('created_at', '<=', absoluteCutoff(now, lifetimes.session))]),
+    )
+    .returning('id')
+    .execute();
+  const tokens = await db
+    .deleteFrom('personal_access_tokens')
+    .where((eb) =>
+      eb.or([
+        eb('expires_at', '<=', now),
+        eb.and([eb('expires_at', 'is', null), eb('created_at', '<=', tokenCutoff(now, lifetimes.tokenDays))]),
+      ]),
+    )
+    .returning('id')
+    .execute();
+  return { sessionIds: sessions.map((s) => s.id), tokenIds: tokens.map((t) => t.id) };
 }
+
+/** Tokens issued before expiry existed have none stored: they end TOKEN_LIFETIME_DAYS after they were issued. */
+const tokenCutoff = (now: Date, days: number) => new Date(now.getTime() - days * 86_400_000);
 
 /** Personal access tokens, Sanctum format `<id>|<secret>`; only the secret's hash is stored. */
 export async function createAccessToken(
@@ -99,13 +168,19 @@ export async function createAccessToken(
   return { id: row.id, plainText: `${row.id}|${secret}` };
 }
 
-export async function findAccessToken(db: Db, plainText: string, now: Date) {
+/** A live device token: before its expiry (or, issued without one, within TOKEN_LIFETIME_DAYS of issue). */
+export async function findAccessToken(db: Db, plainText: string, now: Date, lifetimeDays: number) {
   const secret = plainText.includes('|') ? plainText.slice(plainText.indexOf('|') + 1) : plainText;
   return db
     .selectFrom('personal_access_tokens')
-    .select(['id', 'user_id', 'abilities', 'last_used_at'])
+    .select(['id', 'user_id', 'abilities', 'last_used_at', 'expires_at', 'created_at'])
     .where('token_hash', '=', hashToken(secret))
-    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+    .where((eb) =>
+      eb.or([
+        eb('expires_at', '>', now),
+        eb.and([eb('expires_at', 'is', null), eb('created_at', '>', tokenCutoff(now, lifetimeDays))]),
+      ]),
+    )
     .executeTakeFirst();
 }
 
@@ -156,4 +231,103 @@ export function findUserForLogin(db: Db, email: string) {
     .select(['id', 'password_hash', 'primary_entity_id'])
     .where(sql`lower(email)`, '=', email.toLowerCase())
     .executeTakeFirst();
+}
+
+/** Whether a session still stands for this user (a socket checks again before each subscribe, issue 11 §4). */
+export async function isSessionLive(
+  db: Db,
+  input: { sessionId: string; userId: number; now: Date; lifetime: SessionLifetime },
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('sessions')
+    .select('id')
+    .where('id', '=', input.sessionId)
+    .where('user_id', '=', input.userId)
+    .where('expires_at', '>', input.now)
+    .where('created_at', '>', absoluteCutoff(input.now, input.lifetime))
+    .executeTakeFirst();
+  return !!row;
+}
+
+/** Whether a device token still stands for this user (same check as findAccessToken, by id). */
+export async function isTokenLive(
+  db: Db,
+  input: { tokenId: number; userId: number; now: Date; lifetimeDays: number },
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('personal_access_tokens')
+    .select('id')
+    .where('id', '=', input.tokenId)
+    .where('user_id', '=', input.userId)
+    .where((eb) =>
+      eb.or([
+        eb('expires_at', '>', input.now),
+        eb.and([
+          eb('expires_at', 'is', null),
+          eb('created_at', '>', tokenCutoff(input.now, input.lifetimeDays)),
+        ]),
+      ]),
+    )
+    .executeTakeFirst();
+  return !!row;
+}
+
+/** When a token ends at the latest: its stored expiry, or TOKEN_LIFETIME_DAYS after issue for one without. */
+export function tokenEnd(token: { expires_at: Date | null; created_at: Date }, lifetimeDays: number): Date {
+  return token.expires_at ?? new Date(new Date(token.created_at).getTime() + lifetimeDays * 86_400_000);
+}
+
+/** When a session ends at the latest (its absolute lifetime; idle expiry may come sooner). */
+export function sessionAbsoluteEnd(session: { created_at: Date }, lifetime: SessionLifetime): Date {
+  return new Date(new Date(session.created_at).getTime() + lifetime.absoluteHours * 3600_000);
+}
+
+/** The user's live browser sessions (not idle past their end, not past the absolute lifetime). */
+export function listLiveSessions(db: Db, userId: number, now: Date, lifetime: SessionLifetime) {
+  return db
+    .selectFrom('sessions')
+    .select(['id', 'public_id', 'ip', 'user_agent', 'created_at', 'last_activity_at'])
+    .where('user_id', '=', userId)
+    .where('expires_at', '>', now)
+    .where('created_at', '>', absoluteCutoff(now, lifetime))
+    .execute();
+}
+
+/** The user's live device tokens. */
+export function listLiveTokens(db: Db, userId: number, now: Date, lifetimeDays: number) {
+  return db
+    .selectFrom('personal_access_tokens')
+    .select(['id', 'name', 'created_at', 'last_used_at', 'expires_at'])
+    .where('user_id', '=', userId)
+    .where((eb) =>
+      eb.or([
+        eb('expires_at', '>', now),
+        eb.and([eb('expires_at', 'is', null), eb('created_at', '>', tokenCutoff(now, lifetimeDays))]),
+      ]),
+    )
+    .execute();
+}
+
+/** Deletes one of the user's device tokens; false when the user has no such token. */
+export async function deleteAccessToken(db: Db, input: { id: number; userId: number }): Promise<boolean> {
+  const result = await db
+    .deleteFrom('personal_access_tokens')
+    .where('id', '=', input.id)
+    .where('user_id', '=', input.userId)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/** Deletes one of the user's sessions by its public id; answers its internal id (for its sockets), or null. */
+export async function deleteOwnSessionByPublicId(
+  db: Db,
+  input: { publicId: string; userId: number },
+): Promise<string | null> {
+  const row = await db
+    .deleteFrom('sessions')
+    .where('public_id', '=', input.publicId)
+    .where('user_id', '=', input.userId)
+    .returning('id')
+    .executeTakeFirst();
+  return row?.id ?? null;
 }

@@ -4,6 +4,7 @@ import {
   LoginBody,
   Messages,
   MobileLoginBody,
+  OwnSession,
   PERMISSIONS,
   PermissionCheckBody,
   RegisterBody,
@@ -17,17 +18,18 @@ import {
 } from '@cc/contracts';
 import { z } from 'zod';
 import type { App } from '../http/app-types';
-import { clearSessionCookies, setSessionCookies } from '../http/authenticate';
+import { clearSessionCookies, setGuestCsrfCookie, setSessionCookies } from '../http/authenticate';
 import { actorOf } from '../http/context';
 import { done, ok } from '../http/envelope';
 import { sendVerification, updateEmail, verifyEmail } from './email-flows';
+import { issueGuestCsrfToken } from './guest-csrf';
 import { DEVICE_COOKIE, setDeviceCookie } from './known-devices';
 import { forgotPassword, resetPassword, updatePassword } from './password-flows';
-import { createSession } from './queries';
 import { register } from './registration';
 import {
   checkPermissions,
   currentAuthUser,
+  endOtherSessions,
   endOwnSession,
   listOwnSessions,
   loginWithSession,
@@ -46,14 +48,9 @@ export async function authWebRoutes(app: App) {
         setSessionCookies(reply, ctx, request.cookies[SESSION_COOKIE] ?? '', request.session.csrf_token);
         return reply.status(204).send();
       }
-      const session = await createSession(ctx.db, {
-        userId: null,
-        ip: ctx.ip,
-        userAgent: ctx.userAgent,
-        lifetimeMinutes: ctx.config.sessionLifetimeMinutes,
-        now: ctx.clock(),
-      });
-      setSessionCookies(reply, ctx, session.secret, session.csrfToken);
+      // Signed out: a signed token, no session row (issue 11 §12: anonymous calls must not fill the sessions table).
+      const token = await issueGuestCsrfToken(ctx.db, ctx.clock());
+      setGuestCsrfCookie(reply, ctx, token, SESSION_COOKIE in request.cookies);
       return reply.status(204).send();
     },
   );
@@ -193,9 +190,17 @@ export async function authRoutes(app: App) {
     },
   );
 
-  app.get('/auth/sessions', { schema: { tags: ['auth'] } }, async (request) =>
-    ok(await listOwnSessions(request.ctx)),
+  // issue 11 §10: "Sessions and devices" under the user's account menu.
+  app.get(
+    '/auth/sessions',
+    { schema: { tags: ['auth'], response: { 200: z.object({ data: z.array(OwnSession) }) } } },
+    async (request) => ok(await listOwnSessions(request.ctx)),
   );
+
+  app.post('/auth/logout-others', { schema: { tags: ['auth'] } }, async (request) => {
+    await endOtherSessions(request.ctx);
+    return done(Messages.otherSessionsEnded);
+  });
 
   app.post(
     '/auth/logout/:id',

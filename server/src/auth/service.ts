@@ -1,8 +1,9 @@
-import { Messages, type PermissionCheckBody } from '@cc/contracts';
+import { Messages, type OwnSession, type PermissionCheckBody } from '@cc/contracts';
 import type { z } from 'zod';
 import { actorOf, type Ctx, can } from '../http/context';
 import { invalidField, notFound, tooManyRequests } from '../http/errors';
-import { flagPasswordChangeRequired } from './account-queries';
+import { closeSocketsOf } from '../realtime/socket-registry';
+import { endUserSessions, flagPasswordChangeRequired } from './account-queries';
 import { loadActor, presentAuthUser } from './actor';
 import { deviceIdOf, isKnownDevice, rememberDevice } from './known-devices';
 import { isCompromised, passwordPolicyOf } from './password-rules';
@@ -10,9 +11,16 @@ import { verifyPassword } from './passwords';
 import {
   createAccessToken,
   createSession,
+  deleteAccessToken,
+  deleteOwnSessionByPublicId,
   deleteSession,
   findUserForLogin,
+  listLiveSessions,
+  listLiveTokens,
   recordAuthEvent,
+  sessionAbsoluteEnd,
+  sessionLifetimeOf,
+  tokenEnd,
 } from './queries';
 import {
   ACCOUNT_RULE,
@@ -148,13 +156,17 @@ export async function confirmPassword(
 }
 
 /** A new web session for a user who just proved who they are (login, register): ASVS 3.2.1, a fresh session id. */
-export async function startWebSession(ctx: Ctx, userId: number, guestSessionId: string | null) {
-  if (guestSessionId) await deleteSession(ctx.db, guestSessionId);
+export async function startWebSession(ctx: Ctx, userId: number, replacedSessionId: string | null) {
+  // Signing in again over a live session replaces it (guests have no row since issue 11 §12).
+  if (replacedSessionId) {
+    await deleteSession(ctx.db, replacedSessionId);
+    closeSocketsOf({ sessionId: replacedSessionId });
+  }
   const session = await createSession(ctx.db, {
     userId,
     ip: ctx.ip,
     userAgent: ctx.userAgent,
-    lifetimeMinutes: ctx.config.sessionLifetimeMinutes,
+    lifetime: sessionLifetimeOf(ctx.config),
     now: ctx.clock(),
   });
   const actor = await loadActor(ctx.db, userId, { via: 'session', sessionId: session.record.id });
@@ -162,10 +174,7 @@ export async function startWebSession(ctx: Ctx, userId: number, guestSessionId: 
   return { session, user: await presentAuthUser(ctx.db, actor, ctx.clock()) };
 }
 
-/**
- * Web login (spec 1 §4). A new session id is issued at login (ASVS 3.2.1): the guest session that carried the
- * csrf cookie is deleted and replaced.
- */
+/** Web login (spec 1 §4). A new session id is issued at login (ASVS 3.2.1); a session the browser had is replaced. */
 export async function loginWithSession(
   ctx: Ctx,
   input: { email: string; password: string },
@@ -177,8 +186,8 @@ export async function loginWithSession(
 }
 
 /**
- * Mobile login (spec 1 §7): a bearer token named after the device, and the device_token the app keeps and sends
- * with its next login (a known device, see auth/known-devices.ts).
+ * Mobile login (spec 1 §7): a bearer token named after the device, valid TOKEN_LIFETIME_DAYS (issue 11 §10), and the
+ * device_token the app keeps and sends with its next login (a known device, see auth/known-devices.ts).
  */
 export async function loginWithToken(
   ctx: Ctx,
@@ -189,7 +198,13 @@ export async function loginWithToken(
     secret: input.device_token ?? cookieSecret,
     name: input.device_name,
   });
-  const token = await createAccessToken(ctx.db, { userId, name: input.device_name, abilities: ['*'] });
+  const expiresAt = new Date(ctx.clock().getTime() + ctx.config.tokenLifetimeDays * 86_400_000);
+  const token = await createAccessToken(ctx.db, {
+    userId,
+    name: input.device_name,
+    abilities: ['*'],
+    expiresAt,
+  });
   const actor = await loadActor(ctx.db, userId, { via: 'token', tokenId: token.id, abilities: ['*'] });
   if (!actor) throw notFound();
   return {
@@ -199,13 +214,15 @@ export async function loginWithToken(
   };
 }
 
-/** Ends the caller's own session or token and records the logout. */
+/** Ends the caller's own session or token, closes its live sockets and records the logout. */
 export async function logout(ctx: Ctx): Promise<void> {
   const actor = actorOf(ctx);
   if (actor.via === 'token' && actor.tokenId) {
-    await ctx.db.deleteFrom('personal_access_tokens').where('id', '=', actor.tokenId).execute();
+    await deleteAccessToken(ctx.db, { id: actor.tokenId, userId: actor.userId });
+    closeSocketsOf({ tokenId: actor.tokenId });
   } else if (actor.sessionId) {
     await deleteSession(ctx.db, actor.sessionId);
+    closeSocketsOf({ sessionId: actor.sessionId });
   }
   await recordAuthEvent(ctx.db, {
     event: 'logout',
@@ -218,32 +235,28 @@ export async function logout(ctx: Ctx): Promise<void> {
   });
 }
 
-/** The caller's sessions and device tokens, so one can be ended (POST /auth/logout/{id}). */
-export async function listOwnSessions(ctx: Ctx) {
+/**
+ * GET /auth/sessions (issue 11 §10): the caller's live browser sessions and device tokens, newest activity first,
+ * the one making the call marked, so they can end one (POST /auth/logout/{id}) or all the others.
+ */
+export async function listOwnSessions(ctx: Ctx): Promise<OwnSession[]> {
   const actor = actorOf(ctx);
+  const now = ctx.clock();
+  const lifetime = sessionLifetimeOf(ctx.config);
   const [sessions, tokens] = await Promise.all([
-    ctx.db
-      .selectFrom('sessions')
-      .select(['id', 'public_id', 'ip', 'user_agent', 'created_at', 'last_activity_at'])
-      .where('user_id', '=', actor.userId)
-      .where('expires_at', '>', ctx.clock())
-      .orderBy('last_activity_at', 'desc')
-      .execute(),
-    ctx.db
-      .selectFrom('personal_access_tokens')
-      .select(['id', 'name', 'created_at', 'last_used_at'])
-      .where('user_id', '=', actor.userId)
-      .orderBy('created_at', 'desc')
-      .execute(),
+    listLiveSessions(ctx.db, actor.userId, now, lifetime),
+    listLiveTokens(ctx.db, actor.userId, now, ctx.config.tokenLifetimeDays),
   ]);
-  return [
+  const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+  const rows: OwnSession[] = [
     ...sessions.map((s) => ({
       id: s.public_id,
       kind: 'session' as const,
       name: s.user_agent ?? 'Browser',
       ip: s.ip,
-      created_at: s.created_at,
-      last_active_at: s.last_activity_at,
+      created_at: new Date(s.created_at).toISOString(),
+      last_active_at: iso(s.last_activity_at),
+      expires_at: iso(sessionAbsoluteEnd(s, lifetime)),
       current: s.id === actor.sessionId,
     })),
     ...tokens.map((t) => ({
@@ -251,31 +264,42 @@ export async function listOwnSessions(ctx: Ctx) {
       kind: 'token' as const,
       name: t.name,
       ip: null,
-      created_at: t.created_at,
-      last_active_at: t.last_used_at,
+      created_at: new Date(t.created_at).toISOString(),
+      last_active_at: iso(t.last_used_at),
+      expires_at: iso(tokenEnd(t, ctx.config.tokenLifetimeDays)),
       current: t.id === actor.tokenId,
     })),
   ];
+  // The current one first, then by last activity.
+  const activity = (r: OwnSession) => (r.current ? Infinity : Date.parse(r.last_active_at ?? r.created_at));
+  return rows.sort((a, b) => activity(b) - activity(a));
 }
 
-/** POST /auth/logout/{id}: ends one of the caller's other sessions (uuid) or device tokens (numeric id). */
+/**
+ * POST /auth/logout/{id}: ends one of the caller's sessions (public uuid) or device tokens (numeric id) and closes
+ * its sockets. Another user's id, or one that does not exist, is the same 404.
+ */
 export async function endOwnSession(ctx: Ctx, id: string): Promise<void> {
   const actor = actorOf(ctx);
-  const isToken = /^\d+$/.test(id);
-  const result = isToken
-    ? await ctx.db
-        .deleteFrom('personal_access_tokens')
-        .where('id', '=', Number(id))
-        .where('user_id', '=', actor.userId)
-        .executeTakeFirst()
-    : /^[0-9a-f-]{36}$/i.test(id)
-      ? await ctx.db
-          .deleteFrom('sessions')
-          .where('public_id', '=', id)
-          .where('user_id', '=', actor.userId)
-          .executeTakeFirst()
-      : { numDeletedRows: 0n };
-  if (Number(result.numDeletedRows) === 0) throw notFound();
+  if (/^\d{1,10}$/.test(id)) {
+    const tokenId = Number(id);
+    if (!(await deleteAccessToken(ctx.db, { id: tokenId, userId: actor.userId }))) throw notFound();
+    closeSocketsOf({ tokenId });
+    return;
+  }
+  const sessionId = /^[0-9a-f-]{36}$/i.test(id)
+    ? await deleteOwnSessionByPublicId(ctx.db, { publicId: id, userId: actor.userId })
+    : null;
+  if (!sessionId) throw notFound();
+  closeSocketsOf({ sessionId });
+}
+
+/** POST /auth/logout-others: ends every other session and device token of the caller (and their sockets). */
+export async function endOtherSessions(ctx: Ctx): Promise<void> {
+  const actor = actorOf(ctx);
+  const keep = { sessionId: actor.sessionId, tokenId: actor.tokenId };
+  await endUserSessions(ctx.db, actor.userId, keep);
+  closeSocketsOf({ userId: actor.userId }, keep);
 }
 
 /** POST /auth/permission-check (spec 1 §3): all or any of the ids; super_admin passes. */

@@ -15,6 +15,7 @@ import * as m012 from './migrations/012_scorm_items';
 import * as m013 from './migrations/013_concurrency';
 import * as m015 from './migrations/015_email_change';
 import * as m017 from './migrations/017_login_throttle';
+import * as m016 from './migrations/016_server_secrets';
 
 /** Ordered, forward-only. Add a file, import it here; never edit one that has shipped. */
 const migrations: Record<string, Migration> = {
@@ -33,6 +34,7 @@ const migrations: Record<string, Migration> = {
   '013_concurrency': m013,
   '015_email_change': m015,
   '017_login_throttle': m017,
+  '016_server_secrets': m016,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -135,6 +135,13 @@ export interface PersonalAccessTokensTable {
   created_at: DefaultTimestamp;
 }
 
+/** Keys shared by every server process (016_server_secrets). */
+export interface ServerSecretsTable {
+  name: string;
+  value: string;
+  created_at: DefaultTimestamp;
+}
+
 export interface UserTokensTable {
   id: Generated<number>;
   user_id: number;
@@ -227,6 +234,7 @@ export interface Database {
   sessions: SessionsTable;
   personal_access_tokens: PersonalAccessTokensTable;
   user_tokens: UserTokensTable;
+  server_secrets: ServerSecretsTable;
   auth_events: AuthEventsTable;
   auth_throttles: AuthThrottlesTable;
   known_devices: KnownDevicesTable;

@@ -3,10 +3,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { loadActor } from '../auth/actor';
 import { ActorCache, actorForRequest, type CachedCaller } from '../auth/actor-cache';
+import { isGuestCsrfToken } from '../auth/guest-csrf';
 import {
   findAccessToken,
   findSession,
   type SessionRecord,
+  sessionLifetimeOf,
+  tokenEnd,
   touchAccessToken,
   touchSession,
 } from '../auth/queries';
@@ -24,7 +27,8 @@ declare module 'fastify' {
   }
   interface FastifyContextConfig {
     /**
-     * 'session': a web-session route (login): needs the csrf-cookie session even when logged out.
+     * 'session': a web-session route (login): needs the csrf-cookie token even when logged out (a signed-out browser's
+     * is signed, not stored: auth/guest-csrf.ts).
      * 'session-or-json': the same for browsers, but a cookieless JSON call (the mobile shell) is accepted: a
      * cross-site form cannot send JSON, and a cross-site script cannot without a CORS preflight we refuse.
      */
@@ -61,7 +65,7 @@ async function authenticate(deps: Deps, cache: ActorCache, request: FastifyReque
     const plain = authorization.slice(7).trim();
     request.credential = `t:${plain}`;
     const caller = await cached(cache, request.credential, async () => {
-      const token = await findAccessToken(deps.db, plain, now);
+      const token = await findAccessToken(deps.db, plain, now, deps.config.tokenLifetimeDays);
       const actor = token
         ? await loadActor(deps.db, token.user_id, {
             via: 'token',
@@ -71,7 +75,8 @@ async function authenticate(deps: Deps, cache: ActorCache, request: FastifyReque
         : null;
       return { session: null, token: token ?? null, actor };
     });
-    if (caller.token) {
+    // A remembered token still ends on time.
+    if (caller.token && tokenEnd(caller.token, deps.config.tokenLifetimeDays) > now) {
       ctx.actor = actorForRequest(caller.actor);
       await touchAccessToken(deps.db, caller.token, now);
     }
@@ -80,7 +85,7 @@ async function authenticate(deps: Deps, cache: ActorCache, request: FastifyReque
     request.credential = secret ? `s:${secret}` : null;
     const caller = secret
       ? await cached(cache, `s:${secret}`, async () => {
-          const record = await findSession(deps.db, secret, now);
+          const record = await findSession(deps.db, secret, now, sessionLifetimeOf(deps.config));
           const actor = record?.user_id
             ? await loadActor(deps.db, record.user_id, { via: 'session', sessionId: record.id })
             : null;
@@ -92,15 +97,19 @@ async function authenticate(deps: Deps, cache: ActorCache, request: FastifyReque
     request.session = session;
     const csrfMode = request.routeOptions.config?.csrf;
     const needsSession = csrfMode === 'session' || (csrfMode === 'session-or-json' && !isJson(request));
-    if (isStateChanging(request) && csrfMode !== 'off' && (secret || needsSession)) {
-      if (!session) throw sessionExpired();
+    // A browser that holds a session or a signed-out csrf cookie sends the header on every state change; so does
+    // any browser on a web-session route.
+    const guestCookie = !secret && !!request.cookies[CSRF_COOKIE];
+    if (isStateChanging(request) && csrfMode !== 'off' && (secret || guestCookie || needsSession)) {
+      const expected = session?.csrf_token ?? (secret ? null : await guestCsrfOf(deps, request, now));
+      if (!expected) throw sessionExpired();
       const header = request.headers[CSRF_HEADER];
-      if (typeof header !== 'string' || !safeEqual(decodeURIComponent(header), session.csrf_token))
+      if (typeof header !== 'string' || !safeEqual(decodeURIComponent(header), expected))
         throw csrfMismatch();
     }
     if (session?.user_id && caller) {
       ctx.actor = actorForRequest(caller.actor);
-      await touchSession(deps.db, session, now, deps.config.sessionLifetimeMinutes);
+      await touchSession(deps.db, session, now, sessionLifetimeOf(deps.config));
     }
   }
 
@@ -122,6 +131,13 @@ async function cached(
   return fresh;
 }
 
+/** A signed-out browser's XSRF-TOKEN cookie, when this server signed it and it is still fresh (auth/guest-csrf.ts). */
+async function guestCsrfOf(deps: Deps, request: FastifyRequest, now: Date): Promise<string | null> {
+  const token = request.cookies[CSRF_COOKIE];
+  if (!token) return null;
+  return (await isGuestCsrfToken(deps.db, token, now, deps.config.sessionLifetimeMinutes)) ? token : null;
+}
+
 const isJson = (request: FastifyRequest) =>
   (request.headers['content-type'] ?? '').startsWith('application/json');
 
@@ -140,11 +156,28 @@ export function actingAsSlug(request: FastifyRequest): string | null {
   return typeof fromQuery === 'string' && fromQuery ? fromQuery : null;
 }
 
+/**
+ * The cookies of a signed-in session. They last as long as the session can (its absolute lifetime): the server
+ * decides when it ends, idle or not, so an active user is not signed out by the browser at the idle lifetime.
+ */
 export function setSessionCookies(reply: FastifyReply, deps: Deps, secret: string, csrfToken: string): void {
   const secure = deps.config.cookieSecure;
-  const maxAge = deps.config.sessionLifetimeMinutes * 60;
+  const maxAge = deps.config.sessionAbsoluteLifetimeHours * 3600;
   reply.setCookie(SESSION_COOKIE, secret, { path: '/', httpOnly: true, sameSite: 'lax', secure, maxAge });
   reply.setCookie(CSRF_COOKIE, csrfToken, { path: '/', httpOnly: false, sameSite: 'lax', secure, maxAge });
+}
+
+/** A signed-out browser: the signed CSRF token only, no session cookie (and a stale one is dropped). */
+export function setGuestCsrfCookie(
+  reply: FastifyReply,
+  deps: Deps,
+  token: string,
+  hadSessionCookie: boolean,
+): void {
+  const secure = deps.config.cookieSecure;
+  const maxAge = deps.config.sessionLifetimeMinutes * 60;
+  if (hadSessionCookie) reply.clearCookie(SESSION_COOKIE, { path: '/' });
+  reply.setCookie(CSRF_COOKIE, token, { path: '/', httpOnly: false, sameSite: 'lax', secure, maxAge });
 }
 
 export function clearSessionCookies(reply: FastifyReply): void {

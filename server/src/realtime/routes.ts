@@ -3,12 +3,20 @@ import fastifyWebsocket from '@fastify/websocket';
 import type { FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import { loadActor } from '../auth/actor';
-import { findAccessToken } from '../auth/queries';
+import {
+  findAccessToken,
+  isSessionLive,
+  isTokenLive,
+  sessionAbsoluteEnd,
+  sessionLifetimeOf,
+  tokenEnd,
+} from '../auth/queries';
 import { resolveActingAs } from '../entities/scope';
 import type { App } from '../http/app-types';
-import type { Ctx } from '../http/context';
+import type { Actor, Ctx } from '../http/context';
 import { HttpError } from '../http/errors';
 import { streamMatrix } from './matrix-channel';
+import { closeSignedOut, registerSocket, type SocketOwner } from './socket-registry';
 
 /**
  * The websocket channel (spec 2 §4, §7; ARCHITECTURE realtime/): GET /api/ws upgrades.
@@ -17,6 +25,9 @@ import { streamMatrix } from './matrix-channel';
  * - Mobile: no cookie; the first message is {type:'auth', token, actingAs?} with the bearer token.
  * Then {type:'subscribe', channel:'matrix', id, filters} → {type:'subscribed', id} at once, progress and fetch_data
  * messages (see matrix-channel.ts), {type:'unsubscribe', id} (or closing) cancels. Errors: {type:'error', message}.
+ * - The socket lives only as long as its session or token (issue 11 §4): the code that ends one closes its sockets
+ *   (socket-registry.ts), each subscribe checks the credential and reloads the caller, and a timer closes the socket
+ *   when the credential reaches its absolute end.
  */
 
 const MAX_SUBSCRIPTIONS = 4;
@@ -39,6 +50,46 @@ const sendJson = (socket: WebSocket, message: unknown) => {
   if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
 };
 
+const ownerOf = (actor: Actor): SocketOwner => ({
+  userId: actor.userId,
+  sessionId: actor.sessionId,
+  tokenId: actor.tokenId,
+});
+
+/** The caller again, if the session or token that opened the socket still stands (else null): fresh permissions. */
+async function reloadCaller(ctx: Ctx, actor: Actor): Promise<Actor | null> {
+  const now = ctx.clock();
+  const live =
+    actor.via === 'session' && actor.sessionId
+      ? await isSessionLive(ctx.db, {
+          sessionId: actor.sessionId,
+          userId: actor.userId,
+          now,
+          lifetime: sessionLifetimeOf(ctx.config),
+        })
+      : actor.via === 'token' && actor.tokenId
+        ? await isTokenLive(ctx.db, {
+            tokenId: actor.tokenId,
+            userId: actor.userId,
+            now,
+            lifetimeDays: ctx.config.tokenLifetimeDays,
+          })
+        : false;
+  if (!live) return null;
+  const fresh = await loadActor(
+    ctx.db,
+    actor.userId,
+    actor.via === 'session'
+      ? { via: 'session', sessionId: actor.sessionId ?? '' }
+      : { via: 'token', tokenId: actor.tokenId ?? 0, abilities: [...actor.abilities] },
+  );
+  if (fresh) fresh.actingAs = actor.actingAs;
+  return fresh;
+}
+
+/** setTimeout's longest delay (~24.8 days); a later end is checked then and the timer set again. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 export async function realtimeRoutes(app: App) {
   await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
   app.get(
@@ -57,7 +108,31 @@ export async function realtimeRoutes(app: App) {
         socket.close(1008, 'origin');
         return;
       }
+      let endTimer: NodeJS.Timeout | undefined;
+      const signOut = () => {
+        for (const controller of subscriptions.values()) controller.abort();
+        subscriptions.clear();
+        closeSignedOut(socket);
+      };
+      /** Closes the socket when its credential reaches its absolute end (checked again at a capped timer). */
+      const endAt = (end: Date) => {
+        clearTimeout(endTimer);
+        const delay = end.getTime() - ctx.clock().getTime();
+        endTimer = setTimeout(
+          () => {
+            if (delay <= MAX_TIMER_MS) return signOut();
+            endAt(end);
+          },
+          Math.max(0, Math.min(delay, MAX_TIMER_MS)),
+        );
+        endTimer.unref();
+      };
+      if (ctx.actor) {
+        registerSocket(socket, ownerOf(ctx.actor));
+        if (request.session) endAt(sessionAbsoluteEnd(request.session, sessionLifetimeOf(ctx.config)));
+      }
       socket.on('close', () => {
+        clearTimeout(endTimer);
         for (const controller of subscriptions.values()) controller.abort();
         subscriptions.clear();
       });
@@ -76,7 +151,7 @@ export async function realtimeRoutes(app: App) {
           if (message.type === 'auth') {
             if (authenticated) return;
             const now = ctx.clock();
-            const token = await findAccessToken(ctx.db, message.token, now);
+            const token = await findAccessToken(ctx.db, message.token, now, ctx.config.tokenLifetimeDays);
             const actor = token
               ? await loadActor(ctx.db, token.user_id, {
                   via: 'token',
@@ -92,6 +167,8 @@ export async function realtimeRoutes(app: App) {
             ctx.actor = actor;
             if (message.actingAs) actor.actingAs = await resolveActingAs(ctx, message.actingAs, actor);
             authenticated = true;
+            registerSocket(socket, ownerOf(actor));
+            if (token) endAt(tokenEnd(token, ctx.config.tokenLifetimeDays));
             return sendJson(socket, { type: 'authenticated' });
           }
           if (!authenticated || !ctx.actor) {
@@ -104,7 +181,11 @@ export async function realtimeRoutes(app: App) {
             subscriptions.delete(message.id);
             return sendJson(socket, { type: 'unsubscribed', id: message.id });
           }
-          // subscribe: a retry of a running subscription is acknowledged again, not restarted.
+          // subscribe: the session or token may have ended in another process since the socket opened.
+          const caller = await reloadCaller(ctx, ctx.actor);
+          if (!caller) return signOut();
+          ctx.actor = caller;
+          // A retry of a running subscription is acknowledged again, not restarted.
           if (subscriptions.has(message.id)) return sendJson(socket, { type: 'subscribed', id: message.id });
           if (subscriptions.size >= MAX_SUBSCRIPTIONS) {
             sendJson(socket, {

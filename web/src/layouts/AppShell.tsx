@@ -116,6 +116,14 @@ function Header() {
                   Change password
                 </Link>
               </MenuItem>
+              <MenuItem>
+                <Link
+                  to="/account/sessions"
+                  className="block rounded-lg px-3 py-2 text-sm text-slate-700 data-focus:bg-slate-100"
+                >
+                  Sessions and devices
+                </Link>
+              </MenuItem>
               {canActAs ? (
                 <MenuItem>
                   <button
