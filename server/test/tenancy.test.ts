@@ -1961,7 +1961,8 @@ describe('the canary planted in the target organisation', () => {
     expect(leaks).toEqual([]);
     // The sweep really read answers (not just refusals): most probes succeed for an administrator of their own org.
     expect(seen.length).toBeGreaterThan(probes.length / 2);
-  });
+    // About 150 calls, PDFs and XLSX among them.
+  }, 180_000);
 
   it('is found by the target organisation itself (the sweep can see it)', async () => {
     const insiderAdmin = await bearer(
