@@ -41,6 +41,8 @@ const Env = z.object({
   SMTP_PASSWORD: z.string().optional(),
   SMTP_SECURE: z.enum(['true', 'false']).default('false'),
   MAIL_FROM: z.string().default('CareCompliance <no-reply@carecompliance.local>'),
+  /** Shows the secrets of links in the outbox view (issue 11 §11): for test setups that read mail there only. */
+  OUTBOX_SHOW_LINKS: z.enum(['true', 'false']).default('false'),
   SESSION_LIFETIME_MINUTES: z.coerce.number().int().min(5).default(120),
   SEED_DEMO: z.enum(['true', 'false']).default('true'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -80,6 +82,7 @@ const EXPECTED: Record<EnvName, string> = {
   SMTP_PASSWORD: 'must be a password',
   SMTP_SECURE: 'must be true or false',
   MAIL_FROM: 'must be a sender such as CareCompliance <no-reply@example.com>',
+  OUTBOX_SHOW_LINKS: 'must be true or false',
   SESSION_LIFETIME_MINUTES: 'must be a whole number of minutes, at least 5',
   SEED_DEMO: 'must be true or false',
   LOG_LEVEL: 'must be fatal, error, warn, info, debug, trace or silent',
@@ -139,6 +142,8 @@ export interface Config {
   corsOrigins: string[];
   smtp?: { host: string; port: number; user?: string; password?: string; secure: boolean };
   mailFrom: string;
+  /** The outbox view shows links whole instead of masking their secrets (browser tests only). */
+  outboxShowLinks: boolean;
   sessionLifetimeMinutes: number;
   seedDemo: boolean;
   logLevel: string;
@@ -172,6 +177,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
         }
       : undefined,
     mailFrom: env.MAIL_FROM,
+    outboxShowLinks: env.OUTBOX_SHOW_LINKS === 'true',
     sessionLifetimeMinutes: env.SESSION_LIFETIME_MINUTES,
     seedDemo: env.SEED_DEMO === 'true',
     logLevel: env.LOG_LEVEL,
