@@ -31,6 +31,7 @@ import { errorHandler } from './http/error-handler';
 import { notFound } from './http/errors';
 import { inputGuardPlugin } from './http/input-guard';
 import { readCachePlugin } from './http/read-cache';
+import { securityHeadersPlugin } from './http/security-headers';
 import { learningRoutes } from './learning/routes';
 import { lessonRoutes } from './lessons/routes';
 import { mailRoutes } from './mail/routes';
@@ -62,6 +63,8 @@ export interface BuildOptions {
   logger?: FastifyServerOptions['logger'];
   /** Serve the built web app (web/dist) and fall back to index.html for client routes. */
   serveWeb?: boolean;
+  /** The built web app's folder (web/dist); tests point it elsewhere. */
+  webRoot?: string;
 }
 
 /** buildApp(deps): plugins, then each capability's routes (ARCHITECTURE layout). */
@@ -88,6 +91,11 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}) {
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(errorHandler);
 
+  // First: every answer carries the security headers, including errors raised by later hooks (401, 419, 404).
+  await app.register(securityHeadersPlugin, {
+    appUrl: deps.config.appUrl,
+    corsOrigins: deps.config.corsOrigins,
+  });
   await app.register(fastifyCookie);
   await app.register(fastifyCors, {
     // Same-origin by default; a separate web host is allowed by CORS_ORIGINS, with credentials (spec 1 §1).
@@ -154,8 +162,9 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}) {
   // Uploaded SCORM / H5P files: a separate path outside /api (issue 4 item 5).
   await app.register(packageFileRoutes);
 
-  const serveWeb = options.serveWeb && existsSync(path.join(WEB_DIST, 'index.html'));
-  if (serveWeb) await app.register(fastifyStatic, { root: WEB_DIST, wildcard: false, index: false });
+  const webRoot = options.webRoot ?? WEB_DIST;
+  const serveWeb = options.serveWeb && existsSync(path.join(webRoot, 'index.html'));
+  if (serveWeb) await app.register(fastifyStatic, { root: webRoot, wildcard: false, index: false });
   app.setNotFoundHandler((request, reply) => {
     const isPage =
       request.method === 'GET' && !request.url.startsWith('/api/') && !request.url.startsWith('/graphql');

@@ -74,6 +74,8 @@ const Env = z.object({
   SMTP_PASSWORD: z.string().optional(),
   SMTP_SECURE: z.enum(['true', 'false']).default('false'),
   MAIL_FROM: z.string().default('CareCompliance <no-reply@carecompliance.local>'),
+  /** Shows the secrets of links in the outbox view (issue 11 §11): for test setups that read mail there only. */
+  OUTBOX_SHOW_LINKS: z.enum(['true', 'false']).default('false'),
   SESSION_LIFETIME_MINUTES: z.coerce.number().int().min(5).default(120),
   /** ASVS 3.3.3 / 3.3.4: a web session ends this long after login, however active (the idle lifetime aside). */
   SESSION_ABSOLUTE_LIFETIME_HOURS: wholeNumber(1, 24 * 366).default(12),
@@ -119,6 +121,7 @@ const EXPECTED: Record<EnvName, string> = {
   SMTP_PASSWORD: 'must be a password',
   SMTP_SECURE: 'must be true or false',
   MAIL_FROM: 'must be a sender such as CareCompliance <no-reply@example.com>',
+  OUTBOX_SHOW_LINKS: 'must be true or false',
   SESSION_LIFETIME_MINUTES: 'must be a whole number of minutes, at least 5',
   SESSION_ABSOLUTE_LIFETIME_HOURS: 'must be a whole number of hours from 1 to 8784',
   TOKEN_LIFETIME_DAYS: 'must be a whole number of days from 1 to 3660',
@@ -182,6 +185,8 @@ export interface Config {
   trustProxy: boolean | string[];
   smtp?: { host: string; port: number; user?: string; password?: string; secure: boolean };
   mailFrom: string;
+  /** The outbox view shows links whole instead of masking their secrets (browser tests only). */
+  outboxShowLinks: boolean;
   sessionLifetimeMinutes: number;
   sessionAbsoluteLifetimeHours: number;
   tokenLifetimeDays: number;
@@ -218,6 +223,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
         }
       : undefined,
     mailFrom: env.MAIL_FROM,
+    outboxShowLinks: env.OUTBOX_SHOW_LINKS === 'true',
     sessionLifetimeMinutes: env.SESSION_LIFETIME_MINUTES,
     sessionAbsoluteLifetimeHours: env.SESSION_ABSOLUTE_LIFETIME_HOURS,
     tokenLifetimeDays: env.TOKEN_LIFETIME_DAYS,

@@ -24,11 +24,25 @@ export async function launch() {
   });
 }
 
+/**
+ * A page whose `errors` collect uncaught errors and every Content-Security-Policy violation (issue 11 §6), in the
+ * page or any of its frames, so each test that expects no errors also proves the app runs under its policy.
+ */
 export async function newPage(browser, { width = 1280, height = 800 } = {}) {
   const context = await browser.newContext({ viewport: { width, height } });
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) =>
+      console.error(
+        `CSP violation: ${e.effectiveDirective} blocked ${e.blockedURI || 'inline'} (${e.sourceFile}:${e.lineNumber})`,
+      ),
+    );
+  });
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error' && /CSP violation|Content Security Policy/.test(m.text())) errors.push(m.text());
+  });
   return { context, page, errors };
 }
 

@@ -142,6 +142,8 @@ async function main() {
     SEED_DEMO: 'true',
     LOG_LEVEL: 'warn',
     APP_URL: `http://127.0.0.1:${port}`,
+    // The auth flows read reset and verification links from the outbox view, which masks them otherwise.
+    OUTBOX_SHOW_LINKS: 'true',
   };
   if (process.env.DATABASE_URL) {
     const db = await freshDatabase(process.env.DATABASE_URL);

@@ -1,3 +1,6 @@
+// First: zod's settings for browsers (zod-setup.ts).
+import './zod-setup';
+
 export * from './auth';
 export * from './common';
 export * from './compliance';

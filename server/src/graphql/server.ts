@@ -6,6 +6,7 @@ import { type ASTNode, type DocumentNode, GraphQLError, Kind, visit } from 'grap
 import { createGraphQLError, createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import type { Config } from '../config';
 import type { Ctx } from '../http/context';
+import { unauthenticated } from '../http/errors';
 import { findInputProblem, type InputProblem } from '../http/input-guard';
 import { INVALID_INPUT, maskError } from './errors';
 import { LIMITS } from './routes';
@@ -86,6 +87,33 @@ const inputGuard: Plugin = {
   },
 };
 
+/** Whether the document asks for the schema itself (__schema or __type, in any operation or fragment). */
+function asksForSchema(document: DocumentNode): boolean {
+  let found = false;
+  visit(document, {
+    Field(node) {
+      if (node.name.value === '__schema' || node.name.value === '__type') found = true;
+    },
+  });
+  return found;
+}
+
+/**
+ * Issue 11 §9: in production the schema is described only to a signed-in caller, the same rule as /api/docs. Checked
+ * when the operation runs, not as a validation rule: yoga caches validation by document, which would let one
+ * caller's verdict answer the next.
+ */
+const introspectionNeedsCaller: Plugin<ServerContext> = {
+  onExecute({ args, setResultAndStopExecution }) {
+    const context = args.contextValue as ServerContext;
+    if (context.actor || !asksForSchema(args.document)) return;
+    const error = unauthenticated();
+    setResultAndStopExecution({
+      errors: [createGraphQLError(error.message, { extensions: { code: 'UNAUTHENTICATED', status: 401 } })],
+    });
+  },
+};
+
 export function buildYoga(config: Config, log: FastifyBaseLogger): YogaServerInstance<ServerContext, object> {
   const development = config.env === 'development';
   return createYoga<ServerContext>({
@@ -122,6 +150,7 @@ export function buildYoga(config: Config, log: FastifyBaseLogger): YogaServerIns
       maxAliasesPlugin({ n: LIMITS.aliases, exposeLimits: true }),
       inputGuard,
       ...(development ? [] : [withoutSuggestions]),
+      ...(config.env === 'production' ? [introspectionNeedsCaller] : []),
     ],
   });
 }

@@ -141,10 +141,13 @@ async function guestCsrfOf(deps: Deps, request: FastifyRequest, now: Date): Prom
 const isJson = (request: FastifyRequest) =>
   (request.headers['content-type'] ?? '').startsWith('application/json');
 
-function requiresCaller(request: FastifyRequest): boolean {
+function requiresCaller(request: FastifyRequest, config: Deps['config']): boolean {
   const url = request.routeOptions.url ?? '';
+  // The API documentation (page, JSON, assets) describes every route: open while developing and in the test suites,
+  // for signed-in callers only in production (issue 11 §9; GraphQL's introspection follows the same rule).
+  if (url.startsWith('/api/docs')) return config.env === 'production';
   // GraphQL answers anonymous callers in its own error format (UNAUTHENTICATED).
-  if (!url.startsWith('/api/') || url.startsWith('/api/docs') || url.startsWith('/api/graphql')) return false;
+  if (!url.startsWith('/api/') || url.startsWith('/api/graphql')) return false;
   return request.routeOptions.config?.auth !== false;
 }
 
@@ -199,6 +202,6 @@ export const authenticationPlugin = fp(async (app: FastifyInstance, deps: Deps) 
   });
   // 401 before the body is validated, so an anonymous caller never learns a route's schema from a 422.
   app.addHook('preValidation', async (request) => {
-    if (requiresCaller(request) && !request.ctx.actor) throw unauthenticated();
+    if (requiresCaller(request, deps.config) && !request.ctx.actor) throw unauthenticated();
   });
 });

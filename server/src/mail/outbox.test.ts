@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, buildUser } from '../../test/factories';
 import { createHarness, type Harness } from '../../test/harness';
+import { lastMail, linkIn } from '../auth/flows-test-support';
+import { MASKED, maskLinks } from './mask-links';
 
 let h: Harness;
 beforeAll(async () => {
@@ -34,5 +36,50 @@ describe('GET /api/mail/outbox', () => {
     expect(one.json().meta.total).toBe(1);
     const bad = await h.app.inject({ method: 'GET', url: '/api/mail/outbox?per_page=1000', headers });
     expect(bad.statusCode).toBe(422);
+  });
+});
+
+describe('the outbox view masks the secrets of links (issue 11 §11)', () => {
+  it('shows a reset link without its token, while the mail sent keeps the working link', async () => {
+    const user = await buildUser(h.db, { email: 'forgetful@example.test' });
+    const forgot = await h.app.inject({
+      method: 'POST',
+      url: '/api/auth/forgot-password',
+      payload: { email: user.email },
+    });
+    expect(forgot.statusCode, forgot.body).toBeLessThan(300);
+    const stored = await lastMail(h, user.email, 'reset_password');
+    const { token } = linkIn(stored?.text_body ?? '', 'reset-password');
+    expect(token.length).toBeGreaterThan(20);
+
+    const admin = await buildUser(h.db, { superAdmin: true });
+    const res = await h.app.inject({
+      method: 'GET',
+      url: `/api/mail/outbox?to=${user.email}`,
+      headers: await bearer(h.db, admin.id),
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).not.toContain(token);
+    expect(res.body).not.toContain(encodeURIComponent(token));
+    const [mail] = res.json().data;
+    expect(mail.text_body).toContain(`/reset-password/${MASKED}?email=forgetful%40example.test`);
+    expect(mail.html_body).toContain(`/reset-password/${MASKED}?email=forgetful%40example.test`);
+  });
+
+  it('masks token-like path segments and secret query values in text and HTML, keeping the rest', () => {
+    const token = 'q3V9xYz_Ab-12cdEFgh34ijKLmn56opQRst78uvWX90yz';
+    expect(maskLinks(`Open https://app.example.test/verify-email/${token} now`)).toBe(
+      `Open https://app.example.test/verify-email/${MASKED} now`,
+    );
+    expect(maskLinks('https://app.example.test/invite?email=a%40b.test&token=short1&next=/home')).toBe(
+      `https://app.example.test/invite?email=a%40b.test&token=${MASKED}&next=/home`,
+    );
+    expect(maskLinks('<a href="https://app.example.test/accept?id=7&#38;signature=abc">x</a>')).toBe(
+      `<a href="https://app.example.test/accept?id=7&#38;signature=${MASKED}">x</a>`,
+    );
+    // Readable addresses stay as they are: a slug, the host, a short id.
+    const plain = 'https://training-for-care-2024.example.test/courses/fire-safety-awareness-level/12';
+    expect(maskLinks(plain)).toBe(plain);
+    expect(maskLinks(null)).toBeNull();
   });
 });

@@ -1,5 +1,6 @@
 import { PassThrough, type Readable } from 'node:stream';
 import yazl from 'yazl';
+import { spreadsheetText } from '../reports/spreadsheet-text';
 
 /**
  * A minimal streaming XLSX writer for big sheets (the matrix export: 10,000 rows × 200 columns). exceljs builds a
@@ -145,7 +146,7 @@ export class XlsxStreamWriter {
       xml +=
         typeof v === 'number'
           ? `<c r="${ref}"${s}><v>${v}</v></c>`
-          : `<c r="${ref}"${s} t="inlineStr"><is><t>${xmlEscape(v)}</t></is></c>`;
+          : `<c r="${ref}"${s} t="inlineStr"><is><t>${xmlEscape(spreadsheetText(v))}</t></is></c>`;
     }
     return this.sheet.write(`${xml}</row>`);
   }

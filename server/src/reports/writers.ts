@@ -1,6 +1,7 @@
 import { PassThrough, type Readable } from 'node:stream';
 import PDFDocument from 'pdfkit';
 import { type FontWeight, fontFor, STANDARD_FONT, useUnicodeFonts } from '../pdf/fonts';
+import { spreadsheetCell, spreadsheetText } from './spreadsheet-text';
 
 /**
  * Streaming writers of report files (core brief: XLSX = exceljs WorkbookWriter, PDF = pdfkit). Rows arrive as an
@@ -35,10 +36,16 @@ export function writeXlsx(sheets: Sheet[], meta: { creator: string }): Readable 
     wb.creator = meta.creator;
     for (const sheet of sheets) {
       const ws = wb.addWorksheet(sheet.name.slice(0, 31), { views: [{ state: 'frozen', ySplit: 1 }] });
-      ws.columns = sheet.columns.map((c, i) => ({ header: c.header, key: `c${i}`, width: c.width }));
+      ws.columns = sheet.columns.map((c, i) => ({
+        header: spreadsheetText(c.header),
+        key: `c${i}`,
+        width: c.width,
+      }));
       ws.getRow(1).font = { bold: true };
       ws.getRow(1).commit();
-      for await (const batch of sheet.rows) for (const row of batch) ws.addRow(row).commit();
+      // Text cells that could read as formulas are quoted (spreadsheet-text.ts).
+      for await (const batch of sheet.rows)
+        for (const row of batch) ws.addRow(row.map(spreadsheetCell)).commit();
       ws.commit();
     }
     await wb.commit();

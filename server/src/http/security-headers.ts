@@ -1,0 +1,87 @@
+import fastifyHelmet, { type FastifyHelmetOptions } from '@fastify/helmet';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Config } from '../config';
+
+/**
+ * Security headers on every answer (issue 11 §6, ASVS 14.4): API JSON, the web app's files, errors and GraphQL,
+ * through @fastify/helmet. The one exception is uploaded package content under /packages/*: its route sets its own
+ * Content-Security-Policy, framing and referrer rules for untrusted code (packages/routes.ts), and nothing here may
+ * loosen or replace them, so helmet leaves those answers alone.
+ */
+
+/**
+ * H5P core (web/public/h5p-player, vendored h5p-standalone) writes its content frame as an about:blank document,
+ * which inherits this policy, with one fixed inline script handing the frame its settings. Its hash lets exactly
+ * that script run; any other inline script stays blocked.
+ */
+const H5P_FRAME_SCRIPT = "'sha256-8CniZYrnO46q7MvZ3m08Wom1HH/ZhyXmm29kBKTV1rk='";
+
+/** The matrix's live updates (realtime/): the websocket at the app's own address. */
+function websocketOrigin(appUrl: string): string {
+  const url = new URL(appUrl);
+  return `${url.protocol === 'https:' ? 'wss:' : 'ws:'}//${url.host}`;
+}
+
+/**
+ * The web app's policy. Scripts only from our files (no inline script, no eval); no plugins; no <base> elsewhere;
+ * never framed by another site; forms post only to us. Styles only from our files too: the built app ships
+ * stylesheets, and React's style props are set through the DOM (not markup), which a policy does not govern; the
+ * browser suites (web/e2e, which fail on any violation) find none, H5P and SCORM players included. Images: ours,
+ * data: and blob: (previews of chosen files), and https: because author rich text may show images from any https
+ * address (content/sanitize.ts). Frames: our own origin only, for the package player (/packages/*).
+ */
+export function contentSecurityPolicy(config: Pick<Config, 'appUrl'>): Record<string, string[]> {
+  const https = config.appUrl.startsWith('https://');
+  return {
+    'default-src': ["'self'"],
+    'script-src': ["'self'", H5P_FRAME_SCRIPT],
+    'script-src-attr': ["'none'"],
+    'style-src': ["'self'"],
+    'img-src': ["'self'", 'data:', 'blob:', 'https:'],
+    'font-src': ["'self'", 'data:'],
+    'media-src': ["'self'", 'blob:'],
+    'connect-src': ["'self'", websocketOrigin(config.appUrl)],
+    'frame-src': ["'self'"],
+    'worker-src': ["'self'", 'blob:'],
+    'manifest-src': ["'self'"],
+    'object-src': ["'none'"],
+    'base-uri': ["'self'"],
+    'form-action': ["'self'"],
+    'frame-ancestors': ["'none'"],
+    ...(https ? { 'upgrade-insecure-requests': [] } : {}),
+  };
+}
+
+export function helmetOptions(config: SecurityHeadersOptions): FastifyHelmetOptions {
+  const https = config.appUrl.startsWith('https://');
+  return {
+    contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(config) },
+    // Another site's page cannot keep a handle on ours (window.opener) once a user follows a link to it.
+    crossOriginOpenerPolicy: { policy: 'same-origin' },
+    // Off: author content may show images from other sites, which would need their CORP/CORS opt-in.
+    crossOriginEmbedderPolicy: false,
+    // Our files load only into our pages, unless a separate web host (CORS_ORIGINS) shows them as images.
+    crossOriginResourcePolicy: { policy: config.corsOrigins.length ? 'cross-origin' : 'same-origin' },
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    // HSTS only where the app is served over https: on http it would be ignored, and it must not pin a test host.
+    strictTransportSecurity: https ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+    xFrameOptions: { action: 'deny' },
+    // nosniff, X-Powered-By removed, Origin-Agent-Cluster, X-DNS-Prefetch-Control, X-Download-Options,
+    // X-Permitted-Cross-Domain-Policies and X-XSS-Protection: 0 are helmet's defaults.
+  };
+}
+
+/** Package files carry their own policy (packages/routes.ts); every other answer gets ours. */
+const ownsItsHeaders = (request: FastifyRequest) => request.url.startsWith('/packages/');
+
+export type SecurityHeadersOptions = Pick<Config, 'appUrl' | 'corsOrigins'>;
+
+export const securityHeadersPlugin = fp(async (app: FastifyInstance, config: SecurityHeadersOptions) => {
+  // global: false, and the hook below applies the headers, so the package routes can be left out by path whatever
+  // their route options are.
+  await app.register(fastifyHelmet, { ...helmetOptions(config), global: false });
+  app.addHook('onRequest', async (request, reply) => {
+    if (!ownsItsHeaders(request)) reply.helmet();
+  });
+});
