@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { API_VERSION, MAX_IMAGE_BYTES, PRODUCT_NAME } from '@cc/contracts';
 import fastifyCookie from '@fastify/cookie';
 import fastifyCors from '@fastify/cors';
@@ -48,9 +47,8 @@ import { systemRoutes } from './system/routes';
 import { tagRoutes } from './tags/routes';
 import { topicRoutes } from './topics/routes';
 import { userRoutes } from './users/routes';
+import { WEB_DIST } from './web-dist';
 import { whitelabelRoutes } from './whitelabel/routes';
-
-const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -85,6 +83,13 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}) {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(errorHandler);
+
+  // The package origin (issue 11 finding 1) serves package files and nothing else: not the app, not the API.
+  const packageHost = deps.config.packageOrigin ? new URL(deps.config.packageOrigin).host : null;
+  if (packageHost)
+    app.addHook('onRequest', async (request) => {
+      if (request.host.toLowerCase() === packageHost && !request.url.startsWith('/packages/')) throw notFound();
+    });
 
   await app.register(fastifyCookie);
   await app.register(fastifyCors, {

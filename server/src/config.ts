@@ -17,6 +17,16 @@ const isHttpUrl = (v: string) => {
   }
 };
 
+/** An http(s) origin and nothing more: no path, query, fragment or credentials. */
+const isBareOrigin = (v: string) => {
+  try {
+    const url = new URL(v);
+    return ['http:', 'https:'].includes(url.protocol) && url.origin === v.replace(/\/$/, '');
+  } catch {
+    return false;
+  }
+};
+
 const Env = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: wholeNumber(0, 65535).default(3000),
@@ -61,6 +71,11 @@ const Env = z.object({
   PACKAGE_MAX_UNCOMPRESSED_BYTES: wholeNumber(1, Number.MAX_SAFE_INTEGER).optional(),
   PACKAGE_MAX_ENTRIES: wholeNumber(1, Number.MAX_SAFE_INTEGER).optional(),
   PACKAGE_MAX_RATIO: wholeNumber(1, Number.MAX_SAFE_INTEGER).optional(),
+  /**
+   * Where uploaded SCORM / H5P files are served from (issue 11 finding 1): an origin of its own such as
+   * http://packages.localhost:3000, never the app's. Unset: they run in an opaque sandboxed origin instead.
+   */
+  PACKAGE_ORIGIN: z.string().refine(isBareOrigin).optional(),
 });
 type EnvName = keyof typeof Env.shape;
 
@@ -90,6 +105,8 @@ const EXPECTED: Record<EnvName, string> = {
   PACKAGE_MAX_UNCOMPRESSED_BYTES: 'must be a whole number of bytes above 0',
   PACKAGE_MAX_ENTRIES: 'must be a whole number above 0',
   PACKAGE_MAX_RATIO: 'must be a whole number above 0',
+  PACKAGE_ORIGIN:
+    'must be an origin of its own such as https://packages.example.com (scheme, host and port only; not the APP_URL origin)',
 };
 
 /**
@@ -145,6 +162,8 @@ export interface Config {
   cookieSecure: boolean;
   actorCacheMs: number;
   pgliteSharedBuffers: string;
+  /** Origin package files are served from (no trailing slash); undefined: the opaque sandbox on the app's host. */
+  packageOrigin?: string;
 }
 
 export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
@@ -152,6 +171,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
   const dataDir = path.resolve(overrides.dataDir ?? env.DATA_DIR);
   const port = overrides.port ?? env.PORT;
   const appUrl = (overrides.appUrl ?? env.APP_URL ?? `http://localhost:${port}`).replace(/\/$/, '');
+  // Package content on the app's own origin is exactly what the package origin exists to prevent.
+  if (env.PACKAGE_ORIGIN && new URL(env.PACKAGE_ORIGIN).origin === new URL(appUrl).origin)
+    throw new ConfigError(['PACKAGE_ORIGIN']);
   return {
     env: env.NODE_ENV,
     port,
@@ -178,6 +200,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     cookieSecure: env.COOKIE_SECURE === 'auto' ? appUrl.startsWith('https://') : env.COOKIE_SECURE === 'true',
     actorCacheMs: env.ACTOR_CACHE_MS ?? (env.NODE_ENV === 'test' ? 0 : 5000),
     pgliteSharedBuffers: env.PGLITE_SHARED_BUFFERS,
+    packageOrigin: env.PACKAGE_ORIGIN?.replace(/\/$/, ''),
     ...overrides,
   };
 }

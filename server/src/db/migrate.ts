@@ -13,6 +13,7 @@ import * as m010 from './migrations/010_tags';
 import * as m011 from './migrations/011_exempt_status';
 import * as m012 from './migrations/012_scorm_items';
 import * as m013 from './migrations/013_concurrency';
+import * as m014 from './migrations/014_server_secrets';
 
 /** Ordered, forward-only. Add a file, import it here; never edit one that has shipped. */
 const migrations: Record<string, Migration> = {
@@ -29,6 +30,7 @@ const migrations: Record<string, Migration> = {
   '011_exempt_status': m011,
   '012_scorm_items': m012,
   '013_concurrency': m013,
+  '014_server_secrets': m014,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
