@@ -2,9 +2,11 @@ import type { Attempt } from '@cc/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { isApiError } from '../../app/api';
+import { apiOrigin } from '../../app/env';
 import { Badge, type BadgeTone, Button, cx, Spinner } from '../../ui';
 import { handleAttemptUpdateFailure, patchAttempt } from '../api';
 import { fetchScormLaunch, type ScormItemLaunch, type ScormLaunch } from './package-api';
+import { connectScormFrame, frameUrl, packageSandbox, scormFrameName } from './package-frame';
 import {
   createRuntime,
   firstOpenItem,
@@ -35,8 +37,9 @@ const stateOf = (o: ItemOutcome | undefined) =>
 /**
  * Plays the SCORM package of a SCORM attempt (issue 4 item 2, issue 10 item 1): the package's table of contents
  * (every item of its organisation; headings, and the SCOs with what was recorded for each), and the current SCO in a
- * same-origin iframe at /packages/{uuid}/… with its own scorm-again runtime on window.API / window.API_1484_11
- * (scorm-runtime.ts). Moving to another item closes the SCO's frame (a SCO finishes on unload) before the next one
+ * sandboxed iframe at its signed launch URL, in an origin that is not the app's (issue 11 finding 1), with its own
+ * scorm-again runtime here (scorm-runtime.ts) that the SCO's window.API / window.API_1484_11 reaches by postMessage
+ * (package-frame.ts: the frame's name seeds the SCO's values, messages only from this frame and its origin). Moving to another item closes the SCO's frame (a SCO finishes on unload) before the next one
  * starts. Every commit is saved as PATCH /attempts/{id} { version, cmi, sco } in order, one at a time; the server
  * rolls the SCOs up and finishes the attempt when all are done. On 409 the server's message is shown (spec 1 §4);
  * other failures go through the learner pages' handleAttemptUpdateFailure.
@@ -53,6 +56,8 @@ export function ScormPlayer({ attempt, title, onAttemptChange }: ScormPlayerProp
   /** A new session of the same item (opened again after it ended). */
   const [session, setSession] = useState(0);
   const [readyKey, setReadyKey] = useState<string | null>(null);
+  /** The SCO frame's name: the bridge's seed (the player's origin, the version, the SCO's values). */
+  const [frameName, setFrameName] = useState('');
   /** The SCO ended its session itself (LMSFinish / Terminate) or the learner closed it. */
   const [ended, setEnded] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
@@ -132,6 +137,7 @@ export function ScormPlayer({ attempt, title, onAttemptChange }: ScormPlayerProp
   useEffect(() => {
     if (!data || !item || !key || !inProgress || ended) return;
     let runtime: Runtime | null = null;
+    let disconnect: (() => void) | null = null;
     let cancelled = false;
     const sco = item.identifier;
     const commit = (cmi: Record<string, unknown>) => {
@@ -166,17 +172,21 @@ export function ScormPlayer({ attempt, title, onAttemptChange }: ScormPlayerProp
       });
       if (cancelled) return created.dispose();
       runtime = created;
+      const origin = launchData.package_origin ?? null;
+      disconnect = connectScormFrame(() => frameRef.current?.contentWindow, origin, created.api);
       // An asset never talks to the runtime: opening it is doing it (recorded as completed by the server).
       if (
         item.scorm_type === 'asset' &&
         !itemOutcome(current.current, items[0]?.identifier ?? '', sco)?.status
       )
         commit({});
+      setFrameName(scormFrameName(window.location.origin, launchData.version, created.api));
       setReadyKey(key);
     };
     start(data).catch(() => setProblem('The SCORM player could not start.'));
     return () => {
       cancelled = true;
+      disconnect?.();
       runtime?.dispose();
     };
   }, [data, item, key, inProgress, ended, items]);
@@ -282,7 +292,9 @@ export function ScormPlayer({ attempt, title, onAttemptChange }: ScormPlayerProp
               key={key}
               ref={frameRef}
               title={multi ? `${heading}: ${item.title}` : heading}
-              src={item.launch_url}
+              name={frameName}
+              src={frameUrl(item.launch_url, apiOrigin())}
+              sandbox={packageSandbox(data.package_origin ?? null)}
               className="h-[70vh] w-full rounded-lg border border-slate-200 bg-white"
               allow="fullscreen; autoplay"
             />
