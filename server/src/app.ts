@@ -88,7 +88,8 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}) {
   const packageHost = deps.config.packageOrigin ? new URL(deps.config.packageOrigin).host : null;
   if (packageHost)
     app.addHook('onRequest', async (request) => {
-      if (request.host.toLowerCase() === packageHost && !request.url.startsWith('/packages/')) throw notFound();
+      if (request.host.toLowerCase() === packageHost && !request.url.startsWith('/packages/'))
+        throw notFound();
     });
 
   await app.register(fastifyCookie);

@@ -166,6 +166,17 @@ export interface Config {
   packageOrigin?: string;
 }
 
+/**
+ * The package origin when none is configured: on a machine of its own (APP_URL on localhost or a loopback address)
+ * packages.localhost on the same port, which browsers resolve to this machine; elsewhere none (the opaque sandbox),
+ * because a learner's browser cannot reach the server as *.localhost.
+ */
+export function localPackageOrigin(appUrl: string): string | undefined {
+  const url = new URL(appUrl);
+  if (!['localhost', '127.0.0.1', '[::1]'].includes(url.hostname)) return undefined;
+  return `${url.protocol}//packages.localhost${url.port ? `:${url.port}` : ''}`;
+}
+
 export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const env = parseEnv(source);
   const dataDir = path.resolve(overrides.dataDir ?? env.DATA_DIR);
@@ -200,7 +211,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     cookieSecure: env.COOKIE_SECURE === 'auto' ? appUrl.startsWith('https://') : env.COOKIE_SECURE === 'true',
     actorCacheMs: env.ACTOR_CACHE_MS ?? (env.NODE_ENV === 'test' ? 0 : 5000),
     pgliteSharedBuffers: env.PGLITE_SHARED_BUFFERS,
-    packageOrigin: env.PACKAGE_ORIGIN?.replace(/\/$/, ''),
+    packageOrigin: env.PACKAGE_ORIGIN?.replace(/\/$/, '') ?? localPackageOrigin(appUrl),
     ...overrides,
   };
 }

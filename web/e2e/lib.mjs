@@ -185,3 +185,11 @@ export async function pdfText(bytes) {
   }
   return pages.join('\n');
 }
+
+/**
+ * The SCO's frame on a SCORM player page. With a package origin (the e2e server's default: APP_URL on 127.0.0.1
+ * gives packages.localhost), the player frames the launcher page, which frames the SCO (issue 11 finding 1).
+ */
+export function scoFrame(page) {
+  return page.frameLocator('section[data-player=scorm] iframe').frameLocator('iframe');
+}

@@ -36,7 +36,8 @@ let outsider: Record<string, string>;
 let viewer: Record<string, string>;
 
 beforeAll(async () => {
-  h = await createHarness();
+  // The opaque sandbox (no package origin); the package origin has its own describe below.
+  h = await createHarness({ packageOrigin: undefined });
   org = await buildEntity(h.db, { level: 'A' });
   const authorUser = await buildUser(h.db, {
     entityId: org.id,

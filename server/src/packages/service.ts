@@ -117,6 +117,13 @@ export async function presentScorm(
     /** Signed and short-lived (launch.ts): a fresh one comes with every read of the launch data. */
     launch_url: `${base}/${row.launch_path}`,
     package_origin: packageOriginOf(ctx),
+    /**
+     * With a package origin, the launcher page the player frames: it holds the SCO's window.API and frames the SCO,
+     * so a SCO that looks for the API from window.parent (as many do) finds it in its own origin. Null without one.
+     */
+    player_url: ctx.config.packageOrigin
+      ? `${ctx.config.packageOrigin}${PACKAGE_RUNTIME_PATH}/scorm.html`
+      : null,
     mastery_score: row.mastery_score === null ? null : Number(row.mastery_score),
     size_bytes: row.size_bytes,
     created_at: row.created_at.toISOString(),

@@ -180,7 +180,15 @@ export function ScormPlayer({ attempt, title, onAttemptChange }: ScormPlayerProp
         !itemOutcome(current.current, items[0]?.identifier ?? '', sco)?.status
       )
         commit({});
-      setFrameName(scormFrameName(window.location.origin, launchData.version, created.api));
+      const scoUrl = item.launch_url ? frameUrl(item.launch_url, apiOrigin()) : undefined;
+      setFrameName(
+        scormFrameName(
+          window.location.origin,
+          launchData.version,
+          created.api,
+          launchData.player_url ? scoUrl : undefined,
+        ),
+      );
       setReadyKey(key);
     };
     start(data).catch(() => setProblem('The SCORM player could not start.'));
@@ -293,7 +301,7 @@ export function ScormPlayer({ attempt, title, onAttemptChange }: ScormPlayerProp
               ref={frameRef}
               title={multi ? `${heading}: ${item.title}` : heading}
               name={frameName}
-              src={frameUrl(item.launch_url, apiOrigin())}
+              src={data.player_url ?? frameUrl(item.launch_url, apiOrigin())}
               sandbox={packageSandbox(data.package_origin ?? null)}
               className="h-[70vh] w-full rounded-lg border border-slate-200 bg-white"
               allow="fullscreen; autoplay"

@@ -20,6 +20,8 @@ export interface ScormLaunch {
   launch_url: string;
   /** The origin package content runs in (PACKAGE_ORIGIN), or null: an opaque sandboxed origin. */
   package_origin: string | null;
+  /** With a package origin: the launcher page that holds the SCO's API and frames the SCO (null without one). */
+  player_url?: string | null;
   mastery_score: number | null;
   items: ScormItemLaunch[];
   /** As SCORM names the learner: id and "Last, First". */

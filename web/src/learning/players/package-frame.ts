@@ -4,8 +4,9 @@
  * player frames it with a matching `sandbox` attribute, so it shares neither the app's origin nor the user's session
  * and cannot navigate the app. The package talks to the player only by postMessage:
  *
- * - SCORM: web/public/package-runtime/scorm-frame.js (put into every SCORM page by the server) gives the SCO its
- *   window.API / window.API_1484_11. SCORM calls are synchronous, so it answers from the SCO's values, seeded by
+ * - SCORM: web/public/package-runtime/scorm-frame.js gives the SCO its window.API / window.API_1484_11: with a
+ *   package origin in the launcher page (scorm.html), which frames the SCO in that same origin so the SCO finds the
+ *   API on its parent; in the opaque sandbox in the SCO's own page (the server puts the script into every SCORM page). SCORM calls are synchronous, so it answers from the SCO's values, seeded by
  *   the player through the frame's name (scormFrameName) and refreshed by every reply; each call is passed here
  *   (connectScormFrame) and made on the real scorm-again runtime, which commits as before.
  * - H5P: web/public/package-runtime/h5p.html runs h5p-standalone inside the sandbox and posts the xAPI statements,
@@ -99,9 +100,19 @@ export function scormValues(api: BridgedApi): Record<string, string> {
   return values;
 }
 
-/** The frame's name: what the bridge in the SCO's page starts from (the player's origin, the version, the values). */
-export function scormFrameName(appOrigin: string, version: '1.2' | '2004', api: BridgedApi): string {
-  return SCORM_FRAME_PREFIX + JSON.stringify({ origin: appOrigin, version, values: scormValues(api) });
+/**
+ * The frame's name: what the bridge starts from (the player's origin, the version, the values) and, when the player
+ * frames the launcher page (a package origin), the SCO's URL the launcher opens below itself.
+ */
+export function scormFrameName(
+  appOrigin: string,
+  version: '1.2' | '2004',
+  api: BridgedApi,
+  launch?: string,
+): string {
+  return (
+    SCORM_FRAME_PREFIX + JSON.stringify({ origin: appOrigin, version, values: scormValues(api), launch })
+  );
 }
 
 interface ScormCall {
