@@ -5,7 +5,6 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { ADMIN, BASE, bearer, checkPage, client, launch, newPage, scoFrame, signIn } from './lib.mjs';
 
-
 /**
  * Issue 10 item 1, the SCORM side: every real SCORM package in ../shared/acceptance/packages (written by others, see
  * SOURCES.md) is uploaded, played in Chromium by a learner who answers correctly, then again by one who answers

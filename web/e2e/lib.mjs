@@ -193,3 +193,8 @@ export async function pdfText(bytes) {
 export function scoFrame(page) {
   return page.frameLocator('section[data-player=scorm] iframe').frameLocator('iframe');
 }
+
+/** The H5P content's frame: h5p-standalone's iframe inside the sandboxed player page (issue 11 finding 1). */
+export function h5pFrame(page) {
+  return page.frameLocator('[data-player="h5p"] iframe').frameLocator('iframe');
+}

@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ADMIN, BASE, bearer, client, launch, newPage, scoFrame, signIn, zip } from './lib.mjs';
 
-
 /**
  * Issue 11 finding 1: package content is untrusted code. A hostile SCORM 1.2 package (built here) is uploaded and
  * played by the super admin. On load it tries what a package uploaded by anyone could once do as its viewer: read

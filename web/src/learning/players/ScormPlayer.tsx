@@ -44,6 +44,9 @@ const stateOf = (o: ItemOutcome | undefined) =>
  * rolls the SCOs up and finishes the attempt when all are done. On 409 the server's message is shown (spec 1 §4);
  * other failures go through the learner pages' handleAttemptUpdateFailure.
  */
+/** How long a closed SCO's frame is still listened to for its finishing calls (LMSFinish / Terminate on unload). */
+const FINISH_GRACE_MS = 5000;
+
 export function ScormPlayer({ attempt, title, onAttemptChange }: ScormPlayerProps) {
   const launch = useQuery({
     queryKey: ['learning', 'scorm-launch', attempt.id],
@@ -173,7 +176,11 @@ export function ScormPlayer({ attempt, title, onAttemptChange }: ScormPlayerProp
       if (cancelled) return created.dispose();
       runtime = created;
       const origin = launchData.package_origin ?? null;
-      disconnect = connectScormFrame(() => frameRef.current?.contentWindow, origin, created.api);
+      // This session's frame window, kept once seen: the SCO's last calls (LMSFinish in its unload handler) can
+      // arrive after the player moved on, because a frame of another origin unloads in its own process.
+      let own: Window | null = null;
+      const frameWindow = () => (own ??= frameRef.current?.contentWindow ?? null);
+      disconnect = connectScormFrame(frameWindow, origin, created.api);
       // An asset never talks to the runtime: opening it is doing it (recorded as completed by the server).
       if (
         item.scorm_type === 'asset' &&
@@ -194,7 +201,9 @@ export function ScormPlayer({ attempt, title, onAttemptChange }: ScormPlayerProp
     start(data).catch(() => setProblem('The SCORM player could not start.'));
     return () => {
       cancelled = true;
-      disconnect?.();
+      // Still served for a moment: the closed SCO's finishing calls are saved through its own runtime and queue.
+      const stop = disconnect;
+      setTimeout(() => stop?.(), FINISH_GRACE_MS);
       runtime?.dispose();
     };
   }, [data, item, key, inProgress, ended, items]);
