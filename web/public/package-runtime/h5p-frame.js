@@ -1,7 +1,7 @@
 /*
  * The H5P player, frame side (issue 11 finding 1). Runs in h5p.html, a sandboxed document in an origin that is not
  * the app's, framed by web/src/learning/players/H5PPlayer.tsx, which names the frame
- * "cc-h5p:" + JSON {origin: the player's origin, id: the package uuid, base: its signed launch path}.
+ * "cc-h5p:" + JSON {origin: the player's origin, id: the package uuid, base: its signed launch path, title}.
  *
  * It starts h5p-standalone on the package and posts to its parent, at the player's origin only:
  *   {cc: 'h5p', type: 'xapi', statement}   every xAPI statement (the player judges them, h5p-xapi.ts)
@@ -23,6 +23,7 @@
   if (!seed || typeof seed.origin !== 'string' || typeof seed.id !== 'string' || typeof seed.base !== 'string')
     return;
   var parent = win.parent;
+  if (typeof seed.title === 'string') doc.title = seed.title;
   var RUNTIME = '/packages/runtime/h5p-player';
 
   function post(message) {
@@ -87,6 +88,9 @@
               // A statement that cannot be copied carries nothing we can record.
             }
           });
+        // h5p-standalone leaves its iframe unnamed; screen readers need a frame title (WCAG 4.1.2).
+        var frames = doc.querySelectorAll('iframe');
+        for (var i = 0; i < frames.length; i++) if (!frames[i].title) frames[i].title = seed.title || 'Interactive item';
         findInstance(50);
         reportHeight();
       })

@@ -57,11 +57,29 @@
   win.addEventListener('message', function (event) {
     if (event.source !== parent || event.origin !== origin) return;
     var data = event.data;
+    if (data && data.cc === 'scorm-close') return close();
     if (!data || data.cc !== 'scorm-reply' || data.id !== sent) return; // only the reply to the latest call is current
     if (data.values && typeof data.values === 'object') values = data.values;
     if (typeof data.error === 'string') lastError = data.error;
     remember();
   });
+
+  /**
+   * The player is about to close this frame. In the launcher, the SCO's frame is emptied here first: its
+   * beforeunload / unload handlers (where SCOs call LMSFinish) then run while this page, and its bridge, are still
+   * alive. A frame of another origin closed by the player unloads in its own process, too late to be heard.
+   */
+  function close() {
+    var inner = win.document && win.document.querySelector('iframe');
+    var done = function () {
+      parent.postMessage({ cc: 'scorm-closed' }, origin);
+    };
+    if (!inner) return done();
+    inner.addEventListener('load', function () {
+      setTimeout(done, 0);
+    });
+    inner.src = 'about:blank';
+  }
 
   /** n in "cmi.interactions._count": how many distinct indices the values hold below that collection. */
   function count(key) {

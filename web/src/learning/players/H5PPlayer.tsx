@@ -143,7 +143,7 @@ export function H5PPlayer({ attempt, h5pId, title, onOutcome, onScored }: H5PPla
           key={data.base_url}
           ref={frameRef}
           title={title ?? data.title ?? 'Interactive item'}
-          name={h5pFrameName(window.location.origin, data)}
+          name={h5pFrameName(window.location.origin, data, title ?? data.title ?? 'Interactive item')}
           src={frameUrl(data.player_url, apiOrigin())}
           sandbox={packageSandbox(data.package_origin ?? null)}
           allow="fullscreen"

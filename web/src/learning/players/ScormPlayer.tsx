@@ -6,7 +6,14 @@ import { apiOrigin } from '../../app/env';
 import { Badge, type BadgeTone, Button, cx, Spinner } from '../../ui';
 import { handleAttemptUpdateFailure, patchAttempt } from '../api';
 import { fetchScormLaunch, type ScormItemLaunch, type ScormLaunch } from './package-api';
-import { connectScormFrame, frameUrl, packageSandbox, scormFrameName } from './package-frame';
+import {
+  connectScormFrame,
+  frameUrl,
+  listenToFrame,
+  packageSandbox,
+  replyTarget,
+  scormFrameName,
+} from './package-frame';
 import {
   createRuntime,
   firstOpenItem,
@@ -46,6 +53,33 @@ const stateOf = (o: ItemOutcome | undefined) =>
  */
 /** How long a closed SCO's frame is still listened to for its finishing calls (LMSFinish / Terminate on unload). */
 const FINISH_GRACE_MS = 5000;
+
+/**
+ * Asks the package frame to end its SCO first (scorm-frame.js: the launcher empties the SCO's frame, whose finishing
+ * calls it still passes on), and waits for its answer, at most a few seconds.
+ */
+function askFrameToClose(frame: HTMLIFrameElement, packageOrigin: string | null): Promise<void> {
+  const target = frame.contentWindow;
+  if (!target) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    let stop = () => {};
+    const timer = setTimeout(() => {
+      stop();
+      resolve();
+    }, 3000);
+    stop = listenToFrame(
+      () => target,
+      packageOrigin,
+      (message) => {
+        if ((message as { cc?: unknown } | null)?.cc !== 'scorm-closed') return;
+        clearTimeout(timer);
+        stop();
+        resolve();
+      },
+    );
+    target.postMessage({ cc: 'scorm-close' }, replyTarget(packageOrigin));
+  });
+}
 
 export function ScormPlayer({ attempt, title, onAttemptChange }: ScormPlayerProps) {
   const launch = useQuery({
@@ -101,6 +135,7 @@ export function ScormPlayer({ attempt, title, onAttemptChange }: ScormPlayerProp
     const frame = frameRef.current;
     if (!frame) return;
     leaving.current = keyRef.current;
+    await askFrameToClose(frame, data?.package_origin ?? null);
     await new Promise<void>((resolve) => {
       const done = () => resolve();
       frame.addEventListener('load', done, { once: true });

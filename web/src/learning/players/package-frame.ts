@@ -177,8 +177,14 @@ export function connectScormFrame(
 export const H5P_FRAME_PREFIX = 'cc-h5p:';
 
 /** The frame's name: what the player page inside the sandbox starts from. */
-export function h5pFrameName(appOrigin: string, launch: { uuid: string; base_url: string }): string {
-  return H5P_FRAME_PREFIX + JSON.stringify({ origin: appOrigin, id: launch.uuid, base: launch.base_url });
+export function h5pFrameName(
+  appOrigin: string,
+  launch: { uuid: string; base_url: string },
+  title: string,
+): string {
+  return (
+    H5P_FRAME_PREFIX + JSON.stringify({ origin: appOrigin, id: launch.uuid, base: launch.base_url, title })
+  );
 }
 
 export type H5pFrameMessage =
