@@ -46,9 +46,13 @@ const errorOf = (env: NodeJS.ProcessEnv): ConfigError => {
 
 describe('empty means unset', () => {
   it('PACKAGE_ORIGIN: as set; by default packages.localhost on a local APP_URL, none elsewhere', () => {
-    expect(loadConfig({ PACKAGE_ORIGIN: 'https://pk.example.com/' }).packageOrigin).toBe('https://pk.example.com');
+    expect(loadConfig({ PACKAGE_ORIGIN: 'https://pk.example.com/' }).packageOrigin).toBe(
+      'https://pk.example.com',
+    );
     expect(loadConfig({ PORT: '3000' }).packageOrigin).toBe('http://packages.localhost:3000');
-    expect(loadConfig({ APP_URL: 'http://127.0.0.1:4000' }).packageOrigin).toBe('http://packages.localhost:4000');
+    expect(loadConfig({ APP_URL: 'http://127.0.0.1:4000' }).packageOrigin).toBe(
+      'http://packages.localhost:4000',
+    );
     expect(loadConfig({ APP_URL: 'https://training.example.com' }).packageOrigin).toBeUndefined();
     // Package content on the app's own origin is what the package origin prevents.
     expect(() => loadConfig({ PACKAGE_ORIGIN: 'http://localhost:3000' })).toThrow(/PACKAGE_ORIGIN/);
