@@ -63,6 +63,54 @@
     } else if (tries > 0) setTimeout(function () { findInstance(tries - 1); }, 100);
   }
 
+  /**
+   * A package frame may be refused localStorage (an opaque origin always is; a package origin framed by the app is a
+   * third party), and H5P core reads it unguarded (user id, clipboard) in the content frame it writes itself. Each
+   * frame's window gets an in-memory stand-in when its own is refused, as H5P reaches into the frame.
+   */
+  function storageFor(w) {
+    try {
+      w.localStorage.getItem('h5p');
+      return;
+    } catch (e) {
+      // refused: the stand-in below
+    }
+    var data = {};
+    var memory = {
+      getItem: function (k) {
+        return Object.prototype.hasOwnProperty.call(data, k) ? data[k] : null;
+      },
+      setItem: function (k, v) {
+        data[k] = String(v);
+      },
+      removeItem: function (k) {
+        delete data[k];
+      },
+      clear: function () {
+        data = {};
+      },
+    };
+    try {
+      Object.defineProperty(w, 'localStorage', { value: memory, configurable: true });
+    } catch (e) {
+      // H5P then fails as it would have.
+    }
+  }
+  storageFor(win);
+  ['contentWindow', 'contentDocument'].forEach(function (prop) {
+    var own = Object.getOwnPropertyDescriptor(win.HTMLIFrameElement.prototype, prop);
+    if (!own || !own.get) return;
+    Object.defineProperty(win.HTMLIFrameElement.prototype, prop, {
+      configurable: true,
+      get: function () {
+        var value = own.get.call(this);
+        var w = value && (prop === 'contentWindow' ? value : value.defaultView);
+        if (w) storageFor(w);
+        return value;
+      },
+    });
+  });
+
   var el = doc.getElementById('h5p');
   try {
     new win.H5PStandalone.H5P(el, {
