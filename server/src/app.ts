@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { API_VERSION, MAX_IMAGE_BYTES, PRODUCT_NAME } from '@cc/contracts';
 import fastifyCookie from '@fastify/cookie';
 import fastifyCors from '@fastify/cors';
@@ -49,9 +48,8 @@ import { systemRoutes } from './system/routes';
 import { tagRoutes } from './tags/routes';
 import { topicRoutes } from './topics/routes';
 import { userRoutes } from './users/routes';
+import { WEB_DIST } from './web-dist';
 import { whitelabelRoutes } from './whitelabel/routes';
-
-const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -95,7 +93,17 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}) {
   await app.register(securityHeadersPlugin, {
     appUrl: deps.config.appUrl,
     corsOrigins: deps.config.corsOrigins,
+    packageOrigin: deps.config.packageOrigin,
   });
+
+  // The package origin (issue 11 finding 1) serves package files and nothing else: not the app, not the API.
+  const packageHost = deps.config.packageOrigin ? new URL(deps.config.packageOrigin).host : null;
+  if (packageHost)
+    app.addHook('onRequest', async (request) => {
+      if (request.host.toLowerCase() === packageHost && !request.url.startsWith('/packages/'))
+        throw notFound();
+    });
+
   await app.register(fastifyCookie);
   await app.register(fastifyCors, {
     // Same-origin by default; a separate web host is allowed by CORS_ORIGINS, with credentials (spec 1 §1).

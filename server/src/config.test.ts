@@ -48,6 +48,19 @@ const errorOf = (env: NodeJS.ProcessEnv): ConfigError => {
 };
 
 describe('empty means unset', () => {
+  it('PACKAGE_ORIGIN: as set; by default packages.localhost on a local APP_URL, none elsewhere', () => {
+    expect(loadConfig({ PACKAGE_ORIGIN: 'https://pk.example.com/' }).packageOrigin).toBe(
+      'https://pk.example.com',
+    );
+    expect(loadConfig({ PORT: '3000' }).packageOrigin).toBe('http://packages.localhost:3000');
+    expect(loadConfig({ APP_URL: 'http://127.0.0.1:4000' }).packageOrigin).toBe(
+      'http://packages.localhost:4000',
+    );
+    expect(loadConfig({ APP_URL: 'https://training.example.com' }).packageOrigin).toBeUndefined();
+    // Package content on the app's own origin is what the package origin prevents.
+    expect(() => loadConfig({ PACKAGE_ORIGIN: 'http://localhost:3000' })).toThrow(/PACKAGE_ORIGIN/);
+  });
+
   it('DATABASE_URL= selects the embedded database', () => {
     expect(loadConfig({ DATABASE_URL: '' }).databaseUrl).toBeUndefined();
     expect(loadConfig({ DATABASE_URL: '   ' }).databaseUrl).toBeUndefined();
@@ -136,6 +149,7 @@ describe('a wrong value is one clear line naming the variable', () => {
     ['TRUST_PROXY', '2', 'must be true, false, or comma-separated proxy addresses'],
     ['TRUST_PROXY', '10.0.0.0/8,proxy.local', 'must be true, false, or comma-separated proxy addresses'],
     ['TRUST_PROXY', '10.0.0.0/33', 'must be true, false, or comma-separated proxy addresses'],
+    ['PACKAGE_ORIGIN', 'https://packages.example.com/files', 'must be an origin of its own'],
   ])('%s=%j', (name, value, expected) => {
     const error = errorOf({ [name]: value });
     expect(error.variables).toEqual([name]);

@@ -49,6 +49,16 @@ const isProxyList = (v: string) => {
     });
 };
 
+/** An http(s) origin and nothing more: no path, query, fragment or credentials. */
+const isBareOrigin = (v: string) => {
+  try {
+    const url = new URL(v);
+    return ['http:', 'https:'].includes(url.protocol) && url.origin === v.replace(/\/$/, '');
+  } catch {
+    return false;
+  }
+};
+
 const Env = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: wholeNumber(0, 65535).default(3000),
@@ -100,6 +110,11 @@ const Env = z.object({
   PACKAGE_MAX_UNCOMPRESSED_BYTES: wholeNumber(1, Number.MAX_SAFE_INTEGER).optional(),
   PACKAGE_MAX_ENTRIES: wholeNumber(1, Number.MAX_SAFE_INTEGER).optional(),
   PACKAGE_MAX_RATIO: wholeNumber(1, Number.MAX_SAFE_INTEGER).optional(),
+  /**
+   * Where uploaded SCORM / H5P files are served from (issue 11 finding 1): an origin of its own such as
+   * http://packages.localhost:3000, never the app's. Unset: they run in an opaque sandboxed origin instead.
+   */
+  PACKAGE_ORIGIN: z.string().refine(isBareOrigin).optional(),
 });
 type EnvName = keyof typeof Env.shape;
 
@@ -134,6 +149,8 @@ const EXPECTED: Record<EnvName, string> = {
   PACKAGE_MAX_UNCOMPRESSED_BYTES: 'must be a whole number of bytes above 0',
   PACKAGE_MAX_ENTRIES: 'must be a whole number above 0',
   PACKAGE_MAX_RATIO: 'must be a whole number above 0',
+  PACKAGE_ORIGIN:
+    'must be an origin of its own such as https://packages.example.com (scheme, host and port only; not the APP_URL origin)',
 };
 
 /**
@@ -195,6 +212,19 @@ export interface Config {
   cookieSecure: boolean;
   actorCacheMs: number;
   pgliteSharedBuffers: string;
+  /** Origin package files are served from (no trailing slash); undefined: the opaque sandbox on the app's host. */
+  packageOrigin?: string;
+}
+
+/**
+ * The package origin when none is configured: on a machine of its own (APP_URL on localhost or a loopback address)
+ * packages.localhost on the same port, which browsers resolve to this machine; elsewhere none (the opaque sandbox),
+ * because a learner's browser cannot reach the server as *.localhost.
+ */
+export function localPackageOrigin(appUrl: string): string | undefined {
+  const url = new URL(appUrl);
+  if (!['localhost', '127.0.0.1', '[::1]'].includes(url.hostname)) return undefined;
+  return `${url.protocol}//packages.localhost${url.port ? `:${url.port}` : ''}`;
 }
 
 export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
@@ -202,6 +232,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
   const dataDir = path.resolve(overrides.dataDir ?? env.DATA_DIR);
   const port = overrides.port ?? env.PORT;
   const appUrl = (overrides.appUrl ?? env.APP_URL ?? `http://localhost:${port}`).replace(/\/$/, '');
+  // Package content on the app's own origin is exactly what the package origin exists to prevent.
+  if (env.PACKAGE_ORIGIN && new URL(env.PACKAGE_ORIGIN).origin === new URL(appUrl).origin)
+    throw new ConfigError(['PACKAGE_ORIGIN']);
   return {
     env: env.NODE_ENV,
     port,
@@ -232,6 +265,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     cookieSecure: env.COOKIE_SECURE === 'auto' ? appUrl.startsWith('https://') : env.COOKIE_SECURE === 'true',
     actorCacheMs: env.ACTOR_CACHE_MS ?? (env.NODE_ENV === 'test' ? 0 : 5000),
     pgliteSharedBuffers: env.PGLITE_SHARED_BUFFERS,
+    packageOrigin: env.PACKAGE_ORIGIN?.replace(/\/$/, '') ?? localPackageOrigin(appUrl),
     ...overrides,
   };
 }

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { ADMIN, BASE, bearer, checkPage, client, launch, newPage, signIn } from './lib.mjs';
+import { ADMIN, BASE, bearer, checkPage, client, h5pFrame, launch, newPage, signIn } from './lib.mjs';
 
 /**
  * Issue 10 §1 acceptance: every real .h5p package in ../shared/acceptance/packages (written by others, see its
@@ -155,7 +155,7 @@ async function author(file, expectedLibrary) {
 async function play(spec, attemptId, right) {
   const page = learnerPage;
   await page.goto(`${BASE}/attempt/${attemptId}`);
-  const frame = page.frameLocator('[data-player="h5p"] iframe');
+  const frame = h5pFrame(page);
   await frame.getByText(spec.question).first().waitFor();
   const patch = page.waitForResponse(
     (r) =>

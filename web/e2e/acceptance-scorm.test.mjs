@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { ADMIN, BASE, bearer, checkPage, client, launch, newPage, signIn } from './lib.mjs';
+import { ADMIN, BASE, bearer, checkPage, client, launch, newPage, scoFrame, signIn } from './lib.mjs';
 
 /**
  * Issue 10 item 1, the SCORM side: every real SCORM package in ../shared/acceptance/packages (written by others, see
@@ -60,7 +60,7 @@ async function play(attempt) {
   });
   await signIn(page, LEARNER);
   await page.goto(`${BASE}/attempt/${attempt.id}`);
-  const sco = page.frameLocator('section[data-player=scorm] iframe');
+  const sco = scoFrame(page);
   return { context, page, errors, dialogs, sco };
 }
 

@@ -199,3 +199,16 @@ export async function pdfText(bytes) {
   }
   return pages.join('\n');
 }
+
+/**
+ * The SCO's frame on a SCORM player page. With a package origin (the e2e server's default: APP_URL on 127.0.0.1
+ * gives packages.localhost), the player frames the launcher page, which frames the SCO (issue 11 finding 1).
+ */
+export function scoFrame(page) {
+  return page.frameLocator('section[data-player=scorm] iframe').frameLocator('iframe');
+}
+
+/** The H5P content's frame: h5p-standalone's iframe inside the sandboxed player page (issue 11 finding 1). */
+export function h5pFrame(page) {
+  return page.frameLocator('[data-player="h5p"] iframe').frameLocator('iframe');
+}

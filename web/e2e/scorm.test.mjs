@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ADMIN, BASE, bearer, checkPage, client, launch, login, newPage, zip } from './lib.mjs';
+import { ADMIN, BASE, bearer, checkPage, client, launch, login, newPage, scoFrame, zip } from './lib.mjs';
 
 /**
  * Issue 4 items 2 and 6, the SCORM browser flow: the admin uploads a SCORM 1.2 package built here (through the
@@ -83,7 +83,7 @@ describe('SCORM: upload, play, pass', () => {
     await login(page, LEARNER);
     await page.waitForURL(`${BASE}/`);
     await page.goto(`${BASE}/attempt/${attempt.id}`);
-    const frame = page.frameLocator(`iframe[src="${pkg.launch_url}"]`);
+    const frame = scoFrame(page);
     await frame.getByText(`Started as ${me.id}`).waitFor();
     await checkPage(page, 'scorm-player');
     await frame.getByRole('button', { name: 'Finish lesson' }).click();

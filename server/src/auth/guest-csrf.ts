@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { Db } from '../db/connect';
+import { serverSecret } from '../db/server-secrets';
 import { randomToken, safeEqual } from '../http/tokens';
 
 /**
@@ -11,33 +12,8 @@ import { randomToken, safeEqual } from '../http/tokens';
  * lives as long as an idle session. Nothing is stored per token; the key is one row all processes share.
  */
 
-const KEY_NAME = 'guest_csrf';
-const keys = new WeakMap<Db, Promise<Buffer>>();
-
-/** The shared signing key, made on first use (the first process to insert it wins), then remembered per database. */
-function signingKey(db: Db): Promise<Buffer> {
-  let key = keys.get(db);
-  if (!key) {
-    key = loadOrCreateKey(db);
-    keys.set(db, key);
-    key.catch(() => keys.delete(db)); // a failed read is tried again by the next request
-  }
-  return key;
-}
-
-async function loadOrCreateKey(db: Db): Promise<Buffer> {
-  await db
-    .insertInto('server_secrets')
-    .values({ name: KEY_NAME, value: randomToken(32) })
-    .onConflict((oc) => oc.column('name').doNothing())
-    .execute();
-  const row = await db
-    .selectFrom('server_secrets')
-    .select('value')
-    .where('name', '=', KEY_NAME)
-    .executeTakeFirstOrThrow();
-  return Buffer.from(row.value, 'base64url');
-}
+/** The shared signing key. */
+const signingKey = (db: Db) => serverSecret(db, 'guest_csrf');
 
 const mac = (key: Buffer, issued: string, nonce: string) =>
   createHmac('sha256', key).update(`guest-csrf.${issued}.${nonce}`).digest('base64url');

@@ -248,9 +248,14 @@ export async function listEntityCourses(
   if (entityIds.some((id) => !existing.has(id) || (!inScope(scope, id) && !own.has(id)))) throw notFound();
   if (entityIds.some((id) => !own.has(id)))
     authorize(ctx, [Perm.searchEntities, Perm.seeEntity, ContentPerm.entityCourses], 'any');
-  const { rows, total } = await availableCourses(ctx.db, entityIds, await availableCoursesBound(ctx, entityIds), {
-    page: query.page,
-    perPage: query.per_page,
-  });
+  const { rows, total } = await availableCourses(
+    ctx.db,
+    entityIds,
+    await availableCoursesBound(ctx, entityIds),
+    {
+      page: query.page,
+      perPage: query.per_page,
+    },
+  );
   return { data: rows, total };
 }

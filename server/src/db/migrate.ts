@@ -14,8 +14,8 @@ import * as m011 from './migrations/011_exempt_status';
 import * as m012 from './migrations/012_scorm_items';
 import * as m013 from './migrations/013_concurrency';
 import * as m015 from './migrations/015_email_change';
-import * as m017 from './migrations/017_login_throttle';
 import * as m016 from './migrations/016_server_secrets';
+import * as m017 from './migrations/017_login_throttle';
 
 /** Ordered, forward-only. Add a file, import it here; never edit one that has shipped. */
 const migrations: Record<string, Migration> = {

@@ -785,3 +785,14 @@ export interface Database {
   tags: TagsTable;
   tag_users: TagUsersTable;
 }
+
+/** 014: secrets shared by every server process (the package launch key). */
+export interface ServerSecretsTable {
+  name: string;
+  value: string;
+  created_at: DefaultTimestamp;
+}
+
+export interface Database {
+  server_secrets: ServerSecretsTable;
+}

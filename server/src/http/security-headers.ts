@@ -10,13 +10,6 @@ import type { Config } from '../config';
  * loosen or replace them, so helmet leaves those answers alone.
  */
 
-/**
- * H5P core (web/public/h5p-player, vendored h5p-standalone) writes its content frame as an about:blank document,
- * which inherits this policy, with one fixed inline script handing the frame its settings. Its hash lets exactly
- * that script run; any other inline script stays blocked.
- */
-const H5P_FRAME_SCRIPT = "'sha256-8CniZYrnO46q7MvZ3m08Wom1HH/ZhyXmm29kBKTV1rk='";
-
 /** The matrix's live updates (realtime/): the websocket at the app's own address. */
 function websocketOrigin(appUrl: string): string {
   const url = new URL(appUrl);
@@ -29,20 +22,23 @@ function websocketOrigin(appUrl: string): string {
  * stylesheets, and React's style props are set through the DOM (not markup), which a policy does not govern; the
  * browser suites (web/e2e, which fail on any violation) find none, H5P and SCORM players included. Images: ours,
  * data: and blob: (previews of chosen files), and https: because author rich text may show images from any https
- * address (content/sanitize.ts). Frames: our own origin only, for the package player (/packages/*).
+ * address (content/sanitize.ts). Frames: the package player only: the package origin (PACKAGE_ORIGIN, issue 11
+ * finding 1) when there is one, else our own /packages/* (served sandboxed, an opaque origin).
  */
-export function contentSecurityPolicy(config: Pick<Config, 'appUrl'>): Record<string, string[]> {
+export function contentSecurityPolicy(
+  config: Pick<Config, 'appUrl' | 'packageOrigin'>,
+): Record<string, string[]> {
   const https = config.appUrl.startsWith('https://');
   return {
     'default-src': ["'self'"],
-    'script-src': ["'self'", H5P_FRAME_SCRIPT],
+    'script-src': ["'self'"],
     'script-src-attr': ["'none'"],
     'style-src': ["'self'"],
     'img-src': ["'self'", 'data:', 'blob:', 'https:'],
     'font-src': ["'self'", 'data:'],
     'media-src': ["'self'", 'blob:'],
     'connect-src': ["'self'", websocketOrigin(config.appUrl)],
-    'frame-src': ["'self'"],
+    'frame-src': config.packageOrigin ? ["'self'", config.packageOrigin] : ["'self'"],
     'worker-src': ["'self'", 'blob:'],
     'manifest-src': ["'self'"],
     'object-src': ["'none'"],
@@ -75,7 +71,7 @@ export function helmetOptions(config: SecurityHeadersOptions): FastifyHelmetOpti
 /** Package files carry their own policy (packages/routes.ts); every other answer gets ours. */
 const ownsItsHeaders = (request: FastifyRequest) => request.url.startsWith('/packages/');
 
-export type SecurityHeadersOptions = Pick<Config, 'appUrl' | 'corsOrigins'>;
+export type SecurityHeadersOptions = Pick<Config, 'appUrl' | 'corsOrigins' | 'packageOrigin'>;
 
 export const securityHeadersPlugin = fp(async (app: FastifyInstance, config: SecurityHeadersOptions) => {
   // global: false, and the hook below applies the headers, so the package routes can be left out by path whatever

@@ -22,7 +22,9 @@ import {
   scoreFraction,
   scormOutcome,
 } from '../learning/scorm-completion';
+import { signLaunch, verifyLaunch } from './launch';
 import { parseScormManifest } from './manifest';
+import { SCORM_BRIDGE_TAG } from './routes';
 import { scormLearnerName } from './service';
 
 let h: Harness;
@@ -34,7 +36,8 @@ let outsider: Record<string, string>;
 let viewer: Record<string, string>;
 
 beforeAll(async () => {
-  h = await createHarness();
+  // The opaque sandbox (no package origin); the package origin has its own describe below.
+  h = await createHarness({ packageOrigin: undefined });
   org = await buildEntity(h.db, { level: 'A' });
   const authorUser = await buildUser(h.db, {
     entityId: org.id,
@@ -103,7 +106,7 @@ describe('SCORM upload', () => {
       mastery_score: 80,
       content_id: content.id,
     });
-    expect(data.launch_url).toBe(`/packages/${data.uuid}/sco/index.html`);
+    expect(data.launch_url).toMatch(new RegExp(`^/packages/[^/]+/${data.uuid}/sco/index\\.html$`));
     expect(existsSync(path.join(packagesDir(), data.uuid, 'sco', 'sco.js'))).toBe(true);
     expect((await get(`/api/content/${content.id}/package`, author)).json().data.uuid).toBe(data.uuid);
     expect((await get(`/api/content/${content.id}/package`, outsider)).statusCode).toBe(404);
@@ -220,70 +223,186 @@ describe('package safety', () => {
   });
 });
 
-describe('serving /packages/{uuid}/…', () => {
+describe('serving /packages/{token}/{uuid}/… (issue 11 finding 1: package content is untrusted code)', () => {
   let uuid: string;
   let contentId: number;
+  /** The signed base the learner's launch data hands out: /packages/{token}/{uuid}. */
+  let base: string;
   beforeAll(async () => {
     const content = await scormContent();
     contentId = content.id;
     const res = await upload(`/api/content/${content.id}/package`, author, scorm12Package());
     uuid = res.json().data.uuid;
+    const attempt = await call('POST', `/api/users/${learnerId}/attempts`, learner, {
+      content_id: contentId,
+    });
+    const launch = (await get(`/api/attempts/${attempt.json().data.id}/package`, learner)).json().data;
+    base = launch.launch_url.replace(/\/sco\/index\.html$/, '');
+  });
+  const HOUR = 3600_000;
+  const at = (offset: number) => ({ db: h.db, clock: () => new Date(Date.now() + offset) });
+
+  it('hands out a signed launch URL holding neither the session nor a bearer token', async () => {
+    expect(base).toMatch(new RegExp(`^/packages/\\d+\\.\\d+\\.[A-Za-z0-9_-]{43}/${uuid}$`));
+    const [token] = base.split('/').slice(2);
+    expect(token?.startsWith(`${learnerId}.`)).toBe(true);
+    expect(base).not.toContain(learner.authorization?.replace('Bearer ', '').split('|')[1] ?? '-');
+    const authoring = (await get(`/api/content/${contentId}/package`, author)).json().data;
+    expect(authoring.launch_url).toMatch(new RegExp(`^/packages/[^/]+/${uuid}/sco/index\\.html$`));
+    expect(authoring.package_origin).toBeNull();
   });
 
-  it('serves the package files with safe headers to a learner who may take the content', async () => {
-    const res = await get(`/packages/${uuid}/sco/index.html`, learner);
+  it('serves the files as sandboxed documents in an opaque origin (no allow-same-origin), with safe headers', async () => {
+    const res = await get(`${base}/sco/index.html`, {});
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.headers['content-security-policy']).toBe('sandbox allow-scripts allow-forms allow-popups');
     expect(res.headers['x-content-type-options']).toBe('nosniff');
-    expect(res.headers['cross-origin-resource-policy']).toBe('same-origin');
-    expect(res.headers['content-security-policy']).toContain("frame-ancestors 'self'");
-    expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(res.headers['referrer-policy']).toBe('no-referrer');
+    expect(res.headers['access-control-allow-origin']).toBe('*');
+    expect(res.headers['access-control-allow-credentials']).toBeUndefined();
+    // The SCORM bridge comes first, before the page's own scripts.
     expect(res.body).toContain('sco.js');
-    const js = await get(`/packages/${uuid}/sco/sco.js`, learner);
+    expect(res.body.indexOf(SCORM_BRIDGE_TAG)).toBeGreaterThan(-1);
+    expect(res.body.indexOf(SCORM_BRIDGE_TAG)).toBeLessThan(res.body.indexOf('sco.js'));
+    expect(Number(res.headers['content-length'])).toBe(Buffer.byteLength(res.body));
+    const js = await get(`${base}/sco/sco.js`, {});
     expect(js.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(js.headers['content-security-policy']).toBe('sandbox allow-scripts allow-forms allow-popups');
     expect(js.body).toContain('LMSInitialize');
+    expect(js.body).not.toContain(SCORM_BRIDGE_TAG);
   });
 
-  it('works with the session cookie (the iframe is same-origin)', async () => {
+  it("answers 404 without a token, with a wrong, expired or other package's token, and to the session cookie alone", async () => {
+    const [, , token] = base.split('/');
+    const sig = token?.split('.')[2] ?? '';
+    const flipped = `${sig[0] === 'A' ? 'B' : 'A'}${sig.slice(1)}`;
+    const otherContent = await scormContent();
+    const other = (await upload(`/api/content/${otherContent.id}/package`, author, scorm12Package())).json()
+      .data;
+    const expired = await signLaunch(at(-5 * HOUR), uuid, learnerId);
     const user = await buildUser(h.db, { entityId: org.id, permissions: [] });
     const web = await webLogin(h.app, user.email, TEST_PASSWORD);
-    const res = await h.app.inject({
-      method: 'GET',
-      url: `/packages/${uuid}/sco/index.html`,
-      cookies: { [SESSION_COOKIE]: web.jar[SESSION_COOKIE] as string },
-    });
-    expect(res.statusCode).toBe(200);
+    const cookies = { [SESSION_COOKIE]: web.jar[SESSION_COOKIE] as string };
+    for (const url of [
+      `/packages/${uuid}/sco/index.html`, // the old, session-authorized address
+      `/packages/x/${uuid}/sco/index.html`,
+      `/packages/${token?.replace(/\.[^.]+$/, `.${flipped}`)}/${uuid}/sco/index.html`,
+      `/packages/${expired}/${uuid}/sco/index.html`,
+      `/packages/${token}/${other.uuid}/sco/index.html`, // this package's token on another package
+      `/packages/${(Number(token?.split('.')[0]) + 1).toString()}.${token?.split('.').slice(1).join('.')}/${uuid}/sco/index.html`,
+    ]) {
+      expect((await get(url, learner)).statusCode, url).toBe(404);
+      expect((await h.app.inject({ method: 'GET', url, cookies })).statusCode, url).toBe(404);
+    }
+    expect(await verifyLaunch(at(0), token as string, uuid)).toBe(true);
+    expect(await verifyLaunch(at(5 * HOUR), token as string, uuid)).toBe(false);
+    expect(await verifyLaunch(at(0), token as string, other.uuid)).toBe(false);
   });
 
-  it('answers 404 to anonymous callers, other organisations, unknown files and paths outside the folder', async () => {
-    expect((await get(`/packages/${uuid}/sco/index.html`, {})).statusCode).toBe(404);
-    expect((await get(`/packages/${uuid}/sco/index.html`, outsider)).statusCode).toBe(404);
-    expect((await get(`/packages/${uuid}/sco/nope.html`, learner)).statusCode).toBe(404);
-    expect((await get(`/packages/${uuid}/imsmanifest.xml`, learner)).statusCode).toBe(200);
+  it("never opens another organisation's package files, whatever token the caller holds", async () => {
+    const elsewhere = await buildEntity(h.db, { level: 'A' });
+    const theirAuthor = await bearer(
+      h.db,
+      (
+        await buildUser(h.db, {
+          entityId: elsewhere.id,
+          permissions: [P.contentCreator, P.addContent, P.editContent],
+        })
+      ).id,
+    );
+    const theirs = await buildContent(h.db, elsewhere.id, { type: 'scorm' });
+    const pkg = (await upload(`/api/content/${theirs.id}/package`, theirAuthor, scorm12Package())).json()
+      .data;
+    const [, , ourToken] = base.split('/');
+    expect((await get(`/packages/${ourToken}/${pkg.uuid}/sco/index.html`, learner)).statusCode).toBe(404);
+    expect((await get(`/api/content/${theirs.id}/package`, author)).statusCode).toBe(404);
+    const theirBase = pkg.launch_url.replace(/\/sco\/index\.html$/, '');
+    expect((await get(`${theirBase}/sco/index.html`, {})).statusCode).toBe(200);
+    expect((await get(`${theirBase.replace(pkg.uuid, uuid)}/sco/index.html`, {})).statusCode).toBe(404);
+  });
+
+  it('answers 404 to unknown files and paths outside the folder', async () => {
+    expect((await get(`${base}/sco/nope.html`, {})).statusCode).toBe(404);
+    expect((await get(`${base}/imsmanifest.xml`, {})).statusCode).toBe(200);
     for (const evil of [
-      `/packages/${uuid}/%2e%2e/%2e%2e/%2e%2e/etc/passwd`,
-      `/packages/${uuid}/sco/..%2f..%2f..%2fpackages.test.ts`,
-      `/packages/${uuid}/sco%5c..%5cindex.html`,
-      `/packages/${uuid}/`,
-      `/packages/not-a-uuid/sco/index.html`,
-      `/packages/00000000-0000-4000-8000-000000000000/sco/index.html`,
+      `${base}/%2e%2e/%2e%2e/%2e%2e/etc/passwd`,
+      `${base}/sco/..%2f..%2f..%2fpackages.test.ts`,
+      `${base}/sco%5c..%5cindex.html`,
+      `${base}/`,
+      `${base.replace(uuid, 'not-a-uuid')}/sco/index.html`,
+      `${base.replace(uuid, '00000000-0000-4000-8000-000000000000')}/sco/index.html`,
     ]) {
       const res = await get(evil, learner);
-      expect(res.statusCode, evil).not.toBe(200);
+      expect(res.statusCode, evil).toBe(404);
     }
   });
 
-  it('hides unpublished content from learners but not from its authors', async () => {
+  it('hands the launch URL only to callers who may open the package: unpublished content, its authors only', async () => {
     await h.db.updateTable('contents').set({ published: false }).where('id', '=', contentId).execute();
-    expect((await get(`/packages/${uuid}/sco/index.html`, learner)).statusCode).toBe(404);
-    expect((await get(`/packages/${uuid}/sco/index.html`, author)).statusCode).toBe(200);
+    expect((await get(`/api/content/${contentId}/package`, learner)).statusCode).not.toBe(200);
+    expect((await get(`/api/content/${contentId}/package`, author)).statusCode).toBe(200);
     await h.db.updateTable('contents').set({ published: true }).where('id', '=', contentId).execute();
   });
 
   it('never serves package HTML under /api', async () => {
-    const res = await get(`/api/packages/${uuid}/sco/index.html`, learner);
+    const res = await get(`/api${base}/sco/index.html`, learner);
     expect(res.statusCode).toBe(404);
     expect(res.headers['content-type']).toContain('application/json');
+  });
+});
+
+describe('a configured package origin (PACKAGE_ORIGIN)', () => {
+  let p: Harness;
+  beforeAll(async () => {
+    p = await createHarness({ packageOrigin: 'http://packages.localhost:3000' });
+  });
+  afterAll(async () => p?.close());
+
+  it('serves package files only on the package origin, sandboxed in it; the package origin serves nothing else', async () => {
+    const entity = await buildEntity(p.db, { level: 'A' });
+    const who = await bearer(
+      p.db,
+      (
+        await buildUser(p.db, {
+          entityId: entity.id,
+          permissions: [P.contentCreator, P.addContent, P.editContent],
+        })
+      ).id,
+    );
+    const content = await buildContent(p.db, entity.id, { type: 'scorm' });
+    const body = multipart('package', 'package.zip', scorm12Package());
+    const res = await p.app.inject({
+      method: 'POST',
+      url: `/api/content/${content.id}/package`,
+      headers: { ...who, ...body.headers },
+      payload: body.payload,
+    });
+    const data = res.json().data;
+    expect(data.package_origin).toBe('http://packages.localhost:3000');
+    const url = new URL(data.launch_url);
+    expect(url.origin).toBe('http://packages.localhost:3000');
+    const onPackageHost = await p.app.inject({
+      method: 'GET',
+      url: url.pathname,
+      headers: { host: 'packages.localhost:3000' },
+    });
+    expect(onPackageHost.statusCode).toBe(200);
+    expect(onPackageHost.headers['content-security-policy']).toBe(
+      'sandbox allow-scripts allow-forms allow-popups allow-same-origin',
+    );
+    const onAppHost = await p.app.inject({
+      method: 'GET',
+      url: url.pathname,
+      headers: { host: 'localhost:3000' },
+    });
+    expect(onAppHost.statusCode).toBe(404);
+    const api = await p.app.inject({
+      method: 'GET',
+      url: '/api/auth/user',
+      headers: { ...who, host: 'packages.localhost:3000' },
+    });
+    expect(api.statusCode).toBe(404);
   });
 });
 
@@ -593,7 +712,9 @@ describe('multi-SCO attempts (issue 10 item 1)', () => {
       'hidden',
     ]);
     expect(pkg.items[0].launch_url).toBeNull();
-    expect(pkg.items[2].launch_url).toBe(`/packages/${pkg.uuid}/reading.html?page=2`);
+    expect(pkg.items[2].launch_url).toMatch(
+      new RegExp(`^/packages/[^/]+/${pkg.uuid}/reading\\.html\\?page=2$`),
+    );
     const me = await h.db
       .selectFrom('users')
       .select('name')
@@ -669,18 +790,20 @@ describe('H5P packages', () => {
     expect(res.statusCode, res.body).toBe(201);
     const data = res.json().data;
     expect(data).toMatchObject({ title: 'Hand hygiene quiz', main_library: 'H5P.TrueFalse 1.8' });
-    expect(data.base_url).toBe(`/packages/${data.uuid}`);
+    expect(data.base_url).toMatch(new RegExp(`^/packages/[^/]+/${data.uuid}$`));
+    expect(data.player_url).toBe('/packages/runtime/h5p.html');
     const row = await h.db.selectFrom('h5ps').selectAll().where('id', '=', item.id).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ package_dir: data.uuid, library: 'H5P.TrueFalse 1.8' });
     expect((await get(url, author)).json().data.uuid).toBe(data.uuid);
 
-    const file = `/packages/${data.uuid}/h5p.json`;
-    const served = await get(file, author);
+    const file = `${data.base_url}/h5p.json`;
+    const served = await get(file, {});
     expect(served.statusCode).toBe(200);
     expect(served.headers['content-type']).toBe('application/json; charset=utf-8');
-    expect((await get(`/packages/${data.uuid}/content/content.json`, author)).json().correct).toBe('true');
-    expect((await get(file, outsider)).statusCode).toBe(404);
-    expect((await get(file, learner)).statusCode).toBe(404); // not used by any content yet
+    expect(served.headers['content-security-policy']).toBe('sandbox allow-scripts allow-forms allow-popups');
+    expect((await get(`${data.base_url}/content/content.json`, {})).json().correct).toBe('true');
+    expect((await get(`/api/h5ps/${item.id}/package`, outsider)).statusCode).toBe(404);
+    expect((await get(`/api/h5ps/${item.id}/package`, learner)).statusCode).toBe(403);
 
     // Used by a topic of published content the learner may take: the learner reaches it.
     const content = await buildContent(h.db, org.id);
@@ -702,13 +825,13 @@ describe('H5P packages', () => {
       .insertInto('lesson_topics')
       .values({ lesson_id: lesson.id, topic_id: topic.id, position: 0 })
       .execute();
-    expect((await get(file, learner)).statusCode).toBe(200);
     const attempt = await call('POST', `/api/users/${learnerId}/attempts`, learner, {
       content_id: content.id,
     });
     const info = await get(`/api/attempts/${attempt.json().data.id}/h5ps/${item.id}/package`, learner);
     expect(info.statusCode, info.body).toBe(200);
     expect(info.json().data.uuid).toBe(data.uuid);
+    expect((await get(`${info.json().data.base_url}/h5p.json`, {})).statusCode).toBe(200);
     expect(
       (await get(`/api/attempts/${attempt.json().data.id}/h5ps/${item.id}/package`, outsider)).statusCode,
     ).toBe(404);

@@ -1,20 +1,23 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { lstat } from 'node:fs/promises';
+import { lstat, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ContentIdParams } from '@cc/contracts';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import type { Config } from '../config';
 import type { App } from '../http/app-types';
 import { ok } from '../http/envelope';
 import { notFound } from '../http/errors';
+import { WEB_DIST } from '../web-dist';
 import {
   attemptH5pPackage,
   attemptScormPackage,
   contentPackage,
   h5pPackage,
-  packageFolderFor,
+  launchFolderFor,
+  PACKAGE_RUNTIME_PATH,
   type ReceivedUpload,
   uploadH5pPackage,
   uploadScormPackage,
@@ -139,47 +142,119 @@ export const PACKAGE_TYPES: Record<string, string> = {
 };
 
 /**
- * Package content runs its own scripts (SCORM calls window.parent.API), so it is same-origin and may script, but
- * it may only be framed by us, only load from us, and never be sniffed into another type.
+ * Issue 11 finding 1: package content is untrusted code. Every package file (and the player runtime beside it) is
+ * served as a sandboxed document: without allow-same-origin it runs in an opaque origin, so it can read none of the
+ * app's cookies or storage, its requests carry no session, and it cannot script the app page that frames it. With
+ * PACKAGE_ORIGIN configured it runs in that origin instead (allow-same-origin then means the package origin, never
+ * the app's: config.ts refuses the app's own origin), so a package whose frames script each other keeps working.
+ * allow-top-navigation is never given: a package cannot navigate the app away.
  */
-export const PACKAGE_CSP =
-  "default-src 'self' 'unsafe-inline' 'unsafe-eval' data: blob:; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'self'";
+export function packageCsp(config: Pick<Config, 'packageOrigin'>): string {
+  return `sandbox allow-scripts allow-forms allow-popups${config.packageOrigin ? ' allow-same-origin' : ''}`;
+}
 
 /**
- * GET /packages/{uuid}/{path}: outside /api on purpose (issue 4 item 5: a separate path; /api never serves HTML).
- * Only files inside that package's folder (resolved, prefix-checked, regular files only), types from an allow-list,
- * for a logged-in caller who may see the content or H5P item; 404 for everyone and everything else.
+ * The headers of every /packages response: the sandbox; nosniff; readable from the sandbox's origin (opaque or the
+ * package origin) by fetch / XHR and fonts, which is safe because the path's launch token, not a cookie, is the
+ * credential; and no Referer, so the token does not leave with a package's link to another site.
+ */
+function packageHeaders(reply: FastifyReply, config: Config, type: string, size: number) {
+  return reply
+    .header('content-type', type)
+    .header('content-length', size)
+    .header('content-security-policy', packageCsp(config))
+    .header('x-content-type-options', 'nosniff')
+    .header('access-control-allow-origin', '*')
+    .header('cross-origin-resource-policy', 'cross-origin')
+    .header('referrer-policy', 'no-referrer')
+    .header('cache-control', 'private, no-cache');
+}
+
+/** With a package origin, package files are served only there: the same file on the app's host would be same-origin. */
+function onPackageHost(request: FastifyRequest, config: Config): boolean {
+  if (!config.packageOrigin) return true;
+  return request.host.toLowerCase() === new URL(config.packageOrigin).host;
+}
+
+/** The file `relative` inside `folder`, or null: resolved, prefix-checked, a regular file, a type we serve. */
+async function fileInside(folder: string, relative: string) {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
+  if (!relative || /[\u0000-\u001f\\]/.test(relative)) return null;
+  const root = path.resolve(folder);
+  const file = path.resolve(root, relative);
+  if (!file.startsWith(root + path.sep)) return null;
+  const type = PACKAGE_TYPES[path.extname(file).toLowerCase()];
+  if (!type) return null;
+  const stat = await lstat(file).catch(() => null);
+  if (!stat?.isFile()) return null;
+  return { file, type, size: stat.size };
+}
+
+/** The frame side of the SCORM bridge (web/public/package-runtime/scorm-frame.js), first thing in a SCORM page. */
+export const SCORM_BRIDGE_TAG = `<script src="${PACKAGE_RUNTIME_PATH}/scorm-frame.js"></script>`;
+
+/**
+ * A SCORM page with the bridge script put in before any of its own: after <head>, else after <html>, else after the
+ * doctype, else at the start. The bridge gives the page window.API / window.API_1484_11 (a SCO looks on its own
+ * window first), answering from values the player seeded and passing each call to the player by postMessage.
+ */
+export function withScormBridge(html: string): string {
+  for (const tag of [/<head(\s[^>]*)?>/i, /<html(\s[^>]*)?>/i, /<!doctype[^>]*>/i]) {
+    const match = tag.exec(html);
+    if (match) {
+      const at = match.index + match[0].length;
+      return `${html.slice(0, at)}${SCORM_BRIDGE_TAG}${html.slice(at)}`;
+    }
+  }
+  return SCORM_BRIDGE_TAG + html;
+}
+
+const TokenParams = z.object({
+  token: z.string().max(128),
+  uuid: z.string().max(64),
+  '*': z.string().max(1024),
+});
+
+/**
+ * GET /packages/{token}/{uuid}/{path}: outside /api on purpose (issue 4 item 5: a separate path; /api never serves
+ * HTML). Authorized by the signed launch token alone (launch.ts; the session is not consulted, it is not sent from
+ * the sandbox). Only files inside that package's folder (resolved, prefix-checked, regular files only), types from an
+ * allow-list; 404 for everyone and everything else. SCORM HTML gets the bridge script (withScormBridge).
+ *
+ * GET /packages/runtime/{path}: the trusted player runtime the sandbox loads (the SCORM bridge, the H5P player page
+ * and h5p-standalone), from the built web app, under the same headers: it runs in the sandbox too.
  */
 export async function packageFileRoutes(app: App) {
   app.get(
-    '/packages/:uuid/*',
-    {
-      schema: {
-        hide: true,
-        params: z.object({ uuid: z.string().max(64), '*': z.string().max(1024) }),
-      },
-    },
+    `${PACKAGE_RUNTIME_PATH}/*`,
+    { schema: { hide: true, params: z.object({ '*': z.string().max(1024) }) } },
     async (request, reply) => {
-      const folder = path.resolve(await packageFolderFor(request.ctx, request.params.uuid));
+      const config = request.ctx.config;
+      if (!onPackageHost(request, config)) throw notFound();
       const relative = request.params['*'];
-      // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
-      if (!relative || /[\u0000-\u001f\\]/.test(relative)) throw notFound();
-      const file = path.resolve(folder, relative);
-      if (!file.startsWith(folder + path.sep)) throw notFound();
-      const type = PACKAGE_TYPES[path.extname(file).toLowerCase()];
-      if (!type) throw notFound();
-      const stat = await lstat(file).catch(() => null);
-      if (!stat?.isFile()) throw notFound();
-      return reply
-        .header('content-type', type)
-        .header('content-length', stat.size)
-        .header('x-content-type-options', 'nosniff')
-        .header('content-security-policy', PACKAGE_CSP)
-        .header('cross-origin-resource-policy', 'same-origin')
-        .header('x-frame-options', 'SAMEORIGIN')
-        .header('referrer-policy', 'same-origin')
-        .header('cache-control', 'private, no-cache')
-        .send(createReadStream(file));
+      // h5p-standalone keeps its vendored folder (web/public/h5p-player); the rest is web/public/package-runtime.
+      const found = relative.startsWith('h5p-player/')
+        ? await fileInside(WEB_DIST, relative)
+        : await fileInside(path.join(WEB_DIST, 'package-runtime'), relative);
+      if (!found) throw notFound();
+      return packageHeaders(reply, config, found.type, found.size).send(createReadStream(found.file));
+    },
+  );
+  app.get(
+    '/packages/:token/:uuid/*',
+    { schema: { hide: true, params: TokenParams } },
+    async (request, reply) => {
+      const { ctx } = request;
+      if (!onPackageHost(request, ctx.config)) throw notFound();
+      const { folder, kind } = await launchFolderFor(ctx, request.params.token, request.params.uuid);
+      const found = await fileInside(folder, request.params['*']);
+      if (!found) throw notFound();
+      if (kind === 'scorm' && found.type.startsWith('text/html')) {
+        // latin1 maps bytes one to one: the page's own bytes pass unchanged whatever its encoding.
+        const html = Buffer.from(withScormBridge((await readFile(found.file)).toString('latin1')), 'latin1');
+        return packageHeaders(reply, ctx.config, found.type, html.length).send(html);
+      }
+      return packageHeaders(reply, ctx.config, found.type, found.size).send(createReadStream(found.file));
     },
   );
 }

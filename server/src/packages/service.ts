@@ -2,22 +2,22 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { ContentPerm } from '@cc/contracts';
-import { type RawBuilder, type SqlBool, sql } from 'kysely';
-import { findVisibleBlock, visibleBlockOr404 } from '../content/blocks';
+import { sql } from 'kysely';
+import { visibleBlockOr404 } from '../content/blocks';
 import { visibleContent } from '../content/service';
 import { assertCanChange } from '../courses/visibility';
-import { actorOf, authorize, type Ctx, can } from '../http/context';
+import { actorOf, authorize, type Ctx } from '../http/context';
 import { invalidField, notFound } from '../http/errors';
 import { findAttempt } from '../learning/queries';
-import { learnerContentWhere } from '../learning/visibility';
+import { signLaunch, verifyLaunch } from './launch';
 import { type PackageLimits, packageLimits } from './limits';
 import { readH5pManifest, readScormManifest, type ScormItem } from './manifest';
 import { extractZip, FIELD } from './zip';
 
 /**
  * SCORM and H5P packages (issue 4 items 2 and 5): upload (permission 30 on content / H5P items in the caller's
- * scope), safe extraction into DATA_DIR/files/packages/<uuid>/ (the storage root), what the players need, and who
- * may read the files served at /packages/<uuid>/… (routes.ts).
+ * scope), safe extraction into DATA_DIR/files/packages/<uuid>/ (the storage root), what the players need (signed
+ * launch URLs, launch.ts), and which folder a launch token opens for the files served at /packages/… (routes.ts).
  */
 const P = ContentPerm;
 
@@ -70,54 +70,89 @@ async function removeDir(ctx: Ctx, storageDir: string | undefined) {
   );
 }
 
+/**
+ * Where the files of package `uuid` are served for the caller: the signed launch path (launch.ts), on
+ * PACKAGE_ORIGIN when one is configured, else a path on the server's own host.
+ */
+export async function launchBase(ctx: Ctx, uuid: string): Promise<string> {
+  const token = await signLaunch(ctx, uuid, actorOf(ctx).userId);
+  return `${ctx.config.packageOrigin ?? ''}/packages/${token}/${uuid}`;
+}
+
+/**
+ * How the players frame package content: null when it runs in an opaque sandboxed origin (postMessage from it
+ * comes from origin "null"), else the package origin its messages come from.
+ */
+const packageOriginOf = (ctx: Ctx) => ctx.config.packageOrigin ?? null;
+
 /** An item as the player needs it: its launch URL beside the manifest's data. */
-function presentItem(uuid: string, item: ScormItem) {
+function presentItem(base: string, item: ScormItem) {
   return {
     ...item,
-    launch_url: item.launch_path === null ? null : `/packages/${uuid}/${item.launch_path}`,
+    launch_url: item.launch_path === null ? null : `${base}/${item.launch_path}`,
   };
 }
 
-export function presentScorm(row: {
-  uuid: string;
-  version: '1.2' | '2004';
-  title: string;
-  launch_path: string;
-  mastery_score: string | number | null;
-  size_bytes: number;
-  created_at: Date;
-  content_id: number;
-  items: ScormItem[];
-}) {
+export async function presentScorm(
+  ctx: Ctx,
+  row: {
+    uuid: string;
+    version: '1.2' | '2004';
+    title: string;
+    launch_path: string;
+    mastery_score: string | number | null;
+    size_bytes: number;
+    created_at: Date;
+    content_id: number;
+    items: ScormItem[];
+  },
+) {
+  const base = await launchBase(ctx, row.uuid);
   return {
     uuid: row.uuid,
     content_id: row.content_id,
     version: row.version,
     title: row.title,
     launch_path: row.launch_path,
-    launch_url: `/packages/${row.uuid}/${row.launch_path}`,
+    /** Signed and short-lived (launch.ts): a fresh one comes with every read of the launch data. */
+    launch_url: `${base}/${row.launch_path}`,
+    package_origin: packageOriginOf(ctx),
+    /**
+     * With a package origin, the launcher page the player frames: it holds the SCO's window.API and frames the SCO,
+     * so a SCO that looks for the API from window.parent (as many do) finds it in its own origin. Null without one.
+     */
+    player_url: ctx.config.packageOrigin
+      ? `${ctx.config.packageOrigin}${PACKAGE_RUNTIME_PATH}/scorm.html`
+      : null,
     mastery_score: row.mastery_score === null ? null : Number(row.mastery_score),
     size_bytes: row.size_bytes,
     created_at: row.created_at.toISOString(),
     /** Every item of the organisation, depth first (headings have no launch_url). */
-    items: row.items.map((item) => presentItem(row.uuid, item)),
+    items: row.items.map((item) => presentItem(base, item)),
   };
 }
 
-export function presentH5p(row: {
-  uuid: string;
-  h5p_id: number;
-  title: string;
-  main_library: string;
-  size_bytes: number;
-  created_at: Date;
-}) {
+export async function presentH5p(
+  ctx: Ctx,
+  row: {
+    uuid: string;
+    h5p_id: number;
+    title: string;
+    main_library: string;
+    size_bytes: number;
+    created_at: Date;
+  },
+) {
   return {
     uuid: row.uuid,
     h5p_id: row.h5p_id,
     title: row.title,
     main_library: row.main_library,
-    base_url: `/packages/${row.uuid}`,
+    /** Signed and short-lived (launch.ts): h5p.json, content/ and the libraries below it. */
+    base_url: await launchBase(ctx, row.uuid),
+    /** The page that runs h5p-standalone inside the sandbox (routes.ts, web/public/package-runtime/). */
+    player_url: `${ctx.config.packageOrigin ?? ''}${PACKAGE_RUNTIME_PATH}/h5p.html`,
+    package_origin: packageOriginOf(ctx),
     size_bytes: row.size_bytes,
     created_at: row.created_at.toISOString(),
   };
@@ -170,7 +205,7 @@ export async function uploadScormPackage(ctx: Ctx, contentId: number, receive: R
         .executeTakeFirstOrThrow();
     });
     await removeDir(ctx, old);
-    return presentScorm(row);
+    return presentScorm(ctx, row);
   } catch (error) {
     await rm(dir, { recursive: true, force: true });
     throw error;
@@ -212,7 +247,7 @@ export async function uploadH5pPackage(ctx: Ctx, h5pId: number, receive: Receive
         .executeTakeFirstOrThrow();
     });
     await removeDir(ctx, old);
-    return presentH5p(row);
+    return presentH5p(ctx, row);
   } catch (error) {
     await rm(dir, { recursive: true, force: true });
     throw error;
@@ -229,7 +264,7 @@ export async function contentPackage(ctx: Ctx, contentId: number) {
     .where('content_id', '=', contentId)
     .executeTakeFirst();
   if (!row) throw notFound();
-  return presentScorm(row);
+  return presentScorm(ctx, row);
 }
 
 /** GET /h5ps/{id}/package (authoring view): the item in scope (404), 63 (403), 404 when none uploaded. */
@@ -242,7 +277,7 @@ export async function h5pPackage(ctx: Ctx, h5pId: number) {
     .where('h5p_id', '=', h5pId)
     .executeTakeFirst();
   if (!row) throw notFound();
-  return presentH5p(row);
+  return presentH5p(ctx, row);
 }
 
 /** The caller's own attempt (anyone else: 404, like a missing one). */
@@ -281,7 +316,10 @@ export async function attemptScormPackage(ctx: Ctx, attemptId: number) {
     .select(['id', 'name'])
     .where('id', '=', attempt.user_id)
     .executeTakeFirstOrThrow();
-  return { ...presentScorm(row), learner: { id: String(user.id), name: scormLearnerName(user.name) } };
+  return {
+    ...(await presentScorm(ctx, row)),
+    learner: { id: String(user.id), name: scormLearnerName(user.name) },
+  };
 }
 
 /** GET /attempts/{id}/h5ps/{h5pId}/package: an H5P item used by a topic of the caller's own attempt's content. */
@@ -304,70 +342,34 @@ export async function attemptH5pPackage(ctx: Ctx, attemptId: number, h5pId: numb
     )
     .executeTakeFirst();
   if (!row) throw notFound();
-  return presentH5p(row);
+  return presentH5p(ctx, row);
 }
 
-async function exists(ctx: Ctx, query: RawBuilder<unknown>): Promise<boolean> {
-  const { rows } = await query.execute(ctx.db);
-  return rows.length > 0;
-}
-
-/** Authors see the content's package when the content is visible to them; learners when they may take it. */
-async function canSeeContent(ctx: Ctx, contentId: number): Promise<boolean> {
-  const actor = actorOf(ctx);
-  if (can(actor, [P.contentCreator])) {
-    const visible = await visibleContent(ctx, contentId).then(
-      () => true,
-      () => false,
-    );
-    if (visible) return true;
-  }
-  const where: RawBuilder<SqlBool> = await learnerContentWhere(ctx, { learnerChain: null, forLearner: true });
-  return exists(
-    ctx,
-    sql`SELECT 1 FROM contents c JOIN courses co ON co.id = c.course_id WHERE c.id = ${contentId} AND ${where}`,
-  );
-}
-
-/** H5P items: authors in scope, or learners who may take content whose topics use the item. */
-async function canSeeH5p(ctx: Ctx, h5pId: number): Promise<boolean> {
-  const actor = actorOf(ctx);
-  if (can(actor, [P.contentCreator]) && (await findVisibleBlock(ctx, 'h5ps', h5pId))) return true;
-  const where = await learnerContentWhere(ctx, { learnerChain: null, forLearner: true });
-  return exists(
-    ctx,
-    sql`SELECT 1 FROM topics t
-      JOIN lesson_topics lt ON lt.topic_id = t.id
-      JOIN content_lessons cl ON cl.lesson_id = lt.lesson_id
-      JOIN contents c ON c.id = cl.content_id
-      JOIN courses co ON co.id = c.course_id
-      WHERE t.h5p_id = ${h5pId} AND ${where}`,
-  );
-}
+/** The path the trusted player runtime (bridge scripts, the H5P player) is served at, beside the packages. */
+export const PACKAGE_RUNTIME_PATH = '/packages/runtime';
 
 /**
- * The folder of package `uuid` when the caller may read it, else 404 (anonymous callers, other organisations and
- * unknown packages alike).
+ * The folder of package `uuid` when `token` is a valid launch token for it (launch.ts), else 404 (no token, a
+ * wrong, expired or other package's token, an unknown package alike). No session is consulted: package content runs
+ * where the app's cookies are not sent, and the token was issued by a launch data endpoint that checked the caller.
  */
-export async function packageFolderFor(ctx: Ctx, uuid: string): Promise<string> {
-  if (!ctx.actor || !UUID.test(uuid)) throw notFound();
+export async function launchFolderFor(
+  ctx: Pick<Ctx, 'db' | 'clock' | 'config'>,
+  token: string,
+  uuid: string,
+): Promise<{ folder: string; kind: 'scorm' | 'h5p' }> {
+  if (!UUID.test(uuid) || !(await verifyLaunch(ctx, token, uuid))) throw notFound();
   const scorm = await ctx.db
     .selectFrom('scorm_packages')
-    .select(['content_id', 'storage_dir'])
+    .select('storage_dir')
     .where('uuid', '=', uuid)
     .executeTakeFirst();
-  if (scorm) {
-    if (!(await canSeeContent(ctx, scorm.content_id))) throw notFound();
-    return path.join(packagesRoot(ctx), scorm.storage_dir);
-  }
+  if (scorm) return { folder: path.join(packagesRoot(ctx), scorm.storage_dir), kind: 'scorm' };
   const h5p = await ctx.db
     .selectFrom('h5p_packages')
-    .select(['h5p_id', 'storage_dir'])
+    .select('storage_dir')
     .where('uuid', '=', uuid)
     .executeTakeFirst();
-  if (h5p) {
-    if (!(await canSeeH5p(ctx, h5p.h5p_id))) throw notFound();
-    return path.join(packagesRoot(ctx), h5p.storage_dir);
-  }
+  if (h5p) return { folder: path.join(packagesRoot(ctx), h5p.storage_dir), kind: 'h5p' };
   throw notFound();
 }

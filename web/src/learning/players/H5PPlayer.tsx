@@ -6,62 +6,27 @@ import { apiOrigin } from '../../app/env';
 import { Spinner } from '../../ui';
 import { type H5pOutcome, h5pOutcomeOf, type XapiStatement } from './h5p-xapi';
 import { fetchH5pLaunch } from './package-api';
+import { frameUrl, h5pFrameName, listenToFrame, packageSandbox, readH5pMessage } from './package-frame';
+
+/** The tallest the item's frame grows to (its page scrolls beyond that). */
+const MAX_HEIGHT = 4000;
 
 /**
  * The real H5P player: h5p-standalone 3.8.2 (H5P core + frame), vendored under web/public/h5p-player/ (see its
- * README: the npm package's preinstall script breaks npm installs) and loaded once from /h5p-player/. It renders
- * the extracted .h5p served by the API at /packages/{uuid}/ (h5p.json, content/content.json, the libraries).
+ * README: the npm package's preinstall script breaks npm installs). An H5P package's libraries are untrusted code
+ * (issue 11 finding 1), so h5p-standalone does not run in the app page: it runs in a sandboxed frame, the page
+ * web/public/package-runtime/h5p.html served at the launch data's player_url, in an origin that is not the app's.
+ * The frame's name tells it the package (uuid and signed base_url) and this page's origin (package-frame.ts).
  *
- * Results: the player listens to H5P.externalDispatcher 'xAPI' (H5P core relays the statements of content running
- * in its iframe to the page's dispatcher) and hands the item's completed/answered outcome (h5p-xapi.ts) to
- * `onOutcome`, which records it on the attempt (PATCH /attempts/{id} with `h5p`). What the learner reads is the
- * verdict the server recorded (it judges a score without a verdict against the pass mark), never a guess here.
+ * Results: the frame posts every xAPI statement of H5P.externalDispatcher; only messages from this frame and the
+ * origin the package runs in are read (package-frame.ts listenToFrame). The item's completed/answered outcome
+ * (h5p-xapi.ts) goes to `onOutcome`, which records it on the attempt (PATCH /attempts/{id} with `h5p`). What the
+ * learner reads is the verdict the server recorded (it judges a score without a verdict against the pass mark), never
+ * a guess here.
  *
  * `onScored` tells the page whether the item is a scored activity (its H5P instance has a max score, H5P's question
- * contract), so the page asks for the activity rather than offering "Mark complete" on it.
+ * contract, as the frame reports it), so the page asks for the activity rather than offering "Mark complete" on it.
  */
-const PLAYER_BASE = '/h5p-player';
-
-interface H5PStandaloneGlobal {
-  H5P: new (el: HTMLElement, options: Record<string, unknown>) => Promise<unknown>;
-}
-interface XapiEvent {
-  data?: { statement?: XapiStatement };
-}
-interface H5PInstance {
-  getMaxScore?: () => number;
-}
-interface H5PDispatcher {
-  on: (type: string, listener: (event: XapiEvent) => void) => void;
-  off: (type: string, listener: (event: XapiEvent) => void) => void;
-}
-declare global {
-  interface Window {
-    H5PStandalone?: H5PStandaloneGlobal;
-    H5P?: { externalDispatcher?: H5PDispatcher };
-  }
-}
-
-let loading: Promise<H5PStandaloneGlobal> | null = null;
-
-/** Adds /h5p-player/main.bundle.js once; resolves with window.H5PStandalone. */
-export function loadH5PStandalone(doc: Document = document): Promise<H5PStandaloneGlobal> {
-  if (window.H5PStandalone) return Promise.resolve(window.H5PStandalone);
-  loading ??= new Promise<H5PStandaloneGlobal>((resolve, reject) => {
-    const script = doc.createElement('script');
-    script.src = `${PLAYER_BASE}/main.bundle.js`;
-    script.async = true;
-    script.onload = () =>
-      window.H5PStandalone ? resolve(window.H5PStandalone) : reject(new Error('H5P player missing'));
-    script.onerror = () => reject(new Error('H5P player could not be loaded'));
-    doc.head.appendChild(script);
-  }).catch((error) => {
-    loading = null;
-    throw error;
-  });
-  return loading;
-}
-
 export interface H5PPlayerProps {
   attempt: Attempt;
   h5pId: number;
@@ -96,29 +61,12 @@ export function recordedText(r: Recorded): string {
   }
 }
 
-/** The item's H5P instance inside h5p-standalone's frame, once H5P core has created it (null if unreachable). */
-async function findInstance(el: HTMLElement, isCancelled: () => boolean): Promise<H5PInstance | null> {
-  for (let i = 0; i < 50 && !isCancelled(); i++) {
-    try {
-      const frame = el.querySelector('iframe');
-      const h5p = (frame?.contentWindow as (Window & { H5P?: { instances?: H5PInstance[] } }) | null)?.H5P;
-      const instance = h5p?.instances?.[0];
-      if (instance) return instance;
-    } catch {
-      return null; // a frame of another origin: the page cannot look inside
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return null;
-}
-
 export function H5PPlayer({ attempt, h5pId, title, onOutcome, onScored }: H5PPlayerProps) {
   const launch = useQuery({
     queryKey: ['learning', 'h5p-launch', attempt.id, h5pId],
     queryFn: () => fetchH5pLaunch(attempt.id, h5pId),
     retry: false,
   });
-  const host = useRef<HTMLDivElement>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [recorded, setRecorded] = useState<Recorded | null>(null);
   const data = launch.data;
@@ -127,21 +75,21 @@ export function H5PPlayer({ attempt, h5pId, title, onOutcome, onScored }: H5PPla
   outcomeRef.current = onOutcome;
   const scoredRef = useRef(onScored);
   scoredRef.current = onScored;
-  const titleRef = useRef('');
-  titleRef.current = title ?? data?.title ?? 'Interactive item';
   const openRef = useRef(attempt.status === 'in_progress');
   openRef.current = attempt.status === 'in_progress';
 
+  const frameRef = useRef<HTMLIFrameElement>(null);
+  const [height, setHeight] = useState(0);
+
   useEffect(() => {
-    const el = host.current;
-    if (!data || !el) return;
+    if (!data) return;
     let cancelled = false;
-    el.replaceChildren();
     setProblem(null);
     setRecorded(null);
+    setHeight(0);
     const contentId = data.uuid;
-    const onXapi = (event: XapiEvent) => {
-      const outcome = h5pOutcomeOf(event.data?.statement, contentId);
+    const onStatement = (statement: XapiStatement) => {
+      const outcome = h5pOutcomeOf(statement, contentId);
       const record = outcomeRef.current;
       if (!outcome || !record || !openRef.current || cancelled) return;
       setRecorded({ state: 'saving', score: outcome.score_scaled ?? null });
@@ -155,44 +103,21 @@ export function H5PPlayer({ attempt, h5pId, title, onOutcome, onScored }: H5PPla
         });
       });
     };
-    let dispatcher: H5PDispatcher | undefined;
-    loadH5PStandalone()
-      .then(async (standalone) => {
-        if (cancelled) return;
-        await new standalone.H5P(el, {
-          id: data.uuid,
-          h5pJsonPath: `${apiOrigin()}${data.base_url}`,
-          frameJs: `${PLAYER_BASE}/frame.bundle.js`,
-          frameCss: `${PLAYER_BASE}/styles/h5p.css`,
-          frame: false,
-          copyright: false,
-          export: false,
-          embed: false,
-          fullScreen: true,
-        });
-        if (cancelled) return;
-        // h5p-standalone leaves its iframe unnamed; screen readers need a frame title (WCAG 4.1.2).
-        for (const frame of el.querySelectorAll('iframe')) frame.title ||= titleRef.current;
-        dispatcher = window.H5P?.externalDispatcher;
-        dispatcher?.on('xAPI', onXapi);
-        const instance = await findInstance(el, () => cancelled);
-        if (instance && !cancelled) {
-          let max = 0;
-          try {
-            max = typeof instance.getMaxScore === 'function' ? Number(instance.getMaxScore()) : 0;
-          } catch {
-            max = 0;
-          }
-          scoredRef.current?.(Number.isFinite(max) && max > 0);
-        }
-      })
-      .catch(() => {
-        if (!cancelled) setProblem('The interactive item could not be started.');
-      });
+    const stop = listenToFrame(
+      () => frameRef.current?.contentWindow,
+      data.package_origin ?? null,
+      (raw) => {
+        const message = readH5pMessage(raw);
+        if (!message || cancelled) return;
+        if (message.type === 'xapi') onStatement(message.statement as XapiStatement);
+        else if (message.type === 'scored') scoredRef.current?.(message.scored);
+        else if (message.type === 'height') setHeight(Math.min(Math.max(message.height, 0), MAX_HEIGHT));
+        else setProblem('The interactive item could not be started.');
+      },
+    );
     return () => {
       cancelled = true;
-      dispatcher?.off('xAPI', onXapi);
-      el.replaceChildren();
+      stop();
     };
   }, [data]);
 
@@ -213,7 +138,19 @@ export function H5PPlayer({ attempt, h5pId, title, onOutcome, onScored }: H5PPla
           {problem}
         </p>
       ) : null}
-      <div ref={host} className="h5p-host min-h-24" />
+      {data ? (
+        <iframe
+          key={data.base_url}
+          ref={frameRef}
+          title={title ?? data.title ?? 'Interactive item'}
+          name={h5pFrameName(window.location.origin, data, title ?? data.title ?? 'Interactive item')}
+          src={frameUrl(data.player_url, apiOrigin())}
+          sandbox={packageSandbox(data.package_origin ?? null)}
+          allow="fullscreen"
+          className="h5p-host block w-full min-h-24 border-0"
+          style={height ? { height: `${height}px` } : undefined}
+        />
+      ) : null}
       <p
         aria-live="polite"
         data-testid="h5p-result"

@@ -2,9 +2,18 @@ import type { Attempt } from '@cc/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { isApiError } from '../../app/api';
+import { apiOrigin } from '../../app/env';
 import { Badge, type BadgeTone, Button, cx, Spinner } from '../../ui';
 import { handleAttemptUpdateFailure, patchAttempt } from '../api';
 import { fetchScormLaunch, type ScormItemLaunch, type ScormLaunch } from './package-api';
+import {
+  connectScormFrame,
+  frameUrl,
+  listenToFrame,
+  packageSandbox,
+  replyTarget,
+  scormFrameName,
+} from './package-frame';
 import {
   createRuntime,
   firstOpenItem,
@@ -35,12 +44,43 @@ const stateOf = (o: ItemOutcome | undefined) =>
 /**
  * Plays the SCORM package of a SCORM attempt (issue 4 item 2, issue 10 item 1): the package's table of contents
  * (every item of its organisation; headings, and the SCOs with what was recorded for each), and the current SCO in a
- * same-origin iframe at /packages/{uuid}/… with its own scorm-again runtime on window.API / window.API_1484_11
- * (scorm-runtime.ts). Moving to another item closes the SCO's frame (a SCO finishes on unload) before the next one
+ * sandboxed iframe at its signed launch URL, in an origin that is not the app's (issue 11 finding 1), with its own
+ * scorm-again runtime here (scorm-runtime.ts) that the SCO's window.API / window.API_1484_11 reaches by postMessage
+ * (package-frame.ts: the frame's name seeds the SCO's values, messages only from this frame and its origin). Moving to another item closes the SCO's frame (a SCO finishes on unload) before the next one
  * starts. Every commit is saved as PATCH /attempts/{id} { version, cmi, sco } in order, one at a time; the server
  * rolls the SCOs up and finishes the attempt when all are done. On 409 the server's message is shown (spec 1 §4);
  * other failures go through the learner pages' handleAttemptUpdateFailure.
  */
+/** How long a closed SCO's frame is still listened to for its finishing calls (LMSFinish / Terminate on unload). */
+const FINISH_GRACE_MS = 5000;
+
+/**
+ * Asks the package frame to end its SCO first (scorm-frame.js: the launcher empties the SCO's frame, whose finishing
+ * calls it still passes on), and waits for its answer, at most a few seconds.
+ */
+function askFrameToClose(frame: HTMLIFrameElement, packageOrigin: string | null): Promise<void> {
+  const target = frame.contentWindow;
+  if (!target) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    let stop = () => {};
+    const timer = setTimeout(() => {
+      stop();
+      resolve();
+    }, 3000);
+    stop = listenToFrame(
+      () => target,
+      packageOrigin,
+      (message) => {
+        if ((message as { cc?: unknown } | null)?.cc !== 'scorm-closed') return;
+        clearTimeout(timer);
+        stop();
+        resolve();
+      },
+    );
+    target.postMessage({ cc: 'scorm-close' }, replyTarget(packageOrigin));
+  });
+}
+
 export function ScormPlayer({ attempt, title, onAttemptChange }: ScormPlayerProps) {
   const launch = useQuery({
     queryKey: ['learning', 'scorm-launch', attempt.id],
@@ -53,6 +93,8 @@ export function ScormPlayer({ attempt, title, onAttemptChange }: ScormPlayerProp
   /** A new session of the same item (opened again after it ended). */
   const [session, setSession] = useState(0);
   const [readyKey, setReadyKey] = useState<string | null>(null);
+  /** The SCO frame's name: the bridge's seed (the player's origin, the version, the SCO's values). */
+  const [frameName, setFrameName] = useState('');
   /** The SCO ended its session itself (LMSFinish / Terminate) or the learner closed it. */
   const [ended, setEnded] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
@@ -93,6 +135,7 @@ export function ScormPlayer({ attempt, title, onAttemptChange }: ScormPlayerProp
     const frame = frameRef.current;
     if (!frame) return;
     leaving.current = keyRef.current;
+    await askFrameToClose(frame, data?.package_origin ?? null);
     await new Promise<void>((resolve) => {
       const done = () => resolve();
       frame.addEventListener('load', done, { once: true });
@@ -132,6 +175,7 @@ export function ScormPlayer({ attempt, title, onAttemptChange }: ScormPlayerProp
   useEffect(() => {
     if (!data || !item || !key || !inProgress || ended) return;
     let runtime: Runtime | null = null;
+    let disconnect: (() => void) | null = null;
     let cancelled = false;
     const sco = item.identifier;
     const commit = (cmi: Record<string, unknown>) => {
@@ -166,17 +210,35 @@ export function ScormPlayer({ attempt, title, onAttemptChange }: ScormPlayerProp
       });
       if (cancelled) return created.dispose();
       runtime = created;
+      const origin = launchData.package_origin ?? null;
+      // This session's frame window, kept once seen: the SCO's last calls (LMSFinish in its unload handler) can
+      // arrive after the player moved on, because a frame of another origin unloads in its own process.
+      let own: Window | null = null;
+      const frameWindow = () => (own ??= frameRef.current?.contentWindow ?? null);
+      disconnect = connectScormFrame(frameWindow, origin, created.api);
       // An asset never talks to the runtime: opening it is doing it (recorded as completed by the server).
       if (
         item.scorm_type === 'asset' &&
         !itemOutcome(current.current, items[0]?.identifier ?? '', sco)?.status
       )
         commit({});
+      const scoUrl = item.launch_url ? frameUrl(item.launch_url, apiOrigin()) : undefined;
+      setFrameName(
+        scormFrameName(
+          window.location.origin,
+          launchData.version,
+          created.api,
+          launchData.player_url ? scoUrl : undefined,
+        ),
+      );
       setReadyKey(key);
     };
     start(data).catch(() => setProblem('The SCORM player could not start.'));
     return () => {
       cancelled = true;
+      // Still served for a moment: the closed SCO's finishing calls are saved through its own runtime and queue.
+      const stop = disconnect;
+      setTimeout(() => stop?.(), FINISH_GRACE_MS);
       runtime?.dispose();
     };
   }, [data, item, key, inProgress, ended, items]);
@@ -282,7 +344,9 @@ export function ScormPlayer({ attempt, title, onAttemptChange }: ScormPlayerProp
               key={key}
               ref={frameRef}
               title={multi ? `${heading}: ${item.title}` : heading}
-              src={item.launch_url}
+              name={frameName}
+              src={data.player_url ?? frameUrl(item.launch_url, apiOrigin())}
+              sandbox={packageSandbox(data.package_origin ?? null)}
               className="h-[70vh] w-full rounded-lg border border-slate-200 bg-white"
               allow="fullscreen; autoplay"
             />

@@ -13,8 +13,15 @@ export interface ScormLaunch {
   version: '1.2' | '2004';
   title: string;
   launch_path: string;
-  /** Same-origin: /packages/{uuid}/{launch_path}, served outside /api with a strict CSP. */
+  /**
+   * /packages/{launch token}/{uuid}/{launch_path}: signed for this user and package, short-lived, served sandboxed
+   * (issue 11 finding 1); absolute when the server has a package origin, else on the API's host.
+   */
   launch_url: string;
+  /** The origin package content runs in (PACKAGE_ORIGIN), or null: an opaque sandboxed origin. */
+  package_origin: string | null;
+  /** With a package origin: the launcher page that holds the SCO's API and frames the SCO (null without one). */
+  player_url?: string | null;
   mastery_score: number | null;
   items: ScormItemLaunch[];
   /** As SCORM names the learner: id and "Last, First". */
@@ -26,8 +33,12 @@ export interface H5pLaunch {
   uuid: string;
   title: string;
   main_library: string;
-  /** /packages/{uuid}: h5p.json, content/ and the libraries as the .h5p held them. */
+  /** /packages/{launch token}/{uuid}: h5p.json, content/ and the libraries as the .h5p held them. */
   base_url: string;
+  /** The page that runs h5p-standalone inside the sandbox (web/public/package-runtime/h5p.html). */
+  player_url: string;
+  /** The origin package content runs in (PACKAGE_ORIGIN), or null: an opaque sandboxed origin. */
+  package_origin: string | null;
 }
 
 export const fetchScormLaunch = (attemptId: number) =>

@@ -2,12 +2,12 @@ import type { Attempt } from '@cc/contracts';
 import type { ScormItemLaunch, ScormLaunch } from './package-api';
 
 /**
- * The SCORM runtime: scorm-again (a maintained, complete SCORM 1.2 / 2004 API implementation) exposed to the
- * package's same-origin iframe as window.API (1.2) or window.API_1484_11 (2004), which is where SCOs look for it.
- * One runtime per SCO launch (issue 10 item 1: multi-SCO packages keep runtime data per SCO).
+ * The SCORM runtime: scorm-again (a maintained, complete SCORM 1.2 / 2004 API implementation), on the player's page.
+ * The SCO runs in a sandboxed frame of another origin (issue 11 finding 1) and reaches it through the postMessage
+ * bridge (package-frame.ts): its window.API (1.2) / window.API_1484_11 (2004) passes each call here. One runtime per
+ * SCO launch (issue 10 item 1: multi-SCO packages keep runtime data per SCO).
  *
- * What the LMS owns is here as plain functions, so a postMessage bridge (package content on its own origin) can wrap
- * them later: the values set before the SCO starts (initialCmi), the status the LMS records when a SCO finishes
+ * What the LMS owns is here as plain functions: the values set before the SCO starts (initialCmi), the status the LMS records when a SCO finishes
  * without one (finishStatus12 / finishCompletion2004), what a SCO asks of the LMS when it ends (navigationOf), and
  * which item plays next (launchableItems, firstOpenItem, neighbour). The verdict and the rollup over SCOs are the
  * server's (server/src/learning/scorm-completion.ts); the player shows what the server recorded (itemOutcome).
@@ -34,6 +34,8 @@ export interface RuntimeHooks {
 
 interface RuntimeApi {
   loadFromJSON(json: object, CMIElement?: string): void;
+  getFlattenedCMI(): Record<string, unknown>;
+  [method: string]: unknown;
   cmi: Record<string, unknown>;
   nav?: { event?: string };
   adl?: { nav?: { request?: string } };
@@ -54,7 +56,6 @@ function pick(module: unknown, name: string): RuntimeClass {
   return found;
 }
 
-type ScormWindow = Window & { API?: unknown; API_1484_11?: unknown };
 type Json = Record<string, unknown>;
 
 const isObject = (v: unknown): v is Json => Boolean(v) && typeof v === 'object' && !Array.isArray(v);
@@ -255,7 +256,7 @@ export async function createRuntime(
     sendFullCommit: true,
     autocommit: false,
     logLevel: 5,
-    // The finish rules are ours (applyFinishRules), so the same rules hold behind a future postMessage bridge.
+    // The finish rules are ours (applyFinishRules).
     mastery_override: false,
   };
   const firstId = launchableItems(launch)[0]?.identifier ?? item.identifier;
@@ -266,31 +267,15 @@ export async function createRuntime(
     launch.learner ?? { id: String(attempt.user_id), name: '' },
     previous,
   );
-  const w = window as ScormWindow;
-  if (launch.version === '2004') {
-    const Scorm2004API = pick(await import('scorm-again/scorm2004'), 'Scorm2004API');
-    api = new Scorm2004API(settings, httpService);
-    load(api, previous, initial);
-    w.API_1484_11 = api;
-    const own = api;
-    return {
-      api,
-      dispose: () => {
-        if (w.API_1484_11 === own) delete w.API_1484_11;
-      },
-    };
-  }
-  const Scorm12API = pick(await import('scorm-again/scorm12'), 'Scorm12API');
-  api = new Scorm12API(settings, httpService);
+  // Not on window.API: the SCO runs in a sandboxed frame of another origin and reaches this runtime only through
+  // the postMessage bridge (package-frame.ts connectScormFrame).
+  const RuntimeClass =
+    launch.version === '2004'
+      ? pick(await import('scorm-again/scorm2004'), 'Scorm2004API')
+      : pick(await import('scorm-again/scorm12'), 'Scorm12API');
+  api = new RuntimeClass(settings, httpService);
   load(api, previous, initial);
-  w.API = api;
-  const own = api;
-  return {
-    api,
-    dispose: () => {
-      if (w.API === own) delete w.API;
-    },
-  };
+  return { api, dispose: () => {} };
 }
 
 /** The SCO's saved data (location, suspend data…) first, so a learner resumes where they left; then the LMS's values. */
