@@ -53,6 +53,12 @@ async function main() {
           ...DEMO_LOGINS.map((l) => `    ${l.email.padEnd(22)} ${l.label}`),
         ]
       : []),
+    ...(config.packageOrigin
+      ? []
+      : [
+          '  Note: no PACKAGE_ORIGIN: uploaded packages run in an opaque sandbox, and packages whose frames talk to',
+          '  each other will not play. Set PACKAGE_ORIGIN to a host of its own (README, "Package content").',
+        ]),
     '',
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
