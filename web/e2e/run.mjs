@@ -74,7 +74,7 @@ function freePort() {
   });
 }
 
-async function waitForCheck(url, child, timeoutMs = 90_000) {
+async function waitForCheck(url, child, timeoutMs = 180_000) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited with code ${child.exitCode}`);
