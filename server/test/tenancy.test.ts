@@ -1791,19 +1791,24 @@ describe('package files', () => {
       headers: authorHeaders,
     });
     expect(launch.statusCode, launch.body).toBe(200);
+    // The launch URL (issue 11 finding 1) is signed for this package and this author, on the package origin when
+    // there is one: the signature is the credential, not a session.
     const fileUrl = new URL(launch.json().data.launch_url, 'http://localhost');
     const path = `${fileUrl.pathname}${fileUrl.search}`;
-    // The author can (the address works), so a 404 below is about the caller.
-    expect((await h.app.inject({ method: 'GET', url: path, headers: authorHeaders })).statusCode).toBe(200);
+    const get = (url: string, extra: Record<string, unknown> = {}) =>
+      h.app.inject({ method: 'GET', url, headers: { host: fileUrl.host }, ...extra });
+    expect((await get(path)).statusCode).toBe(200);
 
+    // Without the author's signature, neither the outsider's session nor their token opens the file.
     const web = await webLogin(h.app, outsiderLogin.email, TEST_PASSWORD);
-    const theirs = await h.app.inject({
-      method: 'GET',
-      url: path,
-      cookies: { [SESSION_COOKIE]: web.jar[SESSION_COOKIE] as string },
-    });
-    expect(theirs.statusCode).toBe(404);
-    expect((await h.app.inject({ method: 'GET', url: path, headers: outsider })).statusCode).toBe(404);
+    const [, , , ...rest] = fileUrl.pathname.split('/');
+    const unsigned = `/packages/${rest.join('/')}`;
+    const forged = `/packages/${author.id}.${Math.floor(Date.now() / 1000) + 3600}.${'A'.repeat(43)}/${rest.join('/')}`;
+    for (const url of [unsigned, forged]) {
+      const cookies = { [SESSION_COOKIE]: web.jar[SESSION_COOKIE] as string };
+      expect((await get(url, { cookies })).statusCode).toBe(404);
+      expect((await get(url, { headers: { host: fileUrl.host, ...outsider } })).statusCode).toBe(404);
+    }
     const theirLaunch = await h.app.inject({
       method: 'GET',
       url: `/api/content/${content.id}/package`,

@@ -22,7 +22,8 @@ let n = 0;
 
 beforeAll(async () => {
   registerAllJobs();
-  h = await createHarness();
+  // The clock travels years ahead of the tokens issued here; they must outlive it (TOKEN_LIFETIME_DAYS).
+  h = await createHarness({ tokenLifetimeDays: 36_500 });
   const org = await buildEntity(h.db, { level: 'A' });
   const manager = await buildUser(h.db, { entityId: org.id, permissions: [12, 14, 15, 19, 117] });
   as = await clientFor(h.app, h.db, manager.id);

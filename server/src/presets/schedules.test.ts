@@ -24,7 +24,8 @@ const setClock = (iso: string) => {
 
 beforeAll(async () => {
   registerAllJobs();
-  h = await createHarness();
+  // The clock travels years ahead of the tokens issued here; they must outlive it (TOKEN_LIFETIME_DAYS).
+  h = await createHarness({ tokenLifetimeDays: 36_500 });
   org = await buildEntity(h.db, { level: 'A' });
   site = await buildEntity(h.db, { level: 'B', parentId: org.id });
   manager = await buildUser(h.db, {
