@@ -1,6 +1,18 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ADMIN, BASE, bearer, checkPage, client, launch, login, newPage, scoFrame, zip } from './lib.mjs';
+import {
+  ADMIN,
+  BASE,
+  bearer,
+  checkPage,
+  client,
+  h5pFrame,
+  launch,
+  login,
+  newPage,
+  scoFrame,
+  zip,
+} from './lib.mjs';
 
 /**
  * Issue 4 items 2 and 6, the SCORM browser flow: the admin uploads a SCORM 1.2 package built here (through the
@@ -104,7 +116,7 @@ describe('SCORM: upload, play, pass', () => {
     assert.deepEqual(errors, []);
   });
 
-  it('the vendored H5P player (h5p-standalone) renders an uploaded .h5p served from /packages', async () => {
+  it('the vendored H5P player (h5p-standalone) renders an uploaded .h5p in its sandboxed frame', async () => {
     // A tiny but real H5P library: library.json + its preloaded script, run by the real H5P core in its frame.
     // (The learner page mounts players/H5PPlayer.tsx inside topics; that needs GET /attempts/{id}/structure.)
     const library =
@@ -146,24 +158,25 @@ describe('SCORM: upload, play, pass', () => {
     await page.goto(`${BASE}/login`);
     await login(page, ADMIN);
     await page.waitForURL(`${BASE}/`);
-    await page.evaluate(async (base) => {
-      await new Promise((resolve, reject) => {
-        const script = document.createElement('script');
-        script.src = '/h5p-player/main.bundle.js';
-        script.onload = resolve;
-        script.onerror = reject;
-        document.head.appendChild(script);
-      });
-      const el = document.createElement('div');
-      el.id = 'h5p-here';
-      document.body.prepend(el);
-      await new window.H5PStandalone.H5P(el, {
-        h5pJsonPath: base,
-        frameJs: '/h5p-player/frame.bundle.js',
-        frameCss: '/h5p-player/styles/h5p.css',
-      });
-    }, pkg.base_url);
-    const text = await page.frameLocator('#h5p-here iframe').locator('.e2e-text').textContent();
+    // As players/H5PPlayer.tsx does it (issue 11 finding 1): the player page runs in a sandboxed frame on the package
+    // origin under the signed launch URL, never in the app page.
+    await page.evaluate(
+      ({ launchData, sandbox }) => {
+        const holder = document.createElement('div');
+        holder.dataset.player = 'h5p';
+        const frame = document.createElement('iframe');
+        frame.setAttribute('sandbox', sandbox);
+        frame.name = `cc-h5p:${JSON.stringify({ origin: location.origin, id: launchData.uuid, base: launchData.base_url, title: 'E2E text' })}`;
+        frame.src = new URL(launchData.player_url, location.origin).href;
+        holder.append(frame);
+        document.body.prepend(holder);
+      },
+      {
+        launchData: pkg,
+        sandbox: `allow-scripts allow-forms allow-popups${pkg.package_origin ? ' allow-same-origin' : ''}`,
+      },
+    );
+    const text = await h5pFrame(page).locator('.e2e-text').textContent();
     assert.equal(text, 'Hello from a real H5P library');
     assert.deepEqual(errors, []);
   });
