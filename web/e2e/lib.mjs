@@ -40,6 +40,8 @@ export async function newPage(browser, { width = 1280, height = 800 } = {}) {
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
+  // A page that ends under a test says so ("Target page closed" alone does not tell a renderer crash).
+  page.on('crash', () => console.error(`[e2e] the page crashed at ${page.url()}`));
   page.on('console', (m) => {
     if (m.type() === 'error' && /CSP violation|Content Security Policy/.test(m.text())) errors.push(m.text());
   });
