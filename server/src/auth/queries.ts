@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type SqlBool, sql } from 'kysely';
 import type { Db } from '../db/connect';
 import type { AuthEventsTable } from '../db/schema';
 import { hashToken, randomToken } from '../http/tokens';
@@ -88,8 +88,7 @@ export function findSession(
     .selectFrom('sessions')
     .select(sessionColumns)
     .where('id', '=', hashToken(secret))
-    .where('expires_at', '>', now)
-    .where('created_at', '>', absoluteCutoff(now, lifetime))
+    .where(sessionInForce(now, lifetime))
     .executeTakeFirst();
 }
 
@@ -148,6 +147,15 @@ export async function purgeExpiredCredentials(
 /** Tokens issued before expiry existed have none stored: they end TOKEN_LIFETIME_DAYS after they were issued. */
 const tokenCutoff = (now: Date, days: number) => new Date(now.getTime() - days * 86_400_000);
 
+/**
+ * The one definition of "still in force" that every read of a session or device token uses (login, sockets, the
+ * sessions list). The sweep (purgeExpiredCredentials) deletes the complement, spelled out there so that NULLs count.
+ */
+const sessionInForce = (now: Date, lifetime: SessionLifetime) =>
+  sql<SqlBool>`(expires_at > ${now} AND created_at > ${absoluteCutoff(now, lifetime)})`;
+const tokenInForce = (now: Date, days: number) =>
+  sql<SqlBool>`(expires_at > ${now} OR (expires_at IS NULL AND created_at > ${tokenCutoff(now, days)}))`;
+
 /** Personal access tokens, Sanctum format `<id>|<secret>`; only the secret's hash is stored. */
 export async function createAccessToken(
   db: Db,
@@ -175,12 +183,7 @@ export async function findAccessToken(db: Db, plainText: string, now: Date, life
     .selectFrom('personal_access_tokens')
     .select(['id', 'user_id', 'abilities', 'last_used_at', 'expires_at', 'created_at'])
     .where('token_hash', '=', hashToken(secret))
-    .where((eb) =>
-      eb.or([
-        eb('expires_at', '>', now),
-        eb.and([eb('expires_at', 'is', null), eb('created_at', '>', tokenCutoff(now, lifetimeDays))]),
-      ]),
-    )
+    .where(tokenInForce(now, lifetimeDays))
     .executeTakeFirst();
 }
 
@@ -243,8 +246,7 @@ export async function isSessionLive(
     .select('id')
     .where('id', '=', input.sessionId)
     .where('user_id', '=', input.userId)
-    .where('expires_at', '>', input.now)
-    .where('created_at', '>', absoluteCutoff(input.now, input.lifetime))
+    .where(sessionInForce(input.now, input.lifetime))
     .executeTakeFirst();
   return !!row;
 }
@@ -259,15 +261,7 @@ export async function isTokenLive(
     .select('id')
     .where('id', '=', input.tokenId)
     .where('user_id', '=', input.userId)
-    .where((eb) =>
-      eb.or([
-        eb('expires_at', '>', input.now),
-        eb.and([
-          eb('expires_at', 'is', null),
-          eb('created_at', '>', tokenCutoff(input.now, input.lifetimeDays)),
-        ]),
-      ]),
-    )
+    .where(tokenInForce(input.now, input.lifetimeDays))
     .executeTakeFirst();
   return !!row;
 }
@@ -288,8 +282,7 @@ export function listLiveSessions(db: Db, userId: number, now: Date, lifetime: Se
     .selectFrom('sessions')
     .select(['id', 'public_id', 'ip', 'user_agent', 'created_at', 'last_activity_at'])
     .where('user_id', '=', userId)
-    .where('expires_at', '>', now)
-    .where('created_at', '>', absoluteCutoff(now, lifetime))
+    .where(sessionInForce(now, lifetime))
     .execute();
 }
 
@@ -299,12 +292,7 @@ export function listLiveTokens(db: Db, userId: number, now: Date, lifetimeDays: 
     .selectFrom('personal_access_tokens')
     .select(['id', 'name', 'created_at', 'last_used_at', 'expires_at'])
     .where('user_id', '=', userId)
-    .where((eb) =>
-      eb.or([
-        eb('expires_at', '>', now),
-        eb.and([eb('expires_at', 'is', null), eb('created_at', '>', tokenCutoff(now, lifetimeDays))]),
-      ]),
-    )
+    .where(tokenInForce(now, lifetimeDays))
     .execute();
 }
 
