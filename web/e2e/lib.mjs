@@ -210,6 +210,30 @@ export function scoFrame(page) {
   return page.frameLocator('section[data-player=scorm] iframe').frameLocator('iframe');
 }
 
+/**
+ * Opens an item of a multi-SCO package from its contents and returns the new SCO's frame. The player first closes
+ * the SCO on show (its frame goes to about:blank), then frames the next one in a new iframe: a locator taken in
+ * between would reach into the closing frame and fail with "Target closed", so the old frame is marked and the
+ * new one awaited.
+ */
+export async function openScormItem(page, button) {
+  const frames = page.locator('section[data-player=scorm] iframe');
+  await frames.evaluateAll((all) => {
+    for (const frame of all) frame.setAttribute('data-e2e-left', '');
+  });
+  await button.click();
+  const fresh = 'section[data-player=scorm] iframe:not([data-e2e-left])';
+  await page.locator(fresh).waitFor();
+  const sco = page.frameLocator(fresh).frameLocator('iframe');
+  // The SCO initialises on load: a learner who moves on before that has not attempted it.
+  await sco
+    .locator('body')
+    .evaluate(
+      () => new Promise((r) => (document.readyState === 'complete' ? r() : addEventListener('load', r))),
+    );
+  return sco;
+}
+
 /** The H5P content's frame: h5p-standalone's iframe inside the sandboxed player page (issue 11 finding 1). */
 export function h5pFrame(page) {
   return page.frameLocator('[data-player="h5p"] iframe').frameLocator('iframe');
