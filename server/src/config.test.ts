@@ -35,6 +35,7 @@ const OPTIONAL = [
   'PACKAGE_MAX_UNCOMPRESSED_BYTES',
   'PACKAGE_MAX_ENTRIES',
   'PACKAGE_MAX_RATIO',
+  'SHUTDOWN_TIMEOUT_SECONDS',
 ];
 
 const errorOf = (env: NodeJS.ProcessEnv): ConfigError => {
@@ -88,6 +89,7 @@ describe('empty means unset', () => {
       cookieSecure: false,
       actorCacheMs: 5000,
       pgliteSharedBuffers: '32MB',
+      shutdownTimeoutSeconds: 10,
     });
   });
 
@@ -99,8 +101,10 @@ describe('empty means unset', () => {
       CORS_ORIGINS: 'https://a.example.com, https://b.example.com',
       SMTP_HOST: 'smtp.example.com',
       SMTP_SECURE: 'true',
+      SHUTDOWN_TIMEOUT_SECONDS: '30',
     });
     expect(config).toMatchObject({
+      shutdownTimeoutSeconds: 30,
       databaseUrl: 'postgres://cc:secret@db.example:5432/cc',
       port: 8080,
       appUrl: 'https://training.example.com',
@@ -150,6 +154,8 @@ describe('a wrong value is one clear line naming the variable', () => {
     ['TRUST_PROXY', '10.0.0.0/8,proxy.local', 'must be true, false, or comma-separated proxy addresses'],
     ['TRUST_PROXY', '10.0.0.0/33', 'must be true, false, or comma-separated proxy addresses'],
     ['PACKAGE_ORIGIN', 'https://packages.example.com/files', 'must be an origin of its own'],
+    ['SHUTDOWN_TIMEOUT_SECONDS', '0', 'must be a whole number of seconds from 1 to 3600'],
+    ['SHUTDOWN_TIMEOUT_SECONDS', '10s', 'must be a whole number of seconds from 1 to 3600'],
   ])('%s=%j', (name, value, expected) => {
     const error = errorOf({ [name]: value });
     expect(error.variables).toEqual([name]);

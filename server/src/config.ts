@@ -115,6 +115,8 @@ const Env = z.object({
    * http://packages.localhost:3000, never the app's. Unset: they run in an opaque sandboxed origin instead.
    */
   PACKAGE_ORIGIN: z.string().refine(isBareOrigin).optional(),
+  /** How long a stopping server waits for the requests it received before cutting what is left (issue 12 §3). */
+  SHUTDOWN_TIMEOUT_SECONDS: wholeNumber(1, 3600).default(10),
 });
 type EnvName = keyof typeof Env.shape;
 
@@ -151,6 +153,7 @@ const EXPECTED: Record<EnvName, string> = {
   PACKAGE_MAX_RATIO: 'must be a whole number above 0',
   PACKAGE_ORIGIN:
     'must be an origin of its own such as https://packages.example.com (scheme, host and port only; not the APP_URL origin)',
+  SHUTDOWN_TIMEOUT_SECONDS: 'must be a whole number of seconds from 1 to 3600',
 };
 
 /**
@@ -214,6 +217,8 @@ export interface Config {
   pgliteSharedBuffers: string;
   /** Origin package files are served from (no trailing slash); undefined: the opaque sandbox on the app's host. */
   packageOrigin?: string;
+  /** The bound on a graceful shutdown's wait (http/shutdown.ts). */
+  shutdownTimeoutSeconds: number;
 }
 
 /**
@@ -266,6 +271,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     actorCacheMs: env.ACTOR_CACHE_MS ?? (env.NODE_ENV === 'test' ? 0 : 5000),
     pgliteSharedBuffers: env.PGLITE_SHARED_BUFFERS,
     packageOrigin: env.PACKAGE_ORIGIN?.replace(/\/$/, '') ?? localPackageOrigin(appUrl),
+    shutdownTimeoutSeconds: env.SHUTDOWN_TIMEOUT_SECONDS,
     ...overrides,
   };
 }

@@ -5,8 +5,9 @@ import { purgeStaleThrottles } from './auth/throttle';
 import { openDeps } from './bootstrap';
 import { ConfigError, loadConfig } from './config';
 import { DEMO_LOGINS, DEMO_PASSWORD, seedDemoIfEmpty } from './db/demo/seed';
+import { drainOnSignals } from './http/shutdown';
 import { registerAllJobs, startWorker } from './jobs';
-import { closeSocketsOfEnded } from './realtime/socket-registry';
+import { closeSocketsOfEnded, openSockets } from './realtime/socket-registry';
 
 /**
  * Expired sessions and device tokens (and this process's sockets that still used them), ended throttle windows and
@@ -66,20 +67,19 @@ async function main() {
   const sweep = setInterval(() => void sweepAuthRows(deps).catch(() => {}), 60 * 60_000);
   sweep.unref();
 
-  // Graceful shutdown: stop accepting, finish in-flight requests, then close the database.
-  let closing = false;
-  const shutdown = async (signal: string) => {
-    if (closing) return;
-    closing = true;
-    app.log.info({ signal }, 'shutting down');
-    clearInterval(sweep);
-    await worker.stop();
-    await app.close();
-    await deps.close();
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
+  // Graceful shutdown (http/shutdown.ts): drain on SIGTERM / SIGINT, bounded by SHUTDOWN_TIMEOUT_SECONDS.
+  drainOnSignals({
+    server: app.server,
+    websockets: openSockets,
+    log: app.log,
+    timeoutMs: config.shutdownTimeoutSeconds * 1000,
+    stopWork: async () => {
+      clearInterval(sweep);
+      await worker.stop();
+    },
+    closeApp: () => app.close(),
+    closeDatabase: () => deps.close(),
+  });
 }
 
 main().catch((error) => {

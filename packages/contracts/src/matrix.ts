@@ -38,6 +38,14 @@ export const matrixSubscribeWait = (attempt: number) => 1000 * attempt * attempt
 /** spec 2 §9: the matrix column span is the course count plus 4 (user, role, entity, score). */
 export const matrixColumnSpan = (courseCount: number) => courseCount + 4;
 export const MATRIX_WS_PATH = '/api/ws';
+/**
+ * A stopping server closes every live connection with 1012 "Service Restart" and this reason (issue 12 §3); the
+ * client says so and reconnects, waiting matrixReconnectWait(n) before try n, at most MATRIX_RECONNECT_TRIES times.
+ */
+export const RESTART_CLOSE_CODE = 1012;
+export const RESTART_CLOSE_REASON = 'The server is restarting';
+export const MATRIX_RECONNECT_TRIES = 8;
+export const matrixReconnectWait = (attempt: number) => Math.min(500 * 2 ** (attempt - 1), 8000);
 
 export const MatrixMessages = {
   emailFailed: 'Failed to request emailed matrix. Please contact support.',
@@ -46,6 +54,8 @@ export const MatrixMessages = {
   takingLong: 'The matrix is taking longer than usual to load. Large organisations can take a while.',
   failed: 'Failed to fetch report. Please contact support',
   notConnected: 'The live connection could not be opened. Please try again.',
+  restarting: 'The server is restarting — reconnecting…',
+  notBack: 'The server has not come back yet. Reload the page to try again.',
 } as const;
 
 export const MATRIX_TYPES = ['none', 'primary', 'secondary'] as const;

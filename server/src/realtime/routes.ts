@@ -16,7 +16,7 @@ import type { App } from '../http/app-types';
 import type { Actor, Ctx } from '../http/context';
 import { HttpError } from '../http/errors';
 import { streamMatrix } from './matrix-channel';
-import { closeSignedOut, registerSocket, type SocketOwner } from './socket-registry';
+import { closeSignedOut, registerSocket, type SocketOwner, trackSocket } from './socket-registry';
 
 /**
  * The websocket channel (spec 2 §4, §7; ARCHITECTURE realtime/): GET /api/ws upgrades.
@@ -96,6 +96,7 @@ export async function realtimeRoutes(app: App) {
     MATRIX_WS_PATH.replace(/^\/api/, ''),
     { websocket: true, config: { auth: false } },
     (socket, request) => {
+      trackSocket(socket);
       const ctx = request.ctx;
       const subscriptions = new Map<string, AbortController>();
       let authenticated = !!ctx.actor;
@@ -206,6 +207,8 @@ export async function realtimeRoutes(app: App) {
             if (subscriptions.get(message.id) === controller) subscriptions.delete(message.id);
           }
         } catch (error) {
+          // Closed under it (a shutdown, a sign-out): nobody is left to tell.
+          if (socket.readyState !== socket.OPEN) return;
           const id = 'id' in message ? message.id : undefined;
           if (error instanceof HttpError) {
             sendJson(socket, {

@@ -18,6 +18,18 @@ export const SIGNED_OUT_CLOSE_CODE = 4401;
 const SIGNED_OUT_MESSAGE = JSON.stringify({ type: 'error', status: 401, message: 'Unauthenticated.' });
 
 const open = new Map<WebSocket, SocketOwner>();
+/** Every open socket, signed in or not: a shutdown closes them all (http/shutdown.ts). */
+const every = new Set<WebSocket>();
+
+/** Counts a socket among this process's open sockets until it closes. */
+export function trackSocket(socket: WebSocket): void {
+  every.add(socket);
+  socket.once('close', () => every.delete(socket));
+}
+
+export function openSockets(): WebSocket[] {
+  return [...every];
+}
 
 /** Remembers a socket for its owner's credential until it closes; the returned function forgets it sooner. */
 export function registerSocket(socket: WebSocket, owner: SocketOwner): () => void {

@@ -16,7 +16,7 @@ export default function MatrixLegacyPage() {
   const wl = useWhitelabel();
   const { filters: nav } = useComplianceFilters();
   const params = complianceFilterParams(nav);
-  const { grid, progress, error } = useMatrix({
+  const { grid, progress, error, notice } = useMatrix({
     compliance_type: params.compliance_type,
     new_starters_filter: params.new_starters_filter,
   });
@@ -42,6 +42,14 @@ export default function MatrixLegacyPage() {
         <div role="alert" className="rounded-md border border-red-300 bg-red-50 p-4 text-sm text-red-800">
           {error.status === 500 || error.status === 504 ? MatrixMessages.tooLarge : error.message}
         </div>
+      ) : null}
+      {notice && !error ? (
+        <p
+          role="status"
+          className="rounded-md border border-amber-300 bg-amber-50 p-4 text-sm text-amber-900"
+        >
+          {notice}
+        </p>
       ) : null}
       {!done && !error ? <Spinner label={`Loading… ${Math.round(progress * 100)}%`} /> : null}
       {done && grid.users.length === 0 ? <EmptyState title="No users match these filters" /> : null}

@@ -56,14 +56,17 @@ export function useMatrix(filters: Record<string, unknown>) {
   const [error, setError] = useState<{ message: string; status?: number } | null>(null);
   const [top, setTop] = useState<MatrixTopLevelAggregate | null>(null);
   const [takingLong, setTakingLong] = useState(false);
+  /** "The server is restarting — reconnecting…" while the socket reconnects (issue 12 §3). */
+  const [notice, setNotice] = useState<string | null>(null);
   const key = JSON.stringify(filters);
   useEffect(() => {
-    const g = new MatrixGrid();
+    let g = new MatrixGrid();
     setGrid(g);
     setProgress(0);
     setError(null);
     setTop(null);
     setTakingLong(false);
+    setNotice(null);
     const pendingUsers = new Map<number, unknown>();
     let frame = 0;
     const refresh = () => {
@@ -80,6 +83,15 @@ export function useMatrix(filters: Record<string, unknown>) {
       onError: (message, status) => {
         clearTimeout(long);
         setError({ message, status });
+      },
+      onStatus: setNotice,
+      // The stream starts over after a reconnect: a fresh grid, never the cut one's half.
+      onRestart: () => {
+        g = new MatrixGrid();
+        pendingUsers.clear();
+        setGrid(g);
+        setProgress(0);
+        setTop(null);
       },
       onMessage: (m: ServerMessage) => {
         if (m.type === 'progress') {
@@ -104,7 +116,7 @@ export function useMatrix(filters: Record<string, unknown>) {
       sub.close();
     };
   }, [key, acting?.slug]);
-  return { grid, progress, error, top, takingLong };
+  return { grid, progress, error, top, takingLong, notice };
 }
 
 export default function MatrixPage() {
@@ -117,7 +129,7 @@ export default function MatrixPage() {
     new_starters_filter: params.new_starters_filter,
     entities: entity ? [Number(entity)] : [],
   };
-  const { grid, progress, error, top, takingLong } = useMatrix(filters);
+  const { grid, progress, error, top, takingLong, notice } = useMatrix(filters);
   // The grid grows in place as blocks arrive: its course count is what changes the column order.
   // biome-ignore lint/correctness/useExhaustiveDependencies: grid.courses.length is the change signal
   const courses = useMemo(() => grid.orderedCourses(), [grid, grid.courses.length]);
@@ -207,6 +219,14 @@ export default function MatrixPage() {
         <div role="alert" className="rounded-md border border-red-300 bg-red-50 p-4 text-sm text-red-800">
           {tooLarge ? MatrixMessages.tooLarge : error.message}
         </div>
+      ) : null}
+      {notice && !error ? (
+        <p
+          role="status"
+          className="rounded-md border border-amber-300 bg-amber-50 p-4 text-sm text-amber-900"
+        >
+          {notice}
+        </p>
       ) : null}
       {!error && progress < 1 ? (
         <div className="flex flex-col gap-1">
