@@ -5,6 +5,7 @@ import { ComplianceFilters, complianceFilterParams, useComplianceFilters } from 
 import { Card, EmptyState, PageHeader, Pagination, Spinner } from '../ui';
 import { STATUS_LABEL, statusColour, textOn, ukDate } from './grid';
 import { useMatrix } from './MatrixPage';
+import { RestartNotice } from './RestartNotice';
 
 /**
  * /reports/matrix-legacy: the same data as /reports/matrix (the same websocket channel) in the simpler older
@@ -43,14 +44,7 @@ export default function MatrixLegacyPage() {
           {error.status === 500 || error.status === 504 ? MatrixMessages.tooLarge : error.message}
         </div>
       ) : null}
-      {notice && !error ? (
-        <p
-          role="status"
-          className="rounded-md border border-amber-300 bg-amber-50 p-4 text-sm text-amber-900"
-        >
-          {notice}
-        </p>
-      ) : null}
+      <RestartNotice notice={error ? null : notice} />
       {!done && !error ? <Spinner label={`Loading… ${Math.round(progress * 100)}%`} /> : null}
       {done && grid.users.length === 0 ? <EmptyState title="No users match these filters" /> : null}
       {[...byEntity.entries()].map(([entityId, rows]) => {

@@ -19,6 +19,7 @@ import { download } from '../reports/api';
 import { Button, Card, EmptyState, PageHeader, Select } from '../ui';
 import { MatrixGrid } from './grid';
 import { MatrixCell, MatrixLegend } from './MatrixCell';
+import { RestartNotice } from './RestartNotice';
 import { subscribeMatrix } from './socket';
 
 /**
@@ -220,14 +221,7 @@ export default function MatrixPage() {
           {tooLarge ? MatrixMessages.tooLarge : error.message}
         </div>
       ) : null}
-      {notice && !error ? (
-        <p
-          role="status"
-          className="rounded-md border border-amber-300 bg-amber-50 p-4 text-sm text-amber-900"
-        >
-          {notice}
-        </p>
-      ) : null}
+      <RestartNotice notice={error ? null : notice} />
       {!error && progress < 1 ? (
         <div className="flex flex-col gap-1">
           <div

@@ -1,23 +1,7 @@
+import { MATRIX_RECONNECT_TRIES, MatrixMessages } from '@cc/contracts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { FakeSocket } from '../test/fake-socket';
 import { subscribeMatrix } from './socket';
-
-class FakeSocket {
-  static last: FakeSocket;
-  OPEN = 1;
-  readyState = 1;
-  sent: string[] = [];
-  onopen: (() => void) | null = null;
-  onmessage: ((e: { data: string }) => void) | null = null;
-  onerror: (() => void) | null = null;
-  onclose: ((e: { code: number }) => void) | null = null;
-  constructor(public url: string) {
-    FakeSocket.last = this;
-  }
-  send(s: string) {
-    this.sent.push(s);
-  }
-  close() {}
-}
 
 afterEach(() => vi.useRealTimers());
 
@@ -64,5 +48,104 @@ describe('subscribeMatrix', () => {
     ws.onmessage?.({ data: JSON.stringify({ type: 'progress', id, progress: 1 }) });
     ws.onmessage?.({ data: JSON.stringify({ type: 'progress', id: 'other', progress: 0.5 }) });
     expect(onMessage).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe('a server restart mid-stream (issue 12 §3)', () => {
+  const start = () => {
+    FakeSocket.all = [];
+    const calls = { status: [] as (string | null)[], restarts: 0, errors: [] as string[], messages: 0 };
+    const sub = subscribeMatrix({
+      filters: {},
+      onMessage: () => calls.messages++,
+      onError: (m) => calls.errors.push(m),
+      onStatus: (n) => calls.status.push(n),
+      onRestart: () => calls.restarts++,
+      WebSocketImpl: FakeSocket as never,
+    });
+    return { calls, sub };
+  };
+
+  it.each([1012, 1006, 1005])(
+    'close %i before the matrix is complete: "restarting", a reconnect after 0.5 s, the stream starts over',
+    (code) => {
+      vi.useFakeTimers();
+      const { calls } = start();
+      const first = FakeSocket.last;
+      const id = first.openAndAck();
+      first.receive({ type: 'progress', id, progress: 0.4 });
+      first.closeWith(code);
+      expect(calls.status).toEqual([MatrixMessages.restarting]);
+      expect(calls.errors).toEqual([]);
+      expect(FakeSocket.all).toHaveLength(1);
+      vi.advanceTimersByTime(499);
+      expect(FakeSocket.all).toHaveLength(1);
+      vi.advanceTimersByTime(1);
+      expect(FakeSocket.all).toHaveLength(2);
+      const second = FakeSocket.last;
+      expect(second.url).toBe(first.url);
+      // The server is not back yet: the try fails, the next one waits twice as long.
+      second.onerror?.();
+      second.closeWith(1006);
+      expect(calls.errors).toEqual([]);
+      vi.advanceTimersByTime(999);
+      expect(FakeSocket.all).toHaveLength(2);
+      vi.advanceTimersByTime(1);
+      const third = FakeSocket.last;
+      expect(calls.restarts).toBe(0);
+      third.openAndAck();
+      // Acknowledged again: what the cut stream sent is dropped, the notice cleared.
+      expect(calls.restarts).toBe(1);
+      expect(calls.status.at(-1)).toBeNull();
+      third.receive({ type: 'progress', id, progress: 1 });
+      expect(calls.messages).toBe(4); // subscribed, progress, subscribed again, progress
+    },
+  );
+
+  it('says plainly when the server does not come back', () => {
+    vi.useFakeTimers();
+    const { calls } = start();
+    FakeSocket.last.openAndAck();
+    FakeSocket.last.closeWith(1012);
+    for (let n = 1; n <= MATRIX_RECONNECT_TRIES; n++) {
+      vi.advanceTimersByTime(8000);
+      expect(FakeSocket.all).toHaveLength(n + 1);
+      FakeSocket.last.closeWith(1006);
+    }
+    vi.advanceTimersByTime(60_000);
+    expect(FakeSocket.all).toHaveLength(MATRIX_RECONNECT_TRIES + 1);
+    expect(calls.errors).toEqual([MatrixMessages.notBack]);
+    expect(calls.status.at(-1)).toBeNull();
+  });
+
+  it('a close after the matrix is complete, or by the page, changes nothing', () => {
+    vi.useFakeTimers();
+    const { calls, sub } = start();
+    const id = FakeSocket.last.openAndAck();
+    FakeSocket.last.receive({ type: 'progress', id, progress: 1 });
+    FakeSocket.last.closeWith(1012);
+    vi.advanceTimersByTime(60_000);
+    expect(FakeSocket.all).toHaveLength(1);
+    expect(calls.status).toEqual([]);
+
+    const other = start();
+    other.sub.close();
+    FakeSocket.last.closeWith(1006);
+    vi.advanceTimersByTime(60_000);
+    expect(FakeSocket.all).toHaveLength(1);
+    expect(other.calls).toMatchObject({ status: [], errors: [] });
+    sub.close();
+  });
+
+  it('a sign-out (4401) is not a restart: no reconnect', () => {
+    vi.useFakeTimers();
+    const { calls } = start();
+    FakeSocket.last.openAndAck();
+    FakeSocket.last.receive({ type: 'error', status: 401, message: 'Unauthenticated.' });
+    FakeSocket.last.closeWith(4401);
+    vi.advanceTimersByTime(60_000);
+    expect(FakeSocket.all).toHaveLength(1);
+    expect(calls.errors).toEqual(['Unauthenticated.']);
+    expect(calls.status).toEqual([]);
   });
 });
