@@ -54,19 +54,36 @@ const bundle = await bundleServer(root).catch((error) => {
 const [command, args] = bundle
   ? [process.execPath, [...SERVER_NODE_FLAGS, bundle]]
   : [process.execPath, [...SERVER_NODE_FLAGS, '--import', 'tsx', rel('server/src/main.ts')]];
-const child = spawn(command, args, { cwd: root, stdio: 'inherit' });
+// Its own process group (not on Windows, where that opens a console of its own): a Ctrl-C in the terminal reaches
+// only us, and we pass it on once. Otherwise the server got each Ctrl-C twice (from the terminal and from us) and took
+// the second for "stop now" (issue 12 §3).
+const child = spawn(command, args, { cwd: root, stdio: 'inherit', detached: process.platform !== 'win32' });
 
-// Forward stop signals so the server shuts down gracefully (it finishes requests and closes the database).
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.on(signal, () => {
-    if (child.exitCode === null) child.kill(signal);
-  });
-}
-// `npm start` runs us under `sh -c`, which dies on SIGTERM without passing it on: stop the server when orphaned.
+// Forward stop signals: the first drains the server (it answers what it received, then closes the database), a
+// second stops it at once. One Ctrl-C can still reach us twice (the terminal, and npm passing it on): a repeat within
+// REPEAT_MS is the same one. A closed terminal (SIGHUP) drains it too.
+const REPEAT_MS = 250;
+let lastForwarded = 0;
+const forward = (signal) => {
+  if (child.exitCode !== null || Date.now() - lastForwarded < REPEAT_MS) return;
+  lastForwarded = Date.now();
+  child.kill(signal);
+};
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'])
+  process.on(signal, () => forward(signal === 'SIGHUP' ? 'SIGTERM' : signal));
+// In its own group the server outlives us unless told: if we end any other way, so does it.
+process.on('exit', () => {
+  if (child.exitCode === null) child.kill('SIGTERM');
+});
+// `npm start` runs us under `sh -c`, which dies on SIGTERM without passing it on: stop the server when orphaned
+// (once: a second SIGTERM would stop it at once instead of letting it drain).
 const parent = process.ppid;
-setInterval(() => {
-  if (process.ppid !== parent && child.exitCode === null) child.kill('SIGTERM');
-}, 500).unref();
+const orphanCheck = setInterval(() => {
+  if (process.ppid === parent) return;
+  clearInterval(orphanCheck);
+  forward('SIGTERM');
+}, 500);
+orphanCheck.unref();
 child.on('exit', (code, signal) => process.exit(code ?? (signal === 'SIGINT' ? 130 : 143)));
 child.on('error', (error) => {
   console.error(`Could not start the server: ${error.message}`);

@@ -50,7 +50,11 @@ const freePort = () =>
 
 const running = new Set<ChildProcess>();
 
-async function startServer(env: Record<string, string> = {}): Promise<Running> {
+/** `via: 'npm-start'`: scripts/start.mjs (as `npm start` runs it) in a process group of its own, as a terminal's. */
+async function startServer(
+  env: Record<string, string> = {},
+  via: 'server' | 'npm-start' = 'server',
+): Promise<Running> {
   const port = await freePort();
   const childEnv: NodeJS.ProcessEnv = {
     ...process.env,
@@ -65,10 +69,16 @@ async function startServer(env: Record<string, string> = {}): Promise<Running> {
   };
   if (databaseUrl) childEnv.DATABASE_URL = databaseUrl;
   else delete childEnv.DATABASE_URL;
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server/src/main.ts')], {
+  const args =
+    via === 'server'
+      ? ['--import', 'tsx', path.join(root, 'server/src/main.ts')]
+      : [path.join(root, 'scripts/start.mjs')];
+  if (via === 'npm-start') childEnv.SKIP_WEB_BUILD = 'true';
+  const child = spawn(process.execPath, args, {
     cwd: root,
     env: childEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: via === 'npm-start',
   });
   running.add(child);
   let out = '';
@@ -208,7 +218,13 @@ beforeAll(async () => {
 }, 30_000);
 
 afterAll(async () => {
-  for (const child of running) child.kill('SIGKILL');
+  // A test that failed half-way: two SIGTERMs stop a server at once (through the launcher too), then SIGKILL.
+  const pause = () => new Promise((resolve) => setTimeout(resolve, 400));
+  for (const signal of ['SIGTERM', 'SIGTERM', 'SIGKILL'] as const) {
+    if (!running.size) break;
+    for (const child of running) child.kill(signal);
+    await pause();
+  }
   await dropDatabase?.();
   rmSync(dataDir, { recursive: true, force: true });
 }, 30_000);
@@ -314,10 +330,30 @@ describe('graceful shutdown of the server process', () => {
     await halfSentRequest(server.port);
     server.child.kill('SIGTERM');
     await server.waitFor('draining');
+    // A repeat within 250 ms counts as the same signal passed on twice (a terminal and a wrapper).
+    await new Promise((resolve) => setTimeout(resolve, 400));
     const second = performance.now();
     server.child.kill('SIGTERM');
     const exit = await server.exited;
     expect(exit.at - second).toBeLessThan(1_500);
     expect(exit).toMatchObject({ code: 143, signal: null });
   }, 120_000);
+
+  it('npm start: a Ctrl-C drains the server once, a second Ctrl-C stops it at once', async () => {
+    const server = await startServer({ SHUTDOWN_TIMEOUT_SECONDS: '60' }, 'npm-start');
+    await halfSentRequest(server.port);
+    const group = -(server.child.pid as number);
+    // A Ctrl-C: the terminal signals its whole foreground group (here the launcher's; the server has its own).
+    process.kill(group, 'SIGINT');
+    await server.waitFor('draining');
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(server.output()).not.toContain('second SIGINT');
+    expect(server.child.exitCode).toBe(null);
+    const second = performance.now();
+    process.kill(group, 'SIGINT');
+    const exit = await server.exited;
+    expect(exit.at - second).toBeLessThan(1_500);
+    expect(exit).toMatchObject({ code: 130, signal: null });
+    expect(server.output()).toContain('second SIGINT: exiting now');
+  }, 180_000);
 });

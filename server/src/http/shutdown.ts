@@ -16,7 +16,8 @@ import type { WebSocket } from 'ws';
  *    connections close as soon as they are idle;
  * 4. then the rest of the app (its onClose hooks) and, last, the database.
  * The whole wait is bounded (SHUTDOWN_TIMEOUT_SECONDS): then the connections left (a half-sent request, a client
- * that never answers the close) are destroyed and the process exits 1. A second signal exits at once (128 + signal).
+ * that never answers the close) are destroyed and the process exits 1. A second signal (250 ms or more after the
+ * first) exits at once (128 + signal).
  * One log line when draining starts, one when it ends, with counts.
  *
  * Why not app.close() alone: Fastify marks itself closing first (every request then gets 503) and Node's
@@ -137,6 +138,9 @@ async function acceptQueued(tracker: { accepted: number }, capMs: number): Promi
   }
 }
 
+/** A signal repeated within this many ms of the first is the same one, passed on twice. */
+const REPEAT_MS = 250;
+
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** Installs the SIGTERM / SIGINT handlers that drain `target` (see above). Returns the drain, for tests. */
@@ -152,6 +156,8 @@ export function drainOnSignals(target: DrainTarget): { drain: (signal: NodeJS.Si
 
   const drain = async (signal: NodeJS.Signals) => {
     if (started !== null) {
+      // One Ctrl-C can arrive twice (from the terminal and from a wrapper passing it on): that is not a second one.
+      if (performance.now() - started < REPEAT_MS) return;
       target.log.warn({ signal }, `second ${signal}: exiting now`);
       return exit(128 + (constants.signals[signal] ?? 15));
     }
