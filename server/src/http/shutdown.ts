@@ -143,8 +143,8 @@ const REPEAT_MS = 250;
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-/** Installs the SIGTERM / SIGINT handlers that drain `target` (see above). Returns the drain, for tests. */
-export function drainOnSignals(target: DrainTarget): { drain: (signal: NodeJS.Signals) => Promise<void> } {
+/** Installs the SIGTERM / SIGINT handlers that drain `target` (see above). */
+export function drainOnSignals(target: DrainTarget): void {
   const exit = target.exit ?? ((code: number) => process.exit(code));
   const tracker = trackServer(target.server);
   let started: number | null = null;
@@ -164,10 +164,15 @@ export function drainOnSignals(target: DrainTarget): { drain: (signal: NodeJS.Si
     started = performance.now();
     const requests = tracker.inFlight.size;
     let sockets = 0;
-    for (const socket of target.websockets()) {
-      sockets++;
-      socket.close(RESTART_CLOSE_CODE, RESTART_CLOSE_REASON);
-    }
+    /** Closes the open websockets with 1012; again while draining, for any opened meanwhile. */
+    const closeWebsockets = () => {
+      for (const socket of target.websockets()) {
+        if (socket.readyState !== socket.OPEN) continue;
+        sockets++;
+        socket.close(RESTART_CLOSE_CODE, RESTART_CLOSE_REASON);
+      }
+    };
+    closeWebsockets();
     target.log.info(
       { signal, requests, websockets: sockets, connections: tracker.connections.size },
       `draining: ${signal}, ${plural(requests, 'request')} in progress, ${plural(sockets, 'websocket')} closed with 1012; waiting at most ${target.timeoutMs / 1000} s`,
@@ -186,7 +191,14 @@ export function drainOnSignals(target: DrainTarget): { drain: (signal: NodeJS.Si
     await nextTurn();
     // Idle connections now, and those that go idle after their last answer (checked every 50 ms, after a poll).
     let idle = tracker.closeIdle();
-    const reaper = setInterval(() => setImmediate(() => (idle += tracker.closeIdle())), 50);
+    const reaper = setInterval(
+      () =>
+        setImmediate(() => {
+          idle += tracker.closeIdle();
+          closeWebsockets();
+        }),
+      50,
+    );
     await closed;
     clearInterval(reaper);
     await work;
@@ -216,5 +228,4 @@ export function drainOnSignals(target: DrainTarget): { drain: (signal: NodeJS.Si
   };
 
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => void drain(signal));
-  return { drain };
 }
