@@ -254,6 +254,33 @@ describe('the worker loop', () => {
   });
 });
 
+describe('the worker loop in a shutdown (issue 12 §3)', () => {
+  it('finishes the job in hand and claims no other', async () => {
+    const name = uniqueName('in-hand');
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const started: number[] = [];
+    const done: number[] = [];
+    registerJob<{ i: number }>(name, async (_ctx, { i }) => {
+      started.push(i);
+      await gate;
+      done.push(i);
+    });
+    const first = await enqueue(h.db, name, { i: 1 }, { runAt: new Date(Date.now() - 1000) });
+    const worker = startWorker(h.deps, { pollMs: 20 });
+    await expect.poll(() => started, { timeout: 5000 }).toEqual([1]);
+    const stopped = worker.stop();
+    const second = await enqueue(h.db, name, { i: 2 }, { runAt: new Date(Date.now() - 1000) });
+    release();
+    await stopped;
+    expect(done).toEqual([1]);
+    expect((await findJob(h.db, first as number))?.status).toBe('done');
+    expect((await findJob(h.db, second as number))?.status).toBe('queued');
+  });
+});
+
 describe('durability', () => {
   it('a job enqueued before a restart is run by a new worker on the same database', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'cc-jobs-'));
