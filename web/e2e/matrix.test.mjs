@@ -5,7 +5,8 @@ import { BASE, bearer, checkPage, client, launch, MANAGER, newPage, signIn } fro
 /**
  * The compliance matrix (issue 5 item 4) on the demo: the Oakfield House manager opens /reports/matrix, the live
  * connection loads it (progress to 1), sees coloured cells, scrolls the virtualised grid, exports XLSX; at 375 px.
- * An exemption (issue 10 §4) is its own status: the cell says Exempt and the legend lists it.
+ * An exemption (issue 10 §4) is its own status: the cell says Exempt and the legend lists it. A stream cut by a
+ * server restart says so and loads again (issue 12 §3).
  */
 
 let browser;
@@ -89,6 +90,45 @@ describe('compliance matrix', () => {
     assert.equal(colours.exempt, 'rgb(147, 197, 253)');
     assert.notEqual(colours.exempt, colours.in_date);
     await checkPage(page, 'matrix-exempt');
+  });
+
+  it('a stream cut by a server restart (1012) says so, reconnects and loads the whole matrix again', async () => {
+    // issue 12 §3: between the page and the server, the first connection is closed with 1012 right after the cells
+    // (before the aggregates and progress 1: a half matrix); the next is held until the notice has been seen.
+    const { page, errors } = await newPage(browser);
+    await signIn(page, MANAGER);
+    let connections = 0;
+    let release = () => {};
+    const held = new Promise((resolve) => {
+      release = resolve;
+    });
+    await page.routeWebSocket(/\/api\/ws/, async (ws) => {
+      connections++;
+      if (connections === 1) {
+        const server = ws.connectToServer();
+        server.onMessage((message) => {
+          ws.send(message);
+          if (String(message).includes('"kind":"matrix_cells"')) {
+            ws.close({ code: 1012, reason: 'The server is restarting' });
+            server.close();
+          }
+        });
+        return;
+      }
+      await held;
+      ws.connectToServer();
+    });
+    await page.goto(`${BASE}/reports/matrix`);
+    const status = page.getByRole('status').filter({ hasText: 'The server is restarting' });
+    await status.waitFor({ timeout: 30_000 });
+    assert.equal((await status.textContent())?.trim(), 'The server is restarting — reconnecting…');
+    assert.equal(await page.getByTestId('matrix-summary').count(), 0);
+    release();
+    await page.getByTestId('matrix-summary').waitFor({ timeout: 30_000 });
+    await status.waitFor({ state: 'detached', timeout: 10_000 });
+    await page.getByRole('grid').locator('[role="gridcell"][data-status]').first().waitFor();
+    assert.ok(connections >= 2);
+    assert.deepEqual(errors, []);
   });
 
   it('works at 375 px', async () => {
