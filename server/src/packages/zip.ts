@@ -1,10 +1,8 @@
-import { createWriteStream } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
-import { Transform } from 'node:stream';
+import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
 import { invalidField } from '../http/errors';
+import type { Storage } from '../storage/storage';
 import { type PackageLimits, RATIO_CHECK_FROM_BYTES } from './limits';
 
 /**
@@ -13,7 +11,8 @@ import { type PackageLimits, RATIO_CHECK_FROM_BYTES } from './limits';
  * - names: no absolute paths, drive letters, backslashes, `..` segments or control characters (zip-slip);
  * - no symbolic links, no encrypted entries;
  * - entry count, total uncompressed size and the per-entry compression ratio (zip bombs).
- * Then each file is streamed into `dir`, with a resolve + prefix check on every target and an exclusive create.
+ * Then each file is streamed, entry by entry, into the store under `prefix` (issue 12 §4: local disk or S3; the
+ * package is never held in memory whole), each name checked again and written once.
  * Problems answer 422 on the field `package` with a message that says what was wrong.
  */
 export const FIELD = 'package';
@@ -40,6 +39,14 @@ function fromYauzl(error: unknown) {
   const unsafe = /^(invalid relative path|absolute path|invalid characters in fileName): (.*)$/.exec(message);
   if (unsafe) return refuse(`The package contains an unsafe path: ${unsafe[2]}`);
   return refuse('The package is not a valid zip file.');
+}
+
+/** On disk, a file and a folder of one name collide (an object store keeps both): the package's fault, 422. */
+function conflictOr(error: unknown, name: string) {
+  const code = (error as { code?: string }).code;
+  if (code === 'ENOTDIR' || code === 'EISDIR' || code === 'EEXIST')
+    return refuse(`The package contains a file and a folder of the same name: ${name}`);
+  return error;
 }
 
 function readEntries(zip: ZipFile): Promise<Entry[]> {
@@ -96,10 +103,14 @@ function openEntry(zip: ZipFile, entry: Entry): Promise<NodeJS.ReadableStream> {
   );
 }
 
-/** Extracts `zipFile` into `dir` (which must not exist yet). On failure the caller removes `dir`. */
+/**
+ * Extracts `zipFile` (a local file: a zip is read from its end, so it is received to disk first) into `storage`
+ * under `prefix` (a fresh folder such as `packages/<uuid>/`). On failure the caller removes the prefix.
+ */
 export async function extractZip(
   zipFile: string,
-  dir: string,
+  storage: Storage,
+  prefix: string,
   limits: PackageLimits,
 ): Promise<ExtractedPackage> {
   let zip: ZipFile;
@@ -116,21 +127,13 @@ export async function extractZip(
       throw fromYauzl(error);
     }
     checkEntries(entries, limits);
-    await mkdir(dir, { recursive: false });
-    const root = path.resolve(dir);
     const files = new Set<string>();
     let written = 0;
     for (const entry of entries) {
       const name = safeEntryName(entry.fileName);
-      if (!name) continue;
-      const target = path.resolve(root, name);
-      if (!target.startsWith(root + path.sep)) throw refuse(`The package contains an unsafe path: ${name}`);
-      if (isDirectory(entry)) {
-        await mkdir(target, { recursive: true });
-        continue;
-      }
+      // Folders are implied by their files' keys (an object store has none).
+      if (!name || isDirectory(entry)) continue;
       if (files.has(name)) throw refuse(`The package contains the same file twice: ${name}`);
-      await mkdir(path.dirname(target), { recursive: true });
       const counter = new Transform({
         transform(chunk: Buffer, _enc, next) {
           written += chunk.length;
@@ -138,12 +141,19 @@ export async function extractZip(
           else next(null, chunk);
         },
       });
-      try {
-        await pipeline(await openEntry(zip, entry), counter, createWriteStream(target, { flags: 'wx' }));
-      } catch (error) {
-        if (error instanceof Error && 'status' in error) throw error;
+      const source = (await openEntry(zip, entry).catch((error) => {
         throw fromYauzl(error);
-      }
+      })) as Readable;
+      // A store that fails before reading everything must not leave the entry's stream waiting for a reader.
+      const writing = storage.write(prefix + name, counter).catch((error: unknown) => {
+        counter.destroy();
+        throw error;
+      });
+      const [read, wrote] = await Promise.allSettled([pipeline(source, counter), writing]);
+      if (read.status === 'rejected' && read.reason instanceof Error && 'status' in read.reason)
+        throw read.reason;
+      if (wrote.status === 'rejected') throw conflictOr(wrote.reason, name);
+      if (read.status === 'rejected') throw fromYauzl(read.reason);
       files.add(name);
     }
     return { files, uncompressedBytes: written };
