@@ -276,6 +276,22 @@ describe('serving /packages/{token}/{uuid}/… (issue 11 finding 1: package cont
     expect(js.body).not.toContain(SCORM_BRIDGE_TAG);
   });
 
+  it('serves one byte range of a file (media seeking): 206 with the part, 416 past the end', async () => {
+    const whole = await get(`${base}/sco/sco.js`, {});
+    expect(whole.headers['accept-ranges']).toBe('bytes');
+    const part = await get(`${base}/sco/sco.js`, { range: 'bytes=2-9' });
+    expect(part.statusCode).toBe(206);
+    expect(part.headers['content-range']).toBe(`bytes 2-9/${whole.rawPayload.length}`);
+    expect(part.rawPayload.equals(whole.rawPayload.subarray(2, 10))).toBe(true);
+    const suffix = await get(`${base}/sco/sco.js`, { range: 'bytes=-4' });
+    expect(suffix.rawPayload.equals(whole.rawPayload.subarray(-4))).toBe(true);
+    const past = await get(`${base}/sco/sco.js`, { range: `bytes=${whole.rawPayload.length}-` });
+    expect(past.statusCode).toBe(416);
+    expect(past.headers['content-range']).toBe(`bytes */${whole.rawPayload.length}`);
+    // Not one single byte range: the whole file, as HTTP allows.
+    expect((await get(`${base}/sco/sco.js`, { range: 'bytes=0-1,4-5' })).statusCode).toBe(200);
+  });
+
   it("answers 404 without a token, with a wrong, expired or other package's token, and to the session cookie alone", async () => {
     const [, , token] = base.split('/');
     const sig = token?.split('.')[2] ?? '';

@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ContentPerm as P, PERMISSIONS } from '@cc/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +9,7 @@ import { createHarness, type Harness } from '../../test/harness';
 import { buildContent, buildCourse } from '../../test/learning-factories';
 import { multipart } from '../../test/package-factories';
 import { startS3, type TestS3 } from '../../test/s3-server';
+import { buildApp } from '../app';
 import { SCORM_BRIDGE_TAG } from '../packages/routes';
 import { createS3Storage } from './s3';
 import type { Storage } from './storage';
@@ -121,6 +123,22 @@ describe('the server with S3 file storage', () => {
     expect((await get(`${base}Etiquette/%2e%2e/%2e%2e/%2e%2e/${pkg.uuid}/imsmanifest.xml`)).statusCode).toBe(
       404,
     );
+
+    // Another server process (its own DATA_DIR and store client, the same database and bucket) serves it too.
+    const otherDir = mkdtempSync(path.join(tmpdir(), 'cc-other-'));
+    const other = await buildApp({
+      ...h.deps,
+      config: { ...h.deps.config, dataDir: otherDir },
+      storage: createS3Storage(s3.settings),
+    });
+    try {
+      const there = await other.inject({ method: 'GET', url: `${base}Etiquette/course.jpg` });
+      expect(there.statusCode).toBe(200);
+      expect(there.rawPayload.equals(original)).toBe(true);
+    } finally {
+      await other.close();
+      rmSync(otherDir, { recursive: true, force: true });
+    }
 
     // Deleting the content takes its package's files out of the bucket.
     const deleted = await h.app.inject({
