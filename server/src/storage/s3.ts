@@ -149,8 +149,12 @@ export async function checkBucket(s3: S3Settings, client: S3Client = createS3Cli
   try {
     await client.send(new HeadBucketCommand({ Bucket: s3.bucket }));
   } catch (error) {
-    const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
-    const why = e.$metadata?.httpStatusCode ? `HTTP ${e.$metadata.httpStatusCode}` : (e.name ?? 'error');
+    const e = error as { name?: string; code?: string; $metadata?: { httpStatusCode?: number } };
+    const why = e.$metadata?.httpStatusCode
+      ? `HTTP ${e.$metadata.httpStatusCode}`
+      : e.name === 'CredentialsProviderError'
+        ? 'no credentials: set S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or give the process an AWS role'
+        : (e.code ?? e.name ?? 'error');
     throw new StorageError(
       `File storage: the S3 bucket ${s3.bucket}${s3.endpoint ? ` at ${s3.endpoint}` : ''} cannot be reached (${why}).`,
     );
