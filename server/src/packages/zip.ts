@@ -16,6 +16,9 @@ import { type PackageLimits, RATIO_CHECK_FROM_BYTES } from './limits';
  * Problems answer 422 on the field `package` with a message that says what was wrong.
  */
 export const FIELD = 'package';
+/** Entries below this size are written PARALLEL_WRITES at a time. */
+const SMALL_ENTRY_BYTES = 1024 * 1024;
+const PARALLEL_WRITES = 8;
 const refuse = (message: string) => invalidField(FIELD, message);
 
 export interface ExtractedPackage {
@@ -129,11 +132,7 @@ export async function extractZip(
     checkEntries(entries, limits);
     const files = new Set<string>();
     let written = 0;
-    for (const entry of entries) {
-      const name = safeEntryName(entry.fileName);
-      // Folders are implied by their files' keys (an object store has none).
-      if (!name || isDirectory(entry)) continue;
-      if (files.has(name)) throw refuse(`The package contains the same file twice: ${name}`);
+    const writeEntry = async (entry: Entry, name: string) => {
       const counter = new Transform({
         transform(chunk: Buffer, _enc, next) {
           written += chunk.length;
@@ -154,8 +153,40 @@ export async function extractZip(
         throw read.reason;
       if (wrote.status === 'rejected') throw conflictOr(wrote.reason, name);
       if (read.status === 'rejected') throw fromYauzl(read.reason);
+    };
+    // Small files go up several at a time (each is one request to an object store, whose round trip then dominates:
+    // a package of 10,000 files at 30 ms each would take 5 minutes one by one); a big one goes alone, so at most a
+    // few upload parts are in memory at once.
+    const running = new Set<Promise<void>>();
+    const failures: unknown[] = [];
+    const settle = async () => {
+      await Promise.all(running);
+      if (failures.length) throw failures.find((e) => e instanceof Error && 'status' in e) ?? failures[0];
+    };
+    for (const entry of entries) {
+      const name = safeEntryName(entry.fileName);
+      // Folders are implied by their files' keys (an object store has none).
+      if (!name || isDirectory(entry)) continue;
+      if (files.has(name)) {
+        await settle();
+        throw refuse(`The package contains the same file twice: ${name}`);
+      }
       files.add(name);
+      if (entry.uncompressedSize >= SMALL_ENTRY_BYTES) {
+        await settle();
+        await writeEntry(entry, name);
+        continue;
+      }
+      if (failures.length) break;
+      if (running.size >= PARALLEL_WRITES) await Promise.race(running);
+      const task: Promise<void> = writeEntry(entry, name)
+        .catch((error: unknown) => {
+          failures.push(error);
+        })
+        .finally(() => running.delete(task));
+      running.add(task);
     }
+    await settle();
     return { files, uncompressedBytes: written };
   } finally {
     zip.close();
