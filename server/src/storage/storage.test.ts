@@ -74,6 +74,11 @@ describe.each([
     const part = await storage.read(key, { start: 3, end: 7 });
     expect(part?.size).toBe(5);
     expect(await text(part)).toBe('hello');
+    // An empty file is a file (packages hold them).
+    const empty = 'packages/11111111-1111-4111-8111-111111111111/empty.js';
+    expect(await storage.write(empty, Readable.from([]))).toBe(0);
+    expect(await storage.head(empty)).toEqual({ size: 0 });
+    expect(await text(await storage.read(empty))).toBe('');
     // Writing again replaces.
     await storage.write(key, Readable.from([Buffer.from('new')]));
     expect((await storage.get(key))?.toString()).toBe('new');
