@@ -191,6 +191,17 @@ describe('package safety', () => {
     expect(existsSync(path.join(h.deps.config.dataDir, 'files', 'evil.html'))).toBe(false);
   });
 
+  it('refuses a path too long for an object store key', async () => {
+    const content = await scormContent();
+    const res = await upload(
+      `/api/content/${content.id}/package`,
+      author,
+      buildZip([...base, { name: `${'a'.repeat(800)}.html`, data: 'x' }]),
+    );
+    expect(res.statusCode).toBe(422);
+    expect(res.json().message).toMatch(/^The package contains a path longer than 768 bytes: a{80}…$/);
+  });
+
   it('refuses symbolic links', async () => {
     const content = await scormContent();
     const res = await upload(

@@ -19,6 +19,7 @@ export const FIELD = 'package';
 /** Entries below this size are written PARALLEL_WRITES at a time. */
 const SMALL_ENTRY_BYTES = 1024 * 1024;
 const PARALLEL_WRITES = 8;
+const MAX_NAME_BYTES = 768;
 const refuse = (message: string) => invalidField(FIELD, message);
 
 export interface ExtractedPackage {
@@ -84,7 +85,11 @@ function checkEntries(entries: Entry[], limits: PackageLimits) {
     throw refuse(`The package may not contain more than ${limits.maxEntries} files.`);
   let total = 0;
   for (const entry of entries) {
-    safeEntryName(entry.fileName);
+    // An object store's keys hold 1,024 bytes, with the bucket's prefix and packages/<uuid>/ before the name.
+    if (Buffer.byteLength(safeEntryName(entry.fileName)) > MAX_NAME_BYTES)
+      throw refuse(
+        `The package contains a path longer than ${MAX_NAME_BYTES} bytes: ${entry.fileName.slice(0, 80)}…`,
+      );
     if (isSymlink(entry)) throw refuse(`The package may not contain links: ${entry.fileName}`);
     if (entry.generalPurposeBitFlag & 0x1) throw refuse('The package may not contain encrypted files.');
     total += entry.uncompressedSize;
