@@ -5,6 +5,7 @@ import { migrate } from './db/migrate';
 import type { Deps } from './http/context';
 import { createMailer } from './mail/mailer';
 import { syncPermissionCatalogue } from './permissions/catalogue';
+import { createS3Storage } from './storage/s3';
 import { createDiskStorage } from './storage/storage';
 
 /** config -> database -> migrate -> catalogue. Shared by main, the seed CLI, tests and the bench. */
@@ -24,7 +25,8 @@ export async function openDeps(
     engine: connection.engine,
     config,
     mailer: createMailer(connection.db, config),
-    storage: createDiskStorage(path.join(config.dataDir, 'files')),
+    // Issue 12 §4: the bucket when S3_BUCKET is set (shared by every process), else DATA_DIR/files.
+    storage: config.s3 ? createS3Storage(config.s3) : createDiskStorage(path.join(config.dataDir, 'files')),
     clock: () => new Date(),
     close: connection.close,
   };

@@ -36,6 +36,13 @@ const OPTIONAL = [
   'PACKAGE_MAX_ENTRIES',
   'PACKAGE_MAX_RATIO',
   'SHUTDOWN_TIMEOUT_SECONDS',
+  'S3_BUCKET',
+  'S3_REGION',
+  'S3_ENDPOINT',
+  'S3_FORCE_PATH_STYLE',
+  'S3_ACCESS_KEY_ID',
+  'S3_SECRET_ACCESS_KEY',
+  'S3_PREFIX',
 ];
 
 const errorOf = (env: NodeJS.ProcessEnv): ConfigError => {

@@ -117,6 +117,24 @@ const Env = z.object({
   PACKAGE_ORIGIN: z.string().refine(isBareOrigin).optional(),
   /** How long a stopping server waits for the requests it received before cutting what is left (issue 12 §3). */
   SHUTDOWN_TIMEOUT_SECONDS: wholeNumber(1, 3600).default(10),
+  /** Issue 12 §4: uploaded files in an S3-compatible bucket (shared by every process) instead of DATA_DIR/files. */
+  S3_BUCKET: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/)
+    .optional(),
+  S3_REGION: z
+    .string()
+    .regex(/^[a-z0-9-]{1,64}$/)
+    .default('us-east-1'),
+  S3_ENDPOINT: z.string().refine(isHttpUrl).optional(),
+  S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).optional(),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)*\/?$/)
+    .refine((v) => !v.split('/').some((s) => s === '.' || s === '..'))
+    .optional(),
 });
 type EnvName = keyof typeof Env.shape;
 
@@ -154,6 +172,14 @@ const EXPECTED: Record<EnvName, string> = {
   PACKAGE_ORIGIN:
     'must be an origin of its own such as https://packages.example.com (scheme, host and port only; not the APP_URL origin)',
   SHUTDOWN_TIMEOUT_SECONDS: 'must be a whole number of seconds from 1 to 3600',
+  S3_BUCKET:
+    'must be an S3 bucket name (3 to 63 lower-case letters, digits, dots and dashes), and is needed by every other S3_ setting',
+  S3_REGION: 'must be a region such as eu-west-2',
+  S3_ENDPOINT: 'must be an http:// or https:// address such as http://127.0.0.1:9000',
+  S3_FORCE_PATH_STYLE: 'must be true or false',
+  S3_ACCESS_KEY_ID: 'must be set together with S3_SECRET_ACCESS_KEY',
+  S3_SECRET_ACCESS_KEY: 'must be set together with S3_ACCESS_KEY_ID',
+  S3_PREFIX: 'must be a folder path inside the bucket such as carecompliance/production',
 };
 
 /**
@@ -219,6 +245,41 @@ export interface Config {
   packageOrigin?: string;
   /** The bound on a graceful shutdown's wait (http/shutdown.ts). */
   shutdownTimeoutSeconds: number;
+  /** Uploaded files in an S3-compatible bucket; undefined: local disk under DATA_DIR/files. */
+  s3?: S3Settings;
+}
+
+/** S3_* settings (README "File storage"). The secret is never logged nor printed (ConfigError names, never values). */
+export interface S3Settings {
+  bucket: string;
+  region: string;
+  endpoint?: string;
+  forcePathStyle: boolean;
+  accessKeyId?: string;
+  secretAccessKey?: string;
+  /** Without a trailing '/'; '' for the bucket's root. */
+  prefix: string;
+}
+
+/** The S3 settings, or undefined without S3_BUCKET; a setting without the bucket, or half the keys, is refused. */
+function s3Settings(env: ReturnType<typeof parseEnv>): S3Settings | undefined {
+  const wrong: string[] = [];
+  if (Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY))
+    wrong.push(env.S3_ACCESS_KEY_ID ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID');
+  const others = [env.S3_ENDPOINT, env.S3_FORCE_PATH_STYLE, env.S3_ACCESS_KEY_ID, env.S3_PREFIX];
+  if (!env.S3_BUCKET && others.some((v) => v !== undefined)) wrong.unshift('S3_BUCKET');
+  if (wrong.length) throw new ConfigError(wrong);
+  if (!env.S3_BUCKET) return undefined;
+  return {
+    bucket: env.S3_BUCKET,
+    region: env.S3_REGION,
+    endpoint: env.S3_ENDPOINT?.replace(/\/$/, ''),
+    // Self-hosted servers (MinIO and the like) answer on one host name: path-style unless told otherwise.
+    forcePathStyle: env.S3_FORCE_PATH_STYLE ? env.S3_FORCE_PATH_STYLE === 'true' : Boolean(env.S3_ENDPOINT),
+    accessKeyId: env.S3_ACCESS_KEY_ID,
+    secretAccessKey: env.S3_SECRET_ACCESS_KEY,
+    prefix: env.S3_PREFIX?.replace(/\/$/, '') ?? '',
+  };
 }
 
 /**
@@ -272,6 +333,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     pgliteSharedBuffers: env.PGLITE_SHARED_BUFFERS,
     packageOrigin: env.PACKAGE_ORIGIN?.replace(/\/$/, '') ?? localPackageOrigin(appUrl),
     shutdownTimeoutSeconds: env.SHUTDOWN_TIMEOUT_SECONDS,
+    s3: s3Settings(env),
     ...overrides,
   };
 }

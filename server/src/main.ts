@@ -8,6 +8,7 @@ import { DEMO_LOGINS, DEMO_PASSWORD, seedDemoIfEmpty } from './db/demo/seed';
 import { drainOnSignals } from './http/shutdown';
 import { registerAllJobs, startWorker } from './jobs';
 import { closeSocketsOfEnded, openSockets } from './realtime/socket-registry';
+import { checkBucket, StorageError } from './storage/s3';
 
 /**
  * Expired sessions and device tokens (and this process's sockets that still used them), ended throttle windows and
@@ -25,6 +26,7 @@ async function sweepAuthRows(deps: Awaited<ReturnType<typeof openDeps>>): Promis
 async function main() {
   const started = performance.now();
   const config = loadConfig();
+  if (config.s3) await checkBucket(config.s3);
   const deps = await openDeps(config);
   const seeded = config.seedDemo ? await seedDemoIfEmpty(deps.db) : false;
   await sweepAuthRows(deps);
@@ -48,6 +50,7 @@ async function main() {
     '',
     `  CareCompliance is running at ${config.appUrl}  (ready in ${seconds}s, database: ${deps.engine}${deps.engine === 'pglite' ? ` in ${config.dataDir}` : ''})`,
     `  API docs: ${config.appUrl}/api/docs`,
+    `  Uploaded files: ${config.s3 ? `S3 bucket ${config.s3.bucket}${config.s3.prefix ? `/${config.s3.prefix}` : ''}${config.s3.endpoint ? ` at ${config.s3.endpoint}` : ''}` : `${config.dataDir}/files`}`,
     ...(config.seedDemo
       ? [
           `  Demo logins${seeded ? ' (demo organisation created)' : ''}, password ${DEMO_PASSWORD}:`,
@@ -84,6 +87,6 @@ async function main() {
 
 main().catch((error) => {
   // A wrong setting is the operator's to fix: say which, in one line each, without a stack trace.
-  console.error(error instanceof ConfigError ? error.message : error);
+  console.error(error instanceof ConfigError || error instanceof StorageError ? error.message : error);
   process.exit(1);
 });

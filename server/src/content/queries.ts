@@ -121,9 +121,20 @@ export async function updateContentRow(db: Db, id: number, values: ContentValues
     .execute();
 }
 
-/** Links (lessons, quizzes, entity content, feedback) go with it: FK cascades, one statement. */
-export async function deleteContentRow(db: Db, id: number) {
-  await db.deleteFrom('contents').where('id', '=', id).execute();
+/**
+ * Links (lessons, quizzes, entity content, feedback) go with it: FK cascades. Returns the storage folder of its
+ * SCORM package (its row goes in the same transaction), whose files the caller removes after the commit.
+ */
+export async function deleteContentRow(db: Db, id: number): Promise<string | undefined> {
+  return db.transaction().execute(async (trx) => {
+    const pkg = await trx
+      .deleteFrom('scorm_packages')
+      .where('content_id', '=', id)
+      .returning('storage_dir')
+      .executeTakeFirst();
+    await trx.deleteFrom('contents').where('id', '=', id).execute();
+    return pkg?.storage_dir;
+  });
 }
 
 // --- Images --------------------------------------------------------------------------------------------------

@@ -18,6 +18,7 @@ import {
 } from '../courses/visibility';
 import { actorOf, authorize, type Ctx, can } from '../http/context';
 import { type FieldErrors, invalid, notFound } from '../http/errors';
+import { removePackageFiles } from '../packages/files';
 import { visibleBlockOr422 } from './blocks';
 import { type Action, applyLinkAction, linkedItems } from './links';
 import {
@@ -174,7 +175,8 @@ export async function deleteContent(ctx: Ctx, id: number): Promise<void> {
   const row = await visibleContent(ctx, id);
   authorize(ctx, [...VIEW, P.editContent]);
   await assertCanChange(ctx, row.entity_id);
-  await deleteContentRow(ctx.db, id);
+  // Issue 12 §4: the package's files leave the store with it (after the commit: slow I/O stays out of it).
+  await removePackageFiles(ctx, await deleteContentRow(ctx.db, id));
 }
 
 /** POST /content/{id}/lessons|quizzes (spec 2 §4): add, remove or order. Returns the message key's action. */

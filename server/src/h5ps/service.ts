@@ -5,6 +5,7 @@ import { visibleBlockOr404 } from '../content/blocks';
 import { escapeLike } from '../courses/queries';
 import { assertCanChange, ownerForNew, visibleOwnedClause } from '../courses/visibility';
 import { authorize, type Ctx } from '../http/context';
+import { removePackageFiles } from '../packages/files';
 
 /**
  * H5P items (spec 2 §3, §7): metadata only here (title, video_id). The .h5p package upload and extraction fill
@@ -67,5 +68,15 @@ export async function updateH5p(ctx: Ctx, id: number, body: z.infer<typeof Updat
 
 export async function deleteH5p(ctx: Ctx, id: number) {
   await changeable(ctx, id);
-  await ctx.db.deleteFrom('h5ps').where('id', '=', id).execute();
+  const pkg = await ctx.db.transaction().execute(async (trx) => {
+    const row = await trx
+      .deleteFrom('h5p_packages')
+      .where('h5p_id', '=', id)
+      .returning('storage_dir')
+      .executeTakeFirst();
+    await trx.deleteFrom('h5ps').where('id', '=', id).execute();
+    return row;
+  });
+  // Issue 12 §4: the package's files leave the store with it (after the commit).
+  await removePackageFiles(ctx, pkg?.storage_dir);
 }

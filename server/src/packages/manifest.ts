@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ScormItem } from '@cc/contracts';
 import { XMLParser } from 'fast-xml-parser';
@@ -24,6 +23,8 @@ export interface ScormManifest {
 }
 
 type Node = Record<string, unknown>;
+/** Reads one extracted file of the package as UTF-8 text (service.ts: from the store). */
+export type ReadText = (name: string) => Promise<string>;
 const LISTS = new Set(['organization', 'item', 'resource', 'file', 'objective']);
 const parser = new XMLParser({
   ignoreAttributes: false,
@@ -141,10 +142,10 @@ function readItems(items: Node[], depth: number, parent: string | null, ctx: Ite
  * imsmanifest.xml at the root: version, title, and every item of the default organisation (the first organisation
  * when the default names none of them), each with its launch file and runtime data.
  */
-export async function readScormManifest(dir: string, files: Set<string>): Promise<ScormManifest> {
+export async function readScormManifest(read: ReadText, files: Set<string>): Promise<ScormManifest> {
   if (!files.has('imsmanifest.xml'))
     throw refuse('The package is not a SCORM package: imsmanifest.xml is missing at its root.');
-  const xml = await readFile(path.join(dir, 'imsmanifest.xml'), 'utf8');
+  const xml = await read('imsmanifest.xml');
   return parseScormManifest(xml, files);
 }
 
@@ -190,10 +191,11 @@ export interface H5pManifest {
   mainLibrary: string;
 }
 
-async function readJson(dir: string, name: string, files: Set<string>): Promise<Node> {
+async function readJson(read: ReadText, name: string, files: Set<string>): Promise<Node> {
   if (!files.has(name)) throw refuse(`The package is not an H5P package: ${name} is missing.`);
+  const json = await read(name);
   try {
-    const value = JSON.parse(await readFile(path.join(dir, name), 'utf8'));
+    const value = JSON.parse(json);
     if (!value || typeof value !== 'object' || Array.isArray(value)) throw new Error('not an object');
     return value as Node;
   } catch {
@@ -202,9 +204,9 @@ async function readJson(dir: string, name: string, files: Set<string>): Promise<
 }
 
 /** h5p.json (title, mainLibrary with its version from preloadedDependencies) and content/content.json. */
-export async function readH5pManifest(dir: string, files: Set<string>): Promise<H5pManifest> {
-  const meta = await readJson(dir, 'h5p.json', files);
-  await readJson(dir, 'content/content.json', files);
+export async function readH5pManifest(read: ReadText, files: Set<string>): Promise<H5pManifest> {
+  const meta = await readJson(read, 'h5p.json', files);
+  await readJson(read, 'content/content.json', files);
   const main = typeof meta.mainLibrary === 'string' ? meta.mainLibrary : null;
   if (!main) throw refuse('The H5P package does not name its main library (h5p.json mainLibrary).');
   const dependency = list(meta.preloadedDependencies).find((d) => d.machineName === main);

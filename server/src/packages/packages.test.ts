@@ -191,6 +191,17 @@ describe('package safety', () => {
     expect(existsSync(path.join(h.deps.config.dataDir, 'files', 'evil.html'))).toBe(false);
   });
 
+  it('refuses a path too long for an object store key', async () => {
+    const content = await scormContent();
+    const res = await upload(
+      `/api/content/${content.id}/package`,
+      author,
+      buildZip([...base, { name: `${'a'.repeat(800)}.html`, data: 'x' }]),
+    );
+    expect(res.statusCode).toBe(422);
+    expect(res.json().message).toMatch(/^The package contains a path longer than 768 bytes: a{80}…$/);
+  });
+
   it('refuses symbolic links', async () => {
     const content = await scormContent();
     const res = await upload(
@@ -219,7 +230,10 @@ describe('package safety', () => {
     const res = await upload(`/api/content/${content.id}/package`, author, big);
     expect(res.statusCode).toBe(422);
     expect(res.json().message).toBe('The package may not be greater than 64 kilobytes.');
-    expect(readdirSync(packagesDir()).filter((n) => n.startsWith('.upload-'))).toEqual([]);
+    // The received upload is removed too (it waits in DATA_DIR/tmp, local to the process, while it is extracted).
+    expect(
+      readdirSync(path.join(h.deps.config.dataDir, 'tmp')).filter((n) => n.startsWith('.upload-')),
+    ).toEqual([]);
   });
 });
 
@@ -271,6 +285,22 @@ describe('serving /packages/{token}/{uuid}/… (issue 11 finding 1: package cont
     expect(js.headers['content-security-policy']).toBe('sandbox allow-scripts allow-forms allow-popups');
     expect(js.body).toContain('LMSInitialize');
     expect(js.body).not.toContain(SCORM_BRIDGE_TAG);
+  });
+
+  it('serves one byte range of a file (media seeking): 206 with the part, 416 past the end', async () => {
+    const whole = await get(`${base}/sco/sco.js`, {});
+    expect(whole.headers['accept-ranges']).toBe('bytes');
+    const part = await get(`${base}/sco/sco.js`, { range: 'bytes=2-9' });
+    expect(part.statusCode).toBe(206);
+    expect(part.headers['content-range']).toBe(`bytes 2-9/${whole.rawPayload.length}`);
+    expect(part.rawPayload.equals(whole.rawPayload.subarray(2, 10))).toBe(true);
+    const suffix = await get(`${base}/sco/sco.js`, { range: 'bytes=-4' });
+    expect(suffix.rawPayload.equals(whole.rawPayload.subarray(-4))).toBe(true);
+    const past = await get(`${base}/sco/sco.js`, { range: `bytes=${whole.rawPayload.length}-` });
+    expect(past.statusCode).toBe(416);
+    expect(past.headers['content-range']).toBe(`bytes */${whole.rawPayload.length}`);
+    // Not one single byte range: the whole file, as HTTP allows.
+    expect((await get(`${base}/sco/sco.js`, { range: 'bytes=0-1,4-5' })).statusCode).toBe(200);
   });
 
   it("answers 404 without a token, with a wrong, expired or other package's token, and to the session cookie alone", async () => {

@@ -1,5 +1,5 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { lstat, readFile } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -10,6 +10,8 @@ import type { Config } from '../config';
 import type { App } from '../http/app-types';
 import { ok } from '../http/envelope';
 import { notFound } from '../http/errors';
+import { parseRange } from '../http/range';
+import type { Storage } from '../storage/storage';
 import { WEB_DIST } from '../web-dist';
 import {
   attemptH5pPackage,
@@ -162,6 +164,7 @@ function packageHeaders(reply: FastifyReply, config: Config, type: string, size:
   return reply
     .header('content-type', type)
     .header('content-length', size)
+    .header('accept-ranges', 'bytes')
     .header('content-security-policy', packageCsp(config))
     .header('x-content-type-options', 'nosniff')
     .header('access-control-allow-origin', '*')
@@ -176,7 +179,8 @@ function onPackageHost(request: FastifyRequest, config: Config): boolean {
   return request.host.toLowerCase() === new URL(config.packageOrigin).host;
 }
 
-/** The file `relative` inside `folder`, or null: resolved, prefix-checked, a regular file, a type we serve. */
+/** The file `relative` inside the local `folder` (the player runtime), or null: resolved, prefix-checked, a regular
+ * file, a type we serve. */
 async function fileInside(folder: string, relative: string) {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
   if (!relative || /[\u0000-\u001f\\]/.test(relative)) return null;
@@ -188,6 +192,62 @@ async function fileInside(folder: string, relative: string) {
   const stat = await lstat(file).catch(() => null);
   if (!stat?.isFile()) return null;
   return { file, type, size: stat.size };
+}
+
+/**
+ * The store key of `relative` inside the package folder `prefix`, and the type it is served as; null for a path that
+ * leaves the folder (resolved like a file path, then prefix-checked), holds control characters or backslashes, or
+ * has a type we do not serve.
+ */
+function packageKey(prefix: string, relative: string) {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
+  if (!relative || /[\u0000-\u001f\\]/.test(relative)) return null;
+  const resolved = path.posix.resolve('/root', relative);
+  if (!resolved.startsWith('/root/')) return null;
+  const type = PACKAGE_TYPES[path.posix.extname(resolved).toLowerCase()];
+  if (!type) return null;
+  return { key: prefix + resolved.slice('/root/'.length), type };
+}
+
+/**
+ * Streams a package file from the store (never whole in memory), honouring one `Range: bytes=…` (media seeking):
+ * 206 with the part, 416 for a range past the end.
+ */
+async function sendPackageFile(
+  reply: FastifyReply,
+  config: Config,
+  storage: Storage,
+  file: { key: string; type: string },
+  rangeHeader: string | undefined,
+) {
+  if (rangeHeader) {
+    const found = await storage.head(file.key);
+    if (!found) throw notFound();
+    const range = parseRange(rangeHeader, found.size);
+    if (range === 'unsatisfiable')
+      return packageHeaders(reply, config, file.type, 0)
+        .status(416)
+        .header('content-range', `bytes */${found.size}`)
+        .send();
+    if (range) {
+      const part = await storage.read(file.key, range);
+      if (!part) throw notFound();
+      return packageHeaders(reply, config, file.type, part.size)
+        .status(206)
+        .header('content-range', `bytes ${range.start}-${range.end}/${found.size}`)
+        .send(part.body);
+    }
+  }
+  const whole = await storage.read(file.key);
+  if (!whole) throw notFound();
+  return packageHeaders(reply, config, file.type, whole.size).send(whole.body);
+}
+
+/** A small file of a stream, whole (a SCORM page, to put the bridge in). */
+async function bufferOf(body: NodeJS.ReadableStream): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of body) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
 }
 
 /** The frame side of the SCORM bridge (web/public/package-runtime/scorm-frame.js), first thing in a SCORM page. */
@@ -246,15 +306,17 @@ export async function packageFileRoutes(app: App) {
     async (request, reply) => {
       const { ctx } = request;
       if (!onPackageHost(request, ctx.config)) throw notFound();
-      const { folder, kind } = await launchFolderFor(ctx, request.params.token, request.params.uuid);
-      const found = await fileInside(folder, request.params['*']);
-      if (!found) throw notFound();
-      if (kind === 'scorm' && found.type.startsWith('text/html')) {
+      const { prefix, kind } = await launchFolderFor(ctx, request.params.token, request.params.uuid);
+      const file = packageKey(prefix, request.params['*']);
+      if (!file) throw notFound();
+      if (kind === 'scorm' && file.type.startsWith('text/html')) {
+        const page = await ctx.storage.read(file.key);
+        if (!page) throw notFound();
         // latin1 maps bytes one to one: the page's own bytes pass unchanged whatever its encoding.
-        const html = Buffer.from(withScormBridge((await readFile(found.file)).toString('latin1')), 'latin1');
-        return packageHeaders(reply, ctx.config, found.type, html.length).send(html);
+        const html = Buffer.from(withScormBridge((await bufferOf(page.body)).toString('latin1')), 'latin1');
+        return packageHeaders(reply, ctx.config, file.type, html.length).send(html);
       }
-      return packageHeaders(reply, ctx.config, found.type, found.size).send(createReadStream(found.file));
+      return sendPackageFile(reply, ctx.config, ctx.storage, file, request.headers.range);
     },
   );
 }

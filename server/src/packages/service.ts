@@ -9,19 +9,24 @@ import { assertCanChange } from '../courses/visibility';
 import { actorOf, authorize, type Ctx } from '../http/context';
 import { invalidField, notFound } from '../http/errors';
 import { findAttempt } from '../learning/queries';
+import { packagePrefix, removePackageFiles } from './files';
 import { signLaunch, verifyLaunch } from './launch';
 import { type PackageLimits, packageLimits } from './limits';
-import { readH5pManifest, readScormManifest, type ScormItem } from './manifest';
+import { type ReadText, readH5pManifest, readScormManifest, type ScormItem } from './manifest';
 import { extractZip, FIELD } from './zip';
 
 /**
  * SCORM and H5P packages (issue 4 items 2 and 5): upload (permission 30 on content / H5P items in the caller's
- * scope), safe extraction into DATA_DIR/files/packages/<uuid>/ (the storage root), what the players need (signed
- * launch URLs, launch.ts), and which folder a launch token opens for the files served at /packages/… (routes.ts).
+ * scope), safe extraction into the store under packages/<uuid>/ (ctx.storage: DATA_DIR/files or the S3 bucket,
+ * issue 12 §4), what the players need (signed launch URLs, launch.ts), and which folder a launch token opens for the
+ * files served at /packages/… (routes.ts).
  */
 const P = ContentPerm;
 
-export const packagesRoot = (ctx: Pick<Ctx, 'config'>) => path.join(ctx.config.dataDir, 'files', 'packages');
+/** Where an upload is received before extraction: local to this process, never shared. */
+const scratchDir = (ctx: Pick<Ctx, 'config'>) => path.join(ctx.config.dataDir, 'tmp');
+/** A manifest is read whole to parse it: one bigger than this is refused rather than held in memory. */
+const MANIFEST_MAX_BYTES = 16 * 1024 * 1024;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** The upload as the route received it: written to `file`, `truncated` when it went over the size limit. */
@@ -32,18 +37,22 @@ export interface ReceivedUpload {
 }
 export type Receive = (file: string, maxBytes: number) => Promise<ReceivedUpload | null>;
 
-/** Receives the upload into a temporary file, extracts it into a fresh folder and reads its manifest. */
+/**
+ * Receives the upload into a temporary local file (a zip is read from its end), extracts it entry by entry into the
+ * store under a fresh prefix, and reads its manifest from there. The temporary file goes whatever happens; the
+ * prefix goes when anything fails.
+ */
 async function receiveAndExtract<T>(
   ctx: Ctx,
   receive: Receive,
-  read: (dir: string, files: Set<string>) => Promise<T>,
-): Promise<{ uuid: string; dir: string; size: number; manifest: T }> {
+  read: (text: ReadText, files: Set<string>) => Promise<T>,
+): Promise<{ uuid: string; size: number; manifest: T }> {
   const limits: PackageLimits = packageLimits();
-  const root = packagesRoot(ctx);
-  await mkdir(root, { recursive: true });
+  const scratch = scratchDir(ctx);
+  await mkdir(scratch, { recursive: true });
   const uuid = randomUUID();
-  const tmp = path.join(root, `.upload-${uuid}`);
-  const dir = path.join(root, uuid);
+  const tmp = path.join(scratch, `.upload-${uuid}`);
+  const prefix = packagePrefix(uuid);
   try {
     const upload = await receive(tmp, limits.maxBytes);
     if (!upload || upload.size === 0) throw invalidField(FIELD, 'The package field is required.');
@@ -52,22 +61,26 @@ async function receiveAndExtract<T>(
         FIELD,
         `The package may not be greater than ${Math.floor(limits.maxBytes / 1024)} kilobytes.`,
       );
-    const extracted = await extractZip(tmp, dir, limits);
-    const manifest = await read(dir, extracted.files);
-    return { uuid, dir, size: upload.size, manifest };
+    const extracted = await extractZip(tmp, ctx.storage, prefix, limits);
+    const manifest = await read((name) => readText(ctx, prefix + name), extracted.files);
+    return { uuid, size: upload.size, manifest };
   } catch (error) {
-    await rm(dir, { recursive: true, force: true });
+    await ctx.storage
+      .removeAll(prefix)
+      .catch((err) => ctx.log.warn({ err }, 'could not remove a failed package'));
     throw error;
   } finally {
     await rm(tmp, { force: true });
   }
 }
 
-async function removeDir(ctx: Ctx, storageDir: string | undefined) {
-  if (!storageDir || !UUID.test(storageDir)) return;
-  await rm(path.join(packagesRoot(ctx), storageDir), { recursive: true, force: true }).catch((err) =>
-    ctx.log.warn({ err }, 'could not remove an old package folder'),
-  );
+async function readText(ctx: Ctx, key: string): Promise<string> {
+  const found = await ctx.storage.head(key);
+  if (found && found.size > MANIFEST_MAX_BYTES)
+    throw invalidField(FIELD, `The package's ${key.split('/').slice(2).join('/')} is too large to read.`);
+  const bytes = await ctx.storage.get(key);
+  if (!bytes) throw new Error(`${key} vanished from the store during the upload`);
+  return bytes.toString('utf8');
 }
 
 /**
@@ -177,7 +190,7 @@ export async function uploadScormPackage(ctx: Ctx, contentId: number, receive: R
   authorize(ctx, [P.contentCreator, P.editContent]);
   await assertCanChange(ctx, content.entity_id);
   if (content.type !== 'scorm') throw invalidField(FIELD, 'Only SCORM content takes a SCORM package.');
-  const { uuid, dir, size, manifest } = await receiveAndExtract(ctx, receive, readScormManifest);
+  const { uuid, size, manifest } = await receiveAndExtract(ctx, receive, readScormManifest);
   let old: string | undefined;
   try {
     const row = await ctx.db.transaction().execute(async (trx) => {
@@ -204,10 +217,10 @@ export async function uploadScormPackage(ctx: Ctx, contentId: number, receive: R
         .returning(scormColumns)
         .executeTakeFirstOrThrow();
     });
-    await removeDir(ctx, old);
+    await removePackageFiles(ctx, old);
     return presentScorm(ctx, row);
   } catch (error) {
-    await rm(dir, { recursive: true, force: true });
+    await removePackageFiles(ctx, uuid);
     throw error;
   }
 }
@@ -217,7 +230,7 @@ export async function uploadH5pPackage(ctx: Ctx, h5pId: number, receive: Receive
   const item = await visibleBlockOr404(ctx, 'h5ps', h5pId);
   authorize(ctx, [P.contentCreator, P.editContent]);
   await assertCanChange(ctx, item.entity_id);
-  const { uuid, dir, size, manifest } = await receiveAndExtract(ctx, receive, readH5pManifest);
+  const { uuid, size, manifest } = await receiveAndExtract(ctx, receive, readH5pManifest);
   let old: string | undefined;
   try {
     const row = await ctx.db.transaction().execute(async (trx) => {
@@ -246,10 +259,10 @@ export async function uploadH5pPackage(ctx: Ctx, h5pId: number, receive: Receive
         .returning(h5pColumns)
         .executeTakeFirstOrThrow();
     });
-    await removeDir(ctx, old);
+    await removePackageFiles(ctx, old);
     return presentH5p(ctx, row);
   } catch (error) {
-    await rm(dir, { recursive: true, force: true });
+    await removePackageFiles(ctx, uuid);
     throw error;
   }
 }
@@ -349,7 +362,7 @@ export async function attemptH5pPackage(ctx: Ctx, attemptId: number, h5pId: numb
 export const PACKAGE_RUNTIME_PATH = '/packages/runtime';
 
 /**
- * The folder of package `uuid` when `token` is a valid launch token for it (launch.ts), else 404 (no token, a
+ * The store's folder of package `uuid` when `token` is a valid launch token for it (launch.ts), else 404 (no token, a
  * wrong, expired or other package's token, an unknown package alike). No session is consulted: package content runs
  * where the app's cookies are not sent, and the token was issued by a launch data endpoint that checked the caller.
  */
@@ -357,19 +370,19 @@ export async function launchFolderFor(
   ctx: Pick<Ctx, 'db' | 'clock' | 'config'>,
   token: string,
   uuid: string,
-): Promise<{ folder: string; kind: 'scorm' | 'h5p' }> {
+): Promise<{ prefix: string; kind: 'scorm' | 'h5p' }> {
   if (!UUID.test(uuid) || !(await verifyLaunch(ctx, token, uuid))) throw notFound();
   const scorm = await ctx.db
     .selectFrom('scorm_packages')
     .select('storage_dir')
     .where('uuid', '=', uuid)
     .executeTakeFirst();
-  if (scorm) return { folder: path.join(packagesRoot(ctx), scorm.storage_dir), kind: 'scorm' };
+  if (scorm) return { prefix: packagePrefix(scorm.storage_dir), kind: 'scorm' };
   const h5p = await ctx.db
     .selectFrom('h5p_packages')
     .select('storage_dir')
     .where('uuid', '=', uuid)
     .executeTakeFirst();
-  if (h5p) return { folder: path.join(packagesRoot(ctx), h5p.storage_dir), kind: 'h5p' };
+  if (h5p) return { prefix: packagePrefix(h5p.storage_dir), kind: 'h5p' };
   throw notFound();
 }

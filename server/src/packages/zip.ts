@@ -1,10 +1,8 @@
-import { createWriteStream } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
-import { Transform } from 'node:stream';
+import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
 import { invalidField } from '../http/errors';
+import type { Storage } from '../storage/storage';
 import { type PackageLimits, RATIO_CHECK_FROM_BYTES } from './limits';
 
 /**
@@ -13,10 +11,15 @@ import { type PackageLimits, RATIO_CHECK_FROM_BYTES } from './limits';
  * - names: no absolute paths, drive letters, backslashes, `..` segments or control characters (zip-slip);
  * - no symbolic links, no encrypted entries;
  * - entry count, total uncompressed size and the per-entry compression ratio (zip bombs).
- * Then each file is streamed into `dir`, with a resolve + prefix check on every target and an exclusive create.
+ * Then each file is streamed, entry by entry, into the store under `prefix` (issue 12 §4: local disk or S3; the
+ * package is never held in memory whole), each name checked again and written once.
  * Problems answer 422 on the field `package` with a message that says what was wrong.
  */
 export const FIELD = 'package';
+/** Entries below this size are written PARALLEL_WRITES at a time. */
+const SMALL_ENTRY_BYTES = 1024 * 1024;
+const PARALLEL_WRITES = 8;
+const MAX_NAME_BYTES = 768;
 const refuse = (message: string) => invalidField(FIELD, message);
 
 export interface ExtractedPackage {
@@ -40,6 +43,14 @@ function fromYauzl(error: unknown) {
   const unsafe = /^(invalid relative path|absolute path|invalid characters in fileName): (.*)$/.exec(message);
   if (unsafe) return refuse(`The package contains an unsafe path: ${unsafe[2]}`);
   return refuse('The package is not a valid zip file.');
+}
+
+/** On disk, a file and a folder of one name collide (an object store keeps both): the package's fault, 422. */
+function conflictOr(error: unknown, name: string) {
+  const code = (error as { code?: string }).code;
+  if (code === 'ENOTDIR' || code === 'EISDIR' || code === 'EEXIST')
+    return refuse(`The package contains a file and a folder of the same name: ${name}`);
+  return error;
 }
 
 function readEntries(zip: ZipFile): Promise<Entry[]> {
@@ -74,7 +85,11 @@ function checkEntries(entries: Entry[], limits: PackageLimits) {
     throw refuse(`The package may not contain more than ${limits.maxEntries} files.`);
   let total = 0;
   for (const entry of entries) {
-    safeEntryName(entry.fileName);
+    // An object store's keys hold 1,024 bytes, with the bucket's prefix and packages/<uuid>/ before the name.
+    if (Buffer.byteLength(safeEntryName(entry.fileName)) > MAX_NAME_BYTES)
+      throw refuse(
+        `The package contains a path longer than ${MAX_NAME_BYTES} bytes: ${entry.fileName.slice(0, 80)}…`,
+      );
     if (isSymlink(entry)) throw refuse(`The package may not contain links: ${entry.fileName}`);
     if (entry.generalPurposeBitFlag & 0x1) throw refuse('The package may not contain encrypted files.');
     total += entry.uncompressedSize;
@@ -96,10 +111,14 @@ function openEntry(zip: ZipFile, entry: Entry): Promise<NodeJS.ReadableStream> {
   );
 }
 
-/** Extracts `zipFile` into `dir` (which must not exist yet). On failure the caller removes `dir`. */
+/**
+ * Extracts `zipFile` (a local file: a zip is read from its end, so it is received to disk first) into `storage`
+ * under `prefix` (a fresh folder such as `packages/<uuid>/`). On failure the caller removes the prefix.
+ */
 export async function extractZip(
   zipFile: string,
-  dir: string,
+  storage: Storage,
+  prefix: string,
   limits: PackageLimits,
 ): Promise<ExtractedPackage> {
   let zip: ZipFile;
@@ -116,21 +135,9 @@ export async function extractZip(
       throw fromYauzl(error);
     }
     checkEntries(entries, limits);
-    await mkdir(dir, { recursive: false });
-    const root = path.resolve(dir);
     const files = new Set<string>();
     let written = 0;
-    for (const entry of entries) {
-      const name = safeEntryName(entry.fileName);
-      if (!name) continue;
-      const target = path.resolve(root, name);
-      if (!target.startsWith(root + path.sep)) throw refuse(`The package contains an unsafe path: ${name}`);
-      if (isDirectory(entry)) {
-        await mkdir(target, { recursive: true });
-        continue;
-      }
-      if (files.has(name)) throw refuse(`The package contains the same file twice: ${name}`);
-      await mkdir(path.dirname(target), { recursive: true });
+    const writeEntry = async (entry: Entry, name: string) => {
       const counter = new Transform({
         transform(chunk: Buffer, _enc, next) {
           written += chunk.length;
@@ -138,14 +145,53 @@ export async function extractZip(
           else next(null, chunk);
         },
       });
-      try {
-        await pipeline(await openEntry(zip, entry), counter, createWriteStream(target, { flags: 'wx' }));
-      } catch (error) {
-        if (error instanceof Error && 'status' in error) throw error;
+      const source = (await openEntry(zip, entry).catch((error) => {
         throw fromYauzl(error);
+      })) as Readable;
+      // A store that fails before reading everything must not leave the entry's stream waiting for a reader.
+      const writing = storage.write(prefix + name, counter).catch((error: unknown) => {
+        counter.destroy();
+        throw error;
+      });
+      const [read, wrote] = await Promise.allSettled([pipeline(source, counter), writing]);
+      if (read.status === 'rejected' && read.reason instanceof Error && 'status' in read.reason)
+        throw read.reason;
+      if (wrote.status === 'rejected') throw conflictOr(wrote.reason, name);
+      if (read.status === 'rejected') throw fromYauzl(read.reason);
+    };
+    // Small files go up several at a time (each is one request to an object store, whose round trip then dominates:
+    // a package of 10,000 files at 30 ms each would take 5 minutes one by one); a big one goes alone, so at most a
+    // few upload parts are in memory at once.
+    const running = new Set<Promise<void>>();
+    const failures: unknown[] = [];
+    const settle = async () => {
+      await Promise.all(running);
+      if (failures.length) throw failures.find((e) => e instanceof Error && 'status' in e) ?? failures[0];
+    };
+    for (const entry of entries) {
+      const name = safeEntryName(entry.fileName);
+      // Folders are implied by their files' keys (an object store has none).
+      if (!name || isDirectory(entry)) continue;
+      if (files.has(name)) {
+        await settle();
+        throw refuse(`The package contains the same file twice: ${name}`);
       }
       files.add(name);
+      if (entry.uncompressedSize >= SMALL_ENTRY_BYTES) {
+        await settle();
+        await writeEntry(entry, name);
+        continue;
+      }
+      if (failures.length) break;
+      if (running.size >= PARALLEL_WRITES) await Promise.race(running);
+      const task: Promise<void> = writeEntry(entry, name)
+        .catch((error: unknown) => {
+          failures.push(error);
+        })
+        .finally(() => running.delete(task));
+      running.add(task);
     }
+    await settle();
     return { files, uncompressedBytes: written };
   } finally {
     zip.close();
