@@ -26,9 +26,9 @@ import { entityFigures, type Figures, findRoleIn, roleFigures, subtreeRows, user
  * (caller, acting-as scope, route, params) for drillDownLimits.ttlMs, in this process: behind a load balancer another
  * process may compute the same figures again, which costs time, never correctness.
  *
- * A write in any process (the cache bus's 'writes' and 'scores', cluster/process-caches.ts) makes every cached answer
- * stale: a stale answer is given once more, to the poll that waits for it (so polling ends under steady writes), and
- * the next request computes again.
+ * A write in any process (the cache bus's 'writes' and 'scores', cluster/process-caches.ts) drops every cached
+ * answer. A computation running across the write may have missed it: its answer is given once, to the poll that waits
+ * for it (so polling ends under steady writes), and the next request computes again.
  */
 export const drillDownLimits = { waitMs: 1500, ttlMs: 60_000 };
 
@@ -85,6 +85,7 @@ export function clearDrillDownCache() {
 /** Something the figures are made of changed (here or in another process): every cached answer is stale. */
 export function markDrillDownsStale(): void {
   generation += 1;
+  for (const [key, entry] of cache) if (entry.state === 'done') cache.delete(key);
 }
 
 async function keyOf(ctx: Ctx, route: string, q: DrillDownQuery, extra: unknown[] = []) {

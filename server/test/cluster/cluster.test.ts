@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { connect, type Db } from '../../src/db/connect';
 import { SEND_SCHEDULED_REPORT } from '../../src/presets/schedules-service';
-import { bearer, buildEntity, buildUser, TEST_PASSWORD } from '../factories';
+import { buildCourse } from '../content-factories';
+import { bearer, buildEntity, buildRole, buildUser, TEST_PASSWORD } from '../factories';
 import {
   freePort,
   haproxyConfig,
@@ -239,6 +240,62 @@ describe('three server processes behind HAProxy on one PostgreSQL database', () 
       'token ended',
     );
     console.log(`cache bus: permission change seen in ${tookPermission} ms, sign-out in ${tookLogout} ms`);
+  });
+
+  it('shows a compliance change made through one process in the scores and drill-downs of another within a second', async () => {
+    const [one, two] = servers;
+    const home = await buildEntity(db, { level: 'A' });
+    const role = await buildRole(db, home.id, { name: 'Care Assistant' });
+    const course = await buildCourse(db, home.id, { title: 'Fire safety', published: true });
+    const carer = await buildUser(db, { entityId: home.id, roleId: role.id, startDate: '2020-01-01' });
+    const manager = await bearer(db, (await buildUser(db, { entityId: home.id, superAdmin: true })).id);
+    const rule = await call(one.url, 'POST', '/api/compliance', manager, {
+      entity: home.slug,
+      roleId: role.id,
+      courseId: course.id,
+      type: 'primary',
+      validity: 12,
+    });
+    expect(rule.status).toBe(201);
+    const scoreUrl = `/api/entities/${home.id}/score/primary`;
+    const drillUrl = `/api/reports/drill-down/entities?entity=${home.id}`;
+    /** The process's answer once it has one (202 means computing: spec 1 §4, spec 2 §4). */
+    const settled = async (url: string) => {
+      for (;;) {
+        const res = await call(two.url, 'GET', url, manager);
+        if (res.status === 200) return res.json().data;
+        expect(res.status).toBe(202);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    };
+    expect((await settled(scoreUrl)).score).toBe(0); // the carer lacks the course; remembered by process two
+    const drillBefore = JSON.stringify(await settled(drillUrl));
+    expect(JSON.stringify(await settled(drillUrl))).toBe(drillBefore); // the second answer comes from its cache
+
+    const exempt = await call(
+      one.url,
+      'PATCH',
+      `/api/users/${carer.uuid}/compliance-courses/${course.id}`,
+      manager,
+      {
+        exempt: true,
+      },
+    );
+    expect(exempt.status).toBeLessThan(300);
+    const changedAt = Date.now();
+    const tookScore = await within(
+      1000,
+      async () => {
+        const res = await call(two.url, 'GET', scoreUrl, manager);
+        return res.status === 202 || res.json().data.score !== 0;
+      },
+      'cached score dropped',
+    );
+    expect((await settled(scoreUrl)).score).toBe(100);
+    expect(JSON.stringify(await settled(drillUrl))).not.toBe(drillBefore);
+    console.log(
+      `cache bus: stale score dropped after ${tookScore} ms; new score and drill-down in ${Date.now() - changedAt} ms`,
+    );
   });
 
   it('streams the matrix over a websocket through the proxy, from every process', async () => {
