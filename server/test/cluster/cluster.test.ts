@@ -27,8 +27,9 @@ import {
 /**
  * Issue 12 §4: three server processes on one fresh PostgreSQL database behind HAProxy, one folder of files shared by
  * all. Checks, in order: sessions and bearer tokens hold on every process; a change made through one process is seen
- * through another within a second (the cache bus); a matrix stream over a websocket through the proxy, served by
- * each process; a sign-out through one process closes the user's sockets on all of them; scheduled jobs run
+ * through another within a second (the cache bus: callers, reads, scores, drill-downs); a matrix stream over a
+ * websocket through the proxy, served by each process; a sign-out through one process closes the user's sockets on
+ * all of them; a file uploaded through one process is served by all (one shared folder); scheduled jobs run
  * exactly once; mixed reads and writes through the proxy while one process is killed with SIGKILL lose no
  * acknowledged write.
  */
@@ -338,6 +339,27 @@ describe('three server processes behind HAProxy on one PostgreSQL database', () 
     for (const c of closes) expect(c.at - loggedOutAt).toBeLessThan(1000);
   });
 
+  it('serves a file uploaded through one process from every process (one shared files folder)', async () => {
+    const png = Buffer.concat([
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+      Buffer.alloc(64, 7),
+    ]);
+    const form = new FormData();
+    form.append('image', new Blob([png], { type: 'image/png' }), 'photo.png');
+    const res = await fetch(`${servers[0].url}/api/content/images`, {
+      method: 'POST',
+      headers: { ...adminHeaders, accept: 'application/json' },
+      body: form,
+    });
+    expect(res.status).toBe(201);
+    const { url } = ((await res.json()) as { data: { url: string } }).data;
+    for (const server of servers) {
+      const file = await fetch(`${server.url}${url}`);
+      expect(file.status).toBe(200);
+      expect(Buffer.from(await file.arrayBuffer()).equals(png)).toBe(true);
+    }
+  });
+
   it('runs scheduled jobs exactly once across the processes', async () => {
     // Five daily schedules of a matrix report, made through the proxy, then made due now.
     const preset = await call(proxyUrl, 'POST', '/api/reports/presets', adminHeaders, {
@@ -430,7 +452,7 @@ describe('three server processes behind HAProxy on one PostgreSQL database', () 
             if (res.status !== 200) fail(`read ${res.status}`);
           }
         } catch (error) {
-          fail(`network ${(error as Error).message}`);
+          fail(`network ${(error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message}`);
         }
       }
     };
