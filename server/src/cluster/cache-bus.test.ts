@@ -1,3 +1,4 @@
+import { createConnection, createServer, type Socket } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, buildUser } from '../../test/factories';
@@ -89,7 +90,7 @@ describe.skipIf(!databaseUrl)('the bus over PostgreSQL LISTEN/NOTIFY', () => {
     await within(2000, async () => ids.size === 1000);
   });
 
-  it('reconnects after its connection is killed, resyncs, and sends what was published meanwhile', async () => {
+  it('reconnects after its connection is killed and empties its caches (what it missed is unknown)', async () => {
     const [a, b] = [await bus(), await bus()];
     const atB: BusMessage[] = [];
     b.subscribe((m) => atB.push(m));
@@ -102,11 +103,58 @@ describe.skipIf(!databaseUrl)('the bus over PostgreSQL LISTEN/NOTIFY', () => {
           WHERE datname = current_database() AND application_name = $1`,
         [CACHE_BUS_APPLICATION_NAME],
       );
-      a.publish({ topic: 'scores' });
       await within(3000, async () => atB.some((m) => m.topic === 'resync'));
+      a.publish({ topic: 'scores' }); // sent now, or by a once it has its connection again
       await within(3000, async () => atB.some((m) => m.topic === 'scores'));
     } finally {
       await admin.end();
+    }
+  });
+
+  it('finds a connection that went silent (a network cut), makes a new one and sends what was published meanwhile', async () => {
+    // A TCP relay to PostgreSQL that can stop passing bytes without closing anything.
+    const target = new URL(url);
+    let frozen = false;
+    const pairs: Socket[][] = [];
+    const relay = createServer((inbound) => {
+      const outbound = createConnection(Number(target.port || 5432), target.hostname);
+      pairs.push([inbound, outbound]);
+      inbound.on('data', (chunk) => frozen || outbound.write(chunk));
+      outbound.on('data', (chunk) => frozen || inbound.write(chunk));
+      inbound.on('error', () => outbound.destroy());
+      outbound.on('error', () => inbound.destroy());
+      inbound.on('close', () => outbound.destroy());
+      outbound.on('close', () => inbound.destroy());
+    });
+    await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+    const relayed = new URL(url);
+    relayed.hostname = '127.0.0.1';
+    relayed.port = String((relay.address() as { port: number }).port);
+    const lines: string[] = [];
+    const deaf = await createPgBus({
+      databaseUrl: relayed.toString(),
+      log: (line) => lines.push(line),
+      retryMs: 50,
+      heartbeatMs: 200,
+    });
+    buses.push(deaf);
+    const seen: BusMessage[] = [];
+    deaf.subscribe((m) => seen.push(m));
+    const ear = await bus();
+    const heard: BusMessage[] = [];
+    ear.subscribe((m) => heard.push(m));
+    try {
+      frozen = true;
+      deaf.publish({ topic: 'sign-out', which: { userId: 42 } }); // cannot go out now
+      await within(3000, async () => lines.some((l) => l.includes('LISTEN connection ended')));
+      for (const pair of pairs) for (const s of pair) s.destroy();
+      frozen = false;
+      await within(3000, async () => seen.some((m) => m.topic === 'resync'));
+      await within(1000, async () => heard.some((m) => m.topic === 'sign-out' && m.which.userId === 42));
+      ear.publish({ topic: 'scores' });
+      await within(1000, async () => seen.some((m) => m.topic === 'scores'));
+    } finally {
+      relay.close();
     }
   });
 

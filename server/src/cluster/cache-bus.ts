@@ -9,7 +9,9 @@ import pg from 'pg';
  *   next read here, as before), then sends the message to the others with NOTIFY on one channel.
  * - One dedicated connection LISTENs (and sends the NOTIFYs, so a busy pool never delays them). It reconnects after
  *   a failure with backoff; messages published meanwhile wait and go out on reconnect. What the others sent while
- *   this process was deaf is unknown, so after a reconnect every cache here is emptied ('resync').
+ *   this process was deaf is unknown, so after a reconnect every cache here is emptied ('resync'). A connection that
+ *   died without a word (a network cut) is found by a heartbeat query every HEARTBEAT_MS, answered within
+ *   HEARTBEAT_MS or the connection is dropped and made again.
  * - Messages published in the same tick go out together (duplicates once), in payloads under NOTIFY's 8000 bytes.
  * - On the embedded database (one process per data folder) the bus is in-process only.
  */
@@ -43,6 +45,7 @@ export interface CacheBus {
 export const CACHE_BUS_CHANNEL = 'cc_cache_bus';
 /** The LISTEN connection's name in pg_stat_activity. */
 export const CACHE_BUS_APPLICATION_NAME = 'carecompliance cache bus';
+const HEARTBEAT_MS = 10_000;
 /** PostgreSQL refuses a NOTIFY payload of 8000 bytes or more; leave room for the envelope. */
 const MAX_PAYLOAD_BYTES = 7000;
 
@@ -88,6 +91,8 @@ export interface PgBusOptions {
   log?: (message: string) => void;
   /** First reconnect delay; doubles up to 5 s. */
   retryMs?: number;
+  /** How often the connection is checked, and how long the check may take (default 10 s). */
+  heartbeatMs?: number;
 }
 
 /**
@@ -101,6 +106,7 @@ export async function createPgBus(options: PgBusOptions): Promise<CacheBus> {
   const onHandlerError = (error: unknown) =>
     log(`cache bus: a subscriber failed: ${error instanceof Error ? error.message : String(error)}`);
   const firstRetryMs = options.retryMs ?? 250;
+  const heartbeatMs = options.heartbeatMs ?? HEARTBEAT_MS;
 
   let client: pg.Client | null = null;
   let connected = false;
@@ -130,6 +136,8 @@ export async function createPgBus(options: PgBusOptions): Promise<CacheBus> {
     const next = new pg.Client({
       connectionString: options.databaseUrl,
       application_name: CACHE_BUS_APPLICATION_NAME,
+      keepAlive: true,
+      query_timeout: heartbeatMs,
     });
     next.on('notification', (n) => {
       if (n.channel === CACHE_BUS_CHANNEL) receive(n.payload);
@@ -211,14 +219,30 @@ export async function createPgBus(options: PgBusOptions): Promise<CacheBus> {
       },
       (error: Error) => {
         sending = false;
-        // Not sent: kept for the next connection (the 'error'/'end' handler reconnects, and open() flushes).
+        // Not sent: kept for the next connection (open() flushes them).
         for (const message of sent) pending.add(message);
-        log(`cache bus: a notification was not sent (${error.message}).`);
+        lost(sender, error);
       },
     );
   };
 
   await open();
+  const heartbeat = setInterval(() => {
+    const checked = client;
+    if (!connected || !checked || sending) return;
+    sending = true;
+    checked.query('SELECT 1').then(
+      () => {
+        sending = false;
+        flush();
+      },
+      (error: Error) => {
+        sending = false;
+        lost(checked, error);
+      },
+    );
+  }, heartbeatMs);
+  heartbeat.unref();
 
   return {
     shared: true,
@@ -234,6 +258,7 @@ export async function createPgBus(options: PgBusOptions): Promise<CacheBus> {
     subscribe: (handler) => local.subscribe(handler),
     async close() {
       closed = true;
+      clearInterval(heartbeat);
       if (retryTimer) clearTimeout(retryTimer);
       flush();
       const last = client;
