@@ -26,7 +26,8 @@ import {
 
 /**
  * Issue 12 §4: three server processes on one fresh PostgreSQL database behind HAProxy, one folder of files shared by
- * all. Checks, in order: sessions and bearer tokens hold on every process; a change made through one process is seen
+ * all. Checks, in order: sessions and bearer tokens hold on every process; failed sign-ins add up across processes;
+ * a change made through one process is seen
  * through another within a second (the cache bus: callers, reads, scores, drill-downs); a matrix stream over a
  * websocket through the proxy, served by each process; a sign-out through one process closes the user's sockets on
  * all of them; a file uploaded through one process is served by all (one shared folder); scheduled jobs run
@@ -212,6 +213,25 @@ describe('three server processes behind HAProxy on one PostgreSQL database', () 
       });
       expect(write.status).toBe(200);
     }
+  });
+
+  it('counts failed sign-ins of an account across the processes (the throttle is in the database)', async () => {
+    const user = await buildUser(db, { entityId: org.id });
+    const attempt = (server: ServerProcess) =>
+      call(
+        server.url,
+        'POST',
+        '/api/auth/login',
+        {},
+        {
+          email: user.email,
+          password: 'Wrong-password-1',
+          device_name: 'cluster test',
+        },
+      );
+    // Three free failures (auth/throttle.ts ACCOUNT_RULE), one per process; the fourth waits, whichever process.
+    for (const server of servers) expect((await attempt(server)).status).toBe(422);
+    expect((await attempt(servers[0])).status).toBe(429);
   });
 
   it('shows a change made through one process through another within a second (the cache bus)', async () => {
