@@ -79,6 +79,15 @@ describe.skipIf(!databaseUrl)('the bus over PostgreSQL LISTEN/NOTIFY', () => {
     expect(atA).toHaveLength(3);
   });
 
+  it('sends what was published just before it closes (a graceful stop, the seed command)', async () => {
+    const [a, b] = [await bus(), await bus()];
+    const atB: BusMessage[] = [];
+    b.subscribe((m) => atB.push(m));
+    a.publish({ topic: 'scores' });
+    await a.close();
+    await within(1000, async () => atB.some((m) => m.topic === 'scores'));
+  });
+
   it('splits a large burst into payloads PostgreSQL takes (under 8000 bytes each)', async () => {
     const [a, b] = [await bus(), await bus()];
     const ids = new Set<string>();

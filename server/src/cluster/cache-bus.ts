@@ -119,6 +119,8 @@ export async function createPgBus(options: PgBusOptions): Promise<CacheBus> {
   let flushQueued = false;
   /** One NOTIFY statement at a time on the connection. */
   let sending = false;
+  /** The statement on its way (close waits for it). */
+  let inFlight: Promise<void> = Promise.resolve();
 
   const receive = (payload: string | undefined) => {
     if (!payload) return;
@@ -212,7 +214,7 @@ export async function createPgBus(options: PgBusOptions): Promise<CacheBus> {
     // One statement for the whole burst (a client runs one query at a time).
     const calls = batches.map((_, i) => `pg_notify($1, $${i + 2})`).join(', ');
     sending = true;
-    sender.query(`SELECT ${calls}`, [CACHE_BUS_CHANNEL, ...batches]).then(
+    inFlight = sender.query(`SELECT ${calls}`, [CACHE_BUS_CHANNEL, ...batches]).then(
       () => {
         sending = false;
         flush(); // what was published while this one was on its way
@@ -260,7 +262,9 @@ export async function createPgBus(options: PgBusOptions): Promise<CacheBus> {
       closed = true;
       clearInterval(heartbeat);
       if (retryTimer) clearTimeout(retryTimer);
+      // What this process published last (a write just before a graceful stop, the seed CLI's) still goes out.
       flush();
+      await inFlight;
       const last = client;
       client = null;
       connected = false;
