@@ -1,4 +1,6 @@
 import path from 'node:path';
+import { type CacheBus, createLocalBus, createPgBus } from './cluster/cache-bus';
+import { wireProcessCaches } from './cluster/process-caches';
 import type { Config } from './config';
 import { connect } from './db/connect';
 import { migrate } from './db/migrate';
@@ -20,6 +22,15 @@ export async function openDeps(
   });
   await migrate(connection.db);
   await syncPermissionCatalogue(connection.db);
+  // Several processes share a PostgreSQL database: each hears what the others changed (issue 12 §4).
+  let bus: CacheBus;
+  try {
+    bus = config.databaseUrl ? await createPgBus({ databaseUrl: config.databaseUrl }) : createLocalBus();
+  } catch (error) {
+    await connection.close();
+    throw error;
+  }
+  const unwire = wireProcessCaches(bus);
   return {
     db: connection.db,
     engine: connection.engine,
@@ -28,6 +39,11 @@ export async function openDeps(
     // Issue 12 §4: the bucket when S3_BUCKET is set (shared by every process), else DATA_DIR/files.
     storage: config.s3 ? createS3Storage(config.s3) : createDiskStorage(path.join(config.dataDir, 'files')),
     clock: () => new Date(),
-    close: connection.close,
+    bus,
+    async close() {
+      unwire();
+      await bus.close();
+      await connection.close();
+    },
   };
 }

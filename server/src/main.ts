@@ -11,13 +11,13 @@ import { closeSocketsOfEnded, openSockets } from './realtime/socket-registry';
 import { checkBucket, StorageError } from './storage/s3';
 
 /**
- * Expired sessions and device tokens (and this process's sockets that still used them), ended throttle windows and
+ * Expired sessions and device tokens (and the sockets, of any process, that still used them), ended throttle windows and
  * unconfirmed sign-ups: at start and hourly.
  */
 async function sweepAuthRows(deps: Awaited<ReturnType<typeof openDeps>>): Promise<void> {
   const now = deps.clock();
   const lifetimes = { session: sessionLifetimeOf(deps.config), tokenDays: deps.config.tokenLifetimeDays };
-  closeSocketsOfEnded(await purgeExpiredCredentials(deps.db, now, lifetimes));
+  closeSocketsOfEnded(deps.bus, await purgeExpiredCredentials(deps.db, now, lifetimes));
   await purgeStaleThrottles(deps.db, now);
   await purgeExpiredRegistrations(deps.db, now);
 }

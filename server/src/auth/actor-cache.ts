@@ -6,9 +6,9 @@ import type { SessionRecord } from './queries';
  * Who is behind a session cookie or bearer token, remembered for a few seconds so a read costs its own query and
  * not four more to rebuild the caller (the API-read p95 target at 200 concurrent clients).
  *
- * Staleness is bounded as for every WriteAwareCache: every state-changing request in this process empties it (logins,
- * logouts, permission and user changes all are such requests), and entries live at most ACTOR_CACHE_MS, which bounds
- * what another server process's change can take to show here.
+ * Staleness is bounded as for every WriteAwareCache: every state-changing request of any server process empties it
+ * (logins, logouts, permission and user changes all are such requests; other processes' through the cache bus,
+ * cluster/cache-bus.ts), and entries live at most ACTOR_CACHE_MS should the bus be down.
  */
 export interface CachedCaller {
   session: SessionRecord | null;

@@ -11,7 +11,7 @@ import {
   verifyEmailMail,
   verifyUrl,
 } from '../mail/templates';
-import { closeSocketsOf } from '../realtime/socket-registry';
+import { closeSocketsEverywhere } from '../realtime/socket-registry';
 import { emailTaken } from '../users/queries';
 import {
   type AccountRow,
@@ -73,7 +73,7 @@ export async function verifyEmail(ctx: Ctx, input: { token: string }): Promise<s
       throw error;
     });
   if (!changed) return Messages.emailVerified;
-  closeSocketsOf({ userId: changed.userId }, ownCredentials(ctx, changed.userId));
+  closeSocketsEverywhere(ctx.bus, { userId: changed.userId }, ownCredentials(ctx, changed.userId));
   await sendAfterCommit(
     ctx,
     emailChangedMail({ name: changed.name, email: changed.oldEmail }, changed.newEmail),

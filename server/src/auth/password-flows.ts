@@ -4,7 +4,7 @@ import { actorOf, type Ctx, can } from '../http/context';
 import { forbidden, invalid, invalidField, notFound } from '../http/errors';
 import { sendAfterCommit } from '../mail/mailer';
 import { forgotPasswordUrl, passwordChangedMail, resetPasswordMail, resetUrl } from '../mail/templates';
-import { closeSocketsOf } from '../realtime/socket-registry';
+import { closeSocketsEverywhere } from '../realtime/socket-registry';
 import {
   endUserSessions,
   findAccountByEmail,
@@ -81,7 +81,7 @@ export async function resetPassword(ctx: Ctx, input: z.infer<typeof ResetPasswor
       via: 'web',
     });
   });
-  closeSocketsOf({ userId: user.id }); // after commit: the rows are gone, so a reopened socket is refused
+  closeSocketsEverywhere(ctx.bus, { userId: user.id }); // after commit: the rows are gone, so a reopened socket is refused
   await sendAfterCommit(ctx, passwordChangedMail(user, 'reset', forgotPasswordUrl(ctx.config.appUrl)));
 }
 
@@ -127,6 +127,10 @@ export async function updatePassword(ctx: Ctx, input: z.infer<typeof UpdatePassw
       via: actor.via === 'token' ? 'mobile' : 'web',
     });
   });
-  closeSocketsOf({ userId: user.id }, { sessionId: actor.sessionId, tokenId: actor.tokenId });
+  closeSocketsEverywhere(
+    ctx.bus,
+    { userId: user.id },
+    { sessionId: actor.sessionId, tokenId: actor.tokenId },
+  );
   await sendAfterCommit(ctx, passwordChangedMail(user, 'changed', forgotPasswordUrl(ctx.config.appUrl)));
 }

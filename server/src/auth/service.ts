@@ -2,7 +2,7 @@ import { Messages, type OwnSession, type PermissionCheckBody } from '@cc/contrac
 import type { z } from 'zod';
 import { actorOf, type Ctx, can } from '../http/context';
 import { invalidField, notFound, tooManyRequests } from '../http/errors';
-import { closeSocketsOf } from '../realtime/socket-registry';
+import { closeSocketsEverywhere } from '../realtime/socket-registry';
 import { endUserSessions, flagPasswordChangeRequired } from './account-queries';
 import { loadActor, presentAuthUser } from './actor';
 import { deviceIdOf, isKnownDevice, rememberDevice } from './known-devices';
@@ -160,7 +160,7 @@ export async function startWebSession(ctx: Ctx, userId: number, replacedSessionI
   // Signing in again over a live session replaces it (guests have no row since issue 11 §12).
   if (replacedSessionId) {
     await deleteSession(ctx.db, replacedSessionId);
-    closeSocketsOf({ sessionId: replacedSessionId });
+    closeSocketsEverywhere(ctx.bus, { sessionId: replacedSessionId });
   }
   const session = await createSession(ctx.db, {
     userId,
@@ -219,10 +219,10 @@ export async function logout(ctx: Ctx): Promise<void> {
   const actor = actorOf(ctx);
   if (actor.via === 'token' && actor.tokenId) {
     await deleteAccessToken(ctx.db, { id: actor.tokenId, userId: actor.userId });
-    closeSocketsOf({ tokenId: actor.tokenId });
+    closeSocketsEverywhere(ctx.bus, { tokenId: actor.tokenId });
   } else if (actor.sessionId) {
     await deleteSession(ctx.db, actor.sessionId);
-    closeSocketsOf({ sessionId: actor.sessionId });
+    closeSocketsEverywhere(ctx.bus, { sessionId: actor.sessionId });
   }
   await recordAuthEvent(ctx.db, {
     event: 'logout',
@@ -284,14 +284,14 @@ export async function endOwnSession(ctx: Ctx, id: string): Promise<void> {
   if (/^\d{1,10}$/.test(id)) {
     const tokenId = Number(id);
     if (!(await deleteAccessToken(ctx.db, { id: tokenId, userId: actor.userId }))) throw notFound();
-    closeSocketsOf({ tokenId });
+    closeSocketsEverywhere(ctx.bus, { tokenId });
     return;
   }
   const sessionId = /^[0-9a-f-]{36}$/i.test(id)
     ? await deleteOwnSessionByPublicId(ctx.db, { publicId: id, userId: actor.userId })
     : null;
   if (!sessionId) throw notFound();
-  closeSocketsOf({ sessionId });
+  closeSocketsEverywhere(ctx.bus, { sessionId });
 }
 
 /** POST /auth/logout-others: ends every other session and device token of the caller (and their sockets). */
@@ -299,7 +299,7 @@ export async function endOtherSessions(ctx: Ctx): Promise<void> {
   const actor = actorOf(ctx);
   const keep = { sessionId: actor.sessionId, tokenId: actor.tokenId };
   await endUserSessions(ctx.db, actor.userId, keep);
-  closeSocketsOf({ userId: actor.userId }, keep);
+  closeSocketsEverywhere(ctx.bus, { userId: actor.userId }, keep);
 }
 
 /** POST /auth/permission-check (spec 1 §3): all or any of the ids; super_admin passes. */

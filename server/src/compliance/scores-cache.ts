@@ -5,7 +5,9 @@ import { type ComplianceTally, SCORE_MAX_AGE_MS } from '@cc/contracts';
  * ready). A score is computed once in the background per key (entity, type, deep, new-starter mode) and served until
  *   - a compliance row or a result is written (markScoresStale(): the epoch moves on; results/service.ts calls it
  *     whenever latest_results changes), or
- *   - it is older than SCORE_MAX_AGE_MS (a backstop for writes made by another server process).
+ *   - another server process did either (its markScoresStale reaches this one through the cache bus,
+ *     cluster/process-caches.ts, within milliseconds), or
+ *   - it is older than SCORE_MAX_AGE_MS (a backstop should the bus be down).
  * A stale or missing score answers 202 and starts one computation; concurrent requests share it.
  */
 
@@ -28,10 +30,28 @@ const GRACE_MS = 2000;
 const ready = new Map<string, Ready<unknown>>();
 const running = new Map<string, Promise<unknown>>();
 
-/** A write changed what scores are made of: every cached score is stale. */
+/** Told of every markScoresStale (the cache bus, which tells the other processes). */
+const announcers = new Set<() => void>();
+
+/**
+ * A write changed what scores are made of: every cached score is stale, in every process. Called deep inside the
+ * writes (results/service.ts recomputeLatestResult), where no request context is at hand, hence the announcers.
+ */
 export function markScoresStale(now: number = Date.now()): void {
+  forgetScores(now);
+  for (const announce of announcers) announce();
+}
+
+/** This process's part of markScoresStale (also what the cache bus does when another process marked them). */
+export function forgetScores(now: number = Date.now()): void {
   epoch += 1;
   lastMarkAt = now;
+}
+
+/** `announce` is called on every markScoresStale of this process; returns the function that stops it. */
+export function announceScoresStale(announce: () => void): () => void {
+  announcers.add(announce);
+  return () => announcers.delete(announce);
 }
 
 export type ScoreLookup<T> = { status: 'ready'; value: T } | { status: 'computing' };

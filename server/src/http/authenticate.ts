@@ -193,11 +193,16 @@ export const authenticationPlugin = fp(async (app: FastifyInstance, deps: Deps) 
   app.decorateRequest('session', null);
   app.decorateRequest('credential', null);
   const cache = new ActorCache(deps.config.actorCacheMs);
+  const unsubscribe = deps.bus.subscribe((message) => {
+    if (message.topic === 'writes' || message.topic === 'resync') cache.invalidate();
+  });
+  app.addHook('onClose', async () => unsubscribe());
   app.addHook('onRequest', async (request) => authenticate(deps, cache, request));
-  // Any state-changing request may have changed who a caller is (login, logout, permissions, users): forget them all.
+  // Any state-changing request may have changed who a caller is (login, logout, permissions, users): every process
+  // forgets them all (here at once, the others within milliseconds: cluster/cache-bus.ts), and the read caches too.
   // onSend: before the client can see the answer and send its next request.
   app.addHook('onSend', async (request, _reply, payload) => {
-    if (isStateChanging(request)) cache.invalidate();
+    if (isStateChanging(request)) deps.bus.publish({ topic: 'writes' });
     return payload;
   });
   // 401 before the body is validated, so an anonymous caller never learns a route's schema from a 422.

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { CacheBus } from '../cluster/cache-bus';
 import type { Config } from '../config';
 import type { Db } from '../db/connect';
 import type { Mailer } from '../mail/mailer';
@@ -42,6 +43,8 @@ export interface Deps {
   storage: Storage;
   engine: 'postgres' | 'pglite';
   clock: () => Date;
+  /** What this process changed, told to every process on the database (cluster/cache-bus.ts). */
+  bus: CacheBus;
 }
 
 /** Everything a service needs: dependencies, the caller and request facts. The same for REST, GraphQL and jobs. */

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { actingAsSlug, isStateChanging } from './authenticate';
+import { actingAsSlug } from './authenticate';
 import type { Deps } from './context';
 import { WriteAwareCache } from './write-aware-cache';
 
@@ -12,7 +12,7 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /**
      * true: a GET whose answer depends only on the caller (credential and acting-as), the host and the URL, so the same
-     * caller's repeat within ACTOR_CACHE_MS is answered from memory (any state-changing request empties it).
+     * caller's repeat within ACTOR_CACHE_MS is answered from memory (a state-changing request of any process empties it).
      */
     readCache?: boolean;
   }
@@ -34,6 +34,12 @@ export const readCachePlugin = fp(async (app: FastifyInstance, deps: Deps) => {
   const cache = new WriteAwareCache<CachedAnswer>(deps.config.actorCacheMs);
   app.decorateRequest('readCache', null);
   if (!cache.enabled) return;
+  // Emptied by every state-changing request of any process: the authentication plugin publishes 'writes' on the
+  // cache bus in its onSend, which runs before this one.
+  const unsubscribe = deps.bus.subscribe((message) => {
+    if (message.topic === 'writes' || message.topic === 'resync') cache.invalidate();
+  });
+  app.addHook('onClose', async () => unsubscribe());
 
   app.addHook('preHandler', async (request, reply) => {
     if (request.method !== 'GET' || request.routeOptions.config?.readCache !== true) return;
@@ -45,8 +51,7 @@ export const readCachePlugin = fp(async (app: FastifyInstance, deps: Deps) => {
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
-    if (isStateChanging(request)) cache.invalidate();
-    else if (request.readCache && reply.statusCode === 200 && typeof payload === 'string') {
+    if (request.readCache && reply.statusCode === 200 && typeof payload === 'string') {
       const contentType = String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8');
       cache.set(
         request.readCache.key,

@@ -1,7 +1,7 @@
 /**
  * A short-lived cache that any state-changing request empties (the caller cache, auth/actor-cache.ts, and the read
  * cache, http/read-cache.ts): a write in this process is seen by the next read at once; a write by another server
- * process within `ttlMs`.
+ * process once the cache bus brings it (milliseconds, cluster/cache-bus.ts), and at worst within `ttlMs`.
  *
  * A load that started before a write must not put its (possibly stale) answer back after the write emptied the cache:
  * callers take `current()` before loading and pass it to `set`, which drops the value when a write came between.

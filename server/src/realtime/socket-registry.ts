@@ -1,11 +1,13 @@
 import type { WebSocket } from 'ws';
+import type { CacheBus } from '../cluster/cache-bus';
 
 /**
  * The open websockets of this process, by whose credential opened them (issue 11 §4): when a session or device token
  * ends (logout, password change or reset, expiry, a user ending it from "Sessions and devices"), its sockets must stop
  * streaming at once, not live on until the client hangs up. The rows are the truth; this registry only lets the code
- * that deletes a row close the sockets it knows of. A socket held by another server process is not here: it dies at
- * its next subscribe, which checks the credential again (realtime/routes.ts).
+ * that deletes a row close the sockets it knows of. The sockets held by the other server processes are closed by them:
+ * closeSocketsEverywhere tells every process through the cache bus (cluster/cache-bus.ts); should the bus be down,
+ * such a socket dies at its next subscribe, which checks the credential again (realtime/routes.ts).
  */
 export interface SocketOwner {
   userId: number;
@@ -76,12 +78,23 @@ export function closeSocketsOf(
   return closed;
 }
 
-/** Sockets of each id the periodic sweep deleted (main.ts). */
-export function closeSocketsOfEnded(ended: { sessionIds: string[]; tokenIds: number[] }): void {
-  const sessions = new Set(ended.sessionIds);
-  const tokens = new Set(ended.tokenIds);
-  for (const [socket, owner] of [...open]) {
-    if ((owner.sessionId && sessions.has(owner.sessionId)) || (owner.tokenId && tokens.has(owner.tokenId)))
-      closeSignedOut(socket);
-  }
+/**
+ * closeSocketsOf in every server process: this one's at once, the others' within milliseconds (the cache bus's
+ * 'sign-out', cluster/process-caches.ts). The sign-in's row must be gone first (see closeSocketsOf).
+ */
+export function closeSocketsEverywhere(
+  bus: CacheBus,
+  which: Partial<SocketOwner>,
+  keep: { sessionId?: string; tokenId?: number } = {},
+): void {
+  bus.publish({ topic: 'sign-out', which, keep });
+}
+
+/** Sockets of each id the periodic sweep deleted (main.ts), in every server process. */
+export function closeSocketsOfEnded(
+  bus: CacheBus,
+  ended: { sessionIds: string[]; tokenIds: number[] },
+): void {
+  for (const sessionId of ended.sessionIds) closeSocketsEverywhere(bus, { sessionId });
+  for (const tokenId of ended.tokenIds) closeSocketsEverywhere(bus, { tokenId });
 }

@@ -25,13 +25,18 @@ import { entityFigures, type Figures, findRoleIn, roleFigures, subtreeRows, user
  * waits up to drillDownLimits.waitMs; if it is not done by then the answer is 202 and the client polls. Results are cached per
  * (caller, acting-as scope, route, params) for drillDownLimits.ttlMs, in this process: behind a load balancer another
  * process may compute the same figures again, which costs time, never correctness.
+ *
+ * A write in any process (the cache bus's 'writes' and 'scores', cluster/process-caches.ts) drops every cached
+ * answer. A computation running across the write may have missed it: its answer is given once, to the poll that waits
+ * for it (so polling ends under steady writes), and the next request computes again.
  */
 export const drillDownLimits = { waitMs: 1500, ttlMs: 60_000 };
 
 type Entry =
   | { state: 'running'; promise: Promise<unknown>; at: number }
-  | { state: 'done'; data: unknown; at: number };
+  | { state: 'done'; data: unknown; at: number; generation: number };
 const cache = new Map<string, Entry>();
+let generation = 0;
 
 export type DrillOutcome<T> = { ready: true; data: T } | { ready: false };
 
@@ -39,13 +44,17 @@ async function cached<T>(key: string, compute: () => Promise<T>): Promise<DrillO
   const now = Date.now();
   for (const [k, e] of cache) if (e.state === 'done' && now - e.at > drillDownLimits.ttlMs) cache.delete(k);
   const hit = cache.get(key);
-  if (hit?.state === 'done') return { ready: true, data: hit.data as T };
+  if (hit?.state === 'done') {
+    if (hit.generation !== generation) cache.delete(key);
+    return { ready: true, data: hit.data as T };
+  }
   let promise: Promise<unknown>;
   if (hit?.state === 'running') promise = hit.promise;
   else {
+    const startedIn = generation;
     promise = compute().then(
       (data) => {
-        cache.set(key, { state: 'done', data, at: Date.now() });
+        cache.set(key, { state: 'done', data, at: Date.now(), generation: startedIn });
         return data;
       },
       (err) => {
@@ -71,6 +80,12 @@ async function cached<T>(key: string, compute: () => Promise<T>): Promise<DrillO
 /** Tests: forget cached figures. */
 export function clearDrillDownCache() {
   cache.clear();
+}
+
+/** Something the figures are made of changed (here or in another process): every cached answer is stale. */
+export function markDrillDownsStale(): void {
+  generation += 1;
+  for (const [key, entry] of cache) if (entry.state === 'done') cache.delete(key);
 }
 
 async function keyOf(ctx: Ctx, route: string, q: DrillDownQuery, extra: unknown[] = []) {

@@ -683,6 +683,21 @@ describe('POST /results/certificate/download-multiple', () => {
 });
 
 describe('drill-downs', () => {
+  it('are remembered until a state-changing request (of any process: the cache bus) drops them', async () => {
+    const o = await smallOrg();
+    clearDrillDownCache();
+    const url = `/api/reports/drill-down/entities?entity=${o.org.id}&compliance_type=all`;
+    const names = async () =>
+      ((await call(o.headers, 'GET', url)).json().data as { name: string }[]).map((e) => e.name);
+    expect(await names()).toHaveLength(3);
+    // A home added behind the cache's back (no request): the remembered answer stands.
+    await buildEntity(h.db, { level: 'B', parentId: o.org.id, name: 'Gamma site' });
+    expect(await names()).toHaveLength(3);
+    const write = await call(o.headers, 'POST', '/api/auth/permission-check', { permission_ids: [1] });
+    expect(write.statusCode).toBe(200);
+    expect(await names()).toContain('Gamma site');
+  });
+
   it('answer 202 while computing, then 200 (entities → roles → users)', async () => {
     const o = await smallOrg();
     clearDrillDownCache();
