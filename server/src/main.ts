@@ -5,6 +5,8 @@ import { purgeStaleThrottles } from './auth/throttle';
 import { openDeps } from './bootstrap';
 import { ConfigError, loadConfig } from './config';
 import { DEMO_LOGINS, DEMO_PASSWORD, seedDemoIfEmpty } from './db/demo/seed';
+import { StartupError } from './db/embedded/errors';
+import { guardStartupSignals } from './db/embedded/processes';
 import { registerAllJobs, startWorker } from './jobs';
 import { closeSocketsOfEnded } from './realtime/socket-registry';
 
@@ -23,8 +25,10 @@ async function sweepAuthRows(deps: Awaited<ReturnType<typeof openDeps>>): Promis
 /** Process entry: config -> database -> migrate -> (demo seed) -> listen (ARCHITECTURE layout). */
 async function main() {
   const started = performance.now();
+  const releaseStartupSignals = guardStartupSignals(); // Ctrl-C during start-up stops the embedded engine too
   const config = loadConfig();
   const deps = await openDeps(config);
+  if (deps.database.note) console.log(`database: ${deps.database.note}`);
   const seeded = config.seedDemo ? await seedDemoIfEmpty(deps.db) : false;
   await sweepAuthRows(deps);
 
@@ -45,7 +49,7 @@ async function main() {
   const seconds = ((performance.now() - started) / 1000).toFixed(2);
   const lines = [
     '',
-    `  CareCompliance is running at ${config.appUrl}  (ready in ${seconds}s, database: ${deps.engine}${deps.engine === 'pglite' ? ` in ${config.dataDir}` : ''})`,
+    `  CareCompliance is running at ${config.appUrl}  (ready in ${seconds}s, database: ${deps.database.where})`,
     `  API docs: ${config.appUrl}/api/docs`,
     ...(config.seedDemo
       ? [
@@ -78,12 +82,13 @@ async function main() {
     await deps.close();
     process.exit(0);
   };
+  releaseStartupSignals();
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
 }
 
 main().catch((error) => {
   // A wrong setting is the operator's to fix: say which, in one line each, without a stack trace.
-  console.error(error instanceof ConfigError ? error.message : error);
+  console.error(error instanceof ConfigError || error instanceof StartupError ? error.message : error);
   process.exit(1);
 });
