@@ -60,7 +60,11 @@ async function main() {
   const config = loadConfig();
   if (values.fresh && config.env === 'production') fail('--fresh refuses to run with NODE_ENV=production.');
   // Wiping refuses the folder of a running server; adding data joins it.
-  const open = { dataDir: config.dataDir, embeddedEngine: config.embeddedEngine, joinRunningServer: !values.fresh };
+  const open = {
+    dataDir: config.dataDir,
+    embeddedEngine: config.embeddedEngine,
+    joinRunningServer: !values.fresh,
+  };
   if (values.fresh) {
     // A bare connection: openDeps would migrate the old schema before we could drop it.
     const bare = await connect({ ...open, databaseUrl: config.databaseUrl });
