@@ -28,7 +28,7 @@ const READS = [
 ];
 
 /** One bearer token per client (each its own caller, as 200 people are), the manager's: logins, 4 at a time. */
-async function loginTokens(base: string, count: number): Promise<string[]> {
+export async function loginTokens(base: string, count: number): Promise<string[]> {
   const tokens: string[] = [];
   const login = async () => {
     const res = await fetch(`${base}/api/auth/login`, {
@@ -67,7 +67,7 @@ async function loginsUnderLoad(base: string, until: number): Promise<number[]> {
   return latencies;
 }
 
-async function hammer(base: string, tokens: string[]) {
+export async function hammer(base: string, tokens: string[]) {
   // undici's Pool (one keep-alive connection per client) is the lightest Node client: the load generator shares the
   // machine's two cores with the server, so its own cost is kept low (fetch costs several times more per request).
   const pool = new Pool(base, { connections: CLIENTS, pipelining: 1 });

@@ -1,8 +1,11 @@
+import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import { type EngineRequest, openEmbedded } from './embedded/open';
+import { trackUntilExit } from './embedded/processes';
 import type { Database } from './schema';
 
 export type Db = Kysely<Database>;
@@ -83,11 +86,31 @@ async function connectPostgres(
   return { db, engine: 'postgres', where, close: () => db.destroy() };
 }
 
+/**
+ * PGlite's first start copies its initial files into the folder; interrupted, the folder never started again (issue
+ * 12 §1). So the first start happens in a temporary folder, renamed into place when complete.
+ */
+async function firstPgliteStart(dir: string): Promise<void> {
+  if (existsSync(dir)) return;
+  const parent = path.dirname(dir);
+  const prefix = `${path.basename(dir)}.init-`;
+  for (const name of readdirSync(parent)) {
+    if (name.startsWith(prefix)) rmSync(path.join(parent, name), { recursive: true, force: true });
+  }
+  const temporary = path.join(parent, `${prefix}${process.pid}`);
+  const untrack = trackUntilExit(() => rmSync(temporary, { recursive: true, force: true }));
+  const client = await PGlite.create({ dataDir: temporary });
+  await client.close();
+  renameSync(temporary, dir);
+  untrack();
+}
+
 async function connectPglite(
   dir: string | undefined,
   sharedBuffers: string | undefined,
   where: string,
 ): Promise<Connection> {
+  if (dir) await firstPgliteStart(dir);
   // PGlite.create applies custom parsers to every type; the constructor form ignores them for DATE.
   const client = await PGlite.create({
     ...(dir ? { dataDir: dir } : {}),

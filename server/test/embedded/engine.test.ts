@@ -155,6 +155,24 @@ describe('an interrupted first start', () => {
     expect(await next.sql('SELECT count(*)::int AS n FROM kysely_migration')).toMatch(/^ok \[\{"n":\d+\}\]$/);
     expect(readdirSync(dir).filter((n) => n.includes('.init-'))).toEqual([]);
   }, 120_000);
+
+  it('on the PGlite fallback too: killed while PGlite makes its folder, N times, the next start works', async () => {
+    const dir = folder();
+    const making = () => readdirSync(dir).some((n) => n.startsWith('pgdata.init-'));
+    for (const [i, delay] of [0, 200, 500, 100].entries()) {
+      const h = hold(dir, { EMBEDDED_ENGINE: 'pglite' });
+      while (!making()) {
+        expect(existsSync(path.join(dir, 'pgdata'))).toBe(false);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      h.child.kill(i % 2 === 0 ? 'SIGKILL' : 'SIGINT');
+      await h.exited;
+    }
+    const next = hold(dir, { EMBEDDED_ENGINE: 'pglite' });
+    expect(await next.first).toBe(`ready pglite in ${dir}`);
+    expect(readdirSync(dir).filter((n) => n.includes('.init-'))).toEqual([]);
+  }, 120_000);
 });
 
 describe('start-up errors are one clear line', () => {

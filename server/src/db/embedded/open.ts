@@ -154,8 +154,7 @@ export async function openEmbedded(
   try {
     const choice = chooseEngine(dataDir, request);
     if (choice.engine === 'pglite') {
-      const dir = path.join(dataDir, 'pgdata');
-      mkdirSync(dir, { recursive: true });
+      const dir = path.join(dataDir, 'pgdata'); // created by connect.ts (firstPgliteStart)
       return {
         engine: 'pglite',
         dir,
