@@ -1,5 +1,14 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freshDataDir, type Holder, holdFolder, isRunning, stopHolder } from './holder';
@@ -56,6 +65,18 @@ describe('the embedded engine', () => {
     );
     expect(await again.sql('SELECT x FROM kept')).toBe('ok [{"x":7}]');
   });
+
+  it.skipIf(process.getuid?.() !== 0)(
+    'as root, falls back to PGlite with one line when the postgres user cannot enter the folder',
+    async () => {
+      const dir = folder();
+      chmodSync(dir, 0o700);
+      const h = hold(dir);
+      expect(await h.first).toBe(
+        `ready pglite in ${dir} note: using PGlite, not PostgreSQL: the "postgres" system user cannot enter ${dir} (PGlite: one connection on the server thread: slower under load, and a full disk hangs it)`,
+      );
+    },
+  );
 
   it('stops its PostgreSQL when the process is stopped (SIGTERM), and frees the folder', async () => {
     const dir = folder();

@@ -120,7 +120,7 @@ function chooseEngine(dataDir: string, request: EngineRequest): Choice {
     };
   }
   const binaries = findPostgresBinaries();
-  const user = 'missing' in binaries ? null : choosePostgresUser(dataDir);
+  const user = 'missing' in binaries ? null : choosePostgresUser(dataDir, path.dirname(binaries.postgres));
   const unusable =
     'missing' in binaries ? binaries.missing : user && 'unusable' in user ? user.unusable : null;
   if (unusable) {

@@ -22,7 +22,10 @@ export function trackUntilExit(onExit: () => void): () => void {
 export function exited(child: ChildProcess): Promise<number | string> {
   if (child.exitCode !== null) return Promise.resolve(child.exitCode);
   if (child.signalCode !== null) return Promise.resolve(child.signalCode);
-  return new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')));
+  return new Promise((resolve) => {
+    child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown'));
+    child.once('error', (error) => resolve((error as NodeJS.ErrnoException).code ?? 'error')); // could not start
+  });
 }
 
 export function isRunning(pid: number): boolean {
