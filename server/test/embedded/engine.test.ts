@@ -50,7 +50,7 @@ describe('the embedded engine', () => {
     const owner = statSync(path.join(dir, 'postgres')).uid;
     if (process.getuid?.() === 0) expect(owner).not.toBe(0);
     expect(existsSync(path.join(dir, 'pgdata'))).toBe(false);
-  });
+  }, 90_000);
 
   it('keeps an existing PGlite folder on PGlite and says so in one line', async () => {
     const dir = folder();
@@ -64,7 +64,7 @@ describe('the embedded engine', () => {
       /^ready pglite in .* note: keeping PGlite: .* holds a PGlite database \(pgdata\)/,
     );
     expect(await again.sql('SELECT x FROM kept')).toBe('ok [{"x":7}]');
-  });
+  }, 90_000);
 
   it.skipIf(process.getuid?.() !== 0)(
     'as root, falls back to PGlite with one line when the postgres user cannot enter the folder',
@@ -76,6 +76,7 @@ describe('the embedded engine', () => {
         `ready pglite in ${dir} note: using PGlite, not PostgreSQL: the "postgres" system user cannot enter ${dir} (PGlite: one connection on the server thread: slower under load, and a full disk hangs it)`,
       );
     },
+    90_000,
   );
 
   it('stops its PostgreSQL when the process is stopped (SIGTERM), and frees the folder', async () => {
@@ -86,7 +87,7 @@ describe('the embedded engine', () => {
     await stopHolder(h);
     expect(isRunning(pid)).toBe(false);
     expect(readdirSync(dir).sort()).toEqual(['postgres', 'postgres.log']);
-  });
+  }, 90_000);
 });
 
 describe('two processes on one data folder', () => {
@@ -100,7 +101,7 @@ describe('two processes on one data folder', () => {
     );
     expect(await second.exited).toBe(1);
     expect(await first.sql('SELECT 1 AS one')).toBe('ok [{"one":1}]');
-  });
+  }, 90_000);
 
   it('the seed command joins the running server and its rows are the server’s', async () => {
     const dir = folder();
@@ -135,7 +136,7 @@ describe('two processes on one data folder', () => {
     expect(seed.stderr.trim()).toBe(
       `The data folder ${dir} is in use by another CareCompliance process (pid ${server.child.pid}): stop it first, or set DATA_DIR to another folder.`,
     );
-  }, 60_000);
+  }, 120_000);
 
   it('a PostgreSQL left running by a process killed with -9 does not block the next start', async () => {
     const dir = folder();
@@ -152,7 +153,7 @@ describe('two processes on one data folder', () => {
     expect(await next.first).toBe(`ready embedded postgres in ${dir}`);
     expect(isRunning(orphan)).toBe(false);
     expect(await next.sql('SELECT x FROM acknowledged')).toBe('ok [{"x":1}]');
-  });
+  }, 90_000);
 });
 
 describe('an interrupted first start', () => {
@@ -207,7 +208,7 @@ describe('start-up errors are one clear line', () => {
     expect(await again.first).toBe(
       'failed The database was updated by a newer version of CareCompliance (migration 999_from_the_future is unknown to this one): run the newer version, or restore a backup made before it.',
     );
-  });
+  }, 90_000);
 
   it('a postgres folder that is not ours', async () => {
     const dir = folder();
@@ -218,5 +219,5 @@ describe('start-up errors are one clear line', () => {
       `failed ${dir}/postgres is not a database folder made by CareCompliance (it has no PG_VERSION): move it away or set DATA_DIR to another folder.`,
     );
     expect(readFileSync(path.join(dir, 'postgres', 'notes.txt'), 'utf8')).toBe('not a database');
-  });
+  }, 90_000);
 });
