@@ -9,6 +9,7 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freshDataDir, type Holder, holdFolder, isRunning, stopHolder } from './holder';
@@ -78,6 +79,20 @@ describe('the embedded engine', () => {
     },
     90_000,
   );
+
+  it('puts its socket in a short folder under the temp folder when the data folder’s path is too long for one', async () => {
+    const dir = path.join(
+      folder(),
+      'a-data-folder-whose-path-is-longer-than-a-unix-socket-path-may-be-on-linux',
+    );
+    mkdirSync(dir, { mode: 0o755 });
+    const h = hold(dir);
+    expect(await h.first).toBe(`ready embedded postgres in ${dir}`);
+    const socketDir = (await h.sql('SHOW unix_socket_directories')).slice(3);
+    expect(socketDir).toMatch(
+      new RegExp(`^\\[\\{"unix_socket_directories":"${tmpdir()}/cc-pg-[0-9a-f]{12}"\\}\\]$`),
+    );
+  }, 90_000);
 
   it('stops its PostgreSQL when the process is stopped (SIGTERM), and frees the folder', async () => {
     const dir = folder();
