@@ -6,15 +6,17 @@
  * The server runs as its OWN process, the same bundle as `npm start` (server-process.ts), on the seeded database, and
  * the clients (the `ws` package and fetch) talk to it over real sockets from this process, as a browser would.
  * Memory: the sampler reads the server process's resident set (/proc/<pid>/status VmRSS) every 20 ms during a
- * measure; for PGlite that includes the embedded database engine.
+ * measure; for PGlite that includes the embedded database engine, for the embedded PostgreSQL its processes' proportional
+ * set size is a figure of its own (database_mb).
  *
  * Measures are modules in bench/measures/*.ts exporting `name`, `needs` and `run(ctx)`; each returns named figures.
- * Env: BENCH_USERS (10000), BENCH_COURSES (200), BENCH_ENGINES (pglite,postgres), BENCH_MEASURES (all files).
+ * Env: BENCH_USERS (10000), BENCH_COURSES (200), BENCH_ENGINES (embedded,postgres; also pglite), BENCH_MEASURES (all files).
  * BENCH_REUSE=1: keep the seeded database (PGlite dir /tmp/cc-bench-keep-<users>x<courses>, PostgreSQL database
  * cc_bench_keep_<users>x<courses>) and reuse it on the next run with the same sizes, instead of a fresh seed (the
  * 2–5 minute seed is paid once while iterating; migrations still run on open). Default: a fresh seed, dropped after.
  */
 import {
+  chmodSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -33,9 +35,15 @@ import type { Deps } from '../src/http/context';
 import { type Seeded, seedBench } from './seed';
 import { type ServerProcess, startServerProcess } from './server-process';
 
+/**
+ * embedded: the engine `npm start` uses without DATABASE_URL (EMBEDDED_ENGINE auto: the PostgreSQL binaries, PGlite
+ * where they cannot run); pglite: the PGlite fallback forced (EMBEDDED_ENGINE=pglite); postgres: DATABASE_URL.
+ */
+export type BenchEngine = 'embedded' | 'pglite' | 'postgres';
+
 /** What a measure of the running server gets: the server is its own process (server-process.ts). */
 export interface BenchContext {
-  engine: 'pglite' | 'postgres';
+  engine: BenchEngine;
   baseUrl: string;
   seeded: Seeded;
   /** Bearer headers of the bench manager (permissions 12, 14, 15 on the group). */
@@ -53,7 +61,7 @@ export interface BenchContext {
 /** What a measure of the database layer gets (it calls services in this process, before the server starts). */
 export interface DatabaseContext {
   deps: Deps;
-  engine: 'pglite' | 'postgres';
+  engine: BenchEngine;
   seeded: Seeded;
   rootEntityId: number;
 }
@@ -65,9 +73,7 @@ export interface DatabaseContext {
 interface Measure {
   name: string;
   needs: 'database' | 'server' | 'none';
-  run(
-    ctx: BenchContext | DatabaseContext | { engine: 'pglite' | 'postgres' },
-  ): Promise<Record<string, number>>;
+  run(ctx: BenchContext | DatabaseContext | { engine: BenchEngine }): Promise<Record<string, number>>;
 }
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -123,13 +129,17 @@ async function postgresUrl(): Promise<string | null> {
   }
 }
 
-async function onEngine(engine: 'pglite' | 'postgres', measures: Measure[], adminUrl: string | null) {
+async function onEngine(engine: BenchEngine, measures: Measure[], adminUrl: string | null) {
   const users = Number(process.env.BENCH_USERS ?? 10_000);
   const courses = Number(process.env.BENCH_COURSES ?? 200);
   const reuse = process.env.BENCH_REUSE === '1';
   const keepDir = path.join(tmpdir(), `cc-bench-keep-${users}x${courses}`);
   const dataDir = reuse ? path.join(keepDir, engine) : mkdtempSync(path.join(tmpdir(), 'cc-bench-'));
   if (reuse) mkdirSync(dataDir, { recursive: true });
+  chmodSync(dataDir, 0o755); // the embedded PostgreSQL's `postgres` user (when root) must enter it
+  // The server processes and the seeding below read the engine from the environment, as `npm start` does.
+  if (engine === 'pglite') process.env.EMBEDDED_ENGINE = 'pglite';
+  else delete process.env.EMBEDDED_ENGINE;
   const seededFile = path.join(dataDir, 'seeded.json');
   let databaseUrl: string | undefined;
   const dbName = reuse ? `cc_bench_keep_${users}x${courses}` : `cc_bench_${Date.now()}`;
@@ -196,6 +206,7 @@ async function onEngine(engine: 'pglite' | 'postgres', measures: Measure[], admi
       const server = await startServerProcess({ dataDir, databaseUrl, seedDemo: false });
       figures.server_ready_ms = server.readyMs;
       figures.server_ready_rss_mb = server.rssMb();
+      figures.server_ready_database_mb = server.databaseMb();
       try {
         await runOne(m, {
           engine,
@@ -226,10 +237,10 @@ async function onEngine(engine: 'pglite' | 'postgres', measures: Measure[], admi
 
 async function main() {
   const measures = await loadMeasures();
-  const engines = (process.env.BENCH_ENGINES ?? 'pglite,postgres').split(',');
+  const engines = (process.env.BENCH_ENGINES ?? 'embedded,postgres').split(',');
   const all: Record<string, number> = {};
   const adminUrl = await postgresUrl();
-  for (const engine of engines as ('pglite' | 'postgres')[]) {
+  for (const engine of engines as BenchEngine[]) {
     if (engine === 'postgres' && !adminUrl) {
       log('  PostgreSQL: not reachable (set DATABASE_URL); skipped.');
       continue;

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -18,6 +18,8 @@ export interface ServerProcess {
   readyMs: number;
   /** The process's resident memory now, MB (Linux /proc; 0 elsewhere). */
   rssMb(): number;
+  /** The embedded PostgreSQL's processes (the server's descendants) now: their proportional set size, MB. */
+  databaseMb(): number;
   stop(): Promise<void>;
 }
 
@@ -57,6 +59,49 @@ function residentMb(pid: number | undefined): number {
   } catch {
     return 0;
   }
+}
+
+/** The pids of `pid`'s descendants (Linux /proc; none elsewhere). */
+function descendantsOf(pid: number): number[] {
+  const parents = new Map<number, number[]>();
+  let entries: string[] = [];
+  try {
+    entries = readdirSync('/proc').filter((n) => /^\d+$/.test(n));
+  } catch {
+    return [];
+  }
+  for (const name of entries) {
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      parents.set(ppid, [...(parents.get(ppid) ?? []), Number(name)]);
+    } catch {
+      // ended meanwhile
+    }
+  }
+  const out: number[] = [];
+  const walk = (p: number) => {
+    for (const c of parents.get(p) ?? []) {
+      out.push(c);
+      walk(c);
+    }
+  };
+  walk(pid);
+  return out;
+}
+
+/** Proportional set size (shared memory split among its users, so postgres's shared buffers count once), MB. */
+function descendantsPssMb(pid: number | undefined): number {
+  if (!pid) return 0;
+  let kb = 0;
+  for (const p of descendantsOf(pid)) {
+    try {
+      kb += Number(/Pss:\s+(\d+)/.exec(readFileSync(`/proc/${p}/smaps_rollup`, 'utf8'))?.[1] ?? 0);
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return Math.round(kb / 1024);
 }
 
 /**
@@ -123,6 +168,7 @@ export async function startServerProcess(o: {
     baseUrl: `http://127.0.0.1:${port}`,
     readyMs,
     rssMb: () => residentMb(child.pid),
+    databaseMb: () => descendantsPssMb(child.pid),
     stop: async () => {
       if (child.exitCode === null) child.kill('SIGTERM');
       await exited;

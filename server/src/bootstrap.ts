@@ -13,14 +13,21 @@ import { createDiskStorage } from './storage/storage';
 /** config -> database -> migrate -> catalogue. Shared by main, the seed CLI, tests and the bench. */
 export async function openDeps(
   config: Config,
-  opts: { inMemory?: boolean } = {},
-): Promise<Deps & { close(): Promise<void> }> {
+  opts: { inMemory?: boolean; joinRunningServer?: boolean } = {},
+): Promise<Deps & { database: { where: string; note?: string }; close(): Promise<void> }> {
   const connection = await connect({
     databaseUrl: config.databaseUrl,
     dataDir: opts.inMemory ? null : config.dataDir,
     pgliteSharedBuffers: config.pgliteSharedBuffers,
+    embeddedEngine: config.embeddedEngine,
+    joinRunningServer: opts.joinRunningServer,
   });
-  await migrate(connection.db);
+  try {
+    await migrate(connection.db);
+  } catch (error) {
+    await connection.close();
+    throw error;
+  }
   await syncPermissionCatalogue(connection.db);
   // Several processes share a PostgreSQL database: each hears what the others changed (issue 12 §4).
   let bus: CacheBus;
@@ -34,6 +41,7 @@ export async function openDeps(
   return {
     db: connection.db,
     engine: connection.engine,
+    database: { where: connection.where, note: connection.note },
     config,
     mailer: createMailer(connection.db, config),
     // Issue 12 §4: the bucket when S3_BUCKET is set (shared by every process), else DATA_DIR/files.

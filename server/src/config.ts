@@ -105,6 +105,11 @@ const Env = z.object({
     .string()
     .regex(/^\d+(kB|MB|GB)$/)
     .default('32MB'),
+  /**
+   * The database without DATABASE_URL (README "Embedded database"): real PostgreSQL binaries from npm, or PGlite
+   * where they cannot run. auto: PostgreSQL when it can run here, else PGlite with one line saying why.
+   */
+  EMBEDDED_ENGINE: z.enum(['auto', 'postgres', 'pglite']).default('auto'),
   // Read at call time by packages/limits.ts; checked here so a typo stops the start instead of being ignored.
   PACKAGE_MAX_BYTES: wholeNumber(1, Number.MAX_SAFE_INTEGER).optional(),
   PACKAGE_MAX_UNCOMPRESSED_BYTES: wholeNumber(1, Number.MAX_SAFE_INTEGER).optional(),
@@ -164,6 +169,7 @@ const EXPECTED: Record<EnvName, string> = {
   LOG_LEVEL: 'must be fatal, error, warn, info, debug, trace or silent',
   COOKIE_SECURE: 'must be auto, true or false',
   ACTOR_CACHE_MS: 'must be a whole number of milliseconds from 0 to 60000',
+  EMBEDDED_ENGINE: 'must be auto, postgres or pglite',
   PGLITE_SHARED_BUFFERS: 'must be a size such as 32MB (a whole number followed by kB, MB or GB)',
   PACKAGE_MAX_BYTES: 'must be a whole number of bytes above 0',
   PACKAGE_MAX_UNCOMPRESSED_BYTES: 'must be a whole number of bytes above 0',
@@ -241,6 +247,8 @@ export interface Config {
   cookieSecure: boolean;
   actorCacheMs: number;
   pgliteSharedBuffers: string;
+  /** Which embedded database runs without DATABASE_URL (auto: PostgreSQL binaries when they can run, else PGlite). */
+  embeddedEngine: 'auto' | 'postgres' | 'pglite';
   /** Origin package files are served from (no trailing slash); undefined: the opaque sandbox on the app's host. */
   packageOrigin?: string;
   /** The bound on a graceful shutdown's wait (http/shutdown.ts). */
@@ -331,6 +339,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     cookieSecure: env.COOKIE_SECURE === 'auto' ? appUrl.startsWith('https://') : env.COOKIE_SECURE === 'true',
     actorCacheMs: env.ACTOR_CACHE_MS ?? (env.NODE_ENV === 'test' ? 0 : 5000),
     pgliteSharedBuffers: env.PGLITE_SHARED_BUFFERS,
+    embeddedEngine: env.EMBEDDED_ENGINE,
     packageOrigin: env.PACKAGE_ORIGIN?.replace(/\/$/, '') ?? localPackageOrigin(appUrl),
     shutdownTimeoutSeconds: env.SHUTDOWN_TIMEOUT_SECONDS,
     s3: s3Settings(env),

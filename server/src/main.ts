@@ -5,6 +5,8 @@ import { purgeStaleThrottles } from './auth/throttle';
 import { openDeps } from './bootstrap';
 import { ConfigError, loadConfig } from './config';
 import { DEMO_LOGINS, DEMO_PASSWORD, seedDemoIfEmpty } from './db/demo/seed';
+import { StartupError } from './db/embedded/errors';
+import { guardStartupSignals } from './db/embedded/processes';
 import { drainOnSignals } from './http/shutdown';
 import { registerAllJobs, startWorker } from './jobs';
 import { closeSocketsOfEnded, openSockets } from './realtime/socket-registry';
@@ -25,9 +27,11 @@ async function sweepAuthRows(deps: Awaited<ReturnType<typeof openDeps>>): Promis
 /** Process entry: config -> database -> migrate -> (demo seed) -> listen (ARCHITECTURE layout). */
 async function main() {
   const started = performance.now();
+  const releaseStartupSignals = guardStartupSignals(); // Ctrl-C during start-up stops the embedded engine too
   const config = loadConfig();
   if (config.s3) await checkBucket(config.s3);
   const deps = await openDeps(config);
+  if (deps.database.note) console.log(`database: ${deps.database.note}`);
   const seeded = config.seedDemo ? await seedDemoIfEmpty(deps.db) : false;
   await sweepAuthRows(deps);
 
@@ -48,7 +52,7 @@ async function main() {
   const seconds = ((performance.now() - started) / 1000).toFixed(2);
   const lines = [
     '',
-    `  CareCompliance is running at ${config.appUrl}  (ready in ${seconds}s, database: ${deps.engine}${deps.engine === 'pglite' ? ` in ${config.dataDir}` : ''})`,
+    `  CareCompliance is running at ${config.appUrl}  (ready in ${seconds}s, database: ${deps.database.where})`,
     `  API docs: ${config.appUrl}/api/docs`,
     `  Uploaded files: ${config.s3 ? `S3 bucket ${config.s3.bucket}${config.s3.prefix ? `/${config.s3.prefix}` : ''}${config.s3.endpoint ? ` at ${config.s3.endpoint}` : ''}` : `${config.dataDir}/files`}`,
     ...(config.seedDemo
@@ -83,10 +87,12 @@ async function main() {
     closeApp: () => app.close(),
     closeDatabase: () => deps.close(),
   });
+  releaseStartupSignals();
 }
 
 main().catch((error) => {
   // A wrong setting is the operator's to fix: say which, in one line each, without a stack trace.
-  console.error(error instanceof ConfigError || error instanceof StorageError ? error.message : error);
+  const oneLine = error instanceof ConfigError || error instanceof StorageError || error instanceof StartupError;
+  console.error(oneLine ? error.message : error);
   process.exit(1);
 });

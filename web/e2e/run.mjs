@@ -2,14 +2,23 @@
 /**
  * Browser test runner: `npm run test:e2e -w web`.
  * 1. builds web/dist and web/dist-mobile (VITE_FORCE_MOBILE=1) when the sources are newer;
- * 2. starts the real server on a free port with a fresh DATA_DIR (embedded PGlite, demo seed) — or, when
+ * 2. starts the real server on a free port with a fresh DATA_DIR (the embedded PostgreSQL `npm start` runs, demo seed) — or, when
  *    DATABASE_URL is set, on a fresh database cc_e2e_<timestamp> created here and dropped at the end;
  * 3. serves dist-mobile on a second port, proxying the API to the server (same origin, like the shell);
  * 4. runs e2e/*.test.mjs with node:test + playwright-core in Debian Chromium (/usr/bin/chromium);
  * 5. writes e2e/artifacts/ran.json {"passed","failed"} and prints "N passed, N failed".
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -133,6 +142,8 @@ async function main() {
 
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cc-e2e-'));
+  // The embedded PostgreSQL runs as the `postgres` user when we are root: it must be able to enter the folder.
+  chmodSync(dataDir, 0o755);
   cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
   const env = {
     ...process.env,
@@ -153,7 +164,8 @@ async function main() {
   }
   const server = spawn(
     process.execPath,
-    [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'server/src/main.ts'],
+    // Node itself (not the tsx launcher in between): SIGTERM reaches the server, which stops its embedded PostgreSQL.
+    ['--import', 'tsx', 'server/src/main.ts'],
     {
       cwd: root,
       env,
@@ -177,7 +189,9 @@ async function main() {
     console.error(serverLog);
     throw e;
   });
-  console.log(`e2e: server ready at ${baseUrl}`);
+  // The start-up line names the engine: say it, so a run on the PGlite fallback is visible.
+  const database = /database: ([^)]*)\)/.exec(serverLog)?.[1] ?? 'unknown';
+  console.log(`e2e: server ready at ${baseUrl} (database: ${database})`);
 
   const mobile = await startStaticProxy(path.join(web, 'dist-mobile'), baseUrl);
   cleanups.push(mobile.close);

@@ -1,8 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { Pool } from 'undici';
+import type { BenchEngine } from '../run';
 import { startServerProcess } from '../server-process';
 
 /**
@@ -27,7 +28,7 @@ const READS = [
 ];
 
 /** One bearer token per client (each its own caller, as 200 people are), the manager's: logins, 4 at a time. */
-async function loginTokens(base: string, count: number): Promise<string[]> {
+export async function loginTokens(base: string, count: number): Promise<string[]> {
   const tokens: string[] = [];
   const login = async () => {
     const res = await fetch(`${base}/api/auth/login`, {
@@ -42,11 +43,36 @@ async function loginTokens(base: string, count: number): Promise<string[]> {
   return tokens;
 }
 
-async function hammer(base: string, tokens: string[]) {
+/**
+ * Fresh logins while the clients load the API (issue 12 target: each within 1 s on both engines), one at a time
+ * with 250 ms between them, until `until`: their latencies, ms.
+ */
+async function loginsUnderLoad(base: string, until: number): Promise<number[]> {
+  const latencies: number[] = [];
+  while (Date.now() < until) {
+    const t = performance.now();
+    const res = await fetch(`${base}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        email: 'admin@demo.test',
+        password: 'demo-Password1',
+        device_name: 'bench login',
+      }),
+    });
+    await res.arrayBuffer();
+    latencies.push(res.ok ? performance.now() - t : Number.POSITIVE_INFINITY);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return latencies;
+}
+
+export async function hammer(base: string, tokens: string[]) {
   // undici's Pool (one keep-alive connection per client) is the lightest Node client: the load generator shares the
   // machine's two cores with the server, so its own cost is kept low (fetch costs several times more per request).
   const pool = new Pool(base, { connections: CLIENTS, pipelining: 1 });
   const latencies: number[] = [];
+  const loginMs: number[] = [];
   let errors = 0;
   const run = async (until: number, record: boolean, offset: number) => {
     const headers = { authorization: `Bearer ${tokens[offset % tokens.length]}`, accept: 'application/json' };
@@ -64,13 +90,26 @@ async function hammer(base: string, tokens: string[]) {
     const warm = Date.now() + 2000;
     await Promise.all(Array.from({ length: CLIENTS }, (_, i) => run(warm, false, i)));
     const end = Date.now() + SECONDS * 1000;
-    await Promise.all(Array.from({ length: CLIENTS }, (_, i) => run(end, true, i)));
+    const [logins] = await Promise.all([
+      loginsUnderLoad(base, end),
+      ...Array.from({ length: CLIENTS }, (_, i) => run(end, true, i)),
+    ]);
+    loginMs.push(...logins);
   } finally {
     await pool.close();
   }
   latencies.sort((a, b) => a - b);
   const at = (q: number) => Math.round(latencies[Math.floor(q * (latencies.length - 1))] ?? 0);
-  return { p50: at(0.5), p95: at(0.95), p99: at(0.99), rps: Math.round(latencies.length / SECONDS), errors };
+  loginMs.sort((a, b) => a - b);
+  return {
+    p50: at(0.5),
+    p95: at(0.95),
+    p99: at(0.99),
+    rps: Math.round(latencies.length / SECONDS),
+    errors,
+    loginMedianMs: Math.round(loginMs[Math.floor((loginMs.length - 1) / 2)] ?? 0),
+    loginMaxMs: Math.round(loginMs.at(-1) ?? 0),
+  };
 }
 
 /** `npm start` (scripts/start.mjs) on the existing data folder, to "is running at". */
@@ -80,8 +119,9 @@ async function coldStart(dataDir: string, databaseUrl: string | undefined): Prom
   return started.readyMs;
 }
 
-export async function run(ctx: { engine: 'pglite' | 'postgres' }): Promise<Record<string, number>> {
+export async function run(ctx: { engine: BenchEngine }): Promise<Record<string, number>> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cc-bench-api-'));
+  chmodSync(dataDir, 0o755); // the embedded PostgreSQL's `postgres` user (when root) must enter it
   let databaseUrl: string | undefined;
   let admin: string | undefined;
   const dbName = `cc_bench_api_${Date.now()}`;
@@ -108,7 +148,10 @@ export async function run(ctx: { engine: 'pglite' | 'postgres' }): Promise<Recor
         api_read_p99_ms: reads.p99,
         api_read_rps: reads.rps,
         api_read_errors: reads.errors,
+        login_under_load_median_ms: reads.loginMedianMs,
+        login_under_load_max_ms: reads.loginMaxMs,
         api_server_rss_mb: server.rssMb(),
+        api_database_mb: server.databaseMb(),
       };
     } finally {
       await server.stop();

@@ -1,5 +1,6 @@
-import { type Migration, type MigrationProvider, Migrator } from 'kysely';
+import { type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
 import type { Db } from './connect';
+import { StartupError } from './embedded/errors';
 import * as m001 from './migrations/001_foundation';
 import * as m002 from './migrations/002_auth';
 import * as m003 from './migrations/003_content';
@@ -39,7 +40,25 @@ const migrations: Record<string, Migration> = {
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
+/**
+ * A database migrated by a newer version of the code has migrations this code does not know: refuse in one line
+ * rather than run old code on a new schema (issue 12 §1).
+ */
+async function refuseNewerSchema(db: Db): Promise<void> {
+  const table = await sql<{
+    name: string | null;
+  }>`SELECT to_regclass('public.kysely_migration')::text AS name`.execute(db);
+  if (!table.rows[0]?.name) return;
+  const applied = await sql<{ name: string }>`SELECT name FROM kysely_migration ORDER BY name`.execute(db);
+  const unknown = applied.rows.map((r) => r.name).filter((name) => !(name in migrations));
+  if (unknown.length > 0)
+    throw new StartupError(
+      `The database was updated by a newer version of CareCompliance (migration ${unknown.join(', ')} is unknown to this one): run the newer version, or restore a backup made before it.`,
+    );
+}
+
 export async function migrate(db: Db): Promise<string[]> {
+  await refuseNewerSchema(db);
   const migrator = new Migrator({ db, provider, allowUnorderedMigrations: false });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));

@@ -18,6 +18,7 @@ const STATUS_TEXT: Record<number, string> = {
   429: 'Too Many Requests',
   500: 'Server Error',
   503: 'Service Unavailable',
+  507: 'Insufficient Storage',
 };
 
 function toHttpError(error: unknown): HttpError {
@@ -32,6 +33,12 @@ function toHttpError(error: unknown): HttpError {
     return invalid(errors);
   }
   const fe = error as FastifyError;
+  // PostgreSQL's disk_full (53100) or a file write's ENOSPC: nothing was saved, reads still work (issue 12 §1).
+  if (fe?.code === '53100' || fe?.code === 'ENOSPC')
+    return new HttpError(
+      507,
+      "The server's disk is full, so nothing was saved. Please tell your administrator.",
+    );
   if (fe?.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return new HttpError(415, 'Unsupported content type.');
   if (
     fe?.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ||

