@@ -15,6 +15,7 @@ export async function openDeps(
   const connection = await connect({
     databaseUrl: config.databaseUrl,
     dataDir: opts.inMemory ? null : config.dataDir,
+    poolSize: config.databasePoolSize,
     pgliteSharedBuffers: config.pgliteSharedBuffers,
   });
   await migrate(connection.db);
