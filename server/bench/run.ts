@@ -10,6 +10,10 @@
  * set size is a figure of its own (database_mb).
  *
  * Measures are modules in bench/measures/*.ts exporting `name`, `needs` and `run(ctx)`; each returns named figures.
+ * Ceilings in the same run (issue 12 §2), so the figures hold on a noisy machine: api_read_rps next to
+ * bare_fastify_rps (one bare Fastify route in the same kind of process) and api_read_vs_bare_ratio; matrix_complete_ms
+ * next to matrix_one_statement_ms (one statement reading and encoding the same cells) and
+ * matrix_vs_one_statement_ratio; *_login_max_ms: the slowest fresh login under the 200-client loads and the export.
  * Env: BENCH_USERS (10000), BENCH_COURSES (200), BENCH_ENGINES (embedded,postgres; also pglite), BENCH_MEASURES (all files).
  * BENCH_REUSE=1: keep the seeded database (PGlite dir /tmp/cc-bench-keep-<users>x<courses>, PostgreSQL database
  * cc_bench_keep_<users>x<courses>) and reuse it on the next run with the same sizes, instead of a fresh seed (the
@@ -223,6 +227,10 @@ async function onEngine(engine: BenchEngine, measures: Measure[], adminUrl: stri
       }
     }
     await runAll('none', { engine });
+    // The ceilings next to the figures (issue 12 §2), as ratios that hold on a noisy machine.
+    if (figures.matrix_complete_ms && figures.matrix_one_statement_ms)
+      figures.matrix_vs_one_statement_ratio =
+        Math.round((figures.matrix_complete_ms / figures.matrix_one_statement_ms) * 100) / 100;
   } finally {
     if (!reuse) rmSync(dataDir, { recursive: true, force: true });
     if (databaseUrl && adminUrl && !reuse) {

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { hashPassword } from '../src/auth/passwords';
 import { createAccessToken } from '../src/auth/queries';
 import type { Db } from '../src/db/connect';
 
@@ -9,6 +10,9 @@ import type { Db } from '../src/db/connect';
  * `users` users spread over the sites, and ~65% of (user, course) pairs with a result — one latest result each,
  * completed over the last 2.5 years (a realistic mix of in date, expiring, expired, failed and exempt).
  */
+/** The bench manager signs in with bench-manager@bench.test and this (the login-under-export probe). */
+export const BENCH_MANAGER_PASSWORD = 'bench-Password1';
+
 export interface Seeded {
   groupId: number;
   users: number;
@@ -78,6 +82,7 @@ export async function seedBench(
       primary_entity_id: group.id,
       type_id: typeId,
       user_preferences: '{}',
+      password_hash: await hashPassword(BENCH_MANAGER_PASSWORD),
       password_changed_at: new Date(),
     } as never)
     .returning('id')

@@ -105,6 +105,7 @@ function descendantsPssMb(pid: number | undefined): number {
 }
 
 /**
+ * `via: 'bare-fastify'` runs bench/bare-fastify.mjs instead (one bare route, the stack's ceiling) with the same flags.
  * `via: 'npm-start'` runs scripts/start.mjs as `npm start` does (web build check, bundle, then the server as ITS
  * child): for the cold-start figure; its rssMb() is the launcher's, not the server's.
  */
@@ -112,7 +113,7 @@ export async function startServerProcess(o: {
   dataDir: string;
   databaseUrl?: string;
   seedDemo: boolean;
-  via?: 'bundle' | 'npm-start';
+  via?: 'bundle' | 'npm-start' | 'bare-fastify';
 }): Promise<ServerProcess> {
   const port = await freePort();
   const env: NodeJS.ProcessEnv = {
@@ -128,7 +129,9 @@ export async function startServerProcess(o: {
   if (o.databaseUrl) env.DATABASE_URL = o.databaseUrl;
   else delete env.DATABASE_URL;
   let args: string[];
-  if (o.via === 'npm-start') {
+  if (o.via === 'bare-fastify') {
+    args = [...(await serverBundle()).flags, path.join(here, 'bare-fastify.mjs')];
+  } else if (o.via === 'npm-start') {
     args = [path.join(root, 'scripts/start.mjs')];
     // Without a built web app, start.mjs would build it first: a first-run cost, not the cold start.
     if (!existsSync(path.join(root, 'web/dist/index.html'))) env.SKIP_WEB_BUILD = 'true';

@@ -18,6 +18,7 @@ export async function openDeps(
   const connection = await connect({
     databaseUrl: config.databaseUrl,
     dataDir: opts.inMemory ? null : config.dataDir,
+    poolSize: config.databasePoolSize,
     pgliteSharedBuffers: config.pgliteSharedBuffers,
     embeddedEngine: config.embeddedEngine,
     joinRunningServer: opts.joinRunningServer,

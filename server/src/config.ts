@@ -97,6 +97,12 @@ const Env = z.object({
   /** How long a caller (session/token → user and permissions) is remembered; 0 turns it off (the test default). */
   ACTOR_CACHE_MS: wholeNumber(0, 60_000).optional(),
   /**
+   * Connections to PostgreSQL (DATABASE_URL) this process holds at most. A request makes several short queries, each a
+   * round trip: with 10, 200 clients queued behind ten round trips at a time (issue 12 §2's profile: the server idle
+   * 60 % of the time, waiting for a free connection). Keep processes × this under PostgreSQL's max_connections.
+   */
+  DATABASE_POOL_SIZE: wholeNumber(1, 1000).default(30),
+  /**
    * The embedded database's buffer cache (PostgreSQL shared_buffers inside PGlite's memory). PGlite's own 128MB
    * stays resident once a big report has read through it; pages past 32MB come from the OS file cache at no
    * measured cost (bench), and the server's memory is ~100 MB lower.
@@ -170,6 +176,7 @@ const EXPECTED: Record<EnvName, string> = {
   COOKIE_SECURE: 'must be auto, true or false',
   ACTOR_CACHE_MS: 'must be a whole number of milliseconds from 0 to 60000',
   EMBEDDED_ENGINE: 'must be auto, postgres or pglite',
+  DATABASE_POOL_SIZE: 'must be a whole number from 1 to 1000',
   PGLITE_SHARED_BUFFERS: 'must be a size such as 32MB (a whole number followed by kB, MB or GB)',
   PACKAGE_MAX_BYTES: 'must be a whole number of bytes above 0',
   PACKAGE_MAX_UNCOMPRESSED_BYTES: 'must be a whole number of bytes above 0',
@@ -246,6 +253,7 @@ export interface Config {
   logLevel: string;
   cookieSecure: boolean;
   actorCacheMs: number;
+  databasePoolSize: number;
   pgliteSharedBuffers: string;
   /** Which embedded database runs without DATABASE_URL (auto: PostgreSQL binaries when they can run, else PGlite). */
   embeddedEngine: 'auto' | 'postgres' | 'pglite';
@@ -338,6 +346,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     logLevel: env.LOG_LEVEL,
     cookieSecure: env.COOKIE_SECURE === 'auto' ? appUrl.startsWith('https://') : env.COOKIE_SECURE === 'true',
     actorCacheMs: env.ACTOR_CACHE_MS ?? (env.NODE_ENV === 'test' ? 0 : 5000),
+    databasePoolSize: env.DATABASE_POOL_SIZE,
     pgliteSharedBuffers: env.PGLITE_SHARED_BUFFERS,
     embeddedEngine: env.EMBEDDED_ENGINE,
     packageOrigin: env.PACKAGE_ORIGIN?.replace(/\/$/, '') ?? localPackageOrigin(appUrl),

@@ -103,7 +103,13 @@ export async function authWebRoutes(app: App) {
 export async function authRoutes(app: App) {
   app.post(
     '/auth/login',
-    { config: { csrf: 'off', auth: false }, schema: { tags: ['auth'], body: MobileLoginBody } },
+    // A device login writes its own new token, the login time and its audit rows: nothing a cached caller or answer
+    // holds, so the 200 other callers' caches stay (issue 12 §2: each login emptied them all, and every caller paid
+    // four queries again). The web login replaces a live session, so it still empties them.
+    {
+      config: { csrf: 'off', auth: false, keepsCaches: true },
+      schema: { tags: ['auth'], body: MobileLoginBody },
+    },
     async (request, reply) => {
       const result = await loginWithToken(request.ctx, request.body, request.cookies[DEVICE_COOKIE] ?? null);
       setDeviceCookie(reply, request.ctx, result.device_token);

@@ -35,12 +35,26 @@ declare module 'fastify' {
     csrf?: 'session' | 'session-or-json' | 'off';
     /** false: answers anonymous callers (login, reset, white-label, version…). Every other /api route needs a caller. */
     auth?: false;
+    /**
+     * true: a POST that only reads (a report asked for with a body, an export): it still needs the CSRF header, but it
+     * leaves the caller and read caches alone. Without it, every compliance report asked for emptied both caches, and
+     * under 200 clients each flush cost every caller four queries to load again (the mixed-load profile, issue 12 §2).
+     * A report e-mailed later only queues a job, which no cached answer shows.
+     */
+    readOnly?: true;
+    /** true: a POST that writes only what no cached caller or answer holds (a device login: its own new token). */
+    keepsCaches?: true;
   }
 }
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** A state-changing request: it needs the CSRF header, and it empties every WriteAwareCache when it ends. */
 export const isStateChanging = (request: FastifyRequest) => UNSAFE.has(request.method);
+/** A state-changing request that may have changed what a cache holds: all but read-only reports and device logins. */
+export function invalidatesCaches(request: FastifyRequest): boolean {
+  const config = request.routeOptions.config;
+  return isStateChanging(request) && config?.readOnly !== true && config?.keepsCaches !== true;
+}
 
 /**
  * Who is calling, for every request: a Bearer token (mobile, integrations) or the session cookie (web, with the
@@ -202,7 +216,7 @@ export const authenticationPlugin = fp(async (app: FastifyInstance, deps: Deps) 
   // forgets them all (here at once, the others within milliseconds: cluster/cache-bus.ts), and the read caches too.
   // onSend: before the client can see the answer and send its next request.
   app.addHook('onSend', async (request, _reply, payload) => {
-    if (isStateChanging(request)) deps.bus.publish({ topic: 'writes' });
+    if (invalidatesCaches(request)) deps.bus.publish({ topic: 'writes' });
     return payload;
   });
   // 401 before the body is validated, so an anonymous caller never learns a route's schema from a 422.

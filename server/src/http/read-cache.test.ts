@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, buildEntity, buildUser } from '../../test/factories';
+import { bearer, buildEntity, buildUser, TEST_PASSWORD } from '../../test/factories';
 import { createHarness, type Harness } from '../../test/harness';
 
 /**
@@ -72,6 +72,55 @@ describe('read cache', () => {
         .data.entity;
     expect(await entityFor('unknown.example.com')).toBeNull();
     expect((await entityFor(`${sub}.example.com`))?.id).toBe(branded.id);
+  });
+
+  it('keeps every answer over a report asked for with a POST, and answers its repeat from memory (issue 12 §2)', async () => {
+    const admin = await buildUser(h.db, { superAdmin: true });
+    const headers = await bearer(h.db, admin.id);
+    const before = await nameOf(headers);
+    await h.db
+      .updateTable('users')
+      .set({ name: 'Renamed Under A Report' })
+      .where('id', '=', admin.id)
+      .execute();
+    const report = (payload: Record<string, unknown>) =>
+      h.app.inject({ method: 'POST', url: '/api/reports/compliance', headers, payload });
+    const first = await report({ previousMonths: 2 });
+    expect(first.statusCode).toBe(200);
+    // A report reads only: the caller and their everyday reads stay remembered.
+    expect(await nameOf(headers)).toBe(before);
+    expect((await report({ previousMonths: 2 })).body).toBe(first.body);
+    // Another body is another report, read now.
+    await new Promise((r) => setTimeout(r, 5));
+    const other = await report({ previousMonths: 1 });
+    expect(other.json().data.generated_at).not.toBe(first.json().data.generated_at);
+  });
+
+  it('keeps every answer over a device login, and forgets them all at a logout', async () => {
+    const user = await buildUser(h.db);
+    const headers = await bearer(h.db, user.id);
+    const before = await nameOf(headers);
+    await h.db
+      .updateTable('users')
+      .set({ name: 'Renamed Under A Login' })
+      .where('id', '=', user.id)
+      .execute();
+    const login = await h.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: user.email, password: TEST_PASSWORD, device_name: 'phone' },
+    });
+    expect(login.statusCode).toBe(200);
+    expect(await nameOf(headers)).toBe(before);
+    const phone = { authorization: `Bearer ${login.json().data.token}` };
+    expect(await nameOf(phone)).toBe('Renamed Under A Login');
+    expect(
+      (await h.app.inject({ method: 'POST', url: '/api/auth/logout', headers: phone })).statusCode,
+    ).toBeLessThan(300);
+    expect((await h.app.inject({ method: 'GET', url: '/api/auth/user', headers: phone })).statusCode).toBe(
+      401,
+    );
+    expect(await nameOf(headers)).toBe('Renamed Under A Login');
   });
 
   it('still refuses a caller whose credential is gone (authentication runs before the cache)', async () => {

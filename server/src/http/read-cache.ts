@@ -11,8 +11,9 @@ declare module 'fastify' {
   }
   interface FastifyContextConfig {
     /**
-     * true: a GET whose answer depends only on the caller (credential and acting-as), the host and the URL, so the same
-     * caller's repeat within ACTOR_CACHE_MS is answered from memory (a state-changing request of any process empties it).
+     * true: a GET whose answer depends only on the caller (credential and acting-as), the host and the URL (and, on a
+     * read-only POST, its body), so the same caller's repeat within ACTOR_CACHE_MS is answered from memory (any
+     * state-changing request empties it).
      */
     readCache?: boolean;
   }
@@ -42,7 +43,7 @@ export const readCachePlugin = fp(async (app: FastifyInstance, deps: Deps) => {
   app.addHook('onClose', async () => unsubscribe());
 
   app.addHook('preHandler', async (request, reply) => {
-    if (request.method !== 'GET' || request.routeOptions.config?.readCache !== true) return;
+    if (!cacheable(request)) return;
     const key = answerKey(request);
     if (!key) return;
     const hit = cache.get(key, Date.now());
@@ -65,10 +66,25 @@ export const readCachePlugin = fp(async (app: FastifyInstance, deps: Deps) => {
 });
 
 /**
+ * A GET marked readCache, or a read-only POST marked readCache (the compliance report: its filters are its body, so
+ * the body is part of the key) unless it asks for the report by e-mail, which must queue a mail each time.
+ */
+function cacheable(request: FastifyRequest): boolean {
+  const config = request.routeOptions.config;
+  if (config?.readCache !== true) return false;
+  if (request.method === 'GET') return true;
+  return request.method === 'POST' && config.readOnly === true && !bodyOf(request)?.emailFormat;
+}
+
+const bodyOf = (request: FastifyRequest) =>
+  request.body && typeof request.body === 'object' ? (request.body as Record<string, unknown>) : null;
+
+/**
  * The caller's credential (as authentication read it), acting-as, the host (the white-label answers by host) and the
  * URL with its query; null for an anonymous caller.
  */
 function answerKey(request: FastifyRequest): string | null {
   if (!request.ctx?.actor || !request.credential) return null;
-  return `${request.credential}\n${actingAsSlug(request) ?? ''}\n${request.host}${request.url}`;
+  const body = request.method === 'GET' ? '' : `\n${JSON.stringify(request.body)}`;
+  return `${request.credential}\n${actingAsSlug(request) ?? ''}\n${request.host}${request.url}${body}`;
 }

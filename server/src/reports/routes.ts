@@ -50,17 +50,24 @@ function drill<T>(reply: FastifyReply, outcome: DrillOutcome<T>) {
   return reply.send(ok(outcome.data));
 }
 
+/** The reports asked for with a POST body read only: they leave the caches alone (http/authenticate.ts). */
+const READ_ONLY = { readOnly: true } as const;
+
 export async function reportRoutes(app: App) {
   const tags = ['reports'];
   registerReportRenderers();
 
-  app.post('/reports/compliance', { schema: { tags, body: ComplianceReportBody } }, async (r, reply) => {
-    if (r.body.emailFormat) return done(await emailCompliance(r.ctx, r.body, r.body.emailFormat));
-    const outcome = await complianceReport(r.ctx, r.body);
-    // spec 2 §4: "status 300 means too large, and expected_time is shown".
-    if ('tooLarge' in outcome) return reply.status(300).send(outcome.tooLarge);
-    return ok(outcome.report);
-  });
+  app.post(
+    '/reports/compliance',
+    { config: { ...READ_ONLY, readCache: true }, schema: { tags, body: ComplianceReportBody } },
+    async (r, reply) => {
+      if (r.body.emailFormat) return done(await emailCompliance(r.ctx, r.body, r.body.emailFormat));
+      const outcome = await complianceReport(r.ctx, r.body);
+      // spec 2 §4: "status 300 means too large, and expected_time is shown".
+      if ('tooLarge' in outcome) return reply.status(300).send(outcome.tooLarge);
+      return ok(outcome.report);
+    },
+  );
   app.get(
     '/reports/compliance/courses',
     { schema: { tags, querystring: ComplianceReportQuery } },
@@ -72,13 +79,13 @@ export async function reportRoutes(app: App) {
     async (r, reply) => sendFile(reply, await complianceFile(r.ctx, r.query, r.params.format)),
   );
 
-  app.post('/reports/role', { schema: { tags, body: RoleReportBody } }, async (r) =>
+  app.post('/reports/role', { config: READ_ONLY, schema: { tags, body: RoleReportBody } }, async (r) =>
     ok(await roleReport(r.ctx, r.body)),
   );
 
   app.post(
     '/reports/certificate',
-    { schema: { tags, body: CertificateReportBody, querystring: ReportPageQuery } },
+    { config: READ_ONLY, schema: { tags, body: CertificateReportBody, querystring: ReportPageQuery } },
     async (r) => {
       const { data, total } = await certificateReport(r.ctx, r.body, r.query);
       return paginate(data, total, r.query, r.url);
@@ -87,7 +94,7 @@ export async function reportRoutes(app: App) {
 
   app.post(
     '/reports/results',
-    { schema: { tags, body: ResultsReportBody, querystring: ReportPageQuery } },
+    { config: READ_ONLY, schema: { tags, body: ResultsReportBody, querystring: ReportPageQuery } },
     async (r, reply) => {
       if (r.body.type === 'xlsx') return sendFile(reply, await resultsFile(r.ctx, r.body));
       const { data, total } = await resultsReport(r.ctx, r.body, r.query);
@@ -95,13 +102,15 @@ export async function reportRoutes(app: App) {
     },
   );
 
-  app.post('/reports/staff', { schema: { tags, body: StaffReportBody } }, async (r, reply) =>
-    sendFile(reply, await staffFile(r.ctx, r.body)),
+  app.post(
+    '/reports/staff',
+    { config: READ_ONLY, schema: { tags, body: StaffReportBody } },
+    async (r, reply) => sendFile(reply, await staffFile(r.ctx, r.body)),
   );
 
   app.post(
     '/report',
-    { schema: { tags, body: GenericReportBody, querystring: ReportPageQuery } },
+    { config: READ_ONLY, schema: { tags, body: GenericReportBody, querystring: ReportPageQuery } },
     async (r, reply) => {
       const outcome = await genericReport(r.ctx, r.body, r.query);
       if ('file' in outcome) return sendFile(reply, outcome.file);
@@ -112,7 +121,7 @@ export async function reportRoutes(app: App) {
 
   app.post(
     '/results/certificate/download-multiple',
-    { schema: { tags, body: DownloadCertificatesBody } },
+    { config: READ_ONLY, schema: { tags, body: DownloadCertificatesBody } },
     async (r, reply) => {
       const zip = await certificatesZip(r.ctx, r.body.result_ids);
       // spec 2 §4: "Export or download answering 204 yields an empty result".
