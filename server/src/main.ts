@@ -92,7 +92,8 @@ async function main() {
 
 main().catch((error) => {
   // A wrong setting is the operator's to fix: say which, in one line each, without a stack trace.
-  const oneLine = error instanceof ConfigError || error instanceof StorageError || error instanceof StartupError;
+  const oneLine =
+    error instanceof ConfigError || error instanceof StorageError || error instanceof StartupError;
   console.error(oneLine ? error.message : error);
   process.exit(1);
 });

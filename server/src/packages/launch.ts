@@ -2,7 +2,6 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Db } from '../db/connect';
 import { serverSecret } from '../db/server-secrets';
 import type { Ctx } from '../http/context';
-import { randomToken } from '../http/tokens';
 
 /**
  * Signed package launch URLs (issue 11 finding 1). Package content is untrusted code: it runs in a sandboxed,
