@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { PERMISSIONS } from '@cc/contracts';
+import { ContentPerm, PERMISSIONS } from '@cc/contracts';
 import { hashPassword } from '../src/auth/passwords';
 import { createAccessToken } from '../src/auth/queries';
 import type { Db } from '../src/db/connect';
@@ -146,4 +146,13 @@ export async function snapshot(
     .selectAll()
     .execute()
     .then((rows) => JSON.stringify(rows));
+}
+
+/** Bearer headers of a content author in `entityId`: may add and edit content and upload its packages. */
+export async function contentAuthor(db: Db, entityId: number) {
+  const user = await buildUser(db, {
+    entityId,
+    permissions: [ContentPerm.contentCreator, ContentPerm.addContent, ContentPerm.editContent],
+  });
+  return bearer(db, user.id);
 }

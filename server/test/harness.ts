@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { CSRF_COOKIE, SESSION_COOKIE } from '@cc/contracts';
 import type { LightMyRequestResponse } from 'fastify';
-import pg from 'pg';
 import { buildApp } from '../src/app';
 import { openDeps } from '../src/bootstrap';
 import { type Config, loadConfig } from '../src/config';
 import type { Deps } from '../src/http/context';
+import { createTestDatabase } from './test-database';
 
 export type TestApp = Awaited<ReturnType<typeof buildApp>>;
 
@@ -28,20 +28,9 @@ export async function createHarness(overrides: Partial<Config> = {}): Promise<Ha
   let databaseUrl: string | undefined;
   let dropDatabase: (() => Promise<void>) | undefined;
   if (process.env.DATABASE_URL) {
-    const name = `cc_test_${process.pid}_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
-    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const url = new URL(process.env.DATABASE_URL);
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
-    dropDatabase = async () => {
-      const c = new pg.Client({ connectionString: process.env.DATABASE_URL });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    };
+    const database = await createTestDatabase(process.env.DATABASE_URL);
+    databaseUrl = database.url;
+    dropDatabase = database.drop;
   }
   const config = loadConfig(
     { ...process.env, NODE_ENV: 'test', DATABASE_URL: databaseUrl, SEED_DEMO: 'false' },

@@ -5,10 +5,9 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ContentPerm as P } from '@cc/contracts';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, buildEntity, buildUser } from '../../test/factories';
+import { bearer, buildEntity, buildUser, contentAuthor } from '../../test/factories';
 import { createHarness, type Harness, type TestApp } from '../../test/harness';
 import { buildContent } from '../../test/learning-factories';
 import { multipart, scorm12Package } from '../../test/package-factories';
@@ -121,15 +120,7 @@ describe('security headers', () => {
 describe('package files keep the headers of their own route', () => {
   it('serves a package file without the app policy replacing or adding to its own', async () => {
     const org = await buildEntity(h.db, { level: 'A' });
-    const author = await bearer(
-      h.db,
-      (
-        await buildUser(h.db, {
-          entityId: org.id,
-          permissions: [P.contentCreator, P.addContent, P.editContent],
-        })
-      ).id,
-    );
+    const author = await contentAuthor(h.db, org.id);
     const content = await buildContent(h.db, org.id, { type: 'scorm' });
     const body = multipart('package', 'package.zip', scorm12Package());
     const uploaded = await h.app.inject({

@@ -5,9 +5,9 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
+import { createTestDatabase } from '../../test/test-database';
 
 /**
  * Graceful shutdown (issue 12 §3), on the real server process (src/main.ts through tsx) with the demo data, on
@@ -200,20 +200,9 @@ const READS = ['/api/auth/user', '/api/auth/permissions', '/api/users?page=1', '
 
 beforeAll(async () => {
   if (process.env.DATABASE_URL) {
-    const name = `cc_test_shutdown_${process.pid}_${Date.now()}`;
-    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const url = new URL(process.env.DATABASE_URL);
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
-    dropDatabase = async () => {
-      const c = new pg.Client({ connectionString: process.env.DATABASE_URL });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    };
+    const database = await createTestDatabase(process.env.DATABASE_URL, 'cc_test_shutdown');
+    databaseUrl = database.url;
+    dropDatabase = database.drop;
   }
 }, 30_000);
 

@@ -148,6 +148,8 @@ export function drainOnSignals(target: DrainTarget): void {
   const exit = target.exit ?? ((code: number) => process.exit(code));
   const tracker = trackServer(target.server);
   let started: number | null = null;
+  /** Set once the bound has passed: from then on only cutShort exits (with 1), even if the drain ends meanwhile. */
+  let cut = false;
   let database: Promise<void> | null = null;
   const closeDatabase = () => {
     database ??= target.closeDatabase();
@@ -205,6 +207,8 @@ export function drainOnSignals(target: DrainTarget): void {
     await target.closeApp().catch((err) => target.log.error({ err }, 'closing the app failed'));
     await closeDatabase();
     clearTimeout(bound);
+    // Cutting the connections at the bound is also what lets a stalled drain end: its exit is cutShort's.
+    if (cut) return;
     target.log.info(
       { answered: tracker.answered, idle, ms: Math.round(performance.now() - started) },
       `drained in ${Math.round(performance.now() - started)} ms: ${plural(tracker.answered, 'request')} answered, ${plural(sockets, 'websocket')} and ${plural(idle, 'idle connection')} closed`,
@@ -214,11 +218,12 @@ export function drainOnSignals(target: DrainTarget): void {
 
   /** The bound passed: cut what is left, close the database if it closes quickly, exit 1. */
   const cutShort = async () => {
-    const cut = tracker.connections.size;
+    cut = true;
+    const connections = tracker.connections.size;
     const unanswered = tracker.inFlight.size;
     target.log.warn(
-      { connections: cut, requests: unanswered },
-      `drain cut short after ${target.timeoutMs / 1000} s: ${plural(unanswered, 'request')} unanswered, ${plural(cut, 'connection')} cut`,
+      { connections, requests: unanswered },
+      `drain cut short after ${target.timeoutMs / 1000} s: ${plural(unanswered, 'request')} unanswered, ${plural(connections, 'connection')} cut`,
     );
     for (const socket of tracker.connections.keys()) socket.destroy();
     for (const socket of target.websockets()) socket.terminate();

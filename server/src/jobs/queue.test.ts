@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../../test/harness';
+import { createTestDatabase } from '../../test/test-database';
 import { openDeps } from '../bootstrap';
 import { loadConfig } from '../config';
 import { claimJobs, findJob } from './queries';
@@ -287,20 +287,9 @@ describe('durability', () => {
     let databaseUrl: string | undefined;
     let drop: (() => Promise<void>) | undefined;
     if (process.env.DATABASE_URL) {
-      const dbName = `cc_jobs_${process.pid}_${Date.now()}`;
-      const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-      await admin.connect();
-      await admin.query(`CREATE DATABASE ${dbName}`);
-      await admin.end();
-      const url = new URL(process.env.DATABASE_URL);
-      url.pathname = `/${dbName}`;
-      databaseUrl = url.toString();
-      drop = async () => {
-        const c = new pg.Client({ connectionString: process.env.DATABASE_URL });
-        await c.connect();
-        await c.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-        await c.end();
-      };
+      const database = await createTestDatabase(process.env.DATABASE_URL, 'cc_jobs');
+      databaseUrl = database.url;
+      drop = database.drop;
     }
     const config = {
       ...loadConfig({ NODE_ENV: 'test', SEED_DEMO: 'false' }, { dataDir, appUrl: 'http://localhost:3000' }),

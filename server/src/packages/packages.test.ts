@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { ContentPerm as P, PERMISSIONS, SESSION_COOKIE } from '@cc/contracts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, buildEntity, buildUser, TEST_PASSWORD } from '../../test/factories';
+import { bearer, buildEntity, buildUser, contentAuthor, TEST_PASSWORD } from '../../test/factories';
 import { createHarness, type Harness, webLogin } from '../../test/harness';
 import { buildContent } from '../../test/learning-factories';
 import {
@@ -332,15 +332,7 @@ describe('serving /packages/{token}/{uuid}/… (issue 11 finding 1: package cont
 
   it("never opens another organisation's package files, whatever token the caller holds", async () => {
     const elsewhere = await buildEntity(h.db, { level: 'A' });
-    const theirAuthor = await bearer(
-      h.db,
-      (
-        await buildUser(h.db, {
-          entityId: elsewhere.id,
-          permissions: [P.contentCreator, P.addContent, P.editContent],
-        })
-      ).id,
-    );
+    const theirAuthor = await contentAuthor(h.db, elsewhere.id);
     const theirs = await buildContent(h.db, elsewhere.id, { type: 'scorm' });
     const pkg = (await upload(`/api/content/${theirs.id}/package`, theirAuthor, scorm12Package())).json()
       .data;

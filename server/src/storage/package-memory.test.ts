@@ -5,9 +5,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { ContentPerm as P } from '@cc/contracts';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { bearer, buildEntity, buildUser } from '../../test/factories';
+import { buildEntity, contentAuthor } from '../../test/factories';
 import { createHarness, type Harness } from '../../test/harness';
 import { buildContent } from '../../test/learning-factories';
 import { startS3, type TestS3 } from '../../test/s3-server';
@@ -117,15 +116,7 @@ it('uploads a 160 MB package into S3 and serves its 128 MB video without holding
   const size = statSync(zip).size;
   expect(size).toBeGreaterThan(160 * MB);
   const org = await buildEntity(h.db, { level: 'A' });
-  const author = await bearer(
-    h.db,
-    (
-      await buildUser(h.db, {
-        entityId: org.id,
-        permissions: [P.contentCreator, P.addContent, P.editContent],
-      })
-    ).id,
-  );
+  const author = await contentAuthor(h.db, org.id);
   const content = await buildContent(h.db, org.id, { type: 'scorm' });
   const boundary = '----cc-big-package';
   const head = Buffer.from(

@@ -5,6 +5,8 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
+export { isRunning } from '../../src/db/embedded/processes';
+
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 /** A fresh data folder the `postgres` system user can enter (when the tests run as root). */
@@ -52,13 +54,4 @@ export function holdFolder(dataDir: string, env: NodeJS.ProcessEnv = {}): Holder
 export async function stopHolder(holder: Holder): Promise<void> {
   if (holder.child.exitCode === null && holder.child.signalCode === null) holder.child.kill('SIGTERM');
   await holder.exited;
-}
-
-export function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
