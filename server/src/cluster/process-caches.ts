@@ -1,3 +1,4 @@
+import type { FastifyInstance } from 'fastify';
 import { announceScoresStale, forgetScores } from '../compliance/scores-cache';
 import { closeSocketsOf } from '../realtime/socket-registry';
 import { markDrillDownsStale } from '../reports/drill-down';
@@ -29,4 +30,15 @@ export function wireProcessCaches(bus: CacheBus): () => void {
     stopAnnouncing();
     unsubscribe();
   };
+}
+
+/**
+ * For the app's lifetime, empties a per-app cache (callers, remembered reads) whenever a state-changing request ends
+ * in any process, or this process's bus was deaf for a while.
+ */
+export function emptyOnWrites(app: FastifyInstance, bus: CacheBus, cache: { invalidate(): void }): void {
+  const unsubscribe = bus.subscribe((message) => {
+    if (message.topic === 'writes' || message.topic === 'resync') cache.invalidate();
+  });
+  app.addHook('onClose', async () => unsubscribe());
 }

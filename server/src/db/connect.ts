@@ -1,9 +1,9 @@
-import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
-import path from 'node:path';
+import { existsSync, renameSync, rmSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
+import { firstStartFolder } from './embedded/first-start';
 import { type EngineRequest, openEmbedded } from './embedded/open';
 import { trackUntilExit } from './embedded/processes';
 import type { Database } from './schema';
@@ -92,12 +92,7 @@ async function connectPostgres(
  */
 async function firstPgliteStart(dir: string): Promise<void> {
   if (existsSync(dir)) return;
-  const parent = path.dirname(dir);
-  const prefix = `${path.basename(dir)}.init-`;
-  for (const name of readdirSync(parent)) {
-    if (name.startsWith(prefix)) rmSync(path.join(parent, name), { recursive: true, force: true });
-  }
-  const temporary = path.join(parent, `${prefix}${process.pid}`);
+  const temporary = firstStartFolder(dir);
   const untrack = trackUntilExit(() => rmSync(temporary, { recursive: true, force: true }));
   const client = await PGlite.create({ dataDir: temporary });
   await client.close();

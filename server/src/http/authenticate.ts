@@ -13,6 +13,7 @@ import {
   touchAccessToken,
   touchSession,
 } from '../auth/queries';
+import { emptyOnWrites } from '../cluster/process-caches';
 import { resolveActingAs } from '../entities/scope';
 import type { Ctx, Deps } from './context';
 import { csrfMismatch, sessionExpired, unauthenticated } from './errors';
@@ -207,10 +208,7 @@ export const authenticationPlugin = fp(async (app: FastifyInstance, deps: Deps) 
   app.decorateRequest('session', null);
   app.decorateRequest('credential', null);
   const cache = new ActorCache(deps.config.actorCacheMs);
-  const unsubscribe = deps.bus.subscribe((message) => {
-    if (message.topic === 'writes' || message.topic === 'resync') cache.invalidate();
-  });
-  app.addHook('onClose', async () => unsubscribe());
+  emptyOnWrites(app, deps.bus, cache);
   app.addHook('onRequest', async (request) => authenticate(deps, cache, request));
   // Any state-changing request may have changed who a caller is (login, logout, permissions, users): every process
   // forgets them all (here at once, the others within milliseconds: cluster/cache-bus.ts), and the read caches too.

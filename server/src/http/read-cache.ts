@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { emptyOnWrites } from '../cluster/process-caches';
 import { actingAsSlug } from './authenticate';
 import type { Deps } from './context';
 import { WriteAwareCache } from './write-aware-cache';
@@ -37,10 +38,7 @@ export const readCachePlugin = fp(async (app: FastifyInstance, deps: Deps) => {
   if (!cache.enabled) return;
   // Emptied by every state-changing request of any process: the authentication plugin publishes 'writes' on the
   // cache bus in its onSend, which runs before this one.
-  const unsubscribe = deps.bus.subscribe((message) => {
-    if (message.topic === 'writes' || message.topic === 'resync') cache.invalidate();
-  });
-  app.addHook('onClose', async () => unsubscribe());
+  emptyOnWrites(app, deps.bus, cache);
 
   app.addHook('preHandler', async (request, reply) => {
     if (!cacheable(request)) return;

@@ -1,20 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import {
-  chownSync,
-  closeSync,
-  existsSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-} from 'node:fs';
+import { chownSync, closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { PostgresBinaries } from './binaries';
 import { diskFullIn, StartupError } from './errors';
+import { firstStartFolder } from './first-start';
 import { exited, isRunning, sleep, trackUntilExit } from './processes';
 import type { RunAs } from './run-as';
 
@@ -77,11 +68,7 @@ export async function initialiseCluster(
   runAs: RunAs,
 ): Promise<void> {
   const dataDir = path.dirname(paths.cluster);
-  const prefix = `${path.basename(paths.cluster)}.init-`;
-  for (const name of readdirSync(dataDir)) {
-    if (name.startsWith(prefix)) rmSync(path.join(dataDir, name), { recursive: true, force: true });
-  }
-  const temporary = path.join(dataDir, `${prefix}${process.pid}`);
+  const temporary = firstStartFolder(paths.cluster);
   mkdirSync(temporary, { mode: 0o700 });
   giveTo(temporary, runAs);
   const logFd = openSync(paths.log, 'a');
@@ -194,8 +181,4 @@ export async function startCluster(
       untrack();
     },
   };
-}
-
-export function clusterExists(paths: ClusterPaths): boolean {
-  return existsSync(paths.cluster);
 }

@@ -1,0 +1,16 @@
+import { readdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+
+/**
+ * The temporary folder a first start builds `target` in, beside it, to be renamed into place when complete (issue 12
+ * §1: an interrupted first start must not leave a half-made database). What earlier interrupted starts left there
+ * (`<name>.init-<pid>`) is removed first.
+ */
+export function firstStartFolder(target: string): string {
+  const parent = path.dirname(target);
+  const prefix = `${path.basename(target)}.init-`;
+  for (const name of readdirSync(parent)) {
+    if (name.startsWith(prefix)) rmSync(path.join(parent, name), { recursive: true, force: true });
+  }
+  return path.join(parent, `${prefix}${process.pid}`);
+}
