@@ -12,6 +12,7 @@ import {
   launch,
   newPage,
   openScormItem,
+  publishScorm,
   scoFrame,
   signIn,
 } from './lib.mjs';
@@ -44,19 +45,12 @@ after(async () => {
 
 /** A fresh published SCORM content with the package, and the learner's attempt of it. */
 async function prepare(file, run) {
-  const course = await admin('POST', '/courses', {
-    title: `Acceptance ${file} ${run} ${stamp}`,
-    published: true,
-  });
-  const content = await admin('POST', '/content', {
-    course_id: course.id,
-    type: 'scorm',
+  const { content, pkg } = await publishScorm(admin, {
+    course: `Acceptance ${file} ${run} ${stamp}`,
     title: `${file} (${run})`,
-    published: true,
+    bytes: readFileSync(path.join(PACKAGES, file)),
+    file,
   });
-  const form = new FormData();
-  form.append('package', new Blob([readFileSync(path.join(PACKAGES, file))]), file);
-  const pkg = await admin('POST', `/content/${content.id}/package`, form);
   const attempt = await learner('POST', `/users/${me.id}/attempts`, { content_id: content.id });
   return { pkg, attempt };
 }

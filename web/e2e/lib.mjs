@@ -101,6 +101,24 @@ export async function apiGet(page, path) {
   }, path);
 }
 
+/**
+ * A published course with one published SCORM content holding `bytes` (a zip) as its package, made through the API by
+ * `api` (a `client`): the content and the package as the server answered.
+ */
+export async function publishScorm(api, { course, title, bytes, file }) {
+  const { id: courseId } = await api('POST', '/courses', { title: course, published: true });
+  const content = await api('POST', '/content', {
+    course_id: courseId,
+    type: 'scorm',
+    title,
+    published: true,
+  });
+  const form = new FormData();
+  form.append('package', new Blob([bytes]), file);
+  const pkg = await api('POST', `/content/${content.id}/package`, form);
+  return { content, pkg };
+}
+
 /** A zip of stored entries (enough for a SCORM or H5P package; the server tests cover deflate and hostile zips). */
 export function zip(entries) {
   const locals = [];

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ADMIN, BASE, bearer, client, launch, newPage, scoFrame, signIn, zip } from './lib.mjs';
+import { ADMIN, BASE, bearer, client, launch, newPage, publishScorm, scoFrame, signIn, zip } from './lib.mjs';
 
 /**
  * Issue 11 finding 1: package content is untrusted code. A hostile SCORM 1.2 package (built here) is uploaded and
@@ -84,25 +84,15 @@ describe('package isolation (issue 11 finding 1)', () => {
   it('a hostile package played by the super admin reads no cookie, calls no API as them, cannot reach or move the page', async () => {
     const admin = client(await bearer(ADMIN, 'e2e package isolation'));
     const me = await admin('GET', '/auth/user');
-    const course = await admin('POST', '/courses', { title: `Isolation ${stamp}`, published: true });
-    const content = await admin('POST', '/content', {
-      course_id: course.id,
-      type: 'scorm',
+    const { content } = await publishScorm(admin, {
+      course: `Isolation ${stamp}`,
       title: TITLE,
-      published: true,
-    });
-    const form = new FormData();
-    form.append(
-      'package',
-      new Blob([
-        zip([
-          ['imsmanifest.xml', MANIFEST],
-          ['index.html', HOSTILE],
-        ]),
+      bytes: zip([
+        ['imsmanifest.xml', MANIFEST],
+        ['index.html', HOSTILE],
       ]),
-      'hostile.zip',
-    );
-    await admin('POST', `/content/${content.id}/package`, form);
+      file: 'hostile.zip',
+    });
     const attempt = await admin('POST', `/users/${me.id}/attempts`, { content_id: content.id });
 
     const { page } = await newPage(browser);

@@ -10,6 +10,7 @@ import {
   launch,
   login,
   newPage,
+  publishScorm,
   scoFrame,
   zip,
 } from './lib.mjs';
@@ -63,25 +64,15 @@ after(async () => {
 describe('SCORM: upload, play, pass', () => {
   it("a learner plays a SCORM 1.2 package whose own script reports 'passed' through window.API", async () => {
     const admin = client(await bearer(ADMIN, 'e2e scorm'));
-    const course = await admin('POST', '/courses', { title: COURSE, published: true });
-    const content = await admin('POST', '/content', {
-      course_id: course.id,
-      type: 'scorm',
+    const { content, pkg } = await publishScorm(admin, {
+      course: COURSE,
       title: CONTENT,
-      published: true,
-    });
-    const form = new FormData();
-    form.append(
-      'package',
-      new Blob([
-        zip([
-          ['imsmanifest.xml', MANIFEST],
-          ['index.html', SCO],
-        ]),
+      bytes: zip([
+        ['imsmanifest.xml', MANIFEST],
+        ['index.html', SCO],
       ]),
-      'sco.zip',
-    );
-    const pkg = await admin('POST', `/content/${content.id}/package`, form);
+      file: 'sco.zip',
+    });
     assert.equal(pkg.version, '1.2');
     assert.equal(pkg.launch_path, 'index.html');
 
