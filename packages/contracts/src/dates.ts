@@ -12,7 +12,8 @@ let currentFormat: DateFormat = DEFAULT_DATE_FORMAT;
 
 /** The web app sets the signed-in organisation's format once its white-label settings arrive. */
 export function setDateFormat(format: DateFormat | null | undefined): void {
-  currentFormat = format && (DATE_FORMATS as readonly string[]).includes(format) ? format : DEFAULT_DATE_FORMAT;
+  currentFormat =
+    format && (DATE_FORMATS as readonly string[]).includes(format) ? format : DEFAULT_DATE_FORMAT;
 }
 export const dateFormat = (): DateFormat => currentFormat;
 
