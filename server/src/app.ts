@@ -14,6 +14,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import { activityRoutes } from './activity/routes';
 import { passwordGatePlugin } from './auth/password-gate';
 import { authRoutes, authWebRoutes } from './auth/routes';
 import { certificateRoutes } from './certificates/routes';
@@ -163,6 +164,7 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}) {
       await api.register(realtimeRoutes);
       await api.register(reportRoutes);
       await api.register(complianceRoutes);
+      await api.register(activityRoutes);
     },
     { prefix: '/api' },
   );

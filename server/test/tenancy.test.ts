@@ -170,6 +170,20 @@ const SCOPED: Case[] = [
     url: (f) => `/api/users/${f.victim.id}/permissions`,
     kind: 'scoped',
   },
+  // Account activity and sign-in metrics (issue 13).
+  {
+    method: 'GET',
+    route: '/api/users/:id/auth-events',
+    url: (f) => `/api/users/${f.victim.uuid}/auth-events`,
+    kind: 'scoped',
+  },
+  {
+    method: 'POST',
+    route: '/api/auth-events/:entity/metrics',
+    url: (f) => `/api/auth-events/${f.org.slug}/metrics`,
+    body: () => ({ fromDate: '2026-01-01', toDate: '2026-01-01', period: 'h', deep: true }),
+    kind: 'scoped',
+  },
   {
     method: 'POST',
     route: '/api/users',
@@ -588,6 +602,21 @@ const LISTS: ListCase[] = [
     url: () => '/api/users?deep=1&per_page=100',
     secrets: (f) => [f.victim.uuid],
     insider: 403,
+  },
+  // Active users and the system search (issue 13).
+  {
+    method: 'GET',
+    route: '/api/auth-events/active',
+    url: () => '/api/auth-events/active?deep=1&per_page=100',
+    secrets: (f) => [f.victim.uuid],
+    insider: 403,
+  },
+  {
+    method: 'GET',
+    route: '/api/system/search',
+    url: () => `/api/system/search?q=${CANARY_PREFIX}&limit=50`,
+    secrets: (f) => [f.victim.uuid, f.org.slug, f.site.slug, CANARY],
+    insider: 200,
   },
   {
     method: 'GET',

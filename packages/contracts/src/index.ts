@@ -1,6 +1,7 @@
 // First: zod's settings for browsers (zod-setup.ts).
 import './zod-setup';
 
+export * from './activity';
 export * from './auth';
 export * from './common';
 export * from './compliance';

@@ -1,5 +1,6 @@
 import { existsSync, renameSync, rmSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, PostgresDialect } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
@@ -109,6 +110,8 @@ async function connectPglite(
   // PGlite.create applies custom parsers to every type; the constructor form ignores them for DATE.
   const client = await PGlite.create({
     ...(dir ? { dataDir: dir } : {}),
+    // Trigram indexes of the search (migration 020), as on PostgreSQL.
+    extensions: { pg_trgm },
     ...(sharedBuffers
       ? { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffers}`] }
       : {}),

@@ -1,8 +1,9 @@
-import { API_VERSION, VersionResponse } from '@cc/contracts';
+import { API_VERSION, SystemSearchQuery, VersionResponse } from '@cc/contracts';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import type { App } from '../http/app-types';
 import { ok } from '../http/envelope';
+import { systemSearch } from './search';
 
 export async function systemRoutes(app: App) {
   // spec 1 §7: GET /version answers major, minor, patch (the web app compares majors at start-up).
@@ -30,5 +31,10 @@ export async function systemRoutes(app: App) {
       await sql`SELECT 1`.execute(request.ctx.db);
       return ok({ status: 'ok', database: request.ctx.engine });
     },
+  );
+
+  // /system/search (spec 1 §2): people, organisations, courses and training records in the caller's scope.
+  app.get('/system/search', { schema: { tags: ['system'], querystring: SystemSearchQuery } }, async (r) =>
+    ok(await systemSearch(r.ctx, r.query.q, r.query.limit)),
   );
 }
