@@ -64,7 +64,7 @@ const dashboardRoutes: RouteObject[] = [
   notBuilt('/management-dashboard', 'Management dashboard'),
   notBuilt('/management-area', 'Management area'),
   notBuilt('/manager-dashboard', 'Manager dashboard'),
-  notBuilt('/active-users', 'Active users'),
+  built('/active-users', 'Active users', () => import('./activity/ActiveUsersPage')),
   notBuilt('/messages', 'Messages'),
   notBuilt('/care-certificate', 'Care certificate'),
   notBuilt('/manage-bookings', 'Manage bookings'),
@@ -138,7 +138,7 @@ const defaultRoutes: RouteObject[] = [
   built('/results/exempt/create', 'Add an exemption', () => import('./results/ExemptFormPage')),
   built('/results/exempt/update/:id', 'Edit exemption', () => import('./results/ExemptFormPage')),
   // search, pathways
-  notBuilt('/system/search', 'Search'),
+  built('/system/search', 'Search', () => import('./activity/SystemSearchPage')),
   notBuilt('/pathways', 'Pathways'),
   notBuilt('/pathways/create', 'Add a pathway'),
   notBuilt('/pathways/update/:id', 'Edit pathway'),

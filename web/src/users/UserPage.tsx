@@ -2,6 +2,7 @@ import { type EffectiveUserPermission, Messages, Perm } from '@cc/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
+import { AccountActivityCard } from '../activity/AccountActivityCard';
 import { api, type Envelope } from '../app/api';
 import { useAuth, usePermissionChecker } from '../app/auth';
 import { notifyError, notifySuccess } from '../app/notifications';
@@ -146,6 +147,7 @@ export default function UserPage() {
         </Card>
       </div>
       <UserComplianceCourses userRef={u.uuid} name={u.name} />
+      <AccountActivityCard userId={u.id} />
       {canSeePermissions ? (
         <Card title="What they may do" padded={false}>
           {permissions.isLoading ? (
