@@ -40,8 +40,15 @@ export interface ActiveUserRow {
  * not an active session).
  */
 function activeFrom(f: ActiveFilter): RawBuilder<unknown> {
+  const inEntities = f.entityIds ? sql`AND primary_entity_id IN (${inList(f.entityIds)})` : sql``;
+  // The candidates first, each through its own index (users by entity and last sign-in, sessions and tokens by last
+  // use), so the per-user session figures are worked out for the active few, never for a whole organisation.
   const where: RawBuilder<SqlBool>[] = [
-    sql<SqlBool>`(u.last_login_at >= ${f.signedInSince} OR s.last_seen_at >= ${f.onlineSince})`,
+    sql<SqlBool>`u.id IN (
+      SELECT id FROM users WHERE last_login_at >= ${f.signedInSince} ${inEntities}
+      UNION SELECT user_id FROM sessions WHERE last_activity_at >= ${f.onlineSince} AND expires_at > ${f.now}
+      UNION SELECT user_id FROM personal_access_tokens WHERE last_used_at >= ${f.onlineSince}
+        AND (expires_at IS NULL OR expires_at > ${f.now}))`,
   ];
   if (f.entityIds) where.push(sql<SqlBool>`u.primary_entity_id IN (${inList(f.entityIds)})`);
   if (f.search) {
