@@ -104,8 +104,7 @@ async function searchRecords(db: Db, t: Term, entityIds: number[] | null, limit:
     FROM latest_results lr
     JOIN users u ON u.id = lr.user_id
     JOIN courses c ON c.id = lr.course_id
-    WHERE (lr.course_id IN (SELECT id FROM courses WHERE title ILIKE ${t.contains})
-        OR lr.user_id IN (SELECT id FROM users WHERE name ILIKE ${t.contains})) ${scope}
+    WHERE (c.title ILIKE ${t.contains} OR u.name ILIKE ${t.contains}) ${scope}
     ORDER BY LEAST(${rank(sql`c.title`, t)}, ${rank(sql`u.name`, t)}), lower(u.name), lower(c.title), lr.result_id
     LIMIT ${limit}`.execute(db);
   return rows.map(
