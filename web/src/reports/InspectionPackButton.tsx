@@ -73,7 +73,7 @@ export function InspectionPackButton({ slug, name }: { slug: string; name: strin
   const percent = Math.round((pack?.progress ?? 0) * 100);
 
   return (
-    <div className="flex max-w-full flex-col items-stretch gap-2 sm:items-end" data-testid="inspection-pack">
+    <div className="flex max-w-full flex-col items-start gap-2" data-testid="inspection-pack">
       <Button
         variant="secondary"
         onClick={start}
@@ -82,7 +82,7 @@ export function InspectionPackButton({ slug, name }: { slug: string; name: strin
       >
         {running ? 'Making the inspection pack…' : 'Inspection pack'}
       </Button>
-      <div id={`inspection-pack-${slug}`} className="text-sm text-slate-700 sm:text-right" aria-live="polite">
+      <div id={`inspection-pack-${slug}`} className="max-w-md text-sm text-slate-700" aria-live="polite">
         {running ? (
           <div className="flex flex-col gap-1">
             <span>
@@ -101,11 +101,11 @@ export function InspectionPackButton({ slug, name }: { slug: string; name: strin
           </div>
         ) : null}
         {pack?.status === 'done' ? (
-          <div className="flex flex-col gap-2 sm:items-end">
+          <div className="flex flex-col gap-2">
             <span>
               Inspection pack of {name} ready: figures as at {formatDateTime(pack.created_at)}.
             </span>
-            <div className="flex flex-wrap gap-2 sm:justify-end">
+            <div className="flex flex-wrap gap-2">
               <Button size="sm" onClick={() => fetchFile('pdf')}>
                 Download PDF
               </Button>
