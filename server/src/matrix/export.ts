@@ -16,7 +16,7 @@ import PDFDocument from 'pdfkit';
 import { scoreOf } from '../compliance/rules';
 import type { Ctx } from '../http/context';
 import { fontFor, STANDARD_FONT, useUnicodeFonts } from '../pdf/fonts';
-import { PageText } from '../pdf/page-text';
+import { literal, PageText, type RunStyle } from '../pdf/page-text';
 import { whitelabelOfEntity } from '../whitelabel/service';
 import { NULL_INT, parseIntColumns } from './int-columns';
 import { resultCourses } from './queries';
@@ -396,16 +396,27 @@ export async function matrixPdf(
   const wordW = Object.fromEntries(
     Object.entries(words).map(([k, v]) => [k, text.widthOf(v, REGULAR, CELL_FONT_SIZE)]),
   ) as Record<keyof typeof words, number>;
+  const ink = MATRIX_STATUSES.map((s) => inkOn(colourOf(colours, s)));
+  // Each distinct date's PDF literal, made once (a big matrix repeats a few thousand dates ~1.5M times).
   const dateText = new Map<number, string>();
   const dateOf = (day: number) => {
     let t = dateText.get(day);
     if (t === undefined) {
-      t = formatDate(dayNumberToIso(day), options.dateFormat);
+      t = literal(formatDate(dayNumberToIso(day), options.dateFormat));
       dateText.set(day, t);
     }
     return t;
   };
-  const ink = MATRIX_STATUSES.map((s) => inkOn(colourOf(colours, s)));
+  const wordLiteral = {
+    missing: literal(words.missing),
+    exempt: literal(words.exempt),
+    none: literal(words.none),
+  };
+  const cellStyles = MATRIX_STATUSES.map((s, code) => ({
+    font: REGULAR,
+    size: CELL_FONT_SIZE,
+    colour: ink[code] ?? '#111827',
+  }));
 
   let pageNo = 0;
   const startPage = (chunkIndex: number) => {
@@ -478,6 +489,13 @@ export async function matrixPdf(
     /** Rows waiting for their page: a page holds PDF_USERS_PER_PAGE users and may span two blocks. */
     let pending: { rows: ExportRows; i: number }[] = [];
     const flush = (pageRows: { rows: ExportRows; i: number }[]) => {
+      // Each row's name, role and home fitted once for all the page-widths it is repeated on.
+      const fixedText = pageRows.map(({ rows, i }) => [
+        fitText(rows.names[i] as string, TEXT_SIZE, FIXED.name - 6),
+        fitText(rows.roles[i] as string, TEXT_SIZE, FIXED.role - 6),
+        fitText(rows.entities[i] as string, TEXT_SIZE, FIXED.home - 6),
+        `${rows.scores[i]}%`,
+      ]);
       chunks.forEach((chunk, chunkIndex) => {
         startPage(chunkIndex);
         const top = TABLE_TOP + HEADER_H;
@@ -491,20 +509,11 @@ export async function matrixPdf(
         pageRows.forEach(({ rows, i }, ri) => {
           const y = top + ri * ROW_H;
           const ty = y + 2.5;
-          put(fitText(rows.names[i] as string, TEXT_SIZE, FIXED.name - 6), MARGIN, ty, TEXT_SIZE);
-          put(
-            fitText(rows.roles[i] as string, TEXT_SIZE, FIXED.role - 6),
-            MARGIN + FIXED.name,
-            ty,
-            TEXT_SIZE,
-          );
-          put(
-            fitText(rows.entities[i] as string, TEXT_SIZE, FIXED.home - 6),
-            MARGIN + FIXED.name + FIXED.role,
-            ty,
-            TEXT_SIZE,
-          );
-          put(`${rows.scores[i]}%`, MARGIN + FIXED.name + FIXED.role + FIXED.home, ty, TEXT_SIZE);
+          const [name = '', role = '', home = '', score = ''] = fixedText[ri] ?? [];
+          put(name, MARGIN, ty, TEXT_SIZE);
+          put(role, MARGIN + FIXED.name, ty, TEXT_SIZE);
+          put(home, MARGIN + FIXED.name + FIXED.role, ty, TEXT_SIZE);
+          put(score, MARGIN + FIXED.name + FIXED.role + FIXED.home, ty, TEXT_SIZE);
           const first = i * rows.width + chunkIndex * perChunk;
           for (let k = 0; k < chunk.length; k++) {
             const code = rows.status[first + k] as number;
@@ -538,23 +547,24 @@ export async function matrixPdf(
             let t: string;
             let w: number;
             if (code === EXEMPT_CODE) {
-              t = words.exempt;
+              t = wordLiteral.exempt;
               w = wordW.exempt;
             } else if (code === MISSING_CODE) {
-              t = words.missing;
+              t = wordLiteral.missing;
               w = wordW.missing;
             } else if (day === NULL_INT) {
-              t = words.none;
+              t = wordLiteral.none;
               w = wordW.none;
             } else {
               t = dateOf(day);
               w = dateW;
             }
-            text.add(t, x + (cellW - w) / 2 + (code === EXPIRED_CODE ? 1 : 0), ty, {
-              font: REGULAR,
-              size: CELL_FONT_SIZE,
-              colour: ink[code],
-            });
+            text.addLiteral(
+              t,
+              x + (cellW - w) / 2 + (code === EXPIRED_CODE ? 1 : 0),
+              ty,
+              cellStyles[code] as RunStyle,
+            );
           }
         });
         text.flush();

@@ -35,7 +35,7 @@ export interface RunStyle {
 const ENCODABLE = /^[\x20-\x7e\xa0-\xff]*$/;
 
 /** A PDF literal string of Windows-1252 text: the markup bytes escaped, the upper half as octal escapes. */
-function literal(text: string): string {
+export function literal(text: string): string {
   let out = '';
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -59,6 +59,10 @@ export class PageText {
   private used = new Set<string>();
   private current = '';
   private colour = '';
+  /** Where the text line matrix stands (Td moves from it); false after a rotated run (Tm sets it again). */
+  private lx = 0;
+  private ly = 0;
+  private upright = true;
 
   constructor(private readonly doc: PdfDoc) {}
 
@@ -99,6 +103,15 @@ export class PageText {
   add(text: string, x: number, y: number, style: RunStyle): boolean {
     if (!ENCODABLE.test(text)) return false;
     if (!text) return true;
+    this.addLiteral(literal(text), x, y, style);
+    return true;
+  }
+
+  /**
+   * Queues a literal made by `literal()` (the caller caches it: a matrix repeats a few thousand dates). Upright runs
+   * move with relative Td (short operators: less to write and to deflate per cell).
+   */
+  addLiteral(lit: string, x: number, y: number, style: RunStyle): void {
     const f = this.fontOf(style.font);
     this.used.add(style.font);
     const key = `/${f.id} ${num(style.size)} Tf`;
@@ -121,13 +134,17 @@ export class PageText {
       // The box's top-left corner is (x, y); the baseline starts `ascent` below it, across the rotated line.
       const bx = x + ascent * sin;
       const by = h - y - ascent * cos;
-      this.ops.push(
-        `${num(cos)} ${num(sin)} ${num(-sin)} ${num(cos)} ${num(bx)} ${num(by)} Tm ${literal(text)} Tj`,
-      );
-    } else {
-      this.ops.push(`1 0 0 1 ${num(x)} ${num(h - y - ascent)} Tm ${literal(text)} Tj`);
+      this.ops.push(`${num(cos)} ${num(sin)} ${num(-sin)} ${num(cos)} ${num(bx)} ${num(by)} Tm ${lit} Tj`);
+      this.upright = false;
+      return;
     }
-    return true;
+    const bx = Math.round(x * 100) / 100;
+    const by = Math.round((h - y - ascent) * 100) / 100;
+    if (this.upright) this.ops.push(`${num(bx - this.lx)} ${num(by - this.ly)} Td ${lit} Tj`);
+    else this.ops.push(`1 0 0 1 ${num(bx)} ${num(by)} Tm ${lit} Tj`);
+    this.upright = true;
+    this.lx = bx;
+    this.ly = by;
   }
 
   /** Writes the queued runs to the current page as one text object (call before the page ends). */
@@ -143,5 +160,8 @@ export class PageText {
     this.used.clear();
     this.current = '';
     this.colour = '';
+    this.lx = 0;
+    this.ly = 0;
+    this.upright = true;
   }
 }
