@@ -412,7 +412,7 @@ export async function matrixPdf(
     exempt: literal(words.exempt),
     none: literal(words.none),
   };
-  const cellStyles = MATRIX_STATUSES.map((s, code) => ({
+  const cellStyles = MATRIX_STATUSES.map((_, code) => ({
     font: REGULAR,
     size: CELL_FONT_SIZE,
     colour: ink[code] ?? '#111827',
