@@ -41,6 +41,7 @@ import { permissionRoutes } from './permissions/routes';
 import { presetRoutes } from './presets/routes';
 import { quizRoutes } from './quizzes/routes';
 import { realtimeRoutes } from './realtime/routes';
+import { inspectionPackRoutes } from './reports/inspection-pack-routes';
 import { reportRoutes } from './reports/routes';
 import { resultRoutes } from './results/routes';
 import { roleRoutes } from './roles/routes';
@@ -161,6 +162,7 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}) {
       await api.register(presetRoutes);
       await api.register(resultRoutes);
       await api.register(matrixRoutes);
+      await api.register(inspectionPackRoutes);
       await api.register(realtimeRoutes);
       await api.register(reportRoutes);
       await api.register(complianceRoutes);

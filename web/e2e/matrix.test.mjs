@@ -53,7 +53,7 @@ describe('compliance matrix', () => {
     const data = await api('POST', '/reports/matrix', { directFormat: 'json' });
     const exempt = data.cells.find((c) => c.status === 'exempt');
     assert.ok(exempt, 'the demo has an exemption in the Oakfield House matrix');
-    // Where it is in the grid: users in id order, courses by title (MatrixGrid.orderedCourses).
+    // Where it is in the grid: courses by title (MatrixGrid.orderedCourses).
     const row = [...data.users].sort((a, b) => a.id - b.id).findIndex((u) => u.id === exempt.user_id);
     const courses = [...data.courses].sort((a, b) => a.title.localeCompare(b.title) || a.id - b.id);
     const column = courses.findIndex((c) => c.id === exempt.course_id);
@@ -65,16 +65,24 @@ describe('compliance matrix', () => {
     await page.getByTestId('matrix-summary').waitFor({ timeout: 30_000 });
     const legend = page.getByRole('list', { name: 'Legend' });
     assert.deepEqual(await legend.getByRole('listitem').allTextContents(), [
-      'In date',
-      'Expiring',
-      'Expired',
-      'Missing',
-      'Exempt',
+      'In date: done; the date is when it expires',
+      'Expiring soon: still in date, expires within the warning period',
+      'Expired: the date shown has passed',
+      'Missing: required but not done',
+      'Exempt: excused; counts as compliant',
+      'Blank: not required for their role',
     ]);
-    // Bring the cell into the virtualised window (rows of 36 px, columns of 44 px).
+    // The person alone in the grid (search), then the cell brought into the virtualised window (columns of 80 px).
+    const person = data.users.find((u) => u.id === exempt.user_id);
+    await page.getByLabel('Search people', { exact: true }).fill(person.name);
+    await page
+      .getByTestId('matrix-shown')
+      .filter({ hasText: /^Showing \d+ of/ })
+      .waitFor();
+    assert.ok(row >= 0);
     await page
       .getByRole('region', { name: 'Compliance matrix' })
-      .evaluate((el, [x, y]) => el.scrollTo(x, y), [Math.max(0, column - 2) * 44, Math.max(0, row - 2) * 36]);
+      .evaluate((el, x) => el.scrollTo(x, 0), Math.max(0, column - 2) * 80);
     const title = course.title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     const cell = page.getByRole('gridcell', { name: new RegExp(`^${title}: Exempt, since `) }).first();
     await cell.waitFor({ timeout: 10_000 });
@@ -129,6 +137,101 @@ describe('compliance matrix', () => {
     await page.getByRole('grid').locator('[role="gridcell"][data-status]').first().waitFor();
     assert.ok(connections >= 2);
     assert.deepEqual(errors, []);
+  });
+
+  it('searches, shows "expired or missing only", and Tab then Enter on a cell opens the person at that course', async () => {
+    const { page, errors } = await newPage(browser);
+    await signIn(page, MANAGER);
+    await page.goto(`${BASE}/reports/matrix`);
+    await page.getByTestId('matrix-summary').waitFor({ timeout: 30_000 });
+    const grid = page.getByRole('grid');
+    const rowNames = () => grid.getByRole('rowheader').allTextContents();
+    const all = await page.getByTestId('matrix-shown').textContent();
+    const total = Number(/(\d+) people/.exec(all ?? '')?.[1]);
+    assert.ok(total > 10, all);
+    // Sorted by name.
+    const first = await rowNames();
+    assert.deepEqual(
+      first,
+      [...first].sort((a, b) => a.localeCompare(b, 'en-GB', { sensitivity: 'base' })),
+    );
+    // Search: only the people whose name has it.
+    const word = first[0].split(' ')[0];
+    await page.getByLabel('Search people', { exact: true }).fill(word);
+    await page
+      .getByTestId('matrix-shown')
+      .filter({ hasText: `of ${total} people` })
+      .waitFor();
+    for (const n of await rowNames()) assert.ok(n.toLowerCase().includes(word.toLowerCase()), n);
+    await page.getByLabel('Search people', { exact: true }).fill('');
+    // Expired or missing only: every row shown has an expired or missing cell, fewer rows than everyone.
+    await page.getByLabel('Show', { exact: true }).selectOption('gaps');
+    const shown = page.getByTestId('matrix-shown').filter({ hasText: /^Showing \d+ of/ });
+    await shown.waitFor();
+    const gaps = Number(/Showing (\d+)/.exec((await shown.textContent()) ?? '')?.[1]);
+    assert.ok(gaps > 0 && gaps < total, `${gaps} of ${total}`);
+    // Sort by score, lowest first: the scores shown rise.
+    await page.getByLabel('Sort by', { exact: true }).selectOption('score_asc');
+    await page.waitForTimeout(200);
+    const scores = await grid.locator('[role="row"]').evaluateAll((rows) =>
+      rows
+        .map((r) => r.querySelectorAll('[role="gridcell"]')[2]?.textContent ?? '')
+        .filter(Boolean)
+        .map((t) => Number.parseInt(t, 10)),
+    );
+    assert.deepEqual(
+      scores,
+      [...scores].sort((a, b) => a - b),
+    );
+    // Keyboard: Tab from the sort box into the grid, arrows to a cell with a status, Enter opens the person's record.
+    await page.getByLabel('Sort by', { exact: true }).focus();
+    let role = '';
+    for (let i = 0; i < 10 && role !== 'gridcell' && role !== 'columnheader'; i++) {
+      await page.keyboard.press('Tab');
+      role = await page.evaluate(() => document.activeElement?.getAttribute('role') ?? '');
+    }
+    assert.equal(role, 'gridcell');
+    for (let i = 0; i < 12; i++) {
+      if (await page.evaluate(() => document.activeElement?.hasAttribute('data-status'))) break;
+      await page.keyboard.press('ArrowRight');
+    }
+    const label = await page.evaluate(() => document.activeElement?.getAttribute('aria-label'));
+    assert.match(label ?? '', /: (In date|Expiring|Expired|Missing|Exempt)/);
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/users\/\d+#course-\d+$/);
+    const anchor = new URL(page.url()).hash.slice(1);
+    const target = page.locator(`[id="${anchor}"]`);
+    await target.waitFor({ timeout: 15_000 });
+    assert.equal(await target.getAttribute('data-highlighted'), 'true');
+    assert.ok(label?.startsWith((await target.locator('span').first().textContent())?.trim() ?? '-'));
+    assert.deepEqual(errors, []);
+  });
+
+  it('exports a PDF titled with the home it is filtered to', async () => {
+    const { page } = await newPage(browser);
+    await signIn(page, MANAGER);
+    await page.goto(`${BASE}/reports/matrix`);
+    await page.getByTestId('matrix-summary').waitFor({ timeout: 30_000 });
+    const homeSelect = page
+      .locator('select')
+      .filter({ has: page.locator('option', { hasText: 'Oakfield House' }) });
+    await homeSelect.selectOption({ label: 'Oakfield House' });
+    await page.getByTestId('matrix-summary').waitFor({ timeout: 30_000 });
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export PDF' }).click(),
+    ]);
+    const { readFile } = await import('node:fs/promises');
+    const bytes = await readFile(await download.path());
+    const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
+    const doc = await getDocument({ data: new Uint8Array(bytes), isEvalSupported: false, verbosity: 0 })
+      .promise;
+    const first = await (await doc.getPage(1)).getTextContent();
+    const text = first.items.map((i) => i.str).join(' ');
+    await doc.destroy();
+    assert.match(text, /Compliance matrix · Oakfield House/);
+    assert.doesNotMatch(text, /Compliance matrix · Meadowbrook/);
+    assert.match(text, /Generated \d\d\/\d\d\/\d{4} \d\d:\d\d/);
   });
 
   it('works at 375 px', async () => {

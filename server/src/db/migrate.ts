@@ -18,6 +18,7 @@ import * as m015 from './migrations/015_email_change';
 import * as m016 from './migrations/016_server_secrets';
 import * as m017 from './migrations/017_login_throttle';
 import * as m020 from './migrations/020_activity_search';
+import * as m021 from './migrations/021_inspection_packs';
 
 /** Ordered, forward-only. Add a file, import it here; never edit one that has shipped. */
 const migrations: Record<string, Migration> = {
@@ -38,6 +39,7 @@ const migrations: Record<string, Migration> = {
   '017_login_throttle': m017,
   '016_server_secrets': m016,
   '020_activity_search': m020,
+  '021_inspection_packs': m021,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

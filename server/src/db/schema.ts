@@ -222,6 +222,21 @@ export interface FilesTable {
   created_at: DefaultTimestamp;
 }
 
+/** 021: an inspection pack a manager asked for on a home (reports/inspection-pack.ts). */
+export interface InspectionPacksTable {
+  id: Generated<number>;
+  uuid: Generated<string>;
+  entity_id: number;
+  requested_by: number;
+  status: Generated<'queued' | 'running' | 'done' | 'failed'>;
+  progress: Generated<number>;
+  pdf_key: string | null;
+  zip_key: string | null;
+  error: string | null;
+  created_at: DefaultTimestamp;
+  finished_at: Date | null;
+}
+
 export interface Database {
   entities: EntitiesTable;
   entity_roles: EntityRolesTable;
@@ -760,6 +775,7 @@ export interface ReportSchedulesTable {
 
 export interface Database {
   jobs: JobsTable;
+  inspection_packs: InspectionPacksTable;
   mail_attachments: MailAttachmentsTable;
   report_presets: ReportPresetsTable;
   report_schedules: ReportSchedulesTable;

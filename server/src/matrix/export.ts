@@ -2,8 +2,11 @@ import { PassThrough, type Readable } from 'node:stream';
 import {
   CELL_STATUS_LABELS,
   cellCountsAsCompliant,
+  type DateFormat,
   dayNumberToIso,
   EXEMPT_CELL_COLOUR,
+  formatDate,
+  formatDateTime,
   MATRIX_STATUSES,
   type MatrixCourse,
   type MatrixStatus,
@@ -13,11 +16,12 @@ import PDFDocument from 'pdfkit';
 import { scoreOf } from '../compliance/rules';
 import type { Ctx } from '../http/context';
 import { fontFor, STANDARD_FONT, useUnicodeFonts } from '../pdf/fonts';
+import { literal, PageText, type RunStyle } from '../pdf/page-text';
 import { whitelabelOfEntity } from '../whitelabel/service';
 import { NULL_INT, parseIntColumns } from './int-columns';
 import { resultCourses } from './queries';
 import { MatrixAggregator, type MatrixBlock, type MatrixPlan, matrixBlocks } from './service';
-import { columnLetter, XlsxStreamWriter } from './xlsx-writer';
+import { excelDateFormat, excelDay, XlsxStreamWriter, type XlsxValue } from './xlsx-writer';
 
 /**
  * Matrix exports, STREAMED so memory stays flat as the data grows: blocks come from the database one at a time and
@@ -30,11 +34,15 @@ export const STATUS_LABELS = CELL_STATUS_LABELS;
 /** Per wire status code: 1 when it counts towards the score (in date, expiring, exempt): one array read per cell. */
 const COMPLIANT_CODE = Uint8Array.from(MATRIX_STATUSES, (s) => (cellCountsAsCompliant(s) ? 1 : 0));
 const EXEMPT_CODE = MATRIX_STATUSES.indexOf('exempt');
+const MISSING_CODE = MATRIX_STATUSES.indexOf('missing');
+const EXPIRED_CODE = MATRIX_STATUSES.indexOf('expired');
 
 interface Colours {
   ok: string;
   warning: string;
   danger: string;
+  /** The white-label word for a home (the "Home" column). */
+  entityAltName: string;
 }
 
 async function coloursOf(ctx: Ctx, plan: MatrixPlan): Promise<Colours> {
@@ -47,6 +55,8 @@ async function coloursOf(ctx: Ctx, plan: MatrixPlan): Promise<Colours> {
     ok: pick('trafficLightOk', '#48bb78'),
     warning: pick('trafficLightWarning', '#ffbf00'),
     danger: pick('trafficLightDanger', '#e53e3e'),
+    entityAltName:
+      typeof w.entityAltName === 'string' && w.entityAltName.trim() ? w.entityAltName.trim() : 'Home',
   };
 }
 
@@ -89,7 +99,7 @@ interface ExportRows {
   width: number;
   /** Status code (MATRIX_STATUSES); -1: no cell. */
   status: Int8Array;
-  /** Expiry day, else completed day (UTC day numbers); an exemption: its end day only; NULL_INT: none. */
+  /** Expiry day (UTC day number); an exemption: its end day; NULL_INT: none (never expires, or not done). */
   day: Int32Array;
 }
 
@@ -101,7 +111,7 @@ function exportRowsOf(
   entityName: Map<number, string>,
 ): ExportRows {
   const [ids, names, entities, roles] = JSON.parse(block.users) as UsersWire;
-  const [uids, cids, types, statuses, , completed, expires] = parseIntColumns(block.cells) as Int32Array[];
+  const [uids, cids, types, statuses, , , expires] = parseIntColumns(block.cells) as Int32Array[];
   const index = new Map(ids.map((id, i) => [id, i]));
   const status = new Int8Array(ids.length * width).fill(-1);
   const day = new Int32Array(ids.length * width).fill(NULL_INT);
@@ -115,8 +125,8 @@ function exportRowsOf(
     const code = statuses?.[k] as number;
     const expiry = expires?.[k] as number;
     status[i * width + col] = code;
-    // An exemption without an end shows no date: its start is not an expiry (it read "In date <start>" before).
-    day[i * width + col] = expiry !== NULL_INT || code === EXEMPT_CODE ? expiry : (completed?.[k] as number);
+    // Only an expiry is shown: a completion day read as one ("In date <completed>"), an exemption's start too.
+    day[i * width + col] = expiry;
     if (types?.[k] !== 0) {
       required[i] = (required[i] as number) + 1;
       passed[i] = (passed[i] as number) + (COMPLIANT_CODE[code] ?? 0);
@@ -154,11 +164,6 @@ async function* exportBlocks(
   for (let rows = await nextRows(); rows; rows = await nextRows()) yield rows;
 }
 
-const ukDate = (day: number) => {
-  const iso = dayNumberToIso(day);
-  return iso ? `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)}` : '';
-};
-
 function lookups(plan: MatrixPlan) {
   return {
     roleName: new Map(plan.roles.map((r) => [r.id, r.name])),
@@ -167,58 +172,87 @@ function lookups(plan: MatrixPlan) {
 }
 
 /**
- * The matrix as an XLSX stream: a header row (User, Role, Entity, Score, courses…) and one row per user, written
- * as sheet XML by XlsxStreamWriter (exceljs costs ~6 µs a cell: 12 s for a 10,000 × 200 matrix).
+ * The matrix as an XLSX stream: a header row (User, Role, Home, Score, courses…) and one row per user, written as
+ * sheet XML by XlsxStreamWriter (exceljs costs ~6 µs a cell: 12 s for a 10,000 × 200 matrix). A cell with an expiry is
+ * a real date (the one date format) filled with its status colour; the others say No expiry, Missing or Exempt (with
+ * its end date). A second sheet, Legend, says what the colours mean, for which scope and when it was made.
  */
-export async function matrixXlsx(ctx: Ctx, plan: MatrixPlan, signal?: AbortSignal): Promise<Readable> {
+export async function matrixXlsx(
+  ctx: Ctx,
+  plan: MatrixPlan,
+  options: MatrixPdfOptions,
+  signal?: AbortSignal,
+): Promise<Readable> {
   const colours = await coloursOf(ctx, plan);
   const courses = await exportCourses(ctx, plan);
-  // Colours by conditional formatting on the course range (one rule per status, matched on the cell's status word)
-  // instead of a style per cell.
-  const lastCol = columnLetter(4 + Math.max(1, courses.length) - 1);
+  const argb = (s: MatrixStatus) => `FF${colourOf(colours, s).slice(1).toUpperCase()}`;
+  // Styles 2 + code: a date on the status fill; 2 + statuses + code: text on the status fill.
+  const dateStyle = (code: number) => 2 + code;
+  const textStyle = (code: number) => 2 + MATRIX_STATUSES.length + code;
   const xlsx = new XlsxStreamWriter({
     sheetName: 'Matrix',
     columns: [
       { header: 'User', width: 28 },
       { header: 'Role', width: 18 },
-      { header: 'Entity', width: 22 },
+      { header: colours.entityAltName, width: 22 },
       { header: 'Score', width: 8 },
       ...courses.map((c) => ({ header: c.title, width: 12 })),
     ],
     frozen: { xSplit: 1, ySplit: 1 },
-    textFills: {
-      ref: `E2:${lastCol}${Math.max(2, plan.total + 1)}`,
-      fills: MATRIX_STATUSES.map((s) => ({
-        text: STATUS_LABELS[s],
-        argb: `FF${colourOf(colours, s).slice(1).toUpperCase()}`,
-      })),
-    },
+    cellStyles: [
+      ...MATRIX_STATUSES.map((s) => ({ argb: argb(s), date: true })),
+      ...MATRIX_STATUSES.map((s) => ({ argb: argb(s) })),
+    ],
+    dateFormatCode: excelDateFormat(options.dateFormat),
+    extraSheets: [
+      {
+        name: 'Legend',
+        widths: [18, 70],
+        rows: [
+          ['Colour', 'Meaning'],
+          ...PDF_LEGEND.map((l) => {
+            const [name, meaning] = l.text.split(': ');
+            return [name ?? '', meaning ?? ''];
+          }),
+          [],
+          ['Covers', options.scopeName],
+          ['Generated', formatDateTime(options.generatedAt, options.dateFormat)],
+          [
+            'Fills',
+            "In date green, Expiring soon amber, Expired red, Missing grey, Exempt blue (the organisation's colours).",
+          ],
+        ],
+      },
+    ],
   });
-  // A 10,000 × 200 matrix has ~1.5M cells but only a few thousand distinct (status, date) labels.
-  const labels = new Map<number, string>();
-  const label = (status: number, day: number) => {
-    const key = status * 4_000_000 + (day === NULL_INT ? 2_000_000 : day);
-    let text = labels.get(key);
-    if (text === undefined) {
-      const s = MATRIX_STATUSES[status] ?? 'missing';
-      // "Exempt 01/03/2027": an exemption that ends, with its end day; "Exempt": one that does not.
-      text = day !== NULL_INT && s !== 'missing' ? `${STATUS_LABELS[s]} ${ukDate(day)}` : STATUS_LABELS[s];
-      labels.set(key, text);
-    }
-    return text;
-  };
+  const exemptTo = new Map<number, string>();
   (async () => {
     const width = courses.length;
     for await (const rows of exportBlocks(ctx, plan, courses, signal)) {
       for (let i = 0; i < rows.count; i++) {
-        const values: (string | number | null)[] = new Array(width + 4).fill(null);
+        const values: XlsxValue[] = new Array(width + 4).fill(null);
         values[0] = rows.names[i] as string;
         values[1] = rows.roles[i] as string;
         values[2] = rows.entities[i] as string;
         values[3] = rows.scores[i] as number;
         for (let col = 0, at = i * width; col < width; col++, at++) {
           const code = rows.status[at] as number;
-          if (code >= 0) values[col + 4] = label(code, rows.day[at] as number);
+          if (code < 0) continue;
+          const day = rows.day[at] as number;
+          if (code === EXEMPT_CODE) {
+            let t = exemptTo.get(day);
+            if (t === undefined) {
+              t =
+                day === NULL_INT
+                  ? STATUS_LABELS.exempt
+                  : `${STATUS_LABELS.exempt} to ${formatDate(dayNumberToIso(day), options.dateFormat)}`;
+              exemptTo.set(day, t);
+            }
+            values[col + 4] = { v: t, s: textStyle(code) };
+          } else if (code === MISSING_CODE)
+            values[col + 4] = { v: STATUS_LABELS.missing, s: textStyle(code) };
+          else if (day === NULL_INT) values[col + 4] = { v: 'No expiry', s: textStyle(code) };
+          else values[col + 4] = { v: excelDay(day), s: dateStyle(code) };
         }
         xlsx.addRow(values);
       }
@@ -230,18 +264,68 @@ export async function matrixXlsx(ctx: Ctx, plan: MatrixPlan, signal?: AbortSigna
   return xlsx.output;
 }
 
-export const PDF_USERS_PER_PAGE = 60;
-export const PDF_COURSES_PER_PAGE = 40;
+/** How a matrix PDF is titled: the scope's real name, when it was made, and the one date format. */
+export interface MatrixPdfOptions {
+  /** "Compliance matrix" (or the inspection pack's heading). */
+  title: string;
+  /** The home or organisation the matrix covers. */
+  scopeName: string;
+  generatedAt: Date;
+  dateFormat: DateFormat;
+}
+
+// A3 landscape, in points.
+const PAGE_W = 1190.55;
+const PAGE_H = 841.89;
+const MARGIN = 24;
+const ROW_H = 12;
+const HEADER_H = 118;
+const TABLE_TOP = 84;
+const FOOTER_H = 22;
+/** Fixed columns: name, role, home, score. */
+const FIXED = { name: 132, role: 96, home: 96, score: 30 };
+const FIXED_W = FIXED.name + FIXED.role + FIXED.home + FIXED.score;
+/** A course column is at least wide enough for a date at CELL_FONT_SIZE, at most MAX_CELL_W. */
+const MIN_CELL_W = 38;
+const MAX_CELL_W = 96;
+const CELL_FONT_SIZE = 6.5;
+const TEXT_SIZE = 7;
+export const PDF_USERS_PER_PAGE = Math.floor((PAGE_H - MARGIN - FOOTER_H - TABLE_TOP - HEADER_H) / ROW_H);
+export const PDF_COURSES_PER_PAGE = Math.floor((PAGE_W - MARGIN * 2 - FIXED_W) / MIN_CELL_W);
+
+/** The legend in words (the PDF's and the inspection pack's): status, its mark, what the cell says. */
+export const PDF_LEGEND: { status: MatrixStatus | 'blank'; text: string }[] = [
+  { status: 'in_date', text: `${STATUS_LABELS.in_date}: the date it expires` },
+  { status: 'expiring', text: 'Expiring soon: in date, expires within the warning period' },
+  { status: 'expired', text: `${STATUS_LABELS.expired} (dark bar): the date it expired` },
+  { status: 'missing', text: `${STATUS_LABELS.missing}: required, not done` },
+  { status: 'exempt', text: `${STATUS_LABELS.exempt}: excused, counts as compliant` },
+  { status: 'blank', text: 'Blank: not required for the role' },
+];
+
+/** Black or white, whichever reads better on the fill. */
+function inkOn(hex: string): string {
+  const n = Number.parseInt(hex.slice(1), 16);
+  const ch = (v: number) => {
+    const c = v / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  };
+  const l = 0.2126 * ch((n >> 16) & 255) + 0.7152 * ch((n >> 8) & 255) + 0.0722 * ch(n & 255);
+  return (l + 0.05) / 0.05 >= 1.05 / (l + 0.05) ? '#111827' : '#ffffff';
+}
 
 /**
- * The matrix as a PDF stream: A3 landscape pages of 60 users × 40 courses, cells coloured by status (traffic lights,
- * with a legend; expired struck through, missing crossed, exempt ringed). Dates are in the XLSX: text per cell made the PDF of a
- * 10,000 × 200 matrix take over a minute.
+ * The matrix as a PDF stream an inspector can read: A3 landscape; every page has the scope's name, the generation
+ * date and time, the legend in words, the column headers (name, role, home, score, course names at an angle) and
+ * "Page n of m". Course columns are sized to fit the page (between MIN_CELL_W and MAX_CELL_W; a matrix wider than
+ * one page continues on the next pages, courses split evenly, users repeated). Each cell has its fill and its words:
+ * the expiry date in the one date format, "No expiry", Missing or Exempt; expired cells also carry a dark bar.
+ * Memory stays flat (pages are flushed as they are made); text goes through PageText (one text object per page).
  */
 export async function matrixPdf(
   ctx: Ctx,
   plan: MatrixPlan,
-  title: string,
+  options: MatrixPdfOptions,
   signal?: AbortSignal,
 ): Promise<Readable> {
   const colours = await coloursOf(ctx, plan);
@@ -250,106 +334,240 @@ export async function matrixPdf(
     new PDFDocument({
       size: 'A3',
       layout: 'landscape',
-      margin: 24,
+      margin: MARGIN,
       autoFirstPage: false,
       bufferPages: false,
+      info: { Title: `${options.title} · ${options.scopeName}`, CreationDate: options.generatedAt },
     }),
   );
   const out = new PassThrough();
   doc.pipe(out);
-  const pageW = 1190.55;
-  const left = 24;
-  const nameW = 160;
-  const scoreW = 34;
-  const cellW = (pageW - left * 2 - nameW - scoreW) / PDF_COURSES_PER_PAGE;
-  const rowH = 11.5;
-  const headerH = 90;
-  const top = 60;
+  const text = new PageText(doc);
+  const REGULAR = STANDARD_FONT.regular;
+  const BOLD = STANDARD_FONT.bold;
+  /** Standard-font text through PageText; other text (a name in Polish or Vietnamese) with doc.text. */
+  const put = (
+    value: string,
+    x: number,
+    y: number,
+    size: number,
+    font: string = REGULAR,
+    colour = '#111827',
+  ) => {
+    if (text.add(value, x, y, { font, size, colour })) return;
+    const bold = font === BOLD ? 'bold' : 'regular';
+    doc
+      .font(fontFor(value, bold))
+      .fontSize(size)
+      .fillColor(colour)
+      .text(value, x, y, { lineBreak: false, width: undefined });
+  };
+  /** Fits standard-font text to a width; other text is cut by characters (its width is not measured). */
+  const fitText = (value: string, size: number, width: number, font: string = REGULAR) =>
+    PageText.encodable(value)
+      ? text.fitWidth(value, font, size, width)
+      : value.length > width / (size * 0.5)
+        ? `${value.slice(0, Math.floor(width / (size * 0.5)) - 1)}…`
+        : value;
+
+  // Course columns: split evenly over as few page-widths as hold them at MIN_CELL_W.
+  const chunkCount = Math.max(1, Math.ceil(courses.length / PDF_COURSES_PER_PAGE));
+  const perChunk = Math.max(1, Math.ceil(courses.length / chunkCount));
   const chunks: MatrixCourse[][] = [];
-  for (let i = 0; i < Math.max(1, courses.length); i += PDF_COURSES_PER_PAGE)
-    chunks.push(courses.slice(i, i + PDF_COURSES_PER_PAGE));
+  for (let i = 0; i < Math.max(1, courses.length); i += perChunk) chunks.push(courses.slice(i, i + perChunk));
+  const available = PAGE_W - MARGIN * 2 - FIXED_W;
+  const cellW = Math.min(MAX_CELL_W, available / perChunk);
+  const rowPages = Math.max(1, Math.ceil(plan.total / PDF_USERS_PER_PAGE));
+  const totalPages = rowPages * chunks.length;
+  const generated = formatDateTime(options.generatedAt, options.dateFormat);
+  const homeHeader = colours.entityAltName;
+  // The course headers of each chunk, fitted once.
+  const headerText = chunks.map((chunk) =>
+    chunk.map((c) => fitText(c.title, TEXT_SIZE, HEADER_H / 0.87 - 10)),
+  );
+  // Every date in the one format has the same width (Helvetica's digits are equal): centred once.
+  const sample = formatDate('2027-12-31', options.dateFormat);
+  const dateW = text.widthOf(sample, REGULAR, CELL_FONT_SIZE);
+  const words = {
+    missing: STATUS_LABELS.missing,
+    exempt: STATUS_LABELS.exempt,
+    none: 'No expiry',
+  };
+  const wordW = Object.fromEntries(
+    Object.entries(words).map(([k, v]) => [k, text.widthOf(v, REGULAR, CELL_FONT_SIZE)]),
+  ) as Record<keyof typeof words, number>;
+  const ink = MATRIX_STATUSES.map((s) => inkOn(colourOf(colours, s)));
+  // Each distinct date's PDF literal, made once (a big matrix repeats a few thousand dates ~1.5M times).
+  const dateText = new Map<number, string>();
+  const dateOf = (day: number) => {
+    let t = dateText.get(day);
+    if (t === undefined) {
+      t = literal(formatDate(dayNumberToIso(day), options.dateFormat));
+      dateText.set(day, t);
+    }
+    return t;
+  };
+  const wordLiteral = {
+    missing: literal(words.missing),
+    exempt: literal(words.exempt),
+    none: literal(words.none),
+  };
+  const cellStyles = MATRIX_STATUSES.map((_, code) => ({
+    font: REGULAR,
+    size: CELL_FONT_SIZE,
+    colour: ink[code] ?? '#111827',
+  }));
+
   let pageNo = 0;
-  const page = (chunk: MatrixCourse[], chunkIndex: number) => {
+  const startPage = (chunkIndex: number) => {
     doc.addPage();
     pageNo++;
-    doc
-      .font(fontFor(title, 'bold'))
-      .fontSize(12)
-      .fillColor('#111827')
-      .text(title, left, 24, { lineBreak: false });
-    doc
-      .font(STANDARD_FONT.regular)
-      .fontSize(8)
-      .fillColor('#4b5563')
-      .text(
-        `Page ${pageNo} · courses ${chunkIndex * PDF_COURSES_PER_PAGE + 1}-${chunkIndex * PDF_COURSES_PER_PAGE + chunk.length} of ${courses.length} · ` +
-          `${STATUS_LABELS.in_date}: ${colours.ok} · ${STATUS_LABELS.expiring}: ${colours.warning} · ${STATUS_LABELS.expired} (struck): ${colours.danger} · ${STATUS_LABELS.missing} (crossed): grey · ${STATUS_LABELS.exempt} (ringed): blue`,
-        left,
-        40,
-        { lineBreak: false },
-      );
-    doc.fontSize(7).fillColor('#111827');
-    doc.text('User', left, top + headerH - 10, { lineBreak: false });
-    doc.text('Score', left + nameW, top + headerH - 10, { lineBreak: false });
-    chunk.forEach((c, i) => {
-      const x = left + nameW + scoreW + i * cellW;
-      doc.save();
-      doc.rotate(-60, { origin: [x + 4, top + headerH - 2] });
-      const courseTitle = c.title.slice(0, 38);
-      doc.font(fontFor(courseTitle)).text(courseTitle, x + 4, top + headerH - 2, { lineBreak: false });
-      doc.restore();
+    put(`${options.title} · ${options.scopeName}`, MARGIN, MARGIN - 4, 14, BOLD);
+    put(
+      `Generated ${generated} · ${plan.total} ${plan.total === 1 ? 'person' : 'people'} · ${courses.length} courses` +
+        (chunks.length > 1
+          ? ` (this page: ${chunkIndex * perChunk + 1}–${chunkIndex * perChunk + (chunks[chunkIndex]?.length ?? 0)})`
+          : ''),
+      MARGIN,
+      MARGIN + 14,
+      8,
+      REGULAR,
+      '#374151',
+    );
+    // The legend: a swatch (with the expired bar) and the words of each status.
+    let x = MARGIN;
+    const ly = MARGIN + 30;
+    for (const l of PDF_LEGEND) {
+      const fill = l.status === 'blank' ? '#ffffff' : colourOf(colours, l.status);
+      doc.rect(x, ly, 12, 9).fillAndStroke(fill, '#9ca3af');
+      if (l.status === 'expired') doc.rect(x, ly, 2.5, 9).fill('#111827');
+      put(l.text, x + 16, ly + 1, 7.5, REGULAR, '#111827');
+      x += 16 + text.widthOf(l.text, REGULAR, 7.5) + 18;
+    }
+    // Column headers.
+    const hy = TABLE_TOP + HEADER_H - 10;
+    put('Name', MARGIN, hy, TEXT_SIZE, BOLD);
+    put('Job role', MARGIN + FIXED.name, hy, TEXT_SIZE, BOLD);
+    put(homeHeader, MARGIN + FIXED.name + FIXED.role, hy, TEXT_SIZE, BOLD);
+    put('Score', MARGIN + FIXED.name + FIXED.role + FIXED.home, hy, TEXT_SIZE, BOLD);
+    const left = MARGIN + FIXED_W;
+    (headerText[chunkIndex] ?? []).forEach((t, i) => {
+      const cx = left + i * cellW + cellW / 2 - 3;
+      if (!text.add(t, cx, TABLE_TOP + HEADER_H - 6, { font: REGULAR, size: TEXT_SIZE, angle: 60 })) {
+        doc.save();
+        doc.rotate(-60, { origin: [cx, TABLE_TOP + HEADER_H - 6] });
+        doc.font(fontFor(t)).fontSize(TEXT_SIZE).fillColor('#111827');
+        doc.text(t, cx, TABLE_TOP + HEADER_H - 6, { lineBreak: false });
+        doc.restore();
+      }
     });
+    doc
+      .moveTo(MARGIN, TABLE_TOP + HEADER_H)
+      .lineTo(left + (chunks[chunkIndex]?.length ?? 0) * cellW, TABLE_TOP + HEADER_H)
+      .lineWidth(0.8)
+      .stroke('#6b7280');
+    put(
+      `${options.title} · ${options.scopeName} · generated ${generated}`,
+      MARGIN,
+      PAGE_H - MARGIN - 6,
+      7,
+      REGULAR,
+      '#6b7280',
+    );
+    const pageLabel = `Page ${pageNo} of ${Math.max(totalPages, pageNo)}`;
+    put(
+      pageLabel,
+      PAGE_W - MARGIN - text.widthOf(pageLabel, REGULAR, 7),
+      PAGE_H - MARGIN - 6,
+      7,
+      REGULAR,
+      '#6b7280',
+    );
   };
+
   (async () => {
     /** Rows waiting for their page: a page holds PDF_USERS_PER_PAGE users and may span two blocks. */
     let pending: { rows: ExportRows; i: number }[] = [];
     const flush = (pageRows: { rows: ExportRows; i: number }[]) => {
+      // Each row's name, role and home fitted once for all the page-widths it is repeated on.
+      const fixedText = pageRows.map(({ rows, i }) => [
+        fitText(rows.names[i] as string, TEXT_SIZE, FIXED.name - 6),
+        fitText(rows.roles[i] as string, TEXT_SIZE, FIXED.role - 6),
+        fitText(rows.entities[i] as string, TEXT_SIZE, FIXED.home - 6),
+        `${rows.scores[i]}%`,
+      ]);
       chunks.forEach((chunk, chunkIndex) => {
-        page(chunk, chunkIndex);
+        startPage(chunkIndex);
+        const top = TABLE_TOP + HEADER_H;
+        const left = MARGIN + FIXED_W;
+        const right = left + chunk.length * cellW;
+        // Row rules: one path per page.
+        for (let ri = 1; ri <= pageRows.length; ri++)
+          doc.moveTo(MARGIN, top + ri * ROW_H).lineTo(right, top + ri * ROW_H);
+        doc.lineWidth(0.3).stroke('#e5e7eb');
         const byStatus: number[][] = MATRIX_STATUSES.map(() => []);
         pageRows.forEach(({ rows, i }, ri) => {
-          const y = top + headerH + ri * rowH;
-          // One text run per row (text is what costs in pdfkit): name, then the score right-aligned.
-          const name = (rows.names[i] as string).slice(0, 36);
-          doc
-            .fontSize(7)
-            .fillColor('#111827')
-            .font(fontFor(name))
-            .text(name, left, y + 2, { lineBreak: false });
-          doc
-            .font(STANDARD_FONT.regular)
-            .text(`${rows.scores[i]}%`, left + nameW, y + 2, { lineBreak: false });
-          // The chunk is courses[chunkIndex × PDF_COURSES_PER_PAGE …], so its k-th course is that column of the rows.
-          const first = i * rows.width + chunkIndex * PDF_COURSES_PER_PAGE;
-          chunk.forEach((_, k) => {
+          const y = top + ri * ROW_H;
+          const ty = y + 2.5;
+          const [name = '', role = '', home = '', score = ''] = fixedText[ri] ?? [];
+          put(name, MARGIN, ty, TEXT_SIZE);
+          put(role, MARGIN + FIXED.name, ty, TEXT_SIZE);
+          put(home, MARGIN + FIXED.name + FIXED.role, ty, TEXT_SIZE);
+          put(score, MARGIN + FIXED.name + FIXED.role + FIXED.home, ty, TEXT_SIZE);
+          const first = i * rows.width + chunkIndex * perChunk;
+          for (let k = 0; k < chunk.length; k++) {
             const code = rows.status[first + k] as number;
-            if (code >= 0) byStatus[code]?.push(left + nameW + scoreW + k * cellW, y);
-          });
+            if (code < 0) continue;
+            const x = left + k * cellW;
+            byStatus[code]?.push(x, y);
+          }
         });
         // One path and one fill per status and page (a fill call per cell made the PDF take a minute).
         MATRIX_STATUSES.forEach((s, k) => {
           const xy = byStatus[k] as number[];
           if (!xy.length) return;
           for (let p = 0; p < xy.length; p += 2)
-            doc.rect((xy[p] as number) + 1, (xy[p + 1] as number) + 1, cellW - 2, rowH - 2);
+            doc.rect((xy[p] as number) + 1, (xy[p + 1] as number) + 1, cellW - 2, ROW_H - 2);
           doc.fill(colourOf(colours, s));
-          // Not by colour alone: expired cells are struck through, missing ones crossed, exempt ones ringed (vector
-          // marks: one path per status and page, like the fill).
-          if (s === 'exempt') {
+          if (s === 'expired') {
             for (let p = 0; p < xy.length; p += 2)
-              doc.circle((xy[p] as number) + cellW / 2, (xy[p + 1] as number) + rowH / 2, rowH / 2 - 3);
-            doc.lineWidth(0.8).stroke('#1e3a8a');
-          }
-          if (s === 'expired' || s === 'missing') {
-            for (let p = 0; p < xy.length; p += 2) {
-              const x = xy[p] as number;
-              const y = xy[p + 1] as number;
-              doc.moveTo(x + 4, y + rowH - 3).lineTo(x + cellW - 4, y + 3);
-              if (s === 'missing') doc.moveTo(x + 4, y + 3).lineTo(x + cellW - 4, y + rowH - 3);
-            }
-            doc.lineWidth(0.6).stroke(s === 'expired' ? '#111827' : '#6b7280');
+              doc.rect((xy[p] as number) + 1, (xy[p + 1] as number) + 1, 2.5, ROW_H - 2);
+            doc.fill('#111827');
           }
         });
+        // The words of every cell, after the fills (text over them), one text object per page.
+        pageRows.forEach(({ rows, i }, ri) => {
+          const ty = top + ri * ROW_H + 3;
+          const first = i * rows.width + chunkIndex * perChunk;
+          for (let k = 0; k < chunk.length; k++) {
+            const code = rows.status[first + k] as number;
+            if (code < 0) continue;
+            const x = left + k * cellW;
+            const day = rows.day[first + k] as number;
+            let t: string;
+            let w: number;
+            if (code === EXEMPT_CODE) {
+              t = wordLiteral.exempt;
+              w = wordW.exempt;
+            } else if (code === MISSING_CODE) {
+              t = wordLiteral.missing;
+              w = wordW.missing;
+            } else if (day === NULL_INT) {
+              t = wordLiteral.none;
+              w = wordW.none;
+            } else {
+              t = dateOf(day);
+              w = dateW;
+            }
+            text.addLiteral(
+              t,
+              x + (cellW - w) / 2 + (code === EXPIRED_CODE ? 1 : 0),
+              ty,
+              cellStyles[code] as RunStyle,
+            );
+          }
+        });
+        text.flush();
       });
     };
     for await (const rows of exportBlocks(ctx, plan, courses, signal)) {

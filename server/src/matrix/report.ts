@@ -20,8 +20,10 @@ import { resolveActingAs } from '../entities/scope';
 import { actorOf, type Ctx } from '../http/context';
 import { HttpError, invalidField } from '../http/errors';
 import { enqueue, type JobContext, PermanentJobError, registerJob } from '../jobs/queue';
+import { exportDateFormat } from '../pdf/export-date-format';
 import { registerReportRenderer } from '../presets/renderers';
 import { matrixPdf, matrixXlsx } from './export';
+import { entitiesByIds } from './queries';
 import { MatrixAggregator, matrixBlocks, parseFilters, planMatrix } from './service';
 
 /**
@@ -99,6 +101,23 @@ export interface MatrixFile {
   body: Readable;
 }
 
+/**
+ * The scope's real name, for the title of a file: the home(s) it was filtered to (not the group above them), else
+ * the organisation the caller acts as, else their own.
+ */
+export async function matrixScopeName(ctx: Ctx, filters: MatrixFilters): Promise<string> {
+  const actor = actorOf(ctx);
+  if (filters.entities.length) {
+    const names = (await entitiesByIds(ctx.db, filters.entities)).map((e) => e.name);
+    if (names.length === 1) return names[0] as string;
+    if (names.length > 1)
+      return names.length <= 3
+        ? names.join(', ')
+        : `${names.slice(0, 3).join(', ')} and ${names.length - 3} more`;
+  }
+  return actor.actingAs?.name ?? actor.primaryEntity.name;
+}
+
 export async function matrixFile(
   ctx: Ctx,
   filters: MatrixFilters,
@@ -108,15 +127,16 @@ export async function matrixFile(
   const plan = await planMatrix(ctx, filters, permissionsFor(format));
   const actor = actorOf(ctx);
   const filename = reportFileName('matrix', actor.name, ctx.clock(), format);
+  const options = {
+    title: 'Compliance matrix',
+    scopeName: await matrixScopeName(ctx, filters),
+    generatedAt: ctx.clock(),
+    dateFormat: await exportDateFormat(ctx),
+  };
   const body =
     format === 'xlsx'
-      ? await matrixXlsx(ctx, plan, signal)
-      : await matrixPdf(
-          ctx,
-          plan,
-          `Compliance matrix · ${actor.actingAs?.name ?? actor.primaryEntity.name}`,
-          signal,
-        );
+      ? await matrixXlsx(ctx, plan, options, signal)
+      : await matrixPdf(ctx, plan, options, signal);
   return { filename, contentType: CONTENT_TYPES[format], body };
 }
 

@@ -1,3 +1,4 @@
+import { DEFAULT_WHITELABEL } from '@cc/contracts';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -72,7 +73,7 @@ describe('POST /api/reports/matrix', () => {
     expect(only.json().data.cells.map((c: { user_id: number }) => c.user_id)).toEqual([exempted.id]);
   });
 
-  it('streams an XLSX that reads back', async () => {
+  it('streams an XLSX that reads back: dates as real dates in the one format, fills per status, a legend', async () => {
     const as = await clientFor(h.app, h.db, manager.id);
     const res = await as('POST', '/api/reports/matrix', { directFormat: 'file', format: 'xlsx' });
     expect(res.statusCode).toBe(200);
@@ -80,33 +81,30 @@ describe('POST /api/reports/matrix', () => {
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load(res.rawPayload as never);
     const ws = wb.worksheets[0]!;
+    expect(ws.getRow(1).getCell(3).value).toBe(DEFAULT_WHITELABEL.entityAltName);
     expect(ws.getRow(1).getCell(5).value).toBe('Fire safety');
     const row = ws.getRows(2, ws.rowCount - 1)!.find((r) => r.getCell(1).value === 'Ann Learner')!;
-    expect(String(row.getCell(5).value)).toMatch(/^In date \d\d\/\d\d\/\d{4}$/);
+    // The expiry as a date (exceljs reads a date-formatted serial back as a Date), DD/MM/YYYY.
+    const expiry = row.getCell(5);
+    expect(expiry.value).toBeInstanceOf(Date);
+    expect(expiry.numFmt).toBe('dd/mm/yyyy');
+    expect((expiry.value as Date).getUTCFullYear()).toBeGreaterThanOrEqual(new Date().getUTCFullYear());
     expect(row.getCell(4).value).toBe(100);
+    const fill = (c: ExcelJS.Cell) => (c.fill as ExcelJS.FillPattern | undefined)?.fgColor?.argb;
+    expect(fill(expiry)).toBe('FF48BB78');
     // issue 10 §4: the exemption says Exempt (no date: it never ends), scores 100, and has a fill of its own.
     const exemptRow = ws.getRows(2, ws.rowCount - 1)!.find((r) => r.getCell(1).value === 'Eve Exempt')!;
     expect(exemptRow.getCell(5).value).toBe('Exempt');
     expect(exemptRow.getCell(4).value).toBe(100);
-    // The fill Excel gives a cell: the first containsText rule (by priority) whose SEARCH text is in its value.
-    type Rule = { priority: number; formulae?: string[]; style?: { fill?: { bgColor?: { argb?: string } } } };
-    const read = ws as unknown as { conditionalFormattings: { rules: Rule[] }[] };
-    const rules = read.conditionalFormattings
-      .flatMap((cf) => cf.rules)
-      .sort((x, y) => x.priority - y.priority);
-    const fillOf = (value: string) => {
-      const rule = rules.find((r) => {
-        const text = /SEARCH\("([^"]+)"/.exec(r.formulae?.[0] ?? '')?.[1];
-        return text !== undefined && value.toLowerCase().includes(text.toLowerCase());
-      });
-      return rule?.style?.fill?.bgColor?.argb;
-    };
-    expect(fillOf(String(exemptRow.getCell(5).value))).toBe('FF93C5FD');
-    expect(fillOf(String(row.getCell(5).value))).toBe('FF48BB78');
-    expect(new Set(['In date', 'Expiring', 'Expired', 'Missing', 'Exempt'].map(fillOf)).size).toBe(5);
+    expect(fill(exemptRow.getCell(5))).toBe('FF93C5FD');
+    // The legend in words, the scope and when it was made.
+    const legend = wb.getWorksheet('Legend')!;
+    const lines = legend.getSheetValues().map((r) => (Array.isArray(r) ? r.slice(1).join(': ') : ''));
+    expect(lines).toContain('Missing: required, not done');
+    expect(lines.some((l) => /^Generated: \d\d\/\d\d\/\d{4} \d\d:\d\d$/.test(l))).toBe(true);
   });
 
-  it('streams a PDF with the users and courses', async () => {
+  it('streams a PDF with the scope, the generation time, the legend in words, roles and dates in cells', async () => {
     const as = await clientFor(h.app, h.db, manager.id);
     const res = await as('POST', '/api/reports/matrix', { directFormat: 'file', format: 'pdf' });
     expect(res.statusCode).toBe(200);
@@ -114,8 +112,25 @@ describe('POST /api/reports/matrix', () => {
     const text = await pdfText(res.rawPayload);
     expect(text).toContain('Ann Learner');
     expect(text).toContain('Fire safety');
-    // issue 10 §4: the legend names exempt and its mark (the cell itself is a blue, ringed square).
-    expect(text).toContain('Exempt (ringed)');
+    expect(text).toMatch(/Generated \d\d\/\d\d\/\d{4} \d\d:\d\d/);
+    expect(text).toContain('Expired (dark bar): the date it expired');
+    expect(text).toContain('Blank: not required for the role');
+    expect(text).toContain('Page 1 of 1');
+    // A date in Ann's cell, Exempt in Eve's.
+    expect(text).toMatch(/\d\d\/\d\d\/20\d\d/);
+    expect(text).toContain('Exempt');
+  });
+
+  it('titles the PDF with the home it is filtered to, not the group above it', async () => {
+    const home = await buildEntity(h.db, { parentId: org.id, name: 'Oakfield Test Home' });
+    const as = await clientFor(h.app, h.db, manager.id);
+    const res = await as('POST', '/api/reports/matrix', {
+      directFormat: 'file',
+      format: 'pdf',
+      entities: [home.id],
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await pdfText(res.rawPayload)).toContain('Compliance matrix · Oakfield Test Home');
   });
 
   it('answers 404 for another organisation, 403 without the permission, 422 without a format', async () => {

@@ -8,9 +8,11 @@ import {
   type UserComplianceCourse,
 } from '@cc/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { useLocation } from 'react-router';
 import { api, type Envelope } from '../app/api';
 import { useAuth, usePermissionChecker } from '../app/auth';
+import { scrollToHash } from '../app/hash-scroll';
 import { notifyError, notifySuccess } from '../app/notifications';
 import { useWhitelabel } from '../app/whitelabel';
 import { errorEnvelope, LoadError } from '../entities/shared';
@@ -62,26 +64,43 @@ function UserComplianceList({ userRef, name }: { userRef: string; name: string }
   const [page, setPage] = useState(1);
   const [changing, setChanging] = useState<UserComplianceCourse | null>(null);
   const key = ['users', userRef, 'compliance-courses'];
+  // `#course-{id}` (a matrix cell links here): that course's row is marked and scrolled to; the page is the largest
+  // so the course is on it.
+  const { hash } = useLocation();
+  const target = /^#course-(\d+)$/.exec(hash)?.[1];
+  const perPage = target ? 100 : undefined;
   const list = useQuery({
-    queryKey: [...key, page],
+    queryKey: [...key, page, perPage],
     queryFn: async () =>
       (
         await api.get<Paged<UserComplianceCourse>>(
           `/users/${encodeURIComponent(userRef)}/compliance-courses`,
           {
-            params: { page },
+            params: { page, per_page: perPage },
           },
         )
       ).data,
     placeholderData: (previous) => previous,
   });
   const canChange = can([CompliancePerm.updateUserComplianceCourses]);
+  const loaded = Boolean(list.data);
+  useEffect(() => {
+    if (loaded && target) scrollToHash(`#course-${target}`);
+  }, [loaded, target]);
   const columns: Column<UserComplianceCourse>[] = [
     {
       key: 'course',
       header: 'Course',
       render: (r) => (
-        <span className="flex flex-wrap items-center gap-2">
+        <span
+          id={`course-${r.course.id}`}
+          data-highlighted={String(r.course.id) === target || undefined}
+          className={
+            String(r.course.id) === target
+              ? 'flex scroll-mt-16 flex-wrap items-center gap-2 rounded bg-amber-100 px-1 ring-2 ring-amber-400'
+              : 'flex scroll-mt-16 flex-wrap items-center gap-2'
+          }
+        >
           <span className="font-medium text-slate-900">{r.course.title}</span>
           <span className="text-xs text-slate-600">
             {r.type === 'primary' ? wl.primaryComplianceAltName : wl.secondaryComplianceAltName}

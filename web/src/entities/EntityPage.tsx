@@ -5,6 +5,7 @@ import { api, type Envelope } from '../app/api';
 import { usePermissionChecker } from '../app/auth';
 import { notifyError, notifySuccess } from '../app/notifications';
 import { useWhitelabel } from '../app/whitelabel';
+import { InspectionPackButton } from '../reports/InspectionPackButton';
 import { Badge, Button, ButtonLink, Card, ConfirmDialog, EmptyState, PageHeader } from '../ui';
 import { useEntity } from './queries';
 import { DetailRow, dash, errorEnvelope, LoadError, LoadingCard, useNotFoundRedirect } from './shared';
@@ -119,6 +120,7 @@ export default function EntityPage() {
             {can([Perm.updateEntity]) ? (
               <ButtonLink to={`/entities/${e.slug}/update`}>Edit</ButtonLink>
             ) : null}
+            <InspectionPackButton slug={e.slug} name={e.name} />
           </>
         }
       />

@@ -1,5 +1,5 @@
-import { render, screen, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { fireEvent, render, screen, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
 import type { GridCell } from './grid';
 import { MatrixCell, MatrixLegend } from './MatrixCell';
 
@@ -23,26 +23,75 @@ describe('MatrixCell', () => {
     expect(gridcell).toHaveStyle({ background: '#93c5fd' });
   });
 
-  it('an in-date cell shows its expiry month and names its status', () => {
+  it('an in-date cell shows its expiry date at a readable size and names its status', () => {
     render(<MatrixCell courseTitle="Fire safety" cell={cell({})} wl={wl} />);
     const gridcell = screen.getByRole('gridcell', {
       name: 'Fire safety: In date, completed 12/03/2026, expires 12/03/2027',
     });
-    expect(gridcell).toHaveTextContent('03/2027');
+    expect(gridcell).toHaveTextContent('12/03/2027');
     expect(gridcell).not.toHaveTextContent('Exempt');
+    // 12 px (Tailwind text-xs), never the 9 px it was.
+    expect(gridcell.className).toContain('text-xs');
+    expect(gridcell.className).not.toMatch(/text-\[\d+px\]/);
+  });
+
+  it('a missing cell says Missing in words', () => {
+    render(
+      <MatrixCell
+        courseTitle="Fire safety"
+        cell={cell({ status: 'missing', completed: null, expires: null })}
+        wl={wl}
+      />,
+    );
+    expect(screen.getByRole('gridcell', { name: 'Fire safety: Missing' })).toHaveTextContent('Missing');
+  });
+
+  it('is a focus stop of the grid: Enter, Space and a click open the record; only the active cell is tabbable', () => {
+    const onOpen = vi.fn();
+    const { rerender } = render(
+      <MatrixCell
+        courseTitle="Fire safety"
+        cell={cell({})}
+        wl={wl}
+        position="2:3"
+        tabIndex={0}
+        onOpen={onOpen}
+      />,
+    );
+    const gridcell = screen.getByRole('gridcell');
+    expect(gridcell).toHaveAttribute('tabindex', '0');
+    expect(gridcell).toHaveAttribute('data-cell', '2:3');
+    gridcell.focus();
+    expect(gridcell).toHaveFocus();
+    fireEvent.keyDown(gridcell, { key: 'Enter' });
+    fireEvent.keyDown(gridcell, { key: ' ' });
+    fireEvent.click(gridcell);
+    fireEvent.keyDown(gridcell, { key: 'a' });
+    expect(onOpen).toHaveBeenCalledTimes(3);
+    rerender(<MatrixCell courseTitle="Fire safety" cell={cell({})} wl={wl} position="2:3" onOpen={onOpen} />);
+    expect(screen.getByRole('gridcell')).toHaveAttribute('tabindex', '-1');
   });
 });
 
 describe('MatrixLegend', () => {
-  it('lists every status in words, exempt included', () => {
+  it('says in words what every status and the blank cell mean, exempt included', () => {
     render(<MatrixLegend wl={wl} />);
     const items = within(screen.getByRole('list', { name: 'Legend' })).getAllByRole('listitem');
     expect(items.map((li) => li.textContent)).toEqual([
-      'In date',
-      'Expiring',
-      'Expired',
-      'Missing',
-      'Exempt',
+      'In date: done; the date is when it expires',
+      'Expiring soon: still in date, expires within the warning period',
+      'Expired: the date shown has passed',
+      'Missing: required but not done',
+      'Exempt: excused; counts as compliant',
+      'Blank: not required for their role',
+    ]);
+    expect(items.map((li) => li.getAttribute('data-status'))).toEqual([
+      'in_date',
+      'expiring',
+      'expired',
+      'missing',
+      'exempt',
+      'blank',
     ]);
   });
 });

@@ -1,9 +1,9 @@
-import { MatrixMessages } from '@cc/contracts';
+import { formatDate, MatrixMessages } from '@cc/contracts';
 import { useMemo, useState } from 'react';
 import { useWhitelabel } from '../app/whitelabel';
 import { ComplianceFilters, complianceFilterParams, useComplianceFilters } from '../compliance/filters';
 import { Card, EmptyState, PageHeader, Pagination, Spinner } from '../ui';
-import { STATUS_LABEL, statusColour, textOn, ukDate } from './grid';
+import { STATUS_LABEL, statusColour, textOn } from './grid';
 import { useMatrix } from './MatrixPage';
 import { RestartNotice } from './RestartNotice';
 
@@ -93,7 +93,7 @@ export default function MatrixLegacyPage() {
                                 }}
                               >
                                 {STATUS_LABEL[cell.status]}
-                                {cell.expires ? ` ${ukDate(cell.expires)}` : ''}
+                                {cell.expires ? ` ${formatDate(cell.expires)}` : ''}
                               </span>
                             ) : null}
                           </td>

@@ -1,6 +1,6 @@
 import { type CellsWire, decodeCells, decodeUsers, isoToDayNumber, type UsersWire } from '@cc/contracts';
 import { describe, expect, it } from 'vitest';
-import { cellText, cellTitle, MatrixGrid, statusColour } from './grid';
+import { cellText, cellTitle, DEFAULT_VIEW, MatrixGrid, statusColour, viewRows } from './grid';
 
 const users: UsersWire = [
   [7, 9],
@@ -142,8 +142,12 @@ describe('exempt cells (issue 10 §4)', () => {
     );
     expect(colours.size).toBe(5);
     expect(statusColour('exempt', wl)).toBe('#93c5fd');
-    // Other cells keep their expiry month.
-    expect(cellText({ ...fire, status: 'in_date', expires: '2027-03-12' })).toBe('03/2027');
+    // Other cells say their expiry date in the one date format, Missing, or No expiry.
+    expect(cellText({ ...fire, status: 'in_date', expires: '2027-03-12' })).toBe('12/03/2027');
+    expect(cellText({ ...fire, status: 'missing', completed: null, expires: null })).toBe('Missing');
+    expect(cellText({ ...fire, status: 'in_date', completed: '2026-01-02', expires: null })).toBe(
+      'No expiry',
+    );
   });
 });
 
@@ -154,5 +158,94 @@ describe('textOn', () => {
     expect(textOn('#1f2937')).toBe('#ffffff');
     expect(textOn('#ffbf00')).toBe('#000000');
     expect(textOn('#48bb78')).toBe('#000000');
+  });
+});
+
+describe('viewRows (search, status filter, sort)', () => {
+  // Four people, two courses (100 and 200, both required): their statuses make the scores 100, 50, 0 and 50.
+  const people: UsersWire = [
+    [1, 2, 3, 4],
+    ['zoe Adams', 'Ben Carter', 'amy Brown', 'Carl Dean'],
+    [3, 3, 3, 3],
+    [11, 11, 11, 11],
+    [0, 0, 0, 0],
+  ];
+  const statuses: Record<number, [number, number]> = { 1: [0, 4], 2: [1, 2], 3: [3, 2], 4: [0, 3] };
+  const grid = () => {
+    const g = new MatrixGrid();
+    g.addCourses([
+      { id: 100, title: 'Fire safety' },
+      { id: 200, title: 'Food hygiene' },
+    ]);
+    const ids = [1, 1, 2, 2, 3, 3, 4, 4];
+    const codes = ids.map((id, k) => statuses[id]?.[k % 2] ?? 3);
+    const n = ids.length;
+    g.addBlock(people, [
+      ids,
+      ids.map((_, k) => (k % 2 ? 200 : 100)),
+      ids.map(() => 1),
+      codes,
+      ids.map(() => null),
+      ids.map(() => null),
+      ids.map(() => null),
+      new Array(n).fill(0),
+    ]);
+    return g;
+  };
+  const names = (g: MatrixGrid, rows: Int32Array) => [...rows].map((r) => g.users[r]?.name);
+
+  it('sorts by name (any case) by default, and backwards', () => {
+    const g = grid();
+    expect(names(g, viewRows(g, DEFAULT_VIEW))).toEqual([
+      'amy Brown',
+      'Ben Carter',
+      'Carl Dean',
+      'zoe Adams',
+    ]);
+    expect(names(g, viewRows(g, { ...DEFAULT_VIEW, sort: 'name_desc' }))).toEqual([
+      'zoe Adams',
+      'Carl Dean',
+      'Ben Carter',
+      'amy Brown',
+    ]);
+  });
+
+  it('sorts by score, lowest or highest first, ties by name', () => {
+    const g = grid();
+    expect([0, 1, 2, 3].map((r) => g.score(r))).toEqual([100, 50, 0, 50]);
+    expect(names(g, viewRows(g, { ...DEFAULT_VIEW, sort: 'score_asc' }))).toEqual([
+      'amy Brown',
+      'Ben Carter',
+      'Carl Dean',
+      'zoe Adams',
+    ]);
+    expect(names(g, viewRows(g, { ...DEFAULT_VIEW, sort: 'score_desc' }))).toEqual([
+      'zoe Adams',
+      'Ben Carter',
+      'Carl Dean',
+      'amy Brown',
+    ]);
+  });
+
+  it('searches names, any case, anywhere in the name', () => {
+    const g = grid();
+    expect(names(g, viewRows(g, { ...DEFAULT_VIEW, search: 'AR' }))).toEqual(['Ben Carter', 'Carl Dean']);
+    expect(names(g, viewRows(g, { ...DEFAULT_VIEW, search: '  brown ' }))).toEqual(['amy Brown']);
+    expect(viewRows(g, { ...DEFAULT_VIEW, search: 'nobody' }).length).toBe(0);
+  });
+
+  it('filters by the statuses of required cells: expired or missing only, expiring, exempt, fully in date', () => {
+    const g = grid();
+    const only = (status: (typeof DEFAULT_VIEW)['status']) =>
+      names(g, viewRows(g, { ...DEFAULT_VIEW, status }));
+    expect(only('gaps')).toEqual(['amy Brown', 'Ben Carter', 'Carl Dean']);
+    expect(only('expired')).toEqual(['amy Brown', 'Ben Carter']);
+    expect(only('missing')).toEqual(['amy Brown', 'Carl Dean']);
+    expect(only('expiring')).toEqual(['Ben Carter']);
+    expect(only('exempt')).toEqual(['zoe Adams']);
+    expect(only('complete')).toEqual(['zoe Adams']);
+    expect(only('all')).toHaveLength(4);
+    // Search and filter together.
+    expect(names(g, viewRows(g, { ...DEFAULT_VIEW, status: 'gaps', search: 'dean' }))).toEqual(['Carl Dean']);
   });
 });

@@ -4,6 +4,7 @@ import {
   cellCountsAsCompliant,
   dayNumberToIso,
   EXEMPT_CELL_COLOUR,
+  formatDate,
   MATRIX_STATUSES,
   type MatrixCourse,
   type MatrixEntity,
@@ -45,6 +46,8 @@ export class MatrixGrid {
   private userBlock: number[] = [];
   /** Per user: [compliant (in date, expiring, exempt), required]. */
   private tally: Int32Array = new Int32Array(0);
+  /** Per user: one bit per status (1 << wire code) of their REQUIRED cells, for the status filter. */
+  statusBits: Uint8Array = new Uint8Array(0);
   cellCount = 0;
 
   addCourses(list: MatrixCourse[]) {
@@ -79,6 +82,8 @@ export class MatrixGrid {
     const index = new Int32Array(ids.length * width);
     const tally = new Int32Array(this.users.length * 2);
     tally.set(this.tally);
+    const bits = new Uint8Array(this.users.length);
+    bits.set(this.statusBits);
     const [uids, cids, types, statuses] = cells;
     for (let k = 0; k < uids.length; k++) {
       const i = local.get(uids[k] as number);
@@ -89,9 +94,11 @@ export class MatrixGrid {
         const u = (userStart + i) * 2;
         tally[u + 1] = (tally[u + 1] ?? 0) + 1;
         tally[u] = (tally[u] ?? 0) + (COMPLIANT_CODE[statuses[k] as number] ?? 0);
+        bits[userStart + i] = (bits[userStart + i] as number) | (1 << (statuses[k] as number));
       }
     }
     this.tally = tally;
+    this.statusBits = bits;
     this.blocks.push({ userStart, count: ids.length, width, cells, index });
     this.cellCount += uids.length;
   }
@@ -152,24 +159,102 @@ export function statusColour(status: MatrixStatus, wl: TrafficLights): string {
 }
 
 /**
- * The words inside a matrix cell: an exemption says Exempt (not only a colour: issue 10 §4); other cells show their
- * expiry month ('03/2027'), or nothing. The full status and dates are the cell's label (cellTitle).
+ * The words inside a matrix cell (never colour alone, STYLE.md): an exemption says Exempt, a course not done says
+ * Missing, others their expiry date in the one date format ('12/03/2027'), or "No expiry". The full status and dates
+ * are the cell's label (cellTitle).
  */
 export function cellText(c: GridCell): string {
   if (c.status === 'exempt') return STATUS_LABEL.exempt;
-  return c.expires ? ukDate(c.expires).slice(3) : '';
+  if (c.status === 'missing') return STATUS_LABEL.missing;
+  if (c.expires) return formatDate(c.expires);
+  return c.completed ? 'No expiry' : '';
 }
-
-export const ukDate = (iso: string | null) =>
-  iso ? `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)}` : '';
 
 export function cellTitle(courseTitle: string, c: GridCell): string {
   const parts = [`${courseTitle}: ${STATUS_LABEL[c.status]}`];
   // An exemption's dates are when it started and when it ends (it has no completion or expiry of training).
   const exempt = c.status === 'exempt';
-  if (c.completed) parts.push(`${exempt ? 'since' : 'completed'} ${ukDate(c.completed)}`);
-  if (c.expires) parts.push(`${exempt ? 'ends' : 'expires'} ${ukDate(c.expires)}`);
+  if (c.completed) parts.push(`${exempt ? 'since' : 'completed'} ${formatDate(c.completed)}`);
+  if (c.expires) parts.push(`${exempt ? 'ends' : 'expires'} ${formatDate(c.expires)}`);
   return parts.join(', ');
+}
+
+/** The legend of the matrix in words: each status, what its cell shows, and what a blank cell means. */
+export const LEGEND: { status: MatrixStatus | 'blank'; label: string; meaning: string }[] = [
+  { status: 'in_date', label: STATUS_LABEL.in_date, meaning: 'done; the date is when it expires' },
+  { status: 'expiring', label: 'Expiring soon', meaning: 'still in date, expires within the warning period' },
+  { status: 'expired', label: STATUS_LABEL.expired, meaning: 'the date shown has passed' },
+  { status: 'missing', label: STATUS_LABEL.missing, meaning: 'required but not done' },
+  { status: 'exempt', label: STATUS_LABEL.exempt, meaning: 'excused; counts as compliant' },
+  { status: 'blank', label: 'Blank', meaning: 'not required for their role' },
+];
+
+// --- The rows the page shows: search (person), status filter and sort, over the streamed grid.
+
+export const MATRIX_SORTS = [
+  { value: 'name', label: 'Name (A to Z)' },
+  { value: 'name_desc', label: 'Name (Z to A)' },
+  { value: 'score_asc', label: 'Score (lowest first)' },
+  { value: 'score_desc', label: 'Score (highest first)' },
+] as const;
+export type MatrixSort = (typeof MATRIX_SORTS)[number]['value'];
+
+const bit = (s: MatrixStatus) => 1 << MATRIX_STATUSES.indexOf(s);
+/** The status filter: which users (by the statuses of their required cells) the grid shows. */
+export const MATRIX_STATUS_FILTERS = [
+  { value: 'all', label: 'Everyone', test: (_: number) => true },
+  {
+    value: 'gaps',
+    label: 'Expired or missing only',
+    test: (b: number) => (b & (bit('expired') | bit('missing'))) !== 0,
+  },
+  { value: 'expiring', label: 'Expiring soon', test: (b: number) => (b & bit('expiring')) !== 0 },
+  { value: 'expired', label: 'Expired', test: (b: number) => (b & bit('expired')) !== 0 },
+  { value: 'missing', label: 'Missing', test: (b: number) => (b & bit('missing')) !== 0 },
+  { value: 'exempt', label: 'Exempt', test: (b: number) => (b & bit('exempt')) !== 0 },
+  {
+    value: 'complete',
+    label: 'Fully in date',
+    test: (b: number) => (b & (bit('expired') | bit('missing'))) === 0,
+  },
+] as const;
+export type MatrixStatusFilter = (typeof MATRIX_STATUS_FILTERS)[number]['value'];
+
+export interface MatrixView {
+  search: string;
+  sort: MatrixSort;
+  status: MatrixStatusFilter;
+}
+export const DEFAULT_VIEW: MatrixView = { search: '', sort: 'name', status: 'all' };
+
+const collator = new Intl.Collator('en-GB', { sensitivity: 'base', numeric: true });
+
+/**
+ * The grid rows (indexes into grid.users) in the order the page shows them: the users whose name contains the
+ * search (any case) and whose required cells match the status filter, sorted by name or score (ties by name).
+ * O(n log n) over the loaded users only; the page recomputes it once per animation frame while blocks stream in.
+ */
+export function viewRows(grid: MatrixGrid, view: MatrixView): Int32Array {
+  const needle = view.search.trim().toLocaleLowerCase();
+  const test = MATRIX_STATUS_FILTERS.find((f) => f.value === view.status)?.test ?? (() => true);
+  const rows: number[] = [];
+  const users = grid.users;
+  for (let i = 0; i < users.length; i++) {
+    if (needle && !(users[i]?.name ?? '').toLocaleLowerCase().includes(needle)) continue;
+    if (!test(grid.statusBits[i] ?? 0)) continue;
+    rows.push(i);
+  }
+  const byName = (a: number, b: number) =>
+    collator.compare(users[a]?.name ?? '', users[b]?.name ?? '') || a - b;
+  if (view.sort === 'name') rows.sort(byName);
+  else if (view.sort === 'name_desc') rows.sort((a, b) => byName(b, a));
+  else {
+    const scores = new Int16Array(users.length);
+    for (const r of rows) scores[r] = grid.score(r);
+    const dir = view.sort === 'score_asc' ? 1 : -1;
+    rows.sort((a, b) => dir * ((scores[a] as number) - (scores[b] as number)) || byName(a, b));
+  }
+  return Int32Array.from(rows);
 }
 
 const channel = (v: number) => {

@@ -1,0 +1,132 @@
+import { formatDate } from '@cc/contracts';
+import JSZip from 'jszip';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildEntity, buildRole, buildUser, clientFor } from '../../test/factories';
+import { createHarness, type Harness } from '../../test/harness';
+import { buildCourse, buildPassedResult } from '../../test/learning-factories';
+import { pdfText } from '../../test/pdf-text';
+import { runDueJobs } from '../jobs/queue';
+
+/**
+ * The inspection pack (issue 13): one request on a home queues a job; its PDF names the home, the figures' time and
+ * every gap with its dated plan; its zip holds the evidence files; another organisation's home is 404.
+ */
+let h: Harness;
+let home: { id: number; slug: string; name: string };
+let manager: { id: number };
+let outsider: { id: number };
+let noPerm: { id: number };
+let expiredOn = '';
+beforeAll(async () => {
+  h = await createHarness();
+  const org = await buildEntity(h.db, { level: 'A', name: 'Pack Test Group' });
+  home = (await buildEntity(h.db, { parentId: org.id, name: 'Brookside Test Home' })) as typeof home;
+  const role = await buildRole(h.db, org.id);
+  const fire = await buildCourse(h.db, org.id, { title: 'Fire safety' });
+  const moving = await buildCourse(h.db, org.id, { title: 'Moving and handling' });
+  for (const course of [fire, moving])
+    await h.db
+      .insertInto('compliance_rules')
+      .values({
+        entity_id: org.id,
+        role_id: role.id,
+        course_id: course.id,
+        type: 'primary',
+        validity_months: 12,
+      })
+      .execute();
+  // Ann: Fire safety in date with an evidence file; Moving and handling missing (a gap).
+  const ann = await buildUser(h.db, { entityId: home.id, roleId: role.id, name: 'Ann Carer' });
+  const result = await buildPassedResult(h.db, { userId: ann.id, entityId: home.id, courseId: fire.id });
+  const key = await h.deps.storage.put('evidence', Buffer.from('%PDF-1.4 evidence'), 'pdf');
+  const file = await h.db
+    .insertInto('files')
+    .values({
+      entity_id: home.id,
+      purpose: 'evidence',
+      storage_key: key,
+      original_name: 'ann fire certificate.pdf',
+      mime_type: 'application/pdf',
+      size_bytes: 17,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await h.db.updateTable('results').set({ evidence_file_id: file.id }).where('id', '=', result.id).execute();
+  // Bob: Fire safety done two years ago (expired: a gap dated by its expiry).
+  const bob = await buildUser(h.db, { entityId: home.id, roleId: role.id, name: 'Bob Senior' });
+  const old = await buildPassedResult(h.db, {
+    userId: bob.id,
+    entityId: home.id,
+    courseId: fire.id,
+    completedAt: new Date(Date.now() - 730 * 86_400_000),
+  });
+  const row = await h.db
+    .selectFrom('results')
+    .select('expires_at')
+    .where('id', '=', old.id)
+    .executeTakeFirstOrThrow();
+  expiredOn = formatDate(row.expires_at as Date);
+  manager = await buildUser(h.db, { entityId: org.id, permissions: [13] });
+  noPerm = await buildUser(h.db, { entityId: org.id, permissions: [] });
+  outsider = await buildUser(h.db, { permissions: [13] });
+});
+afterAll(async () => h?.close());
+
+describe('inspection pack', () => {
+  it('queues a job on a home, reports its progress, then serves a PDF with the gaps and a zip with the evidence', async () => {
+    const as = await clientFor(h.app, h.db, manager.id);
+    const res = await as('POST', `/api/entities/${home.slug}/inspection-pack`);
+    expect(res.statusCode, res.body).toBe(202);
+    const queued = res.json().data;
+    expect(queued).toMatchObject({
+      status: 'queued',
+      progress: 0,
+      entity: { slug: home.slug, name: home.name },
+    });
+    expect(queued.pdf_url).toBeNull();
+
+    await runDueJobs(h.deps, new Date());
+    const status = (await as('GET', `/api/inspection-packs/${queued.id}`)).json().data;
+    expect(status, JSON.stringify(status)).toMatchObject({ status: 'done', progress: 1, error: null });
+    expect(status.pdf_url).toBe(`/api/inspection-packs/${queued.id}/pdf`);
+
+    const pdf = await as('GET', status.pdf_url);
+    expect(pdf.statusCode).toBe(200);
+    expect(pdf.headers['content-disposition']).toMatch(
+      /inspection-pack-Brookside-Test-Home-\d{4}-\d\d-\d\d\.pdf/,
+    );
+    const text = await pdfText(pdf.rawPayload);
+    expect(text).toContain('Inspection pack · Brookside Test Home');
+    expect(text).toMatch(/Figures as at \d\d\/\d\d\/\d{4} \d\d:\d\d/);
+    // The gaps with their dated plans: Bob's expired Fire safety, Ann's missing Moving and handling.
+    expect(text).toContain(`Overdue since ${expiredOn}`);
+    expect(text).toContain('Moving and handling');
+    expect(text).toContain('Gaps and plans');
+    expect(text).toContain('Training matrix by job role');
+    expect(text).toContain('ann fire certificate.pdf');
+
+    const zipRes = await as('GET', status.zip_url);
+    expect(zipRes.statusCode).toBe(200);
+    const zip = await JSZip.loadAsync(zipRes.rawPayload);
+    const names = Object.keys(zip.files);
+    expect(names).toContain('inspection-pack-Brookside-Test-Home.pdf');
+    expect(names).toContain('training-matrix-Brookside-Test-Home.pdf');
+    const evidence = names.find((n) => n.startsWith('evidence/Ann-Carer/'));
+    expect(evidence).toBe('evidence/Ann-Carer/Fire-safety-ann-fire-certificate.pdf');
+    expect(await zip.file(evidence as string)?.async('string')).toBe('%PDF-1.4 evidence');
+  });
+
+  it('answers 404 for a home outside the caller scope (and for its packs), 403 without permission 13', async () => {
+    const out = await clientFor(h.app, h.db, outsider.id);
+    expect((await out('POST', `/api/entities/${home.slug}/inspection-pack`)).statusCode).toBe(404);
+    expect((await out('POST', '/api/entities/no-such-home/inspection-pack')).statusCode).toBe(404);
+    const as = await clientFor(h.app, h.db, manager.id);
+    const id = (await as('POST', `/api/entities/${home.slug}/inspection-pack`)).json().data.id;
+    expect((await out('GET', `/api/inspection-packs/${id}`)).statusCode).toBe(404);
+    expect((await out('GET', `/api/inspection-packs/${id}/pdf`)).statusCode).toBe(404);
+    // Not done yet: no file.
+    expect((await as('GET', `/api/inspection-packs/${id}/zip`)).statusCode).toBe(404);
+    const none = await clientFor(h.app, h.db, noPerm.id);
+    expect((await none('POST', `/api/entities/${home.slug}/inspection-pack`)).statusCode).toBe(403);
+  });
+});

@@ -1,0 +1,779 @@
+import { PassThrough, type Readable } from 'node:stream';
+import {
+  CELL_STATUS_LABELS,
+  type CellsWire,
+  type DateFormat,
+  decodeCells,
+  decodeUsers,
+  formatDate,
+  formatDateTime,
+  type MatrixCell,
+  type MatrixCourse,
+  type MatrixUser,
+  ReportsPerm,
+  type UsersWire,
+} from '@cc/contracts';
+import { sql } from 'kysely';
+import PDFDocument from 'pdfkit';
+import yazl from 'yazl';
+import { loadActor } from '../auth/actor';
+import { trainingCertificate } from '../certificates/service';
+import { scoreOf } from '../compliance/rules';
+import { assertEntityInScope, resolveActingAs } from '../entities/scope';
+import { actorOf, authorize, type Ctx } from '../http/context';
+import { notFound } from '../http/errors';
+import { enqueue, type JobContext, PermanentJobError, registerJob } from '../jobs/queue';
+import { matrixPdf, PDF_LEGEND } from '../matrix/export';
+import { MatrixAggregator, matrixBlocks, planMatrix } from '../matrix/service';
+import { exportDateFormat } from '../pdf/export-date-format';
+import { fontFor, PDF_FONT, useUnicodeFonts } from '../pdf/fonts';
+import { findEntityBySlug } from '../roles/queries';
+import { newKey } from '../storage/storage';
+
+/**
+ * The inspection pack (issue 13): what an inspector asks a home for under CQC Regulation 18 (Staffing), in one
+ * click. POST /entities/{slug}/inspection-pack queues a job (permission 13, the compliance report's; a home outside
+ * the caller's scope is 404) and answers the pack's status; the job reads the home's matrix through the matrix service
+ * (the same cells as the matrix and the compliance report), then writes to storage:
+ * - the PDF: the figures and their date and time; the training matrix per job role (each cell its expiry date,
+ *   Missing or Exempt, coloured as in the matrix); every gap (an expired or missing Mandatory or Required course) with
+ *   its dated plan (overdue since its expiry; a new starter's due date at the end of their new-starter period; the
+ *   next booked session once bookings exist); new starters' progress; certificates and evidence per person;
+ * - a zip: that PDF, the home's full training matrix PDF, every evidence file and every certificate, by person.
+ * GET /inspection-packs/{uuid} answers its progress (0..1) and, when done, the two download links.
+ */
+
+export const INSPECTION_PACK_JOB = 'inspection-pack';
+
+export interface InspectionPackStatus {
+  id: string;
+  status: 'queued' | 'running' | 'done' | 'failed';
+  progress: number;
+  entity: { slug: string; name: string };
+  created_at: string;
+  finished_at: string | null;
+  error: string | null;
+  pdf_url: string | null;
+  zip_url: string | null;
+}
+
+type PackRow = {
+  id: number;
+  uuid: string;
+  entity_id: number;
+  requested_by: number;
+  status: InspectionPackStatus['status'];
+  progress: number;
+  pdf_key: string | null;
+  zip_key: string | null;
+  error: string | null;
+  created_at: Date;
+  finished_at: Date | null;
+  slug: string;
+  name: string;
+};
+
+function present(row: PackRow): InspectionPackStatus {
+  const done = row.status === 'done';
+  return {
+    id: row.uuid,
+    status: row.status,
+    progress: Math.round(Number(row.progress) * 100) / 100,
+    entity: { slug: row.slug, name: row.name },
+    created_at: row.created_at.toISOString(),
+    finished_at: row.finished_at?.toISOString() ?? null,
+    error: row.error,
+    pdf_url: done && row.pdf_key ? `/api/inspection-packs/${row.uuid}/pdf` : null,
+    zip_url: done && row.zip_key ? `/api/inspection-packs/${row.uuid}/zip` : null,
+  };
+}
+
+async function packRow(ctx: Pick<Ctx, 'db'>, where: { id: number } | { uuid: string }) {
+  let q = ctx.db
+    .selectFrom('inspection_packs as p')
+    .innerJoin('entities as e', 'e.id', 'p.entity_id')
+    .selectAll('p')
+    .select(['e.slug', 'e.name']);
+  q = 'id' in where ? q.where('p.id', '=', where.id) : q.where('p.uuid', '=', where.uuid);
+  return (await q.executeTakeFirst()) as PackRow | undefined;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** POST /entities/{slug}/inspection-pack: queues the pack of that home (404 outside the scope, 403 without 13). */
+export async function requestInspectionPack(ctx: Ctx, slug: string): Promise<InspectionPackStatus> {
+  const actor = actorOf(ctx);
+  const entity = await findEntityBySlug(ctx.db, slug);
+  if (!entity) throw notFound();
+  await assertEntityInScope(ctx, entity.id);
+  authorize(ctx, [ReportsPerm.complianceReport]);
+  const id = await ctx.db.transaction().execute(async (trx) => {
+    const row = await trx
+      .insertInto('inspection_packs')
+      .values({ entity_id: entity.id, requested_by: actor.userId })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await enqueue(trx, INSPECTION_PACK_JOB, {
+      pack_id: row.id,
+      acting_as: actor.actingAs?.slug ?? null,
+    });
+    return row.id;
+  });
+  return present((await packRow(ctx, { id })) as PackRow);
+}
+
+/** The pack by uuid, if the caller may see it: its home in their scope, and permission 13 (else 404 / 403). */
+async function visiblePack(ctx: Ctx, uuid: string): Promise<PackRow> {
+  actorOf(ctx);
+  const row = UUID.test(uuid) ? await packRow(ctx, { uuid: uuid.toLowerCase() }) : undefined;
+  if (!row) throw notFound();
+  await assertEntityInScope(ctx, row.entity_id);
+  authorize(ctx, [ReportsPerm.complianceReport]);
+  return row;
+}
+
+export async function inspectionPackStatus(ctx: Ctx, uuid: string): Promise<InspectionPackStatus> {
+  return present(await visiblePack(ctx, uuid));
+}
+
+/** The finished pack's PDF or zip as a stream with its file name (404 until it is done). */
+export async function inspectionPackFile(ctx: Ctx, uuid: string, kind: 'pdf' | 'zip') {
+  const row = await visiblePack(ctx, uuid);
+  const key = kind === 'pdf' ? row.pdf_key : row.zip_key;
+  if (row.status !== 'done' || !key) throw notFound();
+  const file = await ctx.storage.read(key);
+  if (!file) throw notFound();
+  const day = formatDate(row.finished_at ?? row.created_at, 'YYYY-MM-DD');
+  return {
+    filename: `inspection-pack-${fileSafe(row.name)}-${day}.${kind}`,
+    contentType: kind === 'pdf' ? 'application/pdf' : 'application/zip',
+    stream: file.body,
+  };
+}
+
+const fileSafe = (s: string) =>
+  s
+    .normalize('NFKD')
+    .replace(/[^\w\s.-]/g, '')
+    .trim()
+    .replace(/\s+/g, '-')
+    .slice(0, 60) || 'file';
+
+// --- The data of a pack.
+
+interface PackPerson extends MatrixUser {
+  uuid: string;
+  role: string;
+  home: string;
+  started: Date;
+  starterUntil: Date | null;
+  cells: MatrixCell[];
+  score: number;
+}
+
+interface PackEvidence {
+  resultId: number;
+  userId: number;
+  courseId: number;
+  completed: Date;
+  expires: Date | null;
+  type: string;
+  file: { key: string; name: string } | null;
+}
+
+export interface PackData {
+  home: { id: number; name: string };
+  generatedAt: Date;
+  dateFormat: DateFormat;
+  preparedBy: string;
+  people: PackPerson[];
+  courses: Map<number, MatrixCourse>;
+  evidence: PackEvidence[];
+}
+
+/** Reads the home's matrix (the matrix service: the same cells as the matrix and the compliance report). */
+export async function gatherPack(
+  ctx: Ctx,
+  home: { id: number; name: string },
+  progress: (p: number) => Promise<void> = async () => {},
+): Promise<PackData> {
+  const plan = await planMatrix(ctx, { entities: [home.id], compliance_type: 'all', deep: true }, [
+    ReportsPerm.complianceReport,
+  ]);
+  const courses = new Map(plan.courses.map((c) => [c.id, c]));
+  const roleName = new Map(plan.roles.map((r) => [r.id, r.name]));
+  const homeName = new Map(plan.entities.map((e) => [e.id, e.name]));
+  const users: MatrixUser[] = [];
+  const cellsOf = new Map<number, MatrixCell[]>();
+  let done = 0;
+  for await (const block of matrixBlocks(ctx, plan, new MatrixAggregator(plan))) {
+    const blockUsers = decodeUsers(JSON.parse(block.users) as UsersWire);
+    for (const c of block.newCourses) courses.set(c.id, c);
+    users.push(...blockUsers);
+    for (const cell of decodeCells(
+      JSON.parse(block.cells) as CellsWire,
+      new Map(blockUsers.map((u) => [u.id, u])),
+    )) {
+      const list = cellsOf.get(cell.user_id) ?? [];
+      list.push(cell);
+      cellsOf.set(cell.user_id, list);
+    }
+    done += blockUsers.length;
+    await progress(0.1 + 0.3 * (plan.total ? done / plan.total : 1));
+  }
+  const ids = users.map((u) => u.id);
+  const details = ids.length
+    ? (
+        await sql<{ id: number; uuid: string; started: Date; starter_until: Date }>`
+          SELECT u.id, u.uuid, coalesce(u.start_date::timestamptz, u.created_at) AS started,
+                 coalesce(u.start_date::timestamptz, u.created_at) + make_interval(days => e.starter_period) AS starter_until
+            FROM users u JOIN entities e ON e.id = u.primary_entity_id
+           WHERE u.id = ANY(${sql.val(ids)}::int[])`.execute(ctx.db)
+      ).rows
+    : [];
+  const detail = new Map(details.map((d) => [d.id, d]));
+  const resultIds = [...cellsOf.values()]
+    .flat()
+    .map((c) => c.latest_result_id)
+    .filter((id): id is number => id !== null);
+  const evidence = resultIds.length
+    ? (
+        await sql<{
+          id: number;
+          user_id: number;
+          course_id: number;
+          completed_at: Date;
+          expires_at: Date | null;
+          type: string;
+          storage_key: string | null;
+          original_name: string | null;
+        }>`
+          SELECT r.id, r.user_id, r.course_id, r.completed_at, r.expires_at, r.type, f.storage_key, f.original_name
+            FROM results r LEFT JOIN files f ON f.id = r.evidence_file_id
+           WHERE r.id = ANY(${sql.val(resultIds)}::int[]) AND r.passed AND r.deleted_at IS NULL
+           ORDER BY r.user_id, r.completed_at`.execute(ctx.db)
+      ).rows
+    : [];
+  const people = users
+    .map((u) => {
+      const cells = cellsOf.get(u.id) ?? [];
+      const required = cells.filter((c) => c.type !== 'none');
+      const d = detail.get(u.id);
+      return {
+        ...u,
+        uuid: d?.uuid ?? '',
+        role: u.role_id ? (roleName.get(u.role_id) ?? 'No job role') : 'No job role',
+        home: homeName.get(u.primary_entity_id) ?? home.name,
+        started: d ? new Date(d.started) : new Date(0),
+        starterUntil: u.new_starter && d ? new Date(d.starter_until) : null,
+        cells,
+        score: scoreOf(required.filter((c) => c.in_date_passed).length, required.length),
+      };
+    })
+    .sort((a, b) => a.role.localeCompare(b.role) || a.name.localeCompare(b.name));
+  return {
+    home,
+    generatedAt: ctx.clock(),
+    dateFormat: await exportDateFormat(ctx),
+    preparedBy: actorOf(ctx).name,
+    people,
+    courses,
+    evidence: evidence.map((e) => ({
+      resultId: e.id,
+      userId: e.user_id,
+      courseId: e.course_id,
+      completed: new Date(e.completed_at),
+      expires: e.expires_at ? new Date(e.expires_at) : null,
+      type: e.type,
+      file: e.storage_key ? { key: e.storage_key, name: e.original_name ?? 'evidence' } : null,
+    })),
+  };
+}
+
+/** A gap: a Mandatory or Required course expired or not done, with its dated plan. */
+export interface PackGap {
+  person: PackPerson;
+  course: string;
+  kind: 'Mandatory' | 'Required';
+  status: 'expired' | 'missing';
+  /** The date the plan is held to: the expiry (overdue since) or the end of the new-starter period. */
+  due: Date | null;
+  plan: string;
+}
+
+export function packGaps(data: PackData, words: { primary: string; secondary: string }): PackGap[] {
+  const f = data.dateFormat;
+  const gaps: PackGap[] = [];
+  for (const person of data.people) {
+    for (const c of person.cells) {
+      if (c.type === 'none' || (c.status !== 'expired' && c.status !== 'missing')) continue;
+      const course = data.courses.get(c.course_id)?.title ?? `Course ${c.course_id}`;
+      let due: Date | null = null;
+      let plan: string;
+      if (c.status === 'expired' && c.latest_result_expires) {
+        due = new Date(c.latest_result_expires);
+        plan = `Overdue since ${formatDate(c.latest_result_expires, f)}: renew now (book the next session).`;
+      } else if (person.starterUntil && person.starterUntil > data.generatedAt) {
+        due = person.starterUntil;
+        plan = `New starter: due by ${formatDate(due, f)}, the end of their new-starter period.`;
+      } else {
+        due = person.starterUntil;
+        plan = due
+          ? `Overdue since ${formatDate(due, f)} (new-starter period ended): book it now.`
+          : 'Not done: due now (book the next session).';
+      }
+      gaps.push({
+        person,
+        course,
+        kind: c.type === 'primary' ? (words.primary as 'Mandatory') : (words.secondary as 'Required'),
+        status: c.status,
+        due,
+        plan,
+      });
+    }
+  }
+  // The most overdue first; plans without a date last.
+  return gaps.sort(
+    (a, b) =>
+      (a.due?.getTime() ?? Number.MAX_SAFE_INTEGER) - (b.due?.getTime() ?? Number.MAX_SAFE_INTEGER) ||
+      a.person.name.localeCompare(b.person.name),
+  );
+}
+
+// --- The PDF.
+
+const COLOURS: Record<string, string> = {
+  in_date: '#48bb78',
+  expiring: '#ffbf00',
+  expired: '#e53e3e',
+  missing: '#d1d5db',
+  exempt: '#93c5fd',
+};
+
+/** The pack's PDF (A4 landscape, a few pages for a home: built in memory, page numbers "n of m"). */
+export async function packPdf(
+  data: PackData,
+  words: { primary: string; secondary: string },
+): Promise<Buffer> {
+  const f = data.dateFormat;
+  const doc = useUnicodeFonts(
+    new PDFDocument({
+      size: 'A4',
+      layout: 'landscape',
+      margin: 36,
+      bufferPages: true,
+      info: { Title: `Inspection pack · ${data.home.name}`, CreationDate: data.generatedAt },
+    }),
+  );
+  const chunks: Buffer[] = [];
+  doc.on('data', (c: Buffer) => chunks.push(c));
+  const ended = new Promise<void>((resolve) => doc.on('end', () => resolve()));
+  const W = doc.page.width - 72;
+  const bottom = () => doc.page.height - 54;
+  const generated = formatDateTime(data.generatedAt, f);
+  const font = (bold = false) => (bold ? PDF_FONT.bold : PDF_FONT.regular);
+  const heading = (text: string) => {
+    if (doc.y > bottom() - 80) doc.addPage();
+    doc.moveDown(0.6).font(font(true)).fontSize(14).fillColor('#111827').text(text, 36);
+    doc.moveDown(0.3);
+  };
+  const para = (text: string, size = 9, colour = '#374151') =>
+    doc.font(font()).fontSize(size).fillColor(colour).text(text, 36, undefined, { width: W });
+
+  /** A table: header repeated on each page; `fill` colours a cell (and picks black text on it). */
+  const table = (
+    columns: { header: string; width: number }[],
+    rows: string[][],
+    fill?: (row: number, col: number) => string | null,
+  ) => {
+    const size = 8;
+    const pad = 3;
+    const drawHeader = () => {
+      let x = 36;
+      const y = doc.y;
+      doc.font(font(true)).fontSize(size).fillColor('#111827');
+      const h =
+        Math.max(...columns.map((c) => doc.heightOfString(c.header, { width: c.width - pad * 2 }))) + pad * 2;
+      doc.rect(36, y, W, h).fill('#f3f4f6');
+      for (const c of columns) {
+        doc
+          .font(font(true))
+          .fontSize(size)
+          .fillColor('#111827')
+          .text(c.header, x + pad, y + pad, { width: c.width - pad * 2 });
+        x += c.width;
+      }
+      doc.y = y + h;
+    };
+    drawHeader();
+    rows.forEach((row, r) => {
+      doc.font(font()).fontSize(size);
+      const h =
+        Math.max(
+          ...row.map((v, i) => doc.heightOfString(v || ' ', { width: (columns[i]?.width ?? 40) - pad * 2 })),
+        ) +
+        pad * 2;
+      if (doc.y + h > bottom()) {
+        doc.addPage();
+        drawHeader();
+      }
+      const y = doc.y;
+      let x = 36;
+      row.forEach((v, i) => {
+        const w = columns[i]?.width ?? 40;
+        const bg = fill?.(r, i);
+        if (bg) doc.rect(x + 1, y + 1, w - 2, h - 2).fill(bg);
+        doc
+          .font(fontFor(v, 'regular') === 'Helvetica' ? font() : font())
+          .fontSize(size)
+          .fillColor('#111827');
+        doc.text(v, x + pad, y + pad, { width: w - pad * 2 });
+        x += w;
+      });
+      doc
+        .moveTo(36, y + h)
+        .lineTo(36 + W, y + h)
+        .lineWidth(0.3)
+        .stroke('#e5e7eb');
+      doc.y = y + h;
+    });
+    doc.x = 36;
+  };
+
+  // Cover and figures.
+  doc.font(font(true)).fontSize(20).fillColor('#111827').text(`Inspection pack · ${data.home.name}`, 36, 40);
+  para(
+    'Training and competence of staff (CQC Regulation 18, Staffing): the training matrix, every gap with its plan,',
+  );
+  para("new starters' progress, and the certificates and evidence held for each person.");
+  doc.moveDown(0.5);
+  para(`Figures as at ${generated}. Prepared by ${data.preparedBy}.`, 10, '#111827');
+  const gaps = packGaps(data, words);
+  const required = data.people.flatMap((p) => p.cells.filter((c) => c.type !== 'none'));
+  const compliant = required.filter((c) => c.in_date_passed).length;
+  const starters = data.people.filter((p) => p.new_starter);
+  doc.moveDown(0.5);
+  table(
+    [
+      { header: 'People', width: 110 },
+      { header: 'Required courses (Mandatory and Required)', width: 200 },
+      { header: 'In date (includes expiring soon and exempt)', width: 220 },
+      { header: 'Score', width: 80 },
+      { header: 'Gaps (expired or missing)', width: 160 },
+    ],
+    [
+      [
+        String(data.people.length),
+        String(required.length),
+        String(compliant),
+        `${scoreOf(compliant, required.length)}%`,
+        String(gaps.length),
+      ],
+    ],
+  );
+  doc.moveDown(0.4);
+  para(`New starters: ${starters.length}. Certificates and evidence listed: ${data.evidence.length}.`);
+  doc.moveDown(0.4);
+  para(`Legend: ${PDF_LEGEND.map((l) => l.text).join(' · ')}.`, 8);
+
+  // The training matrix, one table per job role.
+  doc.addPage();
+  doc.font(font(true)).fontSize(14).fillColor('#111827').text('Training matrix by job role', 36, 36);
+  const byRole = new Map<string, PackPerson[]>();
+  for (const p of data.people) byRole.set(p.role, [...(byRole.get(p.role) ?? []), p]);
+  for (const [role, people] of byRole) {
+    const courseIds = [
+      ...new Set(people.flatMap((p) => p.cells.filter((c) => c.type !== 'none').map((c) => c.course_id))),
+    ].sort((a, b) => (data.courses.get(a)?.title ?? '').localeCompare(data.courses.get(b)?.title ?? ''));
+    heading(`${role} (${people.length})`);
+    if (!courseIds.length) {
+      para('No course is required of this role.');
+      continue;
+    }
+    const fixed = 150 + 40;
+    const cw = Math.max(48, Math.min(110, (W - fixed) / courseIds.length));
+    const perTable = Math.max(1, Math.floor((W - fixed) / cw));
+    for (let i = 0; i < courseIds.length; i += perTable) {
+      const ids = courseIds.slice(i, i + perTable);
+      const statuses: string[][] = [];
+      table(
+        [
+          { header: 'Name', width: 150 },
+          { header: 'Score', width: 40 },
+          ...ids.map((id) => ({ header: data.courses.get(id)?.title ?? '', width: cw })),
+        ],
+        people.map((p) => {
+          const st: string[] = ['', ''];
+          const row = [
+            p.name,
+            `${p.score}%`,
+            ...ids.map((id) => {
+              const c = p.cells.find((x) => x.course_id === id && x.type !== 'none');
+              st.push(c?.status ?? '');
+              if (!c) return '';
+              if (c.status === 'missing') return CELL_STATUS_LABELS.missing;
+              if (c.status === 'exempt') return CELL_STATUS_LABELS.exempt;
+              return c.latest_result_expires ? formatDate(c.latest_result_expires, f) : 'No expiry';
+            }),
+          ];
+          statuses.push(st);
+          return row;
+        }),
+        (r, col) => COLOURS[statuses[r]?.[col] ?? ''] ?? null,
+      );
+    }
+  }
+
+  // Gaps and plans.
+  doc.addPage();
+  doc.font(font(true)).fontSize(14).fillColor('#111827').text('Gaps and plans', 36, 36);
+  para(
+    'Each expired or missing Mandatory or Required course, the most overdue first. The plan is dated: the expiry it is ' +
+      "overdue since, or a new starter's due date. Booked sessions will show here once bookings are recorded.",
+  );
+  doc.moveDown(0.3);
+  if (!gaps.length)
+    para('No gaps: everyone is in date (or exempt) for every required course.', 10, '#111827');
+  else
+    table(
+      [
+        { header: 'Person', width: 130 },
+        { header: 'Job role', width: 100 },
+        { header: 'Course', width: 150 },
+        { header: 'Type', width: 70 },
+        { header: 'Status', width: 60 },
+        { header: 'Due date', width: 70 },
+        { header: 'Plan', width: W - 580 },
+      ],
+      gaps.map((g) => [
+        g.person.name,
+        g.person.role,
+        g.course,
+        g.kind,
+        CELL_STATUS_LABELS[g.status],
+        g.due ? formatDate(g.due, f) : 'Now',
+        g.plan,
+      ]),
+      (r, col) => (col === 4 ? (COLOURS[gaps[r]?.status ?? ''] ?? null) : null),
+    );
+
+  // New starters.
+  heading("New starters' progress");
+  if (!starters.length) para('No new starters at this home.');
+  else
+    table(
+      [
+        { header: 'Person', width: 140 },
+        { header: 'Job role', width: 110 },
+        { header: 'Started', width: 70 },
+        { header: 'New starter until', width: 90 },
+        { header: 'Done', width: 70 },
+        { header: 'Still to do', width: W - 480 },
+      ],
+      starters.map((p) => {
+        const req = p.cells.filter((c) => c.type !== 'none');
+        const todo = req
+          .filter((c) => !c.in_date_passed)
+          .map((c) => data.courses.get(c.course_id)?.title ?? '')
+          .join(', ');
+        return [
+          p.name,
+          p.role,
+          formatDate(p.started, f),
+          p.starterUntil ? formatDate(p.starterUntil, f) : '',
+          `${req.filter((c) => c.in_date_passed).length} of ${req.length} (${p.score}%)`,
+          todo || 'Nothing: all done',
+        ];
+      }),
+    );
+
+  // Certificates and evidence per person.
+  doc.addPage();
+  doc.font(font(true)).fontSize(14).fillColor('#111827').text('Certificates and evidence', 36, 36);
+  para(
+    'The latest completion of each course per person. Certificates and evidence files are in the zip, in a folder per ' +
+      'person (certificates/<person>/, evidence/<person>/).',
+  );
+  doc.moveDown(0.3);
+  const personOf = new Map(data.people.map((p) => [p.id, p]));
+  const evidenceRows = data.evidence
+    .filter((e) => personOf.has(e.userId))
+    .sort(
+      (a, b) =>
+        (personOf.get(a.userId)?.name ?? '').localeCompare(personOf.get(b.userId)?.name ?? '') ||
+        (data.courses.get(a.courseId)?.title ?? '').localeCompare(data.courses.get(b.courseId)?.title ?? ''),
+    );
+  if (!evidenceRows.length) para('No completed training recorded yet.');
+  else
+    table(
+      [
+        { header: 'Person', width: 140 },
+        { header: 'Course', width: 170 },
+        { header: 'Completed', width: 70 },
+        { header: 'Expires', width: 70 },
+        { header: 'Certificate', width: 80 },
+        { header: 'Evidence file', width: W - 530 },
+      ],
+      evidenceRows.map((e) => [
+        personOf.get(e.userId)?.name ?? '',
+        data.courses.get(e.courseId)?.title ?? '',
+        formatDate(e.completed, f),
+        e.expires ? formatDate(e.expires, f) : 'No expiry',
+        e.type === 'exempt' ? 'Exempt' : 'In the zip',
+        e.file?.name ?? '',
+      ]),
+    );
+
+  // Footer on every page: the home, the figures' date and time, page n of m.
+  const range = doc.bufferedPageRange();
+  for (let i = range.start; i < range.start + range.count; i++) {
+    doc.switchToPage(i);
+    const y = doc.page.height - 30;
+    doc.page.margins.bottom = 0;
+    doc
+      .font(font())
+      .fontSize(7)
+      .fillColor('#6b7280')
+      .text(`Inspection pack · ${data.home.name} · figures as at ${generated}`, 36, y, { lineBreak: false });
+    const label = `Page ${i + 1} of ${range.count}`;
+    doc.text(label, doc.page.width - 36 - doc.widthOfString(label), y, { lineBreak: false });
+  }
+  doc.end();
+  await ended;
+  return Buffer.concat(chunks);
+}
+
+/** The zip: the pack PDF, the home's training matrix PDF, the evidence files and the certificates, by person. */
+export async function packZip(
+  ctx: Ctx,
+  data: PackData,
+  pdf: Buffer,
+): Promise<{ stream: Readable; files: string[] }> {
+  const zip = new yazl.ZipFile();
+  const files: string[] = [];
+  const slugOf = fileSafe(data.home.name);
+  zip.addBuffer(pdf, `inspection-pack-${slugOf}.pdf`, { compress: false });
+  files.push(`inspection-pack-${slugOf}.pdf`);
+  const plan = await planMatrix(ctx, { entities: [data.home.id], compliance_type: 'all', deep: true }, [
+    ReportsPerm.complianceReport,
+  ]);
+  const matrix = await matrixPdf(ctx, plan, {
+    title: 'Compliance matrix',
+    scopeName: data.home.name,
+    generatedAt: data.generatedAt,
+    dateFormat: data.dateFormat,
+  });
+  const matrixBytes: Buffer[] = [];
+  for await (const c of matrix) matrixBytes.push(Buffer.isBuffer(c) ? c : Buffer.from(c));
+  zip.addBuffer(Buffer.concat(matrixBytes), `training-matrix-${slugOf}.pdf`, { compress: false });
+  files.push(`training-matrix-${slugOf}.pdf`);
+  const personOf = new Map(data.people.map((p) => [p.id, p]));
+  const used = new Set<string>(files);
+  const unique = (name: string) => {
+    let n = 1;
+    let candidate = name;
+    while (used.has(candidate)) candidate = name.replace(/(\.[^.]*)?$/, (ext) => `-${++n}${ext}`);
+    used.add(candidate);
+    return candidate;
+  };
+  for (const e of data.evidence) {
+    const person = personOf.get(e.userId);
+    if (!person) continue;
+    const folder = fileSafe(person.name);
+    const course = fileSafe(data.courses.get(e.courseId)?.title ?? `course-${e.courseId}`);
+    if (e.file) {
+      const stored = await ctx.storage.get(e.file.key);
+      if (stored) {
+        const name = unique(`evidence/${folder}/${course}-${fileSafe(e.file.name)}`);
+        zip.addBuffer(stored, name);
+        files.push(name);
+      }
+    }
+    if (e.type !== 'exempt') {
+      try {
+        const cert = await trainingCertificate(ctx, person.uuid, { result_id: e.resultId });
+        const bytes: Buffer[] = [];
+        for await (const c of cert.stream as Readable) bytes.push(Buffer.isBuffer(c) ? c : Buffer.from(c));
+        const name = unique(`certificates/${folder}/${course}.pdf`);
+        zip.addBuffer(Buffer.concat(bytes), name, { compress: false });
+        files.push(name);
+      } catch {
+        // No certificate for this result (suppressed, or the caller may not see certificates): listed, not zipped.
+      }
+    }
+  }
+  zip.end();
+  const out = new PassThrough();
+  (zip.outputStream as unknown as Readable).pipe(out);
+  return { stream: out, files };
+}
+
+// --- The job.
+
+async function setProgress(ctx: Pick<Ctx, 'db'>, id: number, progress: number) {
+  await ctx.db
+    .updateTable('inspection_packs')
+    .set({ progress: Math.max(0, Math.min(1, progress)), status: 'running' })
+    .where('id', '=', id)
+    .where('status', 'in', ['queued', 'running'])
+    .execute();
+}
+
+async function runInspectionPack(job: JobContext, payload: { pack_id: number; acting_as: string | null }) {
+  const row = await packRow(job, { id: payload.pack_id });
+  if (!row) throw new PermanentJobError('The inspection pack no longer exists.');
+  try {
+    const actor = await loadActor(job.db, row.requested_by, {
+      via: 'session',
+      sessionId: `job:${job.job.id}`,
+    });
+    if (!actor) throw new PermanentJobError('The user no longer exists.');
+    const ctx: Ctx = { ...job, actor, ip: null, userAgent: null, memo: new Map(), clock: () => job.now };
+    if (payload.acting_as) actor.actingAs = await resolveActingAs(ctx, payload.acting_as, actor);
+    await setProgress(job, row.id, 0.05);
+    const data = await gatherPack(ctx, { id: row.entity_id, name: row.name }, (p) =>
+      setProgress(job, row.id, p),
+    );
+    const wl = await ctx.db
+      .selectFrom('entities')
+      .select('whitelabel')
+      .where('id', '=', row.entity_id)
+      .executeTakeFirst();
+    const w = (wl?.whitelabel ?? {}) as Record<string, unknown>;
+    const words = {
+      primary: typeof w.primaryComplianceAltName === 'string' ? w.primaryComplianceAltName : 'Mandatory',
+      secondary: typeof w.secondaryComplianceAltName === 'string' ? w.secondaryComplianceAltName : 'Required',
+    };
+    const pdf = await packPdf(data, words);
+    await setProgress(job, row.id, 0.6);
+    const pdfKey = await ctx.storage.put('inspection-packs', pdf, 'pdf');
+    const { stream } = await packZip(ctx, data, pdf);
+    await setProgress(job, row.id, 0.8);
+    const zipKey = newKey('inspection-packs', 'zip');
+    await ctx.storage.write(zipKey, stream, 'application/zip');
+    await job.db
+      .updateTable('inspection_packs')
+      .set({ status: 'done', progress: 1, pdf_key: pdfKey, zip_key: zipKey, finished_at: job.now })
+      .where('id', '=', row.id)
+      .execute();
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    await job.db
+      .updateTable('inspection_packs')
+      .set({
+        status: 'failed',
+        error: 'The inspection pack could not be made. Please try again.',
+        finished_at: job.now,
+      })
+      .where('id', '=', row.id)
+      .execute();
+    throw new PermanentJobError(message);
+  }
+}
+
+let registered = false;
+export function registerInspectionPackJob(): void {
+  if (registered) return;
+  registered = true;
+  registerJob(INSPECTION_PACK_JOB, runInspectionPack as never, { maxAttempts: 1, timeoutSeconds: 900 });
+}
