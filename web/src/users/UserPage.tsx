@@ -1,4 +1,4 @@
-import { type EffectiveUserPermission, Messages, Perm } from '@cc/contracts';
+import { type EffectiveUserPermission, Messages, Perm, ResultsPerm } from '@cc/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
@@ -74,6 +74,8 @@ export default function UserPage() {
   const canEdit =
     self || can([Perm.updateUser, Perm.updateRoleOnUser, Perm.updateTypeOnUser, Perm.createTrainer], 'any');
   const canWelcome = !self && can([Perm.addUser, Perm.updateUser], 'any');
+  const canAddRecord = can([ResultsPerm.addRecord]);
+  const forUser = `user_id=${u.id}&user_name=${encodeURIComponent(u.name)}`;
 
   const sendWelcome = async () => {
     try {
@@ -100,14 +102,24 @@ export default function UserPage() {
           </span>
         }
         actions={
-          <>
+          <div className="flex flex-wrap gap-2">
+            {canAddRecord ? (
+              <ButtonLink variant="secondary" to={`/results/historical/create?${forUser}`}>
+                Add historical record
+              </ButtonLink>
+            ) : null}
+            {canAddRecord ? (
+              <ButtonLink variant="secondary" to={`/results/exempt/create?${forUser}`}>
+                Add exemption
+              </ButtonLink>
+            ) : null}
             {canWelcome ? (
               <Button variant="secondary" onClick={() => setConfirming(true)}>
                 Send welcome e-mail
               </Button>
             ) : null}
             {canEdit ? <ButtonLink to={`/users/update/${u.uuid}`}>Edit</ButtonLink> : null}
-          </>
+          </div>
         }
       />
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">

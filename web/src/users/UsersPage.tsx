@@ -76,6 +76,8 @@ export default function UsersPage() {
   const slug = useScopeSlug();
   const roles = useNamedOptions('roles', slug);
   const types = useNamedOptions('types', slug);
+  const canFilterRoles = usePermission([Perm.viewRoles, Perm.readOnlyRoles], 'any');
+  const canFilterTypes = usePermission([Perm.viewTypes]);
 
   const list = useQuery({
     queryKey: ['users', 'list', filters, slug],
@@ -166,26 +168,30 @@ export default function UsersPage() {
               onSearch={(search) => setFilters({ search })}
             />
           </div>
-          <Select
-            label="Job role"
-            hideLabel
-            options={[
-              { value: '', label: 'All job roles' },
-              ...(roles.data ?? []).map((r) => ({ value: r.id, label: r.name })),
-            ]}
-            value={filters.role_id}
-            onChange={(e) => setFilters({ role_id: e.target.value })}
-          />
-          <Select
-            label="User type"
-            hideLabel
-            options={[
-              { value: '', label: 'All user types' },
-              ...(types.data ?? []).map((t) => ({ value: t.id, label: t.name })),
-            ]}
-            value={filters.type_id}
-            onChange={(e) => setFilters({ type_id: e.target.value })}
-          />
+          {canFilterRoles ? (
+            <Select
+              label="Job role"
+              hideLabel
+              options={[
+                { value: '', label: 'All job roles' },
+                ...(roles.data ?? []).map((r) => ({ value: r.id, label: r.name })),
+              ]}
+              value={filters.role_id}
+              onChange={(e) => setFilters({ role_id: e.target.value })}
+            />
+          ) : null}
+          {canFilterTypes ? (
+            <Select
+              label="User type"
+              hideLabel
+              options={[
+                { value: '', label: 'All user types' },
+                ...(types.data ?? []).map((t) => ({ value: t.id, label: t.name })),
+              ]}
+              value={filters.type_id}
+              onChange={(e) => setFilters({ type_id: e.target.value })}
+            />
+          ) : null}
           <Select
             label="Trainers"
             hideLabel
