@@ -17,6 +17,7 @@ import * as m013 from './migrations/013_concurrency';
 import * as m015 from './migrations/015_email_change';
 import * as m016 from './migrations/016_server_secrets';
 import * as m017 from './migrations/017_login_throttle';
+import * as m022 from './migrations/022_date_format';
 
 /** Ordered, forward-only. Add a file, import it here; never edit one that has shipped. */
 const migrations: Record<string, Migration> = {
@@ -36,6 +37,7 @@ const migrations: Record<string, Migration> = {
   '015_email_change': m015,
   '017_login_throttle': m017,
   '016_server_secrets': m016,
+  '022_date_format': m022,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

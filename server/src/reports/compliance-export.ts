@@ -10,9 +10,9 @@ import {
 } from '@cc/contracts';
 import { scoreBand } from '../compliance/rules';
 import { actorOf, authorize, type Ctx } from '../http/context';
-import { whitelabelOfEntity } from '../whitelabel/service';
+import { dateFormatOfScope, whitelabelOfEntity } from '../whitelabel/service';
 import { type ComplianceInput, complianceReport } from './compliance-service';
-import { type Cell, type Column, dmy, writePdf, writeXlsx, XLSX_TYPE } from './writers';
+import { type Cell, type Column, dmyTime, writePdf, writeXlsx, XLSX_TYPE } from './writers';
 
 /**
  * The compliance report as a file (16 PDF / 17 XLSX, besides 13): the same figures as POST /reports/compliance,
@@ -50,6 +50,7 @@ export async function complianceFile(
   const report = outcome.report;
   const actor = actorOf(ctx);
   const now = ctx.clock();
+  const dates = await dateFormatOfScope(ctx);
   const filename = reportFileName('compliance', actor.name, now, format);
   const typeLabel =
     input.compliance_type === 'all'
@@ -73,7 +74,7 @@ export async function complianceFile(
   const courseColumns: Column[] = [{ header: 'Course', width: 44 }, ...figureColumns];
   const monthColumns: Column[] = [{ header: 'Month', width: 12 }, ...figureColumns];
   const facts = [
-    `Generated ${dmy(now)} by ${actor.name}`,
+    `Generated ${dmyTime(now, dates)} by ${actor.name}`,
     `${typeLabel} courses · new starters: ${input.new_starters_filter.replace(/_/g, ' ')}`,
     `Overall: ${report.totals.score}% compliant (${compliantCells(report.totals)} of ${report.totals.required} required in date or exempt; ${report.totals.exempt} exempt)`,
   ];

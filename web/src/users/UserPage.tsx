@@ -1,4 +1,11 @@
-import { type EffectiveUserPermission, Messages, Perm, ResultsPerm } from '@cc/contracts';
+import {
+  type EffectiveUserPermission,
+  formatDateTime,
+  formatDate as formatDayOnly,
+  Messages,
+  Perm,
+  ResultsPerm,
+} from '@cc/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
@@ -25,19 +32,9 @@ const SOURCE_LABEL: Record<string, string> = {
   super_admin: 'super admin',
 };
 
-const formatDate = (iso: string | null, withTime = false) => {
-  if (!iso) return null;
-  const d = new Date(iso.length === 10 ? `${iso}T00:00:00` : iso);
-  return withTime
-    ? d.toLocaleString('en-GB', {
-        day: 'numeric',
-        month: 'short',
-        year: 'numeric',
-        hour: '2-digit',
-        minute: '2-digit',
-      })
-    : d.toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
-};
+/** The organisation's date format (dates.ts); null for none, so callers choose the placeholder. */
+const formatDate = (iso: string | null, withTime = false) =>
+  iso ? (withTime ? formatDateTime(iso) : formatDayOnly(iso)) : null;
 
 /** `/users/{uuid}` (spec 1 §7 GET /users/{id}, GET /users/{id}/permissions, POST /users/{id}/send-welcome-email). */
 export default function UserPage() {
