@@ -4,7 +4,7 @@ import {
   CELL_STATUSES,
   type ComplianceFigures,
   type ComplianceReport,
-  compliantCells,
+  compliantSummary,
   ReportsPerm,
   reportFileName,
 } from '@cc/contracts';
@@ -39,6 +39,8 @@ const figureCells = (f: ComplianceFigures): Cell[] => [
   f.score,
 ];
 
+const capitalised = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
 export async function complianceFile(
   ctx: Ctx,
   input: ComplianceInput,
@@ -52,12 +54,14 @@ export async function complianceFile(
   const now = ctx.clock();
   const dates = await dateFormatOfScope(ctx);
   const filename = reportFileName('compliance', actor.name, now, format);
+  // The organisation's words for the two compliance types (white-label Mandatory / Required alt names).
+  const wl = await whitelabelOfEntity(ctx, report.entities[0]?.id ?? actor.primaryEntity.id);
   const typeLabel =
     input.compliance_type === 'all'
-      ? 'Mandatory and Required'
+      ? `${wl.primaryComplianceAltName} and ${wl.secondaryComplianceAltName}`
       : input.compliance_type === 'primary'
-        ? 'Mandatory'
-        : 'Required';
+        ? wl.primaryComplianceAltName
+        : wl.secondaryComplianceAltName;
   const names = new Map(report.entities.map((e) => [e.id, e.name]));
   const entityRows = report.entities.map((e): Cell[] => [
     e.name,
@@ -76,7 +80,7 @@ export async function complianceFile(
   const facts = [
     `Generated ${dmyTime(now, dates)} by ${actor.name}`,
     `${typeLabel} courses · new starters: ${input.new_starters_filter.replace(/_/g, ' ')}`,
-    `Overall: ${report.totals.score}% compliant (${compliantCells(report.totals)} of ${report.totals.required} required in date or exempt; ${report.totals.exempt} exempt)`,
+    `Overall: ${report.totals.score}%. ${capitalised(compliantSummary(report.totals).text)}`,
   ];
 
   if (format === 'xlsx') {
@@ -93,7 +97,6 @@ export async function complianceFile(
       ),
     };
   }
-  const wl = await whitelabelOfEntity(ctx, report.entities[0]?.id ?? actor.primaryEntity.id);
   const margins = { green: wl.greenScoreBandLowerMargin, amber: wl.amberScoreBandLowerMargin };
   const tint = { green: '#dcfce7', amber: '#fef3c7', red: '#fee2e2' } as const;
   const rowColour = (row: Cell[]) => {
