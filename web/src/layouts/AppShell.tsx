@@ -54,7 +54,8 @@ function Header() {
   const canActAs = usePermission([Perm.actingAs]);
   const open = useStore(sideNavStore, (s) => s.open);
   // The organisation in view, at every width: the acting-as entity, else the user's own.
-  const home = actingAs?.name ?? user?.a_entity?.name ?? user?.primary_entity.name ?? null;
+  // Without acting-as (19) a user sees their own place: their primary organisation (a carer's home).
+  const home = (canActAs ? actingAs?.name : null) ?? user?.primary_entity.name ?? actingAs?.name ?? null;
   return (
     <header className="sticky top-0 z-40 flex h-16 items-center gap-3 border-b border-slate-200 bg-white px-3 sm:px-5">
       <button
