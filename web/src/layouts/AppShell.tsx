@@ -12,6 +12,7 @@ import { useStore } from '../app/store';
 import { useWhitelabel } from '../app/whitelabel';
 import { isBuiltPath } from '../router';
 import { cx } from '../ui';
+import { organisationWord } from '../whitelabel/words';
 import { EntityModal } from './EntityModal';
 import { navSections, visibleNav } from './nav';
 
@@ -78,10 +79,10 @@ function Header() {
               type="button"
               onClick={() => showModal('entity')}
               className="focus-ring flex min-w-0 max-w-64 items-center gap-1.5 rounded-lg px-2 py-1.5 text-sm text-slate-700 ring-1 ring-slate-200 hover:bg-slate-50 sm:px-3"
-              title={`${wl.entityAltName} in view: ${home}. Switch ${wl.entityAltName.toLowerCase()}`}
-              aria-label={`${wl.entityAltName} in view: ${home}. Switch ${wl.entityAltName.toLowerCase()}`}
+              title={`${organisationWord(wl)} in view: ${home}. Switch ${organisationWord(wl).toLowerCase()}`}
+              aria-label={`${organisationWord(wl)} in view: ${home}. Switch ${organisationWord(wl).toLowerCase()}`}
             >
-              <span className="hidden text-slate-500 sm:inline">{wl.entityAltName}:</span>
+              <span className="hidden text-slate-500 sm:inline">{organisationWord(wl)}:</span>
               <span className="truncate font-medium" data-testid="acting-as">
                 {home}
               </span>
@@ -97,7 +98,7 @@ function Header() {
             </button>
           ) : (
             <span className="flex min-w-0 max-w-64 items-center gap-1.5 text-sm text-slate-700">
-              <span className="hidden text-slate-500 sm:inline">{wl.entityAltName}:</span>
+              <span className="hidden text-slate-500 sm:inline">{organisationWord(wl)}:</span>
               <span className="truncate font-medium" data-testid="acting-as" title={home}>
                 {home}
               </span>
@@ -153,7 +154,7 @@ function Header() {
                     onClick={() => showModal('entity')}
                     className="block w-full rounded-lg px-3 py-2 text-left text-sm text-slate-700 data-focus:bg-slate-100"
                   >
-                    Switch {wl.entityAltName.toLowerCase()}
+                    Switch {organisationWord(wl).toLowerCase()}
                   </button>
                 </MenuItem>
               ) : null}

@@ -19,6 +19,7 @@ const ROLES: Record<string, number[]> = {
   learner: [6, 44, 80, 104, 108, 118, 127],
 };
 const wl = {
+  entityAltName: DEFAULT_WHITELABEL.entityAltName,
   entitiesAltName: DEFAULT_WHITELABEL.entitiesAltName,
   certificateGroupMenuName: DEFAULT_WHITELABEL.certificateGroupMenuName,
 };

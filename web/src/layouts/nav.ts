@@ -1,4 +1,5 @@
 import { PRESET_ANY_OF, PRESET_PERMISSIONS, ReportsPerm, ResultsPerm, type Whitelabel } from '@cc/contracts';
+import { organisationsWord } from '../whitelabel/words';
 
 /**
  * The side navigation: each item is shown when the user holds its permission ids (spec 2 §6), `any` of them
@@ -22,7 +23,7 @@ export interface NavSection {
 }
 
 export function navSections(
-  wl: Pick<Whitelabel, 'entitiesAltName' | 'certificateGroupMenuName'>,
+  wl: Pick<Whitelabel, 'entityAltName' | 'entitiesAltName' | 'certificateGroupMenuName'>,
 ): NavSection[] {
   return [
     {
@@ -59,7 +60,7 @@ export function navSections(
       items: [
         // GET /users asks for 21; the page's role and type filters are offered only with 49/98 and 50.
         { label: 'Users', to: '/users', permissions: [21] },
-        { label: wl.entitiesAltName, to: '/entities', permissions: [22] },
+        { label: organisationsWord(wl), to: '/entities', permissions: [22] },
         { label: 'Job roles', to: (slug) => `/entities/${slug}/roles/`, permissions: [49, 98] },
         { label: 'User types', to: (slug) => `/entities/${slug}/types`, permissions: [50] },
         // GET /entities/{slug}/permissions asks for 78 (70 alone only lets a user save, not read).

@@ -35,3 +35,12 @@ describe('levels in product words', () => {
     expect(levelChoice('B', homes)).toMatch(/^Home \(one place within a group\)$/);
   });
 });
+
+describe('organisation words', () => {
+  it('never shows the spec default "Entity" to users', async () => {
+    const { organisationWord, organisationsWord } = await import('./words');
+    expect(organisationWord(DEFAULT_WHITELABEL)).toBe('Organisation');
+    expect(organisationsWord(DEFAULT_WHITELABEL)).toBe('Organisations');
+    expect(organisationWord(homes)).toBe('Home');
+  });
+});

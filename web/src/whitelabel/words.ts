@@ -70,3 +70,12 @@ export function userFieldWords(
     ]),
   );
 }
+
+/** One organisation in the organisation's own word ("Home"), or "Organisation" while the spec's default "Entity" is set. */
+export function organisationWord(wl: Words): string {
+  return named(wl) ? wl.entityAltName : 'Organisation';
+}
+/** Several: "Homes", or "Organisations" for the default. */
+export function organisationsWord(wl: Words): string {
+  return named(wl) ? wl.entitiesAltName : 'Organisations';
+}
