@@ -200,6 +200,7 @@ function SideNav() {
     const flags = { ...(user?.a_entity ?? {}), ...(actingAs ?? {}) } as Record<string, unknown>;
     return visibleNav(navSections(wl), { can, flags, slug, isBuilt: isBuiltPath });
   }, [wl, can, user, actingAs, slug]);
+  const hrefs = sections.flatMap((s) => s.items.map((i) => i.href));
   const showsPending = sections.some((s) => s.items.some((i) => i.badge === 'pendingApprovals'));
   const pending = usePendingApprovals(showsPending);
   useEffect(() => {
@@ -240,7 +241,10 @@ function SideNav() {
                   <li key={item.label}>
                     <NavLink
                       to={to}
-                      end={to === '/'}
+                      // Exact when another entry lives under this one (Homes vs a home's Branding).
+                      end={
+                        to === '/' || hrefs.some((h) => h !== to && h.startsWith(`${to.replace(/\/$/, '')}/`))
+                      }
                       aria-label={count ? `${item.label} (${count} waiting)` : undefined}
                       className={({ isActive }) =>
                         cx(
