@@ -1,5 +1,11 @@
 import type { ComponentType } from 'react';
-import { createBrowserRouter, type LoaderFunctionArgs, Navigate, type RouteObject } from 'react-router';
+import {
+  createBrowserRouter,
+  type LoaderFunctionArgs,
+  matchRoutes,
+  Navigate,
+  type RouteObject,
+} from 'react-router';
 import { isLoggedIn, logout, verifyEmail } from './app/auth';
 import { setNavigator } from './app/navigation';
 import {
@@ -260,6 +266,18 @@ export const routes: RouteObject[] = [
     ],
   },
 ];
+
+/**
+ * True when `path` (a real address such as /entities/oakfield-house/roles/) opens a built page, not the
+ * placeholder of `notBuilt` nor the catch-all 404. The navigation hides entries that fail it, so an entry appears
+ * by itself once its route is switched to `built`.
+ */
+export function isBuiltPath(path: string): boolean {
+  const matches = matchRoutes(routes, path.split(/[?#]/)[0] ?? path);
+  const leaf = matches?.[matches.length - 1]?.route;
+  if (!leaf || leaf.path === '*') return false;
+  return !(leaf.handle as { notBuilt?: boolean } | undefined)?.notBuilt;
+}
 
 export function createAppRouter() {
   const router = createBrowserRouter(routes);

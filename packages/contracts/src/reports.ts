@@ -343,3 +343,24 @@ export function reportScore(
   if (t.required <= 0) return 100;
   return Math.floor((compliantCells(t) * 100) / t.required);
 }
+
+/**
+ * The one definition of "compliant" in words, shown the same way wherever a tally is (start-page widget, compliance
+ * report, its PDF): "587 of 744 compliant (in date 517, expiring soon 47, exempt 23)". Compliant = in date +
+ * expiring soon (still in date) + exempt (compliantCells); "in date" alone excludes those expiring soon.
+ */
+export function compliantSummary(t: Pick<ComplianceTally, 'in_date' | 'expiring' | 'exempt' | 'required'>): {
+  compliant: number;
+  required: number;
+  text: string;
+  breakdown: string;
+} {
+  const compliant = compliantCells(t);
+  const breakdown = `in date ${t.in_date}, expiring soon ${t.expiring}, exempt ${t.exempt}`;
+  return {
+    compliant,
+    required: t.required,
+    breakdown,
+    text: `${compliant} of ${t.required} compliant (${breakdown})`,
+  };
+}

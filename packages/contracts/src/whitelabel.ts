@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DATE_FORMATS } from './dates';
 
 const colour = z
   .string()
@@ -38,6 +39,10 @@ export const WhitelabelBody = z
     greenScoreBandLowerMargin: margin,
     amberScoreBandLowerMargin: margin,
     faviconUrl: z.string().trim().url().max(500).or(z.literal('')),
+    /** Ours (issue 13): how dates read on pages, PDFs and XLSX; '' follows the parent organisation again. */
+    dateFormat: z
+      .enum(DATE_FORMATS, { message: 'The date format must be DD/MM/YYYY, MM/DD/YYYY or YYYY-MM-DD.' })
+      .or(z.literal('')),
     removeLogo: z.enum(['0', '1']),
     removeLoginLogo: z.enum(['0', '1']),
     removeFavicon: z.enum(['0', '1']),
@@ -82,6 +87,8 @@ export const Whitelabel = z.object({
   successSecondary: z.string().nullable(),
   warningSecondary: z.string().nullable(),
   dangerSecondary: z.string().nullable(),
+  /** Ours (issue 13): the organisation's date format (its own, else its level A parent's, else DD/MM/YYYY). */
+  dateFormat: z.enum(DATE_FORMATS),
 });
 export type Whitelabel = z.infer<typeof Whitelabel>;
 export const WhitelabelQuery = z.object({

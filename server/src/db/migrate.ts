@@ -19,6 +19,7 @@ import * as m016 from './migrations/016_server_secrets';
 import * as m017 from './migrations/017_login_throttle';
 import * as m020 from './migrations/020_activity_search';
 import * as m021 from './migrations/021_inspection_packs';
+import * as m022 from './migrations/022_date_format';
 
 /** Ordered, forward-only. Add a file, import it here; never edit one that has shipped. */
 const migrations: Record<string, Migration> = {
@@ -40,6 +41,7 @@ const migrations: Record<string, Migration> = {
   '016_server_secrets': m016,
   '020_activity_search': m020,
   '021_inspection_packs': m021,
+  '022_date_format': m022,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -43,6 +43,8 @@ export interface EntitiesTable {
   can_manage_bookings: Generated<boolean>;
   can_see_new_dashboards: Generated<boolean>;
   whitelabel: Json<Record<string, unknown>>;
+  /** 022: the organisation's DateFormat; null follows the level A parent, then DD/MM/YYYY. */
+  date_format: Generated<'DD/MM/YYYY' | 'MM/DD/YYYY' | 'YYYY-MM-DD' | null>;
   plan: 'free' | 'standard' | 'enterprise' | null;
   created_at: DefaultTimestamp;
   updated_at: DefaultTimestamp;

@@ -7,6 +7,7 @@ import './users';
 import './roles';
 import './whitelabel';
 import './learning';
+import './preferences';
 
 /** Built once per process: the schema is static. */
 export const schema = builder.toSchema();

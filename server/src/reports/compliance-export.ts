@@ -4,15 +4,15 @@ import {
   CELL_STATUSES,
   type ComplianceFigures,
   type ComplianceReport,
-  compliantCells,
+  compliantSummary,
   ReportsPerm,
   reportFileName,
 } from '@cc/contracts';
 import { scoreBand } from '../compliance/rules';
 import { actorOf, authorize, type Ctx } from '../http/context';
-import { whitelabelOfEntity } from '../whitelabel/service';
+import { dateFormatOfScope, whitelabelOfEntity } from '../whitelabel/service';
 import { type ComplianceInput, complianceReport } from './compliance-service';
-import { type Cell, type Column, dmy, writePdf, writeXlsx, XLSX_TYPE } from './writers';
+import { type Cell, type Column, dmyTime, writePdf, writeXlsx, XLSX_TYPE } from './writers';
 
 /**
  * The compliance report as a file (16 PDF / 17 XLSX, besides 13): the same figures as POST /reports/compliance,
@@ -39,6 +39,8 @@ const figureCells = (f: ComplianceFigures): Cell[] => [
   f.score,
 ];
 
+const capitalised = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
 export async function complianceFile(
   ctx: Ctx,
   input: ComplianceInput,
@@ -50,13 +52,16 @@ export async function complianceFile(
   const report = outcome.report;
   const actor = actorOf(ctx);
   const now = ctx.clock();
+  const dates = await dateFormatOfScope(ctx);
   const filename = reportFileName('compliance', actor.name, now, format);
+  // The organisation's words for the two compliance types (white-label Mandatory / Required alt names).
+  const wl = await whitelabelOfEntity(ctx, report.entities[0]?.id ?? actor.primaryEntity.id);
   const typeLabel =
     input.compliance_type === 'all'
-      ? 'Mandatory and Required'
+      ? `${wl.primaryComplianceAltName} and ${wl.secondaryComplianceAltName}`
       : input.compliance_type === 'primary'
-        ? 'Mandatory'
-        : 'Required';
+        ? wl.primaryComplianceAltName
+        : wl.secondaryComplianceAltName;
   const names = new Map(report.entities.map((e) => [e.id, e.name]));
   const entityRows = report.entities.map((e): Cell[] => [
     e.name,
@@ -73,9 +78,9 @@ export async function complianceFile(
   const courseColumns: Column[] = [{ header: 'Course', width: 44 }, ...figureColumns];
   const monthColumns: Column[] = [{ header: 'Month', width: 12 }, ...figureColumns];
   const facts = [
-    `Generated ${dmy(now)} by ${actor.name}`,
+    `Generated ${dmyTime(now, dates)} by ${actor.name}`,
     `${typeLabel} courses · new starters: ${input.new_starters_filter.replace(/_/g, ' ')}`,
-    `Overall: ${report.totals.score}% compliant (${compliantCells(report.totals)} of ${report.totals.required} required in date or exempt; ${report.totals.exempt} exempt)`,
+    `Overall: ${report.totals.score}%. ${capitalised(compliantSummary(report.totals).text)}`,
   ];
 
   if (format === 'xlsx') {
@@ -92,7 +97,6 @@ export async function complianceFile(
       ),
     };
   }
-  const wl = await whitelabelOfEntity(ctx, report.entities[0]?.id ?? actor.primaryEntity.id);
   const margins = { green: wl.greenScoreBandLowerMargin, amber: wl.amberScoreBandLowerMargin };
   const tint = { green: '#dcfce7', amber: '#fef3c7', red: '#fee2e2' } as const;
   const rowColour = (row: Cell[]) => {

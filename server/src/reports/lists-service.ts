@@ -15,6 +15,7 @@ import {
 } from '@cc/contracts';
 import type { ResultType } from '../db/schema';
 import { actorOf, authorize, type Ctx, can } from '../http/context';
+import { dateFormatOfScope } from '../whitelabel/service';
 import type { ReportFile } from './compliance-export';
 import { withScore } from './compliance-service';
 import {
@@ -27,7 +28,7 @@ import {
   userFigures,
 } from './queries';
 import { resolveReportScope, typeFilter } from './scope';
-import { type Cell, type Column, dmy, writePdf, writeXlsx, XLSX_TYPE } from './writers';
+import { type Cell, type Column, dmy, dmyTime, writePdf, writeXlsx, XLSX_TYPE } from './writers';
 
 /** Role, certificate, results and staff reports (spec 2 §7 "Reports"). 404 (scope) before 403 (permission). */
 
@@ -140,6 +141,7 @@ export async function certificateFile(
   const actor = actorOf(ctx);
   const ext = format === 'PDF' ? 'pdf' : 'xlsx';
   const filename = reportFileName('certificate', actor.name, ctx.clock(), ext);
+  const dates = await dateFormatOfScope(ctx);
   const columns: Column[] = [
     { header: 'Learner', width: 24 },
     { header: 'E-mail', width: 28 },
@@ -163,8 +165,8 @@ export async function certificateFile(
         r.type,
         gradeOf(r.type),
         r.score === null ? null : Number(r.score),
-        dmy(r.completed_at),
-        dmy(r.expires_at) || 'Never',
+        dmy(r.completed_at, dates),
+        dmy(r.expires_at, dates) || 'Never',
       ]);
     }
   }
@@ -182,9 +184,9 @@ export async function certificateFile(
       title: 'Certificate report',
       author: actor.name,
       subtitle: [
-        `Generated ${dmy(ctx.clock())} by ${actor.name}`,
-        `${body.filter_by === 'expires' ? 'Expiring' : 'Completed'} ${window.from ? `from ${dmy(window.from)}` : ''} ${
-          window.to ? `to ${dmy(new Date(window.to.getTime() - 1))}` : ''
+        `Generated ${dmyTime(ctx.clock(), dates)} by ${actor.name}`,
+        `${body.filter_by === 'expires' ? 'Expiring' : 'Completed'} ${window.from ? `from ${dmy(window.from, dates)}` : ''} ${
+          window.to ? `to ${dmy(new Date(window.to.getTime() - 1), dates)}` : ''
         }`.trim(),
       ],
       tables: [{ columns, rows: rows() }],
@@ -243,6 +245,7 @@ export async function resultsFile(ctx: Ctx, body: ResultsReportBody): Promise<Re
   const scope = await resolveReportScope(ctx, body);
   const actor = authorize(ctx, [ReportsPerm.resultsReport]);
   const f = resultFilters(scope.entityIds, body, ctx.clock());
+  const dates = await dateFormatOfScope(ctx);
   const columns: Column[] = [
     { header: 'Learner', width: 24 },
     { header: 'E-mail', width: 28 },
@@ -268,8 +271,8 @@ export async function resultsFile(ctx: Ctx, body: ResultsReportBody): Promise<Re
         r.status,
         r.passed ? 'Yes' : 'No',
         r.score === null ? null : Number(r.score),
-        dmy(r.completed_at),
-        dmy(r.expires_at),
+        dmy(r.completed_at, dates),
+        dmy(r.expires_at, dates),
       ]);
   }
   return {
@@ -285,6 +288,7 @@ export async function staffFile(ctx: Ctx, body: StaffReportBody): Promise<Report
   const actor = authorize(ctx, [ReportsPerm.complianceReport, ReportsPerm.complianceExcel]);
   const now = ctx.clock();
   const users = await userFigures(ctx.db, cellFilters(scope.entityIds, body), now);
+  const dates = await dateFormatOfScope(ctx);
   const columns: Column[] = [
     { header: 'Name', width: 24 },
     { header: 'E-mail', width: 28 },
@@ -304,8 +308,8 @@ export async function staffFile(ctx: Ctx, body: StaffReportBody): Promise<Report
       u.email,
       u.entity_name,
       u.role_name ?? '',
-      u.start_date ? dmy(u.start_date) : '',
-      dmy(u.last_login_at),
+      u.start_date ? dmy(u.start_date, dates) : '',
+      dmy(u.last_login_at, dates),
       u.new_starter ? 'Yes' : 'No',
       u.required,
       ...CELL_STATUSES.map((st) => u[st]),

@@ -1,4 +1,5 @@
 import { PassThrough, type Readable } from 'node:stream';
+import { type DateFormat, DEFAULT_DATE_FORMAT, formatDate, formatDateTime } from '@cc/contracts';
 import PDFDocument from 'pdfkit';
 import { type FontWeight, fontFor, STANDARD_FONT, useUnicodeFonts } from '../pdf/fonts';
 import { spreadsheetCell, spreadsheetText } from './spreadsheet-text';
@@ -158,10 +159,18 @@ export function writePdf(
   return pdf as unknown as Readable;
 }
 
-/** 'DD-MM-YYYY' of a date in UTC (spec 2 §9 style), or '' for none. */
-export function dmy(d: Date | string | null | undefined): string {
-  if (!d) return '';
-  const date = new Date(d);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${pad(date.getUTCDate())}-${pad(date.getUTCMonth() + 1)}-${date.getUTCFullYear()}`;
+/**
+ * A date in the organisation's format (one date format on pages, PDFs and XLSX: packages/contracts dates.ts;
+ * whitelabel/service.ts dateFormatOf gives an entity's), or '' for none.
+ */
+export function dmy(d: Date | string | null | undefined, format: DateFormat = DEFAULT_DATE_FORMAT): string {
+  return formatDate(d, format);
+}
+
+/** A date and time (24-hour, UK time) in the organisation's format, or '' for none. */
+export function dmyTime(
+  d: Date | string | null | undefined,
+  format: DateFormat = DEFAULT_DATE_FORMAT,
+): string {
+  return formatDateTime(d, format);
 }

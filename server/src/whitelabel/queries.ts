@@ -1,3 +1,4 @@
+import type { DateFormat } from '@cc/contracts';
 import type { Transaction } from 'kysely';
 import type { Db } from '../db/connect';
 import type { Database } from '../db/schema';
@@ -6,7 +7,7 @@ import type { Database } from '../db/schema';
 
 type Executor = Db | Transaction<Database>;
 
-const brandingColumns = ['id', 'slug', 'name', 'level', 'parent_id', 'whitelabel'] as const;
+const brandingColumns = ['id', 'slug', 'name', 'level', 'parent_id', 'whitelabel', 'date_format'] as const;
 
 export async function findBrandingBySlug(db: Executor, slug: string) {
   return db.selectFrom('entities').select(brandingColumns).where('slug', '=', slug).executeTakeFirst();
@@ -34,10 +35,21 @@ export async function lockBranding(trx: Transaction<Database>, id: number) {
     .executeTakeFirstOrThrow();
 }
 
-export async function saveBranding(trx: Transaction<Database>, id: number, whitelabel: object, now: Date) {
+/** `dateFormat`: undefined leaves the column alone, null clears it (follow the parent again). */
+export async function saveBranding(
+  trx: Transaction<Database>,
+  id: number,
+  whitelabel: object,
+  now: Date,
+  dateFormat?: DateFormat | null,
+) {
   await trx
     .updateTable('entities')
-    .set({ whitelabel: JSON.stringify(whitelabel), updated_at: now })
+    .set({
+      whitelabel: JSON.stringify(whitelabel),
+      updated_at: now,
+      ...(dateFormat === undefined ? {} : { date_format: dateFormat }),
+    })
     .where('id', '=', id)
     .execute();
 }
@@ -75,5 +87,15 @@ export async function findPublicFile(db: Db, uuid: string, purposes: readonly st
     .select(['uuid', 'storage_key', 'original_name', 'mime_type', 'size_bytes', 'purpose'])
     .where('uuid', '=', uuid)
     .where('purpose', 'in', purposes)
+    .executeTakeFirst();
+}
+
+/** An entity's own date format and its parent's (level A), in one query. */
+export async function findDateFormats(db: Executor, id: number) {
+  return db
+    .selectFrom('entities as e')
+    .leftJoin('entities as p', (join) => join.onRef('p.id', '=', 'e.parent_id').on('p.level', '=', 'A'))
+    .select(['e.date_format as own', 'p.date_format as parent', 'e.level'])
+    .where('e.id', '=', id)
     .executeTakeFirst();
 }

@@ -1,4 +1,6 @@
 import {
+  type DateFormat,
+  DEFAULT_DATE_FORMAT,
   MAX_IMAGE_BYTES,
   Perm,
   WHITELABEL_FILE_FIELDS,
@@ -7,7 +9,7 @@ import {
   type WhitelabelFileField,
 } from '@cc/contracts';
 import { findEntityByRef } from '../entities/queries';
-import { assertEntityInScope } from '../entities/scope';
+import { assertEntityInScope, entityScope } from '../entities/scope';
 import type { Ctx } from '../http/context';
 import { actorOf, authorize } from '../http/context';
 import { type FieldErrors, fieldErrorsFromZod, invalid, notFound } from '../http/errors';
@@ -17,6 +19,7 @@ import {
   findBrandingById,
   findBrandingBySlug,
   findBrandingBySubdomain,
+  findDateFormats,
   findPublicFile,
   insertFile,
   lockBranding,
@@ -43,10 +46,27 @@ async function resolveFor(
   const layers: StoredWhitelabel[] = [];
   if (row.level === 'B' && row.parent_id !== null) {
     const parent = await findBrandingById(ctx.db, row.parent_id);
-    if (parent?.level === 'A') layers.push(readStored(parent.whitelabel));
+    if (parent?.level === 'A') layers.push(withDateFormat(readStored(parent.whitelabel), parent.date_format));
   }
-  layers.push(own ?? readStored(row.whitelabel));
+  layers.push(withDateFormat(own ?? readStored(row.whitelabel), row.date_format));
   return resolveWhitelabel(row, layers);
+}
+
+const withDateFormat = (layer: StoredWhitelabel, format: DateFormat | null): StoredWhitelabel =>
+  format ? { ...layer, dateFormat: format } : layer;
+
+/** The date format of the organisation in view (the acting-as entity, else the caller's own). */
+export async function dateFormatOfScope(ctx: Ctx): Promise<DateFormat> {
+  return dateFormatOf(ctx, (await entityScope(ctx)).baseId);
+}
+
+/**
+ * The date format an entity's exports use (PDF, XLSX, e-mails): its own, else its level A parent's, else
+ * DD/MM/YYYY. Pass the result to formatDate / formatDateTime from '@cc/contracts'.
+ */
+export async function dateFormatOf(ctx: Pick<Ctx, 'db'>, entityId: number): Promise<DateFormat> {
+  const row = await findDateFormats(ctx.db, entityId);
+  return row?.own ?? (row?.level === 'B' ? row.parent : null) ?? DEFAULT_DATE_FORMAT;
 }
 
 /** The effective white-label of an entity (used by GET /entities/{id}). */
@@ -163,6 +183,9 @@ export async function updateWhitelabel(
       const row = await lockBranding(trx, entity.id);
       const before = readStored(row.whitelabel);
       const next = applyForm(before, form);
+      // '' clears the organisation's own choice (it follows its parent again); undefined leaves it.
+      const dateFormat = form.dateFormat === undefined ? undefined : form.dateFormat || null;
+      const rowAfter = dateFormat === undefined ? row : { ...row, date_format: dateFormat };
       const replaced: string[] = [];
       for (const field of WHITELABEL_FILE_FIELDS) {
         const upload = stored.find((f) => f.field === field);
@@ -183,11 +206,11 @@ export async function updateWhitelabel(
           if (old) replaced.push(old);
         }
       }
-      const resolved = await resolveFor({ db: trx }, row, next);
+      const resolved = await resolveFor({ db: trx }, rowAfter, next);
       if (resolved.amberScoreBandLowerMargin >= resolved.greenScoreBandLowerMargin) {
         throw invalid({ amberScoreBandLowerMargin: ['The amber margin must be below the green margin.'] });
       }
-      await saveBranding(trx, entity.id, next, ctx.clock());
+      await saveBranding(trx, entity.id, next, ctx.clock(), dateFormat);
       replacedKeys = await deleteEntityFiles(trx, entity.id, replaced);
       return resolved;
     });

@@ -1,4 +1,6 @@
 import {
+  type DateFormat,
+  DEFAULT_DATE_FORMAT,
   DEFAULT_WHITELABEL,
   PRODUCT_NAME,
   type Whitelabel,
@@ -38,6 +40,8 @@ export type StoredWhitelabel = Partial<{
   logo: string;
   loginLogo: string;
   favicon: string;
+  /** Not in the jsonb: entities.date_format (migration 022), layered in by service.ts like the rest. */
+  dateFormat: DateFormat;
 }>;
 type StoredKey = keyof StoredWhitelabel;
 
@@ -153,6 +157,7 @@ export function resolveWhitelabel(
     successSecondary: s.successSecondary ?? null,
     warningSecondary: s.warningSecondary ?? null,
     dangerSecondary: s.dangerSecondary ?? null,
+    dateFormat: s.dateFormat ?? DEFAULT_DATE_FORMAT,
   };
 }
 

@@ -2,6 +2,7 @@ import { DEFAULT_WHITELABEL, MAX_IMAGE_BYTES, Messages, Perm } from '@cc/contrac
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, buildEntity, buildUser, snapshot } from '../../test/factories';
 import { createHarness, type Harness } from '../../test/harness';
+import { dateFormatOf } from './service';
 import { subdomainFromHost } from './settings';
 
 let h: Harness;
@@ -397,5 +398,42 @@ describe('GET /api/files/{uuid}', () => {
       .returning('uuid')
       .executeTakeFirstOrThrow();
     expect((await h.app.inject({ method: 'GET', url: `/api/files/${row.uuid}` })).statusCode).toBe(404);
+  });
+});
+
+describe('date format (issue 13: one date format, the organisation setting)', () => {
+  it('defaults to DD/MM/YYYY, is saved with the white-label, inherited by a site and cleared with ""', async () => {
+    const { a, b1 } = await organisation();
+    const user = await buildUser(h.db, { entityId: a.id, permissions: [Perm.whiteLabel] });
+    const get = async (slug: string) =>
+      (await h.app.inject({ method: 'GET', url: `/api/whitelabel?slug=${slug}` })).json().data.dateFormat;
+    expect(await get(a.slug)).toBe('DD/MM/YYYY');
+    expect(await dateFormatOf({ db: h.db }, b1.id)).toBe('DD/MM/YYYY');
+
+    const saved = await post(`/api/entities/${a.slug}/whitelabel`, user.id, { dateFormat: 'YYYY-MM-DD' });
+    expect(saved.statusCode).toBe(200);
+    expect(saved.json().data.dateFormat).toBe('YYYY-MM-DD');
+    expect(await get(a.slug)).toBe('YYYY-MM-DD');
+    expect(await get(b1.slug)).toBe('YYYY-MM-DD');
+    expect(await dateFormatOf({ db: h.db }, b1.id)).toBe('YYYY-MM-DD');
+
+    // A site's own choice wins over its group's; '' follows the group again.
+    await post(`/api/entities/${b1.slug}/whitelabel`, user.id, { dateFormat: 'MM/DD/YYYY' });
+    expect(await get(b1.slug)).toBe('MM/DD/YYYY');
+    expect(await dateFormatOf({ db: h.db }, b1.id)).toBe('MM/DD/YYYY');
+    await post(`/api/entities/${b1.slug}/whitelabel`, user.id, { dateFormat: '' });
+    expect(await get(b1.slug)).toBe('YYYY-MM-DD');
+
+    // Saving other settings leaves the format alone.
+    await post(`/api/entities/${a.slug}/whitelabel`, user.id, { primaryColour: '#112233' });
+    expect(await get(a.slug)).toBe('YYYY-MM-DD');
+  });
+
+  it('refuses an unknown format with 422 and a field error', async () => {
+    const { a } = await organisation();
+    const user = await buildUser(h.db, { entityId: a.id, permissions: [Perm.whiteLabel] });
+    const res = await post(`/api/entities/${a.slug}/whitelabel`, user.id, { dateFormat: 'D.M.YY' });
+    expect(res.statusCode).toBe(422);
+    expect(Object.keys(res.json().errors)).toContain('dateFormat');
   });
 });

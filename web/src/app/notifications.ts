@@ -1,5 +1,7 @@
 import type { ErrorEnvelope } from '@cc/contracts';
+import { userWords } from '../whitelabel/words';
 import { createStore } from './store';
+import { whitelabelStore } from './whitelabel';
 
 export type NotificationType = 'success' | 'info' | 'warning' | 'error';
 export interface Notification {
@@ -21,8 +23,10 @@ export function addNotification(input: {
 }): number {
   const id = nextId++;
   const type = input.type ?? 'info';
+  // Every notice in the organisation's words, permission failures in plain words (whitelabel/words.ts).
+  const message = userWords(input.message, whitelabelStore.get());
   const timeout = input.timeout ?? (type === 'error' ? 0 : 5000);
-  notificationsStore.set((list) => [...list, { id, type, message: input.message, timeout }]);
+  notificationsStore.set((list) => [...list, { id, type, message, timeout }]);
   if (timeout > 0) setTimeout(() => removeNotification(id), timeout);
   return id;
 }

@@ -1,4 +1,10 @@
-import { DEFAULT_WHITELABEL, STORAGE_KEYS, type Whitelabel } from '@cc/contracts';
+import {
+  DEFAULT_DATE_FORMAT,
+  DEFAULT_WHITELABEL,
+  STORAGE_KEYS,
+  setDateFormat,
+  type Whitelabel,
+} from '@cc/contracts';
 import { api, type Envelope } from './api';
 import { readJson, writeJson } from './storage';
 import { createStore, useStore } from './store';
@@ -16,6 +22,7 @@ export const DEFAULT_THEME: Whitelabel = {
   successSecondary: null,
   warningSecondary: null,
   dangerSecondary: null,
+  dateFormat: DEFAULT_DATE_FORMAT,
   ...DEFAULT_WHITELABEL,
 };
 
@@ -28,6 +35,8 @@ export function useWhitelabel(): Whitelabel {
 /** Apply a white-label: store it, persist it (key `whitelabel`), write the CSS variables and the favicon. */
 export function applyWhitelabel(input: Partial<Whitelabel> | null): Whitelabel {
   const wl: Whitelabel = { ...DEFAULT_THEME, ...stripNulls(input ?? {}) };
+  // Every formatDate / formatDateTime on the page follows the organisation's format from here on.
+  setDateFormat(wl.dateFormat);
   whitelabelStore.set(wl);
   writeJson(STORAGE_KEYS.whitelabel, input ? wl : null);
   applyThemeVariables(themeVariables(wl));

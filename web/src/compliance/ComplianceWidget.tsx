@@ -1,4 +1,4 @@
-import { ComplianceMessages, CompliancePerm, compliantCells, type ScoreType } from '@cc/contracts';
+import { ComplianceMessages, CompliancePerm, compliantSummary, type ScoreType } from '@cc/contracts';
 import { useState } from 'react';
 import { usePermission } from '../app/auth';
 import { useWhitelabel } from '../app/whitelabel';
@@ -60,13 +60,12 @@ export function ComplianceWidget({ entity, entityName }: { entity: string | numb
             <p className="font-medium text-slate-900">
               {entityName}: {BAND_LABEL[data.band]}
             </p>
-            <p>
-              {compliantCells(data)} of {data.required} required courses in date or exempt across {data.users}{' '}
-              {data.users === 1 ? 'person' : 'people'}.
+            <p data-testid="compliant-summary">
+              Compliant {compliantSummary(data).compliant} of {data.required} required courses across{' '}
+              {data.users} {data.users === 1 ? 'person' : 'people'} ({compliantSummary(data).breakdown}).
             </p>
             <p className="text-slate-600">
-              {data.expiring} expiring soon, {data.expired} expired, {data.missing} not done
-              {data.exempt ? `, ${data.exempt} exempt` : ''}.
+              Not compliant: {data.expired} expired, {data.missing} not done.
             </p>
           </div>
         </div>

@@ -4,6 +4,7 @@ import {
   type CellStatus,
   ComplianceMessages,
   CompliancePerm,
+  formatDate,
   type Paged,
   type UserComplianceCourse,
 } from '@cc/contracts';
@@ -40,8 +41,7 @@ export const STATUS_LABEL = Object.fromEntries(
   CELL_STATUSES.map((s) => [s, { label: CELL_STATUS_LABELS[s], tone: STATUS_TONE[s] }]),
 ) as Record<CellStatus, { label: string; tone: BadgeTone }>;
 
-export const formatDay = (iso: string | null | undefined) =>
-  iso ? new Date(iso).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric' }) : '—';
+export const formatDay = (iso: string | null | undefined) => formatDate(iso, undefined, '—');
 
 /**
  * The user's compliance courses (issue 5 item 2): the courses their job role requires in their primary entity,

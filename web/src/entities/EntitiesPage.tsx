@@ -17,6 +17,7 @@ import {
   Select,
   Toggle,
 } from '../ui';
+import { levelLabel, sitesWord } from '../whitelabel/words';
 import { type EntityListFilters, useEntities } from './queries';
 import { errorEnvelope } from './shared';
 
@@ -70,7 +71,7 @@ export default function EntitiesPage() {
         </Link>
       ),
     },
-    { key: 'level', header: 'Level', render: (e) => <Badge>{`Level ${e.level}`}</Badge> },
+    { key: 'level', header: 'Kind', render: (e) => <Badge>{levelLabel(e.level, wl)}</Badge> },
     {
       key: 'type',
       header: 'Type',
@@ -111,12 +112,12 @@ export default function EntitiesPage() {
           />
           <div className="w-full sm:w-44">
             <Select
-              label="Level"
+              label="Kind"
               hideLabel
               options={[
-                { value: '', label: 'All levels' },
-                { value: 'A', label: 'Level A' },
-                { value: 'B', label: 'Level B' },
+                { value: '', label: 'Groups and sites' },
+                { value: 'A', label: 'Groups' },
+                { value: 'B', label: sitesWord(wl) },
               ]}
               value={filters.level}
               onChange={(e) => setFilters({ level: e.target.value as EntityListFilters['level'] })}

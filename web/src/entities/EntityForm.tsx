@@ -1,7 +1,9 @@
 import { Perm } from '@cc/contracts';
 import type { ReactNode } from 'react';
 import { useAuth, usePermission, usePermissionChecker } from '../app/auth';
+import { useWhitelabel } from '../app/whitelabel';
 import { Select, TextArea, TextField, Toggle } from '../ui';
+import { levelChoice, siteWord, WEB_ADDRESS_LABEL } from '../whitelabel/words';
 import type { EntityFlag, EntityFormState } from './entity-form';
 import { type FieldErrors, FormSection } from './shared';
 
@@ -68,6 +70,7 @@ export function EntityForm({
   footer: ReactNode;
   onSubmit: () => void;
 }) {
+  const wl = useWhitelabel();
   const { user } = useAuth();
   const can = usePermissionChecker();
   const canSeeNotes = usePermission([Perm.entityNotesView]);
@@ -95,21 +98,21 @@ export function EntityForm({
       <FormSection title="Details">
         <TextField label="Name" required autoComplete="organization" {...text('name')} />
         <TextField
-          label="Slug"
+          label={WEB_ADDRESS_LABEL}
           hint={
             mode === 'create'
-              ? 'Used in addresses. Leave blank to make one from the name.'
-              : 'Used in addresses.'
+              ? 'The part of page addresses that names it, e.g. “oakfield-house”. Leave blank to make one from the name.'
+              : 'The part of page addresses that names it, e.g. “oakfield-house”.'
           }
           {...text('slug')}
         />
         {mode === 'create' ? (
           <Select
-            label="Level"
+            label="Kind"
             required
             options={[
-              { value: 'A', label: 'A — organisation' },
-              { value: 'B', label: 'B — site of an organisation' },
+              { value: 'A', label: levelChoice('A', wl) },
+              { value: 'B', label: levelChoice('B', wl) },
             ]}
             value={form.level}
             onChange={(e) => onChange({ ...form, level: e.target.value as 'A' | 'B', parent_id: '' })}
@@ -121,10 +124,14 @@ export function EntityForm({
           <Select
             label="Parent"
             required
-            placeholder="Choose the parent organisation"
+            placeholder="Choose its group"
             options={parents.map((p) => ({ value: p.id, label: p.name }))}
             disabled={!parentEditable}
-            hint={parentEditable ? undefined : 'You may not move this entity to another parent.'}
+            hint={
+              parentEditable
+                ? undefined
+                : `You may not move this ${siteWord(wl).toLowerCase()} to another group.`
+            }
             {...text('parent_id')}
           />
         ) : null}

@@ -7,6 +7,7 @@ import { notifyError, notifySuccess } from '../app/notifications';
 import { useWhitelabel } from '../app/whitelabel';
 import { InspectionPackButton } from '../reports/InspectionPackButton';
 import { Badge, Button, ButtonLink, Card, ConfirmDialog, EmptyState, PageHeader } from '../ui';
+import { levelLabel, sitesWord, siteWord } from '../whitelabel/words';
 import { useEntity } from './queries';
 import { DetailRow, dash, errorEnvelope, LoadError, LoadingCard, useNotFoundRedirect } from './shared';
 
@@ -95,7 +96,7 @@ export default function EntityPage() {
         breadcrumbs={[{ label: wl.entitiesAltName, to: '/entities' }, { label: e.name }]}
         description={
           <span className="inline-flex flex-wrap items-center gap-2">
-            <Badge>{`Level ${e.level}`}</Badge>
+            <Badge>{levelLabel(e.level, wl)}</Badge>
             {e.is_training_company ? <Badge tone="primary">Training company</Badge> : null}
             {e.parent ? (
               <span>
@@ -216,11 +217,11 @@ export default function EntityPage() {
               </ul>
             ) : (
               <EmptyState
-                title="No sites"
+                title={`No ${sitesWord(wl).toLowerCase()}`}
                 description={
                   e.level === 'A'
-                    ? 'Sites of this organisation appear here.'
-                    : 'A level B entity has no sites.'
+                    ? `The ${sitesWord(wl).toLowerCase()} of this group appear here.`
+                    : `A ${siteWord(wl).toLowerCase()} holds no others; only a group does.`
                 }
                 action={
                   e.level === 'A' && can([Perm.addEntity]) ? (

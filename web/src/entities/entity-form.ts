@@ -136,7 +136,7 @@ export function toEntityBody(
   if (mode === 'create') {
     raw.level = form.level;
     if (form.level === 'B' && !form.parent_id) {
-      return { ok: false, errors: { parent_id: ['The parent field is required for a level B entity.'] } };
+      return { ok: false, errors: { parent_id: ['Choose the group it belongs to.'] } };
     }
   }
   for (const key of omit) delete raw[key];

@@ -3,8 +3,10 @@ import { type ReactNode, useEffect, useId } from 'react';
 import { useNavigate } from 'react-router';
 import type { ZodError } from 'zod';
 import { isApiError } from '../app/api';
+import { whitelabelStore } from '../app/whitelabel';
 import { CHECK_FIELDS } from '../auth/shared';
 import { Button, Card, FormError } from '../ui';
+import { userFieldWords, userWords } from '../whitelabel/words';
 
 /**
  * Helpers shared by the administration screens (entities, users, roles, permissions, branding): the server's
@@ -14,13 +16,20 @@ export type FieldErrors = Record<string, string[]>;
 
 /** The error envelope of a failed call (message, errors), or a generic one for anything else. */
 export function errorEnvelope(error: unknown, fallback: string): Partial<ErrorEnvelope> {
-  if (isApiError(error)) return { message: error.data?.message || fallback, errors: error.data?.errors };
-  return { message: fallback };
+  // Users read the organisation's words and plain permission failures (whitelabel/words.ts).
+  const wl = whitelabelStore.get();
+  if (isApiError(error))
+    return {
+      message: userWords(error.data?.message || fallback, wl),
+      errors: userFieldWords(error.data?.errors, wl),
+    };
+  return { message: userWords(fallback, wl) };
 }
 
 /** The server's 422 field errors (spec 1 §7 data.errors), keyed by field name. */
 export function serverFieldErrors(error: unknown): FieldErrors {
-  if (isApiError(error) && error.status === 422) return error.data?.errors ?? {};
+  if (isApiError(error) && error.status === 422)
+    return userFieldWords(error.data?.errors, whitelabelStore.get()) ?? {};
   return {};
 }
 

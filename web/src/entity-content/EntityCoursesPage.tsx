@@ -79,7 +79,7 @@ export default function EntityCoursesPage() {
       {tabs.length === 0 ? (
         <EmptyState
           title="Nothing to manage here"
-          description="You need the entity courses or entity content permission to manage this organisation's courses."
+          description="You don't have permission to manage this organisation's courses. Ask your administrator."
         />
       ) : tabs.length === 1 && tabs[0] ? (
         tabs[0].content

@@ -1,16 +1,20 @@
-import { Perm } from '@cc/contracts';
+import { type Paged, Perm } from '@cc/contracts';
 import { Menu, MenuButton, MenuItem, MenuItems } from '@headlessui/react';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo } from 'react';
 import { Link, NavLink, Outlet } from 'react-router';
 import { useActingAs } from '../app/acting-as';
+import { api } from '../app/api';
 import { logout, useAuth, usePermission, usePermissionChecker } from '../app/auth';
 import { showModal } from '../app/modal';
 import { isNarrow, sideNavStore, useCloseSideNavOnNavigate } from '../app/sidenav';
 import { useStore } from '../app/store';
 import { useWhitelabel } from '../app/whitelabel';
+import { isBuiltPath } from '../router';
 import { cx } from '../ui';
+import { organisationWord } from '../whitelabel/words';
 import { EntityModal } from './EntityModal';
-import { type NavItem, navSections } from './nav';
+import { navSections, visibleNav } from './nav';
 
 function initials(name: string): string {
   return name
@@ -21,17 +25,23 @@ function initials(name: string): string {
     .join('');
 }
 
-function Logo() {
+function Logo({ compact }: { compact: boolean }) {
   const wl = useWhitelabel();
   const label = wl.companyName || wl.entity?.name || 'CareCompliance';
   return (
     <Link to="/" className="focus-ring flex items-center gap-2 rounded-md" aria-label={`${label} home`}>
       {wl.logo ? (
-        <img src={wl.logo} alt="" className="h-8 w-auto max-w-40 object-contain" />
+        <img
+          src={wl.logo}
+          alt=""
+          className={cx('h-8 w-auto object-contain', compact ? 'max-w-20 sm:max-w-40' : 'max-w-40')}
+        />
       ) : (
         <>
           <img src="/favicon.svg" alt="" className="h-8 w-8" />
-          <span className="text-base font-semibold text-slate-900">{label}</span>
+          <span className={cx('text-base font-semibold text-slate-900', compact && 'max-sm:sr-only')}>
+            {label}
+          </span>
         </>
       )}
     </Link>
@@ -44,6 +54,9 @@ function Header() {
   const wl = useWhitelabel();
   const canActAs = usePermission([Perm.actingAs]);
   const open = useStore(sideNavStore, (s) => s.open);
+  // The organisation in view, at every width: the acting-as entity, else the user's own.
+  // Without acting-as (19) a user sees their own place: their primary organisation (a carer's home).
+  const home = (canActAs ? actingAs?.name : null) ?? user?.primary_entity.name ?? actingAs?.name ?? null;
   return (
     <header className="sticky top-0 z-40 flex h-16 items-center gap-3 border-b border-slate-200 bg-white px-3 sm:px-5">
       <button
@@ -58,27 +71,37 @@ function Header() {
           <path d="M4 6h16M4 12h16M4 18h16" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
         </svg>
       </button>
-      <Logo />
-      <div className="ml-auto flex min-w-0 items-center gap-2">
-        {actingAs ? (
+      <Logo compact={Boolean(home)} />
+      <div className="ml-auto flex min-w-0 items-center gap-1.5 sm:gap-2">
+        {home ? (
           canActAs ? (
             <button
               type="button"
               onClick={() => showModal('entity')}
-              className="focus-ring hidden max-w-56 items-center gap-2 truncate rounded-lg px-3 py-1.5 text-sm text-slate-700 ring-1 ring-slate-200 hover:bg-slate-50 sm:flex"
-              title={`Acting as ${actingAs.name}`}
+              className="focus-ring flex min-w-0 max-w-64 items-center gap-1.5 rounded-lg px-2 py-1.5 text-sm text-slate-700 ring-1 ring-slate-200 hover:bg-slate-50 sm:px-3"
+              title={`${organisationWord(wl)} in view: ${home}. Switch ${organisationWord(wl).toLowerCase()}`}
+              aria-label={`${organisationWord(wl)} in view: ${home}. Switch ${organisationWord(wl).toLowerCase()}`}
             >
-              <span className="text-slate-500">{wl.entityAltName}:</span>
+              <span className="hidden text-slate-500 sm:inline">{organisationWord(wl)}:</span>
               <span className="truncate font-medium" data-testid="acting-as">
-                {actingAs.name}
+                {home}
               </span>
+              <svg viewBox="0 0 20 20" className="h-4 w-4 shrink-0 text-slate-500" aria-hidden="true">
+                <path
+                  d="M6 8l4 4 4-4"
+                  fill="none"
+                  stroke="currentColor"
+                  strokeWidth="2"
+                  strokeLinecap="round"
+                />
+              </svg>
             </button>
           ) : (
-            <span
-              className="hidden max-w-56 truncate text-sm text-slate-700 sm:block"
-              data-testid="acting-as"
-            >
-              {actingAs.name}
+            <span className="flex min-w-0 max-w-64 items-center gap-1.5 text-sm text-slate-700">
+              <span className="hidden text-slate-500 sm:inline">{organisationWord(wl)}:</span>
+              <span className="truncate font-medium" data-testid="acting-as" title={home}>
+                {home}
+              </span>
             </span>
           )
         ) : null}
@@ -131,7 +154,7 @@ function Header() {
                     onClick={() => showModal('entity')}
                     className="block w-full rounded-lg px-3 py-2 text-left text-sm text-slate-700 data-focus:bg-slate-100"
                   >
-                    Switch {wl.entityAltName.toLowerCase()}
+                    Switch {organisationWord(wl).toLowerCase()}
                   </button>
                 </MenuItem>
               ) : null}
@@ -152,14 +175,18 @@ function Header() {
   );
 }
 
-function itemVisible(
-  item: NavItem,
-  can: (ids: number[], mode?: 'all' | 'any') => boolean,
-  flags: Record<string, unknown>,
-) {
-  if (item.permissions && !can(item.permissions, item.mode ?? 'any')) return false;
-  if (item.feature && flags[item.feature] === false) return false;
-  return true;
+/** GET /results/pending/historical?per_page=1: the total awaiting approval, for the menu's badge. */
+function usePendingApprovals(enabled: boolean): number | null {
+  const actingAs = useActingAs();
+  const query = useQuery({
+    queryKey: ['results', 'pending', 'count', actingAs?.id ?? null],
+    enabled,
+    staleTime: 60_000,
+    queryFn: async () =>
+      (await api.get<Paged<unknown>>('/results/pending/historical', { params: { per_page: 1 } })).data.meta
+        .total,
+  });
+  return enabled ? (query.data ?? null) : null;
 }
 
 function SideNav() {
@@ -168,14 +195,14 @@ function SideNav() {
   const actingAs = useActingAs();
   const { user } = useAuth();
   const open = useStore(sideNavStore, (s) => s.open);
-  const flags = { ...(user?.a_entity ?? {}), ...(actingAs ?? {}) } as Record<string, unknown>;
-  const sections = useMemo(
-    () =>
-      navSections(wl)
-        .map((s) => ({ ...s, items: s.items.filter((i) => itemVisible(i, can, flags)) }))
-        .filter((s) => s.items.length),
-    [wl, can, flags],
-  );
+  const slug = actingAs?.slug ?? user?.primary_entity.slug ?? '';
+  const sections = useMemo(() => {
+    const flags = { ...(user?.a_entity ?? {}), ...(actingAs ?? {}) } as Record<string, unknown>;
+    return visibleNav(navSections(wl), { can, flags, slug, isBuilt: isBuiltPath });
+  }, [wl, can, user, actingAs, slug]);
+  const hrefs = sections.flatMap((s) => s.items.map((i) => i.href));
+  const showsPending = sections.some((s) => s.items.some((i) => i.badge === 'pendingApprovals'));
+  const pending = usePendingApprovals(showsPending);
   useEffect(() => {
     if (!open || !isNarrow()) return;
     const onKey = (e: KeyboardEvent) => {
@@ -184,7 +211,6 @@ function SideNav() {
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [open]);
-  const slug = actingAs?.slug ?? user?.primary_entity.slug ?? '';
   return (
     <>
       {open ? (
@@ -209,22 +235,35 @@ function SideNav() {
             </p>
             <ul className="space-y-0.5">
               {section.items.map((item) => {
-                const to = typeof item.to === 'function' ? item.to(slug) : item.to;
+                const to = item.href;
+                const count = item.badge === 'pendingApprovals' ? pending : null;
                 return (
                   <li key={item.label}>
                     <NavLink
                       to={to}
-                      end={to === '/'}
+                      // Exact when another entry lives under this one (Homes vs a home's Branding).
+                      end={
+                        to === '/' || hrefs.some((h) => h !== to && h.startsWith(`${to.replace(/\/$/, '')}/`))
+                      }
+                      aria-label={count ? `${item.label} (${count} waiting)` : undefined}
                       className={({ isActive }) =>
                         cx(
-                          'focus-ring block rounded-lg px-3 py-2 text-sm font-medium',
+                          'focus-ring flex items-center justify-between gap-2 rounded-lg px-3 py-2 text-sm font-medium',
                           isActive
                             ? 'bg-primary-100 text-primary-900'
                             : 'text-slate-700 hover:bg-slate-100 hover:text-slate-900',
                         )
                       }
                     >
-                      {item.label}
+                      <span>{item.label}</span>
+                      {count ? (
+                        <span
+                          className="rounded-full bg-primary-700 px-2 py-0.5 text-xs font-semibold text-on-primary-700"
+                          data-testid="pending-count"
+                        >
+                          {count > 99 ? '99+' : count}
+                        </span>
+                      ) : null}
                     </NavLink>
                   </li>
                 );

@@ -1,8 +1,11 @@
-import type { Whitelabel } from '@cc/contracts';
+import { PRESET_ANY_OF, PRESET_PERMISSIONS, ReportsPerm, ResultsPerm, type Whitelabel } from '@cc/contracts';
+import { organisationsWord } from '../whitelabel/words';
 
 /**
  * The side navigation: each item is shown when the user holds its permission ids (spec 2 §6), `any` of them
- * unless mode says all. `entityPath` items need the acting-as entity's slug.
+ * unless mode says all, and when its address opens a built page (router.tsx `isBuiltPath`: a `notBuilt` route is
+ * hidden, and shows by itself once it is built). Each item's permissions are those the page's own API asks for, so
+ * no entry leads to a 403. Items with a function `to` need the acting-as entity's slug.
  */
 export interface NavItem {
   label: string;
@@ -11,6 +14,8 @@ export interface NavItem {
   mode?: 'all' | 'any';
   /** Extra condition on the entity's feature flags. */
   feature?: 'can_see_new_dashboards' | 'can_manage_bookings';
+  /** A count shown beside the label (AppShell fetches it). */
+  badge?: 'pendingApprovals';
 }
 export interface NavSection {
   title: string;
@@ -18,7 +23,7 @@ export interface NavSection {
 }
 
 export function navSections(
-  wl: Pick<Whitelabel, 'entitiesAltName' | 'certificateGroupMenuName'>,
+  wl: Pick<Whitelabel, 'entityAltName' | 'entitiesAltName' | 'certificateGroupMenuName'>,
 ): NavSection[] {
   return [
     {
@@ -53,11 +58,13 @@ export function navSections(
     {
       title: 'Organisation',
       items: [
+        // GET /users asks for 21; the page's role and type filters are offered only with 49/98 and 50.
         { label: 'Users', to: '/users', permissions: [21] },
-        { label: wl.entitiesAltName, to: '/entities', permissions: [22] },
+        { label: organisationsWord(wl), to: '/entities', permissions: [22] },
         { label: 'Job roles', to: (slug) => `/entities/${slug}/roles/`, permissions: [49, 98] },
         { label: 'User types', to: (slug) => `/entities/${slug}/types`, permissions: [50] },
-        { label: 'Permissions', to: (slug) => `/entities/${slug}/permissions/`, permissions: [78, 70] },
+        // GET /entities/{slug}/permissions asks for 78 (70 alone only lets a user save, not read).
+        { label: 'Permissions', to: (slug) => `/entities/${slug}/permissions/`, permissions: [78] },
         { label: 'Branding', to: (slug) => `/entities/${slug}/branding`, permissions: [20] },
         {
           label: 'Password rules',
@@ -68,12 +75,41 @@ export function navSections(
       ],
     },
     {
+      title: 'Training records',
+      items: [
+        {
+          label: 'Pending approvals',
+          to: '/results/pending/historical',
+          permissions: [ResultsPerm.searchTrainingRecords, ResultsPerm.updateRecord],
+          badge: 'pendingApprovals',
+        },
+        { label: 'Exemptions', to: '/results/exempt', permissions: [ResultsPerm.searchTrainingRecords] },
+        { label: 'Bulk add events', to: '/users/bulk-add-events', permissions: [ResultsPerm.addUserEvents] },
+        {
+          label: 'Bulk add history',
+          to: '/users/bulk-add-events-history',
+          permissions: [ResultsPerm.addUserEvents, ResultsPerm.deleteUserEvents],
+        },
+      ],
+    },
+    {
       title: 'Reports',
       items: [
-        { label: 'Compliance matrix', to: '/reports/matrix', permissions: [12] },
-        { label: 'Compliance report', to: '/reports/compliance', permissions: [13] },
-        { label: 'Certificate report', to: '/reports/certificate', permissions: [12, 13] },
-        { label: 'Role report', to: '/reports/role', permissions: [12, 13] },
+        { label: 'Compliance matrix', to: '/reports/matrix', permissions: [ReportsPerm.matrixReport] },
+        {
+          label: 'Compliance report',
+          to: '/reports/compliance',
+          permissions: [ReportsPerm.complianceReport],
+        },
+        // POST /reports/certificate asks for 7, POST /reports/role for 13.
+        {
+          label: 'Certificate report',
+          to: '/reports/certificate',
+          permissions: [ReportsPerm.userCertificates],
+        },
+        { label: 'Role report', to: '/reports/role', permissions: [ReportsPerm.complianceReport] },
+        { label: 'Report presets', to: '/reports/presets', permissions: [...PRESET_ANY_OF] },
+        { label: 'Report schedules', to: '/reports/schedules', permissions: [PRESET_PERMISSIONS.schedules] },
       ],
     },
     {
@@ -93,4 +129,41 @@ export function navSections(
       ],
     },
   ];
+}
+
+export interface NavContext {
+  can: (ids: number[], mode?: 'all' | 'any') => boolean;
+  /** The entity's feature flags (acting-as entity over the user's own). */
+  flags: Record<string, unknown>;
+  /** The slug of the entity in view, for items with a function `to`. */
+  slug: string;
+  /** router.tsx `isBuiltPath`: false for a placeholder (`notBuilt`) or an unknown address. */
+  isBuilt: (path: string) => boolean;
+}
+export interface VisibleNavItem extends NavItem {
+  href: string;
+}
+export interface VisibleNavSection {
+  title: string;
+  items: VisibleNavItem[];
+}
+
+export function hrefOf(item: NavItem, slug: string): string {
+  return typeof item.to === 'function' ? item.to(slug) : item.to;
+}
+
+/** What the side navigation shows: permitted, feature-enabled, built entries; empty sections dropped. */
+export function visibleNav(sections: NavSection[], ctx: NavContext): VisibleNavSection[] {
+  return sections
+    .map((section) => ({
+      title: section.title,
+      items: section.items
+        .filter((item) => !item.permissions || ctx.can(item.permissions, item.mode ?? 'any'))
+        .filter((item) => !item.feature || ctx.flags[item.feature] !== false)
+        .map((item) => ({ ...item, href: hrefOf(item, ctx.slug) }))
+        .filter(
+          (item) => (typeof item.to === 'function' ? Boolean(ctx.slug) : true) && ctx.isBuilt(item.href),
+        ),
+    }))
+    .filter((section) => section.items.length > 0);
 }

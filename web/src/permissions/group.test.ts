@@ -22,7 +22,7 @@ describe('groupByCategory', () => {
       { id: 63, name: 'content creator', category: 'content' },
       { id: 1, name: 'add entity', category: 'entities' },
     ]);
-    expect(groups.map((g) => g.label)).toEqual(['Entities', 'Content Creator', 'Zebra']);
+    expect(groups.map((g) => g.label)).toEqual(['Organisations', 'Content Creator', 'Zebra']);
   });
 });
 

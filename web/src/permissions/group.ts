@@ -3,7 +3,7 @@ import { PERMISSION_CATEGORIES, type PermissionCategory } from '@cc/contracts';
 /** Display names of the permission categories (spec 2 §3: "content (Content Creator)", "compliance (Courses/Compliance)"). */
 export const CATEGORY_LABELS: Record<PermissionCategory, string> = {
   system: 'System',
-  entities: 'Entities',
+  entities: 'Organisations',
   users: 'Users',
   courses: 'Courses',
   content: 'Content Creator',

@@ -6,6 +6,7 @@ import {
   DEFAULT_SCHEDULE_TIMEZONE,
   describeRecurrence,
   type ExportFormat,
+  formatDateTime,
   type GenericReportBody,
   type NEW_STARTERS_FILTERS,
   type PRESET_COMPLIANCE_TYPES,
@@ -286,14 +287,7 @@ export function scheduleSummary(
   return describeRecurrence(s);
 }
 
-/** "21 Nov 2026, 07:30" in the browser's time zone; '—' for none. */
-export function formatWhen(iso: string | null, locale?: string): string {
-  if (!iso) return '—';
-  return new Intl.DateTimeFormat(locale ?? 'en-GB', {
-    day: 'numeric',
-    month: 'short',
-    year: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-  }).format(new Date(iso));
+/** "21/11/2026 07:30" in the organisation's date format (dates.ts); '—' for none. */
+export function formatWhen(iso: string | null): string {
+  return formatDateTime(iso, undefined, '—');
 }

@@ -1,4 +1,4 @@
-import { PRESET_COURSE_TYPES, ReportsPerm } from '@cc/contracts';
+import { formatDate, PRESET_COURSE_TYPES, ReportsPerm } from '@cc/contracts';
 import { useState } from 'react';
 import { usePermission } from '../app/auth';
 import { notifyInfo } from '../app/notifications';
@@ -22,8 +22,7 @@ import {
 } from './api';
 import { ReportMessages } from './messages';
 
-const dmy = (iso: string | null) =>
-  iso ? new Date(iso).toLocaleDateString('en-GB', { timeZone: 'UTC' }) : 'Never';
+const dmy = (iso: string | null) => formatDate(iso, undefined, 'Never');
 
 /**
  * /reports/certificate (7): certificates (passed results) in scope, filtered by the preset fields (period or

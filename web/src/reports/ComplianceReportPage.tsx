@@ -1,4 +1,4 @@
-import { type ComplianceEntityRow, ReportsPerm, TagsPerm } from '@cc/contracts';
+import { type ComplianceEntityRow, compliantSummary, ReportsPerm, TagsPerm } from '@cc/contracts';
 import { useMemo, useState } from 'react';
 import { usePermission } from '../app/auth';
 import { notifyError, notifySuccess } from '../app/notifications';
@@ -201,11 +201,16 @@ export default function ComplianceReportPage() {
           <div className="grid gap-6 lg:grid-cols-3">
             <Card title="Overall" data-testid="overall">
               <ScoreBar score={data.totals.score} label="Overall score" />
+              <p className="mt-3 text-sm text-slate-800" data-testid="compliant-summary">
+                <span className="font-semibold">Compliant {compliantSummary(data.totals).compliant}</span> of{' '}
+                {data.totals.required} required courses ({compliantSummary(data.totals).breakdown}).
+              </p>
               <dl className="mt-4 grid grid-cols-2 gap-2">
                 {figure('Staff', data.totals.users)}
                 {figure('Required', data.totals.required)}
-                {figure('In date', data.totals.in_date)}
-                {figure('Expiring', data.totals.expiring)}
+                {figure('Compliant', compliantSummary(data.totals).compliant)}
+                {figure('In date (not expiring)', data.totals.in_date)}
+                {figure('Expiring soon', data.totals.expiring)}
                 {figure('Expired', data.totals.expired)}
                 {figure('Missing', data.totals.missing)}
                 {figure('Exempt', data.totals.exempt)}

@@ -1,7 +1,7 @@
 import { ResultsMessages, type ResultView } from '@cc/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { api, type Envelope } from '../app/api';
 import { notifySuccess } from '../app/notifications';
 import { FormSection, LoadError, LoadingCard, SaveErrors, serverFieldErrors } from '../entities/shared';
@@ -34,8 +34,15 @@ function ExemptForm({ existing }: { existing: ResultView | null }) {
   const mode = existing ? 'update' : 'create';
   const navigate = useNavigate();
   const queryClient = useQueryClient();
+  // From a user's page: ?user_id=…&user_name=… names the person already.
+  const [params] = useSearchParams();
+  const presetId = Number(params.get('user_id'));
+  const preset =
+    Number.isInteger(presetId) && presetId > 0
+      ? { id: presetId, label: params.get('user_name') || `User ${presetId}` }
+      : null;
   const [values, setValues] = useState<ExemptValues>(() => ({
-    user: existing ? { id: existing.user.id, label: existing.user.name } : null,
+    user: existing ? { id: existing.user.id, label: existing.user.name } : preset,
     course: existing ? { id: existing.course.id, label: existing.course.title } : null,
     start_date: existing ? toDateInput(existing.completed_at) : todayInput(),
     end_date: existing ? toDateInput(existing.expires_at) : '',

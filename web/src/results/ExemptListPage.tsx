@@ -1,4 +1,4 @@
-import { type Paged, ResultsMessages, ResultsPerm, type ResultView } from '@cc/contracts';
+import { type Paged, Perm, ResultsMessages, ResultsPerm, type ResultView } from '@cc/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
@@ -38,7 +38,9 @@ export default function ExemptListPage() {
   const queryClient = useQueryClient();
   const [filters, setFilters] = useState<Filters>({ page: 1, entity_id: '', user: null, course: null });
   const change = (patch: Partial<Filters>) => setFilters((f) => ({ ...f, page: 1, ...patch }));
-  const entities = useEntityOptions();
+  // GET /entities asks for 22: without it (a trainer) the organisation filter is not offered, rather than a 403.
+  const canFilterEntities = can([Perm.searchEntities]);
+  const entities = useEntityOptions(canFilterEntities);
   const [deleting, setDeleting] = useState<ResultView | null>(null);
   const params = {
     page: filters.page,
@@ -138,15 +140,17 @@ export default function ExemptListPage() {
       />
       <Card padded={false}>
         <div className="grid grid-cols-1 gap-3 border-b border-slate-200 p-4 sm:grid-cols-3 sm:items-end">
-          <Select
-            label={wl.entityAltName}
-            options={[
-              { value: '', label: `All ${wl.entitiesAltName.toLowerCase()}` },
-              ...(entities.data ?? []).map((e) => ({ value: e.id, label: e.name })),
-            ]}
-            value={filters.entity_id}
-            onChange={(e) => change({ entity_id: e.target.value })}
-          />
+          {canFilterEntities ? (
+            <Select
+              label={wl.entityAltName}
+              options={[
+                { value: '', label: `All ${wl.entitiesAltName.toLowerCase()}` },
+                ...(entities.data ?? []).map((e) => ({ value: e.id, label: e.name })),
+              ]}
+              value={filters.entity_id}
+              onChange={(e) => change({ entity_id: e.target.value })}
+            />
+          ) : null}
           <UserPicker value={filters.user} onChange={(user) => change({ user })} placeholder="Any user" />
           <CoursePicker
             value={filters.course}

@@ -1,7 +1,7 @@
 import { ResultsMessages, ResultsPerm, type ResultView } from '@cc/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
-import { useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { api, buildUrl, type Envelope } from '../app/api';
 import { usePermission } from '../app/auth';
 import { notifySuccess } from '../app/notifications';
@@ -47,6 +47,13 @@ function HistoricalForm({ mode, existing }: { mode: 'create' | 'update'; existin
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const canAdd = usePermission([ResultsPerm.addRecord]);
+  // From a user's page: ?user_id=…&user_name=… names the person already (the picker can still change it).
+  const [params] = useSearchParams();
+  const presetId = Number(params.get('user_id'));
+  const preset =
+    Number.isInteger(presetId) && presetId > 0
+      ? { id: presetId, label: params.get('user_name') || `User ${presetId}` }
+      : null;
   const [values, setValues] = useState<HistoricalValues>(() =>
     existing
       ? {
@@ -58,7 +65,7 @@ function HistoricalForm({ mode, existing }: { mode: 'create' | 'update'; existin
           score: existing.score === null ? '' : String(existing.score),
           notes: existing.notes ?? '',
         }
-      : EMPTY,
+      : { ...EMPTY, user: preset },
   );
   const [clientErrors, setClientErrors] = useState<FieldErrors>({});
   const [saveError, setSaveError] = useState<unknown>(null);

@@ -1,6 +1,8 @@
 import {
   type BulkOperationView,
   type CoursePick,
+  formatDate,
+  formatDateTime as formatDateAndTime,
   type Paged,
   ResultsMessages,
   type ResultView,
@@ -54,26 +56,14 @@ export async function searchCourses(search: string): Promise<{ id: number; label
 
 export type { BulkOperationView, ResultView };
 
-/** '2024-05-07T00:00:00.000Z' → '7 May 2024' (dates of results are days, kept in UTC). */
+/** '2024-05-07T00:00:00.000Z' → '07/05/2024' in the organisation's date format (dates.ts); '—' for none. */
 export function formatDay(iso: string | null | undefined): string {
-  if (!iso) return '—';
-  return new Date(iso).toLocaleDateString('en-GB', {
-    day: 'numeric',
-    month: 'short',
-    year: 'numeric',
-    timeZone: 'UTC',
-  });
+  return formatDate(iso, undefined, '—');
 }
 
+/** '07/05/2024 14:05' in the organisation's date format; '—' for none. */
 export function formatDateTime(iso: string | null | undefined): string {
-  if (!iso) return '—';
-  return new Date(iso).toLocaleString('en-GB', {
-    day: 'numeric',
-    month: 'short',
-    year: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-  });
+  return formatDateAndTime(iso, undefined, '—');
 }
 
 /** An ISO timestamp as the value of a date input (YYYY-MM-DD, UTC). */

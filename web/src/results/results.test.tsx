@@ -120,7 +120,7 @@ describe('bulk add events form', () => {
 
 describe('dates', () => {
   it('shows result days in UTC and fills date inputs', () => {
-    expect(formatDay('2024-05-07T00:00:00.000Z')).toBe('7 May 2024');
+    expect(formatDay('2024-05-07T00:00:00.000Z')).toBe('07/05/2024');
     expect(formatDay(null)).toBe('—');
     expect(toDateInput('2024-05-07T00:00:00.000Z')).toBe('2024-05-07');
     expect(todayInput(new Date(2024, 0, 9, 23, 30))).toBe('2024-01-09');

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { cx } from './cx';
 
 export interface Column<T> {
@@ -10,9 +10,27 @@ export interface Column<T> {
   hideOnMobile?: boolean;
 }
 
+const WIDE = '(min-width: 640px)';
+
+/** True from 640 px wide (and where matchMedia is missing, e.g. unit tests): the same test as presets/RowList. */
+function useWide(): boolean {
+  const query = () => typeof window === 'undefined' || !window.matchMedia || window.matchMedia(WIDE).matches;
+  const [wide, setWide] = useState(query);
+  useEffect(() => {
+    if (!window.matchMedia) return;
+    const media = window.matchMedia(WIDE);
+    const onChange = () => setWide(media.matches);
+    media.addEventListener('change', onChange);
+    return () => media.removeEventListener('change', onChange);
+  }, []);
+  return wide;
+}
+
 /**
  * A server-paginated list (pair it with <Pagination>). Shows skeleton rows while loading, the `empty` slot
- * when there are no rows, and the row actions in a last column. Scrolls sideways on narrow screens.
+ * when there are no rows, and the row actions in a last column. Below 640 px the row actions wrap under the first
+ * cell instead (a last column would be pushed out of sight at 375 px); only one place is rendered, so each action
+ * keeps one accessible name.
  */
 export function DataTable<T>({
   columns,
@@ -34,7 +52,9 @@ export function DataTable<T>({
   caption: string;
   skeletonRows?: number;
 }) {
-  const colCount = columns.length + (rowActions ? 1 : 0);
+  const wide = useWide();
+  const actionsColumn = Boolean(rowActions) && wide;
+  const colCount = columns.length + (actionsColumn ? 1 : 0);
   const showEmpty = !loading && (!rows || rows.length === 0);
   return (
     <div className="relative overflow-x-auto">
@@ -55,7 +75,7 @@ export function DataTable<T>({
                 {c.header}
               </th>
             ))}
-            {rowActions ? (
+            {actionsColumn ? (
               <th scope="col" className="px-4 py-3 text-right">
                 <span className="sr-only">Actions</span>
               </th>
@@ -77,7 +97,7 @@ export function DataTable<T>({
               ))
             : rows?.map((row) => (
                 <tr key={rowKey(row)} className="hover:bg-slate-50">
-                  {columns.map((c) => (
+                  {columns.map((c, i) => (
                     <td
                       key={c.key}
                       className={cx(
@@ -87,9 +107,14 @@ export function DataTable<T>({
                       )}
                     >
                       {c.render ? c.render(row) : String((row as Record<string, unknown>)[c.key] ?? '')}
+                      {i === 0 && rowActions && !wide ? (
+                        <div className="mt-2 flex flex-wrap gap-1" data-testid="row-actions">
+                          {rowActions(row)}
+                        </div>
+                      ) : null}
                     </td>
                   ))}
-                  {rowActions ? (
+                  {actionsColumn && rowActions ? (
                     <td className="px-4 py-3 text-right whitespace-nowrap">
                       <div className="inline-flex gap-1">{rowActions(row)}</div>
                     </td>

@@ -1,4 +1,11 @@
-import { type EffectiveUserPermission, Messages, Perm } from '@cc/contracts';
+import {
+  type EffectiveUserPermission,
+  formatDateTime,
+  formatDate as formatDayOnly,
+  Messages,
+  Perm,
+  ResultsPerm,
+} from '@cc/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
@@ -26,19 +33,9 @@ const SOURCE_LABEL: Record<string, string> = {
   super_admin: 'super admin',
 };
 
-const formatDate = (iso: string | null, withTime = false) => {
-  if (!iso) return null;
-  const d = new Date(iso.length === 10 ? `${iso}T00:00:00` : iso);
-  return withTime
-    ? d.toLocaleString('en-GB', {
-        day: 'numeric',
-        month: 'short',
-        year: 'numeric',
-        hour: '2-digit',
-        minute: '2-digit',
-      })
-    : d.toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
-};
+/** The organisation's date format (dates.ts); null for none, so callers choose the placeholder. */
+const formatDate = (iso: string | null, withTime = false) =>
+  iso ? (withTime ? formatDateTime(iso) : formatDayOnly(iso)) : null;
 
 /** `/users/{uuid}` (spec 1 §7 GET /users/{id}, GET /users/{id}/permissions, POST /users/{id}/send-welcome-email). */
 export default function UserPage() {
@@ -75,6 +72,8 @@ export default function UserPage() {
   const canEdit =
     self || can([Perm.updateUser, Perm.updateRoleOnUser, Perm.updateTypeOnUser, Perm.createTrainer], 'any');
   const canWelcome = !self && can([Perm.addUser, Perm.updateUser], 'any');
+  const canAddRecord = can([ResultsPerm.addRecord]);
+  const forUser = `user_id=${u.id}&user_name=${encodeURIComponent(u.name)}`;
 
   const sendWelcome = async () => {
     try {
@@ -101,14 +100,24 @@ export default function UserPage() {
           </span>
         }
         actions={
-          <>
+          <div className="flex flex-wrap gap-2">
+            {canAddRecord ? (
+              <ButtonLink variant="secondary" to={`/results/historical/create?${forUser}`}>
+                Add historical record
+              </ButtonLink>
+            ) : null}
+            {canAddRecord ? (
+              <ButtonLink variant="secondary" to={`/results/exempt/create?${forUser}`}>
+                Add exemption
+              </ButtonLink>
+            ) : null}
             {canWelcome ? (
               <Button variant="secondary" onClick={() => setConfirming(true)}>
                 Send welcome e-mail
               </Button>
             ) : null}
             {canEdit ? <ButtonLink to={`/users/update/${u.uuid}`}>Edit</ButtonLink> : null}
-          </>
+          </div>
         }
       />
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">

@@ -1,4 +1,4 @@
-import { Messages, type Paged, Perm, type UserSummary } from '@cc/contracts';
+import { formatDate, Messages, type Paged, Perm, type UserSummary } from '@cc/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
@@ -55,14 +55,8 @@ export function paramsFromFilters(f: UserListFilters): URLSearchParams {
   return out;
 }
 
-const formatDate = (iso: string | null) =>
-  iso
-    ? new Date(`${iso}T00:00:00`).toLocaleDateString('en-GB', {
-        day: 'numeric',
-        month: 'short',
-        year: 'numeric',
-      })
-    : '—';
+/** The organisation's date format (dates.ts); '—' for none. */
+const formatDay = (iso: string | null) => formatDate(iso, undefined, '—');
 
 /** `/users` (spec 1 §7 GET /users with actingAs, is_trainer 0/1, type_id; plus role_id and deep). */
 export default function UsersPage() {
@@ -76,6 +70,8 @@ export default function UsersPage() {
   const slug = useScopeSlug();
   const roles = useNamedOptions('roles', slug);
   const types = useNamedOptions('types', slug);
+  const canFilterRoles = usePermission([Perm.viewRoles, Perm.readOnlyRoles], 'any');
+  const canFilterTypes = usePermission([Perm.viewTypes]);
 
   const list = useQuery({
     queryKey: ['users', 'list', filters, slug],
@@ -119,7 +115,7 @@ export default function UsersPage() {
     { key: 'role', header: 'Job role', hideOnMobile: true, render: (u) => u.role?.name ?? '—' },
     { key: 'type', header: 'User type', hideOnMobile: true, render: (u) => u.type?.name ?? '—' },
     { key: 'entity', header: wl.entityAltName, hideOnMobile: true, render: (u) => u.primary_entity.name },
-    { key: 'start', header: 'Start date', hideOnMobile: true, render: (u) => formatDate(u.start_date) },
+    { key: 'start', header: 'Start date', hideOnMobile: true, render: (u) => formatDay(u.start_date) },
   ];
   const filtered = Boolean(filters.search || filters.is_trainer || filters.type_id || filters.role_id);
   const empty = list.isError ? (
@@ -166,26 +162,30 @@ export default function UsersPage() {
               onSearch={(search) => setFilters({ search })}
             />
           </div>
-          <Select
-            label="Job role"
-            hideLabel
-            options={[
-              { value: '', label: 'All job roles' },
-              ...(roles.data ?? []).map((r) => ({ value: r.id, label: r.name })),
-            ]}
-            value={filters.role_id}
-            onChange={(e) => setFilters({ role_id: e.target.value })}
-          />
-          <Select
-            label="User type"
-            hideLabel
-            options={[
-              { value: '', label: 'All user types' },
-              ...(types.data ?? []).map((t) => ({ value: t.id, label: t.name })),
-            ]}
-            value={filters.type_id}
-            onChange={(e) => setFilters({ type_id: e.target.value })}
-          />
+          {canFilterRoles ? (
+            <Select
+              label="Job role"
+              hideLabel
+              options={[
+                { value: '', label: 'All job roles' },
+                ...(roles.data ?? []).map((r) => ({ value: r.id, label: r.name })),
+              ]}
+              value={filters.role_id}
+              onChange={(e) => setFilters({ role_id: e.target.value })}
+            />
+          ) : null}
+          {canFilterTypes ? (
+            <Select
+              label="User type"
+              hideLabel
+              options={[
+                { value: '', label: 'All user types' },
+                ...(types.data ?? []).map((t) => ({ value: t.id, label: t.name })),
+              ]}
+              value={filters.type_id}
+              onChange={(e) => setFilters({ type_id: e.target.value })}
+            />
+          ) : null}
           <Select
             label="Trainers"
             hideLabel

@@ -18,11 +18,22 @@ export function useScopeSlug(): string | null {
   return (canActAs ? actingAs?.slug : null) ?? user?.primary_entity.slug ?? null;
 }
 
-/** Job roles or user types of an entity: its own and inherited (GET /entities/{slug}/roles|types). */
+/** The permissions GET /entities/{slug}/roles|types asks for (server/src/roles/service.ts RULES.view, any of). */
+const VIEW_OPTIONS: Record<'roles' | 'types', number[]> = {
+  roles: [Perm.viewRoles, Perm.readOnlyRoles],
+  types: [Perm.viewTypes],
+};
+
+/**
+ * Job roles or user types of an entity: its own and inherited (GET /entities/{slug}/roles|types). Asked only when
+ * the user may read them: a trainer may list users (21) without reading job roles, and a refused call would send
+ * the whole page to /403; the filter that needs the options is simply not offered then.
+ */
 export function useNamedOptions(kind: 'roles' | 'types', slug: string | null | undefined) {
+  const allowed = usePermission(VIEW_OPTIONS[kind], 'any');
   return useQuery({
     queryKey: ['entities', slug, kind, 'options'],
-    enabled: Boolean(slug),
+    enabled: Boolean(slug) && allowed,
     queryFn: async () =>
       (
         await api.get<Paged<NamedOption>>(`/entities/${encodeURIComponent(slug ?? '')}/${kind}`, {

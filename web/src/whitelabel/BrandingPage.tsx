@@ -1,5 +1,8 @@
 import {
   ALLOWED_IMAGE_TYPES,
+  DATE_FORMATS,
+  type DateFormat,
+  formatDate,
   MAX_IMAGE_BYTES,
   Messages,
   type Whitelabel,
@@ -23,7 +26,7 @@ import {
   serverFieldErrors,
   useNotFoundRedirect,
 } from '../entities/shared';
-import { Button, PageHeader, TextField } from '../ui';
+import { Button, PageHeader, Select, TextField } from '../ui';
 import { BrandingPreview } from './BrandingPreview';
 import {
   type BrandingForm,
@@ -53,8 +56,8 @@ const TRAFFIC_LABELS: [keyof BrandingForm & string, string][] = [
 ];
 const LABELS: [keyof BrandingForm & string, string, string?][] = [
   ['companyName', 'Company name'],
-  ['entityAltName', 'Name for one entity', 'e.g. Home, Site'],
-  ['entitiesAltName', 'Name for entities', 'e.g. Homes, Sites'],
+  ['entityAltName', 'Name for one organisation', 'What people read for one of your places, e.g. Home, Site'],
+  ['entitiesAltName', 'Name for several organisations', 'e.g. Homes, Sites'],
   ['certificateGroupMenuName', 'Certificate menu name'],
   ['primaryComplianceAltName', 'Primary compliance name', 'Default “Mandatory”.'],
   ['secondaryComplianceAltName', 'Secondary compliance name', 'Default “Required”.'],
@@ -326,6 +329,14 @@ export default function BrandingPage() {
                 maxLength={key === 'companyName' ? 120 : 60}
               />
             ))}
+            <Select
+              label="Date format"
+              hint={`How dates read on every page, PDF and spreadsheet: today is ${formatDate(new Date(), form.dateFormat as DateFormat)}.`}
+              options={DATE_FORMATS.map((f) => ({ value: f, label: `${f} (${formatDate(new Date(), f)})` }))}
+              value={form.dateFormat}
+              onChange={(ev) => set('dateFormat', ev.target.value)}
+              error={errors.dateFormat}
+            />
             <div className="sm:col-span-2">
               <TextField
                 label="Logo link"

@@ -21,6 +21,7 @@ const wl: Whitelabel = {
   successSecondary: null,
   warningSecondary: null,
   dangerSecondary: '#aa0000',
+  dateFormat: 'YYYY-MM-DD',
   ...DEFAULT_WHITELABEL,
   primary: '#7c3aed',
 };
@@ -33,6 +34,7 @@ describe('whitelabelToForm', () => {
     expect(form.accentSecondaryColour).toBe(DEFAULT_WHITELABEL.accent);
     expect(form.dangerSecondaryColour).toBe('#aa0000');
     expect(form.greenScoreBandLowerMargin).toBe('85');
+    expect(form.dateFormat).toBe('YYYY-MM-DD');
     expect(form.logoRedirectUrl).toBe('');
   });
 });
@@ -118,5 +120,16 @@ describe('scoreBand', () => {
     expect(scoreBand(65, 85, 65)).toBe('amber');
     expect(scoreBand(64, 85, 65)).toBe('red');
     expect(scoreBand(80, 80, 50)).toBe('green');
+  });
+});
+
+describe('date format (issue 13)', () => {
+  it('sends the format only when changed, and the contract refuses an unknown one', () => {
+    const original = whitelabelToForm(wl);
+    expect(brandingFields(original, original)).not.toHaveProperty('dateFormat');
+    expect(brandingFields({ ...original, dateFormat: 'DD/MM/YYYY' }, original)).toMatchObject({
+      dateFormat: 'DD/MM/YYYY',
+    });
+    expect(validateBranding({ ...original, dateFormat: 'D.M.YY' })).toHaveProperty('dateFormat');
   });
 });

@@ -34,6 +34,8 @@ type LabelField = (typeof LABEL_FIELDS)[number];
 
 export type BrandingText = Record<ColourField | LabelField, string> & {
   logoRedirectUrl: string;
+  /** DD/MM/YYYY, MM/DD/YYYY or YYYY-MM-DD (issue 13): how dates read on pages, PDFs and XLSX. */
+  dateFormat: string;
   greenScoreBandLowerMargin: string;
   amberScoreBandLowerMargin: string;
 };
@@ -67,6 +69,7 @@ export function whitelabelToForm(wl: Whitelabel): BrandingForm {
     primaryComplianceAltName: wl.primaryComplianceAltName,
     secondaryComplianceAltName: wl.secondaryComplianceAltName,
     logoRedirectUrl: wl.logoRedirectUrl ?? '',
+    dateFormat: wl.dateFormat,
     greenScoreBandLowerMargin: String(wl.greenScoreBandLowerMargin),
     amberScoreBandLowerMargin: String(wl.amberScoreBandLowerMargin),
     files: { logo: null, loginLogo: null, favicon: null },
@@ -79,6 +82,7 @@ const TEXT_KEYS = [
   ...TRAFFIC_FIELDS,
   ...LABEL_FIELDS,
   'logoRedirectUrl',
+  'dateFormat',
   'greenScoreBandLowerMargin',
   'amberScoreBandLowerMargin',
 ] as const;
