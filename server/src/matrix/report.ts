@@ -20,7 +20,7 @@ import { resolveActingAs } from '../entities/scope';
 import { actorOf, type Ctx } from '../http/context';
 import { HttpError, invalidField } from '../http/errors';
 import { enqueue, type JobContext, PermanentJobError, registerJob } from '../jobs/queue';
-import { exportDateFormat } from '../pdf/export-date-format';
+import { dateFormatOfScope } from '../whitelabel/service';
 import { registerReportRenderer } from '../presets/renderers';
 import { matrixPdf, matrixXlsx } from './export';
 import { entitiesByIds } from './queries';
@@ -131,7 +131,7 @@ export async function matrixFile(
     title: 'Compliance matrix',
     scopeName: await matrixScopeName(ctx, filters),
     generatedAt: ctx.clock(),
-    dateFormat: await exportDateFormat(ctx),
+    dateFormat: await dateFormatOfScope(ctx),
   };
   const body =
     format === 'xlsx'

@@ -25,7 +25,7 @@ import { notFound } from '../http/errors';
 import { enqueue, type JobContext, PermanentJobError, registerJob } from '../jobs/queue';
 import { matrixPdf, PDF_LEGEND } from '../matrix/export';
 import { MatrixAggregator, matrixBlocks, planMatrix } from '../matrix/service';
-import { exportDateFormat } from '../pdf/export-date-format';
+import { dateFormatOf } from '../whitelabel/service';
 import { fontFor, PDF_FONT, useUnicodeFonts } from '../pdf/fonts';
 import { findEntityBySlug } from '../roles/queries';
 import { newKey } from '../storage/storage';
@@ -274,7 +274,7 @@ export async function gatherPack(
   return {
     home,
     generatedAt: ctx.clock(),
-    dateFormat: await exportDateFormat(ctx),
+    dateFormat: await dateFormatOf(ctx, home.id),
     preparedBy: actorOf(ctx).name,
     people,
     courses,
