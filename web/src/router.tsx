@@ -61,9 +61,13 @@ export async function verifyEmailLoader({ params }: LoaderFunctionArgs) {
 const dashboardRoutes: RouteObject[] = [
   built('/', 'My events', () => import('./dashboards/EventsPage')),
   { element: <LearnerDashboardRoute />, children: [notBuilt('/learner-dashboard', 'Learner dashboard')] },
-  notBuilt('/management-dashboard', 'Management dashboard'),
-  notBuilt('/management-area', 'Management area'),
-  notBuilt('/manager-dashboard', 'Manager dashboard'),
+  built(
+    '/management-dashboard',
+    'Management dashboard',
+    () => import('./dashboards/ManagementDashboardPage'),
+  ),
+  built('/management-area', 'Management area', () => import('./dashboards/ManagementDashboardPage')),
+  built('/manager-dashboard', 'Manager dashboard', () => import('./dashboards/ManagerDashboardPage')),
   notBuilt('/active-users', 'Active users'),
   notBuilt('/messages', 'Messages'),
   notBuilt('/care-certificate', 'Care certificate'),
