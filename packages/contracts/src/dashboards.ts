@@ -148,5 +148,7 @@ export interface ManagementDashboard {
   courses: ManagementCourseRow[];
   /** The next 12 months, this month first (from today). */
   forecast: ManagementForecastRow[];
+  /** People and required courses expiring in the next 30 days (as the manager dashboard's 30-day list). */
+  expiring_30: { people: number; cells: number };
   generated_at: string;
 }

@@ -286,6 +286,8 @@ describe('GET /dashboards/management', () => {
     expect(d.forecast).toHaveLength(12);
     expect(d.forecast[0].month).toBe(NOW.toISOString().slice(0, 7));
     expect(d.forecast.reduce((n, m) => n + m.expiries, 0)).toBe(3);
+    // Ben's Medication expires within 30 days.
+    expect(d.expiring_30).toEqual({ people: 1, cells: 1 });
   });
 
   it('shows the change since the last month-end snapshot', async () => {

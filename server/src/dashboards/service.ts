@@ -225,9 +225,10 @@ export async function managementDashboard(ctx: Ctx, q: DashboardQuery): Promise<
   const now = ctx.clock();
   const type = typeFilter(q.compliance_type);
   const entityIds = tree.map((e) => e.id);
-  const [{ total, own, courses }, forecastRows] = await Promise.all([
+  const [{ total, own, courses }, forecastRows, expiring30] = await Promise.all([
     figuresOf(ctx, entityIds, type),
     expiryForecast(ctx.db, { entityIds, type, now }, 12),
+    countPeople(ctx.db, { entityIds, type, now }, { kind: 'expiring', days: 30 }),
   ]);
   const figures = withScore(total);
   const trend = await trendOf(ctx, entityIds, type, figures);
@@ -294,6 +295,7 @@ export async function managementDashboard(ctx: Ctx, q: DashboardQuery): Promise<
     entities: rows,
     courses: worst,
     forecast,
+    expiring_30: expiring30,
     generated_at: now.toISOString(),
   };
 }

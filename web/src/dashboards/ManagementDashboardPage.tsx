@@ -18,7 +18,8 @@ import {
   useTypeLabel,
 } from './ManagerDashboardParts';
 
-const linkClass = 'focus-ring rounded font-medium text-primary-800 underline-offset-2 hover:underline';
+const linkClass =
+  'focus-ring rounded font-medium text-primary-800 underline decoration-primary-300 underline-offset-2 hover:decoration-primary-700';
 
 const monthName = (month: string, style: 'long' | 'short' = 'long') =>
   new Date(`${month}-01T00:00:00Z`).toLocaleDateString('en-GB', {
@@ -81,9 +82,18 @@ function RankedEntities({ d }: { d: ManagementDashboard }) {
       key: 'name',
       header: alt,
       render: (r: ManagementEntityRow) => (
-        <Link to={`/manager-dashboard?entity=${r.id}`} className={linkClass}>
-          {r.name}
-        </Link>
+        <span className="block">
+          <Link to={`/manager-dashboard?entity=${r.id}`} className={linkClass}>
+            {r.name}
+          </Link>
+          {r.previous && r.change !== null ? (
+            <ChangeText
+              change={r.change}
+              since={monthName(r.previous.month, 'short')}
+              className="block text-xs text-slate-600 sm:hidden"
+            />
+          ) : null}
+        </span>
       ),
     },
     {
@@ -130,7 +140,7 @@ function RankedEntities({ d }: { d: ManagementDashboard }) {
   );
 }
 
-function WorstCourses({ rows, reportLink }: { rows: ManagementCourseRow[]; reportLink: string }) {
+function WorstCourses({ rows }: { rows: ManagementCourseRow[] }) {
   return (
     <DataTable
       caption="Courses with the lowest in-date share"
@@ -152,11 +162,6 @@ function WorstCourses({ rows, reportLink }: { rows: ManagementCourseRow[]; repor
         },
         { key: 'required', header: 'Required', render: (r) => r.required, hideOnMobile: true },
       ]}
-      rowActions={() => (
-        <Link to={reportLink} className={`${linkClass} text-sm`}>
-          Report
-        </Link>
-      )}
     />
   );
 }
@@ -167,7 +172,7 @@ function Dashboard({ d, type }: { d: ManagementDashboard; type: DashboardType })
   const f = d.figures;
   const reportLink = `/reports/compliance${type === 'primary' ? '' : `?compliance_type=${type}`}`;
   const worst = d.entities[0];
-  const next30 = d.forecast[0]?.expiries ?? 0;
+
   return (
     <>
       <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
@@ -207,9 +212,13 @@ function Dashboard({ d, type }: { d: ManagementDashboard; type: DashboardType })
           href="#forecast"
           className="focus-ring block rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 hover:ring-primary-400"
         >
-          <span className="block text-sm text-slate-700">Expiring this month</span>
-          <span className="mt-1 block text-2xl font-semibold tabular-nums text-slate-900">{next30}</span>
-          <span className="mt-1 block text-xs text-slate-600">required courses, from today</span>
+          <span className="block text-sm text-slate-700">Expiring in 30 days</span>
+          <span className="mt-1 block text-2xl font-semibold tabular-nums text-slate-900">
+            {d.expiring_30.cells}
+          </span>
+          <span className="mt-1 block text-xs text-slate-600">
+            required courses of {d.expiring_30.people} {d.expiring_30.people === 1 ? 'person' : 'people'}
+          </span>
         </a>
       </div>
       <p className="text-xs text-slate-600">
@@ -226,9 +235,19 @@ function Dashboard({ d, type }: { d: ManagementDashboard; type: DashboardType })
         <RankedEntities d={d} />
       </Card>
 
-      <div className="grid grid-cols-1 gap-6 xl:grid-cols-2">
-        <Card id="courses" className="scroll-mt-20" title="Worst courses" padded={false}>
-          <WorstCourses rows={d.courses} reportLink={reportLink} />
+      <div className="grid grid-cols-1 gap-6 2xl:grid-cols-2">
+        <Card
+          id="courses"
+          className="scroll-mt-20"
+          title="Worst courses"
+          padded={false}
+          actions={
+            <Link to={reportLink} className={`${linkClass} text-sm`}>
+              Compliance report by course
+            </Link>
+          }
+        >
+          <WorstCourses rows={d.courses} />
         </Card>
         <Card id="forecast" className="scroll-mt-20" title="Expiries in the next 12 months">
           <ForecastChart rows={d.forecast} />
@@ -263,7 +282,9 @@ export default function ManagementDashboardPage() {
       <Card>
         <div className="space-y-4">
           <div>
-            <p className="text-xs font-medium tracking-wide text-slate-600 uppercase">{wl.entityAltName}</p>
+            <p className="text-xs font-medium tracking-wide text-slate-600 uppercase">
+              {d?.entity.level === 'A' ? 'Organisation' : wl.entityAltName}
+            </p>
             <h2 className="text-2xl font-semibold text-slate-900" data-testid="dashboard-entity">
               {d?.entity.name ?? '…'}
             </h2>

@@ -23,7 +23,8 @@ import {
   useTypeLabel,
 } from './ManagerDashboardParts';
 
-const linkClass = 'focus-ring rounded font-medium text-primary-800 underline-offset-2 hover:underline';
+const linkClass =
+  'focus-ring rounded font-medium text-primary-800 underline decoration-primary-300 underline-offset-2 hover:decoration-primary-700';
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /** One required course of a person, in words: "Fire safety — expired 12/10/2026". */
@@ -49,7 +50,7 @@ function CourseLine({ c }: { c: DashboardCourseCell }) {
 
 function PersonRow({ p, showEntity }: { p: DashboardPerson; showEntity: boolean }) {
   return (
-    <li className="py-3">
+    <li className="border-t border-slate-100 py-3">
       <div className="flex flex-wrap items-baseline gap-x-2">
         <Link to={`/users/${p.uuid}`} className={linkClass}>
           {p.name}
@@ -69,7 +70,7 @@ function PersonRow({ p, showEntity }: { p: DashboardPerson; showEntity: boolean 
 
 function StarterRow({ p, showEntity }: { p: DashboardNewStarter; showEntity: boolean }) {
   return (
-    <li className="grid grid-cols-1 gap-1 py-3 sm:grid-cols-2 sm:items-center sm:gap-4">
+    <li className="grid grid-cols-1 gap-1 border-t border-slate-100 py-3 sm:grid-cols-2 sm:items-center sm:gap-4">
       <div>
         <Link to={`/users/${p.uuid}`} className={linkClass}>
           {p.name}
@@ -132,7 +133,9 @@ function PeopleList({
   };
   return (
     <div>
-      <ul className="divide-y divide-slate-100">{rows.map(render)}</ul>
+      <ul className={list === 'new_starters' ? '' : 'grid grid-cols-1 gap-x-8 lg:grid-cols-2'}>
+        {rows.map(render)}
+      </ul>
       {all && more.data ? (
         <div className="mt-3">
           <Pagination
@@ -176,23 +179,44 @@ function Figure({
       : tone === 'warning'
         ? 'ring-warning-100 bg-warning-100/40'
         : 'ring-slate-200 bg-white';
-  return (
-    <Link
-      to={to}
-      onClick={onClick}
-      className={`focus-ring block rounded-xl p-4 shadow-sm ring-1 hover:ring-primary-400 ${ring}`}
-    >
+  const className = `focus-ring block rounded-xl p-4 shadow-sm ring-1 hover:ring-primary-400 ${ring}`;
+  const body = (
+    <>
       <span className="block text-sm text-slate-700">{label}</span>
       <span className="mt-1 block text-2xl font-semibold tabular-nums text-slate-900">{value}</span>
       {detail ? <span className="mt-1 block text-xs text-slate-600">{detail}</span> : null}
+    </>
+  );
+  // A list on this page: an in-page anchor (the URL keeps its ?entity=); elsewhere: a route link.
+  if (to.startsWith('#'))
+    return (
+      <a
+        href={to}
+        className={className}
+        onClick={(e) => {
+          e.preventDefault();
+          onClick?.();
+        }}
+      >
+        {body}
+      </a>
+    );
+  return (
+    <Link to={to} className={className}>
+      {body}
     </Link>
   );
 }
 
+/** Scrolls to a card and moves the focus there, so keyboard and screen-reader users land on the list too. */
 function scrollToId(id: string) {
-  requestAnimationFrame(() =>
-    document.getElementById(id)?.scrollIntoView({ behavior: 'smooth', block: 'start' }),
-  );
+  requestAnimationFrame(() => {
+    const el = document.getElementById(id);
+    if (!el) return;
+    el.scrollIntoView({ behavior: 'smooth', block: 'start' });
+    el.setAttribute('tabindex', '-1');
+    el.focus({ preventScroll: true });
+  });
 }
 
 function Dashboard({
@@ -281,7 +305,12 @@ function Dashboard({
             const list = d.expiring[`${days}`];
             return {
               key: String(days),
-              label: `${days} days (${list.people})`,
+              label: (
+                <span className="block text-center leading-tight">
+                  <span className="block">{days} days</span>
+                  <span className="block text-xs font-normal">{plural(list.people, 'person', 'people')}</span>
+                </span>
+              ),
               content: (
                 <PeopleList
                   list={`expiring_${days}`}
@@ -295,8 +324,8 @@ function Dashboard({
         />
       </Card>
 
-      <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
-        <Card id="new-starters" className="scroll-mt-20" title="New starters">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
+        <Card id="new-starters" className="scroll-mt-20 lg:col-span-2" title="New starters">
           <PeopleList
             list="new_starters"
             data={d.new_starters}
@@ -367,7 +396,9 @@ export default function ManagerDashboardPage() {
       <Card>
         <div className="space-y-4">
           <div>
-            <p className="text-xs font-medium tracking-wide text-slate-600 uppercase">{wl.entityAltName}</p>
+            <p className="text-xs font-medium tracking-wide text-slate-600 uppercase">
+              {d?.entity.level === 'A' ? 'Organisation' : wl.entityAltName}
+            </p>
             <h2 className="text-2xl font-semibold text-slate-900" data-testid="dashboard-entity">
               {d?.entity.name ?? '…'}
             </h2>

@@ -62,7 +62,6 @@ export function DashboardControls({
   onType: (t: DashboardType) => void;
   levels?: ('A' | 'B')[];
 }) {
-  const wl = useWhitelabel();
   const typeLabel = useTypeLabel();
   const entities = useScopeEntities(true);
   const options = (entities.data?.data ?? []).filter((e) => !levels || levels.includes(e.level));
@@ -70,7 +69,7 @@ export function DashboardControls({
     <div className="grid grid-cols-1 gap-3 sm:grid-cols-2 sm:items-end">
       {options.length > 1 ? (
         <Select
-          label={`Show ${wl.entityAltName.toLowerCase()}`}
+          label="Show"
           value={entityId ?? ''}
           onChange={(e) => onEntity(Number(e.target.value))}
           options={options
