@@ -20,6 +20,7 @@ import { authRoutes, authWebRoutes } from './auth/routes';
 import { certificateRoutes } from './certificates/routes';
 import { complianceRoutes } from './compliance/routes';
 import { contentRoutes } from './content/routes';
+import { dashboardRoutes } from './dashboards/routes';
 import { courseRoutes } from './courses/routes';
 import { entityRoutes } from './entities/routes';
 import { graphqlRoutes } from './graphql/routes';
@@ -167,6 +168,7 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}) {
       await api.register(reportRoutes);
       await api.register(complianceRoutes);
       await api.register(activityRoutes);
+      await api.register(dashboardRoutes);
     },
     { prefix: '/api' },
   );

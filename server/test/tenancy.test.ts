@@ -407,6 +407,13 @@ function reportCases(): Case[] {
       '/api/reports/compliance/export/:format',
       (f) => `/api/reports/compliance/export/xlsx?entities=${f.site.id}`,
     ),
+    c('GET', '/api/dashboards/manager', (f) => `/api/dashboards/manager?entity=${f.site.id}`),
+    c(
+      'GET',
+      '/api/dashboards/manager/people',
+      (f) => `/api/dashboards/manager/people?list=out_of_date&entity=${f.site.id}`,
+    ),
+    c('GET', '/api/dashboards/management', (f) => `/api/dashboards/management?entity=${f.site.id}`),
     c('POST', '/api/reports/role', () => '/api/reports/role', site),
     c('POST', '/api/reports/certificate', () => '/api/reports/certificate', site),
     c('POST', '/api/reports/results', () => '/api/reports/results', site),

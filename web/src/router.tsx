@@ -67,9 +67,13 @@ export async function verifyEmailLoader({ params }: LoaderFunctionArgs) {
 const dashboardRoutes: RouteObject[] = [
   built('/', 'My events', () => import('./dashboards/EventsPage')),
   { element: <LearnerDashboardRoute />, children: [notBuilt('/learner-dashboard', 'Learner dashboard')] },
-  notBuilt('/management-dashboard', 'Management dashboard'),
-  notBuilt('/management-area', 'Management area'),
-  notBuilt('/manager-dashboard', 'Manager dashboard'),
+  built(
+    '/management-dashboard',
+    'Management dashboard',
+    () => import('./dashboards/ManagementDashboardPage'),
+  ),
+  built('/management-area', 'Management area', () => import('./dashboards/ManagementDashboardPage')),
+  built('/manager-dashboard', 'Manager dashboard', () => import('./dashboards/ManagerDashboardPage')),
   built('/active-users', 'Active users', () => import('./activity/ActiveUsersPage')),
   notBuilt('/messages', 'Messages'),
   notBuilt('/care-certificate', 'Care certificate'),

@@ -7,6 +7,7 @@ export * from './common';
 export * from './compliance';
 export * from './constants';
 export * from './content';
+export * from './dashboards';
 export * from './dates';
 export * from './entities';
 export * from './learning';

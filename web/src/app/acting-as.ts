@@ -7,7 +7,8 @@ import { loadWhitelabel, subdomainOf } from './whitelabel';
 
 /**
  * Acting-as (spec 1 §3, §4, §6): the entity the user currently acts for. Stored locally under `actingAs`
- * (the entity) and `graphQLActingAs` (its id), restored at start-up, and by default the user's a_entity.
+ * (the entity) and `graphQLActingAs` (its id), restored at start-up. A user lands on their primary entity (a super
+ * admin on their a_entity: landingFor); resetting (null) goes back to the a_entity.
  */
 export interface ActingAsEntity {
   id: number;
@@ -28,6 +29,21 @@ export function useActingAs(): ActingAsEntity | null {
 
 function defaultFor(user: AuthUser | null): ActingAsEntity | null {
   return user ? { ...user.a_entity } : null;
+}
+
+/** May act as other entities (permission 19; a super admin holds every permission). */
+const mayActAs = (user: AuthUser) => checkPermission(user, permissionsStore.get(), [Perm.actingAs]);
+
+/**
+ * Where a user lands after signing in (issue 13 "a home manager lands on the whole group"): their primary entity —
+ * a home manager's home — rather than the a_entity of spec 1 §3, which a super admin keeps (their organisation). A
+ * user who may act as (19) switches to the group from there; one who may not is scoped to their primary entity by the
+ * server anyway, so showing the group's name and figures misled them.
+ */
+export function landingFor(user: AuthUser | null): ActingAsEntity | null {
+  if (!user) return null;
+  if (user.super_admin) return defaultFor(user);
+  return { ...user.primary_entity };
 }
 
 function persist(entity: ActingAsEntity | null): void {
@@ -58,8 +74,11 @@ export async function setActingAs(entityId: number | null): Promise<ActingAsEnti
 export function restoreActingAs(): void {
   const stored = readJson<ActingAsEntity>(STORAGE_KEYS.actingAs);
   const storedId = readString(STORAGE_KEYS.graphQLActingAs);
-  if (stored && (!storedId || storedId === String(stored.id))) actingAsStore.set(stored);
-  else persist(defaultFor(authStore.get().user));
+  const user = authStore.get().user;
+  // A user who may not act as cannot have chosen anything else: they are always on their landing entity.
+  const chosen = stored && (!storedId || storedId === String(stored.id)) && (!user || mayActAs(user));
+  if (stored && chosen) actingAsStore.set(stored);
+  else persist(landingFor(user));
 }
 
 /**
@@ -82,7 +101,7 @@ authStore.subscribe(() => {
   const user = authStore.get().user;
   const id = user?.id ?? null;
   if (id !== null && id !== lastUserId) {
-    if (lastUserId !== null || !actingAsStore.get()) persist(defaultFor(user));
+    if (lastUserId !== null || !actingAsStore.get() || (user && !mayActAs(user))) persist(landingFor(user));
     const entity = actingAsStore.get();
     if (entity && !subdomainOf(window.location.hostname)) void loadWhitelabel({ slug: entity.slug });
   }

@@ -105,8 +105,9 @@ describe('api client (spec 1 §7)', () => {
     vi.stubGlobal('fetch', fetchMock);
     await api.get('/users', { params: { page: 1 } });
     const [url, init] = fetchMock.mock.calls[0] as unknown as [string, { headers: Record<string, string> }];
-    expect(url).toBe('/api/users?page=1&actingAs=meadowbrook');
-    expect(init.headers['x-acting-as']).toBe('meadowbrook');
+    // The user lands on their own home (acting-as.ts landingFor), which is what is sent.
+    expect(url).toBe('/api/users?page=1&actingAs=oakfield');
+    expect(init.headers['x-acting-as']).toBe('oakfield');
   });
 
   it('rejects with the response object (status and {message, errors})', async () => {

@@ -139,11 +139,32 @@ describe('auth store (spec 1 §3, §4)', () => {
 });
 
 describe('acting-as store (spec 1 §4)', () => {
-  it('defaults to the user a_entity on login and persists under actingAs / graphQLActingAs', () => {
+  it('lands a user on their own home (primary entity) and persists it under actingAs / graphQLActingAs', () => {
     setUser(makeUser());
+    expect(actingAsStore.get()?.slug).toBe('oakfield');
+    expect(JSON.parse(localStorage.getItem(STORAGE_KEYS.actingAs)!).id).toBe(2);
+    expect(localStorage.getItem(STORAGE_KEYS.graphQLActingAs)).toBe('2');
+  });
+
+  it('lands a home manager who may act as (19) on their home too, and a super admin on the a_entity', () => {
+    setUser(makeUser({ permissions: [{ id: 19, slug: 'acting-as' }] }));
+    expect(actingAsStore.get()?.name).toBe('Oakfield House');
+    setUser(null);
+    actingAsStore.set(null);
+    setUser(makeUser({ id: 8, super_admin: true }));
     expect(actingAsStore.get()?.slug).toBe('meadowbrook');
-    expect(JSON.parse(localStorage.getItem(STORAGE_KEYS.actingAs)!).id).toBe(1);
-    expect(localStorage.getItem(STORAGE_KEYS.graphQLActingAs)).toBe('1');
+  });
+
+  it('does not restore the group for a user who may not act as (an older session stored it)', () => {
+    setUser(makeUser());
+    localStorage.setItem(
+      STORAGE_KEYS.actingAs,
+      JSON.stringify({ id: 1, slug: 'meadowbrook', name: 'Meadowbrook' }),
+    );
+    localStorage.setItem(STORAGE_KEYS.graphQLActingAs, '1');
+    actingAsStore.set(null);
+    restoreActingAs();
+    expect(actingAsStore.get()?.slug).toBe('oakfield');
   });
 
   it('an entity id fetches the entity, stores it and loads its white-label by slug; null resets', async () => {
@@ -173,7 +194,7 @@ describe('acting-as store (spec 1 §4)', () => {
   });
 
   it('is restored from storage at start-up', () => {
-    setUser(makeUser());
+    setUser(makeUser({ permissions: [{ id: 19, slug: 'acting-as' }] }));
     localStorage.setItem(STORAGE_KEYS.actingAs, JSON.stringify({ id: 9, slug: 'nine', name: 'Nine' }));
     localStorage.setItem(STORAGE_KEYS.graphQLActingAs, '9');
     actingAsStore.set(null);

@@ -1,5 +1,6 @@
 import type { DrillDownUserRow } from '@cc/contracts';
 import type { ReactNode } from 'react';
+import { Link } from 'react-router';
 import type { Params } from '../app/api';
 import { Button, Card, DataTable, EmptyState, Spinner } from '../ui';
 import { type Drill, useDrillEntities, useDrillRoles, useDrillUsers } from './api';
@@ -217,8 +218,13 @@ export function DrillUsersTable({ caption, rows }: { caption: string; rows: Dril
           key: 'name',
           header: 'Name',
           render: (r) => (
-            <span className="font-medium">
-              {r.name}
+            <span>
+              <Link
+                to={`/users/${r.uuid}`}
+                className="focus-ring rounded font-medium text-primary-800 underline-offset-2 hover:underline"
+              >
+                {r.name}
+              </Link>
               {r.new_starter ? (
                 <span className="ml-2 text-xs font-normal text-slate-600">(new starter)</span>
               ) : null}

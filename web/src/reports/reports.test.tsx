@@ -240,7 +240,8 @@ describe('/reports/compliance drill-down by tag', () => {
       expect(within(tags).getByRole('meter', { name: /Night shift: 50%/ })).toBeTruthy();
       await clicker.click(within(tags).getByRole('button', { name: 'Staff tagged Night shift' }));
       const staff = await screen.findByRole('table', { name: 'Staff tagged Night shift in Oakfield House' });
-      expect(within(staff).getByText('Casey Lee')).toBeTruthy();
+      // Each name is a link to the person (keyboard reachable: a real <a href>).
+      expect(within(staff).getByRole('link', { name: 'Casey Lee' })).toHaveAttribute('href', '/users/u-41');
       expect(within(staff).getByText('1 / 2')).toBeTruthy();
     } finally {
       vi.useRealTimers();

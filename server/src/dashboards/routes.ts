@@ -1,0 +1,49 @@
+import { DashboardPeopleQuery, DashboardQuery } from '@cc/contracts';
+import type { App } from '../http/app-types';
+import { ok, paginate } from '../http/envelope';
+import { managementDashboard, managerDashboard, managerDashboardPeople } from './service';
+
+/**
+ * The dashboards (issue 13; ours, not in the spec — contracts dashboards.ts documents them): one call per dashboard,
+ * and the paged people of one manager-dashboard list. HTTP only: scope, permissions and figures live in service.ts.
+ */
+export async function dashboardRoutes(app: App) {
+  const tags = ['dashboards'];
+  app.get(
+    '/dashboards/manager',
+    {
+      schema: {
+        tags,
+        summary: 'Manager dashboard of one entity (105): out of date, expiring, pending, new starters, score',
+        querystring: DashboardQuery,
+      },
+    },
+    async (r) => ok(await managerDashboard(r.ctx, r.query)),
+  );
+  app.get(
+    '/dashboards/manager/people',
+    {
+      schema: {
+        tags,
+        summary: 'Every person of one manager-dashboard list (105), paged',
+        querystring: DashboardPeopleQuery,
+      },
+    },
+    async (r) => {
+      const { data, total } = await managerDashboardPeople(r.ctx, r.query);
+      return paginate(data, total, r.query, r.url);
+    },
+  );
+  app.get(
+    '/dashboards/management',
+    {
+      schema: {
+        tags,
+        summary:
+          'Management dashboard of an entity and its descendants (79): ranked entities, worst courses, forecast',
+        querystring: DashboardQuery,
+      },
+    },
+    async (r) => ok(await managementDashboard(r.ctx, r.query)),
+  );
+}
