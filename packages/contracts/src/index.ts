@@ -8,6 +8,7 @@ export * from './constants';
 export * from './content';
 export * from './dates';
 export * from './entities';
+export * from './events';
 export * from './learning';
 export * from './matrix';
 export * from './messages';
