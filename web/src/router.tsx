@@ -60,7 +60,12 @@ export async function verifyEmailLoader({ params }: LoaderFunctionArgs) {
 
 const dashboardRoutes: RouteObject[] = [
   built('/', 'My events', () => import('./dashboards/EventsPage')),
-  { element: <LearnerDashboardRoute />, children: [notBuilt('/learner-dashboard', 'Learner dashboard')] },
+  {
+    element: <LearnerDashboardRoute />,
+    children: [
+      built('/learner-dashboard', 'Learner dashboard', () => import('./dashboards/LearnerDashboardPage')),
+    ],
+  },
   notBuilt('/management-dashboard', 'Management dashboard'),
   notBuilt('/management-area', 'Management area'),
   notBuilt('/manager-dashboard', 'Manager dashboard'),
