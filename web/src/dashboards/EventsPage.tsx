@@ -43,8 +43,9 @@ export default function EventsPage() {
         title={`Welcome, ${firstName}`}
         description="What you need to do, in order: overdue courses first, then what expires soonest."
       />
-      <LearnerTodo userRef={user.uuid} />
+      {/* Who manages (40) sees their score first; the widget renders nothing for a learner. */}
       <ComplianceWidget entity={widgetEntity.slug} entityName={widgetEntity.name} />
+      <LearnerTodo userRef={user.uuid} />
       <LearnerCourses userRef={user.uuid} availableOnly exclude={inTodo} />
       <TrainingHistory userRef={user.uuid} />
       <Card title="Your account">

@@ -21,7 +21,7 @@ export default function LearnerDashboardPage() {
         title="My learning"
         description="What you need to do and by when, your certificates and your training history."
       />
-      <LearnerTodo userRef={user.uuid} />
+      <LearnerTodo userRef={user.uuid} completedTitle="My certificates" />
       <TrainingHistory userRef={user.uuid} />
       <LearnerCourses userRef={user.uuid} availableOnly exclude={inTodo} />
     </div>

@@ -80,7 +80,7 @@ export function EventCounts({ counts }: { counts: LearnerEventCounts }) {
               className="focus-ring block rounded-xl bg-white p-3 text-center shadow-sm ring-1 ring-slate-200 hover:ring-primary-400 sm:p-4"
               data-testid={`count-${i.key}`}
             >
-              <span className={`block text-2xl font-bold sm:text-3xl ${i.tone}`}>{i.value}</span>
+              <span className={`block text-2xl font-bold sm:text-3xl ${i.tone}`}>{i.value}</span>{' '}
               <span className="block text-sm font-medium text-slate-700">{i.label}</span>
             </a>
           </li>
@@ -90,8 +90,15 @@ export function EventCounts({ counts }: { counts: LearnerEventCounts }) {
   );
 }
 
-/** The counts, then the to-do grouped as the counts are. `showCompleted`: also list completed courses. */
-export function LearnerTodo({ userRef, showCompleted = true }: { userRef: string; showCompleted?: boolean }) {
+/** The counts, then the to-do grouped as the counts are, then the completed courses with their certificates. */
+export function LearnerTodo({
+  userRef,
+  completedTitle = 'Completed',
+}: {
+  userRef: string;
+  /** The title of the completed courses (with their certificates). */
+  completedTitle?: string;
+}) {
   const events = useLearnerEvents(userRef);
   useEffect(() => {
     if (events.isError) notifyError(null, LearningMessages.errorLoadingAttempts);
@@ -131,23 +138,21 @@ export function LearnerTodo({ userRef, showCompleted = true }: { userRef: string
           </>
         )}
       </Card>
-      {showCompleted ? (
-        <Card title="Completed" data-testid="completed-courses" padded={false}>
-          <div id="todo-completed" className="scroll-mt-20">
-            {completed.length === 0 ? (
-              <p className="p-5 text-sm text-slate-700">
-                Nothing completed yet. Your certificates will be here.
-              </p>
-            ) : (
-              <ul className="divide-y divide-slate-100">
-                {completed.map((e) => (
-                  <TodoRow key={e.course.id} event={e} userRef={userRef} />
-                ))}
-              </ul>
-            )}
-          </div>
-        </Card>
-      ) : null}
+      <Card title={completedTitle} data-testid="completed-courses" padded={false}>
+        <div id="todo-completed" className="scroll-mt-20">
+          {completed.length === 0 ? (
+            <p className="p-5 text-sm text-slate-700">
+              Nothing completed yet. Your certificates will be here.
+            </p>
+          ) : (
+            <ul className="divide-y divide-slate-100">
+              {completed.map((e) => (
+                <TodoRow key={e.course.id} event={e} userRef={userRef} />
+              ))}
+            </ul>
+          )}
+        </div>
+      </Card>
     </div>
   );
 }

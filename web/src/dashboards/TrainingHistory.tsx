@@ -38,7 +38,7 @@ export function TrainingHistory({ userRef }: { userRef: string }) {
   const newestPass = new Set<number>();
   const seen = new Set<number>();
   for (const r of rows)
-    if (r.passed && r.type !== 'exempt' && !seen.has(r.course.id)) {
+    if (r.passed && r.status === 'approved' && r.type !== 'exempt' && !seen.has(r.course.id)) {
       seen.add(r.course.id);
       newestPass.add(r.id);
     }
@@ -124,6 +124,7 @@ function HistoryRow({
         <Button
           size="sm"
           variant="secondary"
+          className="self-start"
           loading={busy}
           aria-label={`Download certificate for ${r.course.title}`}
           onClick={async () => {
