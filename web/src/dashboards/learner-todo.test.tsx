@@ -9,15 +9,16 @@ import { LearnerTodo, stateWords } from './LearnerTodo';
 
 /** Issue 13: the carer's to-do in words, in the server's order, grouped as the counts are. */
 
+let nextId = 1;
 const event = (title: string, e: Partial<LearnerEvent>): LearnerEvent => ({
-  course: { id: title.length, title },
+  course: { id: nextId++, title },
   kind: 'mandatory',
   state: 'due',
   status: 'missing',
   due_date: null,
   days_left: null,
   attempt_id: null,
-  content_id: title.length * 10,
+  content_id: 100 + nextId,
   latest_result: null,
   ...e,
 });
