@@ -18,7 +18,7 @@ export default function LearnerDashboardPage() {
   return (
     <div className="space-y-6">
       <PageHeader
-        title="My learning"
+        title="Learner dashboard"
         description="What you need to do and by when, your certificates and your training history."
       />
       <LearnerTodo userRef={user.uuid} completedTitle="My certificates" />
