@@ -8,17 +8,17 @@ import { Badge, Button, ButtonLink, Card, CardPagination, Spinner } from '../ui'
 import { useTrainingHistory } from './api';
 
 /**
- * "Add training record": the historical-result form (/results/historical/create), for who holds add record (26).
- * The form's user and course pickers need it; without it the link is not shown.
+ * "Add training record": the historical-result form (/results/historical/create) for every signed-in learner. Who
+ * holds add record (26) gets the full form (any user, approved at once); everyone else records their own past
+ * training (`?self=1`: the person is themselves, the result awaits their manager's approval).
  */
 export function AddTrainingRecordLink() {
   const canAdd = usePermission([ResultsPerm.addRecord]);
-  if (!canAdd) return null;
   return (
     <ButtonLink
       size="sm"
       variant="secondary"
-      to="/results/historical/create"
+      to={canAdd ? '/results/historical/create' : '/results/historical/create?self=1'}
       data-testid="add-training-record"
     >
       Add training record

@@ -7,7 +7,7 @@ import { permissionsStore, setUser } from '../app/auth';
 import { makeUser } from '../test/factories';
 import { TrainingHistory } from './TrainingHistory';
 
-/** Issue 13: the carer's training history with evidence and certificates, and "Add training record" with 26. */
+/** Issue 13: the carer's training history with evidence and certificates, and "Add training record" for everyone. */
 
 const result = (id: number, r: Partial<ResultView>): ResultView => ({
   id,
@@ -98,7 +98,11 @@ describe('training history', () => {
     expect(items[2]).toHaveTextContent('Face-to-face');
     expect(items[2]).toHaveTextContent('Completed 10/01/2024 · expired 10/01/2025');
     expect(within(items[2]).queryByRole('button')).toBeNull();
-    expect(screen.queryByRole('link', { name: 'Add training record' })).toBeNull();
+    // Without add record (26) the carer records their own past training (self mode of the form).
+    expect(screen.getByRole('link', { name: 'Add training record' })).toHaveAttribute(
+      'href',
+      '/results/historical/create?self=1',
+    );
   });
 
   it('offers "Add training record" to who holds add record (26)', async () => {
