@@ -110,4 +110,74 @@ describe('the carer’s to-do (/) and the learner dashboard', () => {
       await admin('PATCH', `/entities/${orgId}`, { can_see_new_dashboards: original });
     }
   });
+
+  it('at 375 px the carer adds her own training record (date, certificate) and sees it awaiting approval', async () => {
+    const courses = await learner('GET', '/results/courses?self=1&per_page=1');
+    const course = courses[0];
+    assert.ok(course, 'the learner has courses she may record for herself');
+    const now = new Date();
+    const pad = (n) => String(n).padStart(2, '0');
+    const today = `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+
+    const { page, context, errors } = await newPage(browser, NARROW);
+    let created;
+    try {
+      await signIn(page, LEARNER);
+      await page.getByTestId('training-history').getByTestId('add-training-record').click();
+      await page.waitForURL(/\/results\/historical\/create\?self=1$/);
+      await page.getByRole('heading', { name: 'Add training record' }).waitFor();
+      assert.equal(await page.getByLabel('Training record for').inputValue(), `${me.name} (you)`);
+      assert.equal(await page.getByRole('combobox', { name: /^User/ }).count(), 0, 'no user picker');
+      await checkPage(page, 'add-training-record-self');
+      await page.screenshot({ path: '/work/notes/shots/H1b/self-form-375.png', fullPage: true });
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await page.screenshot({ path: '/work/notes/shots/H1b/self-form-1280.png', fullPage: true });
+      await page.setViewportSize(NARROW);
+
+      await page.getByRole('combobox', { name: /^Course/ }).fill(course.title.slice(0, 12));
+      await page
+        .getByRole('option', { name: new RegExp(course.title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) })
+        .first()
+        .click();
+      await page.getByLabel(/^Completed date/).fill(today);
+      await page.getByLabel('Evidence file').setInputFiles({
+        name: 'previous-employer-certificate.pdf',
+        mimeType: 'application/pdf',
+        buffer: Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n', 'latin1'),
+      });
+      const saved = page.waitForResponse(
+        (r) => r.url().endsWith('/api/results/historical/create') && r.request().method() === 'POST',
+      );
+      await page.getByRole('button', { name: 'Send for approval' }).click();
+      const res = await saved;
+      assert.equal(res.status(), 201, await res.text());
+      created = (await res.json()).data;
+      assert.equal(created.status, 'pending');
+      await page.waitForURL(`${BASE}/`);
+      await page
+        .getByRole('status')
+        .filter({ hasText: 'has been sent to your manager and awaits their approval' })
+        .first()
+        .waitFor();
+
+      const row = page
+        .getByTestId('training-history')
+        .getByTestId('history-row')
+        .filter({ hasText: course.title })
+        .filter({ hasText: 'Awaiting approval' })
+        .first();
+      await row.waitFor();
+      const text = (await row.innerText()).replace(/\s+/g, ' ');
+      assert.ok(text.includes(`Completed ${ddmmyyyy(`${today}T12:00:00Z`)}`), text);
+      assert.ok(text.includes('previous-employer-certificate.pdf'), text);
+      await page.screenshot({ path: '/work/notes/shots/H1b/history-pending-375.png', fullPage: true });
+      assert.deepEqual(errors, []);
+    } finally {
+      await context.close();
+      if (created) {
+        const admin = client(await bearer(ADMIN, 'e2e learner dashboard cleanup'));
+        await admin('DELETE', `/results/pending/${created.id}`);
+      }
+    }
+  });
 });
