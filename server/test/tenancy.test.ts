@@ -986,6 +986,7 @@ function learningCases(): Case[] {
       '/api/users/:id/personal-development-courses',
       (f) => `/api/users/${f.victim.id}/personal-development-courses`,
     ),
+    s('GET', '/api/users/:id/events', (f) => `/api/users/${f.victim.id}/events`),
     s(
       'GET',
       '/api/users/:id/training-certificate',
@@ -1697,6 +1698,13 @@ const GRAPHQL: GraphqlCase[] = [
         send_welcome_email: false,
       },
     },
+  },
+  {
+    name: 'events',
+    query:
+      'query($u: String) { events(user: $u) { counts { current overdue completed } data { course_title } } }',
+    variables: (f) => ({ u: f.victim.uuid }),
+    missing: { u: '00000000-0000-4000-8000-000000000000' },
   },
   {
     name: 'createAttempt',

@@ -66,7 +66,12 @@ export async function verifyEmailLoader({ params }: LoaderFunctionArgs) {
 
 const dashboardRoutes: RouteObject[] = [
   built('/', 'My events', () => import('./dashboards/EventsPage')),
-  { element: <LearnerDashboardRoute />, children: [notBuilt('/learner-dashboard', 'Learner dashboard')] },
+  {
+    element: <LearnerDashboardRoute />,
+    children: [
+      built('/learner-dashboard', 'Learner dashboard', () => import('./dashboards/LearnerDashboardPage')),
+    ],
+  },
   built(
     '/management-dashboard',
     'Management dashboard',

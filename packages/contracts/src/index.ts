@@ -10,6 +10,7 @@ export * from './content';
 export * from './dashboards';
 export * from './dates';
 export * from './entities';
+export * from './events';
 export * from './learning';
 export * from './matrix';
 export * from './messages';

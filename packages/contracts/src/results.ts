@@ -167,7 +167,9 @@ export const BulkAddEventsBody = z.object({
 });
 export type BulkAddEventsBody = z.infer<typeof BulkAddEventsBody>;
 
-export const CoursePickerQuery = PageQuery;
+/** `self=1`: the courses the caller may record for themselves (any signed-in user; published, not switched off). */
+export const CoursePickerQuery = PageQuery.extend({ self: queryBool.optional() });
+export type CoursePickerQuery = z.infer<typeof CoursePickerQuery>;
 
 const ref = z.object({ id: z.number(), name: z.string() });
 export const ResultView = z.object({

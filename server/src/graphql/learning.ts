@@ -4,6 +4,9 @@ import {
   ContentListQuery,
   type Course,
   CourseListQuery,
+  type LearnerEvent,
+  type LearnerEventCounts,
+  type LearnerEvents,
   RESULT_TYPES,
   ResultListQuery,
   type ResultView,
@@ -14,6 +17,7 @@ import { getContent, listContents } from '../content/service';
 import { getCourse, listCourses } from '../courses/service';
 import { actorOf } from '../http/context';
 import { createAttempt, getAttempt } from '../learning/attempts-service';
+import { learnerEvents } from '../learning/events';
 import { approvePending, deletePending, listPending, listUserResults } from '../results/records-service';
 import { builder } from './builder';
 import { defined, parseInput } from './input';
@@ -88,6 +92,40 @@ const AttemptRef = builder.objectRef<Attempt>('Attempt').implement({
     version: t.exposeInt('version'),
     started_at: t.exposeString('started_at'),
     completed_at: t.exposeString('completed_at', { nullable: true }),
+  }),
+});
+
+const LearnerEventRef = builder.objectRef<LearnerEvent>('LearnerEvent').implement({
+  description:
+    "One course of a learner's to-do (GET /api/users/{id}/events): kind mandatory/required/optional, state overdue/expiring/due/in_progress/done.",
+  fields: (t) => ({
+    course_id: t.int({ resolve: (e) => e.course.id }),
+    course_title: t.string({ resolve: (e) => e.course.title }),
+    kind: t.exposeString('kind'),
+    state: t.exposeString('state'),
+    status: t.exposeString('status', { nullable: true }),
+    due_date: t.exposeString('due_date', { nullable: true }),
+    days_left: t.exposeInt('days_left', { nullable: true }),
+    attempt_id: t.exposeInt('attempt_id', { nullable: true }),
+    content_id: t.exposeInt('content_id', { nullable: true }),
+    result_id: t.int({ nullable: true, resolve: (e) => e.latest_result?.result_id ?? null }),
+    completed_at: t.string({ nullable: true, resolve: (e) => e.latest_result?.completed_at ?? null }),
+  }),
+});
+
+const LearnerEventCountsRef = builder.objectRef<LearnerEventCounts>('LearnerEventCounts').implement({
+  description: 'Event counts of the learner events screen: current (to do, not overdue), overdue, completed.',
+  fields: (t) => ({
+    current: t.exposeInt('current'),
+    overdue: t.exposeInt('overdue'),
+    completed: t.exposeInt('completed'),
+  }),
+});
+
+const LearnerEventsRef = builder.objectRef<LearnerEvents>('LearnerEvents').implement({
+  fields: (t) => ({
+    counts: t.field({ type: LearnerEventCountsRef, resolve: (e) => e.counts }),
+    data: t.field({ type: [LearnerEventRef], resolve: (e) => e.data }),
   }),
 });
 
@@ -169,6 +207,13 @@ builder.queryFields((t) => ({
       const { data, total } = await listPending(ctx, type, query);
       return toPaginator(data, total, query.page, query.per_page);
     },
+  }),
+  events: t.field({
+    type: LearnerEventsRef,
+    description:
+      "GET /api/users/{id}/events: a learner's to-do in order with counts (oneself by default; 24 or 43 with the user in scope).",
+    args: { user: t.arg.string({ description: 'User id or uuid; the caller when absent.' }) },
+    resolve: async (_root, args, ctx) => learnerEvents(ctx, args.user ?? String(actorOf(ctx).userId)),
   }),
   attempt: t.field({
     type: AttemptRef,

@@ -19,6 +19,7 @@ import {
   retakeAttempt,
   updateAttempt,
 } from './attempts-service';
+import { learnerEvents } from './events';
 import {
   availableCourses,
   availableTraining,
@@ -96,4 +97,8 @@ export async function learningRoutes(app: App) {
   app.get('/users/:id/available-training', listSchema, list(availableTraining));
   app.get('/users/:id/compliant-courses', listSchema, list(compliantCourses));
   app.get('/users/:id/personal-development-courses', listSchema, list(personalDevelopmentCourses));
+  // The learner's to-do (spec 1 §2 "learner events"): counts and ordered courses, not paged (one person's courses).
+  app.get('/users/:id/events', { schema: { tags, params: UserRefParams } }, async (r) =>
+    ok(await learnerEvents(r.ctx, r.params.id)),
+  );
 }

@@ -576,3 +576,52 @@ describe('GET /users/{id}/results and the course picker', () => {
     expect((await (await as(peer.id))('GET', '/api/results/courses')).statusCode).toBe(403);
   });
 });
+
+describe('the self course picker (GET /results/courses?self=1)', () => {
+  it('lists, to a carer without 24/25/26/35, the courses their organisation offers learners; still refuses without self', async () => {
+    const w = await world();
+    const draft = await buildCourse(h.db, w.org.id, { title: `Draft ${Math.random()}`, published: false });
+    const foreign = await buildCourse(h.db, (await buildEntity(h.db, { level: 'A' })).id, {
+      title: `Elsewhere ${Math.random()}`,
+    });
+    const learner = await as(w.learner.id);
+    expect((await h.app.inject({ method: 'GET', url: '/api/results/courses?self=1' })).statusCode).toBe(401);
+    expect((await learner('GET', '/api/results/courses')).statusCode).toBe(403);
+    expect((await learner('GET', '/api/results/courses?self=0')).statusCode).toBe(403);
+
+    const own = await learner('GET', '/api/results/courses?self=1&per_page=100');
+    expect(own.statusCode, own.body).toBe(200);
+    const ids = own.json().data.map((c: { id: number }) => c.id);
+    expect(ids).toContain(w.course.id);
+    expect(ids).not.toContain(draft.id);
+    expect(ids).not.toContain(foreign.id);
+    const found = await learner(
+      'GET',
+      `/api/results/courses?self=1&search=${encodeURIComponent('Moving and')}`,
+    );
+    expect(found.json().data.map((c: { id: number }) => c.id)).toEqual([w.course.id]);
+    // Another organisation's carer does not see this organisation's course.
+    const stranger = await buildUser(h.db, { permissions: [] });
+    expect(
+      (await (await as(stranger.id))('GET', '/api/results/courses?self=1&per_page=100')).body,
+    ).not.toContain(w.course.title);
+    // What the list offers, the learner can record for themselves (pending); for someone else it stays 403.
+    const mine = await learner('POST', '/api/results/historical/create', {
+      user_id: w.learner.id,
+      course_id: ids[0],
+      completed_at: '2024-05-05',
+    });
+    expect(mine.statusCode, mine.body).toBe(201);
+    expect(mine.json().data.status).toBe('pending');
+    const peer = await buildUser(h.db, { entityId: w.site.id, permissions: [] });
+    expect(
+      (
+        await learner('POST', '/api/results/historical/create', {
+          user_id: peer.id,
+          course_id: w.course.id,
+          completed_at: '2024-05-05',
+        })
+      ).statusCode,
+    ).toBe(403);
+  });
+});

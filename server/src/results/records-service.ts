@@ -1,5 +1,5 @@
 import {
-  type PageQuery,
+  type CoursePickerQuery,
   type ResultListQuery,
   ResultsMessages,
   ResultsPerm,
@@ -8,7 +8,7 @@ import {
   type UserResultsQuery,
 } from '@cc/contracts';
 import { visibleCourseClause } from '../courses/visibility';
-import { authorize, type Ctx } from '../http/context';
+import { actorOf, authorize, type Ctx } from '../http/context';
 import { conflict, notFound } from '../http/errors';
 import { loadLearner } from '../learning/learner';
 import { findEvidenceFile, listResults, updateResultRow, visibleCourses } from './admin-queries';
@@ -145,9 +145,13 @@ export async function listUserResults(ctx: Ctx, ref: string, q: UserResultsQuery
  * may see (courses/visibility.ts), searched on the server. /courses needs the content creator (63), which a
  * manager recording training does not hold.
  */
-export async function pickCourses(ctx: Ctx, q: PageQuery) {
-  authorize(ctx, [P.searchTrainingRecords, P.updateRecord, P.addRecord, P.addUserEvents], 'any');
-  const { rows, total } = await visibleCourses(ctx.db, await visibleCourseClause(ctx), {
+export async function pickCourses(ctx: Ctx, q: CoursePickerQuery) {
+  // self=1: a carer recording their own past training (a pending historical result, which needs no permission)
+  // picks from the courses their organisation offers learners; the same scope, narrowed to what a learner may take.
+  if (!q.self) authorize(ctx, [P.searchTrainingRecords, P.updateRecord, P.addRecord, P.addUserEvents], 'any');
+  else actorOf(ctx);
+  const clause = await visibleCourseClause(ctx, { forLearner: Boolean(q.self) });
+  const { rows, total } = await visibleCourses(ctx.db, clause, {
     search: q.search || undefined,
     page: q.page,
     perPage: q.per_page,

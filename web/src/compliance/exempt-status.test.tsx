@@ -95,7 +95,7 @@ describe('the learner’s completed courses', () => {
       />,
     );
     expect(screen.getByText('Exempt')).toBeInTheDocument();
-    expect(screen.getByText('Since 22 Feb 2026 · until 22 Feb 2027')).toBeInTheDocument();
+    expect(screen.getByText('Since 22/02/2026 · until 22/02/2027')).toBeInTheDocument();
     expect(screen.queryByText(/Completed/)).toBeNull();
   });
 });

@@ -7,6 +7,9 @@ import { useWhitelabel } from '../app/whitelabel';
 import { ComplianceWidget } from '../compliance/ComplianceWidget';
 import { LearnerCourses } from '../learning/LearnerCourses';
 import { Badge, Card, PageHeader } from '../ui';
+import { useLearnerEvents } from './api';
+import { LearnerTodo } from './LearnerTodo';
+import { TrainingHistory } from './TrainingHistory';
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -18,24 +21,33 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
 }
 
 /**
- * `/` — the learner events screen (spec 1 §2): who is signed in, then the learner's courses (current attempt,
- * courses to start, completed courses with their certificates).
+ * `/` — the learner events screen (spec 1 §2, issue 13): the event counts (overdue, to do, completed) and what the
+ * learner must do in order, with dates and words; the compliance widget for who manages; the other courses they can
+ * take; their training history with evidence and certificates; then who is signed in.
  */
 export default function EventsPage() {
   const { user } = useAuth();
   const actingAs = useActingAs();
   const wl = useWhitelabel();
   const canActAs = usePermission([Perm.actingAs]);
+  const events = useLearnerEvents(user?.uuid);
   if (!user) return null;
+  const inTodo = new Set((events.data?.data ?? []).map((e) => e.course.id));
   const firstName = user.name.split(/\s+/)[0] ?? user.name;
   // The widget covers what the caller manages: the acting-as entity when they may act as it (19), else their own.
   const widgetEntity =
     actingAs && (canActAs || actingAs.slug !== user.a_entity.slug) ? actingAs : user.primary_entity;
   return (
     <div className="space-y-6">
-      <PageHeader title={`Welcome, ${firstName}`} description="This is your start page." />
+      <PageHeader
+        title={`Welcome, ${firstName}`}
+        description="What you need to do, in order: overdue courses first, then what expires soonest."
+      />
+      {/* Who manages (40) sees their score first; the widget renders nothing for a learner. */}
       <ComplianceWidget entity={widgetEntity.slug} entityName={widgetEntity.name} />
-      <LearnerCourses userRef={user.uuid} />
+      <LearnerTodo userRef={user.uuid} />
+      <LearnerCourses userRef={user.uuid} availableOnly exclude={inTodo} />
+      <TrainingHistory userRef={user.uuid} />
       <Card title="Your account">
         <dl className="divide-y divide-slate-100" data-testid="who-am-i">
           <Row label="Name">{user.name}</Row>

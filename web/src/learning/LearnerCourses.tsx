@@ -1,7 +1,7 @@
 import type { AvailableCourse } from '@cc/contracts';
-import { CELL_STATUS_LABELS, LearningMessages } from '@cc/contracts';
+import { CELL_STATUS_LABELS, formatDate, LearningMessages } from '@cc/contracts';
 import { useEffect, useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { notifyError } from '../app/notifications';
 import { Badge, Button, ButtonLink, Card, Spinner } from '../ui';
 import { downloadCertificate, startAttempt, useCurrentAttempt, useLearnerCourses } from './api';
@@ -9,10 +9,21 @@ import { downloadCertificate, startAttempt, useCurrentAttempt, useLearnerCourses
 const ONLINE = new Set(['elearning', 'scorm']);
 
 /**
- * The learner's courses on the start page `/` (issue 4 item 2): the attempt in progress ("Continue"), the courses
- * available to start ("Start" on each online content) and the completed, in-date courses ("Download certificate").
+ * The learner's courses (issue 4 item 2): the attempt in progress ("Continue"), the courses available to start
+ * ("Start" on each online content) and the completed, in-date courses ("Download certificate").
+ *
+ * `availableOnly` (the start page and the learner dashboard, issue 13): only the other courses available to start,
+ * without the courses of `exclude` (the to-do lists those, with the attempt to resume and the certificates).
  */
-export function LearnerCourses({ userRef }: { userRef: string }) {
+export function LearnerCourses({
+  userRef,
+  availableOnly = false,
+  exclude,
+}: {
+  userRef: string;
+  availableOnly?: boolean;
+  exclude?: ReadonlySet<number>;
+}) {
   const current = useCurrentAttempt();
   const available = useLearnerCourses(userRef, 'available-courses');
   const compliant = useLearnerCourses(userRef, 'compliant-courses');
@@ -32,11 +43,11 @@ export function LearnerCourses({ userRef }: { userRef: string }) {
   }
 
   const passedIds = new Set((compliant.data ?? []).map((c) => c.id));
-  const toStart = (available.data ?? []).filter((c) => !passedIds.has(c.id));
+  const toStart = (available.data ?? []).filter((c) => !passedIds.has(c.id) && !exclude?.has(c.id));
 
   return (
     <>
-      {current.data ? (
+      {current.data && !availableOnly ? (
         <Card title="Continue where you left off" data-testid="current-attempt">
           <div className="flex flex-wrap items-center justify-between gap-3">
             <div className="min-w-0">
@@ -48,7 +59,10 @@ export function LearnerCourses({ userRef }: { userRef: string }) {
         </Card>
       ) : null}
 
-      <Card title="Courses available to you" data-testid="available-courses">
+      <Card
+        title={availableOnly ? 'Other courses you can take' : 'Courses available to you'}
+        data-testid="available-courses"
+      >
         {available.isPending ? (
           <Spinner label="Loading your courses" />
         ) : toStart.length === 0 ? (
@@ -102,33 +116,28 @@ export function LearnerCourses({ userRef }: { userRef: string }) {
         )}
       </Card>
 
-      <Card title="Completed courses" data-testid="completed-courses">
-        {compliant.isPending ? (
-          <Spinner label="Loading your completed courses" />
-        ) : (compliant.data ?? []).length === 0 ? (
-          <p className="text-sm text-slate-700">
-            You have not completed a course yet. Your certificates will be here.
-          </p>
-        ) : (
-          <ul className="divide-y divide-slate-100">
-            {(compliant.data ?? []).map((course) => (
-              <CourseRow key={course.id} course={course}>
-                <div className="mt-2 flex flex-wrap items-center justify-between gap-3">
-                  {course.latest_result ? <LatestResultLine result={course.latest_result} /> : null}
-                  <CertificateButton userRef={userRef} course={course} />
-                </div>
-              </CourseRow>
-            ))}
-          </ul>
-        )}
-      </Card>
-      <p className="text-sm text-slate-600">
-        Face-to-face training is booked through{' '}
-        <Link className="text-primary-700 underline" to="/your-bookings">
-          your bookings
-        </Link>
-        .
-      </p>
+      {availableOnly ? null : (
+        <Card title="Completed courses" data-testid="completed-courses">
+          {compliant.isPending ? (
+            <Spinner label="Loading your completed courses" />
+          ) : (compliant.data ?? []).length === 0 ? (
+            <p className="text-sm text-slate-700">
+              You have not completed a course yet. Your certificates will be here.
+            </p>
+          ) : (
+            <ul className="divide-y divide-slate-100">
+              {(compliant.data ?? []).map((course) => (
+                <CourseRow key={course.id} course={course}>
+                  <div className="mt-2 flex flex-wrap items-center justify-between gap-3">
+                    {course.latest_result ? <LatestResultLine result={course.latest_result} /> : null}
+                    <CertificateButton userRef={userRef} course={course} />
+                  </div>
+                </CourseRow>
+              ))}
+            </ul>
+          )}
+        </Card>
+      )}
     </>
   );
 }
@@ -185,5 +194,3 @@ const LABELS: Record<string, string> = {
   historical: 'historical',
 };
 const labelOf = (type: string) => LABELS[type] ?? type;
-const formatDate = (iso: string) =>
-  new Date(iso).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });

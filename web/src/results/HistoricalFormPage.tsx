@@ -1,15 +1,15 @@
-import { ResultsMessages, ResultsPerm, type ResultView } from '@cc/contracts';
+import { formatDate, ResultsMessages, ResultsPerm, type ResultView } from '@cc/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { api, buildUrl, type Envelope } from '../app/api';
-import { usePermission } from '../app/auth';
+import { useAuth, usePermission } from '../app/auth';
 import { notifySuccess } from '../app/notifications';
 import { FormSection, LoadError, LoadingCard, SaveErrors, serverFieldErrors } from '../entities/shared';
 import { Badge, Button, ButtonLink, Checkbox, PageHeader, Select, TextArea, TextField } from '../ui';
 import { formatBytes, formatDay, resultKeys, toDateInput, todayInput, useResult } from './api';
 import { type FieldErrors, type HistoricalValues, historicalErrors, historicalFormData } from './forms';
-import { CoursePicker, UserPicker } from './Picker';
+import { CoursePicker, SelfCoursePicker, UserPicker } from './Picker';
 
 const EMPTY: HistoricalValues = {
   user: null,
@@ -47,25 +47,32 @@ function HistoricalForm({ mode, existing }: { mode: 'create' | 'update'; existin
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const canAdd = usePermission([ResultsPerm.addRecord]);
-  // From a user's page: ?user_id=…&user_name=… names the person already (the picker can still change it).
+  const me = useAuth().user;
   const [params] = useSearchParams();
+  // Self mode: a carer records their own past training (without 26, or opened as ?self=1). The person is the
+  // signed-in user (no user picker: GET /users needs 24), the courses come from GET /results/courses?self=1, and
+  // the server keeps the result pending until a manager approves it.
+  const self = mode === 'create' && (!canAdd || params.get('self') === '1');
+  // From a user's page: ?user_id=…&user_name=… names the person already (the picker can still change it).
   const presetId = Number(params.get('user_id'));
   const preset =
     Number.isInteger(presetId) && presetId > 0
       ? { id: presetId, label: params.get('user_name') || `User ${presetId}` }
       : null;
   const [values, setValues] = useState<HistoricalValues>(() =>
-    existing
-      ? {
-          ...EMPTY,
-          user: { id: existing.user.id, label: existing.user.name },
-          course: { id: existing.course.id, label: existing.course.title },
-          completed_at: toDateInput(existing.completed_at),
-          passed: existing.passed,
-          score: existing.score === null ? '' : String(existing.score),
-          notes: existing.notes ?? '',
-        }
-      : { ...EMPTY, user: preset },
+    self && me
+      ? { ...EMPTY, user: { id: me.id, label: me.name } }
+      : existing
+        ? {
+            ...EMPTY,
+            user: { id: existing.user.id, label: existing.user.name },
+            course: { id: existing.course.id, label: existing.course.title },
+            completed_at: toDateInput(existing.completed_at),
+            passed: existing.passed,
+            score: existing.score === null ? '' : String(existing.score),
+            notes: existing.notes ?? '',
+          }
+        : { ...EMPTY, user: preset },
   );
   const [clientErrors, setClientErrors] = useState<FieldErrors>({});
   const [saveError, setSaveError] = useState<unknown>(null);
@@ -95,6 +102,16 @@ function HistoricalForm({ mode, existing }: { mode: 'create' | 'update'; existin
               method: 'PATCH',
             });
       await queryClient.invalidateQueries({ queryKey: resultKeys.all });
+      if (self) {
+        const saved = res.data.data;
+        notifySuccess(
+          saved.status === 'pending'
+            ? `Your training record for ${saved.course.title} (completed ${formatDate(saved.completed_at)}) has been sent to your manager and awaits their approval. It will count once approved.`
+            : `Your training record for ${saved.course.title} (completed ${formatDate(saved.completed_at)}) has been added.`,
+        );
+        navigate('/');
+        return;
+      }
       notifySuccess(res.data.message ?? ResultsMessages.historicalUpdated);
       if (mode === 'create') navigate(`/results/historical/update/${res.data.data.id}`);
       else {
@@ -108,18 +125,22 @@ function HistoricalForm({ mode, existing }: { mode: 'create' | 'update'; existin
     }
   };
 
-  const title = mode === 'create' ? 'Add a historical result' : 'Edit historical result';
+  const title = self
+    ? 'Add training record'
+    : mode === 'create'
+      ? 'Add a historical result'
+      : 'Edit historical result';
   return (
     <form onSubmit={submit} noValidate className="space-y-6">
       <PageHeader
         title={title}
-        breadcrumbs={[{ label: 'Users', to: '/users' }, { label: title }]}
+        breadcrumbs={[self ? { label: 'Home', to: '/' } : { label: 'Users', to: '/users' }, { label: title }]}
         description={
           mode === 'create' ? (
-            canAdd ? (
+            !self ? (
               'Record training someone completed before, or outside, this system.'
             ) : (
-              'Record training you completed elsewhere. It will count once a manager approves it.'
+              'Record training you completed before, or elsewhere (for example with a previous employer). Your manager checks it, and it counts once they approve it.'
             )
           ) : existing ? (
             <span className="inline-flex flex-wrap items-center gap-2">
@@ -130,8 +151,16 @@ function HistoricalForm({ mode, existing }: { mode: 'create' | 'update'; existin
         }
       />
       <SaveErrors error={saveError} clientErrors={clientErrors} />
-      <FormSection title="Result">
-        {mode === 'create' ? (
+      <FormSection title={self ? 'Training' : 'Result'}>
+        {self ? (
+          <TextField
+            label="Training record for"
+            value={me ? `${me.name} (you)` : ''}
+            readOnly
+            disabled
+            error={fieldError('user_id')}
+          />
+        ) : mode === 'create' ? (
           <UserPicker
             value={values.user}
             onChange={(user) => set({ user })}
@@ -141,12 +170,21 @@ function HistoricalForm({ mode, existing }: { mode: 'create' | 'update'; existin
         ) : (
           <TextField label="User" value={existing?.user.name ?? ''} readOnly disabled />
         )}
-        <CoursePicker
-          value={values.course}
-          onChange={(course) => set({ course })}
-          error={fieldError('course_id')}
-          required
-        />
+        {self ? (
+          <SelfCoursePicker
+            value={values.course}
+            onChange={(course) => set({ course })}
+            error={fieldError('course_id')}
+            required
+          />
+        ) : (
+          <CoursePicker
+            value={values.course}
+            onChange={(course) => set({ course })}
+            error={fieldError('course_id')}
+            required
+          />
+        )}
         <TextField
           label="Completed date"
           type="date"
@@ -233,11 +271,14 @@ function HistoricalForm({ mode, existing }: { mode: 'create' | 'update'; existin
         ) : null}
       </FormSection>
       <div className="flex flex-wrap justify-end gap-3">
-        <ButtonLink variant="secondary" to={existing ? `/users/${existing.user.uuid}` : '/users'}>
+        <ButtonLink
+          variant="secondary"
+          to={self ? '/' : existing ? `/users/${existing.user.uuid}` : '/users'}
+        >
           Cancel
         </ButtonLink>
         <Button type="submit" loading={saving}>
-          {mode === 'create' ? 'Add result' : 'Save changes'}
+          {self ? 'Send for approval' : mode === 'create' ? 'Add result' : 'Save changes'}
         </Button>
       </div>
     </form>

@@ -144,3 +144,8 @@ export const UserPicker = (props: FixedPickerProps) => (
 export const CoursePicker = (props: FixedPickerProps) => (
   <Picker label="Course" {...props} queryKey="courses" search={searchCourses} />
 );
+
+/** The courses the caller may record for themselves (GET /results/courses?self=1: no 24/25/26/35 needed). */
+export const SelfCoursePicker = (props: FixedPickerProps) => (
+  <Picker label="Course" {...props} queryKey="self-courses" search={(q) => searchCourses(q, true)} />
+);

@@ -47,9 +47,12 @@ export async function searchUsers(search: string): Promise<{ id: number; label: 
   }));
 }
 
-export async function searchCourses(search: string): Promise<{ id: number; label: string; hint: string }[]> {
+export async function searchCourses(
+  search: string,
+  self = false,
+): Promise<{ id: number; label: string; hint: string }[]> {
   const res = await api.get<Paged<CoursePick>>('/results/courses', {
-    params: { search: search || undefined, per_page: 10 },
+    params: { search: search || undefined, per_page: 10, self: self ? 1 : undefined },
   });
   return res.data.data.map((c) => ({ id: c.id, label: c.title, hint: c.short_title ?? '' }));
 }

@@ -1,0 +1,58 @@
+import { z } from 'zod';
+
+/**
+ * The learner's events (spec 1 §2 `/` "learner events", spec 2 §7 GraphQL `events`): what they must do, in order,
+ * computed from their compliance requirements (the effective rules of their job role in their primary entity, with
+ * the engine's cell status) and the courses they have started. GET /users/{id}/events.
+ *
+ * - kind: `mandatory` (primary compliance), `required` (secondary compliance), `optional` (started, not required).
+ * - state: `overdue` (the pass has expired), `expiring` (in date, expires within the organisation's warning days),
+ *   `due` (required, never passed; there is no due-date rule for a missing course, so it has no date),
+ *   `in_progress` (an attempt is open and the course is not otherwise overdue or expiring), `done` (in date or exempt).
+ */
+export const EVENT_KINDS = ['mandatory', 'required', 'optional'] as const;
+export type EventKind = (typeof EVENT_KINDS)[number];
+export const EVENT_STATES = ['overdue', 'expiring', 'due', 'in_progress', 'done'] as const;
+export type EventState = (typeof EVENT_STATES)[number];
+
+export const LearnerEvent = z.object({
+  course: z.object({ id: z.number(), title: z.string() }),
+  kind: z.enum(EVENT_KINDS),
+  state: z.enum(EVENT_STATES),
+  /** The compliance cell status behind the state (`in_progress` optional courses: null). */
+  status: z.enum(['in_date', 'expiring', 'expired', 'missing', 'exempt']).nullable(),
+  /** The expiry date of the latest pass (overdue: when it expired; expiring/done: until when it is valid). */
+  due_date: z.string().nullable(),
+  /** Whole days until due_date (negative: days overdue); null without a date. */
+  days_left: z.number().nullable(),
+  /** The open attempt to resume. */
+  attempt_id: z.number().nullable(),
+  /** The online content (e-learning, SCORM) to start or retake; null when the course is not taken online here. */
+  content_id: z.number().nullable(),
+  latest_result: z
+    .object({
+      result_id: z.number(),
+      type: z.string(),
+      passed: z.boolean(),
+      completed_at: z.string(),
+      expires_at: z.string().nullable(),
+    })
+    .nullable(),
+});
+export type LearnerEvent = z.infer<typeof LearnerEvent>;
+
+export const LearnerEventCounts = z.object({
+  /** To do and not overdue: expiring, due and in-progress items. */
+  current: z.number(),
+  overdue: z.number(),
+  /** Required courses in date or exempt, and optional courses passed and in date. */
+  completed: z.number(),
+});
+export type LearnerEventCounts = z.infer<typeof LearnerEventCounts>;
+
+export const LearnerEvents = z.object({
+  counts: LearnerEventCounts,
+  /** Ordered: overdue mandatory, overdue required, expiring soonest, due, in progress, optional, then done. */
+  data: z.array(LearnerEvent),
+});
+export type LearnerEvents = z.infer<typeof LearnerEvents>;

@@ -1,0 +1,183 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { ADMIN, BASE, bearer, checkPage, client, launch, NARROW, newPage, signIn } from './lib.mjs';
+
+/**
+ * Issue 13, the carer's page: at 375 px Casey Lee (learner@demo.test, care assistant at Oakfield House) reads her
+ * overdue mandatory course first, in words ("Overdue", "Expired on <date>"), with its date in the organisation's
+ * format, and one tap opens it; Resume brings her back to the same attempt. /learner-dashboard loads when her
+ * organisation has the new-dashboards feature and sends her to / when it has not.
+ */
+
+const LEARNER = { email: 'learner@demo.test', password: ADMIN.password };
+const ddmmyyyy = (iso) =>
+  new Intl.DateTimeFormat('en-GB', {
+    day: '2-digit',
+    month: '2-digit',
+    year: 'numeric',
+    timeZone: 'Europe/London',
+  }).format(new Date(iso));
+
+let browser;
+let learner;
+let me;
+before(async () => {
+  browser = await launch();
+  learner = client(await bearer(LEARNER, 'e2e learner dashboard'));
+  me = await learner('GET', '/auth/user');
+});
+after(async () => {
+  await browser?.close();
+});
+
+describe('the carer’s to-do (/) and the learner dashboard', () => {
+  it('at 375 px the overdue mandatory course comes first, in words with its date, and Start/Resume opens it', async () => {
+    const events = await learner('GET', `/users/${me.uuid}/events`);
+    const first = events.data[0];
+    assert.ok(first, 'the demo learner has courses to do');
+    assert.equal(first.kind, 'mandatory', 'the first course is mandatory');
+    assert.equal(first.state, 'overdue', 'the first course is overdue');
+    assert.ok(events.counts.overdue >= 1);
+
+    const { page, context, errors } = await newPage(browser, NARROW);
+    await signIn(page, LEARNER);
+    const todo = page.getByTestId('learner-todo');
+    await todo.waitFor();
+    assert.equal(
+      (await page.getByTestId('count-overdue').innerText()).replace(/\s+/g, ' ').trim(),
+      `${events.counts.overdue} Overdue`,
+    );
+    const row = todo.getByTestId('todo-row').first();
+    const text = (await row.innerText()).replace(/\s+/g, ' ');
+    assert.ok(text.startsWith(first.course.title), `the first row is ${first.course.title}: ${text}`);
+    assert.match(text, /\bOverdue\b/);
+    assert.match(text, /\bMandatory\b/);
+    assert.ok(text.includes(`Expired on ${ddmmyyyy(first.due_date)}`), `the expiry date in words: ${text}`);
+    await checkPage(page, 'learner-todo');
+
+    // The overdue count leads to the list.
+    await page.getByTestId('count-overdue').click();
+    await page.waitForURL(/#todo-overdue$/);
+
+    // One tap opens the course (Retake when done before, Start when never, Resume when open).
+    const action = row.getByRole('button', { name: new RegExp(`^(Start|Retake) ${first.course.title}$`) });
+    const resumeLink = row.getByRole('link', { name: `Resume ${first.course.title}` });
+    if ((await resumeLink.count()) > 0) await resumeLink.click();
+    else await action.click();
+    await page.waitForURL(/\/attempt\/\d+$/);
+    const attemptUrl = page.url();
+
+    // Back on /, the same course now offers Resume, which opens the same attempt.
+    await page.goto(`${BASE}/`);
+    const again = page.getByTestId('learner-todo').getByTestId('todo-row').first();
+    await again.getByRole('link', { name: `Resume ${first.course.title}` }).click();
+    await page.waitForURL(attemptUrl);
+
+    // The training history is on the page.
+    await page.goto(`${BASE}/`);
+    await page.getByTestId('training-history').getByTestId('history-row').first().waitFor();
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  it('/learner-dashboard loads with the new-dashboards feature and sends to / without it', async () => {
+    const admin = client(await bearer(ADMIN, 'e2e learner dashboard admin'));
+    const orgId = me.a_entity.id;
+    const original = (await admin('GET', `/entities/${orgId}`)).can_see_new_dashboards;
+    try {
+      await admin('PATCH', `/entities/${orgId}`, { can_see_new_dashboards: true });
+      const wide = await newPage(browser);
+      await signIn(wide.page, LEARNER);
+      await wide.page.goto(`${BASE}/learner-dashboard`);
+      await wide.page.getByTestId('learner-todo').waitFor();
+      await wide.page.getByTestId('training-history').waitFor();
+      assert.equal(new URL(wide.page.url()).pathname, '/learner-dashboard');
+      await checkPage(wide.page, 'learner-dashboard');
+      await wide.page.setViewportSize(NARROW);
+      await checkPage(wide.page, 'learner-dashboard');
+      assert.deepEqual(wide.errors, []);
+      await wide.context.close();
+
+      await admin('PATCH', `/entities/${orgId}`, { can_see_new_dashboards: false });
+      const without = await newPage(browser, NARROW);
+      await signIn(without.page, LEARNER);
+      await without.page.goto(`${BASE}/learner-dashboard`);
+      await without.page.waitForURL(`${BASE}/`);
+      await without.page.getByTestId('learner-todo').waitFor();
+      assert.deepEqual(without.errors, []);
+      await without.context.close();
+    } finally {
+      await admin('PATCH', `/entities/${orgId}`, { can_see_new_dashboards: original });
+    }
+  });
+
+  it('at 375 px the carer adds her own training record (date, certificate) and sees it awaiting approval', async () => {
+    const courses = await learner('GET', '/results/courses?self=1&per_page=1');
+    const course = courses[0];
+    assert.ok(course, 'the learner has courses she may record for herself');
+    const now = new Date();
+    const pad = (n) => String(n).padStart(2, '0');
+    const today = `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+
+    const { page, context, errors } = await newPage(browser, NARROW);
+    let created;
+    try {
+      await signIn(page, LEARNER);
+      await page.getByTestId('training-history').getByTestId('add-training-record').click();
+      await page.waitForURL(/\/results\/historical\/create\?self=1$/);
+      await page.getByRole('heading', { name: 'Add training record' }).waitFor();
+      assert.equal(await page.getByLabel('Training record for').inputValue(), `${me.name} (you)`);
+      assert.equal(await page.getByRole('combobox', { name: /^User/ }).count(), 0, 'no user picker');
+      await checkPage(page, 'add-training-record-self');
+      await page.screenshot({ path: '/work/notes/shots/H1b/self-form-375.png', fullPage: true });
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await page.screenshot({ path: '/work/notes/shots/H1b/self-form-1280.png', fullPage: true });
+      await page.setViewportSize(NARROW);
+
+      await page.getByRole('combobox', { name: /^Course/ }).fill(course.title.slice(0, 12));
+      await page
+        .getByRole('option', { name: new RegExp(course.title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) })
+        .first()
+        .click();
+      await page.getByLabel(/^Completed date/).fill(today);
+      await page.getByLabel('Evidence file').setInputFiles({
+        name: 'previous-employer-certificate.pdf',
+        mimeType: 'application/pdf',
+        buffer: Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n', 'latin1'),
+      });
+      const saved = page.waitForResponse(
+        (r) => r.url().endsWith('/api/results/historical/create') && r.request().method() === 'POST',
+      );
+      await page.getByRole('button', { name: 'Send for approval' }).click();
+      const res = await saved;
+      assert.equal(res.status(), 201, await res.text());
+      created = (await res.json()).data;
+      assert.equal(created.status, 'pending');
+      await page.waitForURL(`${BASE}/`);
+      await page
+        .getByRole('status')
+        .filter({ hasText: 'has been sent to your manager and awaits their approval' })
+        .first()
+        .waitFor();
+
+      const row = page
+        .getByTestId('training-history')
+        .getByTestId('history-row')
+        .filter({ hasText: course.title })
+        .filter({ hasText: 'Awaiting approval' })
+        .first();
+      await row.waitFor();
+      const text = (await row.innerText()).replace(/\s+/g, ' ');
+      assert.ok(text.includes(`Completed ${ddmmyyyy(`${today}T12:00:00Z`)}`), text);
+      assert.ok(text.includes('previous-employer-certificate.pdf'), text);
+      await page.screenshot({ path: '/work/notes/shots/H1b/history-pending-375.png', fullPage: true });
+      assert.deepEqual(errors, []);
+    } finally {
+      await context.close();
+      if (created) {
+        const admin = client(await bearer(ADMIN, 'e2e learner dashboard cleanup'));
+        await admin('DELETE', `/results/pending/${created.id}`);
+      }
+    }
+  });
+});

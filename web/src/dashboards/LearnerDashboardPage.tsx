@@ -1,0 +1,29 @@
+import { useAuth } from '../app/auth';
+import { LearnerCourses } from '../learning/LearnerCourses';
+import { PageHeader } from '../ui';
+import { useLearnerEvents } from './api';
+import { LearnerTodo } from './LearnerTodo';
+import { TrainingHistory } from './TrainingHistory';
+
+/**
+ * `/learner-dashboard` (spec 1 §2; guard: the new-dashboards feature and 104, else `/`): the learner's to-do first,
+ * their certificates (the completed courses), their training history with evidence, and the other courses they can
+ * take. Face-to-face sessions are not built yet, so there is no sessions card until bookings exist.
+ */
+export default function LearnerDashboardPage() {
+  const { user } = useAuth();
+  const events = useLearnerEvents(user?.uuid);
+  if (!user) return null;
+  const inTodo = new Set((events.data?.data ?? []).map((e) => e.course.id));
+  return (
+    <div className="space-y-6">
+      <PageHeader
+        title="Learner dashboard"
+        description="What you need to do and by when, your certificates and your training history."
+      />
+      <LearnerTodo userRef={user.uuid} completedTitle="My certificates" />
+      <TrainingHistory userRef={user.uuid} />
+      <LearnerCourses userRef={user.uuid} availableOnly exclude={inTodo} />
+    </div>
+  );
+}
