@@ -25,10 +25,10 @@ import { notFound } from '../http/errors';
 import { enqueue, type JobContext, PermanentJobError, registerJob } from '../jobs/queue';
 import { matrixPdf, PDF_LEGEND } from '../matrix/export';
 import { MatrixAggregator, matrixBlocks, planMatrix } from '../matrix/service';
-import { dateFormatOf } from '../whitelabel/service';
 import { fontFor, PDF_FONT, useUnicodeFonts } from '../pdf/fonts';
 import { findEntityBySlug } from '../roles/queries';
 import { newKey } from '../storage/storage';
+import { dateFormatOf } from '../whitelabel/service';
 
 /**
  * The inspection pack (issue 13): what an inspector asks a home for under CQC Regulation 18 (Staffing), in one
