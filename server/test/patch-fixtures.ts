@@ -606,6 +606,7 @@ const WHITELABEL_SET = {
   greenScoreBandLowerMargin: 90,
   amberScoreBandLowerMargin: 70,
   faviconUrl: 'https://oakfield.test/favicon.ico',
+  dateFormat: 'MM/DD/YYYY',
 };
 const whitelabel: PatchFixture<{ slug: string }> = {
   bodySchema: WhitelabelBody as unknown as z.ZodObject,
@@ -639,6 +640,7 @@ const whitelabel: PatchFixture<{ slug: string }> = {
     greenScoreBandLowerMargin: 95,
     amberScoreBandLowerMargin: 60,
     faviconUrl: '',
+    dateFormat: 'YYYY-MM-DD',
     // Without a stored file the remove flags change nothing; they must not change anything else either.
     removeLogo: '1',
     removeLoginLogo: '1',

@@ -63,6 +63,8 @@ interface Fixture {
   compliance: { ruleId: number };
   // Tags: a tag of the target's site with the victim linked.
   tag: { id: number; name: string };
+  // Inspection pack (issue 13): a pack of the target's site.
+  pack: { uuid: string };
 }
 interface Case {
   method: Method;
@@ -414,6 +416,9 @@ function reportCases(): Case[] {
       (f) => `/api/dashboards/manager/people?list=out_of_date&entity=${f.site.id}`,
     ),
     c('GET', '/api/dashboards/management', (f) => `/api/dashboards/management?entity=${f.site.id}`),
+    c('POST', '/api/entities/:slug/inspection-pack', (f) => `/api/entities/${f.site.slug}/inspection-pack`),
+    c('GET', '/api/inspection-packs/:uuid', (f) => `/api/inspection-packs/${f.pack.uuid}`),
+    c('GET', '/api/inspection-packs/:uuid/:kind', (f) => `/api/inspection-packs/${f.pack.uuid}/pdf`),
     c('POST', '/api/reports/role', () => '/api/reports/role', site),
     c('POST', '/api/reports/certificate', () => '/api/reports/certificate', site),
     c('POST', '/api/reports/results', () => '/api/reports/results', site),
@@ -833,6 +838,11 @@ beforeAll(async () => {
     result: { id: result.id },
     presets: await presetFixtures(victim.id, site.id),
     tag: await tagFixture(site.id, victim.id),
+    pack: await h.db
+      .insertInto('inspection_packs')
+      .values({ entity_id: site.id, requested_by: victim.id })
+      .returning('uuid')
+      .executeTakeFirstOrThrow(),
     results: await resultFixtures(victim.id, site.id, course.id),
     compliance: {
       ruleId: (

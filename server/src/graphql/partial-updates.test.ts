@@ -72,8 +72,11 @@ const UPDATES: Record<string, GraphqlUpdate> = {
       ),
   },
 };
-/** Mutations that create or act rather than update fields of a record. */
-const NOT_UPDATES = ['createAttempt', 'approvePendingResult', 'deletePendingResult'];
+/**
+ * Mutations that create or act rather than update fields of a record. updatePreferences merges the keys it is sent
+ * into one JSON document; graphql/preferences.test.ts proves that omitted keys stay.
+ */
+const NOT_UPDATES = ['createAttempt', 'approvePendingResult', 'deletePendingResult', 'updatePreferences'];
 
 const schema = await gql(`{
   __schema { mutationType { fields { name } } }

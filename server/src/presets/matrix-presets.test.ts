@@ -206,7 +206,11 @@ describe('a scheduled matrix preset', () => {
     // Only expired and missing cells are filled in: Ann's in-date fire cell is left out by the preset.
     const col = (title: string) => (ws.getRow(1).values as unknown[]).indexOf(title);
     expect(byName.get('Ann Learner')?.getCell(col('Fire safety')).value ?? null).toBeNull();
-    expect(String(byName.get('Ann Learner')?.getCell(col('Food hygiene')).value)).toMatch(/expired/i);
+    // An expired cell is its expiry date (a real date, in the past) on the status fill; the Legend sheet names it.
+    const expired = byName.get('Ann Learner')?.getCell(col('Food hygiene'));
+    expect(expired?.value).toBeInstanceOf(Date);
+    expect((expired?.value as Date).getTime()).toBeLessThan(Date.now());
+    expect(expired?.fill).toMatchObject({ type: 'pattern', pattern: 'solid' });
     expect(String(byName.get('Bob Learner')?.getCell(col('Fire safety')).value)).toMatch(/missing/i);
   });
 });
