@@ -282,6 +282,7 @@ describe('the worker loop in a shutdown (issue 12 §3)', () => {
 });
 
 describe('durability', () => {
+  // Two starts of the embedded engine on one data folder: seconds each on a loaded two-core machine.
   it('a job enqueued before a restart is run by a new worker on the same database', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'cc-jobs-'));
     let databaseUrl: string | undefined;
@@ -322,5 +323,5 @@ describe('durability', () => {
       await drop?.();
       rmSync(dataDir, { recursive: true, force: true });
     }
-  });
+  }, 120_000);
 });
