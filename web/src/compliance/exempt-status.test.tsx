@@ -1,6 +1,7 @@
 import type { UserComplianceCourse } from '@cc/contracts';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { permissionsStore, setUser } from '../app/auth';
 import { LatestResultLine } from '../learning/LearnerCourses';
@@ -68,9 +69,11 @@ afterEach(() => vi.unstubAllGlobals());
 describe('user compliance courses', () => {
   it('shows an exemption as Exempt (never ending), not In date', async () => {
     render(
-      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-        <UserComplianceCourses userRef="u-9" name="Ann" />
-      </QueryClientProvider>,
+      <MemoryRouter>
+        <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+          <UserComplianceCourses userRef="u-9" name="Ann" />
+        </QueryClientProvider>
+      </MemoryRouter>,
     );
     const fire = (await screen.findByText('Fire safety')).closest('tr') as HTMLElement;
     expect(within(fire).getByText('Exempt')).toBeInTheDocument();
