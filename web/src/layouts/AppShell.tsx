@@ -79,10 +79,10 @@ function Header() {
               type="button"
               onClick={() => showModal('entity')}
               className="focus-ring flex min-w-0 max-w-64 items-center gap-1.5 rounded-lg px-2 py-1.5 text-sm text-slate-700 ring-1 ring-slate-200 hover:bg-slate-50 sm:px-3"
-              title={`${organisationWord(wl)} in view: ${home}. Switch ${organisationWord(wl).toLowerCase()}`}
-              aria-label={`${organisationWord(wl)} in view: ${home}. Switch ${organisationWord(wl).toLowerCase()}`}
+              title={`Viewing ${home}. Switch ${organisationWord(wl).toLowerCase()}`}
+              aria-label={`Viewing ${home}. Switch ${organisationWord(wl).toLowerCase()}`}
             >
-              <span className="hidden text-slate-500 sm:inline">{organisationWord(wl)}:</span>
+              <span className="hidden text-slate-500 sm:inline">Viewing</span>
               <span className="truncate font-medium" data-testid="acting-as">
                 {home}
               </span>
@@ -98,7 +98,7 @@ function Header() {
             </button>
           ) : (
             <span className="flex min-w-0 max-w-64 items-center gap-1.5 text-sm text-slate-700">
-              <span className="hidden text-slate-500 sm:inline">{organisationWord(wl)}:</span>
+              <span className="hidden text-slate-500 sm:inline">Viewing</span>
               <span className="truncate font-medium" data-testid="acting-as" title={home}>
                 {home}
               </span>
