@@ -201,7 +201,7 @@ function TodoRow({ event: e, userRef }: { event: LearnerEvent; userRef: string }
       data-testid="todo-row"
     >
       <div className="min-w-0 space-y-1">
-        <p className="font-medium text-slate-900">{e.course.title}</p>
+        <p className="font-medium text-slate-900 wrap-anywhere">{e.course.title}</p>
         <p className="flex flex-wrap items-center gap-2">
           <Badge tone={words.tone}>{words.badge}</Badge>
           <Badge tone={e.kind === 'optional' ? 'neutral' : 'primary'}>{kind}</Badge>

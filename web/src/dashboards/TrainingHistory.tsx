@@ -89,7 +89,7 @@ function HistoryRow({
       data-testid="history-row"
     >
       <div className="min-w-0 space-y-1">
-        <p className="font-medium text-slate-900">{r.course.title}</p>
+        <p className="font-medium text-slate-900 wrap-anywhere">{r.course.title}</p>
         <p className="flex flex-wrap items-center gap-2 text-sm text-slate-700">
           <span>{RESULT_TYPE_LABELS[r.type] ?? r.type}</span>
           {r.status === 'pending' ? (

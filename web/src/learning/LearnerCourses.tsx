@@ -51,7 +51,7 @@ export function LearnerCourses({
         <Card title="Continue where you left off" data-testid="current-attempt">
           <div className="flex flex-wrap items-center justify-between gap-3">
             <div className="min-w-0">
-              <p className="font-medium text-slate-900">{current.data.content.title}</p>
+              <p className="font-medium text-slate-900 wrap-anywhere">{current.data.content.title}</p>
               <p className="text-sm text-slate-600">{current.data.course.title}</p>
             </div>
             <ButtonLink to={`/attempt/${current.data.id}`}>Continue</ButtonLink>
@@ -74,7 +74,7 @@ export function LearnerCourses({
                 <ul className="mt-2 space-y-2">
                   {course.contents.map((content) => (
                     <li key={content.id} className="flex flex-wrap items-center justify-between gap-2">
-                      <span className="text-sm text-slate-800">
+                      <span className="min-w-0 text-sm text-slate-800 wrap-anywhere">
                         {content.title}{' '}
                         <span className="text-slate-600">
                           · {labelOf(content.type)}
@@ -145,7 +145,7 @@ export function LearnerCourses({
 function CourseRow({ course, children }: { course: AvailableCourse; children: React.ReactNode }) {
   return (
     <li className="py-3 first:pt-0 last:pb-0">
-      <p className="font-medium text-slate-900">{course.title}</p>
+      <p className="font-medium text-slate-900 wrap-anywhere">{course.title}</p>
       {children}
     </li>
   );
