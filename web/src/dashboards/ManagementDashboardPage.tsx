@@ -7,12 +7,13 @@ import type {
 import { Link, useMatches } from 'react-router';
 import { useWhitelabel } from '../app/whitelabel';
 import { ScoreBar, TrendChart } from '../reports/charts';
-import { Card, DataTable, EmptyState, PageHeader, Spinner } from '../ui';
+import { Card, DataTable, EmptyState, PageHeader } from '../ui';
 import { type DashboardType, useManagementDashboard } from './ManagerDashboardApi';
 import {
   ChangeText,
-  DashboardControls,
   DashboardError,
+  DashboardLoading,
+  DashboardScope,
   TrendText,
   useDashboardParams,
   useTypeLabel,
@@ -279,27 +280,11 @@ export default function ManagementDashboardPage() {
         title={title}
         description={`Which ${wl.entitiesAltName.toLowerCase()} and courses need attention, and what expires next.`}
       />
-      <Card>
-        <div className="space-y-4">
-          <div>
-            <p className="text-xs font-medium tracking-wide text-slate-600 uppercase">
-              {d?.entity.level === 'A' ? 'Organisation' : wl.entityAltName}
-            </p>
-            <h2 className="text-2xl font-semibold text-slate-900" data-testid="dashboard-entity">
-              {d?.entity.name ?? '…'}
-            </h2>
-          </div>
-          <DashboardControls entityId={d?.entity.id} onEntity={setEntity} type={type} onType={setType} />
-        </div>
-      </Card>
+      <DashboardScope entity={d?.entity} type={type} onEntity={setEntity} onType={setType} />
       {query.isError ? (
         <DashboardError error={query.error} name={title.toLowerCase()} />
       ) : !d ? (
-        <Card>
-          <div className="flex items-center gap-3 text-sm text-slate-600" aria-live="polite">
-            <Spinner /> Loading the dashboard…
-          </div>
-        </Card>
+        <DashboardLoading />
       ) : (
         <Dashboard d={d} type={type} />
       )}

@@ -16,8 +16,9 @@ import { RESULT_TYPE_LABELS } from '../results/api';
 import { Badge, Button, Card, EmptyState, PageHeader, Pagination, Spinner, Tabs } from '../ui';
 import { type DashboardType, useDashboardPeople, useManagerDashboard } from './ManagerDashboardApi';
 import {
-  DashboardControls,
   DashboardError,
+  DashboardLoading,
+  DashboardScope,
   TrendText,
   useDashboardParams,
   useTypeLabel,
@@ -393,27 +394,11 @@ export default function ManagerDashboardPage() {
         title="Manager dashboard"
         description={`Who needs chasing at your ${wl.entityAltName.toLowerCase()}, by name.`}
       />
-      <Card>
-        <div className="space-y-4">
-          <div>
-            <p className="text-xs font-medium tracking-wide text-slate-600 uppercase">
-              {d?.entity.level === 'A' ? 'Organisation' : wl.entityAltName}
-            </p>
-            <h2 className="text-2xl font-semibold text-slate-900" data-testid="dashboard-entity">
-              {d?.entity.name ?? '…'}
-            </h2>
-          </div>
-          <DashboardControls entityId={d?.entity.id} onEntity={setEntity} type={type} onType={setType} />
-        </div>
-      </Card>
+      <DashboardScope entity={d?.entity} type={type} onEntity={setEntity} onType={setType} />
       {query.isError ? (
         <DashboardError error={query.error} name="manager dashboard" />
       ) : !d ? (
-        <Card>
-          <div className="flex items-center gap-3 text-sm text-slate-600" aria-live="polite">
-            <Spinner /> Loading the dashboard…
-          </div>
-        </Card>
+        <DashboardLoading />
       ) : d.figures.required === 0 && d.new_starters.people === 0 ? (
         <Card>
           <EmptyState

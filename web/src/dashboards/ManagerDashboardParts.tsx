@@ -2,7 +2,7 @@ import type { DashboardTrend } from '@cc/contracts';
 import { useSearchParams } from 'react-router';
 import { isApiError } from '../app/api';
 import { useWhitelabel } from '../app/whitelabel';
-import { Card, Select } from '../ui';
+import { Card, Select, Spinner } from '../ui';
 import { type DashboardType, useScopeEntities } from './ManagerDashboardApi';
 
 /** The pieces both dashboards share: the entity and compliance-type choice (in the URL), the trend, errors. */
@@ -143,6 +143,46 @@ export function DashboardError({ error, name }: { error: unknown; name: string }
       <p role="alert" className="text-sm text-danger-700">
         {text}
       </p>
+    </Card>
+  );
+}
+
+/** The organisation a dashboard shows (its name, large) with the switcher and the counted courses. */
+export function DashboardScope({
+  entity,
+  type,
+  onEntity,
+  onType,
+}: {
+  entity: { id: number; name: string; level: 'A' | 'B' } | undefined;
+  type: DashboardType;
+  onEntity: (id: number) => void;
+  onType: (type: DashboardType) => void;
+}) {
+  const wl = useWhitelabel();
+  return (
+    <Card>
+      <div className="space-y-4">
+        <div>
+          <p className="text-xs font-medium tracking-wide text-slate-600 uppercase">
+            {entity?.level === 'A' ? 'Organisation' : wl.entityAltName}
+          </p>
+          <h2 className="text-2xl font-semibold text-slate-900" data-testid="dashboard-entity">
+            {entity?.name ?? '…'}
+          </h2>
+        </div>
+        <DashboardControls entityId={entity?.id} onEntity={onEntity} type={type} onType={onType} />
+      </div>
+    </Card>
+  );
+}
+
+export function DashboardLoading() {
+  return (
+    <Card>
+      <div className="flex items-center gap-3 text-sm text-slate-600" aria-live="polite">
+        <Spinner /> Loading the dashboard…
+      </div>
     </Card>
   );
 }
