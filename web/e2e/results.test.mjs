@@ -85,7 +85,7 @@ describe('results administration', () => {
     await page
       .getByRole('row')
       .filter({ hasText: 'Priya Shah' })
-      .filter({ hasText: '31 Jan 2031' })
+      .filter({ hasText: '31/01/2031' })
       .waitFor();
     assert.deepEqual(errors, []);
     await context.close();
