@@ -279,7 +279,10 @@ describe('job roles', () => {
     await signIn(page);
     await page.goto(`${BASE}/entities/meadowbrook/types`);
     // At 375 px the row actions sit in the first cell, under the name.
-    await page.getByRole('cell', { name: /^Learner\b/ }).first().waitFor();
+    await page
+      .getByRole('cell', { name: /^Learner\b/ })
+      .first()
+      .waitFor();
     await checkPage(page, 'types');
     await context.close();
   });

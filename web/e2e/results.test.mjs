@@ -82,11 +82,7 @@ describe('results administration', () => {
     await page.getByLabel('End date').fill('2031-01-31');
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.waitForURL(`${BASE}/results/exempt`);
-    await page
-      .getByRole('row')
-      .filter({ hasText: 'Priya Shah' })
-      .filter({ hasText: '31/01/2031' })
-      .waitFor();
+    await page.getByRole('row').filter({ hasText: 'Priya Shah' }).filter({ hasText: '31/01/2031' }).waitFor();
     assert.deepEqual(errors, []);
     await context.close();
   });

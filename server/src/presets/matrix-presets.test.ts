@@ -208,8 +208,9 @@ describe('a scheduled matrix preset', () => {
     expect(byName.get('Ann Learner')?.getCell(col('Fire safety')).value ?? null).toBeNull();
     // An expired cell is its expiry date (a real date, in the past) on the status fill; the Legend sheet names it.
     const expired = byName.get('Ann Learner')?.getCell(col('Food hygiene'));
-    expect(expired?.value).toBeInstanceOf(Date);
-    expect((expired?.value as Date).getTime()).toBeLessThan(Date.now());
+    const expiry = expired?.value;
+    expect(expiry).toBeInstanceOf(Date);
+    expect(expiry instanceof Date && expiry.getTime() < Date.now()).toBe(true);
     expect(expired?.fill).toMatchObject({ type: 'pattern', pattern: 'solid' });
     expect(String(byName.get('Bob Learner')?.getCell(col('Fire safety')).value)).toMatch(/missing/i);
   });
