@@ -6,6 +6,7 @@ import { useWhitelabel } from '../app/whitelabel';
 import { downloadCertificate, startAttempt } from '../learning/api';
 import { Badge, type BadgeTone, Button, ButtonLink, Card, Spinner } from '../ui';
 import { useLearnerEvents } from './api';
+import { plural } from './ManagerDashboardParts';
 
 /**
  * The learner's to-do (spec 1 §2 "learner events"; issue 13): "what must I do, in what order, by when", in words,
@@ -16,8 +17,6 @@ import { useLearnerEvents } from './api';
 type Group = 'overdue' | 'current' | 'completed';
 const groupOf = (e: LearnerEvent): Group =>
   e.state === 'overdue' ? 'overdue' : e.state === 'done' ? 'completed' : 'current';
-
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /** The state in words: the badge and the line under the course name. */
 export function stateWords(e: LearnerEvent): { badge: string; tone: BadgeTone; line: string } {

@@ -19,6 +19,7 @@ import {
   DashboardError,
   DashboardLoading,
   DashboardScope,
+  plural,
   TrendText,
   useDashboardParams,
   useTypeLabel,
@@ -26,7 +27,6 @@ import {
 
 const linkClass =
   'focus-ring rounded font-medium text-primary-800 underline decoration-primary-300 underline-offset-2 hover:decoration-primary-700';
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /** One required course of a person, in words: "Fire safety — expired 12/10/2026". */
 function CourseLine({ c }: { c: DashboardCourseCell }) {

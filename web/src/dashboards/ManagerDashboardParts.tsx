@@ -186,3 +186,6 @@ export function DashboardLoading() {
     </Card>
   );
 }
+
+/** '1 person', '3 people': a count with its noun. */
+export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
