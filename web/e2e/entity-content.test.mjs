@@ -21,9 +21,22 @@ after(async () => {
   await browser?.close();
 });
 
-const enabledOf = async (page, kind, title) => {
+const readEnabled = async (page, kind, title) => {
   const { body } = await apiGet(page, `/entities/meadowbrook/${kind}?search=${encodeURIComponent(title)}`);
   return body.data.find((r) => r.title === title)?.enabled;
+};
+/**
+ * What the server holds, read until it settles on `expected` (a switch flips on screen before its save
+ * answers, and an earlier toast can still be showing) or 10 s pass; returns the last value read.
+ */
+const enabledOf = async (page, kind, title, expected) => {
+  const until = Date.now() + 10_000;
+  let value = await readEnabled(page, kind, title);
+  while (value !== expected && Date.now() < until) {
+    await new Promise((r) => setTimeout(r, 200));
+    value = await readEnabled(page, kind, title);
+  }
+  return value;
 };
 
 describe('entity courses and content', () => {
@@ -50,7 +63,7 @@ describe('entity courses and content', () => {
           .querySelector('[aria-label="Equality and Diversity available at Meadowbrook Care Group"]')
           ?.getAttribute('aria-checked') === 'true',
     );
-    assert.equal(await enabledOf(page, 'courses', 'Equality and Diversity'), true);
+    assert.equal(await enabledOf(page, 'courses', 'Equality and Diversity', true), true);
 
     await page.getByRole('checkbox', { name: 'Select Dementia Awareness' }).check();
     await page.getByRole('checkbox', { name: 'Select Information Governance' }).check();
@@ -60,8 +73,8 @@ describe('entity courses and content', () => {
     await bar.getByRole('button', { name: 'Switch off' }).click();
     await toast(page, 'Successfully updated.');
     await bar.waitFor({ state: 'detached' });
-    assert.equal(await enabledOf(page, 'courses', 'Dementia Awareness'), false);
-    assert.equal(await enabledOf(page, 'courses', 'Information Governance'), false);
+    assert.equal(await enabledOf(page, 'courses', 'Dementia Awareness', false), false);
+    assert.equal(await enabledOf(page, 'courses', 'Information Governance', false), false);
 
     // Back on, so the demo stays as seeded for the learner flows.
     await page.getByRole('checkbox', { name: /Select every course/ }).check();
@@ -69,8 +82,10 @@ describe('entity courses and content', () => {
       .getByRole('region', { name: 'Change the selected courses' })
       .getByRole('button', { name: 'Switch on' })
       .click();
+    // The switch-off toast may still be showing: the selection bar leaving is what marks this save as done.
+    await page.getByRole('region', { name: 'Change the selected courses' }).waitFor({ state: 'detached' });
     await toast(page, 'Successfully updated.');
-    assert.equal(await enabledOf(page, 'courses', 'Dementia Awareness'), true);
+    assert.equal(await enabledOf(page, 'courses', 'Dementia Awareness', true), true);
     await eAndD.click(); // and Equality and Diversity off again, as seeded
     await page.waitForFunction(
       () =>
@@ -78,7 +93,7 @@ describe('entity courses and content', () => {
           .querySelector('[aria-label="Equality and Diversity available at Meadowbrook Care Group"]')
           ?.getAttribute('aria-checked') === 'false',
     );
-    assert.equal(await enabledOf(page, 'courses', 'Equality and Diversity'), false);
+    assert.equal(await enabledOf(page, 'courses', 'Equality and Diversity', false), false);
 
     await page.getByRole('tab', { name: 'Content' }).click();
     await row('Dementia Awareness e-learning').waitFor();
