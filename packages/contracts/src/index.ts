@@ -14,6 +14,7 @@ export * from './events';
 export * from './learning';
 export * from './matrix';
 export * from './messages';
+export * from './messaging';
 export * from './permissions';
 export * from './permissions-api';
 export * from './presets';

@@ -16,6 +16,9 @@ export const Messages = {
   userPermissionUpdated: 'User Permission has been updated.',
   userPermissionDeleted: 'User Permission has been deleted.',
   successfullyUpdated: 'Successfully updated.',
+  messageDeleted: 'Message deleted.',
+  receivedMessagesUpdated: 'Received messages updated.',
+  sentMessagesUpdated: 'Sent messages updated.',
   // spec 1 §8 / spec 2 §8 client failures
   failedToFetchEntities: 'Failed to fetch entities.',
   failedToFetchUsers: 'Failed to fetch users.',
