@@ -34,7 +34,7 @@ const personRef = z.union([z.string().trim().min(1).max(64), z.number().int().po
  */
 export const SendMessageBody = z.object({
   message: z
-    .string({ required_error: 'Write a message.' })
+    .string({ error: 'Write a message.' })
     .trim()
     .min(1, 'Write a message.')
     .max(MESSAGE_MAX_LENGTH, `A message can be at most ${MESSAGE_MAX_LENGTH} characters.`),
