@@ -1,5 +1,5 @@
 import type { MessageAudience, ReceivedMessage, SentMessage } from '@cc/contracts';
-import type { MessageColumns, ReceivedRow, SentStats } from './queries';
+import type { MessageColumns, ReceivedRow, SentStats } from './list-queries';
 
 const iso = (d: Date | string) => new Date(d).toISOString();
 

@@ -16,6 +16,15 @@ import { findRole } from '../roles/queries';
 import { entityInScope } from '../roles/service';
 import { findTag } from '../tags/queries';
 import { MESSAGE_MAIL, MESSAGE_MAIL_OPTIONS } from './jobs';
+import {
+  findReceived,
+  findSent,
+  type MessageColumns,
+  receivedPage,
+  sentPage,
+  sentStats,
+  unreadCount,
+} from './list-queries';
 import { presentReceived, presentSent } from './presenters';
 import {
   deleteReceivedCopy,
@@ -23,21 +32,14 @@ import {
   enqueueRecipientMails,
   findEntityByRef,
   findPeople,
-  findReceived,
-  findSent,
   inConversation,
   insertMessage,
   insertRecipients,
-  type MessageColumns,
   type PersonRow,
   type RecipientSource,
-  receivedPage,
   refKey,
   sendersTo,
-  sentPage,
-  sentStats,
   setRead,
-  unreadCount,
 } from './queries';
 
 /**
