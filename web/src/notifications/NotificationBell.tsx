@@ -1,6 +1,5 @@
 import { formatDateTime, type Notification } from '@cc/contracts';
-import { Popover, PopoverButton, PopoverPanel } from '@headlessui/react';
-import { useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { Spinner } from '../ui';
 import { useNotificationActions, useNotifications } from './api';
@@ -12,14 +11,42 @@ import { useNotificationActions, useNotifications } from './api';
  */
 export function NotificationBell() {
   const query = useNotifications(true);
+  const [open, setOpen] = useState(false);
+  const root = useRef<HTMLDivElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const panelId = useId();
+  // A plain disclosure (not a headless popover, whose focus sentinels are aria-hidden yet focusable): closes on
+  // Escape (focus back on the bell) and on a click outside.
+  useEffect(() => {
+    if (!open) return;
+    const onPointer = (e: MouseEvent) => {
+      if (!root.current?.contains(e.target as Node)) setOpen(false);
+    };
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      setOpen(false);
+      button.current?.focus();
+    };
+    document.addEventListener('mousedown', onPointer);
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('mousedown', onPointer);
+      document.removeEventListener('keydown', onKey);
+    };
+  }, [open]);
   const unread = query.data?.unread_count ?? 0;
   const label = unread ? `Notifications, ${unread} unread` : 'Notifications';
   return (
-    <Popover className="relative">
-      <PopoverButton
+    <div className="relative" ref={root}>
+      <button
+        ref={button}
+        type="button"
         data-testid="notification-bell"
         aria-label={label}
         title={label}
+        aria-expanded={open}
+        aria-controls={panelId}
+        onClick={() => setOpen((v) => !v)}
         className="focus-ring relative rounded-full p-2 text-slate-700 hover:bg-slate-100"
       >
         <svg viewBox="0 0 24 24" className="h-6 w-6" aria-hidden="true" fill="none">
@@ -40,15 +67,18 @@ export function NotificationBell() {
             {unread > 99 ? '99+' : unread}
           </span>
         ) : null}
-      </PopoverButton>
-      <PopoverPanel
-        anchor={{ to: 'bottom end', gap: 8, padding: 8 }}
-        className="z-50 flex max-h-[70vh] w-96 max-w-[calc(100vw-1rem)] flex-col rounded-xl bg-white shadow-lg ring-1 ring-slate-200 focus:outline-none"
-        data-testid="notification-panel"
-      >
-        {({ close }) => <Panel query={query} close={close} />}
-      </PopoverPanel>
-    </Popover>
+      </button>
+      {open ? (
+        <section
+          id={panelId}
+          aria-label="Notifications"
+          data-testid="notification-panel"
+          className="fixed inset-x-2 top-16 z-50 flex max-h-[70vh] flex-col rounded-xl bg-white shadow-lg ring-1 ring-slate-200 sm:absolute sm:inset-x-auto sm:right-0 sm:top-full sm:mt-2 sm:w-96"
+        >
+          <Panel query={query} close={() => setOpen(false)} />
+        </section>
+      ) : null}
+    </div>
   );
 }
 
