@@ -264,19 +264,3 @@ export async function ledgerPage(db: Db, userId: number, o: { limit: number; off
   ]);
   return { rows, total: total.n };
 }
-
-/** E-mail reminders that have not reached their recipient (held, retrying or failed) among the given entities' users. */
-export async function countUndelivered(db: Db, entityIds: number[]) {
-  if (entityIds.length === 0) return 0;
-  const row = await db
-    .selectFrom('notifications as n')
-    .innerJoin('users as u', 'u.id', 'n.user_id')
-    .where('u.primary_entity_id', 'in', entityIds)
-    .where('n.channel', '=', 'email')
-    .where((eb) =>
-      eb.or([eb('n.state', '=', 'failed'), eb('n.attempts', '>', 0).and('n.state', '=', 'pending')]),
-    )
-    .select(sql<number>`count(*)::int`.as('n'))
-    .executeTakeFirstOrThrow();
-  return row.n;
-}
