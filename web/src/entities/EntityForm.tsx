@@ -188,14 +188,14 @@ export function EntityForm({
         <FlagToggle form={form} flag="require_training_record_evidence" onChange={setFlag} />
       </FormSection>
 
-      <FormSection title="Reminders">
-        <FlagToggle form={form} flag="events_reminder" onChange={setFlag} />
-        <TextField
-          label="Quiet hours from"
-          type="time"
-          hint="UK time. E-mails due in the quiet hours wait until they end; leave both empty for none."
-          {...text('quiet_hours_start')}
-        />
+      <FormSection
+        title="Reminders"
+        description="Quiet hours are UK time: e-mails due inside them wait until they end (night shifts). Leave both empty for none."
+      >
+        <div className="sm:col-span-2">
+          <FlagToggle form={form} flag="events_reminder" onChange={setFlag} />
+        </div>
+        <TextField label="Quiet hours from" type="time" {...text('quiet_hours_start')} />
         <TextField label="Quiet hours until" type="time" {...text('quiet_hours_end')} />
       </FormSection>
 
