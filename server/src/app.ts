@@ -38,6 +38,7 @@ import { lessonRoutes } from './lessons/routes';
 import { mailRoutes } from './mail/routes';
 import { matrixRoutes } from './matrix/routes';
 import { messagingRoutes } from './messaging/routes';
+import { notificationRoutes } from './notifications/routes';
 import { packageApiRoutes, packageFileRoutes } from './packages/routes';
 import { permissionRoutes } from './permissions/routes';
 import { presetRoutes } from './presets/routes';
@@ -171,6 +172,7 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}) {
       await api.register(activityRoutes);
       await api.register(dashboardRoutes);
       await api.register(messagingRoutes);
+      await api.register(notificationRoutes);
     },
     { prefix: '/api' },
   );

@@ -399,6 +399,8 @@ const ENTITY_SETTINGS = {
   can_view_external_bookings: true,
   can_manage_bookings: true,
   can_see_new_dashboards: true,
+  quiet_hours_start: '22:00',
+  quiet_hours_end: '07:00',
 };
 
 const entity: PatchFixture<{ id: number; course2: number }> = {
@@ -448,6 +450,8 @@ const entity: PatchFixture<{ id: number; course2: number }> = {
     can_view_external_bookings: false,
     can_manage_bookings: false,
     can_see_new_dashboards: false,
+    quiet_hours_start: '21:30',
+    quiet_hours_end: null,
     name: 'Renamed',
     slug: `new-${uid()}`,
     level: 'B',
@@ -994,7 +998,40 @@ const userComplianceCourse: PatchFixture<{ user: number; course: number }> = {
     ),
 };
 
-/** Every PATCH operation of the OpenAPI document, by "PATCH <path>". */
+/** An in-app notification (issue 14): its recipient marks it read or unread; created read, so `read` changes. */
+const notification: PatchFixture<{ id: number; recipient: Client }> = {
+  async create(w) {
+    const u = await buildUser(w.h.db, { entityId: w.org.id });
+    const row = await w.h.db
+      .insertInto('notifications')
+      .values({
+        kind: 'expiry_reminder',
+        subject_key: `course:1@${uid()}`,
+        occasion: '30',
+        user_id: u.id,
+        entity_id: w.org.id,
+        channel: 'in_app',
+        state: 'read',
+        title: 'Fire safety expires in 30 days',
+        body: 'Renew it.',
+        link: '/learner-dashboard',
+        read_at: new Date(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return { id: row.id, recipient: await clientFor(w.h.app, w.h.db, u.id) };
+  },
+  url: (s) => `/api/notifications/${s.id}`,
+  client: (s) => s.recipient,
+  values: () => ({ read: false }),
+  async read(s) {
+    const res = await s.recipient('GET', '/api/notifications?per_page=100');
+    const item = (res.json() as { data: Row[] }).data.find((r) => r.id === s.id);
+    if (!item) throw new Error(`notification ${s.id} not listed`);
+    return item;
+  },
+};
+
 // --- Messaging ---------------------------------------------------------------------------------------------
 
 /** A message received and read; only its recipient may mark it (their own mailbox). */
@@ -1025,6 +1062,7 @@ const receivedMessage: PatchFixture<{ id: number; recipient: number; client: Cli
   effects: { read: ['read_at'] },
 };
 
+/** Every PATCH operation of the OpenAPI document, by "PATCH <path>". */
 export const PATCH_FIXTURES: Record<string, PatchFixture> = {
   'PATCH /api/entities/{id}': entity,
   'PATCH /api/users/{id}': user,
@@ -1054,4 +1092,5 @@ export const PATCH_FIXTURES: Record<string, PatchFixture> = {
   'PATCH /api/compliance/{id}': compliance,
   'PATCH /api/users/{id}/compliance-courses/{courseId}': userComplianceCourse,
   'PATCH /api/users/{id}/received/messages/{messageId}': receivedMessage,
+  'PATCH /api/notifications/{id}': notification,
 };

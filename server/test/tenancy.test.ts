@@ -67,6 +67,8 @@ interface Fixture {
   pack: { uuid: string };
   // Messaging (issue 14): a message to the victim from a colleague, its text carrying the canary.
   message: { id: number };
+  // Notifications (issue 14): an in-app reminder of the victim's.
+  notification: { id: number };
 }
 interface Case {
   method: Method;
@@ -359,6 +361,7 @@ const SCOPED: Case[] = [
   ...reportCases(),
   ...tagCases(),
   ...messagingCases(),
+  ...notificationCases(),
 ];
 
 /** Messaging (issue 14): the victim's mailbox and message, and sends to the target's site, role, tag, org. */
@@ -743,6 +746,8 @@ const EXEMPT: Record<string, string> = {
   'GET /api/graphql': 'GraphQL resolvers call the same services (src/graphql/graphql.test.ts)',
   'POST /api/graphql': 'GraphQL resolvers call the same services (src/graphql/graphql.test.ts)',
   'GET /api/attempts/current-attempt': 'the caller only',
+  'GET /api/notifications': "the caller's own notifications only (src/notifications/notifications.test.ts)",
+  'POST /api/notifications/read-all': "the caller's own notifications only",
   'GET /api/ws': 'websocket; subscribe is scoped like POST /api/reports/matrix (src/matrix/routes.test.ts)',
 };
 
@@ -790,6 +795,7 @@ const TENANT_TABLES = [
   'tag_users',
   'messages',
   'message_recipients',
+  'notifications',
 ] as const;
 
 let h: Harness;
@@ -893,6 +899,23 @@ beforeAll(async () => {
       .returning('uuid')
       .executeTakeFirstOrThrow(),
     results: await resultFixtures(victim.id, site.id, course.id),
+    notification: await h.db
+      .insertInto('notifications')
+      .values({
+        kind: 'expiry_reminder',
+        subject_key: `course:${course.id}@2030-01-01T00:00:00.000Z`,
+        occasion: '30',
+        user_id: victim.id,
+        entity_id: site.id,
+        channel: 'in_app',
+        state: 'sent',
+        course_id: course.id,
+        title: `${CANARY} course expires in 30 days`,
+        body: 'Renew it.',
+        link: '/learner-dashboard',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow(),
     compliance: {
       ruleId: (
         await h.db
@@ -1229,6 +1252,25 @@ function resultLists(): ListCase[] {
     l('/api/users/bulk-add-events-history', '/api/users/bulk-add-events-history?per_page=100', (f) => [
       f.course.title,
     ]),
+  ];
+}
+
+/** Notifications (issue 14): a notification is its recipient's (404 for everyone else); the ledger is scoped. */
+function notificationCases(): Case[] {
+  const own = caseOf('own');
+  return [
+    own(
+      'PATCH',
+      '/api/notifications/:id',
+      (f) => `/api/notifications/${f.notification.id}`,
+      () => ({ read: true }),
+    ),
+    own('DELETE', '/api/notifications/:id', (f) => `/api/notifications/${f.notification.id}`),
+    caseOf('scoped')(
+      'GET',
+      '/api/users/:id/notifications',
+      (f) => `/api/users/${f.victim.uuid}/notifications`,
+    ),
   ];
 }
 

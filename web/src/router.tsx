@@ -102,6 +102,11 @@ const defaultRoutes: RouteObject[] = [
   built('/users/update/:uuid', 'Edit user', () => import('./users/UserUpdatePage')),
   // the user's own account (issue 11 §10)
   built('/account/sessions', 'Sessions and devices', () => import('./account/SessionsPage')),
+  built(
+    '/account/notifications',
+    'Notification settings',
+    () => import('./notifications/NotificationSettingsPage'),
+  ),
   // attempts
   built('/attempt/:attemptId', 'Course attempt', () => import('./learning/AttemptPage')),
   built('/cattempt/:attemptId', 'Course attempt', () => import('./learning/CourseAttemptPage')),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PageQuery, queryBool, updateSchemaOf } from './common';
 import { COMPROMISED_PASSWORD_SETTINGS, ENTITY_LEVELS } from './constants';
+import { QuietHoursTime } from './notifications';
 import { Whitelabel } from './whitelabel';
 
 /**
@@ -81,6 +82,9 @@ export const EntitySettings = z.object({
   can_view_external_bookings: z.boolean().optional(),
   can_manage_bookings: z.boolean().optional(),
   can_see_new_dashboards: z.boolean().optional(),
+  /** Ours (issue 14): e-mail notifications due inside these hours (UK time) are held until they end. */
+  quiet_hours_start: QuietHoursTime,
+  quiet_hours_end: QuietHoursTime,
 });
 
 export const CreateEntityBody = EntitySettings.extend({
@@ -198,6 +202,8 @@ export const Entity = EntitySummary.extend({
   compromised_passwords: z.enum(COMPROMISED_PASSWORD_SETTINGS),
   always_show_popup_on_login: z.boolean(),
   popup_link: z.string().nullable(),
+  quiet_hours_start: z.string().nullable(),
+  quiet_hours_end: z.string().nullable(),
   login_popup_alt_name: z.string().nullable(),
   focused_courses: z.array(z.number()),
   can_view_internal_bookings: z.boolean(),

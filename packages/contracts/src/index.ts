@@ -15,6 +15,7 @@ export * from './learning';
 export * from './matrix';
 export * from './messages';
 export * from './messaging';
+export * from './notifications';
 export * from './permissions';
 export * from './permissions-api';
 export * from './presets';

@@ -21,6 +21,7 @@ import * as m020 from './migrations/020_activity_search';
 import * as m021 from './migrations/021_inspection_packs';
 import * as m022 from './migrations/022_date_format';
 import * as m023 from './migrations/023_messaging';
+import * as m024 from './migrations/024_notifications';
 
 /** Ordered, forward-only. Add a file, import it here; never edit one that has shipped. */
 const migrations: Record<string, Migration> = {
@@ -44,6 +45,7 @@ const migrations: Record<string, Migration> = {
   '021_inspection_packs': m021,
   '022_date_format': m022,
   '023_messaging': m023,
+  '024_notifications': m024,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -45,6 +45,9 @@ export interface EntitiesTable {
   whitelabel: Json<Record<string, unknown>>;
   /** 022: the organisation's DateFormat; null follows the level A parent, then DD/MM/YYYY. */
   date_format: Generated<'DD/MM/YYYY' | 'MM/DD/YYYY' | 'YYYY-MM-DD' | null>;
+  /** 024: quiet hours ('HH:MM', UK local time; both null = none): e-mail notifications are held inside them. */
+  quiet_hours_start: Generated<string | null>;
+  quiet_hours_end: Generated<string | null>;
   plan: 'free' | 'standard' | 'enterprise' | null;
   created_at: DefaultTimestamp;
   updated_at: DefaultTimestamp;
@@ -840,4 +843,30 @@ export interface MessageRecipientsTable {
 export interface Database {
   messages: MessagesTable;
   message_recipients: MessageRecipientsTable;
+/** 024: the delivery ledger (notifications/): one row per notification, recipient and channel. */
+export interface NotificationsTable {
+  id: Generated<number>;
+  kind: 'expiry_reminder' | 'manager_digest';
+  subject_key: string;
+  occasion: string;
+  user_id: number;
+  entity_id: number;
+  channel: 'in_app' | 'email';
+  state: 'pending' | 'held' | 'sent' | 'failed' | 'read' | 'dismissed';
+  course_id: number | null;
+  expires_at: Date | null;
+  title: string;
+  body: string;
+  link: string;
+  attempts: Generated<number>;
+  next_attempt_at: Date | null;
+  last_error: string | null;
+  mail_id: number | null;
+  created_at: DefaultTimestamp;
+  sent_at: Date | null;
+  read_at: Date | null;
+}
+
+export interface Database {
+  notifications: NotificationsTable;
 }

@@ -61,6 +61,8 @@ export function presentEntity(
     compromised_passwords: row.compromised_passwords,
     always_show_popup_on_login: row.always_show_popup_on_login,
     popup_link: row.popup_link,
+    quiet_hours_start: row.quiet_hours_start,
+    quiet_hours_end: row.quiet_hours_end,
     login_popup_alt_name: row.login_popup_alt_name,
     focused_courses: Array.isArray(row.focused_courses) ? row.focused_courses : [],
     can_view_internal_bookings: row.can_view_internal_bookings,

@@ -1,6 +1,7 @@
 import { registerMailJobs } from '../mail/jobs';
 import { registerMatrixJobs } from '../matrix/report';
 import { registerMessagingJobs } from '../messaging/jobs';
+import { registerNotificationJobs } from '../notifications/jobs';
 import { registerScheduleJobs } from '../presets/schedules-jobs';
 import { registerReportJobs } from '../reports/jobs';
 
@@ -13,4 +14,5 @@ export function registerAllJobs(): void {
   registerMatrixJobs();
   registerReportJobs();
   registerMessagingJobs();
+  registerNotificationJobs();
 }

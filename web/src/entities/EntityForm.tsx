@@ -9,7 +9,10 @@ import { type FieldErrors, FormSection } from './shared';
 
 /** Labels and hints of the boolean settings (the spec names the fields only; the wording is ours). */
 const FLAG_TEXT: Record<EntityFlag, { label: string; hint?: string }> = {
-  events_reminder: { label: 'Send event reminders', hint: 'E-mail learners before their booked events.' },
+  events_reminder: {
+    label: 'Send reminders',
+    hint: 'Remind learners before their training expires and their booked events; a weekly digest to managers.',
+  },
   allow_ms_sign_in: { label: 'Allow Microsoft sign-in' },
   allow_google_sign_in: { label: 'Allow Google sign-in' },
   notify_all_standards_selected: { label: 'Notify when all care certificate standards are selected' },
@@ -181,9 +184,19 @@ export function EntityForm({
           disabled={!can([Perm.starterPeriod])}
           {...text('starter_period')}
         />
-        <FlagToggle form={form} flag="events_reminder" onChange={setFlag} />
         <FlagToggle form={form} flag="notify_all_standards_selected" onChange={setFlag} />
         <FlagToggle form={form} flag="require_training_record_evidence" onChange={setFlag} />
+      </FormSection>
+
+      <FormSection
+        title="Reminders"
+        description="Quiet hours are UK time: e-mails due inside them wait until they end (night shifts). Leave both empty for none."
+      >
+        <div className="sm:col-span-2">
+          <FlagToggle form={form} flag="events_reminder" onChange={setFlag} />
+        </div>
+        <TextField label="Quiet hours from" type="time" {...text('quiet_hours_start')} />
+        <TextField label="Quiet hours until" type="time" {...text('quiet_hours_end')} />
       </FormSection>
 
       <FormSection title="Sign-in">

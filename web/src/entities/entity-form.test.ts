@@ -34,6 +34,8 @@ const entity = {
   always_show_popup_on_login: false,
   popup_link: null,
   login_popup_alt_name: null,
+  quiet_hours_start: null,
+  quiet_hours_end: null,
   focused_courses: [],
   can_view_internal_bookings: true,
   can_view_external_bookings: false,

@@ -43,6 +43,8 @@ const TEXT_FIELDS = [
   'restricted_access_message',
   'popup_link',
   'login_popup_alt_name',
+  'quiet_hours_start',
+  'quiet_hours_end',
 ] as const;
 type TextField = (typeof TEXT_FIELDS)[number];
 
@@ -128,6 +130,8 @@ export function toEntityBody(
       : null,
     popup_link: orNull(form.popup_link),
     login_popup_alt_name: orNull(form.login_popup_alt_name),
+    quiet_hours_start: orNull(form.quiet_hours_start),
+    quiet_hours_end: orNull(form.quiet_hours_end),
   };
   for (const f of ENTITY_FLAGS) raw[f] = form[f];
   if (form.slug.trim()) raw.slug = form.slug.trim().toLowerCase();

@@ -10,6 +10,7 @@ import { showModal } from '../app/modal';
 import { isNarrow, sideNavStore, useCloseSideNavOnNavigate } from '../app/sidenav';
 import { useStore } from '../app/store';
 import { useWhitelabel } from '../app/whitelabel';
+import { NotificationBell } from '../notifications/NotificationBell';
 import { isBuiltPath } from '../router';
 import { cx } from '../ui';
 import { organisationWord } from '../whitelabel/words';
@@ -105,6 +106,7 @@ function Header() {
             </span>
           )
         ) : null}
+        {user ? <NotificationBell /> : null}
         {user ? (
           <Menu as="div" className="relative">
             <MenuButton

@@ -23,6 +23,7 @@ import {
   LoadingCard,
   useNotFoundRedirect,
 } from '../entities/shared';
+import { DeliveryLedgerCard } from '../notifications/DeliveryLedgerCard';
 import { groupByCategory } from '../permissions/group';
 import { Badge, Button, ButtonLink, Card, ConfirmDialog, EmptyState, PageHeader, Spinner } from '../ui';
 import { useUser } from './queries';
@@ -157,6 +158,7 @@ export default function UserPage() {
       </div>
       <UserComplianceCourses userRef={u.uuid} name={u.name} />
       <AccountActivityCard userId={u.id} />
+      <DeliveryLedgerCard userRef={u.uuid} userId={u.id} />
       {canSeePermissions ? (
         <Card title="What they may do" padded={false}>
           {permissions.isLoading ? (

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { hashPassword } from '../../auth/passwords';
 import { seedComplianceDemo } from '../../compliance/demo-seed';
 import { seedMessagingDemo } from '../../messaging/demo';
+import { seedNotificationsDemo } from '../../notifications/demo';
 import { seedPresetsDemo } from '../../presets/demo';
 import { backfillComplianceHistoryIn } from '../../reports/jobs';
 import { seedResultsDemo } from '../../results/demo';
@@ -337,6 +338,7 @@ export async function seedDemo(db: Db): Promise<void> {
     });
     await seedComplianceDemo(trx, { groupId: group, roleIds: groupRoles, now });
     await seedMessagingDemo(trx, { oakfieldId: homeIds['oakfield-house'], now });
+    await seedNotificationsDemo(trx, { groupId: group });
     // The compliance report's 12-month trend (reports/jobs.ts): past month ends back-filled from the results history.
     await backfillComplianceHistoryIn(trx, now, 12);
   });

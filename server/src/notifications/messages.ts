@@ -1,0 +1,90 @@
+import { formatDate, PRODUCT_NAME } from '@cc/contracts';
+import type { MailMessage } from '../mail/mailer';
+
+/** The words of each notification (ours: the spec has none). In-app and e-mail say the same. */
+
+export const LEARNER_LINK = '/learner-dashboard';
+export const MANAGER_LINK = '/manager-dashboard';
+
+export function expiryReminderText(course: string, expiresAt: Date, occasion: number) {
+  const on = formatDate(expiresAt);
+  if (occasion === 0)
+    return {
+      title: `${course} expires today`,
+      body: `Your ${course} training expires today (${on}). Take it again to be back in date.`,
+    };
+  return {
+    title: `${course} expires in ${occasion} days`,
+    body: `Your ${course} training expires on ${on}. Take it again before then to stay in date.`,
+  };
+}
+
+export interface DigestPerson {
+  name: string;
+  entity_name: string;
+  courses: { title: string; expires_at: Date | string | null }[];
+}
+
+export function digestText(
+  expiring: { people: number; rows: DigestPerson[] },
+  outOfDate: { people: number; rows: DigestPerson[] },
+) {
+  const plural = (n: number) => `${n} ${n === 1 ? 'person' : 'people'}`;
+  const lines: string[] = [];
+  const list = (title: string, l: { people: number; rows: DigestPerson[] }, withDates: boolean) => {
+    if (l.people === 0) return;
+    lines.push('', `${title}:`);
+    for (const p of l.rows) {
+      const courses = p.courses
+        .map((c) => (withDates && c.expires_at ? `${c.title} (${formatDate(c.expires_at)})` : c.title))
+        .join(', ');
+      lines.push(`- ${p.name}, ${p.entity_name}: ${courses}`);
+    }
+    if (l.people > l.rows.length) lines.push(`- and ${l.people - l.rows.length} more`);
+  };
+  list('Expiring in the next 30 days', expiring, true);
+  list('Out of date', outOfDate, false);
+  return {
+    title: `Weekly digest: ${plural(expiring.people)} expiring, ${plural(outOfDate.people)} out of date`,
+    body: [
+      `In your homes, ${plural(expiring.people)} have training expiring in the next 30 days and ${plural(outOfDate.people)} are out of date.`,
+      ...lines,
+    ].join('\n'),
+  };
+}
+
+const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** The e-mail of a ledger row: its words, the link on APP_URL, and where to turn optional ones off. */
+export function notificationMail(
+  n: { kind: string; title: string; body: string; link: string; email: string },
+  appUrl: string,
+): MailMessage {
+  const url = `${appUrl.replace(/\/$/, '')}${n.link}`;
+  const footer =
+    n.kind === 'manager_digest'
+      ? 'You get this digest each week as a manager; turn it off under Notification settings.'
+      : 'Reminders 90, 60 and 30 days ahead can be turned off under Notification settings.';
+  const paragraphs = n.body.split('\n');
+  return {
+    to: n.email,
+    template: `notification_${n.kind}`,
+    subject: n.title,
+    text: [n.body, '', `Open ${PRODUCT_NAME}: ${url}`, '', footer, `— ${PRODUCT_NAME}`].join('\n'),
+    html: `<!doctype html><html><body style="font-family:Arial,sans-serif;color:#1f2937;max-width:560px;margin:auto;padding:24px">${paragraphs
+      .map((l) => `<p style="line-height:1.5;margin:4px 0">${esc(l)}</p>`)
+      .join(
+        '',
+      )}<p><a href="${esc(url)}">Open ${esc(PRODUCT_NAME)}</a></p><p style="font-size:12px;color:#6b7280">${esc(footer)}</p></body></html>`,
+  };
+}
+
+/** The ISO week of `at` ('2026-W48'): the digest's occasion, so each manager gets one a week. */
+export function isoWeek(at: Date): string {
+  const d = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()));
+  const day = d.getUTCDay() || 7;
+  d.setUTCDate(d.getUTCDate() + 4 - day);
+  const yearStart = Date.UTC(d.getUTCFullYear(), 0, 1);
+  const week = Math.ceil(((d.getTime() - yearStart) / 86_400_000 + 1) / 7);
+  return `${d.getUTCFullYear()}-W${String(week).padStart(2, '0')}`;
+}
