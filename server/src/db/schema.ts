@@ -814,3 +814,29 @@ export interface ServerSecretsTable {
 export interface Database {
   server_secrets: ServerSecretsTable;
 }
+
+/** 025: platform help articles (global, super admins manage them) and "Contact support" questions. */
+export interface HelpArticlesTable {
+  id: Generated<number>;
+  title: string;
+  url_regex: string;
+  link_suffix: string | null;
+  body: string;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
+export interface HelpContactsTable {
+  id: Generated<number>;
+  user_id: number;
+  question: string;
+  page: string | null;
+  session: Json<Record<string, unknown>>;
+  delivered_to: string;
+  created_at: DefaultTimestamp;
+}
+
+export interface Database {
+  help_articles: HelpArticlesTable;
+  help_contacts: HelpContactsTable;
+}

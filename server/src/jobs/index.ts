@@ -1,3 +1,4 @@
+import { registerHelpJobs } from '../help/contact';
 import { registerMailJobs } from '../mail/jobs';
 import { registerMatrixJobs } from '../matrix/report';
 import { registerScheduleJobs } from '../presets/schedules-jobs';
@@ -11,4 +12,5 @@ export function registerAllJobs(): void {
   registerScheduleJobs();
   registerMatrixJobs();
   registerReportJobs();
+  registerHelpJobs();
 }
