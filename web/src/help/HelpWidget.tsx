@@ -10,7 +10,7 @@ import { api, type Envelope } from '../app/api';
 import { useAuth } from '../app/auth';
 import { routePatternStore } from '../app/route-meta';
 import { useStore } from '../app/store';
-import { errorEnvelope, serverFieldErrors } from '../entities/shared';
+import { errorEnvelope, serverFieldErrors, zodFieldErrors } from '../entities/shared';
 import { Button, cx, SearchInput, Spinner, TextArea } from '../ui';
 import { HelpBody } from './HelpBody';
 import { articleLink, articlesForRoute, sessionData, useHelpArticles } from './help';
@@ -357,7 +357,10 @@ function ContactView({ onSent }: { onSent: (to: string) => void }) {
     const body = { question, page: window.location.href, session: await sessionData() };
     const parsed = HelpContactBody.safeParse(body);
     if (!parsed.success) {
-      setErrors({ question: parsed.error.issues.map((i) => i.message) });
+      const fields = zodFieldErrors(parsed.error);
+      setErrors(fields);
+      // Only the question is the user's to fix; anything else in the session data is ours.
+      if (!fields.question) setFailure('Your question could not be sent.');
       return;
     }
     setErrors({});
