@@ -1,6 +1,11 @@
+import { readFileSync } from 'node:fs';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type ProxyOptions } from 'vite';
+
+const packageVersion = () =>
+  (JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string })
+    .version;
 
 const API = process.env.CC_DEV_API ?? 'http://localhost:3200';
 
@@ -16,6 +21,10 @@ const mobile = process.env.VITE_FORCE_MOBILE === '1';
 
 export default defineConfig({
   plugins: [react(), tailwindcss()],
+  // The release the help widget reports (spec 1 §1 "app release"); a build may set VITE_APP_RELEASE itself.
+  define: {
+    'import.meta.env.VITE_APP_RELEASE': JSON.stringify(process.env.VITE_APP_RELEASE ?? packageVersion()),
+  },
   build: { outDir: mobile ? 'dist-mobile' : 'dist', emptyOutDir: true, sourcemap: false },
   server: {
     port: 5173,

@@ -25,6 +25,7 @@ import { dashboardRoutes } from './dashboards/routes';
 import { entityRoutes } from './entities/routes';
 import { graphqlRoutes } from './graphql/routes';
 import { h5pRoutes } from './h5ps/routes';
+import { helpRoutes } from './help/routes';
 import type { App } from './http/app-types';
 import { authenticationPlugin } from './http/authenticate';
 import type { Deps } from './http/context';
@@ -99,6 +100,7 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}) {
     appUrl: deps.config.appUrl,
     corsOrigins: deps.config.corsOrigins,
     packageOrigin: deps.config.packageOrigin,
+    helpdeskFrameAncestors: deps.config.helpdeskFrameAncestors,
   });
 
   // The package origin (issue 11 finding 1) serves package files and nothing else: not the app, not the API.
@@ -173,6 +175,7 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}) {
       await api.register(dashboardRoutes);
       await api.register(messagingRoutes);
       await api.register(notificationRoutes);
+      await api.register(helpRoutes);
     },
     { prefix: '/api' },
   );

@@ -36,6 +36,7 @@ const OPTIONAL = [
   'PACKAGE_MAX_ENTRIES',
   'PACKAGE_MAX_RATIO',
   'SHUTDOWN_TIMEOUT_SECONDS',
+  'HELPDESK_FRAME_ANCESTORS',
   'S3_BUCKET',
   'S3_REGION',
   'S3_ENDPOINT',
@@ -138,6 +139,16 @@ describe('TRUST_PROXY (issue 11 §5)', () => {
   });
 });
 
+describe('HELPDESK_FRAME_ANCESTORS (issue 14)', () => {
+  it('is empty unless set, and takes https origins (with *.) and self, by spaces or commas', () => {
+    expect(loadConfig({}).helpdeskFrameAncestors).toEqual([]);
+    expect(
+      loadConfig({ HELPDESK_FRAME_ANCESTORS: "https://secure.helpscout.net, https://*.example.com 'self'" })
+        .helpdeskFrameAncestors,
+    ).toEqual(['https://secure.helpscout.net', 'https://*.example.com', "'self'"]);
+  });
+});
+
 describe('a wrong value is one clear line naming the variable', () => {
   it.each([
     ['DATABASE_URL', 'not a url', 'must be a PostgreSQL address'],
@@ -163,6 +174,9 @@ describe('a wrong value is one clear line naming the variable', () => {
     ['PACKAGE_ORIGIN', 'https://packages.example.com/files', 'must be an origin of its own'],
     ['SHUTDOWN_TIMEOUT_SECONDS', '0', 'must be a whole number of seconds from 1 to 3600'],
     ['SHUTDOWN_TIMEOUT_SECONDS', '10s', 'must be a whole number of seconds from 1 to 3600'],
+    ['HELPDESK_FRAME_ANCESTORS', 'http://insecure.example.com', 'must be https origins'],
+    ['HELPDESK_FRAME_ANCESTORS', "https://ok.example.com 'unsafe-inline'", 'must be https origins'],
+    ['HELPDESK_FRAME_ANCESTORS', '*', 'must be https origins'],
   ])('%s=%j', (name, value, expected) => {
     const error = errorOf({ [name]: value });
     expect(error.variables).toEqual([name]);

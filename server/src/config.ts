@@ -59,6 +59,16 @@ const isBareOrigin = (v: string) => {
   }
 };
 
+/** A frame-ancestors source we accept: 'self', or an https origin whose host may start with one "*." label. */
+const isFrameAncestor = (v: string) =>
+  v === "'self'" ||
+  /^https:\/\/(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:\d{1,5})?$/i.test(v);
+const frameAncestorList = (v: string) =>
+  v
+    .split(/[\s,]+/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+
 const Env = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: wholeNumber(0, 65535).default(3000),
@@ -126,6 +136,14 @@ const Env = z.object({
    * http://packages.localhost:3000, never the app's. Unset: they run in an opaque sandboxed origin instead.
    */
   PACKAGE_ORIGIN: z.string().refine(isBareOrigin).optional(),
+  /**
+   * Who may frame the help-desk pages (/helpscout-app, /helpscout-auth): CSP frame-ancestors sources separated by
+   * spaces or commas, e.g. https://secure.helpscout.net https://*.example.com. Unset: nobody ('none').
+   */
+  HELPDESK_FRAME_ANCESTORS: z
+    .string()
+    .refine((v) => frameAncestorList(v).every(isFrameAncestor))
+    .optional(),
   /** How long a stopping server waits for the requests it received before cutting what is left (issue 12 §3). */
   SHUTDOWN_TIMEOUT_SECONDS: wholeNumber(1, 3600).default(10),
   /** Issue 12 §4: uploaded files in an S3-compatible bucket (shared by every process) instead of DATA_DIR/files. */
@@ -185,6 +203,8 @@ const EXPECTED: Record<EnvName, string> = {
   PACKAGE_ORIGIN:
     'must be an origin of its own such as https://packages.example.com (scheme, host and port only; not the APP_URL origin)',
   SHUTDOWN_TIMEOUT_SECONDS: 'must be a whole number of seconds from 1 to 3600',
+  HELPDESK_FRAME_ANCESTORS:
+    "must be https origins (a leading *. allowed) or 'self', separated by spaces or commas, such as https://secure.helpscout.net",
   S3_BUCKET:
     'must be an S3 bucket name (3 to 63 lower-case letters, digits, dots and dashes), and is needed by every other S3_ setting',
   S3_REGION: 'must be a region such as eu-west-2',
@@ -259,6 +279,8 @@ export interface Config {
   embeddedEngine: 'auto' | 'postgres' | 'pglite';
   /** Origin package files are served from (no trailing slash); undefined: the opaque sandbox on the app's host. */
   packageOrigin?: string;
+  /** CSP frame-ancestors of the help-desk pages (http/security-headers.ts); empty: nobody may frame them. */
+  helpdeskFrameAncestors: string[];
   /** The bound on a graceful shutdown's wait (http/shutdown.ts). */
   shutdownTimeoutSeconds: number;
   /** Uploaded files in an S3-compatible bucket; undefined: local disk under DATA_DIR/files. */
@@ -351,6 +373,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     embeddedEngine: env.EMBEDDED_ENGINE,
     packageOrigin: env.PACKAGE_ORIGIN?.replace(/\/$/, '') ?? localPackageOrigin(appUrl),
     shutdownTimeoutSeconds: env.SHUTDOWN_TIMEOUT_SECONDS,
+    helpdeskFrameAncestors: env.HELPDESK_FRAME_ANCESTORS
+      ? frameAncestorList(env.HELPDESK_FRAME_ANCESTORS)
+      : [],
     s3: s3Settings(env),
     ...overrides,
   };

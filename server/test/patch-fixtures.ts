@@ -5,6 +5,7 @@ import {
   CourseBody,
   EntityContentBody,
   H5pBody,
+  HelpArticleBody,
   HistoricalResultBody,
   LessonBody,
   QuizBody,
@@ -1060,6 +1061,25 @@ const receivedMessage: PatchFixture<{ id: number; recipient: number; client: Cli
     return item;
   },
   effects: { read: ['read_at'] },
+const helpArticle: PatchFixture<{ id: number }> = {
+  createSchema: HelpArticleBody,
+  async create(w) {
+    const a = await post(w, '/api/help-articles', {
+      title: `Help ${uid()}`,
+      url_regex: '^/users/\\*$',
+      link_suffix: '#profile',
+      body: 'How to read a profile.',
+    });
+    return { id: a.id as number };
+  },
+  url: (s) => `/api/help-articles/${s.id}`,
+  values: () => ({
+    title: `Renamed ${uid()}`,
+    url_regex: '^/reports/matrix$',
+    link_suffix: '?help=matrix',
+    body: 'Another body.',
+  }),
+  read: async (s, w) => itemOf(w, '/api/help-articles', 'id', s.id),
 };
 
 /** Every PATCH operation of the OpenAPI document, by "PATCH <path>". */
@@ -1069,6 +1089,7 @@ export const PATCH_FIXTURES: Record<string, PatchFixture> = {
   'PATCH /api/entities/{slug}/roles/{id}': role,
   'PATCH /api/entities/{slug}/types/{id}': type,
   'PATCH /api/tags/{id}': tag,
+  'PATCH /api/help-articles/{id}': helpArticle,
   'PATCH /api/permissions/{id}': userPermission,
   'PATCH /api/entities/{id}/whitelabel': whitelabel,
   'PATCH /api/courses/{id}': course,

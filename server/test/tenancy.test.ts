@@ -748,6 +748,13 @@ const EXEMPT: Record<string, string> = {
   'GET /api/attempts/current-attempt': 'the caller only',
   'GET /api/notifications': "the caller's own notifications only (src/notifications/notifications.test.ts)",
   'POST /api/notifications/read-all': "the caller's own notifications only",
+  'GET /api/help-articles': 'global platform help, the same for every organisation (src/help/help.test.ts)',
+  'POST /api/help-articles': 'super admins only: global platform help (src/help/help.test.ts)',
+  'PATCH /api/help-articles/:id': 'super admins only: global platform help (src/help/help.test.ts)',
+  'DELETE /api/help-articles/:id': 'super admins only: global platform help (src/help/help.test.ts)',
+  'POST /api/help/contact':
+    "the caller only: goes to the caller's own organisation's support (src/help/help.test.ts)",
+  'GET /api/help/customers': 'super admins only (src/help/help.test.ts)',
   'GET /api/ws': 'websocket; subscribe is scoped like POST /api/reports/matrix (src/matrix/routes.test.ts)',
 };
 

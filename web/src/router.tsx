@@ -159,6 +159,8 @@ const defaultRoutes: RouteObject[] = [
   built('/results/exempt/update/:id', 'Edit exemption', () => import('./results/ExemptFormPage')),
   // search, pathways
   built('/system/search', 'Search', () => import('./activity/SystemSearchPage')),
+  // platform help articles (issue 14; ours: super admins)
+  built('/help-articles', 'Help articles', () => import('./help/HelpArticlesPage')),
   notBuilt('/pathways', 'Pathways'),
   notBuilt('/pathways/create', 'Add a pathway'),
   notBuilt('/pathways/update/:id', 'Edit pathway'),
@@ -273,7 +275,10 @@ export const routes: RouteObject[] = [
       },
       {
         element: <HelpLayout />,
-        children: [notBuilt('/helpscout-app', 'Help'), notBuilt('/helpscout-auth', 'Help sign-in')],
+        children: [
+          built('/helpscout-app', 'Help desk customer', () => import('./help/HelpscoutAppPage')),
+          built('/helpscout-auth', 'Help desk sign-in', () => import('./help/HelpscoutAuthPage')),
+        ],
       },
       // Any unknown path goes to /404 with resource page (spec 1 §2).
       { path: '*', element: <Navigate to="/404?resource=page" replace /> },

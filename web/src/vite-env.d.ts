@@ -7,6 +7,8 @@ interface ImportMetaEnv {
   readonly VITE_FORCE_MOBILE?: string;
   /** The main app origin for the start-up version check (spec 1 §4); default: the page origin. */
   readonly VITE_MAIN_APP_ORIGIN?: string;
+  /** The app's release, sent with "Contact support" (spec 1 §1); vite.config.ts sets it from package.json. */
+  readonly VITE_APP_RELEASE?: string;
 }
 interface ImportMeta {
   readonly env: ImportMetaEnv;

@@ -11,6 +11,7 @@ export * from './dashboards';
 export * from './dates';
 export * from './entities';
 export * from './events';
+export * from './help';
 export * from './learning';
 export * from './matrix';
 export * from './messages';

@@ -22,6 +22,7 @@ import * as m021 from './migrations/021_inspection_packs';
 import * as m022 from './migrations/022_date_format';
 import * as m023 from './migrations/023_messaging';
 import * as m024 from './migrations/024_notifications';
+import * as m025 from './migrations/025_help_articles';
 
 /** Ordered, forward-only. Add a file, import it here; never edit one that has shipped. */
 const migrations: Record<string, Migration> = {
@@ -46,6 +47,7 @@ const migrations: Record<string, Migration> = {
   '022_date_format': m022,
   '023_messaging': m023,
   '024_notifications': m024,
+  '025_help_articles': m025,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

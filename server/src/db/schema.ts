@@ -869,4 +869,28 @@ export interface NotificationsTable {
 
 export interface Database {
   notifications: NotificationsTable;
+/** 025: platform help articles (global, super admins manage them) and "Contact support" questions. */
+export interface HelpArticlesTable {
+  id: Generated<number>;
+  title: string;
+  url_regex: string;
+  link_suffix: string | null;
+  body: string;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
+export interface HelpContactsTable {
+  id: Generated<number>;
+  user_id: number;
+  question: string;
+  page: string | null;
+  session: Json<Record<string, unknown>>;
+  delivered_to: string;
+  created_at: DefaultTimestamp;
+}
+
+export interface Database {
+  help_articles: HelpArticlesTable;
+  help_contacts: HelpContactsTable;
 }

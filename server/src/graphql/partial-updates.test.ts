@@ -71,12 +71,26 @@ const UPDATES: Record<string, GraphqlUpdate> = {
         },
       ),
   },
+  upsertHelpArticle: {
+    rest: 'PATCH /api/help-articles/{id}',
+    input: 'HelpArticleInput',
+    send: (s, _w, field, value) =>
+      gql('mutation ($input: HelpArticleInput!) { upsertHelpArticle(input: $input) { id } }', {
+        input: { id: String((s as { id: number }).id), [field]: value },
+      }),
+  },
 };
 /**
  * Mutations that create or act rather than update fields of a record. updatePreferences merges the keys it is sent
  * into one JSON document; graphql/preferences.test.ts proves that omitted keys stay.
  */
-const NOT_UPDATES = ['createAttempt', 'approvePendingResult', 'deletePendingResult', 'updatePreferences'];
+const NOT_UPDATES = [
+  'createAttempt',
+  'approvePendingResult',
+  'deletePendingResult',
+  'updatePreferences',
+  'deleteHelpArticle',
+];
 
 const schema = await gql(`{
   __schema { mutationType { fields { name } } }

@@ -8,6 +8,7 @@ import './roles';
 import './whitelabel';
 import './learning';
 import './preferences';
+import './help';
 
 /** Built once per process: the schema is static. */
 export const schema = builder.toSchema();

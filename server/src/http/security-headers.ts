@@ -71,13 +71,42 @@ export function helmetOptions(config: SecurityHeadersOptions): FastifyHelmetOpti
 /** Package files carry their own policy (packages/routes.ts); every other answer gets ours. */
 const ownsItsHeaders = (request: FastifyRequest) => request.url.startsWith('/packages/');
 
-export type SecurityHeadersOptions = Pick<Config, 'appUrl' | 'corsOrigins' | 'packageOrigin'>;
+/**
+ * The help-desk layout's pages (spec 1 §2: /helpscout-app, /helpscout-auth) are made to be framed by a help-desk
+ * tool: only their page answers take frame-ancestors from HELPDESK_FRAME_ANCESTORS (default none, as everywhere).
+ * Their API calls keep the app's policy: a JSON answer is never framed.
+ */
+export const HELPDESK_PAGES = ['/helpscout-app', '/helpscout-auth'];
+export function isHelpdeskPage(url: string): boolean {
+  const path = (url.split(/[?#]/)[0] ?? '').replace(/\/$/, '');
+  return HELPDESK_PAGES.includes(path);
+}
+
+/** helmet options for a help-desk page: the app's policy with the configured frame-ancestors. */
+export function helpdeskHelmetOptions(config: SecurityHeadersOptions): FastifyHelmetOptions {
+  const ancestors = config.helpdeskFrameAncestors ?? [];
+  if (!ancestors.length) return {};
+  return {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: { ...contentSecurityPolicy(config), 'frame-ancestors': ancestors },
+    },
+    // X-Frame-Options has no "allow these origins" (ALLOW-FROM is gone from browsers): frame-ancestors decides.
+    xFrameOptions: false,
+  };
+}
+
+export type SecurityHeadersOptions = Pick<Config, 'appUrl' | 'corsOrigins' | 'packageOrigin'> &
+  Partial<Pick<Config, 'helpdeskFrameAncestors'>>;
 
 export const securityHeadersPlugin = fp(async (app: FastifyInstance, config: SecurityHeadersOptions) => {
   // global: false, and the hook below applies the headers, so the package routes can be left out by path whatever
   // their route options are.
   await app.register(fastifyHelmet, { ...helmetOptions(config), global: false });
+  const helpdesk = helpdeskHelmetOptions(config);
   app.addHook('onRequest', async (request, reply) => {
-    if (!ownsItsHeaders(request)) reply.helmet();
+    if (ownsItsHeaders(request)) return;
+    if (isHelpdeskPage(request.url)) reply.helmet(helpdesk);
+    else reply.helmet();
   });
 });

@@ -1,3 +1,4 @@
+import { registerHelpJobs } from '../help/contact';
 import { registerMailJobs } from '../mail/jobs';
 import { registerMatrixJobs } from '../matrix/report';
 import { registerMessagingJobs } from '../messaging/jobs';
@@ -15,4 +16,5 @@ export function registerAllJobs(): void {
   registerReportJobs();
   registerMessagingJobs();
   registerNotificationJobs();
+  registerHelpJobs();
 }

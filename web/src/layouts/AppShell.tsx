@@ -10,6 +10,7 @@ import { showModal } from '../app/modal';
 import { isNarrow, sideNavStore, useCloseSideNavOnNavigate } from '../app/sidenav';
 import { useStore } from '../app/store';
 import { useWhitelabel } from '../app/whitelabel';
+import { HelpWidget } from '../help/HelpWidget';
 import { NotificationBell } from '../notifications/NotificationBell';
 import { isBuiltPath } from '../router';
 import { cx } from '../ui';
@@ -200,7 +201,13 @@ function SideNav() {
   const slug = actingAs?.slug ?? user?.primary_entity.slug ?? '';
   const sections = useMemo(() => {
     const flags = { ...(user?.a_entity ?? {}), ...(actingAs ?? {}) } as Record<string, unknown>;
-    return visibleNav(navSections(wl), { can, flags, slug, isBuilt: isBuiltPath });
+    return visibleNav(navSections(wl), {
+      can,
+      flags,
+      slug,
+      isBuilt: isBuiltPath,
+      superAdmin: Boolean(user?.super_admin),
+    });
   }, [wl, can, user, actingAs, slug]);
   const hrefs = sections.flatMap((s) => s.items.map((i) => i.href));
   const showsPending = sections.some((s) => s.items.some((i) => i.badge === 'pendingApprovals'));
@@ -295,13 +302,19 @@ export function AppShell({ variant }: { variant: 'dashboard' | 'default' }) {
       <Header />
       <div className="md:flex">
         <SideNav />
-        <main id="main" tabIndex={-1} className="min-w-0 flex-1 px-4 py-6 focus:outline-none sm:px-6 lg:px-8">
+        {/* pb-20: the fixed Help button never covers the end of a page; it can always be scrolled clear. */}
+        <main
+          id="main"
+          tabIndex={-1}
+          className="min-w-0 flex-1 px-4 pt-6 pb-20 focus:outline-none sm:px-6 lg:px-8"
+        >
           <div className="mx-auto max-w-6xl">
             <Outlet />
           </div>
         </main>
       </div>
       <EntityModal />
+      <HelpWidget />
     </div>
   );
 }

@@ -16,6 +16,8 @@ export interface NavItem {
   feature?: 'can_see_new_dashboards' | 'can_manage_bookings';
   /** A count shown beside the label (AppShell fetches it). */
   badge?: 'pendingApprovals';
+  /** Platform administration (no permission id grants it): shown to super admins only. */
+  superAdminOnly?: boolean;
 }
 export interface NavSection {
   title: string;
@@ -126,6 +128,7 @@ export function navSections(
         { label: 'Importer logs', to: '/importer/logs', permissions: [99] },
         { label: 'Access tokens', to: '/personal-access-tokens', permissions: [103] },
         { label: 'Webhooks', to: '/webhooks', permissions: [112] },
+        { label: 'Help articles', to: '/help-articles', superAdminOnly: true },
       ],
     },
   ];
@@ -139,6 +142,8 @@ export interface NavContext {
   slug: string;
   /** router.tsx `isBuiltPath`: false for a placeholder (`notBuilt`) or an unknown address. */
   isBuilt: (path: string) => boolean;
+  /** The signed-in user is a super admin (items marked superAdminOnly). */
+  superAdmin?: boolean;
 }
 export interface VisibleNavItem extends NavItem {
   href: string;
@@ -158,6 +163,7 @@ export function visibleNav(sections: NavSection[], ctx: NavContext): VisibleNavS
     .map((section) => ({
       title: section.title,
       items: section.items
+        .filter((item) => !item.superAdminOnly || ctx.superAdmin === true)
         .filter((item) => !item.permissions || ctx.can(item.permissions, item.mode ?? 'any'))
         .filter((item) => !item.feature || ctx.flags[item.feature] !== false)
         .map((item) => ({ ...item, href: hrefOf(item, ctx.slug) }))

@@ -2,6 +2,7 @@ import { PERMISSIONS } from '@cc/contracts';
 import { sql } from 'kysely';
 import { hashPassword } from '../../auth/passwords';
 import { seedComplianceDemo } from '../../compliance/demo-seed';
+import { seedHelpDemo } from '../../help/demo';
 import { seedMessagingDemo } from '../../messaging/demo';
 import { seedNotificationsDemo } from '../../notifications/demo';
 import { seedPresetsDemo } from '../../presets/demo';
@@ -339,6 +340,7 @@ export async function seedDemo(db: Db): Promise<void> {
     await seedComplianceDemo(trx, { groupId: group, roleIds: groupRoles, now });
     await seedMessagingDemo(trx, { oakfieldId: homeIds['oakfield-house'], now });
     await seedNotificationsDemo(trx, { groupId: group });
+    await seedHelpDemo(trx);
     // The compliance report's 12-month trend (reports/jobs.ts): past month ends back-filled from the results history.
     await backfillComplianceHistoryIn(trx, now, 12);
   });
