@@ -1061,6 +1061,8 @@ const receivedMessage: PatchFixture<{ id: number; recipient: number; client: Cli
     return item;
   },
   effects: { read: ['read_at'] },
+};
+
 const helpArticle: PatchFixture<{ id: number }> = {
   createSchema: HelpArticleBody,
   async create(w) {

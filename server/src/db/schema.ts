@@ -843,6 +843,8 @@ export interface MessageRecipientsTable {
 export interface Database {
   messages: MessagesTable;
   message_recipients: MessageRecipientsTable;
+}
+
 /** 024: the delivery ledger (notifications/): one row per notification, recipient and channel. */
 export interface NotificationsTable {
   id: Generated<number>;
@@ -869,6 +871,8 @@ export interface NotificationsTable {
 
 export interface Database {
   notifications: NotificationsTable;
+}
+
 /** 025: platform help articles (global, super admins manage them) and "Contact support" questions. */
 export interface HelpArticlesTable {
   id: Generated<number>;

@@ -6,6 +6,7 @@ import {
   Messages,
   PRODUCT_NAME,
 } from '@cc/contracts';
+import type { Db } from '../db/connect';
 import { aEntityIdOf } from '../entities/tree';
 import { actorOf, type Ctx } from '../http/context';
 import { tooManyRequests } from '../http/errors';
@@ -13,6 +14,7 @@ import type { DbOrTrx } from '../jobs/queries';
 import { enqueue, type JobContext, PermanentJobError, registerJob } from '../jobs/queue';
 import { recordJobMail } from '../mail/jobs';
 import type { MailMessage } from '../mail/mailer';
+import { sendMessageOnBehalf } from '../messaging/service';
 import {
   countContact,
   entityContact,
@@ -20,6 +22,7 @@ import {
   identityOf,
   insertContact,
   superAdminAddresses,
+  supportUserIds,
 } from './queries';
 
 /**
@@ -142,6 +145,25 @@ export function supportMail(
   };
 }
 
+/**
+ * The in-app copy of a help request (issue 14: "sends that ... as a message to the organisation's support contacts"):
+ * from the person who asked, so support answers with a reply in /messages; in the job's transaction, so a retried
+ * job never sends it twice. The e-mail carries the identification and session data; the message, the question.
+ */
+async function sendSupportMessage(
+  trx: Db,
+  contact: { user_id: number; question: string; page: string | null },
+  aEntityId: number,
+): Promise<void> {
+  const org = await entityContact(trx, aEntityId);
+  const recipientIds = (await supportUserIds(trx, org?.email ?? null)).filter((id) => id !== contact.user_id);
+  if (!recipientIds.length) return;
+  const text = [contact.question, ...(contact.page ? ['', `Asked on the page ${contact.page}`] : [])].join(
+    '\n',
+  );
+  await sendMessageOnBehalf(trx, { senderId: contact.user_id, recipientIds, text, mail: false });
+}
+
 async function deliverContact(job: JobContext, payload: { contact_id: number }) {
   const contact = await findContact(job.db, payload.contact_id);
   if (!contact) throw new PermanentJobError('The help request no longer exists.');
@@ -161,10 +183,10 @@ async function deliverContact(job: JobContext, payload: { contact_id: number }) 
       askedAt: new Date(contact.created_at),
     }),
   );
+  const aEntityId = await aEntityIdOf(job.db, user.entity_id);
   await job.db.transaction().execute(async (trx) => {
     await recordJobMail(job, trx, messages);
-    // MERGE (messaging): "also as an in-app message" goes here, in this transaction, to the support users among
-    // the recipients; the e-mails above are the delivery until then.
+    await sendSupportMessage(trx, contact, aEntityId);
     await job.finish(trx);
   });
 }

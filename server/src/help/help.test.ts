@@ -189,6 +189,14 @@ describe('DELETE /help-articles/{id}', () => {
 describe('POST /help/contact', () => {
   const outboxTo = async (address: string) =>
     h.db.selectFrom('mail_outbox').selectAll().where('to_address', '=', address).execute();
+  /** The in-app copies of help requests a support user has received: sender and text. */
+  const inboxOf = async (userId: number) =>
+    h.db
+      .selectFrom('message_recipients as r')
+      .innerJoin('messages as m', 'm.id', 'r.message_id')
+      .select(['m.sender_id', 'm.text'])
+      .where('r.recipient_id', '=', userId)
+      .execute();
 
   it('answers 401 signed out and 422 without a question or session', async () => {
     expect((await anon('POST', '/api/help/contact', { question: 'Hi', session })).statusCode).toBe(401);
@@ -208,6 +216,8 @@ describe('POST /help/contact', () => {
     const home = await buildEntity(h.db, { level: 'B', parentId: org.id });
     const role = await buildRole(h.db, home.id, { name: 'Senior carer' });
     const user = await buildUser(h.db, { entityId: home.id, roleId: role.id, name: 'Ann Carer' });
+    // The account behind the organisation's support address gets the question in /messages as well.
+    const supportDesk = await buildUser(h.db, { entityId: org.id, email: org.email as string });
     const res = await (await as(user.id))('POST', '/api/help/contact', {
       question: 'How do I add my first-aid certificate?',
       page: 'http://localhost:3000/users/abc',
@@ -235,9 +245,16 @@ describe('POST /help/contact', () => {
     expect(text).toContain('Mode: mobile');
     expect(text).toContain('Connection: poor');
     expect(text).toContain('API release: 1.0.0');
+    expect(await inboxOf(supportDesk.id)).toEqual([
+      {
+        sender_id: user.id,
+        text: 'How do I add my first-aid certificate?\n\nAsked on the page http://localhost:3000/users/abc',
+      },
+    ]);
     // Run again: nothing more (the job is done; its key makes a rerun record nothing).
     await runDueJobs(h.deps, new Date(Date.now() + 2000));
     expect(await outboxTo(org.email as string)).toHaveLength(1);
+    expect(await inboxOf(supportDesk.id)).toHaveLength(1);
   });
 
   it('goes to the super admins when the organisation names no support address', async () => {
@@ -248,6 +265,7 @@ describe('POST /help/contact', () => {
     await runDueJobs(h.deps, new Date(Date.now() + 1000));
     const mails = await outboxTo(admin.email);
     expect(mails.map((m) => m.subject)).toContain(`Help request from ${user.name}`);
+    expect(await inboxOf(admin.id)).toContainEqual({ sender_id: user.id, text: 'Help!' });
   });
 
   it(`allows ${HELP_CONTACTS_PER_HOUR} an hour per user, then 429 with nothing recorded`, async () => {

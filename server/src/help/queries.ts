@@ -121,6 +121,29 @@ export async function superAdminAddresses(db: DbOrTrx): Promise<string[]> {
   return rows.map((r) => r.email);
 }
 
+/**
+ * Who gets the in-app copy of a help request: the accounts whose address is the organisation's support address,
+ * else (none, or no address) the super admins. Users, where supportRecipients gives addresses.
+ */
+export async function supportUserIds(db: DbOrTrx, supportAddress: string | null): Promise<number[]> {
+  if (supportAddress) {
+    const named = await db
+      .selectFrom('users')
+      .select('id')
+      .where(sql<boolean>`lower(email) = lower(${supportAddress})`)
+      .orderBy('id')
+      .execute();
+    if (named.length) return named.map((r) => r.id);
+  }
+  const admins = await db
+    .selectFrom('users')
+    .select('id')
+    .where('super_admin', '=', true)
+    .orderBy('id')
+    .execute();
+  return admins.map((r) => r.id);
+}
+
 export async function insertContact(
   db: DbOrTrx,
   values: {

@@ -12,6 +12,7 @@ import { type EntityScope, entityScope, inScope } from '../entities/scope';
 import { ancestorIds, subtreeIds } from '../entities/tree';
 import { type Actor, actorOf, authorize, type Ctx } from '../http/context';
 import { forbidden, invalidField, notFound } from '../http/errors';
+import type { Trx } from '../results/queries';
 import { findRole } from '../roles/queries';
 import { entityInScope } from '../roles/service';
 import { findTag } from '../tags/queries';
@@ -172,33 +173,35 @@ function goneToNotFound(error: unknown): never {
   throw error;
 }
 
-/** The one path every send takes: the message, its recipients and their mail jobs in one transaction. */
-async function recordSend(db: Db, send: Send): Promise<number> {
-  return db
-    .transaction()
-    .execute(async (trx) => {
-      const id = await insertMessage(trx, {
-        senderId: send.senderId,
-        entityId: send.entityId,
-        text: send.text,
-        audience: send.audience,
-        mailed: send.mail,
-        sentAt: send.now,
+/**
+ * The one path every send takes: the message, its recipients and their mail jobs in one transaction: the caller's
+ * when `db` is one (a job that records its send and finishes as one), else its own.
+ */
+async function recordSend(db: Db | Trx, send: Send): Promise<number> {
+  const inTransaction = <T>(work: (trx: Trx) => Promise<T>) =>
+    db.isTransaction ? work(db as Trx) : db.transaction().execute(work);
+  return inTransaction(async (trx) => {
+    const id = await insertMessage(trx, {
+      senderId: send.senderId,
+      entityId: send.entityId,
+      text: send.text,
+      audience: send.audience,
+      mailed: send.mail,
+      sentAt: send.now,
+    });
+    const reached = await insertRecipients(trx, id, send.senderId, send.recipients);
+    if (reached === 0) throw invalidField('recipient', MessagingErrors.nobody);
+    if (send.expected !== undefined && reached !== send.expected)
+      throw invalidField('recipient', MessagingErrors.unreachable);
+    if (send.mail)
+      await enqueueRecipientMails(trx, {
+        jobName: MESSAGE_MAIL,
+        messageId: id,
+        runAt: send.now,
+        ...MESSAGE_MAIL_OPTIONS,
       });
-      const reached = await insertRecipients(trx, id, send.senderId, send.recipients);
-      if (reached === 0) throw invalidField('recipient', MessagingErrors.nobody);
-      if (send.expected !== undefined && reached !== send.expected)
-        throw invalidField('recipient', MessagingErrors.unreachable);
-      if (send.mail)
-        await enqueueRecipientMails(trx, {
-          jobName: MESSAGE_MAIL,
-          messageId: id,
-          runAt: send.now,
-          ...MESSAGE_MAIL_OPTIONS,
-        });
-      return id;
-    })
-    .catch(goneToNotFound);
+    return id;
+  }).catch(goneToNotFound);
 }
 
 async function sentMessage(db: Db, id: number, senderId: number): Promise<SentMessage> {
@@ -357,7 +360,7 @@ export async function sendSystemMessage(ctx: Ctx, target: string, body: SystemMe
  * as to any message.
  */
 export async function sendMessageOnBehalf(
-  db: Db,
+  db: Db | Trx,
   o: { senderId: number; recipientIds: number[]; text: string; mail: boolean; now?: Date },
 ): Promise<SentMessage> {
   const text = o.text.trim();
