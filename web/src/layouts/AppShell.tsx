@@ -10,6 +10,7 @@ import { showModal } from '../app/modal';
 import { isNarrow, sideNavStore, useCloseSideNavOnNavigate } from '../app/sidenav';
 import { useStore } from '../app/store';
 import { useWhitelabel } from '../app/whitelabel';
+import { useUnreadCount } from '../messaging/api';
 import { isBuiltPath } from '../router';
 import { cx } from '../ui';
 import { organisationWord } from '../whitelabel/words';
@@ -203,6 +204,8 @@ function SideNav() {
   const hrefs = sections.flatMap((s) => s.items.map((i) => i.href));
   const showsPending = sections.some((s) => s.items.some((i) => i.badge === 'pendingApprovals'));
   const pending = usePendingApprovals(showsPending);
+  const showsUnread = sections.some((s) => s.items.some((i) => i.badge === 'unreadMessages'));
+  const unread = useUnreadCount(user?.id ?? null, showsUnread);
   useEffect(() => {
     if (!open || !isNarrow()) return;
     const onKey = (e: KeyboardEvent) => {
@@ -236,7 +239,13 @@ function SideNav() {
             <ul className="space-y-0.5">
               {section.items.map((item) => {
                 const to = item.href;
-                const count = item.badge === 'pendingApprovals' ? pending : null;
+                const count =
+                  item.badge === 'pendingApprovals'
+                    ? pending
+                    : item.badge === 'unreadMessages'
+                      ? unread
+                      : null;
+                const counted = item.badge === 'unreadMessages' ? 'unread' : 'waiting';
                 return (
                   <li key={item.label}>
                     <NavLink
@@ -245,7 +254,7 @@ function SideNav() {
                       end={
                         to === '/' || hrefs.some((h) => h !== to && h.startsWith(`${to.replace(/\/$/, '')}/`))
                       }
-                      aria-label={count ? `${item.label} (${count} waiting)` : undefined}
+                      aria-label={count ? `${item.label} (${count} ${counted})` : undefined}
                       className={({ isActive }) =>
                         cx(
                           'focus-ring flex items-center justify-between gap-2 rounded-lg px-3 py-2 text-sm font-medium',
@@ -259,7 +268,7 @@ function SideNav() {
                       {count ? (
                         <span
                           className="rounded-full bg-primary-700 px-2 py-0.5 text-xs font-semibold text-on-primary-700"
-                          data-testid="pending-count"
+                          data-testid={item.badge === 'unreadMessages' ? 'unread-count' : 'pending-count'}
                         >
                           {count > 99 ? '99+' : count}
                         </span>
