@@ -1,0 +1,171 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import {
+  ADMIN,
+  BASE,
+  bearer,
+  checkPage,
+  client,
+  launch,
+  MANAGER,
+  NARROW,
+  newPage,
+  signIn,
+  toast,
+} from './lib.mjs';
+
+/**
+ * Messaging (issue 14, spec 2 §7, §8): the Oakfield House manager (Sam Patel) writes to the demo learner (Casey Lee);
+ * Casey sees the unread badge, opens the message (which marks it read), marks it unread and read again, and replies;
+ * Sam reads the reply and deletes it after a confirmation. The same pages at 375 px: the list, then the conversation
+ * alone with a way back. Every message this file sends is deleted at the end (both copies), so no other file sees it.
+ */
+
+const LEARNER = { email: 'learner@demo.test', password: ADMIN.password };
+const MARK = `e2e-msg-${Date.now()}`;
+const FIRST = `Hello Casey, your fire safety refresher is due (${MARK}). Book it here: https://example.test/fire`;
+const REPLY = `Thanks Sam, booked for Friday (${MARK}).`;
+
+let browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  // Both copies of everything this file sent, through the API as each owner.
+  for (const who of [MANAGER, LEARNER]) {
+    const api = client(await bearer(who, 'e2e messaging cleanup'));
+    const me = (await api('GET', '/auth/user')).id;
+    for (const box of ['received', 'sent']) {
+      const list = await api('GET', `/users/${me}/${box}/messages?search=${MARK}&per_page=100`);
+      for (const m of list) await api('DELETE', `/users/${me}/messages/${m.id}`);
+    }
+  }
+  await browser?.close();
+});
+
+/** The side navigation's Messages entry, named with its unread count when it has one. */
+const messagesLink = (page, unread) =>
+  page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: unread ? `Messages (${unread} unread)` : 'Messages', exact: true });
+
+describe('messaging', () => {
+  it('manager writes, learner reads (badge, read on opening) and replies, manager reads and deletes', async () => {
+    const manager = await newPage(browser);
+    await signIn(manager.page, MANAGER);
+    await manager.page.goto(`${BASE}/messages`);
+    await manager.page.getByRole('heading', { name: 'Messages', level: 1 }).waitFor();
+    await manager.page.getByRole('button', { name: 'New message' }).click();
+    const dialog = manager.page.getByRole('dialog', { name: 'New message' });
+    await dialog.getByRole('radio', { name: 'People' }).check();
+    await dialog.getByRole('combobox', { name: /Add a person/ }).fill('Casey');
+    await manager.page
+      .getByRole('option', { name: /Casey Lee/ })
+      .first()
+      .click();
+    await dialog.getByText(/To 1 person/).waitFor();
+    // The field's own error beside it first.
+    await dialog.getByRole('button', { name: 'Send message' }).click();
+    await dialog.getByText('Write a message.').waitFor();
+    await dialog.getByLabel(/^Message/).fill(FIRST);
+    await checkPage(manager.page, 'messages-compose');
+    await dialog.getByRole('button', { name: 'Send message' }).click();
+    await toast(manager.page, 'Sent messages updated.');
+    await dialog.waitFor({ state: 'detached' });
+    await manager.page.getByRole('tab', { name: 'Sent' }).click();
+    await manager.page
+      .getByRole('list', { name: 'Sent messages' })
+      .getByText(MARK, { exact: false })
+      .first()
+      .waitFor();
+
+    const learner = await newPage(browser);
+    await signIn(learner.page, LEARNER);
+    await messagesLink(learner.page, 1).waitFor();
+    await learner.page.getByTestId('unread-count').getByText('1').waitFor();
+    await messagesLink(learner.page, 1).click();
+    await learner.page.waitForURL(`${BASE}/messages`);
+    const inbox = learner.page.getByRole('list', { name: 'Received messages' });
+    const row = inbox.getByRole('button', { name: /^Unread,\s*Sam Patel/ });
+    await row.waitFor();
+    await learner.page.getByTestId('unread-summary').getByText('1 unread message.').waitFor();
+    await checkPage(learner.page, 'messages-received');
+
+    await row.click();
+    const thread = learner.page.getByRole('list', { name: 'Messages with Sam Patel' });
+    await thread.getByText(MARK, { exact: false }).waitFor();
+    const link = thread.getByRole('link', { name: 'https://example.test/fire' });
+    assert.equal(await link.getAttribute('rel'), 'noopener noreferrer');
+    assert.equal(await link.getAttribute('target'), '_blank');
+    // Opened means read: the badge goes and the list shows it read.
+    await learner.page.getByTestId('unread-summary').getByText('No unread messages.').waitFor();
+    await messagesLink(learner.page).waitFor();
+    await inbox.getByRole('button', { name: /^Sam Patel/ }).waitFor();
+    await thread.getByRole('button', { name: 'Mark as unread' }).click();
+    await toast(learner.page, 'Received messages updated.');
+    await messagesLink(learner.page, 1).waitFor();
+    await thread.getByRole('button', { name: 'Mark as read' }).click();
+    await messagesLink(learner.page).waitFor();
+
+    await learner.page.getByLabel('Reply to Sam Patel').fill(REPLY);
+    await learner.page.getByRole('button', { name: 'Send reply' }).click();
+    await toast(learner.page, 'Sent messages updated.');
+    await thread.getByText(REPLY).waitFor();
+    await checkPage(learner.page, 'messages-conversation');
+
+    await manager.page.goto(`${BASE}/messages`);
+    await messagesLink(manager.page, 1).waitFor();
+    await manager.page
+      .getByRole('list', { name: 'Received messages' })
+      .getByRole('button', { name: /^Unread,\s*Casey Lee/ })
+      .click();
+    const managerThread = manager.page.getByRole('list', { name: 'Messages with Casey Lee' });
+    await managerThread.getByText(REPLY).waitFor();
+    await managerThread.getByText(MARK, { exact: false }).first().waitFor();
+    const reply = managerThread.getByRole('listitem').filter({ hasText: REPLY });
+    await reply.getByRole('button', { name: /^Delete/ }).click();
+    const confirm = manager.page.getByRole('alertdialog', { name: 'Delete this message?' });
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await reply.waitFor();
+    await reply.getByRole('button', { name: /^Delete/ }).click();
+    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await toast(manager.page, 'Message deleted.');
+    await reply.waitFor({ state: 'detached' });
+    // Deleting is per copy: Casey still has the reply among their sent messages.
+    await learner.page.reload();
+    await learner.page.getByRole('list', { name: 'Messages with Sam Patel' }).getByText(REPLY).waitFor();
+
+    assert.deepEqual(manager.errors, []);
+    assert.deepEqual(learner.errors, []);
+    await manager.context.close();
+    await learner.context.close();
+  });
+
+  it('works at 375 px: the list, then the conversation alone, and compose', async () => {
+    const { page, context, errors } = await newPage(browser, NARROW);
+    await signIn(page, MANAGER);
+    await page.goto(`${BASE}/messages?box=sent`);
+    const sentList = page.getByRole('list', { name: 'Sent messages' });
+    await sentList.getByText(MARK, { exact: false }).first().waitFor();
+    await checkPage(page, 'messages-sent-375');
+    await sentList
+      .getByRole('button', { name: /To Casey Lee/ })
+      .first()
+      .click();
+    const thread = page.getByRole('list', { name: 'Messages with Casey Lee' });
+    await thread.getByText(MARK, { exact: false }).first().waitFor();
+    // One column: the list is hidden while the conversation shows.
+    assert.equal(await sentList.isVisible(), false);
+    await checkPage(page, 'messages-conversation-375');
+    await page.getByRole('button', { name: 'Back to messages' }).click();
+    await sentList.waitFor();
+    await page.getByRole('button', { name: 'New message' }).click();
+    await page
+      .getByRole('dialog', { name: 'New message' })
+      .getByLabel(/^Message/)
+      .waitFor();
+    await checkPage(page, 'messages-compose-375');
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+});
