@@ -268,7 +268,8 @@ function ReplyForm({ me, other, name }: { me: number; other: number; name: strin
   const submit = async () => {
     const parsed = SendMessageBody.safeParse({
       message: text,
-      recipient: other,
+      // A list of one: a reply needs no permission, a first message 39 or 81 (see compose.ts planSend).
+      recipient: [other],
       messageTypes: mail ? ['mail'] : undefined,
     });
     if (!parsed.success) return setErrors(zodFieldErrors(parsed.error));

@@ -127,13 +127,13 @@ export function planSend(
   if (state.mail) body.messageTypes = ['mail'];
   const entity = state.entity as EntityChoice;
   switch (state.kind) {
-    case 'people': {
-      const ids = state.people.map((p) => p.id);
+    case 'people':
+      // Always a list, even of one: the server asks 39 for a single `recipient` but 39 or 81 for a list, and a
+      // list of one is still addressed to that person.
       return {
         ok: true,
-        plan: { kind: 'people', body: { ...body, recipient: ids.length === 1 ? ids[0] : ids } },
+        plan: { kind: 'people', body: { ...body, recipient: state.people.map((p) => p.id) } },
       };
-    }
     case 'role':
       return { ok: true, plan: { kind: 'role', slug: entity.slug, roleId: state.roleId as number, body } };
     case 'entity':

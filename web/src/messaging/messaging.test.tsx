@@ -177,7 +177,7 @@ describe('compose rules', () => {
       planSend({ ...emptyCompose('people', [casey]), message: '  Hello  ', mail: true }, 'Home'),
     ).toEqual({
       ok: true,
-      plan: { kind: 'people', body: { message: 'Hello', recipient: 41, messageTypes: ['mail'] } },
+      plan: { kind: 'people', body: { message: 'Hello', recipient: [41], messageTypes: ['mail'] } },
     });
     expect(
       planSend({ ...emptyCompose('people', [casey, { id: 42, label: 'Robin' }]), message: 'Hi' }, 'Home'),
@@ -287,7 +287,7 @@ describe('the compose dialog', () => {
     expect(writes()[1]).toMatchObject({
       method: 'POST',
       path: '/users/7/message',
-      body: { message: 'Please book your fire safety refresher.', recipient: 41, messageTypes: ['mail'] },
+      body: { message: 'Please book your fire safety refresher.', recipient: [41], messageTypes: ['mail'] },
     });
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
@@ -439,7 +439,7 @@ describe('/messages', () => {
     await user.type(screen.getByLabelText('Reply to Morgan Manager'), 'See you then.');
     await user.click(screen.getByRole('button', { name: 'Send reply' }));
     await waitFor(() => expect(notices()).toContain(Messages.sentMessagesUpdated));
-    expect(writes()[2]).toMatchObject({ method: 'POST', body: { message: 'See you then.', recipient: 2 } });
+    expect(writes()[2]).toMatchObject({ method: 'POST', body: { message: 'See you then.', recipient: [2] } });
     expect(screen.getByLabelText('Reply to Morgan Manager')).toHaveValue('');
 
     const first = within(thread).getAllByRole('listitem')[0] as HTMLElement;
