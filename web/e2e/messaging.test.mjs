@@ -168,4 +168,29 @@ describe('messaging', () => {
     assert.deepEqual(errors, []);
     await context.close();
   });
+
+  it('"message these people" opens the compose dialog addressed to a dashboard list and to the active users', async () => {
+    const { page, context, errors } = await newPage(browser);
+    await signIn(page, MANAGER);
+    await page.goto(`${BASE}/manager-dashboard`);
+    const outOfDate = page.locator('#out-of-date');
+    const button = outOfDate.getByRole('button', { name: /^Message (these \d+ people|this person)$/ });
+    await button.waitFor({ timeout: 20_000 });
+    const count = Number((await button.textContent()).match(/\d+/)?.[0] ?? 1);
+    await button.click();
+    const dialog = page.getByRole('dialog', { name: 'New message' });
+    await dialog.getByText(count === 1 ? /To 1 person/ : new RegExp(`To ${count} people`)).waitFor();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+
+    await page.goto(`${BASE}/active-users`);
+    await page.getByRole('button', { name: /^Message (these \d+ people|this person)$/ }).click();
+    await page
+      .getByRole('dialog', { name: 'New message' })
+      .getByText(/To \d+ (people|person)/)
+      .waitFor();
+    await checkPage(page, 'messages-compose-active-users');
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
 });
