@@ -37,6 +37,7 @@ import { learningRoutes } from './learning/routes';
 import { lessonRoutes } from './lessons/routes';
 import { mailRoutes } from './mail/routes';
 import { matrixRoutes } from './matrix/routes';
+import { messagingRoutes } from './messaging/routes';
 import { packageApiRoutes, packageFileRoutes } from './packages/routes';
 import { permissionRoutes } from './permissions/routes';
 import { presetRoutes } from './presets/routes';
@@ -169,6 +170,7 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}) {
       await api.register(complianceRoutes);
       await api.register(activityRoutes);
       await api.register(dashboardRoutes);
+      await api.register(messagingRoutes);
     },
     { prefix: '/api' },
   );

@@ -42,6 +42,11 @@ export const SendMessageBody = z.object({
     .union([personRef, z.array(personRef).min(1, 'Choose who to send it to.').max(MESSAGE_MAX_RECIPIENTS)])
     .optional(),
   messageTypes: z.array(z.enum(MESSAGE_TYPES)).max(MESSAGE_TYPES.length).optional(),
+  /**
+   * Role and organisation messages only: also reach the organisation's descendants (its homes), as `deep` does for
+   * the lists. Ignored by `POST /users/{id}/message` and the tag call.
+   */
+  deep: queryBool.optional(),
 });
 export type SendMessageBody = z.infer<typeof SendMessageBody>;
 

@@ -20,6 +20,7 @@ import * as m017 from './migrations/017_login_throttle';
 import * as m020 from './migrations/020_activity_search';
 import * as m021 from './migrations/021_inspection_packs';
 import * as m022 from './migrations/022_date_format';
+import * as m023 from './migrations/023_messaging';
 
 /** Ordered, forward-only. Add a file, import it here; never edit one that has shipped. */
 const migrations: Record<string, Migration> = {
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   '020_activity_search': m020,
   '021_inspection_packs': m021,
   '022_date_format': m022,
+  '023_messaging': m023,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

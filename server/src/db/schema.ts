@@ -814,3 +814,30 @@ export interface ServerSecretsTable {
 export interface Database {
   server_secrets: ServerSecretsTable;
 }
+
+// --- Messaging (migration 023): one row per send and the people it reached.
+
+export interface MessagesTable {
+  id: Generated<number>;
+  sender_id: number;
+  entity_id: number;
+  text: string;
+  audience_kind: 'person' | 'people' | 'role' | 'entity' | 'tag' | 'system';
+  audience_name: string;
+  audience_deep: Generated<boolean>;
+  mailed: Generated<boolean>;
+  sent_at: DefaultTimestamp;
+  sender_deleted_at: Date | null;
+}
+
+export interface MessageRecipientsTable {
+  message_id: number;
+  recipient_id: number;
+  read_at: Date | null;
+  deleted_at: Date | null;
+}
+
+export interface Database {
+  messages: MessagesTable;
+  message_recipients: MessageRecipientsTable;
+}

@@ -1,5 +1,6 @@
 import { registerMailJobs } from '../mail/jobs';
 import { registerMatrixJobs } from '../matrix/report';
+import { registerMessagingJobs } from '../messaging/jobs';
 import { registerScheduleJobs } from '../presets/schedules-jobs';
 import { registerReportJobs } from '../reports/jobs';
 
@@ -11,4 +12,5 @@ export function registerAllJobs(): void {
   registerScheduleJobs();
   registerMatrixJobs();
   registerReportJobs();
+  registerMessagingJobs();
 }

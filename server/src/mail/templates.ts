@@ -188,6 +188,25 @@ export function registrationAttemptMail(
   };
 }
 
+/**
+ * A message sent in the app and also e-mailed (messaging, `messageTypes: ['mail']`). The text is plain, as the sender
+ * wrote it, line by line (blank lines dropped) in both parts; the HTML part escapes every line, so it is never markup.
+ */
+export function messageMail(
+  to: { name: string; email: string },
+  senderName: string,
+  text: string,
+  messagesUrl: string,
+): MailMessage {
+  const lines = text.split(/\r?\n/).filter((line) => line.trim() !== '');
+  return {
+    to: to.email,
+    template: 'message',
+    subject: `New message from ${senderName}`,
+    ...layout(`${senderName} sent you a message`, lines, { label: 'Read and reply', url: messagesUrl }),
+  };
+}
+
 /** Links point at the web app's routes (spec 1 §2): /reset-password/{token}, /verify-email/{token}. */
 export const resetUrl = (appUrl: string, token: string, email: string) =>
   `${appUrl}/reset-password/${encodeURIComponent(token)}?email=${encodeURIComponent(email)}`;
@@ -195,3 +214,4 @@ export const verifyUrl = (appUrl: string, token: string) =>
   `${appUrl}/verify-email/${encodeURIComponent(token)}`;
 export const forgotPasswordUrl = (appUrl: string) => `${appUrl}/forgot-password`;
 export const loginUrl = (appUrl: string) => `${appUrl}/login`;
+export const messagesUrl = (appUrl: string) => `${appUrl}/messages`;
