@@ -272,17 +272,21 @@ function Audience({
               error={errors.role}
             />
           ) : null}
+          <DeepField deep={state.deep} onChange={(deep) => set({ deep })} />
         </>
       );
     case 'entity':
       return (
-        <EntityField
-          state={state}
-          set={(entity) => set({ entity })}
-          error={errors.entity}
-          home={home}
-          hint="Everyone here receives it."
-        />
+        <>
+          <EntityField
+            state={state}
+            set={(entity) => set({ entity })}
+            error={errors.entity}
+            home={home}
+            hint="Everyone here receives it."
+          />
+          <DeepField deep={state.deep} onChange={(deep) => set({ deep })} />
+        </>
       );
     case 'tag':
       return (
@@ -323,16 +327,24 @@ function Audience({
                 error={errors.entity}
                 home={home}
               />
-              <Checkbox
-                label={`Include its ${organisationsWord(wl).toLowerCase()} below`}
-                checked={state.deep}
-                onChange={(e) => set({ deep: e.target.checked })}
-              />
+              <DeepField deep={state.deep} onChange={(deep) => set({ deep })} />
             </>
           ) : null}
         </div>
       );
   }
+}
+
+/** `deep`: the organisation's descendants (a group's homes) receive it too. */
+function DeepField({ deep, onChange }: { deep: boolean; onChange: (deep: boolean) => void }) {
+  const wl = useWhitelabel();
+  return (
+    <Checkbox
+      label={`Include the ${organisationsWord(wl).toLowerCase()} below it`}
+      checked={deep}
+      onChange={(e) => onChange(e.target.checked)}
+    />
+  );
 }
 
 const SHOWN_PEOPLE = 8;

@@ -59,6 +59,7 @@ export interface ComposeState {
   tagId: number | null;
   /** System message: everyone, or one organisation (and below when deep). */
   systemTarget: 'all' | 'entity';
+  /** A role, organisation or system message to an organisation: its descendants too. */
   deep: boolean;
   message: string;
   mail: boolean;
@@ -135,9 +136,17 @@ export function planSend(
         plan: { kind: 'people', body: { ...body, recipient: state.people.map((p) => p.id) } },
       };
     case 'role':
-      return { ok: true, plan: { kind: 'role', slug: entity.slug, roleId: state.roleId as number, body } };
+      return {
+        ok: true,
+        plan: {
+          kind: 'role',
+          slug: entity.slug,
+          roleId: state.roleId as number,
+          body: { ...body, deep: state.deep },
+        },
+      };
     case 'entity':
-      return { ok: true, plan: { kind: 'entity', slug: entity.slug, body } };
+      return { ok: true, plan: { kind: 'entity', slug: entity.slug, body: { ...body, deep: state.deep } } };
     case 'tag':
       return { ok: true, plan: { kind: 'tag', tagId: state.tagId as number, body } };
     case 'system':

@@ -188,9 +188,15 @@ describe('compose rules', () => {
     expect(planSend({ ...emptyCompose('role'), entity: oakfield, roleId: 3, message: 'Hi' }, 'Home')).toEqual(
       {
         ok: true,
-        plan: { kind: 'role', slug: 'oakfield', roleId: 3, body: { message: 'Hi' } },
+        plan: { kind: 'role', slug: 'oakfield', roleId: 3, body: { message: 'Hi', deep: true } },
       },
     );
+    expect(
+      planSend({ ...emptyCompose('entity'), entity: oakfield, deep: false, message: 'Hi' }, 'Home'),
+    ).toEqual({
+      ok: true,
+      plan: { kind: 'entity', slug: 'oakfield', body: { message: 'Hi', deep: false } },
+    });
     expect(planSend({ ...emptyCompose('tag'), entity: oakfield, tagId: 5, message: 'Hi' }, 'Home')).toEqual({
       ok: true,
       plan: { kind: 'tag', tagId: 5, body: { message: 'Hi' } },
@@ -319,7 +325,7 @@ describe('the compose dialog', () => {
     expect(writes()[0]).toMatchObject({
       method: 'POST',
       path: '/entities/oakfield/roles/3/message',
-      body: { message: 'Team meeting at 2pm.' },
+      body: { message: 'Team meeting at 2pm.', deep: true },
     });
   });
 });
