@@ -30,6 +30,16 @@ import {
 
 export const COMPOSE_MODAL = 'message-compose';
 
+/** Which error each part of the form clears when it changes. */
+const FIELD_OF: [keyof ComposeState, string][] = [
+  ['message', 'message'],
+  ['people', 'recipient'],
+  ['entity', 'entity'],
+  ['roleId', 'role'],
+  ['tagId', 'tag'],
+  ['kind', 'recipient'],
+];
+
 export interface ComposeData {
   /** "Message these people": the form opens addressed to them. */
   people?: Person[];
@@ -97,7 +107,16 @@ function ComposeForm({ data }: { data: ComposeData }) {
   const [errors, setErrors] = useState<FieldErrors>({});
   const [failure, setFailure] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
-  const set = (patch: Partial<ComposeState>) => setState((s) => ({ ...s, ...patch }));
+  const set = (patch: Partial<ComposeState>) => {
+    setState((s) => ({ ...s, ...patch }));
+    // A field's error goes once the field changes (the rest stay until the next send).
+    setErrors((e) => {
+      const gone = FIELD_OF.filter(([key]) => key in patch).map(([, field]) => field);
+      return gone.some((f) => f in e)
+        ? Object.fromEntries(Object.entries(e).filter(([f]) => !gone.includes(f)))
+        : e;
+    });
+  };
   const entityWord = organisationWord(wl);
 
   const submit = async () => {

@@ -119,11 +119,14 @@ export function Conversation({
 
   return (
     <section aria-labelledby="conversation-title" className="flex min-h-0 flex-col">
-      <header className="flex items-center gap-2 border-b border-slate-200 px-4 py-3">
+      <header className="flex flex-wrap items-center gap-x-2 gap-y-1 border-b border-slate-200 px-4 py-3">
         <Button variant="ghost" size="sm" className="lg:hidden" onClick={onBack}>
           <span aria-hidden="true">←</span> Back to messages
         </Button>
-        <h2 id="conversation-title" className="min-w-0 truncate text-base font-semibold text-slate-900">
+        <h2
+          id="conversation-title"
+          className="min-w-0 basis-full truncate text-base font-semibold text-slate-900 lg:basis-auto"
+        >
           Conversation with {name}
         </h2>
       </header>

@@ -1,7 +1,7 @@
 import { MESSAGE_MAX_RECIPIENTS, Messages } from '@cc/contracts';
 import { useState } from 'react';
-import { usePermissionChecker } from '../app/auth';
-import { notifyError } from '../app/notifications';
+import { useAuth, usePermissionChecker } from '../app/auth';
+import { notifyError, notifyInfo } from '../app/notifications';
 import { errorEnvelope } from '../entities/shared';
 import { Button } from '../ui';
 import { openCompose } from './ComposeDialog';
@@ -12,31 +12,30 @@ export type PeoplePage = { data: { id: number; name: string }[]; meta: { last_pa
 const PER_PAGE = 100;
 
 /**
- * Everyone on a server-paged list, up to the most one message may name (MESSAGE_MAX_RECIPIENTS): pages of 100 until
- * the list or the cap ends.
+ * Everyone on a server-paged list but the sender (one cannot message oneself), up to the most one message may name
+ * (MESSAGE_MAX_RECIPIENTS): pages of 100 until the list or the cap ends. `cut` says someone was left out by the cap.
  */
 export async function collectPeople(
+  me: number,
   fetchPage: (page: number, perPage: number) => Promise<PeoplePage>,
-): Promise<Person[]> {
+): Promise<{ people: Person[]; cut: boolean }> {
   const people: Person[] = [];
-  const seen = new Set<number>();
-  for (let page = 1; people.length < MESSAGE_MAX_RECIPIENTS; page++) {
+  const seen = new Set<number>([me]);
+  for (let page = 1; ; page++) {
     const res = await fetchPage(page, PER_PAGE);
-    for (const p of res.data)
-      if (!seen.has(p.id) && people.length < MESSAGE_MAX_RECIPIENTS) {
-        seen.add(p.id);
-        people.push({ id: p.id, label: p.name });
-      }
-    if (page >= res.meta.last_page || res.data.length === 0) break;
+    for (const p of res.data) {
+      if (seen.has(p.id)) continue;
+      if (people.length === MESSAGE_MAX_RECIPIENTS) return { people, cut: true };
+      seen.add(p.id);
+      people.push({ id: p.id, label: p.name });
+    }
+    if (page >= res.meta.last_page || res.data.length === 0) return { people, cut: false };
   }
-  return people;
 }
 
 /** What the compose form says when a list is longer than one message may reach. */
 export const cappedNote = (total: number) =>
-  total > MESSAGE_MAX_RECIPIENTS
-    ? `This list has ${total} people; one message reaches at most ${MESSAGE_MAX_RECIPIENTS}, so only the first ${MESSAGE_MAX_RECIPIENTS} are included.`
-    : undefined;
+  `This list has ${total} people; one message reaches at most ${MESSAGE_MAX_RECIPIENTS}, so only the first ${MESSAGE_MAX_RECIPIENTS} are included.`;
 
 /**
  * "Message these people" on a list of staff (manager dashboard, active users): opens the compose dialog addressed to
@@ -50,23 +49,25 @@ export function MessagePeopleButton({
   fetchPage: (page: number, perPage: number) => Promise<PeoplePage>;
 }) {
   const can = usePermissionChecker();
+  const { user } = useAuth();
   const [busy, setBusy] = useState(false);
   if (!canMessagePeople(can) || total === 0) return null;
   const open = async () => {
     setBusy(true);
     try {
-      const people = await collectPeople(fetchPage);
-      openCompose({ people, note: cappedNote(total) });
+      const { people, cut } = await collectPeople(user?.id ?? 0, fetchPage);
+      if (people.length === 0) return void notifyInfo('There is no one else on this list to message.');
+      openCompose({ people, note: cut ? cappedNote(total) : undefined });
     } catch (error) {
       notifyError(errorEnvelope(error, Messages.somethingWentWrong), Messages.somethingWentWrong);
     } finally {
       setBusy(false);
     }
   };
-  const count = Math.min(total, MESSAGE_MAX_RECIPIENTS);
   return (
     <Button variant="secondary" size="sm" onClick={() => void open()} loading={busy}>
-      {count === 1 ? 'Message this person' : `Message these ${count} people`}
+      {/* The dialog says how many: the list's count can include the sender, who is left out. */}
+      Message these people
     </Button>
   );
 }

@@ -373,11 +373,14 @@ function SentDetail({ me, view, onBack }: { me: number; view: View; onBack: () =
   };
   return (
     <section aria-labelledby="sent-title">
-      <header className="flex items-center gap-2 border-b border-slate-200 px-4 py-3">
+      <header className="flex flex-wrap items-center gap-x-2 gap-y-1 border-b border-slate-200 px-4 py-3">
         <Button variant="ghost" size="sm" className="lg:hidden" onClick={onBack}>
           <span aria-hidden="true">←</span> Back to messages
         </Button>
-        <h2 id="sent-title" className="min-w-0 truncate text-base font-semibold text-slate-900">
+        <h2
+          id="sent-title"
+          className="min-w-0 basis-full truncate text-base font-semibold text-slate-900 lg:basis-auto"
+        >
           {m ? sentTo(m) : 'Sent message'}
         </h2>
       </header>

@@ -219,9 +219,9 @@ describe('compose rules', () => {
     });
   });
 
-  it('collects everyone on a paged list, up to the most one message may name', async () => {
+  it('collects everyone on a paged list but the sender, up to the most one message may name', async () => {
     const asked: number[] = [];
-    const people = await collectPeople(async (page, perPage) => {
+    const long = await collectPeople(7, async (page, perPage) => {
       asked.push(page);
       return {
         data: Array.from({ length: perPage }, (_, i) => ({
@@ -231,13 +231,28 @@ describe('compose rules', () => {
         meta: { last_page: 9 },
       };
     });
-    expect(people).toHaveLength(MESSAGE_MAX_RECIPIENTS);
-    expect(asked).toEqual([1, 2, 3, 4, 5]);
-    const few = await collectPeople(async () => ({
-      data: [{ id: 1, name: 'Casey' }],
+    expect(long.people).toHaveLength(MESSAGE_MAX_RECIPIENTS);
+    expect(long.people.some((p) => p.id === 7)).toBe(false);
+    expect(long.cut).toBe(true);
+    expect(asked).toEqual([1, 2, 3, 4, 5, 6]);
+    // 501 on the list with the sender among them: everyone else fits.
+    const exact = await collectPeople(7, async (page) => ({
+      data: Array.from({ length: page < 6 ? 100 : 1 }, (_, i) => ({
+        id: (page - 1) * 100 + i + 1,
+        name: 'P',
+      })),
+      meta: { last_page: 6 },
+    }));
+    expect(exact).toMatchObject({ cut: false });
+    expect(exact.people).toHaveLength(MESSAGE_MAX_RECIPIENTS);
+    const few = await collectPeople(7, async () => ({
+      data: [
+        { id: 7, name: 'Sam Carer' },
+        { id: 1, name: 'Casey' },
+      ],
       meta: { last_page: 1 },
     }));
-    expect(few).toEqual([{ id: 1, label: 'Casey' }]);
+    expect(few).toEqual({ people: [{ id: 1, label: 'Casey' }], cut: false });
   });
 });
 
@@ -282,6 +297,8 @@ describe('the compose dialog', () => {
     expect(writes()).toHaveLength(0);
 
     await user.type(within(dialog).getByLabelText(/^Message/), 'Please book your fire safety refresher.');
+    // The field's error goes as soon as it is written in.
+    expect(within(dialog).queryByText('Write a message.')).toBeNull();
     await user.click(within(dialog).getByLabelText('Also send by e-mail'));
     await user.click(within(dialog).getByRole('button', { name: 'Remove Robin Hale' }));
     await user.click(within(dialog).getByRole('button', { name: 'Send message' }));
