@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import {
   ADMIN,
+  apiGet,
   BASE,
   bearer,
   checkPage,
