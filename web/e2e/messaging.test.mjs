@@ -142,7 +142,7 @@ describe('messaging', () => {
     await learner.context.close();
   });
 
-  it('works at 375 px: the list, then the conversation alone, and compose', async () => {
+  it('works at 375 px: the lists, then the conversation alone, and compose', async () => {
     const { page, context, errors } = await newPage(browser, NARROW);
     await signIn(page, MANAGER);
     await page.goto(`${BASE}/messages?box=sent`);
@@ -168,6 +168,18 @@ describe('messaging', () => {
     await checkPage(page, 'messages-compose-375');
     assert.deepEqual(errors, []);
     await context.close();
+
+    // The learner's received list at 375 px: Sam's message, read in the first test.
+    const learner = await newPage(browser, NARROW);
+    await signIn(learner.page, LEARNER);
+    await learner.page.goto(`${BASE}/messages`);
+    await learner.page
+      .getByRole('list', { name: 'Received messages' })
+      .getByRole('button', { name: /^Sam Patel/ })
+      .waitFor();
+    await checkPage(learner.page, 'messages-received-375');
+    assert.deepEqual(learner.errors, []);
+    await learner.context.close();
   });
 
   it('"message these people" opens the compose dialog addressed to a dashboard list and to the active users', async () => {
