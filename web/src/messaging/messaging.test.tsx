@@ -315,6 +315,26 @@ describe('the compose dialog', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 
+  it('lets a super admin message everyone (POST /system/message/all)', async () => {
+    setUser(makeUser({ super_admin: true }));
+    handler = (c) =>
+      c.method === 'POST' ? json(201, { data: {}, message: Messages.sentMessagesUpdated }) : undefined;
+    const user = userEvent.setup();
+    renderCompose();
+    openCompose();
+    const dialog = await screen.findByRole('dialog', { name: 'New message' });
+    await user.click(within(dialog).getByRole('radio', { name: 'Everyone (system message)' }));
+    expect(within(dialog).getByLabelText('Who receives it')).toHaveValue('all');
+    await user.type(within(dialog).getByLabelText(/^Message/), 'The platform is down for upgrade at 22:00.');
+    await user.click(within(dialog).getByRole('button', { name: 'Send message' }));
+    await waitFor(() => expect(writes()).toHaveLength(1));
+    expect(writes()[0]).toMatchObject({
+      method: 'POST',
+      path: '/system/message/all',
+      body: { message: 'The platform is down for upgrade at 22:00.', deep: false },
+    });
+  });
+
   it('sends to a job role of the organisation in view when the user cannot search organisations', async () => {
     setUser(
       makeUser({
@@ -428,11 +448,25 @@ describe('/messages', () => {
     const row = within(list).getByRole('button', { name: /^Unread,\s*Morgan Manager/ });
     expect(within(row).getByText('Unread,')).toHaveClass('sr-only');
     expect(await screen.findByTestId('unread-summary')).toHaveTextContent('1 unread message.');
+    await user.click(screen.getByLabelText('Unread only'));
+    await waitFor(() => expect(router.state.location.search).toBe('?unread=1'));
+    await waitFor(() =>
+      expect(calls.some((c) => c.path.startsWith('/users/7/received/messages?page=1&unread=1'))).toBe(true),
+    );
+    await user.type(screen.getByLabelText('Search received messages'), 'fire');
+    await waitFor(() => expect(router.state.location.search).toBe('?search=fire&unread=1'));
+    await waitFor(() =>
+      expect(
+        calls.some((c) => c.path.startsWith('/users/7/received/messages?page=1&search=fire&unread=1')),
+      ).toBe(true),
+    );
     // No "New message" for a learner (no 39, 81): they only reply.
     expect(screen.queryByRole('button', { name: 'New message' })).toBeNull();
 
-    await user.click(row);
-    expect(router.state.location.search).toBe('?with=2');
+    await user.click(
+      within(await screen.findByRole('list', { name: 'Received messages' })).getByRole('button'),
+    );
+    expect(router.state.location.search).toBe('?search=fire&unread=1&with=2');
     const thread = await screen.findByRole('list', { name: 'Messages with Morgan Manager' });
     expect(
       within(thread)
@@ -472,6 +506,7 @@ describe('/messages', () => {
     await user.click(within(confirm).getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(notices()).toContain(Messages.messageDeleted));
     expect(writes()[3]).toMatchObject({ method: 'DELETE', path: '/users/7/messages/11' });
-    expect(await screen.findByText('No messages yet')).toBeInTheDocument();
+    // Still filtered (unread only, "fire"): the empty state says so.
+    expect(await screen.findByText('No messages match')).toBeInTheDocument();
   });
 });
