@@ -14,6 +14,7 @@ import {
   WhitelabelBody,
 } from '@cc/contracts';
 import type { z } from 'zod';
+import { sendMessageOnBehalf } from '../src/messaging/service';
 import { buildContentImage } from './content-factories';
 import { bearer, buildEntity, buildRole, buildUser, clientFor } from './factories';
 import type { Harness } from './harness';
@@ -994,6 +995,36 @@ const userComplianceCourse: PatchFixture<{ user: number; course: number }> = {
 };
 
 /** Every PATCH operation of the OpenAPI document, by "PATCH <path>". */
+// --- Messaging ---------------------------------------------------------------------------------------------
+
+/** A message received and read; only its recipient may mark it (their own mailbox). */
+const receivedMessage: PatchFixture<{ id: number; recipient: number; client: Client }> = {
+  async create(w) {
+    const sender = await buildUser(w.h.db, { entityId: w.site.id });
+    const recipient = await buildUser(w.h.db, { entityId: w.site.id });
+    const sent = await sendMessageOnBehalf(w.h.db, {
+      senderId: sender.id,
+      recipientIds: [recipient.id],
+      text: 'Please read',
+      mail: false,
+    });
+    const client = await clientFor(w.h.app, w.h.db, recipient.id);
+    const url = `/api/users/${recipient.id}/received/messages/${sent.id}`;
+    await dataOf(await client('PATCH', url, { read: true }));
+    return { id: sent.id, recipient: recipient.id, client };
+  },
+  url: (s) => `/api/users/${s.recipient}/received/messages/${s.id}`,
+  client: (s) => s.client,
+  values: () => ({ read: false }),
+  read: async (s) => {
+    const res = await s.client('GET', `/api/users/${s.recipient}/received/messages?per_page=100`);
+    const item = (res.json() as { data: Row[] }).data.find((m) => m.id === s.id);
+    if (!item) throw new Error(`received message ${s.id} not listed`);
+    return item;
+  },
+  effects: { read: ['read_at'] },
+};
+
 export const PATCH_FIXTURES: Record<string, PatchFixture> = {
   'PATCH /api/entities/{id}': entity,
   'PATCH /api/users/{id}': user,
@@ -1022,4 +1053,5 @@ export const PATCH_FIXTURES: Record<string, PatchFixture> = {
   'PATCH /api/results/{id}/suppress-certificate': suppressCertificate,
   'PATCH /api/compliance/{id}': compliance,
   'PATCH /api/users/{id}/compliance-courses/{courseId}': userComplianceCourse,
+  'PATCH /api/users/{id}/received/messages/{messageId}': receivedMessage,
 };

@@ -65,6 +65,8 @@ interface Fixture {
   tag: { id: number; name: string };
   // Inspection pack (issue 13): a pack of the target's site.
   pack: { uuid: string };
+  // Messaging (issue 14): a message to the victim from a colleague, its text carrying the canary.
+  message: { id: number };
 }
 interface Case {
   method: Method;
@@ -356,7 +358,51 @@ const SCOPED: Case[] = [
   ...complianceCases(),
   ...reportCases(),
   ...tagCases(),
+  ...messagingCases(),
 ];
+
+/** Messaging (issue 14): the victim's mailbox and message, and sends to the target's site, role, tag, org. */
+function messagingCases(): Case[] {
+  const s = caseOf('scoped');
+  const mailbox = (f: Fixture) => `/api/users/${f.victim.id}`;
+  const planted = () => ({ message: 'Planted' });
+  return [
+    s('GET', '/api/users/:id/sent/messages', (f) => `${mailbox(f)}/sent/messages`),
+    s(
+      'GET',
+      '/api/users/:id/sent/:recipient/messages',
+      (f) => `${mailbox(f)}/sent/${f.victim.uuid}/messages`,
+    ),
+    s('GET', '/api/users/:id/received/messages', (f) => `${mailbox(f)}/received/messages`),
+    s(
+      'GET',
+      '/api/users/:id/received/:sender/messages',
+      (f) => `${mailbox(f)}/received/${f.victim.id}/messages`,
+    ),
+    s('DELETE', '/api/users/:id/messages/:messageId', (f) => `${mailbox(f)}/messages/${f.message.id}`),
+    s(
+      'PATCH',
+      '/api/users/:id/received/messages/:messageId',
+      (f) => `${mailbox(f)}/received/messages/${f.message.id}`,
+      () => ({ read: true }),
+    ),
+    s(
+      'POST',
+      '/api/users/:id/message',
+      (f) => `${mailbox(f)}/message`,
+      (f) => ({ message: 'Planted', recipient: f.victim.id }),
+    ),
+    s(
+      'POST',
+      '/api/entities/:slug/roles/:roleId/message',
+      (f) => `/api/entities/${f.site.slug}/roles/${f.role.id}/message`,
+      planted,
+    ),
+    s('POST', '/api/entities/:slug/message', (f) => `/api/entities/${f.site.slug}/message`, planted),
+    s('POST', '/api/tags/:id/message', (f) => `/api/tags/${f.tag.id}/message`, planted),
+    s('POST', '/api/system/message/:id', (f) => `/api/system/message/${f.org.id}`, planted),
+  ];
+}
 
 /** Tags: the target site's tag and its users; the drill-down by tags names the target site. */
 function tagCases(): Case[] {
@@ -742,6 +788,8 @@ const TENANT_TABLES = [
   'compliance_rules',
   'tags',
   'tag_users',
+  'messages',
+  'message_recipients',
 ] as const;
 
 let h: Harness;
@@ -838,6 +886,7 @@ beforeAll(async () => {
     result: { id: result.id },
     presets: await presetFixtures(victim.id, site.id),
     tag: await tagFixture(site.id, victim.id),
+    message: await messageFixture(site.id, victim.id),
     pack: await h.db
       .insertInto('inspection_packs')
       .values({ entity_id: site.id, requested_by: victim.id })
@@ -1042,6 +1091,27 @@ function packageCases(): Case[] {
       'own',
     ),
   ];
+}
+
+/** A message to the victim from a colleague at their site; its text carries the canary. */
+async function messageFixture(siteId: number, victimId: number) {
+  const colleague = await buildUser(h.db, { entityId: siteId, name: `${CANARY} Colleague` });
+  const message = await h.db
+    .insertInto('messages')
+    .values({
+      sender_id: colleague.id,
+      entity_id: siteId,
+      text: `${CANARY} message`,
+      audience_kind: 'person',
+      audience_name: `${CANARY} Victim`,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await h.db
+    .insertInto('message_recipients')
+    .values({ message_id: message.id, recipient_id: victimId })
+    .execute();
+  return message;
 }
 
 /** Results (issue 5 item 1): the victim's exemption, a pending historical result and a bulk add in their org. */
@@ -1458,6 +1528,24 @@ const BODY_IDS: BodyCase[] = [
     method: 'PATCH',
     url: (o) => `/api/entities/${o.site.id}`,
     body: (_o, f) => ({ parent_id: f.org.id }),
+  },
+  {
+    name: "a message to the target's user",
+    method: 'POST',
+    url: () => `/api/users/${outsiderLogin.id}/message`,
+    body: (_o, f) => ({ message: 'Planted', recipient: f.victim.uuid }),
+  },
+  {
+    name: "a message to a list with the target's user",
+    method: 'POST',
+    url: () => `/api/users/${outsiderLogin.id}/message`,
+    body: (o, f) => ({ message: 'Planted', recipient: [o.user.id, f.victim.id] }),
+  },
+  {
+    name: "a message to the target's role at one's own site",
+    method: 'POST',
+    url: (o, f) => `/api/entities/${o.site.slug}/roles/${f.role.id}/message`,
+    body: () => ({ message: 'Planted' }),
   },
   {
     name: "the target's user added to one's own tag",
@@ -1982,6 +2070,10 @@ function canaryProbes(o: Own, t: Fixture): Probe[] {
     `/api/compliance/${o.site.slug}/role/${o.role.id}`,
     `/api/entities/${o.site.id}/score/all`,
     `/api/tags/${o.tag.id}/users`,
+    ...['received', 'sent'].flatMap((box) => [
+      `/api/users/${outsiderLogin.id}/${box}/messages?per_page=100`,
+      `/api/users/${outsiderLogin.id}/${box}/messages?search=${CANARY_PREFIX}`,
+    ]),
     `/api/users/${o.user.id}/available-courses`,
     `/api/users/${o.user.id}/available-training`,
     `/api/users/${o.user.uuid}/results`,

@@ -316,6 +316,11 @@ const NOT_ASSIGNING: Record<string, string> = {
   'POST /api/users/{id}/attempts': 'starts a learning attempt; no account field',
   'PATCH /api/users/{id}/compliance-courses/{courseId}':
     'exempts a user from a course (a training record, permission-checked in compliance); no account field',
+  'POST /api/users/{id}/message': "sends a message from the caller's own mailbox; no account field",
+  'DELETE /api/users/{id}/messages/{messageId}':
+    "deletes the caller's own copy of a message; no account field",
+  'PATCH /api/users/{id}/received/messages/{messageId}':
+    "marks a message of the caller's own mailbox read or unread; no account field",
 };
 
 // --- Enumeration -------------------------------------------------------------------------------------------------

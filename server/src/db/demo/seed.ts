@@ -2,6 +2,7 @@ import { PERMISSIONS } from '@cc/contracts';
 import { sql } from 'kysely';
 import { hashPassword } from '../../auth/passwords';
 import { seedComplianceDemo } from '../../compliance/demo-seed';
+import { seedMessagingDemo } from '../../messaging/demo';
 import { seedPresetsDemo } from '../../presets/demo';
 import { backfillComplianceHistoryIn } from '../../reports/jobs';
 import { seedResultsDemo } from '../../results/demo';
@@ -335,6 +336,7 @@ export async function seedDemo(db: Db): Promise<void> {
       oakfieldId: homeIds['oakfield-house'],
     });
     await seedComplianceDemo(trx, { groupId: group, roleIds: groupRoles, now });
+    await seedMessagingDemo(trx, { oakfieldId: homeIds['oakfield-house'], now });
     // The compliance report's 12-month trend (reports/jobs.ts): past month ends back-filled from the results history.
     await backfillComplianceHistoryIn(trx, now, 12);
   });
