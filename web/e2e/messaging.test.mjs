@@ -17,9 +17,11 @@ import {
 
 /**
  * Messaging (issue 14, spec 2 §7, §8): the Oakfield House manager (Sam Patel) writes to the demo learner (Casey Lee);
- * Casey sees the unread badge, opens the message (which marks it read), marks it unread and read again, and replies;
- * Sam reads the reply and deletes it after a confirmation. The same pages at 375 px: the list, then the conversation
- * alone with a way back. Every message this file sends is deleted at the end (both copies), so no other file sees it.
+ * Casey sees the unread badge, opens the conversation (which marks Sam's messages read), marks the new one unread and
+ * read again, and replies; Sam reads the reply and deletes it after a confirmation. The same pages at 375 px: the
+ * lists, then the conversation alone with a way back. The demo seed gives both a conversation with one unread each
+ * (server/src/messaging/demo.ts): the counts here are read from the API, not assumed. At the end every message this
+ * file sent is deleted (both copies) and what was unread at the start is unread again, so no other file sees a change.
  */
 
 const LEARNER = { email: 'learner@demo.test', password: ADMIN.password };
@@ -28,18 +30,34 @@ const FIRST = `Hello Casey, your fire safety refresher is due (${MARK}). Book it
 const REPLY = `Thanks Sam, booked for Friday (${MARK}).`;
 
 let browser;
+/** Per demo user: API caller, id, and the received messages unread before this file ran. */
+const people = new Map();
+async function mailbox(who) {
+  const api = client(await bearer(who, 'e2e messaging'));
+  const me = (await api('GET', '/auth/user')).id;
+  return { api, me };
+}
+const unreadIds = async ({ api, me }, from) =>
+  (await api('GET', `/users/${me}/received/${from ? `${from}/` : ''}messages?unread=1&per_page=100`)).map(
+    (m) => m.id,
+  );
+
 before(async () => {
   browser = await launch();
+  for (const who of [MANAGER, LEARNER]) {
+    const box = await mailbox(who);
+    people.set(who.email, { ...box, unread: await unreadIds(box) });
+  }
 });
 after(async () => {
-  // Both copies of everything this file sent, through the API as each owner.
-  for (const who of [MANAGER, LEARNER]) {
-    const api = client(await bearer(who, 'e2e messaging cleanup'));
-    const me = (await api('GET', '/auth/user')).id;
+  for (const { api, me, unread } of people.values()) {
     for (const box of ['received', 'sent']) {
       const list = await api('GET', `/users/${me}/${box}/messages?search=${MARK}&per_page=100`);
       for (const m of list) await api('DELETE', `/users/${me}/messages/${m.id}`);
     }
+    for (const id of unread) await api('PATCH', `/users/${me}/received/messages/${id}`, { read: false });
+    const sorted = (ids) => [...ids].sort((a, b) => a - b);
+    assert.deepEqual(sorted(await unreadIds({ api, me })), sorted(unread), 'unread as before this file ran');
   }
   await browser?.close();
 });
@@ -49,9 +67,13 @@ const messagesLink = (page, unread) =>
   page
     .getByRole('navigation', { name: 'Main' })
     .getByRole('link', { name: unread ? `Messages (${unread} unread)` : 'Messages', exact: true });
+const unreadText = (n) =>
+  n === 0 ? 'No unread messages.' : `${n} unread ${n === 1 ? 'message' : 'messages'}.`;
 
 describe('messaging', () => {
   it('manager writes, learner reads (badge, read on opening) and replies, manager reads and deletes', async () => {
+    const sam = people.get(MANAGER.email);
+    const casey = people.get(LEARNER.email);
     const manager = await newPage(browser);
     await signIn(manager.page, MANAGER);
     await manager.page.goto(`${BASE}/messages`);
@@ -82,31 +104,39 @@ describe('messaging', () => {
 
     const learner = await newPage(browser);
     await signIn(learner.page, LEARNER);
-    await messagesLink(learner.page, 1).waitFor();
-    await learner.page.getByTestId('unread-count').getByText('1').waitFor();
-    await messagesLink(learner.page, 1).click();
+    const caseyUnread = casey.unread.length + 1;
+    await messagesLink(learner.page, caseyUnread).waitFor();
+    await learner.page.getByTestId('unread-count').getByText(String(caseyUnread)).waitFor();
+    await messagesLink(learner.page, caseyUnread).click();
     await learner.page.waitForURL(`${BASE}/messages`);
     const inbox = learner.page.getByRole('list', { name: 'Received messages' });
-    const row = inbox.getByRole('button', { name: /^Unread,\s*Sam Patel/ });
+    const row = inbox.getByRole('button', { name: /^Unread,\s*Sam Patel/ }).filter({ hasText: MARK });
     await row.waitFor();
-    await learner.page.getByTestId('unread-summary').getByText('1 unread message.').waitFor();
+    await learner.page.getByTestId('unread-summary').getByText(unreadText(caseyUnread)).waitFor();
     await checkPage(learner.page, 'messages-received');
 
+    // Opening the conversation marks what Sam sent unread in it read (the new one and any the seed left unread).
+    const fromSam = (await unreadIds(casey, sam.me)).length;
+    assert.ok(fromSam >= 1);
     await row.click();
     const thread = learner.page.getByRole('list', { name: 'Messages with Sam Patel' });
-    await thread.getByText(MARK, { exact: false }).waitFor();
-    const link = thread.getByRole('link', { name: 'https://example.test/fire' });
+    const mine = thread.getByRole('listitem').filter({ hasText: FIRST });
+    await mine.waitFor();
+    const link = mine.getByRole('link', { name: 'https://example.test/fire' });
     assert.equal(await link.getAttribute('rel'), 'noopener noreferrer');
     assert.equal(await link.getAttribute('target'), '_blank');
-    // Opened means read: the badge goes and the list shows it read.
-    await learner.page.getByTestId('unread-summary').getByText('No unread messages.').waitFor();
-    await messagesLink(learner.page).waitFor();
-    await inbox.getByRole('button', { name: /^Sam Patel/ }).waitFor();
-    await thread.getByRole('button', { name: 'Mark as unread' }).click();
+    const afterOpening = caseyUnread - fromSam;
+    await learner.page.getByTestId('unread-summary').getByText(unreadText(afterOpening)).waitFor();
+    await messagesLink(learner.page, afterOpening).waitFor();
+    await inbox
+      .getByRole('button', { name: /^Sam Patel/ })
+      .filter({ hasText: MARK })
+      .waitFor();
+    await mine.getByRole('button', { name: 'Mark as unread' }).click();
     await toast(learner.page, 'Received messages updated.');
-    await messagesLink(learner.page, 1).waitFor();
-    await thread.getByRole('button', { name: 'Mark as read' }).click();
-    await messagesLink(learner.page).waitFor();
+    await messagesLink(learner.page, afterOpening + 1).waitFor();
+    await mine.getByRole('button', { name: 'Mark as read' }).click();
+    await messagesLink(learner.page, afterOpening).waitFor();
 
     await learner.page.getByLabel('Reply to Sam Patel').fill(REPLY);
     await learner.page.getByRole('button', { name: 'Send reply' }).click();
@@ -115,14 +145,16 @@ describe('messaging', () => {
     await checkPage(learner.page, 'messages-conversation');
 
     await manager.page.goto(`${BASE}/messages`);
-    await messagesLink(manager.page, 1).waitFor();
+    const samUnread = sam.unread.length + 1;
+    await messagesLink(manager.page, samUnread).waitFor();
     await manager.page
       .getByRole('list', { name: 'Received messages' })
       .getByRole('button', { name: /^Unread,\s*Casey Lee/ })
+      .filter({ hasText: REPLY })
       .click();
     const managerThread = manager.page.getByRole('list', { name: 'Messages with Casey Lee' });
     await managerThread.getByText(REPLY).waitFor();
-    await managerThread.getByText(MARK, { exact: false }).first().waitFor();
+    await managerThread.getByText(FIRST).waitFor();
     const reply = managerThread.getByRole('listitem').filter({ hasText: REPLY });
     await reply.getByRole('button', { name: /^Delete/ }).click();
     const confirm = manager.page.getByRole('alertdialog', { name: 'Delete this message?' });
@@ -154,7 +186,7 @@ describe('messaging', () => {
       .first()
       .click();
     const thread = page.getByRole('list', { name: 'Messages with Casey Lee' });
-    await thread.getByText(MARK, { exact: false }).first().waitFor();
+    await thread.getByText(FIRST).waitFor();
     // One column: the list is hidden while the conversation shows.
     assert.equal(await sentList.isVisible(), false);
     await checkPage(page, 'messages-conversation-375');
@@ -176,6 +208,7 @@ describe('messaging', () => {
     await learner.page
       .getByRole('list', { name: 'Received messages' })
       .getByRole('button', { name: /^Sam Patel/ })
+      .filter({ hasText: MARK })
       .waitFor();
     await checkPage(learner.page, 'messages-received-375');
     assert.deepEqual(learner.errors, []);
