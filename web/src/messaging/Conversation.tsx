@@ -87,6 +87,14 @@ export function Conversation({
   const loading = received.query.isPending || sent.query.isPending;
   const error = received.query.error ?? sent.query.error;
   useMarkOpenedRead(me, received.items);
+  const threadRef = useRef<HTMLOListElement>(null);
+  const latest = items[items.length - 1];
+  const latestKey = latest ? `${latest.box}-${latest.message.id}` : '';
+  useEffect(() => {
+    // A new latest message (opening, a reply) scrolls it into view; loading earlier ones does not move the reader.
+    const el = threadRef.current;
+    if (latestKey && el) el.scrollTop = el.scrollHeight;
+  }, [latestKey]);
 
   // spec 2 §8: message actions show the status text the server answers with.
   const toggleRead = async (m: ReceivedMessage) => {
@@ -155,7 +163,14 @@ export function Conversation({
                 </Button>
               </div>
             ) : null}
-            <ol className="space-y-3" aria-label={`Messages with ${name}`}>
+            <ol
+              ref={threadRef}
+              // Long threads scroll inside the card on wide screens, the latest in view.
+              // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (axe)
+              tabIndex={0}
+              className="focus-ring space-y-3 rounded lg:max-h-[32rem] lg:overflow-y-auto lg:pr-1"
+              aria-label={`Messages with ${name}`}
+            >
               {items.map((item) => (
                 <Bubble
                   key={`${item.box}-${item.message.id}`}

@@ -81,10 +81,15 @@ export default function MessagesPage() {
   const unread = useUnreadCount(user?.id ?? null, Boolean(user));
   const composer = canCompose(can, Boolean(user?.super_admin));
   const [names, setNames] = useState<Record<number, string>>({});
-  const open = (person: { id: number; name: string }) => {
+  // The row chosen, marked in the list (the conversation holds the person's other messages too, left unmarked).
+  const [chosenId, setChosenId] = useState<string | null>(null);
+  const open = (person: { id: number; name: string }, row: string) => {
     setNames((n) => ({ ...n, [person.id]: person.name }));
+    setChosenId(row);
     setView({ with: person.id, message: null });
   };
+  const chosen = (row: string) =>
+    row === chosenId || (view.message !== null && row === `sent-${view.message}`);
   const selected = view.with !== null || view.message !== null;
 
   return (
@@ -115,12 +120,14 @@ export default function MessagesPage() {
                 {
                   key: 'received',
                   label: unread ? `Received (${unread} unread)` : 'Received',
-                  content: <ReceivedList me={me} view={view} setView={setView} onOpen={open} />,
+                  content: (
+                    <ReceivedList me={me} view={view} setView={setView} onOpen={open} chosen={chosen} />
+                  ),
                 },
                 {
                   key: 'sent',
                   label: 'Sent',
-                  content: <SentList me={me} view={view} setView={setView} onOpen={open} />,
+                  content: <SentList me={me} view={view} setView={setView} onOpen={open} chosen={chosen} />,
                 },
               ]}
             />
@@ -201,11 +208,13 @@ function ReceivedList({
   view,
   setView,
   onOpen,
+  chosen,
 }: {
   me: number;
   view: View;
   setView: (p: Partial<View>) => void;
-  onOpen: (p: { id: number; name: string }) => void;
+  onOpen: (p: { id: number; name: string }, row: string) => void;
+  chosen: (row: string) => boolean;
 }) {
   const list = useReceivedMessages(me, { page: view.page, search: view.search, unread: view.unread });
   const rows = list.data?.data;
@@ -226,7 +235,11 @@ function ReceivedList({
         <ul className="divide-y divide-slate-100" aria-label="Received messages">
           {rows.map((m) => (
             <li key={m.id}>
-              <ReceivedRow m={m} active={view.with === m.sender.id} onOpen={() => onOpen(m.sender)} />
+              <ReceivedRow
+                m={m}
+                active={view.with === m.sender.id && chosen(`received-${m.id}`)}
+                onOpen={() => onOpen(m.sender, `received-${m.id}`)}
+              />
             </li>
           ))}
         </ul>
@@ -291,11 +304,13 @@ function SentList({
   view,
   setView,
   onOpen,
+  chosen,
 }: {
   me: number;
   view: View;
   setView: (p: Partial<View>) => void;
-  onOpen: (p: { id: number; name: string }) => void;
+  onOpen: (p: { id: number; name: string }, row: string) => void;
+  chosen: (row: string) => boolean;
 }) {
   const list = useSentMessages(me, { page: view.page, search: view.search });
   const rows = list.data?.data;
@@ -311,8 +326,13 @@ function SentList({
             <li key={m.id}>
               <SentRow
                 m={m}
-                active={m.recipient ? view.with === m.recipient.id : view.message === m.id}
-                onOpen={() => (m.recipient ? onOpen(m.recipient) : setView({ message: m.id, with: null }))}
+                active={
+                  (m.recipient ? view.with === m.recipient.id : view.message === m.id) &&
+                  chosen(`sent-${m.id}`)
+                }
+                onOpen={() =>
+                  m.recipient ? onOpen(m.recipient, `sent-${m.id}`) : setView({ message: m.id, with: null })
+                }
               />
             </li>
           ))}
