@@ -1,27 +1,15 @@
-import { formatDateTime, Messages, type ReceivedMessage, type SentMessage } from '@cc/contracts';
-import { useQueryClient } from '@tanstack/react-query';
+import { formatDateTime, type ReceivedMessage, type SentMessage } from '@cc/contracts';
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useAuth, usePermissionChecker } from '../app/auth';
-import { notifyError, notifySuccess } from '../app/notifications';
+import { notifyError } from '../app/notifications';
 import { errorEnvelope } from '../entities/shared';
-import {
-  Button,
-  Card,
-  CardPagination,
-  Checkbox,
-  ConfirmDialog,
-  cx,
-  EmptyState,
-  PageHeader,
-  SearchInput,
-  Tabs,
-} from '../ui';
-import { deleteMessage, refreshMessages, useReceivedMessages, useSentMessages, useUnreadCount } from './api';
+import { Button, Card, CardPagination, Checkbox, cx, EmptyState, PageHeader, SearchInput, Tabs } from '../ui';
+import { useReceivedMessages, useSentMessages, useUnreadCount } from './api';
 import { ComposeDialog, openCompose } from './ComposeDialog';
 import { audienceText, Conversation } from './Conversation';
 import { canCompose } from './compose';
-import { MessageText } from './text';
+import { SentDetail, sentTo } from './SentDetail';
 
 type Box = 'received' | 'sent';
 
@@ -142,7 +130,13 @@ export default function MessagesPage() {
               onBack={() => setView({ with: null, message: null })}
             />
           ) : view.message !== null ? (
-            <SentDetail me={me} view={view} onBack={() => setView({ with: null, message: null })} />
+            <SentDetail
+              me={me}
+              page={view.page}
+              search={view.search}
+              message={view.message}
+              onBack={() => setView({ with: null, message: null })}
+            />
           ) : (
             <EmptyState
               title="Choose a message"
@@ -348,12 +342,6 @@ function SentList({
   );
 }
 
-function sentTo(m: SentMessage): string {
-  if (m.recipient) return `To ${m.recipient.name}`;
-  if (m.audience.kind === 'people') return `To ${m.recipient_count} people`;
-  return `To ${m.audience.name}${m.audience.deep ? ' and below' : ''}`;
-}
-
 function SentRow({ m, active, onOpen }: { m: SentMessage; active: boolean; onOpen: () => void }) {
   return (
     <button type="button" className={rowClass(active)} onClick={onOpen} aria-current={active || undefined}>
@@ -370,76 +358,5 @@ function SentRow({ m, active, onOpen }: { m: SentMessage; active: boolean; onOpe
       )}
       <span className="mt-0.5 line-clamp-2 block text-sm text-slate-600">{preview(m.message)}</span>
     </button>
-  );
-}
-
-/** A message sent to a group (a role, an organisation, a tag, a list, everyone): who it reached and who read it. */
-function SentDetail({ me, view, onBack }: { me: number; view: View; onBack: () => void }) {
-  const queryClient = useQueryClient();
-  const list = useSentMessages(me, { page: view.page, search: view.search });
-  const m = list.data?.data.find((x) => x.id === view.message);
-  const [confirming, setConfirming] = useState(false);
-  const remove = async () => {
-    if (!m) return;
-    try {
-      const res = await deleteMessage(me, m.id);
-      notifySuccess(res.data?.message ?? Messages.messageDeleted);
-      onBack();
-      await refreshMessages(queryClient);
-    } catch (e) {
-      notifyError(errorEnvelope(e, Messages.somethingWentWrong), Messages.somethingWentWrong);
-      throw e;
-    }
-  };
-  return (
-    <section aria-labelledby="sent-title">
-      <header className="flex flex-wrap items-center gap-x-2 gap-y-1 border-b border-slate-200 px-4 py-3">
-        <Button variant="ghost" size="sm" className="lg:hidden" onClick={onBack}>
-          <span aria-hidden="true">←</span> Back to messages
-        </Button>
-        <h2
-          id="sent-title"
-          className="min-w-0 basis-full truncate text-base font-semibold text-slate-900 lg:basis-auto"
-        >
-          {m ? sentTo(m) : 'Sent message'}
-        </h2>
-      </header>
-      <div className="space-y-3 px-4 py-4 text-sm">
-        {list.isPending ? (
-          <p className="text-slate-600">Loading…</p>
-        ) : !m ? (
-          <EmptyState title="This message is not in the list" description="It may have been deleted." />
-        ) : (
-          <>
-            <p className="text-xs text-slate-600">
-              <time dateTime={m.sent_at}>{formatDateTime(m.sent_at)}</time>
-              {m.mailed ? ' · also e-mailed' : ''}
-            </p>
-            <MessageText text={m.message} className="text-slate-900" />
-            <p className="text-slate-700">
-              Reached {m.recipient_count} {m.recipient_count === 1 ? 'person' : 'people'}; read by{' '}
-              {m.read_count}.
-            </p>
-            <div className="flex justify-end">
-              <Button
-                variant="ghost"
-                size="sm"
-                className="text-danger-700"
-                onClick={() => setConfirming(true)}
-              >
-                Delete
-              </Button>
-            </div>
-          </>
-        )}
-      </div>
-      <ConfirmDialog
-        open={confirming}
-        title="Delete this message?"
-        message="It is removed from your sent messages. Its recipients keep their copy."
-        onConfirm={remove}
-        onClose={() => setConfirming(false)}
-      />
-    </section>
   );
 }
