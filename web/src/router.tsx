@@ -80,7 +80,7 @@ const dashboardRoutes: RouteObject[] = [
   built('/management-area', 'Management area', () => import('./dashboards/ManagementDashboardPage')),
   built('/manager-dashboard', 'Manager dashboard', () => import('./dashboards/ManagerDashboardPage')),
   built('/active-users', 'Active users', () => import('./activity/ActiveUsersPage')),
-  notBuilt('/messages', 'Messages'),
+  built('/messages', 'Messages', () => import('./messaging/MessagesPage')),
   notBuilt('/care-certificate', 'Care certificate'),
   notBuilt('/manage-bookings', 'Manage bookings'),
   notBuilt('/your-bookings', 'Your bookings'),

@@ -1,9 +1,12 @@
 import { ACTIVE_USER_DAYS, type ActiveUser, formatDateTime, Messages, ONLINE_MINUTES } from '@cc/contracts';
 import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { api } from '../app/api';
 import { notifyError } from '../app/notifications';
 import { useWhitelabel } from '../app/whitelabel';
 import { errorEnvelope } from '../entities/shared';
+import { ComposeDialog } from '../messaging/ComposeDialog';
+import { MessagePeopleButton, type PeoplePage } from '../messaging/MessagePeople';
 import {
   Badge,
   Card,
@@ -203,7 +206,27 @@ export default function ActiveUsersPage() {
           </div>
         )}
       </Card>
-      <Card padded={false} title="Who is active">
+      <Card
+        padded={false}
+        title="Who is active"
+        actions={
+          <MessagePeopleButton
+            total={list.data?.meta.total ?? 0}
+            fetchPage={async (page, perPage) =>
+              (
+                await api.get<PeoplePage>('/auth-events/active', {
+                  params: {
+                    page,
+                    per_page: perPage,
+                    search: filters.search || undefined,
+                    deep: filters.deep,
+                  },
+                })
+              ).data
+            }
+          />
+        }
+      >
         <div className="border-b border-slate-200 p-4">
           <div className="max-w-md">
             <SearchInput
@@ -259,6 +282,7 @@ export default function ActiveUsersPage() {
           label="Active user pages"
         />
       </Card>
+      <ComposeDialog />
     </div>
   );
 }

@@ -10,7 +10,10 @@ import {
 } from '@cc/contracts';
 import { type ReactNode, useState } from 'react';
 import { Link } from 'react-router';
+import { api } from '../app/api';
 import { useWhitelabel } from '../app/whitelabel';
+import { ComposeDialog } from '../messaging/ComposeDialog';
+import { MessagePeopleButton, type PeoplePage } from '../messaging/MessagePeople';
 import { ScoreBar, TrendChart } from '../reports/charts';
 import { RESULT_TYPE_LABELS } from '../results/api';
 import { Badge, Button, Card, EmptyState, PageHeader, Pagination, Spinner, Tabs } from '../ui';
@@ -124,6 +127,19 @@ function PeopleList({
   const more = useDashboardPeople(entity ?? String(entityId), type, list, page, all);
   if (data.people === 0) return <p className="py-3 text-sm text-slate-600">{empty}</p>;
   const rows = all && more.data ? more.data.data : data.rows;
+  // "Message these people": everyone on this list, not just the rows shown (issue 14).
+  const fetchPeople = async (p: number, perPage: number) =>
+    (
+      await api.get<PeoplePage>('/dashboards/manager/people', {
+        params: {
+          entity: entity ?? String(entityId),
+          compliance_type: type,
+          list,
+          page: p,
+          per_page: perPage,
+        },
+      })
+    ).data;
   const render = (p: DashboardPerson | DashboardNewStarter) => {
     const showEntity = p.entity.id !== entityId;
     return 'courses' in p ? (
@@ -146,13 +162,14 @@ function PeopleList({
           />
         </div>
       ) : null}
-      {!all && data.people > data.rows.length ? (
-        <div className="mt-3">
+      <div className="mt-3 flex flex-wrap gap-2">
+        {!all && data.people > data.rows.length ? (
           <Button variant="secondary" size="sm" onClick={() => setAll(true)} loading={all && more.isPending}>
             See all {data.people}
           </Button>
-        </div>
-      ) : null}
+        ) : null}
+        {list === 'new_starters' ? null : <MessagePeopleButton total={data.people} fetchPage={fetchPeople} />}
+      </div>
       {all && more.isPending ? <Spinner className="text-slate-500" /> : null}
     </div>
   );
@@ -409,6 +426,7 @@ export default function ManagerDashboardPage() {
       ) : (
         <Dashboard d={d} entity={entity} type={type} />
       )}
+      <ComposeDialog />
     </div>
   );
 }

@@ -11,6 +11,7 @@ import { isNarrow, sideNavStore, useCloseSideNavOnNavigate } from '../app/sidena
 import { useStore } from '../app/store';
 import { useWhitelabel } from '../app/whitelabel';
 import { HelpWidget } from '../help/HelpWidget';
+import { useUnreadCount } from '../messaging/api';
 import { NotificationBell } from '../notifications/NotificationBell';
 import { isBuiltPath } from '../router';
 import { cx } from '../ui';
@@ -212,6 +213,8 @@ function SideNav() {
   const hrefs = sections.flatMap((s) => s.items.map((i) => i.href));
   const showsPending = sections.some((s) => s.items.some((i) => i.badge === 'pendingApprovals'));
   const pending = usePendingApprovals(showsPending);
+  const showsUnread = sections.some((s) => s.items.some((i) => i.badge === 'unreadMessages'));
+  const unread = useUnreadCount(user?.id ?? null, showsUnread);
   useEffect(() => {
     if (!open || !isNarrow()) return;
     const onKey = (e: KeyboardEvent) => {
@@ -245,7 +248,13 @@ function SideNav() {
             <ul className="space-y-0.5">
               {section.items.map((item) => {
                 const to = item.href;
-                const count = item.badge === 'pendingApprovals' ? pending : null;
+                const count =
+                  item.badge === 'pendingApprovals'
+                    ? pending
+                    : item.badge === 'unreadMessages'
+                      ? unread
+                      : null;
+                const counted = item.badge === 'unreadMessages' ? 'unread' : 'waiting';
                 return (
                   <li key={item.label}>
                     <NavLink
@@ -254,7 +263,7 @@ function SideNav() {
                       end={
                         to === '/' || hrefs.some((h) => h !== to && h.startsWith(`${to.replace(/\/$/, '')}/`))
                       }
-                      aria-label={count ? `${item.label} (${count} waiting)` : undefined}
+                      aria-label={count ? `${item.label} (${count} ${counted})` : undefined}
                       className={({ isActive }) =>
                         cx(
                           'focus-ring flex items-center justify-between gap-2 rounded-lg px-3 py-2 text-sm font-medium',
@@ -268,7 +277,7 @@ function SideNav() {
                       {count ? (
                         <span
                           className="rounded-full bg-primary-700 px-2 py-0.5 text-xs font-semibold text-on-primary-700"
-                          data-testid="pending-count"
+                          data-testid={item.badge === 'unreadMessages' ? 'unread-count' : 'pending-count'}
                         >
                           {count > 99 ? '99+' : count}
                         </span>

@@ -15,7 +15,7 @@ export interface NavItem {
   /** Extra condition on the entity's feature flags. */
   feature?: 'can_see_new_dashboards' | 'can_manage_bookings';
   /** A count shown beside the label (AppShell fetches it). */
-  badge?: 'pendingApprovals';
+  badge?: 'pendingApprovals' | 'unreadMessages';
   /** Platform administration (no permission id grants it): shown to super admins only. */
   superAdminOnly?: boolean;
 }
@@ -38,7 +38,7 @@ export function navSections(
           permissions: [104],
           feature: 'can_see_new_dashboards',
         },
-        { label: 'Messages', to: '/messages' },
+        { label: 'Messages', to: '/messages', badge: 'unreadMessages' },
         { label: 'Your bookings', to: '/your-bookings', permissions: [108] },
         { label: wl.certificateGroupMenuName, to: '/care-certificate', permissions: [86, 87, 88, 93] },
       ],
