@@ -20,23 +20,34 @@ export interface Harness {
   close(): Promise<void>;
 }
 
+/** The migrated snapshot while a harness is opening its database, else null. */
+let openingFrom: { snapshot: Blob; harnesses: number } | null = null;
+let createWrapped = false;
+
 /**
  * While `open` runs, an in-memory PGlite starts from the migrated data folder test/global-setup.ts made for this run
  * instead of an empty one. db/connect.ts (product code) has no such option and the harness must not bypass openDeps,
- * so PGlite.create is wrapped, for that call only; openDeps still runs migrate(), which finds nothing left to do.
+ * so PGlite.create is wrapped (once per process: harnesses opened side by side cannot undo each other's wrapping);
+ * outside createHarness it behaves as before. openDeps still runs migrate(), which finds nothing left to do.
  */
 async function withMigratedPglite<T>(snapshotFile: string | null, open: () => Promise<T>): Promise<T> {
   if (!snapshotFile) return open();
-  const snapshot = new Blob([readFileSync(snapshotFile)]);
-  const original = PGlite.create;
-  // connect.ts calls the options-object form; a call naming a dataDir opens that folder as asked.
-  const create = original.bind(PGlite) as (options?: PGliteOptions) => Promise<PGlite>;
-  PGlite.create = ((options?: PGliteOptions) =>
-    create(options?.dataDir ? options : { ...options, loadDataDir: snapshot })) as unknown as typeof original;
+  if (!createWrapped) {
+    // connect.ts calls the options-object form; a call naming a dataDir opens that folder as asked.
+    const create = PGlite.create.bind(PGlite) as (options?: PGliteOptions) => Promise<PGlite>;
+    PGlite.create = ((options?: PGliteOptions) =>
+      create(
+        openingFrom && !options?.dataDir ? { ...options, loadDataDir: openingFrom.snapshot } : options,
+      )) as unknown as typeof PGlite.create;
+    createWrapped = true;
+  }
+  openingFrom ??= { snapshot: new Blob([readFileSync(snapshotFile)]), harnesses: 0 };
+  openingFrom.harnesses += 1;
   try {
     return await open();
   } finally {
-    PGlite.create = original;
+    openingFrom.harnesses -= 1;
+    if (openingFrom.harnesses === 0) openingFrom = null;
   }
 }
 
