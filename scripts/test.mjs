@@ -1,10 +1,13 @@
 #!/usr/bin/env node
-// `npm test`: typecheck, lint, server suite, web unit suite, browser suite, in that order; stops at the first
-// failure with its exit code and ends with a plain "N passed, N failed" line.
+// `npm test`: typecheck, then lint, stopping at the first failure; then the suites side by side in two lanes, the
+// server suite followed by the web unit suite in one and the browser suite in the other (it spends most of its time
+// waiting on Chromium, so it fits beside the CPU-bound suites on two cores). Each suite's output is printed whole when
+// it ends; every suite runs even when another failed, and the run fails with the first failed step's exit code. Ends
+// with each step's time and a plain "N passed, N failed" line.
 //
 // The browser suite needs Debian's Chromium (/usr/bin/chromium, or CHROMIUM_PATH). Locally a missing browser skips
 // that step with a clear line; under CI=true it is a failure, so CI can never pass without running the browser tests.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,28 +27,29 @@ function webScript(name) {
 }
 
 /** Each step: a name, the npm arguments, and a reason to skip (or null to run). */
-const steps = [
+const checks = [
   { name: 'typecheck', args: ['run', 'typecheck'] },
   { name: 'lint', args: ['run', 'lint'] },
-  { name: 'server suite', args: ['run', 'test', '-w', 'server'] },
-  {
-    name: 'web unit suite',
-    args: ['run', 'test', '-w', 'web'],
-    skip: () => (webScript('test') ? null : 'web/package.json has no "test" script yet'),
-  },
-  {
-    name: 'browser suite',
-    args: ['run', 'test:e2e', '-w', 'web'],
-    skip: () => {
-      if (!webScript('test:e2e')) return 'web/package.json has no "test:e2e" script yet';
-      if (!existsSync(chromium)) {
-        if (ci) return { fail: `${chromium} is missing and CI=true: the browser suite must run in CI` };
-        return "browser suite skipped: install Debian's chromium (apt-get install chromium)";
-      }
-      return null;
-    },
-  },
 ];
+const serverSuite = { name: 'server suite', args: ['run', 'test', '-w', 'server'] };
+const webUnitSuite = {
+  name: 'web unit suite',
+  args: ['run', 'test', '-w', 'web'],
+  skip: () => (webScript('test') ? null : 'web/package.json has no "test" script yet'),
+};
+const browserSuite = {
+  name: 'browser suite',
+  args: ['run', 'test:e2e', '-w', 'web'],
+  skip: () => {
+    if (!webScript('test:e2e')) return 'web/package.json has no "test:e2e" script yet';
+    if (!existsSync(chromium)) {
+      if (ci) return { fail: `${chromium} is missing and CI=true: the browser suite must run in CI` };
+      return "browser suite skipped: install Debian's chromium (apt-get install chromium)";
+    }
+    return null;
+  },
+};
+const order = [...checks, serverSuite, webUnitSuite, browserSuite].map((s) => s.name);
 
 const results = [];
 const seconds = (t) => `${((performance.now() - t) / 1000).toFixed(1)}s`;
@@ -56,6 +60,7 @@ function finish(code) {
   const failed = results.filter((r) => r.status === 'failed').length;
   const skipped = results.filter((r) => r.status === 'skipped');
   console.log('');
+  results.sort((a, b) => order.indexOf(a.name) - order.indexOf(b.name));
   for (const r of results) console.log(`  ${r.status.padEnd(7)} ${r.name.padEnd(15)} ${r.time ?? ''}`);
   if (skipped.length) console.log(`  (${skipped.length} skipped: ${skipped.map((s) => s.name).join(', ')})`);
   console.log(`total ${seconds(started)}`);
@@ -63,26 +68,66 @@ function finish(code) {
   process.exit(code);
 }
 
-for (const step of steps) {
+/** Whether to run the step: true, or false after recording it as skipped or failed. */
+function shouldRun(step) {
   const skip = step.skip?.() ?? null;
   if (typeof skip === 'object' && skip?.fail) {
     console.error(`\n✖ ${step.name}: ${skip.fail}`);
-    results.push({ name: step.name, status: 'failed' });
-    finish(1);
+    results.push({ name: step.name, status: 'failed', code: 1 });
+    return false;
   }
   if (skip) {
     console.warn(`\n⚠ ${skip.startsWith('browser suite skipped') ? skip : `${step.name} skipped: ${skip}`}`);
     results.push({ name: step.name, status: 'skipped' });
-    continue;
+    return false;
   }
+  return true;
+}
+
+function record(step, code, signal, t) {
+  results.push({ name: step.name, status: code === 0 ? 'passed' : 'failed', time: seconds(t), code });
+  if (code !== 0) console.error(`\n✖ ${step.name} failed (exit ${signal ?? code})`);
+}
+
+/** A step with the terminal to itself: its output as it comes. */
+function runInline(step) {
   console.log(`\n▶ ${step.name}: npm ${step.args.join(' ')}`);
   const t = performance.now();
   const run = spawnSync(npm, step.args, { cwd: root, stdio: 'inherit' });
-  const code = run.status ?? 1;
-  results.push({ name: step.name, status: code === 0 ? 'passed' : 'failed', time: seconds(t) });
-  if (code !== 0) {
-    console.error(`\n✖ ${step.name} failed (exit ${run.status ?? run.signal})`);
-    finish(code);
-  }
+  record(step, run.status ?? 1, run.signal, t);
+  return run.status ?? 1;
 }
-finish(0);
+
+/** A step beside others: its output is kept and printed whole when it ends, so the suites' reports do not mix. */
+function runBeside(step) {
+  return new Promise((resolve) => {
+    console.log(`\n▶ ${step.name}: npm ${step.args.join(' ')} (output when it ends)`);
+    const t = performance.now();
+    const child = spawn(npm, step.args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const chunks = [];
+    child.stdout.on('data', (d) => chunks.push(d));
+    child.stderr.on('data', (d) => chunks.push(d));
+    child.on('close', (status, signal) => {
+      const code = status ?? 1;
+      console.log(`\n--- ${step.name}: exit ${signal ?? code}, ${seconds(t)} ---`);
+      process.stdout.write(Buffer.concat(chunks));
+      record(step, code, signal, t);
+      resolve(code);
+    });
+  });
+}
+
+async function runLane(steps) {
+  for (const step of steps) await runBeside(step);
+}
+
+for (const step of checks) {
+  const code = runInline(step);
+  if (code !== 0) finish(code);
+}
+// Checked first: a missing browser under CI=true fails before the long suites start.
+const browserRuns = shouldRun(browserSuite);
+if (results.some((r) => r.status === 'failed')) finish(1);
+const lanes = [[serverSuite, webUnitSuite].filter(shouldRun), browserRuns ? [browserSuite] : []];
+await Promise.all(lanes.map(runLane));
+finish(results.find((r) => r.status === 'failed')?.code ?? 0);

@@ -1,8 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { CSRF_COOKIE, SESSION_COOKIE } from '@cc/contracts';
+import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
 import type { LightMyRequestResponse } from 'fastify';
+import { inject } from 'vitest';
 import { buildApp } from '../src/app';
 import { openDeps } from '../src/bootstrap';
 import { type Config, loadConfig } from '../src/config';
@@ -18,9 +20,41 @@ export interface Harness {
   close(): Promise<void>;
 }
 
+/** The migrated snapshot while a harness is opening its database, else null. */
+let openingFrom: { snapshot: Blob; harnesses: number } | null = null;
+let createWrapped = false;
+
+/**
+ * While `open` runs, an in-memory PGlite starts from the migrated data folder test/global-setup.ts made for this run
+ * instead of an empty one. db/connect.ts (product code) has no such option and the harness must not bypass openDeps,
+ * so PGlite.create is wrapped (once per process: harnesses opened side by side cannot undo each other's wrapping);
+ * outside createHarness it behaves as before. openDeps still runs migrate(), which finds nothing left to do.
+ */
+async function withMigratedPglite<T>(snapshotFile: string | null, open: () => Promise<T>): Promise<T> {
+  if (!snapshotFile) return open();
+  if (!createWrapped) {
+    // connect.ts calls the options-object form; a call naming a dataDir opens that folder as asked.
+    const create = PGlite.create.bind(PGlite) as (options?: PGliteOptions) => Promise<PGlite>;
+    PGlite.create = ((options?: PGliteOptions) =>
+      create(
+        openingFrom && !options?.dataDir ? { ...options, loadDataDir: openingFrom.snapshot } : options,
+      )) as unknown as typeof PGlite.create;
+    createWrapped = true;
+  }
+  openingFrom ??= { snapshot: new Blob([readFileSync(snapshotFile)]), harnesses: 0 };
+  openingFrom.harnesses += 1;
+  try {
+    return await open();
+  } finally {
+    openingFrom.harnesses -= 1;
+    if (openingFrom.harnesses === 0) openingFrom = null;
+  }
+}
+
 /**
  * A fresh database for each test file (ARCHITECTURE "Tests"): in-memory PGlite by default, or a new database on the
- * PostgreSQL server named by DATABASE_URL (dropped again on close), so the same suite runs on both engines.
+ * PostgreSQL server named by DATABASE_URL (dropped again on close), so the same suite runs on both engines. Both
+ * start from the schema test/global-setup.ts migrated once for the run.
  */
 /** `config`: settings over the test defaults (e.g. actorCacheMs, which tests keep at 0 unless they test caching). */
 export async function createHarness(overrides: Partial<Config> = {}): Promise<Harness> {
@@ -28,7 +62,8 @@ export async function createHarness(overrides: Partial<Config> = {}): Promise<Ha
   let databaseUrl: string | undefined;
   let dropDatabase: (() => Promise<void>) | undefined;
   if (process.env.DATABASE_URL) {
-    const database = await createTestDatabase(process.env.DATABASE_URL);
+    const template = inject('templateDatabase') ?? undefined;
+    const database = await createTestDatabase(process.env.DATABASE_URL, 'cc_test', template);
     databaseUrl = database.url;
     dropDatabase = database.drop;
   }
@@ -36,7 +71,9 @@ export async function createHarness(overrides: Partial<Config> = {}): Promise<Ha
     { ...process.env, NODE_ENV: 'test', DATABASE_URL: databaseUrl, SEED_DEMO: 'false' },
     { dataDir, appUrl: 'http://localhost:3000', ...overrides },
   );
-  const deps = await openDeps({ ...config, databaseUrl }, { inMemory: !databaseUrl });
+  const deps = await withMigratedPglite(databaseUrl ? null : inject('pgliteSnapshot'), () =>
+    openDeps({ ...config, databaseUrl }, { inMemory: !databaseUrl }),
+  );
   const app = await buildApp(deps);
   await app.ready();
   return {

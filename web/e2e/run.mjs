@@ -2,11 +2,17 @@
 /**
  * Browser test runner: `npm run test:e2e -w web`.
  * 1. builds web/dist and web/dist-mobile (VITE_FORCE_MOBILE=1) when the sources are newer;
- * 2. starts the real server on a free port with a fresh DATA_DIR (the embedded PostgreSQL `npm start` runs, demo seed) — or, when
- *    DATABASE_URL is set, on a fresh database cc_e2e_<timestamp> created here and dropped at the end;
- * 3. serves dist-mobile on a second port, proxying the API to the server (same origin, like the shell);
- * 4. runs e2e/*.test.mjs with node:test + playwright-core in Debian Chromium (/usr/bin/chromium);
- * 5. writes e2e/artifacts/ran.json {"passed","failed"} and prints "N passed, N failed".
+ * 2. splits e2e/*.test.mjs into shards (E2E_SHARDS, default 2) of about equal duration (e2e/durations.json, the
+ *    measured seconds of each file; a file not in it is estimated from its length), run side by side: each shard is a
+ *    child process with its OWN server, data folder and database, so no test sees another shard's changes, and runs
+ *    its files one after another like the single server did;
+ * 3. in each shard: starts the real server on a free port with a fresh DATA_DIR (the embedded PostgreSQL `npm start`
+ *    runs, demo seed) — or, when DATABASE_URL is set, on a fresh database cc_e2e_<timestamp>_<shard> created there and
+ *    dropped at the end; serves dist-mobile on a second port, proxying the API to the server (same origin, like the
+ *    shell); runs its files with node:test + playwright-core in Debian Chromium (/usr/bin/chromium);
+ * 4. prints each shard's report whole, writes e2e/artifacts/ran.json {"passed","failed"} summed over the shards (a
+ *    shard that ended without its counts counts as failed) and e2e/artifacts/durations.json, and prints
+ *    "N passed, N failed".
  */
 import { spawn, spawnSync } from 'node:child_process';
 import {
@@ -15,6 +21,7 @@ import {
   mkdirSync,
   mkdtempSync,
   readdirSync,
+  readFileSync,
   rmSync,
   statSync,
   writeFileSync,
@@ -98,9 +105,10 @@ async function waitForCheck(url, child, timeoutMs = 180_000) {
   throw new Error('server did not answer GET /api/check in time');
 }
 
-async function freshDatabase(baseUrl) {
+async function freshDatabase(baseUrl, shard) {
   const { default: pg } = await import('pg');
-  const name = `cc_e2e_${Date.now()}`;
+  // Shards start in the same millisecond: the shard number keeps their names apart.
+  const name = `cc_e2e_${Date.now()}_${shard}`;
   const admin = new pg.Client({ connectionString: baseUrl });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);
@@ -133,13 +141,13 @@ async function cleanup() {
   }
 }
 process.on('SIGINT', () => void cleanup().then(() => process.exit(130)));
+process.on('SIGTERM', () => void cleanup().then(() => process.exit(143)));
 
-async function main() {
-  rmSync(artifacts, { recursive: true, force: true });
-  mkdirSync(path.join(artifacts, 'screenshots'), { recursive: true });
-  buildIfNeeded('dist', { VITE_FORCE_MOBILE: '' });
-  buildIfNeeded('dist-mobile', { VITE_FORCE_MOBILE: '1' });
+const SHARD_FILES = 'E2E_SHARD_FILES';
+const DURATIONS = path.join(here, 'durations.json');
 
+/** One shard (a child of the runner): its own server, data folder or database, and mobile proxy; its files in turn. */
+async function runShard(shard, files) {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cc-e2e-'));
   // The embedded PostgreSQL runs as the `postgres` user when we are root: it must be able to enter the folder.
@@ -156,8 +164,9 @@ async function main() {
     // The auth flows read reset and verification links from the outbox view, which masks them otherwise.
     OUTBOX_SHOW_LINKS: 'true',
   };
+  delete env[SHARD_FILES];
   if (process.env.DATABASE_URL) {
-    const db = await freshDatabase(process.env.DATABASE_URL);
+    const db = await freshDatabase(process.env.DATABASE_URL, shard);
     cleanups.push(db.drop);
     env.DATABASE_URL = db.url;
     console.log(`e2e: PostgreSQL database ${new URL(db.url).pathname.slice(1)}`);
@@ -196,24 +205,29 @@ async function main() {
   const mobile = await startStaticProxy(path.join(web, 'dist-mobile'), baseUrl);
   cleanups.push(mobile.close);
 
+  // Read by e2e/lib.mjs in each test file's process (node:test starts them with this environment).
   process.env.E2E_BASE_URL = baseUrl;
   process.env.E2E_MOBILE_URL = mobile.url;
   process.env.E2E_CHROMIUM = CHROMIUM;
   process.env.E2E_ARTIFACTS = artifacts;
 
-  // `node e2e/run.mjs matrix reports` runs only the files whose names contain one of the words.
-  const only = process.argv.slice(2);
-  const files = readdirSync(here)
-    .filter((f) => f.endsWith('.test.mjs'))
-    .filter((f) => only.length === 0 || only.some((word) => f.includes(word)))
-    .map((f) => path.join(here, f));
   let passed = 0;
   let failed = 0;
+  /** Seconds of each file's top-level tests, for the next run's split. */
+  const seconds = {};
+  const count = (e) => {
+    if (e.nesting === 0 && e.file) {
+      const name = path.basename(e.file);
+      seconds[name] = (seconds[name] ?? 0) + (e.details?.duration_ms ?? 0) / 1000;
+    }
+  };
   const stream = run({ files, concurrency: 1, timeout: 600_000 });
   stream.on('test:pass', (e) => {
+    count(e);
     if (e.details?.type !== 'suite') passed++;
   });
   stream.on('test:fail', (e) => {
+    count(e);
     if (e.details?.type !== 'suite') failed++;
   });
   await new Promise((resolve, reject) => {
@@ -222,14 +236,135 @@ async function main() {
     out.on('end', resolve);
     out.on('error', reject);
   });
-  writeFileSync(path.join(artifacts, 'ran.json'), JSON.stringify({ passed, failed }));
+  writeFileSync(path.join(artifacts, `shard-${shard}.json`), JSON.stringify({ passed, failed, seconds }));
   await cleanup();
   if (failed && serverLog.trim()) console.log(`--- server log ---\n${serverLog.slice(-4000)}`);
   console.log(`${passed} passed, ${failed} failed`);
   process.exit(failed ? 1 : 0);
 }
 
-main().catch(async (error) => {
+function knownDurations() {
+  try {
+    return JSON.parse(readFileSync(DURATIONS, 'utf8'));
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * A file never measured: about one second per 3 lines (a whole CI run took 1267 s for 4031 lines of test files). Only
+ * the files' weights against each other matter to the split.
+ */
+function estimate(file) {
+  return readFileSync(file, 'utf8').split('\n').length / 3;
+}
+
+/**
+ * Longest first, each to the shard with the least so far; each shard then runs its files in name order, as the single
+ * server did.
+ */
+function split(files, shards, durations) {
+  const weight = (f) => durations[path.basename(f)] ?? estimate(f);
+  const groups = Array.from({ length: shards }, () => ({ files: [], total: 0 }));
+  for (const f of [...files].sort((a, b) => weight(b) - weight(a))) {
+    const lightest = groups.reduce((min, g) => (g.total < min.total ? g : min));
+    lightest.files.push(f);
+    lightest.total += weight(f);
+  }
+  return groups.filter((g) => g.files.length > 0).map((g) => ({ ...g, files: g.files.sort() }));
+}
+
+/** Runs one shard as a child process; its whole output is kept to be printed after all shards end. */
+function startShard(shard, files) {
+  return new Promise((resolve) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--shard', String(shard)], {
+      cwd: web,
+      env: { ...process.env, [SHARD_FILES]: JSON.stringify(files) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    const stop = () => child.kill('SIGTERM');
+    process.once('SIGINT', stop);
+    child.on('close', (code, signal) => {
+      process.off('SIGINT', stop);
+      const took = ((performance.now() - started) / 1000).toFixed(0);
+      console.log(`e2e: shard ${shard} ended (exit ${code ?? signal}) after ${took}s`);
+      resolve({ shard, files, code: code ?? 1, output, took });
+    });
+  });
+}
+
+function shardCounts(shard) {
+  try {
+    const r = JSON.parse(readFileSync(path.join(artifacts, `shard-${shard}.json`), 'utf8'));
+    if (Number.isInteger(r.passed) && Number.isInteger(r.failed)) return r;
+  } catch {
+    // missing or unreadable: the shard ended before its files did
+  }
+  return null;
+}
+
+async function main() {
+  rmSync(artifacts, { recursive: true, force: true });
+  mkdirSync(path.join(artifacts, 'screenshots'), { recursive: true });
+  buildIfNeeded('dist', { VITE_FORCE_MOBILE: '' });
+  buildIfNeeded('dist-mobile', { VITE_FORCE_MOBILE: '1' });
+
+  // `node e2e/run.mjs matrix reports` runs only the files whose names contain one of the words.
+  const only = process.argv.slice(2);
+  const files = readdirSync(here)
+    .filter((f) => f.endsWith('.test.mjs'))
+    .filter((f) => only.length === 0 || only.some((word) => f.includes(word)))
+    .map((f) => path.join(here, f));
+  const wanted = Number(process.env.E2E_SHARDS ?? 2);
+  if (!Number.isInteger(wanted) || wanted < 1)
+    throw new Error(`E2E_SHARDS must be a whole number ≥ 1 (${wanted})`);
+  const known = knownDurations();
+  const shards = split(files, Math.min(wanted, Math.max(files.length, 1)), known);
+  for (const [i, g] of shards.entries())
+    console.log(
+      `e2e: shard ${i + 1}: ${g.files.length} files, about ${g.total.toFixed(0)}s (${g.files.map((f) => path.basename(f, '.test.mjs')).join(', ')})`,
+    );
+  const results = await Promise.all(shards.map((g, i) => startShard(i + 1, g.files)));
+
+  let passed = 0;
+  let failed = 0;
+  const measured = { ...known };
+  for (const r of results) {
+    console.log(`\n--- browser shard ${r.shard}: exit ${r.code}, ${r.took}s ---`);
+    process.stdout.write(r.output);
+    const counts = shardCounts(r.shard);
+    if (!counts) {
+      console.error(`e2e: shard ${r.shard} ended without its counts: counted as failed`);
+      failed += 1;
+      continue;
+    }
+    passed += counts.passed;
+    failed += counts.failed;
+    // A shard that failed with exit code but no failed test (a crash after its tests) still fails the run.
+    if (r.code !== 0 && counts.failed === 0) failed += 1;
+    for (const [file, s] of Object.entries(counts.seconds ?? {})) measured[file] = Math.round(s);
+  }
+  writeFileSync(path.join(artifacts, 'ran.json'), JSON.stringify({ passed, failed }));
+  // Copy over e2e/durations.json to split later runs by these figures.
+  writeFileSync(path.join(artifacts, 'durations.json'), `${JSON.stringify(sortKeys(measured), null, 2)}\n`);
+  console.log(`\n${passed} passed, ${failed} failed`);
+  process.exit(failed ? 1 : 0);
+}
+
+function sortKeys(o) {
+  return Object.fromEntries(Object.entries(o).sort(([a], [b]) => a.localeCompare(b)));
+}
+
+const shardArg = process.argv.indexOf('--shard');
+const entry =
+  shardArg >= 0
+    ? runShard(Number(process.argv[shardArg + 1]), JSON.parse(process.env[SHARD_FILES] ?? '[]'))
+    : main();
+entry.catch(async (error) => {
   console.error(error);
   await cleanup();
   process.exit(1);
