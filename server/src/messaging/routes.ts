@@ -3,12 +3,14 @@ import {
   Messages,
   MessagesQuery,
   SendMessageBody,
+  type SentMessage,
   SlugParams,
   SystemMessageBody,
   TagIdParams,
   UpdateReceivedMessageBody,
   UserRefParams,
 } from '@cc/contracts';
+import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import type { App } from '../http/app-types';
 import { done, ok, paginate } from '../http/envelope';
@@ -30,6 +32,10 @@ const ReceivedFromParams = z.object({ id: ref, sender: ref });
 const MessageParams = z.object({ id: ref, messageId: idParam });
 const RoleMessageParams = z.object({ slug: SlugParams.shape.slug, roleId: idParam });
 const SystemTargetParams = z.object({ id: z.string().min(1).max(120) });
+
+/** Every send answers 201 with the sent message and 'Sent messages updated.' (spec 2 §8). */
+const sent = (reply: FastifyReply, message: SentMessage) =>
+  reply.status(201).send(ok(message, Messages.sentMessagesUpdated));
 
 /** Messaging (spec 2 §7 "Messaging"; shapes in contracts messaging.ts). HTTP only: rules live in the service. */
 export async function messagingRoutes(app: App) {
@@ -81,41 +87,26 @@ export async function messagingRoutes(app: App) {
   app.post(
     '/users/:id/message',
     { schema: { tags, params: UserRefParams, body: SendMessageBody } },
-    async (r, reply) =>
-      reply
-        .status(201)
-        .send(ok(await sendToPeople(r.ctx, r.params.id, r.body), Messages.sentMessagesUpdated)),
+    async (r, reply) => sent(reply, await sendToPeople(r.ctx, r.params.id, r.body)),
   );
   app.post(
     '/entities/:slug/roles/:roleId/message',
     { schema: { tags, params: RoleMessageParams, body: SendMessageBody } },
-    async (r, reply) =>
-      reply
-        .status(201)
-        .send(
-          ok(await sendToRole(r.ctx, r.params.slug, r.params.roleId, r.body), Messages.sentMessagesUpdated),
-        ),
+    async (r, reply) => sent(reply, await sendToRole(r.ctx, r.params.slug, r.params.roleId, r.body)),
   );
   app.post(
     '/entities/:slug/message',
     { schema: { tags, params: SlugParams, body: SendMessageBody } },
-    async (r, reply) =>
-      reply
-        .status(201)
-        .send(ok(await sendToEntity(r.ctx, r.params.slug, r.body), Messages.sentMessagesUpdated)),
+    async (r, reply) => sent(reply, await sendToEntity(r.ctx, r.params.slug, r.body)),
   );
   app.post(
     '/tags/:id/message',
     { schema: { tags, params: TagIdParams, body: SendMessageBody } },
-    async (r, reply) =>
-      reply.status(201).send(ok(await sendToTag(r.ctx, r.params.id, r.body), Messages.sentMessagesUpdated)),
+    async (r, reply) => sent(reply, await sendToTag(r.ctx, r.params.id, r.body)),
   );
   app.post(
     '/system/message/:id',
     { schema: { tags, params: SystemTargetParams, body: SystemMessageBody } },
-    async (r, reply) =>
-      reply
-        .status(201)
-        .send(ok(await sendSystemMessage(r.ctx, r.params.id, r.body), Messages.sentMessagesUpdated)),
+    async (r, reply) => sent(reply, await sendSystemMessage(r.ctx, r.params.id, r.body)),
   );
 }
