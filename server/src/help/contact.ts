@@ -170,7 +170,8 @@ async function deliverContact(job: JobContext, payload: { contact_id: number }) 
   const identity = await helpIdentity(job.db, job.config.appUrl, contact.user_id);
   const user = await identityOf(job.db, contact.user_id);
   if (!identity || !user) throw new PermanentJobError('The user who asked no longer exists.');
-  const recipients = await supportRecipients(job.db, await aEntityIdOf(job.db, user.entity_id));
+  const aEntityId = await aEntityIdOf(job.db, user.entity_id);
+  const recipients = await supportRecipients(job.db, aEntityId);
   if (!recipients.addresses.length)
     throw new PermanentJobError('There is no support address and no super admin.');
   const messages = recipients.addresses.map((to) =>
@@ -183,7 +184,6 @@ async function deliverContact(job: JobContext, payload: { contact_id: number }) 
       askedAt: new Date(contact.created_at),
     }),
   );
-  const aEntityId = await aEntityIdOf(job.db, user.entity_id);
   await job.db.transaction().execute(async (trx) => {
     await recordJobMail(job, trx, messages);
     await sendSupportMessage(trx, contact, aEntityId);

@@ -2,7 +2,7 @@ import { type AccountEvent, ActivityPerm, AUTH_EVENT_LABELS, formatDateTime } fr
 import { useState } from 'react';
 import { useAuth, usePermission } from '../app/auth';
 import { errorEnvelope } from '../entities/shared';
-import { Badge, type BadgeTone, Card, CardPagination, EmptyState } from '../ui';
+import { Badge, type BadgeTone, PagedListCard } from '../ui';
 import { deviceLabel, useAccountActivity } from './api';
 
 const TONES: Record<AccountEvent['event'], BadgeTone> = {
@@ -28,43 +28,34 @@ function AccountActivity({ userId }: { userId: number }) {
   const [page, setPage] = useState(1);
   const events = useAccountActivity(userId, page);
   return (
-    <Card title="Account activity" padded={false} data-testid="account-activity">
-      {events.isError ? (
-        <EmptyState
-          title="Account activity could not be loaded"
-          description={errorEnvelope(events.error, 'Please try again.').message}
-        />
-      ) : events.isLoading ? (
-        <div className="space-y-3 p-5" role="status" aria-busy="true" aria-label="Loading account activity">
-          {[0, 1, 2].map((i) => (
-            <div key={i} className="cc-skeleton h-4 w-2/3 rounded bg-slate-200" />
-          ))}
-        </div>
-      ) : !events.data?.data.length ? (
-        <EmptyState
-          title="No account activity yet"
-          description="Sign-ins and password changes will appear here."
-        />
-      ) : (
-        <ul className="divide-y divide-slate-100" aria-label="Account activity">
-          {events.data.data.map((e) => (
-            <li
-              key={e.id}
-              className="flex flex-col gap-1 px-5 py-3 sm:flex-row sm:items-center sm:justify-between"
-            >
-              <span className="flex flex-wrap items-center gap-2">
-                <Badge tone={TONES[e.event]}>{AUTH_EVENT_LABELS[e.event]}</Badge>
-                <span className="text-sm text-slate-700">{deviceLabel(e.user_agent, e.via)}</span>
-              </span>
-              <span className="flex flex-wrap gap-x-3 text-sm text-slate-600">
-                <time dateTime={e.created_at}>{formatDateTime(e.created_at)}</time>
-                {e.ip ? <span>Address {e.ip}</span> : null}
-              </span>
-            </li>
-          ))}
-        </ul>
+    <PagedListCard
+      title="Account activity"
+      testId="account-activity"
+      listLabel="Account activity"
+      loadingLabel="Loading account activity"
+      pagesLabel="Account activity pages"
+      isLoading={events.isLoading}
+      errorTitle="Account activity could not be loaded"
+      errorText={events.isError ? errorEnvelope(events.error, 'Please try again.').message : undefined}
+      empty={{
+        title: 'No account activity yet',
+        description: 'Sign-ins and password changes will appear here.',
+      }}
+      page={events.data}
+      onPageChange={setPage}
+      itemClassName="flex flex-col gap-1 px-5 py-3 sm:flex-row sm:items-center sm:justify-between"
+      renderItem={(e) => (
+        <>
+          <span className="flex flex-wrap items-center gap-2">
+            <Badge tone={TONES[e.event]}>{AUTH_EVENT_LABELS[e.event]}</Badge>
+            <span className="text-sm text-slate-700">{deviceLabel(e.user_agent, e.via)}</span>
+          </span>
+          <span className="flex flex-wrap gap-x-3 text-sm text-slate-600">
+            <time dateTime={e.created_at}>{formatDateTime(e.created_at)}</time>
+            {e.ip ? <span>Address {e.ip}</span> : null}
+          </span>
+        </>
       )}
-      <CardPagination meta={events.data?.meta} onPageChange={setPage} label="Account activity pages" />
-    </Card>
+    />
   );
 }

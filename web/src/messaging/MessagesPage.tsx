@@ -197,19 +197,16 @@ const rowClass = (active: boolean) =>
     active && 'bg-primary-100 hover:bg-primary-100',
   );
 
-function ReceivedList({
-  me,
-  view,
-  setView,
-  onOpen,
-  chosen,
-}: {
+/** What the Received and Sent lists share: whose mailbox, the list's address state, and the open conversation. */
+interface MailboxListProps {
   me: number;
   view: View;
   setView: (p: Partial<View>) => void;
   onOpen: (p: { id: number; name: string }, row: string) => void;
   chosen: (row: string) => boolean;
-}) {
+}
+
+function ReceivedList({ me, view, setView, onOpen, chosen }: MailboxListProps) {
   const list = useReceivedMessages(me, { page: view.page, search: view.search, unread: view.unread });
   const rows = list.data?.data;
   return (
@@ -293,19 +290,7 @@ function ReceivedRow({ m, active, onOpen }: { m: ReceivedMessage; active: boolea
   );
 }
 
-function SentList({
-  me,
-  view,
-  setView,
-  onOpen,
-  chosen,
-}: {
-  me: number;
-  view: View;
-  setView: (p: Partial<View>) => void;
-  onOpen: (p: { id: number; name: string }, row: string) => void;
-  chosen: (row: string) => boolean;
-}) {
+function SentList({ me, view, setView, onOpen, chosen }: MailboxListProps) {
   const list = useSentMessages(me, { page: view.page, search: view.search });
   const rows = list.data?.data;
   return (

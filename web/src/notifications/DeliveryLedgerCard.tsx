@@ -9,7 +9,7 @@ import {
 import { useState } from 'react';
 import { useAuth, usePermissionChecker } from '../app/auth';
 import { errorEnvelope } from '../entities/shared';
-import { Badge, type BadgeTone, Card, CardPagination, EmptyState } from '../ui';
+import { Badge, type BadgeTone, PagedListCard } from '../ui';
 import { useDeliveryLedger } from './api';
 
 const TONES: Record<NotificationDelivery['state'], BadgeTone> = {
@@ -61,45 +61,36 @@ function Ledger({ userRef }: { userRef: string }) {
   const [page, setPage] = useState(1);
   const ledger = useDeliveryLedger(userRef, page);
   return (
-    <Card title="Reminders and notifications" padded={false} data-testid="delivery-ledger">
-      {ledger.isError ? (
-        <EmptyState
-          title="The reminders could not be loaded"
-          description={errorEnvelope(ledger.error, 'Please try again.').message}
-        />
-      ) : ledger.isLoading ? (
-        <div className="space-y-3 p-5" role="status" aria-busy="true" aria-label="Loading reminders">
-          {[0, 1, 2].map((i) => (
-            <div key={i} className="cc-skeleton h-4 w-2/3 rounded bg-slate-200" />
-          ))}
-        </div>
-      ) : !ledger.data?.data.length ? (
-        <EmptyState
-          title="No reminders yet"
-          description="Reminders before training expires, and whether they arrived, will appear here."
-        />
-      ) : (
-        <ul className="divide-y divide-slate-100" aria-label="Reminders and notifications">
-          {ledger.data.data.map((d) => (
-            <li
-              key={d.id}
-              className="flex flex-col gap-1 px-5 py-3 sm:flex-row sm:items-start sm:justify-between"
-            >
-              <span className="min-w-0">
-                <span className="block text-sm font-medium text-slate-900">{occasionText(d)}</span>
-                <span className="block text-sm text-slate-600">
-                  {CHANNEL_LABEL[d.channel]} · {describeDelivery(d, timeOf)}
-                </span>
-              </span>
-              <span className="flex shrink-0 flex-wrap items-center gap-2 text-sm text-slate-600">
-                <Badge tone={TONES[d.state]}>{STATE_LABEL[d.state]}</Badge>
-                <time dateTime={d.sent_at ?? d.created_at}>{formatDateTime(d.sent_at ?? d.created_at)}</time>
-              </span>
-            </li>
-          ))}
-        </ul>
+    <PagedListCard
+      title="Reminders and notifications"
+      testId="delivery-ledger"
+      listLabel="Reminders and notifications"
+      loadingLabel="Loading reminders"
+      pagesLabel="Reminder pages"
+      isLoading={ledger.isLoading}
+      errorTitle="The reminders could not be loaded"
+      errorText={ledger.isError ? errorEnvelope(ledger.error, 'Please try again.').message : undefined}
+      empty={{
+        title: 'No reminders yet',
+        description: 'Reminders before training expires, and whether they arrived, will appear here.',
+      }}
+      page={ledger.data}
+      onPageChange={setPage}
+      itemClassName="flex flex-col gap-1 px-5 py-3 sm:flex-row sm:items-start sm:justify-between"
+      renderItem={(d) => (
+        <>
+          <span className="min-w-0">
+            <span className="block text-sm font-medium text-slate-900">{occasionText(d)}</span>
+            <span className="block text-sm text-slate-600">
+              {CHANNEL_LABEL[d.channel]} · {describeDelivery(d, timeOf)}
+            </span>
+          </span>
+          <span className="flex shrink-0 flex-wrap items-center gap-2 text-sm text-slate-600">
+            <Badge tone={TONES[d.state]}>{STATE_LABEL[d.state]}</Badge>
+            <time dateTime={d.sent_at ?? d.created_at}>{formatDateTime(d.sent_at ?? d.created_at)}</time>
+          </span>
+        </>
       )}
-      <CardPagination meta={ledger.data?.meta} onPageChange={setPage} label="Reminder pages" />
-    </Card>
+    />
   );
 }

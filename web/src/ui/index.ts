@@ -7,6 +7,7 @@ export { type Column, DataTable } from './DataTable';
 export { EmptyState } from './EmptyState';
 export { Checkbox, Select, TextArea, TextField } from './Field';
 export { FormError } from './FormError';
+export { PagedListCard } from './PagedListCard';
 export { type Crumb, PageHeader } from './PageHeader';
 export { CardPagination, Pagination, type PaginationMeta, pageWindow } from './Pagination';
 export { SearchInput } from './SearchInput';
