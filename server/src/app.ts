@@ -17,6 +17,7 @@ import {
 import { activityRoutes } from './activity/routes';
 import { passwordGatePlugin } from './auth/password-gate';
 import { authRoutes, authWebRoutes } from './auth/routes';
+import { bookingRoutes } from './bookings/routes';
 import { certificateRoutes } from './certificates/routes';
 import { complianceRoutes } from './compliance/routes';
 import { contentRoutes } from './content/routes';
@@ -174,6 +175,7 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}) {
       await api.register(activityRoutes);
       await api.register(dashboardRoutes);
       await api.register(messagingRoutes);
+      await api.register(bookingRoutes);
       await api.register(notificationRoutes);
       await api.register(helpRoutes);
     },

@@ -3,6 +3,7 @@ import './zod-setup';
 
 export * from './activity';
 export * from './auth';
+export * from './bookings';
 export * from './common';
 export * from './compliance';
 export * from './constants';

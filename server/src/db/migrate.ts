@@ -23,6 +23,7 @@ import * as m022 from './migrations/022_date_format';
 import * as m023 from './migrations/023_messaging';
 import * as m024 from './migrations/024_notifications';
 import * as m025 from './migrations/025_help_articles';
+import * as m026 from './migrations/026_bookings';
 
 /** Ordered, forward-only. Add a file, import it here; never edit one that has shipped. */
 const migrations: Record<string, Migration> = {
@@ -48,6 +49,7 @@ const migrations: Record<string, Migration> = {
   '023_messaging': m023,
   '024_notifications': m024,
   '025_help_articles': m025,
+  '026_bookings': m026,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -898,3 +898,140 @@ export interface Database {
   help_articles: HelpArticlesTable;
   help_contacts: HelpContactsTable;
 }
+
+/** 026: face-to-face training (bookings/): sessions, their days, delegates, orders, settings, calendar feeds. */
+export interface TrainingProviderSettingsTable {
+  entity_id: number;
+  delegate_auto_accept_period: Generated<number>;
+  delegate_removal_cutoff_hours: Generated<number>;
+  practical_min_delegates: Generated<number>;
+  practical_max_delegates: Generated<number>;
+  theory_min_delegates: Generated<number>;
+  theory_max_delegates: Generated<number>;
+  waitlist_claim_hours: Generated<number>;
+  waitlist_cutoff_hours: Generated<number>;
+  minimum_decision_hours: Generated<number>;
+  under_minimum_action: Generated<'cancel' | 'confirm'>;
+  updated_at: DefaultTimestamp;
+}
+
+export interface DelegateSettingsTable {
+  entity_id: number;
+  require_approval: Generated<boolean>;
+  allow_self_cancel: Generated<boolean>;
+  send_calendar_invites: Generated<boolean>;
+  notify_managers: Generated<boolean>;
+  updated_at: DefaultTimestamp;
+}
+
+export interface CancellationReasonsTable {
+  id: Generated<number>;
+  name: string;
+  position: Generated<number>;
+}
+
+export interface TrainingSessionsTable {
+  id: Generated<number>;
+  uuid: Generated<string>;
+  entity_id: number;
+  content_id: number;
+  course_id: number;
+  trainer_id: number | null;
+  venue: string | null;
+  room: string | null;
+  virtual: Generated<boolean>;
+  virtual_url: string | null;
+  area: string | null;
+  aim: string | null;
+  content_covered: string | null;
+  learning_outcomes: string | null;
+  available_to: Generated<'internal' | 'external' | 'all'>;
+  min_delegates: Generated<number>;
+  max_delegates: number;
+  grading_method: Generated<'attendance' | 'pass_fail' | 'score'>;
+  pass_mark: number | null;
+  status: Generated<'scheduled' | 'confirmed' | 'completed' | 'incomplete' | 'cancelled'>;
+  cancellation_reason_id: number | null;
+  cancellation_notes: string | null;
+  cancelled_at: Date | null;
+  decided_at: Date | null;
+  places_taken: Generated<number>;
+  check_in_code: string;
+  sequence: Generated<number>;
+  starts_at: Date;
+  ends_at: Date;
+  created_by: number | null;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
+export interface TrainingSessionDatesTable {
+  id: Generated<number>;
+  session_id: number;
+  position: number;
+  /** 'YYYY-MM-DD' */
+  date: string;
+  /** 'HH:MM:SS' (local, Europe/London) */
+  start_time: string;
+  end_time: string;
+  starts_at: Date;
+  ends_at: Date;
+}
+
+export interface TrainingOrdersTable {
+  id: Generated<number>;
+  uuid: Generated<string>;
+  session_id: number;
+  entity_id: number;
+  places: number;
+  named: Generated<number>;
+  status: Generated<'placed' | 'cancelled'>;
+  notes: string | null;
+  ordered_by: number | null;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
+export interface SessionDelegatesTable {
+  id: Generated<number>;
+  session_id: number;
+  user_id: number;
+  entity_id: number;
+  order_id: number | null;
+  context: Generated<'download' | 'online'>;
+  status: 'requested' | 'pending' | 'accepted' | 'waitlisted' | 'offered' | 'declined' | 'deleted';
+  waitlisted_at: Date | null;
+  offer_expires_at: Date | null;
+  attendance: 'attended' | 'partial' | 'no_show' | null;
+  passed: boolean | null;
+  score: ColumnType<string | null, number | string | null | undefined, number | string | null>;
+  notes: string | null;
+  checked_in_at: Date | null;
+  marked_by: number | null;
+  marked_at: Date | null;
+  result_id: number | null;
+  invite_sequence: Generated<number>;
+  booked_by: number | null;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
+export interface CalendarFeedsTable {
+  id: Generated<number>;
+  user_id: number;
+  token_hash: string;
+  created_at: DefaultTimestamp;
+  last_used_at: Date | null;
+  revoked_at: Date | null;
+}
+
+export interface Database {
+  training_provider_settings: TrainingProviderSettingsTable;
+  delegate_settings: DelegateSettingsTable;
+  cancellation_reasons: CancellationReasonsTable;
+  training_sessions: TrainingSessionsTable;
+  training_session_dates: TrainingSessionDatesTable;
+  training_orders: TrainingOrdersTable;
+  session_delegates: SessionDelegatesTable;
+  calendar_feeds: CalendarFeedsTable;
+}

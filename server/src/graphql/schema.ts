@@ -9,6 +9,9 @@ import './whitelabel';
 import './learning';
 import './preferences';
 import './help';
+import './bookings-sessions';
+import './bookings-delegates';
+import './bookings-settings';
 
 /** Built once per process: the schema is static. */
 export const schema = builder.toSchema();

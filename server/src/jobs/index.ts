@@ -1,3 +1,4 @@
+import { registerBookingJobs } from '../bookings/jobs';
 import { registerHelpJobs } from '../help/contact';
 import { registerMailJobs } from '../mail/jobs';
 import { registerMatrixJobs } from '../matrix/report';
@@ -17,4 +18,5 @@ export function registerAllJobs(): void {
   registerMessagingJobs();
   registerNotificationJobs();
   registerHelpJobs();
+  registerBookingJobs();
 }

@@ -1,0 +1,2 @@
+/** Placeholder until its part of issue 15 lands. */
+export function registerDelegateJobs(): void {}

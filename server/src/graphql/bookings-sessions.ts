@@ -1,0 +1,2 @@
+// Placeholder until its part of issue 15 lands: GraphQL of bookings (sessions).
+export {};
