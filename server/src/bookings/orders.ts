@@ -10,8 +10,7 @@ import { entityScope, inScope } from '../entities/scope';
 import { actorOf, authorize, type Ctx, can } from '../http/context';
 import { conflict, forbidden, HttpError, notFound } from '../http/errors';
 import { releasePlaces } from './capacity';
-import { presentDelegate, sessionViews, type Viewer } from './delegate-presenters';
-import { canViewExternal, delegateRowsByIds, findSessionFacts, setDelegateStatus } from './delegate-queries';
+import { canViewExternal, findSessionFacts, setDelegateStatus } from './delegate-queries';
 import {
   addPeople,
   DelegateErrors,
@@ -32,6 +31,7 @@ import {
   type OrderRow,
   ordersPage,
 } from './orders-queries';
+import { loadDelegateViews, loadSessionViews } from './presenters';
 import { offerFreedPlaces } from './waitlist';
 
 /**
@@ -41,17 +41,12 @@ import { offerFreedPlaces } from './waitlist';
  * order's unnamed places (training_orders.named, guarded by its CHECK and a guarded UPDATE). Cancelling releases the
  * unnamed places and removes the named delegates (the removal cut-off applies), then offers the places on.
  */
-async function viewer(ctx: Ctx): Promise<Viewer> {
-  const scope = await entityScope(ctx);
-  return { actor: actorOf(ctx), inScope: (id) => inScope(scope, id), now: ctx.clock() };
-}
-
 async function present(ctx: Ctx, rows: OrderRow[]): Promise<TrainingOrderView[]> {
-  const sessions = await sessionViews(
-    ctx.db,
+  const views = await loadSessionViews(
+    ctx,
     rows.map((r) => r.session_id),
-    await viewer(ctx),
   );
+  const sessions = new Map(views.map((v) => [v.id, v]));
   return rows.flatMap((r) => {
     const session = sessions.get(r.session_id);
     if (!session) return [];
@@ -179,7 +174,7 @@ export async function nameOrderDelegates(ctx: Ctx, id: number, body: NameOrderDe
   });
   return {
     order: await presentOne(ctx, id),
-    delegates: (await delegateRowsByIds(ctx.db, ids)).map(presentDelegate),
+    delegates: await loadDelegateViews(ctx.db, ids),
   };
 }
 
