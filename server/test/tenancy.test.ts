@@ -11,6 +11,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import yauzl from 'yauzl';
 import { createSession } from '../src/auth/queries';
+import {
+  DELEGATE_EXEMPT,
+  DELEGATE_TABLES,
+  type DelegateFixture,
+  delegateCases,
+  delegateFixture,
+  delegateLists,
+} from '../src/bookings/delegate-tenancy';
 import { recordResult } from '../src/results/service';
 import {
   buildCategory,
@@ -69,6 +77,8 @@ interface Fixture {
   message: { id: number };
   // Notifications (issue 14): an in-app reminder of the victim's.
   notification: { id: number };
+  // Delegates (issue 15): the target's session, the victim's booking on it, an order of the target's.
+  delegates: DelegateFixture;
 }
 interface Case {
   method: Method;
@@ -362,6 +372,7 @@ const SCOPED: Case[] = [
   ...tagCases(),
   ...messagingCases(),
   ...notificationCases(),
+  ...delegateCases(),
 ];
 
 /** Messaging (issue 14): the victim's mailbox and message, and sends to the target's site, role, tag, org. */
@@ -715,10 +726,12 @@ const LISTS: ListCase[] = [
   ),
   ...resultLists(),
   ...presetLists(),
+  ...delegateLists(),
 ];
 
 /** Open to anyone, or only about the caller themself: nothing of another organisation to reach. */
 const EXEMPT: Record<string, string> = {
+  ...DELEGATE_EXEMPT,
   'GET /api/version': 'public',
   'GET /api/time': 'public',
   'GET /api/check': 'public',
@@ -803,6 +816,7 @@ const TENANT_TABLES = [
   'messages',
   'message_recipients',
   'notifications',
+  ...DELEGATE_TABLES,
 ] as const;
 
 let h: Harness;
@@ -923,6 +937,12 @@ beforeAll(async () => {
       })
       .returning('id')
       .executeTakeFirstOrThrow(),
+    delegates: await delegateFixture(h.db, {
+      orgId: org.id,
+      siteId: site.id,
+      victimId: victim.id,
+      canary: CANARY,
+    }),
     compliance: {
       ruleId: (
         await h.db

@@ -10,7 +10,7 @@ import { entityScope, inScope } from '../entities/scope';
 import { actorOf, authorize, type Ctx, can } from '../http/context';
 import { conflict, forbidden, HttpError, notFound } from '../http/errors';
 import { releasePlaces } from './capacity';
-import { canViewExternal, findSessionFacts, setDelegateStatus } from './delegate-queries';
+import { findSessionFacts, setDelegateStatus } from './delegate-queries';
 import {
   addPeople,
   DelegateErrors,
@@ -77,16 +77,10 @@ async function presentOne(ctx: Ctx, id: number) {
   return view;
 }
 
-/** 9 and the a_entity's external bookings flag: the ordering side. */
-async function assertOrdering(ctx: Ctx) {
-  const actor = authorize(ctx, [P.createBookings]);
-  if (!(await canViewExternal(ctx.db, actor.aEntityId))) throw forbidden();
-  return actor;
-}
-
 /** POST /training-orders: places on a marketplace session, delegates named now or later. */
 export async function placeOrder(ctx: Ctx, body: TrainingOrderBody): Promise<TrainingOrderView> {
-  const actor = await assertOrdering(ctx);
+  // 9, then the session: without the a_entity's external flag no marketplace session is seen (404, as missing).
+  const actor = authorize(ctx, [P.createBookings]);
   const s = await findSessionFacts(ctx.db, body.session_id);
   if (!s || !(await onMarketplaceFor(ctx.db, s, actor.aEntityId))) throw notFound();
   const scope = await entityScope(ctx);
