@@ -130,7 +130,8 @@ export const delegateLists = () => [
   },
 ];
 
-export const DELEGATE_TABLES = ['training_sessions', 'session_delegates', 'training_orders'] as const;
+/** training_sessions and session_delegates are listed by the sessions part. */
+export const DELEGATE_TABLES = ['training_orders'] as const;
 export const DELEGATE_EXEMPT = {
   'GET /api/marketplace':
     'training companies publish these sessions to every organisation that books externally (orders.test.ts)',
