@@ -126,8 +126,7 @@ export async function assertSessionSeen(ctx: Ctx, a: SessionAccess): Promise<voi
 export async function bookableFor(db: DbOrTrx, s: SessionFacts, user: { primary_entity_id: number }) {
   const aEntities = await aEntitiesOf(db, [user.primary_entity_id]);
   const aEntityId = aEntities.get(user.primary_entity_id) ?? user.primary_entity_id;
-  if (s.available_to !== 'external' && (await subtreeIds(db as never, aEntityId)).includes(s.entity_id))
-    return true;
+  if (s.available_to !== 'external' && (await subtreeIds(db, aEntityId)).includes(s.entity_id)) return true;
   return onMarketplaceFor(db, s, aEntityId);
 }
 
@@ -233,11 +232,16 @@ async function rowsToPlace(
 }
 
 /** People by id, every one in the actor's scope, or a 422 on `users` refusing the whole list. */
-export async function peopleInScope(ctx: Ctx, scope: EntityScope, ids: number[]): Promise<DelegateUser[]> {
+export async function peopleInScope(
+  ctx: Ctx,
+  scope: EntityScope,
+  ids: number[],
+  field = 'users',
+): Promise<DelegateUser[]> {
   const unique = [...new Set(ids)];
   const people = await findUsers(ctx.db, unique);
   if (people.length !== unique.length || people.some((p) => !inScope(scope, p.primary_entity_id)))
-    throw invalidField('users', DelegateErrors.outOfScope);
+    throw invalidField(field, DelegateErrors.outOfScope);
   return people;
 }
 
@@ -336,7 +340,7 @@ export async function bookSession(ctx: Ctx, sessionId: number, body: BookSession
   if (!can(actor, [self ? P.ownBookings : P.requestBookings])) throw forbidden();
   const person = self
     ? (await findUsers(ctx.db, [actor.userId]))[0]
-    : (await peopleInScope(ctx, await entityScope(ctx), [body.user_id as number]))[0];
+    : (await peopleInScope(ctx, await entityScope(ctx), [body.user_id as number], 'user_id'))[0];
   if (!person) throw notFound();
   const s = await findSessionFacts(ctx.db, sessionId);
   if (!s || !(await bookableFor(ctx.db, s, person))) throw notFound();
