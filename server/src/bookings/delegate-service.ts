@@ -246,11 +246,11 @@ export async function peopleInScope(
 }
 
 /** Locks the order and names `count` more delegates on it; 422 when its unnamed places are too few. */
-export async function nameOnOrder(trx: Trx, orderId: number, count: number) {
+export async function nameOnOrder(trx: Trx, orderId: number, count: number, now: Date) {
   if (count === 0) return;
   const updated = await trx
     .updateTable('training_orders')
-    .set((eb) => ({ named: eb('named', '+', count), updated_at: new Date() }))
+    .set((eb) => ({ named: eb('named', '+', count), updated_at: now }))
     .where('id', '=', orderId)
     .where('status', '=', 'placed')
     .where((eb) => eb(eb('named', '+', count), '<=', eb.ref('places')))
@@ -279,7 +279,7 @@ export async function addPeople(
   const rows = await rowsToPlace(trx, s, people, o);
   if (o.reserve !== undefined && !(await takePlaces(trx, s.id, o.reserve)))
     throw invalidField('places', BookingsMessages.notEnoughPlaces);
-  if (o.orderId !== null) await nameOnOrder(trx, o.orderId, rows.length);
+  if (o.orderId !== null) await nameOnOrder(trx, o.orderId, rows.length, o.now);
   for (const { row, reused } of rows)
     await place(
       trx,
