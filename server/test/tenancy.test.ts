@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import yauzl from 'yauzl';
 import { createSession } from '../src/auth/queries';
+import { insertSession } from '../src/bookings/sessions-world';
 import { recordResult } from '../src/results/service';
 import {
   buildCategory,
@@ -69,6 +70,8 @@ interface Fixture {
   message: { id: number };
   // Notifications (issue 14): an in-app reminder of the victim's.
   notification: { id: number };
+  // Face-to-face training (issue 15): a session of the target's site.
+  trainingSession: { id: number };
 }
 interface Case {
   method: Method;
@@ -363,6 +366,7 @@ const SCOPED: Case[] = [
   ...messagingCases(),
   ...notificationCases(),
   ...bookingExtrasCases(),
+  ...trainingSessionCases(),
 ];
 
 /** Messaging (issue 14): the victim's mailbox and message, and sends to the target's site, role, tag, org. */
@@ -716,6 +720,13 @@ const LISTS: ListCase[] = [
   ),
   ...resultLists(),
   ...presetLists(),
+  {
+    method: 'GET',
+    route: '/api/training-sessions',
+    url: () => '/api/training-sessions?per_page=100',
+    secrets: (f) => [CANARY, `"id":${f.trainingSession.id},`],
+    insider: 403,
+  },
 ];
 
 /** Open to anyone, or only about the caller themself: nothing of another organisation to reach. */
@@ -757,8 +768,7 @@ const EXEMPT: Record<string, string> = {
     "the caller only: goes to the caller's own organisation's support (src/help/help.test.ts)",
   'GET /api/help/customers': 'super admins only (src/help/help.test.ts)',
   'GET /api/calendar/:token.ics': 'public: the token is the secret (src/bookings/calendar.test.ts)',
-  'GET /api/training-sessions/:id/calendar.ics':
-    "the caller's own booking only (src/bookings/calendar.test.ts)",
+  'GET /api/cancellation-reasons': 'one global list of reasons, the same for every organisation',
   'GET /api/ws': 'websocket; subscribe is scoped like POST /api/reports/matrix (src/matrix/routes.test.ts)',
 };
 
@@ -812,6 +822,8 @@ const TENANT_TABLES = [
   'delegate_settings',
   'calendar_feeds',
   'booking_invites',
+  'training_sessions',
+  'session_delegates',
 ] as const;
 
 let h: Harness;
@@ -909,6 +921,11 @@ beforeAll(async () => {
     presets: await presetFixtures(victim.id, site.id),
     tag: await tagFixture(site.id, victim.id),
     message: await messageFixture(site.id, victim.id),
+    trainingSession: await insertSession(h, {
+      entityId: site.id,
+      contentId: content.id,
+      courseId: course.id,
+    }),
     pack: await h.db
       .insertInto('inspection_packs')
       .values({ entity_id: site.id, requested_by: victim.id })
@@ -949,6 +966,12 @@ beforeAll(async () => {
     },
   };
   mine = await ownFixture();
+  // The outsider's organisation has the bookings area on, so its sessions list answers (and must show none of ours).
+  await h.db
+    .updateTable('entities')
+    .set({ can_view_internal_bookings: true })
+    .where('id', '=', mine.org.id)
+    .execute();
   const outsiderUser = await buildUser(h.db, {
     entityId: mine.org.id,
     permissions: PERMISSIONS.map((p) => p.id),
@@ -1271,6 +1294,41 @@ function resultLists(): ListCase[] {
   ];
 }
 
+/**
+ * Training sessions (issue 15): a create names the target as acting-as entity (404 outside it, 403 without 9); a
+ * session is seen only by bookings staff in scope, its trainer and its delegates, so everyone else gets 404.
+ */
+function trainingSessionCases(): Case[] {
+  const own = caseOf('own');
+  const url =
+    (tail = '') =>
+    (f: Fixture) =>
+      `/api/training-sessions/${f.trainingSession.id}${tail}`;
+  return [
+    caseOf('scoped')(
+      'POST',
+      '/api/training-sessions',
+      (f) => `/api/training-sessions?actingAs=${f.org.slug}`,
+      (f) => ({
+        contentId: f.content.id,
+        date: '2031-01-01',
+        startTime: '09:00',
+        endTime: '10:00',
+        maxDelegates: 5,
+      }),
+    ),
+    own('GET', '/api/training-sessions/:id', url()),
+    own('PATCH', '/api/training-sessions/:id', url(), () => ({ venue: 'Taken' })),
+    own('POST', '/api/training-sessions/:id/cancel', url('/cancel'), () => ({ cancellation_reason_id: 1 })),
+    own('POST', '/api/training-sessions/:id/complete', url('/complete')),
+    own('POST', '/api/training-sessions/:id/incomplete', url('/incomplete')),
+    own('POST', '/api/training-sessions/:id/attendance', url('/attendance'), () => ({
+      marks: [{ delegate_id: 1, attendance: 'attended' }],
+    })),
+    own('POST', '/api/training-sessions/:id/check-in', url('/check-in'), () => ({ code: 'ABCDEF' })),
+  ];
+}
+
 /** Notifications (issue 14): a notification is its recipient's (404 for everyone else); the ledger is scoped. */
 function notificationCases(): Case[] {
   const own = caseOf('own');
@@ -1314,6 +1372,11 @@ function bookingExtrasCases(): Case[] {
     s('GET', feed, (f) => `/api/users/${f.victim.uuid}/calendar-feed`),
     s('POST', feed, (f) => `/api/users/${f.victim.uuid}/calendar-feed`),
     s('DELETE', feed, (f) => `/api/users/${f.victim.uuid}/calendar-feed`),
+    caseOf('own')(
+      'GET',
+      '/api/training-sessions/:id/calendar.ics',
+      (f) => `/api/training-sessions/${f.trainingSession.id}/calendar.ics`,
+    ),
     s('GET', '/api/dashboards/bookings', (f) => `/api/dashboards/bookings?deep=1&actingAs=${f.site.slug}`),
   ];
 }
