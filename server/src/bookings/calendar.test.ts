@@ -1,4 +1,4 @@
-import { BookingsMessages, DashboardsPerm } from '@cc/contracts';
+import { BookingsMessages, BookingsPerm, DashboardsPerm } from '@cc/contracts';
 import ICAL from 'ical.js';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -380,5 +380,37 @@ describe('/api/training-sessions/{id}/calendar.ics', () => {
     const calendar = new ICAL.Component(ICAL.parse(res.body));
     expect(calendar.getFirstPropertyValue('method')).toBe('PUBLISH');
     expect(calendar.getAllSubcomponents('vevent')).toHaveLength(2);
+  });
+});
+
+describe('invites through the session routes', () => {
+  it('PATCH of a session sends an updated REQUEST; cancelling it sends CANCEL', async () => {
+    const w = await world();
+    const manager = await buildUser(h.db, {
+      entityId: w.company.id,
+      permissions: [BookingsPerm.createBookings, BookingsPerm.editBooking],
+    });
+    const c = await clientFor(h.app, h.db, manager.id);
+    const d = await buildDelegate(h.db, {
+      sessionId: w.session.id,
+      userId: w.learner.id,
+      entityId: w.site.id,
+      status: 'accepted',
+    });
+    await onDelegate(d.id, 'booked');
+    const patched = await c('PATCH', `/api/training-sessions/${w.session.id}`, { venue: 'Another Hall' });
+    expect(patched.statusCode, patched.body).toBe(200);
+    const reason = await h.db.selectFrom('cancellation_reasons').select('id').executeTakeFirstOrThrow();
+    const cancelled = await c('POST', `/api/training-sessions/${w.session.id}/cancel`, {
+      cancellation_reason_id: reason.id,
+    });
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    const invites = await invitesTo(w.learner.email);
+    expect(invites.map((i) => [i.method, i.events[0]?.sequence])).toEqual([
+      ['REQUEST', 1],
+      ['REQUEST', 2],
+      ['CANCEL', 3],
+    ]);
+    expect(new Set(invites.flatMap((i) => i.events.map((e) => e.uid))).size).toBe(2);
   });
 });
