@@ -255,6 +255,42 @@ describe('calendar invites', () => {
   });
 });
 
+describe('a day dropped from a multi-day session', () => {
+  it('is cancelled on its own (its old UID and times), while the other day is updated', async () => {
+    const w = await world();
+    const d = await buildDelegate(h.db, {
+      sessionId: w.session.id,
+      userId: w.learner.id,
+      entityId: w.site.id,
+      status: 'accepted',
+    });
+    await onDelegate(d.id, 'booked');
+    const secondDay = new Date(w.start.getTime() + DAY).toISOString();
+    await h.db
+      .deleteFrom('training_session_dates')
+      .where('session_id', '=', w.session.id)
+      .where('position', '=', 1)
+      .execute();
+    await onSession(w.session.id, 'updated');
+    const invites = await invitesTo(w.learner.email);
+    expect(invites.map((i) => [i.method, i.subject.split(':')[0]])).toEqual([
+      ['REQUEST', 'Invitation'],
+      ['REQUEST', 'Updated invitation'],
+      ['CANCEL', 'Day removed'],
+    ]);
+    expect(invites[1]?.events.map((e) => [e.uid, e.sequence])).toEqual([[`${w.session.uuid}-0@${HOST}`, 2]]);
+    expect(invites[2]?.events.map((e) => [e.uid, e.sequence, e.status, e.start])).toEqual([
+      [`${w.session.uuid}-1@${HOST}`, 2, 'CANCELLED', secondDay],
+    ]);
+    // Removed afterwards: the CANCEL covers the day still booked (the dropped one is already cancelled).
+    await setDelegateStatus(h.db, d.id, 'deleted');
+    await onDelegate(d.id, 'removed');
+    const last = (await invitesTo(w.learner.email)).at(-1);
+    expect(last?.method).toBe('CANCEL');
+    expect(last?.events.map((e) => [e.uid, e.sequence])).toEqual([[`${w.session.uuid}-0@${HOST}`, 3]]);
+  });
+});
+
 describe('/api/users/{id}/calendar-feed and /api/calendar/{token}.ics', () => {
   it('401 without sign-in; 403 for someone else in scope; 404 for another organisation', async () => {
     const w = await world();
