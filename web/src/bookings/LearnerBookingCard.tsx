@@ -198,7 +198,7 @@ export function CheckInForm({
   useEffect(() => {
     if (!autoFocus) return;
     const input = document.getElementById(inputId);
-    input?.scrollIntoView({ block: 'center' });
+    input?.scrollIntoView?.({ block: 'center' });
     input?.focus();
   }, [autoFocus, inputId]);
   const submit = async (e: FormEvent) => {
