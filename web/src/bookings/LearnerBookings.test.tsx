@@ -204,14 +204,18 @@ describe('/your-bookings', () => {
   it('waiting list: the position, an offered place with its deadline, and Claim this place', async () => {
     lists.waitlisted = [
       booking(8, 'waitlisted', session(3, { places_free: 0, waitlist_count: 3 }), { waitlist_position: 2 }),
-      booking(9, 'offered', session(4), { offer_expires_at: '2026-12-01T17:00:00.000Z' }),
     ];
+    // An offered place holds a seat: the server lists it as upcoming; the waiting list shows it first.
+    lists.upcoming = [booking(9, 'offered', session(4), { offer_expires_at: '2026-12-01T17:00:00.000Z' })];
     handler = (c) =>
       c.method === 'POST' && c.url.pathname === '/api/delegates/9/claim'
         ? json(200, { message: 'The place is yours.', data: {} })
         : undefined;
     renderAt('/your-bookings?tab=waiting');
     const list = await screen.findByRole('list', { name: 'Waiting list' }, { timeout: 10_000 });
+    await within(list).findByText(/Claim it by/);
+    expect(within(list).getAllByTestId('booking-card')).toHaveLength(2);
+    expect(screen.getByRole('tab', { name: 'Waiting list (2)' })).toBeTruthy();
     expect(within(list).getByText(/number 2 on the waiting list/)).toBeTruthy();
     expect(within(list).getByText(/Claim it by 01\/12\/2026 17:00/)).toBeTruthy();
     await userEvent.click(

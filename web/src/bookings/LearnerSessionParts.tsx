@@ -26,12 +26,12 @@ export function londonToday(now: Date = new Date()): string {
 
 /** True when one of the session's days is today (self check-in is open on the day only). */
 export function isSessionToday(session: Pick<TrainingSessionView, 'dates'>, today = londonToday()): boolean {
-  return session.dates.some((d) => d.date === today);
+  return (session.dates ?? []).some((d) => d.date === today);
 }
 
 /** "12/12/2026, 09:30–12:30" for each day of the session. */
 export function sessionDays(session: Pick<TrainingSessionView, 'dates' | 'date' | 'startTime' | 'endTime'>) {
-  const days = session.dates.length
+  const days = session.dates?.length
     ? session.dates
     : [{ date: session.date, startTime: session.startTime, endTime: session.endTime }];
   return days.map((d) => ({ key: d.date, text: `${formatDate(d.date)}, ${d.startTime}–${d.endTime}` }));
