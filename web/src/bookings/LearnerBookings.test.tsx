@@ -429,7 +429,7 @@ describe('dashboard widgets', () => {
     const gap = within(card).getByTestId('bookings-gap');
     expect(within(gap).getByRole('link', { name: 'First aid' })).toHaveAttribute(
       'href',
-      '/manage-bookings?course_id=77',
+      '/manage-bookings?content=30%3AMoving+and+handling+practical',
     );
     expect(within(gap).getByText('3 people to book')).toBeTruthy();
     const asked = calls.find((c) => c.url.pathname === '/api/dashboards/bookings');
