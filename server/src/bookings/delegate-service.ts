@@ -99,7 +99,8 @@ export async function sessionAccess(ctx: Ctx, sessionId: number): Promise<Sessio
 
 /**
  * Whether the actor may know the session exists: it is theirs (owner in scope, or they train it), it is on their
- * marketplace, or they or people in their scope are booked on it. Everything else is a 404.
+ * marketplace, they or people in their scope are booked on it, or they could book it (available training).
+ * Everything else is a 404.
  */
 export async function assertSessionSeen(ctx: Ctx, a: SessionAccess): Promise<void> {
   if (a.owned || a.trainer) return;
@@ -113,6 +114,7 @@ export async function assertSessionSeen(ctx: Ctx, a: SessionAccess): Promise<voi
     .where('user_id', '=', a.actor.userId)
     .executeTakeFirst();
   if (own) return;
+  if (await bookableFor(ctx.db, a.s, { primary_entity_id: a.actor.primaryEntity.id })) return;
   throw notFound();
 }
 
