@@ -131,10 +131,11 @@ describe('/your-bookings at 375 px', () => {
       await shoot(page, 'upcoming');
 
       await booked.getByRole('button', { name: `Cancel my booking on ${title}` }).click();
-      const dialog = page.getByRole('alertdialog');
-      await dialog.waitFor();
+      // The dialog's root has no box of its own (its panel is fixed): wait for its button.
+      const confirm = page.getByRole('alertdialog').getByRole('button', { name: 'Cancel my booking' });
+      await confirm.waitFor();
       await shoot(page, 'cancel-confirm');
-      await dialog.getByRole('button', { name: 'Cancel my booking' }).click();
+      await confirm.click();
       await toast(page, 'Your booking has been cancelled.');
       await booked.waitFor({ state: 'detached' });
       assert.deepEqual(errors, []);
@@ -176,8 +177,11 @@ describe('/your-bookings at 375 px', () => {
 
       // A manager removes the delegate: the place is offered to the longest waiting, the learner.
       await admin('DELETE', `/delegates/${theirs.id}`);
-      await page.reload();
-      await page.getByRole('status').filter({ hasText: 'A place has freed for you' }).waitFor();
+      // On any other section a notice leads to the offer; on the waiting list it comes first.
+      await page.goto(`${BASE}/your-bookings`);
+      const notice = page.getByRole('status').filter({ hasText: 'A place has freed for you' });
+      await notice.getByRole('button', { name: 'See the offer' }).click();
+      await page.waitForURL(/tab=waiting/);
       const offered = page
         .getByTestId('bookings-waiting-list')
         .getByTestId('booking-card')
@@ -195,8 +199,7 @@ describe('/your-bookings at 375 px', () => {
         .getByTestId('bookings-upcoming')
         .getByTestId('booking-card')
         .and(page.locator(`[data-session-id="${s.id}"]`));
-      await mine.waitFor();
-      assert.match(await mine.innerText(), /Your place is confirmed\./);
+      await mine.filter({ hasText: 'Your place is confirmed.' }).waitFor();
       assert.deepEqual(errors, []);
     } finally {
       await context.close();

@@ -228,7 +228,7 @@ export function CheckInForm({
       data-testid="check-in-form"
       aria-label={`Check in to ${title}`}
     >
-      {error?.message ? <FormError error={{ message: error.message }} /> : null}
+      {error?.message && !error.errors?.code ? <FormError error={{ message: error.message }} /> : null}
       <p className="text-sm text-slate-700">It is the day: enter the code your trainer shows to check in.</p>
       <div className="flex flex-col gap-2 sm:flex-row sm:items-end">
         <div className="sm:w-48">
