@@ -60,7 +60,7 @@ async function session(title, body) {
   return s;
 }
 
-async function shoot(page, name) {
+async function shoot(page, name, part) {
   if (!SHOTS) return;
   mkdirSync(SHOTS, { recursive: true });
   const size = page.viewportSize();
@@ -68,6 +68,8 @@ async function shoot(page, name) {
     await page.setViewportSize({ width, height: 800 });
     await page.waitForTimeout(150);
     await page.screenshot({ path: path.join(SHOTS, `${name}-${width}.png`), fullPage: true });
+    // A widget on a long page: the card itself too.
+    if (part) await part.screenshot({ path: path.join(SHOTS, `${name}-${width}-card.png`) });
   }
   if (size) await page.setViewportSize(size);
 }
@@ -265,7 +267,7 @@ describe('/your-bookings at 375 px', () => {
         '/your-bookings',
       );
       await checkPage(learnerView.page, 'learner-dashboard-next-sessions');
-      await shoot(learnerView.page, 'learner-dashboard-widget');
+      await shoot(learnerView.page, 'learner-dashboard-widget', card);
       assert.deepEqual(learnerView.errors, []);
     } finally {
       await learnerView.context.close();
@@ -281,7 +283,7 @@ describe('/your-bookings at 375 px', () => {
       await card.getByRole('heading', { name: 'Gaps a session would close' }).waitFor();
       await card.getByTestId('bookings-week-summary').waitFor();
       await checkPage(managerView.page, 'manager-dashboard-bookings');
-      await shoot(managerView.page, 'manager-dashboard-widget');
+      await shoot(managerView.page, 'manager-dashboard-widget', card);
       assert.deepEqual(managerView.errors, []);
     } finally {
       await managerView.context.close();

@@ -149,7 +149,7 @@ export function PastOutcome({ b }: { b: UserBookingView }) {
 export function SessionFacts({ session, extra }: { session: TrainingSessionView; extra?: ReactNode }) {
   const days = sessionDays(session);
   return (
-    <dl className="grid grid-cols-1 gap-x-4 gap-y-1 text-sm text-slate-700 sm:grid-cols-[auto_1fr]">
+    <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm text-slate-700">
       <dt className="font-medium text-slate-600">{days.length > 1 ? 'Days' : 'When'}</dt>
       <dd>
         <ul>
