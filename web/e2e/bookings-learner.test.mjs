@@ -132,6 +132,15 @@ describe('/your-bookings at 375 px', () => {
       await checkPage(page, 'your-bookings-upcoming');
       await shoot(page, 'upcoming');
 
+      // Add to calendar: the session's .ics, saved as a file.
+      const download = page.waitForEvent('download');
+      await booked.getByRole('button', { name: `Add ${title} to your calendar` }).click();
+      const file = await download;
+      assert.match(file.suggestedFilename(), /\.ics$/);
+      const ics = await new Response(await file.createReadStream()).text();
+      assert.match(ics, /BEGIN:VCALENDAR/);
+      assert.match(ics, /BEGIN:VEVENT/);
+
       await booked.getByRole('button', { name: `Cancel my booking on ${title}` }).click();
       // The dialog's root has no box of its own (its panel is fixed): wait for its button.
       const confirm = page.getByRole('alertdialog').getByRole('button', { name: 'Cancel my booking' });
@@ -140,6 +149,22 @@ describe('/your-bookings at 375 px', () => {
       await confirm.click();
       await toast(page, 'Your booking has been cancelled.');
       await booked.waitFor({ state: 'detached' });
+
+      // Past (its empty state leads to booking) and the personal calendar link: made once with its address, revoked.
+      await page.getByRole('tab', { name: 'Past' }).click();
+      await page.getByTestId('bookings-past').waitFor();
+      await shoot(page, 'past');
+      const feed = page.getByTestId('calendar-link');
+      await feed.getByRole('button', { name: 'Create a calendar link' }).click();
+      await toast(page, 'Calendar link created.');
+      const url = await feed.getByLabel(/Your calendar link/).inputValue();
+      assert.match(url, /\/calendar\/[^/]+\.ics$/);
+      await checkPage(page, 'your-bookings-calendar-link');
+      await shoot(page, 'calendar-link');
+      await feed.getByRole('button', { name: 'Revoke the link' }).click();
+      await page.getByRole('alertdialog').getByRole('button', { name: 'Revoke the link' }).click();
+      await toast(page, 'Calendar link revoked.');
+      await feed.getByText('You have no calendar link.').waitFor();
       assert.deepEqual(errors, []);
     } finally {
       await context.close();
