@@ -1,6 +1,5 @@
 import type { UserBookingView } from '@cc/contracts';
-import type { ReactNode } from 'react';
-import { useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { isApiError } from '../app/api';
 import { useAuth } from '../app/auth';
@@ -31,6 +30,11 @@ export default function YourBookingsPage() {
     waitlisted: 1,
     past: 1,
   });
+  // At 375 px the tab strip scrolls: keep the chosen section's tab in view (Book training is the last one).
+  useEffect(() => {
+    const tabs = document.querySelectorAll<HTMLElement>('[data-testid="your-bookings-tabs"] [role="tab"]');
+    tabs[TABS.indexOf(tab)]?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
+  }, [tab]);
   const me = user?.id;
   const upcoming = useMyBookings(me, 'upcoming', pages.upcoming);
   const waiting = useMyBookings(me, 'waitlisted', pages.waitlisted);
@@ -95,68 +99,70 @@ export default function YourBookingsPage() {
           />
         </Card>
       ) : null}
-      <Tabs
-        label="Your bookings"
-        selectedIndex={TABS.indexOf(tab)}
-        onChange={(i) => go(TABS[i] ?? 'upcoming')}
-        tabs={[
-          {
-            key: 'upcoming',
-            label: `Upcoming${count(upcoming)}`,
-            content: (
-              <BookingList
-                title="Upcoming"
-                query={upcoming}
-                onPage={setPage('upcoming')}
-                checkInSession={checkInParam}
-                empty={{
-                  title: 'You have no upcoming training',
-                  description:
-                    'Book a face-to-face session and it appears here, with its day, time and place.',
-                  action: bookButton,
-                }}
-              />
-            ),
-          },
-          {
-            key: 'waiting',
-            label: `Waiting list${waiting.data ? ` (${waiting.data.meta.total + offered})` : ''}`,
-            content: (
-              <BookingList
-                title="Waiting list"
-                query={waiting}
-                lead={offeredRows}
-                onPage={setPage('waitlisted')}
-                empty={{
-                  title: 'You are not waiting for a place',
-                  description:
-                    'When a session you want is full, join its waiting list: if a place frees, it is offered to you.',
-                  action: bookButton,
-                }}
-              />
-            ),
-          },
-          {
-            key: 'past',
-            label: 'Past',
-            content: (
-              <BookingList
-                title="Past"
-                past
-                query={past}
-                onPage={setPage('past')}
-                empty={{
-                  title: 'No past sessions yet',
-                  description:
-                    'Sessions you have been booked on appear here afterwards, with your attendance and result.',
-                  action: bookButton,
-                }}
-              />
-            ),
-          },
-          { key: 'book', label: 'Book training', content: <LearnerAvailableTraining me={me} /> },
-        ]}
-      />
+      <div data-testid="your-bookings-tabs">
+        <Tabs
+          label="Your bookings"
+          selectedIndex={TABS.indexOf(tab)}
+          onChange={(i) => go(TABS[i] ?? 'upcoming')}
+          tabs={[
+            {
+              key: 'upcoming',
+              label: `Upcoming${count(upcoming)}`,
+              content: (
+                <BookingList
+                  title="Upcoming"
+                  query={upcoming}
+                  onPage={setPage('upcoming')}
+                  checkInSession={checkInParam}
+                  empty={{
+                    title: 'You have no upcoming training',
+                    description:
+                      'Book a face-to-face session and it appears here, with its day, time and place.',
+                    action: bookButton,
+                  }}
+                />
+              ),
+            },
+            {
+              key: 'waiting',
+              label: `Waiting list${waiting.data ? ` (${waiting.data.meta.total + offered})` : ''}`,
+              content: (
+                <BookingList
+                  title="Waiting list"
+                  query={waiting}
+                  lead={offeredRows}
+                  onPage={setPage('waitlisted')}
+                  empty={{
+                    title: 'You are not waiting for a place',
+                    description:
+                      'When a session you want is full, join its waiting list: if a place frees, it is offered to you.',
+                    action: bookButton,
+                  }}
+                />
+              ),
+            },
+            {
+              key: 'past',
+              label: 'Past',
+              content: (
+                <BookingList
+                  title="Past"
+                  past
+                  query={past}
+                  onPage={setPage('past')}
+                  empty={{
+                    title: 'No past sessions yet',
+                    description:
+                      'Sessions you have been booked on appear here afterwards, with your attendance and result.',
+                    action: bookButton,
+                  }}
+                />
+              ),
+            },
+            { key: 'book', label: 'Book training', content: <LearnerAvailableTraining me={me} /> },
+          ]}
+        />
+      </div>
       <LearnerCalendarLink me={me} />
     </div>
   );
