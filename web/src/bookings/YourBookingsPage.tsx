@@ -30,17 +30,26 @@ export default function YourBookingsPage() {
     waitlisted: 1,
     past: 1,
   });
-  // At 375 px the tab strip scrolls: keep the chosen section's tab in view (Book training is the last one).
-  useEffect(() => {
-    const tabs = document.querySelectorAll<HTMLElement>('[data-testid="your-bookings-tabs"] [role="tab"]');
-    tabs[TABS.indexOf(tab)]?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
-  }, [tab]);
   const me = user?.id;
   const upcoming = useMyBookings(me, 'upcoming', pages.upcoming);
   const waiting = useMyBookings(me, 'waitlisted', pages.waitlisted);
   const past = useMyBookings(me, 'past', pages.past);
   // An offered place holds a seat, so the server lists it under upcoming; the waiting list shows it too, on top.
   const offers = useMyBookings(me, 'upcoming', 1, OFFERS_PAGE);
+  // At 375 px the tab strip scrolls: keep the chosen section's tab in view (Book training is the last one), also
+  // when the counts arrive and widen the labels.
+  const labelsKey = `${upcoming.data?.meta.total}/${waiting.data?.meta.total}/${offers.data?.meta.total}`;
+  useEffect(() => {
+    if (!labelsKey) return;
+    const list = document.querySelector<HTMLElement>('[data-testid="your-bookings-tabs"] [role="tablist"]');
+    const chosen = list?.querySelectorAll<HTMLElement>('[role="tab"]')[TABS.indexOf(tab)];
+    if (!list || !chosen) return;
+    // Sideways only: the page itself must not jump when a count changes after a booking.
+    const outer = list.getBoundingClientRect();
+    const inner = chosen.getBoundingClientRect();
+    if (inner.right > outer.right) list.scrollLeft += inner.right - outer.right;
+    else if (inner.left < outer.left) list.scrollLeft -= outer.left - inner.left;
+  }, [tab, labelsKey]);
   if (!user || me === undefined) return null;
 
   const go = (next: TabKey) =>
