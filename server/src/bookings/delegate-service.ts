@@ -67,6 +67,9 @@ export function isOpen(s: Pick<SessionFacts, 'status' | 'starts_at'>, now: Date)
   return (s.status === 'scheduled' || s.status === 'confirmed') && s.starts_at.getTime() > now.getTime();
 }
 const closed = () => new HttpError(422, BookingsMessages.sessionClosed);
+/** Scheduled or confirmed (started or not): the delegates of a closed session no longer change. */
+export const openStatus = (s: Pick<SessionFacts, 'status'>) =>
+  s.status === 'scheduled' || s.status === 'confirmed';
 
 /** Inside the provider's removal cut-off (delegate_removal_cutoff_hours before the start). */
 export const pastRemovalCutoff = (s: SessionFacts, now: Date) =>
@@ -126,8 +129,7 @@ export async function assertSessionSeen(ctx: Ctx, a: SessionAccess): Promise<voi
 export async function bookableFor(db: DbOrTrx, s: SessionFacts, user: { primary_entity_id: number }) {
   const aEntities = await aEntitiesOf(db, [user.primary_entity_id]);
   const aEntityId = aEntities.get(user.primary_entity_id) ?? user.primary_entity_id;
-  if (s.available_to !== 'external' && (await subtreeIds(db as never, aEntityId)).includes(s.entity_id))
-    return true;
+  if (s.available_to !== 'external' && (await subtreeIds(db, aEntityId)).includes(s.entity_id)) return true;
   return onMarketplaceFor(db, s, aEntityId);
 }
 
@@ -233,20 +235,25 @@ async function rowsToPlace(
 }
 
 /** People by id, every one in the actor's scope, or a 422 on `users` refusing the whole list. */
-export async function peopleInScope(ctx: Ctx, scope: EntityScope, ids: number[]): Promise<DelegateUser[]> {
+export async function peopleInScope(
+  ctx: Ctx,
+  scope: EntityScope,
+  ids: number[],
+  field = 'users',
+): Promise<DelegateUser[]> {
   const unique = [...new Set(ids)];
   const people = await findUsers(ctx.db, unique);
   if (people.length !== unique.length || people.some((p) => !inScope(scope, p.primary_entity_id)))
-    throw invalidField('users', DelegateErrors.outOfScope);
+    throw invalidField(field, DelegateErrors.outOfScope);
   return people;
 }
 
 /** Locks the order and names `count` more delegates on it; 422 when its unnamed places are too few. */
-export async function nameOnOrder(trx: Trx, orderId: number, count: number) {
+export async function nameOnOrder(trx: Trx, orderId: number, count: number, now: Date) {
   if (count === 0) return;
   const updated = await trx
     .updateTable('training_orders')
-    .set((eb) => ({ named: eb('named', '+', count), updated_at: new Date() }))
+    .set((eb) => ({ named: eb('named', '+', count), updated_at: now }))
     .where('id', '=', orderId)
     .where('status', '=', 'placed')
     .where((eb) => eb(eb('named', '+', count), '<=', eb.ref('places')))
@@ -275,7 +282,7 @@ export async function addPeople(
   const rows = await rowsToPlace(trx, s, people, o);
   if (o.reserve !== undefined && !(await takePlaces(trx, s.id, o.reserve)))
     throw invalidField('places', BookingsMessages.notEnoughPlaces);
-  if (o.orderId !== null) await nameOnOrder(trx, o.orderId, rows.length);
+  if (o.orderId !== null) await nameOnOrder(trx, o.orderId, rows.length, o.now);
   for (const { row, reused } of rows)
     await place(
       trx,
@@ -336,7 +343,7 @@ export async function bookSession(ctx: Ctx, sessionId: number, body: BookSession
   if (!can(actor, [self ? P.ownBookings : P.requestBookings])) throw forbidden();
   const person = self
     ? (await findUsers(ctx.db, [actor.userId]))[0]
-    : (await peopleInScope(ctx, await entityScope(ctx), [body.user_id as number]))[0];
+    : (await peopleInScope(ctx, await entityScope(ctx), [body.user_id as number], 'user_id'))[0];
   if (!person) throw notFound();
   const s = await findSessionFacts(ctx.db, sessionId);
   if (!s || !(await bookableFor(ctx.db, s, person))) throw notFound();
@@ -472,6 +479,7 @@ const providerSide = (a: DelegateAccess) =>
 export async function acceptDelegate(ctx: Ctx, delegateId: number) {
   const a = await delegateAccess(ctx, delegateId);
   if (!providerSide(a)) throw forbidden();
+  if (!openStatus(a.s)) throw closed();
   return change(ctx, delegateId, ['pending'], async (trx, d, now) => {
     await setDelegateStatus(trx, d.id, { status: 'accepted', now });
     await delegateChanged(trx, d.id, 'accepted', now);
@@ -482,6 +490,7 @@ export async function acceptDelegate(ctx: Ctx, delegateId: number) {
 export async function declineDelegate(ctx: Ctx, delegateId: number) {
   const a = await delegateAccess(ctx, delegateId);
   if (!providerSide(a)) throw forbidden();
+  if (!openStatus(a.s)) throw closed();
   return change(ctx, delegateId, ['pending'], async (trx, d, now) => {
     await setDelegateStatus(trx, d.id, { status: 'declined', now });
     await freePlaceOf(trx, d, now);
@@ -526,6 +535,7 @@ export async function restoreDelegate(ctx: Ctx, delegateId: number) {
 export async function claimPlace(ctx: Ctx, delegateId: number) {
   const a = await delegateAccess(ctx, delegateId);
   if (!a.self) throw forbidden();
+  if (!openStatus(a.s)) throw closed();
   const now = ctx.clock();
   await transaction(ctx, async (trx) => {
     const d = await lockDelegate(trx, delegateId);
@@ -555,6 +565,8 @@ export async function removeDelegate(ctx: Ctx, delegateId: number): Promise<stri
       throw forbidden(DelegateErrors.selfCancelOff);
     if (late) throw new HttpError(422, BookingsMessages.pastRemovalCutoff);
   } else throw forbidden();
+  // A cancelled or completed session keeps its delegates for the record (attendance, results).
+  if (!openStatus(a.s)) throw closed();
   await removeLocked(ctx, delegateId, now);
   return remover ? BookingsMessages.delegateDeleted : BookingsMessages.bookingCancelled;
 }

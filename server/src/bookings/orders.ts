@@ -17,6 +17,7 @@ import {
   holdsPlace,
   isOpen,
   onMarketplaceFor,
+  openStatus,
   pastRemovalCutoff,
   peopleInScope,
   transaction,
@@ -129,14 +130,13 @@ export async function listOrders(ctx: Ctx, query: PageQuery) {
   const actor = authorize(ctx, [P.createBookings, P.editBooking, P.trainingProviderBookings], 'any');
   const scope = await entityScope(ctx);
   const own = scope.accessible === 'all' ? null : [...scope.accessible];
-  const bound = {
-    entityIds: own,
-    providerIds: own && can(actor, [P.trainingProviderBookings]) ? own : [],
-  };
   const ordering = can(actor, [P.createBookings, P.editBooking], 'any');
+  const providing = can(actor, [P.trainingProviderBookings]);
   const { rows, total } = await ordersPage(
     ctx.db,
-    ordering ? bound : { entityIds: bound.providerIds, providerIds: [] },
+    own === null
+      ? { entityIds: null, providerIds: [] }
+      : { entityIds: ordering ? own : [], providerIds: providing ? own : [] },
     query,
   );
   return { data: await present(ctx, rows), total };
@@ -182,6 +182,7 @@ export async function cancelOrder(ctx: Ctx, id: number) {
   const s = await findSessionFacts(ctx.db, a.row.session_id);
   if (!s) throw notFound();
   const now = ctx.clock();
+  if (!openStatus(s)) throw new HttpError(422, BookingsMessages.sessionClosed);
   if (pastRemovalCutoff(s, now) && !can(a.actor, [P.editBooking]))
     throw new HttpError(422, BookingsMessages.pastRemovalCutoff);
   await transaction(ctx, async (trx) => {
