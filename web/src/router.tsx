@@ -83,7 +83,7 @@ const dashboardRoutes: RouteObject[] = [
   built('/messages', 'Messages', () => import('./messaging/MessagesPage')),
   notBuilt('/care-certificate', 'Care certificate'),
   notBuilt('/manage-bookings', 'Manage bookings'),
-  notBuilt('/your-bookings', 'Your bookings'),
+  built('/your-bookings', 'Your bookings', () => import('./bookings/YourBookingsPage')),
   notBuilt('/reports/care-certificate', 'Care certificate report'),
 ];
 

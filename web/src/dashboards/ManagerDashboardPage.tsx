@@ -12,6 +12,7 @@ import { type ReactNode, useState } from 'react';
 import { Link } from 'react-router';
 import { api } from '../app/api';
 import { useWhitelabel } from '../app/whitelabel';
+import { BookingManagerWidget } from '../bookings/BookingManagerWidget';
 import { ComposeDialog } from '../messaging/ComposeDialog';
 import { MessagePeopleButton, type PeoplePage } from '../messaging/MessagePeople';
 import { ScoreBar, TrendChart } from '../reports/charts';
@@ -341,6 +342,8 @@ function Dashboard({
           })}
         />
       </Card>
+
+      <BookingManagerWidget entitySlug={d.entity.slug} />
 
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
         <Card id="new-starters" className="scroll-mt-20 lg:col-span-2" title="New starters">
