@@ -4,6 +4,7 @@ import {
   BookingsMessages,
   GRADING_METHODS,
   type GradingMethod,
+  Perm,
   type TrainingSessionBody,
   type TrainingSessionView,
 } from '@cc/contracts';
@@ -11,7 +12,10 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { api, type Envelope } from '../app/api';
+import { usePermissionChecker } from '../app/auth';
 import { notifySuccess } from '../app/notifications';
+import { useWhitelabel } from '../app/whitelabel';
+import { useEntityOptions } from '../entities/queries';
 import {
   type FieldErrors,
   FormSection,
@@ -63,6 +67,11 @@ function SessionForm({ session }: { session: TrainingSessionView | null }) {
     return parsed.ok ? parsed.body : null;
   }, [session]);
   const [clientErrors, setClientErrors] = useState<FieldErrors>({});
+  const wl = useWhitelabel();
+  const can = usePermissionChecker();
+  // GET /entities asks for 22: without it the session belongs to the user's own organisation.
+  const canChooseEntity = can([Perm.searchEntities]);
+  const entities = useEntityOptions(canChooseEntity);
   const set = (patch: Partial<SessionFormValues>) => setValues((v) => ({ ...v, ...patch }));
   const mutation = useMutation({
     mutationFn: async (body: Partial<TrainingSessionBody>) =>
@@ -123,6 +132,24 @@ function SessionForm({ session }: { session: TrainingSessionView | null }) {
       >
         <SaveErrors error={mutation.error} clientErrors={clientErrors} />
         <FormSection title="What and who">
+          {canChooseEntity ? (
+            <div className="sm:col-span-2">
+              <Select
+                label="Run by"
+                placeholder={session ? undefined : `Your ${wl.entityAltName.toLowerCase()}`}
+                options={(entities.data ?? []).map((e) => ({ value: e.id, label: e.name }))}
+                value={values.entity_id}
+                disabled={Boolean(session)}
+                onChange={(e) => set({ entity_id: e.target.value })}
+                error={err('entity_id')}
+                hint={
+                  session
+                    ? 'A session stays with the organisation that runs it.'
+                    : 'Whose session this is: its staff may book it, and its managers manage it.'
+                }
+              />
+            </div>
+          ) : null}
           <Picker
             label="Face-to-face content"
             queryKey="face2face-content"

@@ -17,6 +17,8 @@ export interface DayValues {
   endTime: string;
 }
 export interface SessionFormValues {
+  /** The owning organisation ('' = the server's default: the acting-as or the user's own). */
+  entity_id: string;
   content: PickItem | null;
   trainer: PickItem | null;
   days: DayValues[];
@@ -45,6 +47,7 @@ export const newDay = (date = '', startTime = '09:30', endTime = '16:30'): DayVa
 
 export function emptySession(): SessionFormValues {
   return {
+    entity_id: '',
     content: null,
     trainer: null,
     days: [newDay()],
@@ -67,6 +70,7 @@ export function emptySession(): SessionFormValues {
 export function sessionValues(s: TrainingSessionView): SessionFormValues {
   const dates = s.dates?.length ? s.dates : [{ date: s.date, startTime: s.startTime, endTime: s.endTime }];
   return {
+    entity_id: String(s.entity.id),
     content: { id: s.contentId, label: s.content.title, hint: s.course.title },
     trainer: s.trainer ? { id: s.trainer.id, label: s.trainer.name } : null,
     days: dates.map((d) => newDay(d.date, hhmm(d.startTime), hhmm(d.endTime))),
@@ -100,6 +104,7 @@ export function sessionBody(
   const [first, ...rest] = v.days;
   const raw = {
     contentId: v.content?.id,
+    entity_id: v.entity_id ? Number(v.entity_id) : undefined,
     date: first?.date ?? '',
     startTime: first?.startTime ?? '',
     endTime: first?.endTime ?? '',
