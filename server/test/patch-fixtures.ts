@@ -3,6 +3,7 @@ import {
   ComplianceBody,
   ContentBody,
   CourseBody,
+  DelegateSettingsBody,
   EntityContentBody,
   H5pBody,
   HelpArticleBody,
@@ -11,6 +12,7 @@ import {
   QuizBody,
   RoleBody,
   TopicBody,
+  TrainingProviderSettingsBody,
   UpdateHistoricalResultBody,
   WhitelabelBody,
 } from '@cc/contracts';
@@ -1084,6 +1086,66 @@ const helpArticle: PatchFixture<{ id: number }> = {
   read: async (s, w) => itemOf(w, '/api/help-articles', 'id', s.id),
 };
 
+// --- Bookings (issue 15) --------------------------------------------------------------------------------------
+
+/** A training company's settings, saved with a non-default value in every field. */
+const trainingProviderSettings: PatchFixture<{ slug: string }> = {
+  createSchema: TrainingProviderSettingsBody,
+  async create(w) {
+    const e = await buildEntity(w.h.db, { level: 'A', isTrainingCompany: true });
+    await patch(w, `/api/entities/${e.slug}/training-provider-settings`, {
+      delegate_auto_accept_period: 12,
+      delegate_removal_cutoff_hours: 24,
+      practical_min_delegates: 3,
+      practical_max_delegates: 10,
+      theory_min_delegates: 2,
+      theory_max_delegates: 16,
+      waitlist_claim_hours: 6,
+      waitlist_cutoff_hours: 12,
+      minimum_decision_hours: 96,
+      under_minimum_action: 'confirm',
+    });
+    return { slug: e.slug };
+  },
+  url: (s) => `/api/entities/${s.slug}/training-provider-settings`,
+  values: () => ({
+    delegate_auto_accept_period: 0,
+    delegate_removal_cutoff_hours: 72,
+    practical_min_delegates: 5,
+    practical_max_delegates: 9,
+    theory_min_delegates: 6,
+    theory_max_delegates: 30,
+    waitlist_claim_hours: 48,
+    waitlist_cutoff_hours: 2,
+    minimum_decision_hours: 120,
+    under_minimum_action: 'cancel',
+  }),
+  read: (s, w) => get(w, `/api/entities/${s.slug}/training-provider-settings`),
+};
+
+/** An organisation's delegate settings, every flag the opposite of its default. */
+const delegateSettings: PatchFixture<{ slug: string }> = {
+  createSchema: DelegateSettingsBody,
+  async create(w) {
+    const e = await buildEntity(w.h.db, { level: 'B', parentId: w.org.id });
+    await patch(w, `/api/entities/${e.slug}/delegate-settings`, {
+      require_approval: true,
+      allow_self_cancel: false,
+      send_calendar_invites: false,
+      notify_managers: false,
+    });
+    return { slug: e.slug };
+  },
+  url: (s) => `/api/entities/${s.slug}/delegate-settings`,
+  values: () => ({
+    require_approval: false,
+    allow_self_cancel: true,
+    send_calendar_invites: true,
+    notify_managers: true,
+  }),
+  read: (s, w) => get(w, `/api/entities/${s.slug}/delegate-settings`),
+};
+
 /** Every PATCH operation of the OpenAPI document, by "PATCH <path>". */
 export const PATCH_FIXTURES: Record<string, PatchFixture> = {
   'PATCH /api/entities/{id}': entity,
@@ -1116,4 +1178,6 @@ export const PATCH_FIXTURES: Record<string, PatchFixture> = {
   'PATCH /api/users/{id}/compliance-courses/{courseId}': userComplianceCourse,
   'PATCH /api/users/{id}/received/messages/{messageId}': receivedMessage,
   'PATCH /api/notifications/{id}': notification,
+  'PATCH /api/entities/{slug}/training-provider-settings': trainingProviderSettings,
+  'PATCH /api/entities/{slug}/delegate-settings': delegateSettings,
 };

@@ -79,6 +79,24 @@ const UPDATES: Record<string, GraphqlUpdate> = {
         input: { id: String((s as { id: number }).id), [field]: value },
       }),
   },
+  updateTrainingProviderSettings: {
+    rest: 'PATCH /api/entities/{slug}/training-provider-settings',
+    input: 'TrainingProviderSettingsInput',
+    send: (s, _w, field, value) =>
+      gql(
+        'mutation ($slug: String!, $input: TrainingProviderSettingsInput!) { updateTrainingProviderSettings(slug: $slug, input: $input) { entity_id } }',
+        { slug: (s as { slug: string }).slug, input: { [field]: value } },
+      ),
+  },
+  updateDelegateSettings: {
+    rest: 'PATCH /api/entities/{slug}/delegate-settings',
+    input: 'DelegateSettingsInput',
+    send: (s, _w, field, value) =>
+      gql(
+        'mutation ($slug: String!, $input: DelegateSettingsInput!) { updateDelegateSettings(slug: $slug, input: $input) { entity_id } }',
+        { slug: (s as { slug: string }).slug, input: { [field]: value } },
+      ),
+  },
 };
 /**
  * Mutations that create or act rather than update fields of a record. updatePreferences merges the keys it is sent

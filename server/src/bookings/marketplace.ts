@@ -1,0 +1,33 @@
+import { type MarketplaceQuery, BookingsPerm as P, type TrainingSessionView } from '@cc/contracts';
+import { entityScope, inScope } from '../entities/scope';
+import { authorize, type Ctx } from '../http/context';
+import { forbidden } from '../http/errors';
+import { sessionViews } from './delegate-presenters';
+import { canViewExternal } from './delegate-queries';
+import { openSessionsPage } from './marketplace-queries';
+
+/**
+ * GET /marketplace: training companies' open future sessions offered to other organisations (availableTo external or
+ * all), for actors holding 9 or 118 whose a_entity can view external bookings (403 otherwise).
+ */
+export async function marketplace(ctx: Ctx, query: MarketplaceQuery) {
+  const actor = authorize(ctx, [P.createBookings, P.requestBookings], 'any');
+  if (!(await canViewExternal(ctx.db, actor.aEntityId))) throw forbidden();
+  const now = ctx.clock();
+  const { ids, total } = await openSessionsPage(ctx.db, {
+    internalOwners: [],
+    external: true,
+    now,
+    from: query.from,
+    to: query.to,
+    contentId: query.content_id,
+    hasPlaces: query.has_places,
+    search: query.search || undefined,
+    page: query.page,
+    perPage: query.per_page,
+  });
+  const scope = await entityScope(ctx);
+  const views = await sessionViews(ctx.db, ids, { actor, inScope: (id) => inScope(scope, id), now });
+  const data: TrainingSessionView[] = ids.flatMap((id) => views.get(id) ?? []);
+  return { data, total };
+}

@@ -1,0 +1,82 @@
+import type { Db } from '../db/connect';
+import type { DbOrTrx } from '../jobs/queries';
+
+/** SQL of the training provider and delegate settings (STYLE.md "SQL in one place"). */
+
+export async function findEntityBySlug(db: Db, slug: string) {
+  return db
+    .selectFrom('entities')
+    .select(['id', 'slug', 'name', 'is_training_company'])
+    .where('slug', '=', slug)
+    .executeTakeFirst();
+}
+
+export async function findTrainingProviderSettings(db: DbOrTrx, entityId: number) {
+  return db
+    .selectFrom('training_provider_settings')
+    .selectAll()
+    .where('entity_id', '=', entityId)
+    .executeTakeFirst();
+}
+
+export async function findDelegateSettings(db: DbOrTrx, entityId: number) {
+  return db.selectFrom('delegate_settings').selectAll().where('entity_id', '=', entityId).executeTakeFirst();
+}
+
+type ProviderValues = Partial<{
+  delegate_auto_accept_period: number;
+  delegate_removal_cutoff_hours: number;
+  practical_min_delegates: number;
+  practical_max_delegates: number;
+  theory_min_delegates: number;
+  theory_max_delegates: number;
+  waitlist_claim_hours: number;
+  waitlist_cutoff_hours: number;
+  minimum_decision_hours: number;
+  under_minimum_action: 'cancel' | 'confirm';
+}>;
+
+/**
+ * One statement: the row is made with the sent fields (the rest take the column defaults, which are the contract's)
+ * or only the sent fields change. The table's CHECKs (min <= max) decide against the merged row, so two concurrent
+ * PATCHes (one raising a minimum, the other lowering the maximum) cannot together leave min > max: the second fails.
+ */
+export async function upsertTrainingProviderSettings(
+  db: DbOrTrx,
+  entityId: number,
+  values: ProviderValues,
+  now: Date,
+) {
+  return db
+    .insertInto('training_provider_settings')
+    .values({ entity_id: entityId, ...values, updated_at: now })
+    .onConflict((oc) => oc.column('entity_id').doUpdateSet({ ...values, updated_at: now }))
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+type DelegateValues = Partial<{
+  require_approval: boolean;
+  allow_self_cancel: boolean;
+  send_calendar_invites: boolean;
+  notify_managers: boolean;
+}>;
+
+export async function upsertDelegateSettings(
+  db: DbOrTrx,
+  entityId: number,
+  values: DelegateValues,
+  now: Date,
+) {
+  return db
+    .insertInto('delegate_settings')
+    .values({ entity_id: entityId, ...values, updated_at: now })
+    .onConflict((oc) => oc.column('entity_id').doUpdateSet({ ...values, updated_at: now }))
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** True for PostgreSQL's check_violation (the merged row broke a CHECK: min above max). */
+export function isCheckViolation(error: unknown): boolean {
+  return (error as { code?: string } | null)?.code === '23514';
+}
