@@ -86,7 +86,7 @@ const dashboardRoutes: RouteObject[] = [
   built('/manage-bookings/new', 'New session', () => import('./bookings/SessionFormPage')),
   built('/manage-bookings/:id', 'Training session', () => import('./bookings/SessionDetailPage')),
   built('/manage-bookings/:id/edit', 'Edit session', () => import('./bookings/SessionFormPage')),
-  notBuilt('/your-bookings', 'Your bookings'),
+  built('/your-bookings', 'Your bookings', () => import('./bookings/YourBookingsPage')),
   notBuilt('/reports/care-certificate', 'Care certificate report'),
 ];
 

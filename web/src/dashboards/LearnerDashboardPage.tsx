@@ -1,4 +1,5 @@
 import { useAuth } from '../app/auth';
+import { BookingNextSessionsWidget } from '../bookings/BookingNextSessionsWidget';
 import { LearnerCourses } from '../learning/LearnerCourses';
 import { PageHeader } from '../ui';
 import { useLearnerEvents } from './api';
@@ -8,7 +9,7 @@ import { TrainingHistory } from './TrainingHistory';
 /**
  * `/learner-dashboard` (spec 1 §2; guard: the new-dashboards feature and 104, else `/`): the learner's to-do first,
  * their certificates (the completed courses), their training history with evidence, and the other courses they can
- * take. Face-to-face sessions are not built yet, so there is no sessions card until bookings exist.
+ * take, with "My next sessions" (face-to-face bookings, shown with 108) after the to-do.
  */
 export default function LearnerDashboardPage() {
   const { user } = useAuth();
@@ -22,6 +23,7 @@ export default function LearnerDashboardPage() {
         description="What you need to do and by when, your certificates and your training history."
       />
       <LearnerTodo userRef={user.uuid} completedTitle="My certificates" />
+      <BookingNextSessionsWidget me={user.id} />
       <TrainingHistory userRef={user.uuid} />
       <LearnerCourses userRef={user.uuid} availableOnly exclude={inTodo} />
     </div>

@@ -12,6 +12,7 @@ import { type ReactNode, useState } from 'react';
 import { Link } from 'react-router';
 import { api } from '../app/api';
 import { useWhitelabel } from '../app/whitelabel';
+import { BookingManagerWidget } from '../bookings/BookingManagerWidget';
 import { ComposeDialog } from '../messaging/ComposeDialog';
 import { MessagePeopleButton, type PeoplePage } from '../messaging/MessagePeople';
 import { ScoreBar, TrendChart } from '../reports/charts';
@@ -426,6 +427,7 @@ export default function ManagerDashboardPage() {
       ) : (
         <Dashboard d={d} entity={entity} type={type} />
       )}
+      {d ? <BookingManagerWidget entitySlug={d.entity.slug} /> : null}
       <ComposeDialog />
     </div>
   );
