@@ -262,6 +262,17 @@ export const TrainingSessionView = z.object({
 export type TrainingSessionView = z.infer<typeof TrainingSessionView>;
 export const TrainingSessionsPage = paged(TrainingSessionView);
 
+/** Messages of the sessions' and attendance's own checks (ours; beside BookingsMessages). */
+export const SessionMessages = {
+  chooseOrganisation: 'Choose an organisation.',
+  chooseReason: 'Choose a reason.',
+  passMarkRequired: 'Enter the pass mark.',
+  notAccepted: 'Only delegates with a confirmed place can be marked.',
+  passedRequired: 'Say whether they passed.',
+  scoreRequired: 'Enter a score.',
+  markedTwice: 'Each delegate can be marked once per save.',
+} as const;
+
 // --- Delegates ------------------------------------------------------------------------------------------------
 
 /** POST /training-sessions/{id}/delegates (9 on own sessions, 109 on the provider's): people in scope. */

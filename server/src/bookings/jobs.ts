@@ -1,3 +1,4 @@
+import { registerCalendarJobs } from './calendar-jobs';
 import { registerDelegateJobs } from './delegate-jobs';
 import { registerSessionJobs } from './session-jobs';
 
@@ -5,4 +6,5 @@ import { registerSessionJobs } from './session-jobs';
 export function registerBookingJobs(): void {
   registerSessionJobs();
   registerDelegateJobs();
+  registerCalendarJobs();
 }

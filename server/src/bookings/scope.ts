@@ -2,7 +2,7 @@ import { BookingsPerm } from '@cc/contracts';
 import { type Expression, type ExpressionBuilder, type Selectable, type SqlBool, sql } from 'kysely';
 import type { Db } from '../db/connect';
 import type { Database, TrainingSessionsTable } from '../db/schema';
-import { entityScope } from '../entities/scope';
+import type { EntityScope } from '../entities/scope';
 import { subtreeIds } from '../entities/tree';
 import { type Actor, actorOf, type Ctx, can, memo } from '../http/context';
 import { notFound } from '../http/errors';
@@ -47,6 +47,9 @@ export interface SessionScope {
    * `[]` = none (no staff permission or the bookings area is off).
    */
   staffEntityIds: number[] | null;
+  /** The acting-as (or primary) entity, and it with its descendants (entities/scope.ts; null = every entity). */
+  baseId: number;
+  entityIds: number[] | null;
   /** The actor's level A organisation and its flags. */
   aEntity: AEntityFlags;
   /** The actor's organisation tree (a_entity subtree): who "internal" sessions are for. */
@@ -72,21 +75,33 @@ export function bookingsAreaOn(a: AEntityFlags): boolean {
   return a.can_view_internal_bookings || a.can_manage_bookings || a.is_training_company;
 }
 
-export async function sessionScope(ctx: Ctx): Promise<SessionScope> {
+/**
+ * The actor's bookings scope, memoised per request. `db`: the transaction a caller is in (the embedded engine has
+ * one connection, so a query on ctx.db inside a transaction would wait forever); the entity scope is the same as
+ * entities/scope.ts entityScope (reused when already computed for the request).
+ */
+export async function sessionScope(ctx: Ctx, db: Db | Trx = ctx.db): Promise<SessionScope> {
   const actor = actorOf(ctx);
   return memo(ctx, 'bookings.sessionScope', async () => {
-    const [scope, aEntity, organisation] = await Promise.all([
-      entityScope(ctx),
-      loadAEntityFlags(ctx.db, actor.aEntityId),
-      subtreeIds(ctx.db, actor.aEntityId),
+    const baseId = actor.actingAs?.id ?? actor.primaryEntity.id;
+    const known = ctx.memo.get('entityScope') as EntityScope | undefined;
+    const [accessible, aEntity, organisation] = await Promise.all([
+      known
+        ? known.accessible
+        : actor.superAdmin && !actor.actingAs
+          ? ('all' as const)
+          : subtreeIds(db as Db, baseId).then((ids) => new Set(ids)),
+      loadAEntityFlags(db, actor.aEntityId),
+      subtreeIds(db as Db, actor.aEntityId),
     ]);
     let staffEntityIds: number[] | null = [];
-    if (actor.superAdmin) staffEntityIds = scope.accessible === 'all' ? null : [...scope.accessible];
-    else if (can(actor, STAFF_PERMS, 'any') && bookingsAreaOn(aEntity))
-      staffEntityIds = scope.accessible === 'all' ? null : [...scope.accessible];
+    if (actor.superAdmin || (can(actor, STAFF_PERMS, 'any') && bookingsAreaOn(aEntity)))
+      staffEntityIds = accessible === 'all' ? null : [...accessible];
     return {
       actor,
       userId: actor.userId,
+      baseId,
+      entityIds: accessible === 'all' ? null : [...accessible],
       staffEntityIds,
       aEntity,
       organisationIds: new Set(organisation),
@@ -208,8 +223,8 @@ export async function loadSessionForActor(
   id: number,
   o: { trx?: Trx; forUpdate?: boolean; bookable?: boolean } = {},
 ): Promise<LoadedSession> {
-  const scope = await sessionScope(ctx);
   const db = o.trx ?? ctx.db;
+  const scope = await sessionScope(ctx, db);
   let q = db.selectFrom('training_sessions').selectAll().where('id', '=', id);
   if (o.trx && o.forUpdate) q = q.forUpdate();
   const session = await q.executeTakeFirst();

@@ -24,6 +24,7 @@ import * as m023 from './migrations/023_messaging';
 import * as m024 from './migrations/024_notifications';
 import * as m025 from './migrations/025_help_articles';
 import * as m026 from './migrations/026_bookings';
+import * as m029 from './migrations/029_booking_notices';
 
 /** Ordered, forward-only. Add a file, import it here; never edit one that has shipped. */
 const migrations: Record<string, Migration> = {
@@ -50,6 +51,7 @@ const migrations: Record<string, Migration> = {
   '024_notifications': m024,
   '025_help_articles': m025,
   '026_bookings': m026,
+  '029_booking_notices': m029,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -848,7 +848,7 @@ export interface Database {
 /** 024: the delivery ledger (notifications/): one row per notification, recipient and channel. */
 export interface NotificationsTable {
   id: Generated<number>;
-  kind: 'expiry_reminder' | 'manager_digest';
+  kind: 'expiry_reminder' | 'manager_digest' | 'booking';
   subject_key: string;
   occasion: string;
   user_id: number;
@@ -1034,4 +1034,16 @@ export interface Database {
   training_orders: TrainingOrdersTable;
   session_delegates: SessionDelegatesTable;
   calendar_feeds: CalendarFeedsTable;
+}
+
+/** 029: the last calendar invite e-mailed to each delegate (bookings/effects.ts). */
+export interface BookingInvitesTable {
+  delegate_id: number;
+  method: 'REQUEST' | 'CANCEL';
+  sequence: number;
+  sent_at: DefaultTimestamp;
+}
+
+export interface Database {
+  booking_invites: BookingInvitesTable;
 }

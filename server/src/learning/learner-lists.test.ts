@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildEntity, buildRole, buildUser, clientFor } from '../../test/factories';
 import { createHarness, type Harness } from '../../test/harness';
 import { buildContent, buildPassedResult } from '../../test/learning-factories';
+import { buildSession } from '../bookings/delegate-fixtures';
 
 let h: Harness;
 beforeAll(async () => {
@@ -19,7 +20,7 @@ const titles = (res: { json(): { data: { title: string }[] } }) =>
     .sort();
 
 describe('learner lists (spec 1 §7 Users)', () => {
-  it('lists available, compliant, personal development courses and face-to-face training for oneself', async () => {
+  it('lists available, compliant and personal development courses for oneself', async () => {
     const group = await buildEntity(h.db);
     const site = await buildEntity(h.db, { parentId: group.id });
     const carer = await buildRole(h.db, group.id, { name: 'Carer' });
@@ -64,9 +65,6 @@ describe('learner lists (spec 1 §7 Users)', () => {
       'First Aid Day',
       'Hand Hygiene',
     ]);
-    expect(titles(await call('GET', `/api/users/${learner.id}/available-training`))).toEqual([
-      'First Aid Workshop',
-    ]);
     const paged = await call('GET', `/api/users/${learner.id}/available-courses?per_page=1&page=2`);
     expect(paged.json().data).toHaveLength(1);
     expect(paged.json().links.prev).toContain('page=1');
@@ -78,6 +76,45 @@ describe('learner lists (spec 1 §7 Users)', () => {
       .where('user_id', '=', learner.id)
       .execute();
     expect(titles(await call('GET', `/api/users/${learner.id}/compliant-courses`))).toEqual([]);
+  });
+
+  it('available training: the open sessions the learner may book, internal and (with the flag) external', async () => {
+    const group = await buildEntity(h.db, { settings: { can_view_external_bookings: true } });
+    const site = await buildEntity(h.db, { parentId: group.id });
+    const learner = await buildUser(h.db, { entityId: site.id, permissions: [108] });
+    const company = await buildEntity(h.db, { isTrainingCompany: true });
+    const other = await buildEntity(h.db);
+    const open = await buildSession(h.db, group.id, { title: 'Group Workshop', max: 1 });
+    await buildSession(h.db, site.id, { title: 'Site Workshop', startsInHours: 48 });
+    await buildSession(h.db, group.id, { title: 'Cancelled Workshop', status: 'cancelled' });
+    await buildSession(h.db, group.id, { title: 'Past Workshop', startsInHours: -4 });
+    await buildSession(h.db, group.id, { title: 'Outside Only', availableTo: 'external' });
+    await buildSession(h.db, company.id, {
+      title: 'Provider Workshop',
+      availableTo: 'all',
+      startsInHours: 72,
+    });
+    await buildSession(h.db, company.id, { title: 'Provider Internal' });
+    await buildSession(h.db, other.id, { title: 'Other Org Workshop', availableTo: 'all' });
+    const call = await as(learner.id);
+    const url = `/api/users/${learner.id}/available-training`;
+    const sessionTitles = (res: { json(): { data: { content: { title: string } }[] } }) =>
+      res.json().data.map((s) => s.content.title);
+    const res = await call('GET', url);
+    expect(res.statusCode).toBe(200);
+    // Soonest first; a full session stays listed (booking it joins the waitlist).
+    expect(sessionTitles(res)).toEqual(['Site Workshop', 'Provider Workshop', 'Group Workshop']);
+    expect(res.json().data[0]).toMatchObject({ can: { book: true }, my_booking: null, places_free: 10 });
+    // Booked: left out.
+    expect((await call('POST', `/api/training-sessions/${open.id}/book`, {})).statusCode).toBe(201);
+    expect(sessionTitles(await call('GET', url))).toEqual(['Site Workshop', 'Provider Workshop']);
+    // Without the external flag, the provider's sessions go.
+    await h.db
+      .updateTable('entities')
+      .set({ can_view_external_bookings: false })
+      .where('id', '=', group.id)
+      .execute();
+    expect(sessionTitles(await call('GET', `${url}?search=workshop`))).toEqual(['Site Workshop']);
   });
 
   it('answers 401, 422, 403 without 80 for someone else, 404 for another organisation', async () => {

@@ -1,5 +1,9 @@
-import { type AvailableCourse, LearningPerm, type PageQuery } from '@cc/contracts';
-import { authorize, type Ctx } from '../http/context';
+import { type AvailableCourse, LearningPerm, type PageQuery, type TrainingSessionView } from '@cc/contracts';
+import { sessionViews } from '../bookings/delegate-presenters';
+import { aEntitiesOf, canViewExternal } from '../bookings/delegate-queries';
+import { entityScope, inScope } from '../entities/scope';
+import { subtreeIds } from '../entities/tree';
+import { actorOf, authorize, type Ctx } from '../http/context';
 import { learnerClauses, loadLearner } from './learner';
 import { type CourseFilter, listAvailableTraining, listLearnerCourses } from './list-queries';
 
@@ -70,26 +74,26 @@ export const compliantCourses = (ctx: Ctx, ref: string, query: PageQuery) =>
 export const personalDevelopmentCourses = (ctx: Ctx, ref: string, query: PageQuery) =>
   courses(ctx, ref, query, (now) => ({ kind: 'personal_development', now }));
 
-/** GET /users/{id}/available-training: face-to-face content visible to the user. */
+/**
+ * GET /users/{id}/available-training: the training sessions the user may book (issue 15), as TrainingSessionView
+ * (list-queries.ts listAvailableTraining says which).
+ */
 export async function availableTraining(ctx: Ctx, ref: string, query: PageQuery) {
-  const { clauses } = await learnerFor(ctx, ref);
-  const { rows, total } = await listAvailableTraining(ctx.db, clauses, {
-    page: query.page,
-    perPage: query.per_page,
-    search: query.search || undefined,
+  const { user } = await learnerFor(ctx, ref);
+  const aEntityId = (await aEntitiesOf(ctx.db, [user.primary_entity_id])).get(user.primary_entity_id);
+  const top = aEntityId ?? user.primary_entity_id;
+  const now = ctx.clock();
+  const { ids, total } = await listAvailableTraining(
+    ctx.db,
+    { userId: user.id, treeIds: await subtreeIds(ctx.db, top), external: await canViewExternal(ctx.db, top) },
+    { page: query.page, perPage: query.per_page, search: query.search || undefined, now },
+  );
+  const scope = await entityScope(ctx);
+  const views = await sessionViews(ctx.db, ids, {
+    actor: actorOf(ctx),
+    inScope: (id) => inScope(scope, id),
+    now,
   });
-  return {
-    data: rows.map((r) => ({
-      id: r.id,
-      uuid: r.uuid,
-      title: r.title,
-      type: r.type,
-      aims: r.aims,
-      outcomes: r.outcomes,
-      estimated_duration: r.estimated_duration,
-      cpd_accredited: r.cpd_accredited,
-      course: { id: r.course_id, title: r.course_title },
-    })),
-    total,
-  };
+  const data: TrainingSessionView[] = ids.flatMap((id) => views.get(id) ?? []);
+  return { data, total };
 }

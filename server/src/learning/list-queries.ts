@@ -1,4 +1,5 @@
 import { type SqlBool, sql } from 'kysely';
+import { openSessionsPage } from '../bookings/marketplace-queries';
 import type { Db } from '../db/connect';
 import type { LearnerClauses } from './learner';
 
@@ -73,41 +74,25 @@ export async function listLearnerCourses(
   return { rows, total: Number(total.n), contents, latest };
 }
 
-/** A page of face-to-face content the learner may book (spec 1 §7 available-training). */
-export async function listAvailableTraining(
+/**
+ * A page of the training sessions a learner may book (spec 1 §7 available-training; issue 15): open and in the
+ * future, internal sessions (availableTo internal/all) owned inside the learner's organisation tree, and external
+ * ones (external/all) of training companies when the learner's a_entity can view external bookings; sessions they
+ * already hold a live booking on are left out. A full session stays listed: booking it joins its waitlist.
+ * The SQL is the bookings capability's (marketplace-queries.ts), shared with the marketplace.
+ */
+export function listAvailableTraining(
   db: Db,
-  clauses: LearnerClauses,
-  page: { page: number; perPage: number; search?: string },
+  learner: { userId: number; treeIds: readonly number[]; external: boolean },
+  page: { page: number; perPage: number; search?: string; now: Date },
 ) {
-  let q = db
-    .selectFrom('contents as c')
-    .innerJoin('courses as co', 'co.id', 'c.course_id')
-    .select([
-      'c.id',
-      'c.uuid',
-      'c.title',
-      'c.type',
-      'c.aims',
-      'c.outcomes',
-      'c.estimated_duration',
-      'c.cpd_accredited',
-      'co.id as course_id',
-      'co.title as course_title',
-    ])
-    .where('c.type', '=', 'face2face')
-    .where(clauses.takeable);
-  if (page.search) q = q.where('c.title', 'ilike', `%${escapeLike(page.search)}%`);
-  const [rows, total] = await Promise.all([
-    q
-      .orderBy(sql`lower(c.title)`)
-      .orderBy('c.id')
-      .limit(page.perPage)
-      .offset((page.page - 1) * page.perPage)
-      .execute(),
-    q
-      .clearSelect()
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(total.n) };
+  return openSessionsPage(db, {
+    internalOwners: learner.treeIds,
+    external: learner.external,
+    notBookedBy: learner.userId,
+    now: page.now,
+    search: page.search,
+    page: page.page,
+    perPage: page.perPage,
+  });
 }
