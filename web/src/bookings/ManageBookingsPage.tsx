@@ -17,10 +17,10 @@ export default function ManageBookingsPage() {
   const [params, setParams] = useSearchParams();
   const filters = useSessionFilters(access.trainerOnly);
   const tabs: { key: Tab; label: string }[] = [
-    { key: 'list', label: 'Sessions' },
+    { key: 'list', label: 'List' },
     { key: 'calendar', label: 'Calendar' },
     ...(access.marketplace ? [{ key: 'marketplace' as const, label: 'Marketplace' }] : []),
-    ...(access.orders ? [{ key: 'orders' as const, label: 'Training orders' }] : []),
+    ...(access.orders ? [{ key: 'orders' as const, label: 'Orders' }] : []),
   ];
   const current = Math.max(
     0,

@@ -40,7 +40,8 @@ function SessionDetail({ s }: { s: TrainingSessionView }) {
   const [ending, setEnding] = useState<Ending | null>(null);
   const open = s.status === 'scheduled' || s.status === 'confirmed';
   const status = SESSION_STATUS[s.status];
-  const canEnd = s.can.edit || s.can.mark;
+  // A session can be completed or marked incomplete once it has started.
+  const canEnd = (s.can.edit || s.can.mark) && new Date(s.starts_at).getTime() <= Date.now();
   const end = (kind: Ending) =>
     bookingAction(
       queryClient,
@@ -128,7 +129,8 @@ function SessionDetail({ s }: { s: TrainingSessionView }) {
             <DetailRow label="Area">{dash(s.area)}</DetailRow>
             <DetailRow label="Trainer">{s.trainer?.name ?? 'Not chosen yet'}</DetailRow>
             <DetailRow label="Places">
-              {placesText(s)} ({s.places_free} free; at least {s.minDelegates} needed)
+              {placesText(s)} ({s.places_free} free
+              {s.minDelegates > 0 ? `; at least ${s.minDelegates} needed` : ''})
             </DetailRow>
             <DetailRow label="Available to">{AVAILABLE_TO_LABEL[s.availableTo].label}</DetailRow>
             <DetailRow label="Grading">

@@ -47,7 +47,9 @@ export function SessionsCalendar({ filters, canCreate }: { filters: FiltersState
     );
   const title = periodTitle(anchor, view);
   const month = anchor.slice(0, 7);
-  const anyInView = days.some((d) => byDay.has(d));
+  // The list (narrow screens) keeps to the month itself; the grid also shows the edges of the weeks around it.
+  const listed = view === 'month' ? days.filter((d) => d.startsWith(anchor.slice(0, 7))) : days;
+  const anyInView = listed.some((d) => byDay.has(d));
 
   return (
     <Card padded={false} aria-label={`Calendar, ${title}`}>
@@ -109,7 +111,7 @@ export function SessionsCalendar({ filters, canCreate }: { filters: FiltersState
           <div className="sm:hidden">
             {anyInView ? (
               <ol className="divide-y divide-slate-100" aria-label={`Sessions, ${title}`}>
-                {days
+                {listed
                   .filter((d) => byDay.has(d))
                   .map((d) => (
                     <li key={d} className="px-4 py-3">
@@ -283,7 +285,7 @@ function CalendarGrid({
                     className={cx(
                       'focus-ring border border-slate-100 p-1.5 align-top',
                       view === 'month' ? 'h-28' : 'h-48',
-                      outside ? 'bg-slate-50 text-slate-400' : 'bg-white',
+                      outside ? 'bg-slate-50 text-slate-500' : 'bg-white',
                     )}
                   >
                     <span
@@ -292,7 +294,7 @@ function CalendarGrid({
                         day === today
                           ? 'bg-primary-700 text-on-primary-700'
                           : outside
-                            ? 'text-slate-400'
+                            ? 'text-slate-500'
                             : 'text-slate-700',
                       )}
                       aria-hidden="true"

@@ -1,16 +1,18 @@
 import { SESSION_STATUSES, type SessionStatus, type TrainingSessionView } from '@cc/contracts';
-import { useEffect } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { notifyError } from '../app/notifications';
 import { errorEnvelope } from '../entities/shared';
 import { Picker } from '../results/Picker';
 import {
   Badge,
+  Button,
   ButtonLink,
   Card,
   CardPagination,
   Checkbox,
   type Column,
+  cx,
   DataTable,
   EmptyState,
   SearchInput,
@@ -88,9 +90,30 @@ export function SessionFiltersBar({
   dates?: boolean;
 }) {
   const { query, set } = filters;
+  const panelId = useId();
+  // Narrow screens fold the filters away behind one button, so the sessions come first.
+  const [open, setOpen] = useState(false);
   return (
     <Card padded={false}>
-      <div className="grid grid-cols-1 gap-3 p-4 sm:grid-cols-2 lg:grid-cols-4 lg:items-end">
+      <div className="flex items-center justify-between gap-3 p-4 sm:hidden">
+        <span className="text-sm text-slate-700">{filters.active ? 'Filtered' : 'All sessions'}</span>
+        <Button
+          variant="secondary"
+          size="sm"
+          aria-expanded={open}
+          aria-controls={panelId}
+          onClick={() => setOpen(!open)}
+        >
+          {open ? 'Hide filters' : 'Filters'}
+        </Button>
+      </div>
+      <div
+        id={panelId}
+        className={cx(
+          'grid-cols-1 gap-3 p-4 sm:grid sm:grid-cols-2 lg:grid-cols-4 lg:items-end',
+          open ? 'grid border-t border-slate-200 sm:border-t-0' : 'hidden',
+        )}
+      >
         <div className="space-y-1.5">
           <span className="block text-sm font-medium text-slate-800">Search</span>
           <SearchInput
