@@ -26,7 +26,7 @@ export function CheckInCode({ sessionId, code }: { sessionId: number; code: stri
   }, [sessionId, code]);
   return (
     <Card title="Check-in code">
-      <div className="flex flex-col items-center gap-4 text-center sm:flex-row sm:text-left">
+      <div className="flex flex-col items-center gap-4 text-center">
         {src ? (
           <img
             src={src}
@@ -38,7 +38,7 @@ export function CheckInCode({ sessionId, code }: { sessionId: number; code: stri
         ) : null}
         <div>
           <p
-            className="font-mono text-4xl font-bold tracking-[0.3em] text-slate-900 sm:text-5xl"
+            className="font-mono text-4xl font-bold tracking-[0.2em] break-all text-slate-900"
             data-testid="check-in-code"
           >
             {code}

@@ -8,6 +8,7 @@ import { useWhitelabel } from '../app/whitelabel';
 import { useEntity } from '../entities/queries';
 import { FormSection, LoadError, LoadingCard, SaveErrors, useNotFoundRedirect } from '../entities/shared';
 import { Button, PageHeader, Toggle } from '../ui';
+import { organisationsWord } from '../whitelabel/words';
 import { bookingKeys, useDelegateSettings } from './api';
 
 type Key = keyof DelegateSettingsBody;
@@ -81,14 +82,14 @@ export default function DelegateSettingsPage() {
         title="Delegate settings"
         description={`How staff of ${entity.data.name} are booked on face-to-face training.`}
         breadcrumbs={[
-          { label: wl.entitiesAltName, to: '/entities' },
+          { label: organisationsWord(wl), to: '/entities' },
           { label: entity.data.name, to: `/entities/${entity.data.slug}` },
           { label: 'Delegate settings' },
         ]}
       />
       <form
         noValidate
-        className="max-w-3xl space-y-5"
+        className="max-w-3xl space-y-5 pb-16 sm:pb-0"
         onSubmit={(e) => {
           e.preventDefault();
           mutation.mutate(form);

@@ -11,10 +11,10 @@ import {
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
+import { useActingAs } from '../app/acting-as';
 import { api, type Envelope } from '../app/api';
-import { usePermissionChecker } from '../app/auth';
+import { useAuth, usePermissionChecker } from '../app/auth';
 import { notifySuccess } from '../app/notifications';
-import { useWhitelabel } from '../app/whitelabel';
 import { useEntityOptions } from '../entities/queries';
 import {
   type FieldErrors,
@@ -67,8 +67,9 @@ function SessionForm({ session }: { session: TrainingSessionView | null }) {
     return parsed.ok ? parsed.body : null;
   }, [session]);
   const [clientErrors, setClientErrors] = useState<FieldErrors>({});
-  const wl = useWhitelabel();
   const can = usePermissionChecker();
+  const actingAs = useActingAs();
+  const { user } = useAuth();
   // GET /entities asks for 22: without it the session belongs to the user's own organisation.
   const canChooseEntity = can([Perm.searchEntities]);
   const entities = useEntityOptions(canChooseEntity);
@@ -124,7 +125,7 @@ function SessionForm({ session }: { session: TrainingSessionView | null }) {
       />
       <form
         noValidate
-        className="max-w-4xl space-y-5"
+        className="max-w-4xl space-y-5 pb-16 sm:pb-0"
         onSubmit={(e) => {
           e.preventDefault();
           submit();
@@ -136,7 +137,9 @@ function SessionForm({ session }: { session: TrainingSessionView | null }) {
             <div className="sm:col-span-2">
               <Select
                 label="Run by"
-                placeholder={session ? undefined : `Your ${wl.entityAltName.toLowerCase()}`}
+                placeholder={
+                  session ? undefined : (actingAs?.name ?? user?.primary_entity.name ?? 'Your own')
+                }
                 options={(entities.data ?? []).map((e) => ({ value: e.id, label: e.name }))}
                 value={values.entity_id}
                 disabled={Boolean(session)}

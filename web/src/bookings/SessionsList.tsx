@@ -1,6 +1,13 @@
-import { SESSION_STATUSES, type SessionStatus, type TrainingSessionView } from '@cc/contracts';
+import {
+  ContentPerm,
+  Perm,
+  SESSION_STATUSES,
+  type SessionStatus,
+  type TrainingSessionView,
+} from '@cc/contracts';
 import { useEffect, useId, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { usePermissionChecker } from '../app/auth';
 import { notifyError } from '../app/notifications';
 import { errorEnvelope } from '../entities/shared';
 import { Picker } from '../results/Picker';
@@ -91,6 +98,10 @@ export function SessionFiltersBar({
 }) {
   const { query, set } = filters;
   const panelId = useId();
+  // The pickers search GET /content (63) and GET /users (21): without those they are not offered, rather than fail.
+  const can = usePermissionChecker();
+  const canContent = can([ContentPerm.contentCreator]);
+  const canTrainers = !trainerOnly && can([Perm.searchUsers]);
   // Narrow screens fold the filters away behind one button, so the sessions come first.
   const [open, setOpen] = useState(false);
   return (
@@ -110,7 +121,7 @@ export function SessionFiltersBar({
       <div
         id={panelId}
         className={cx(
-          'grid-cols-1 gap-3 p-4 sm:grid sm:grid-cols-2 lg:grid-cols-4 lg:items-end',
+          'grid-cols-1 gap-3 p-4 sm:grid sm:grid-cols-2 sm:items-start lg:grid-cols-4',
           open ? 'grid border-t border-slate-200 sm:border-t-0' : 'hidden',
         )}
       >
@@ -123,15 +134,17 @@ export function SessionFiltersBar({
             onSearch={(search) => set({ search })}
           />
         </div>
-        <Picker
-          label="Course content"
-          queryKey="face2face-content"
-          search={searchFace2face}
-          placeholder="Any face-to-face content"
-          value={filters.content}
-          onChange={(c) => set({ content: c ? `${c.id}:${c.label}` : null })}
-        />
-        {trainerOnly ? null : (
+        {canContent ? (
+          <Picker
+            label="Course content"
+            queryKey="face2face-content"
+            search={searchFace2face}
+            placeholder="Any face-to-face content"
+            value={filters.content}
+            onChange={(c) => set({ content: c ? `${c.id}:${c.label}` : null })}
+          />
+        ) : null}
+        {!canTrainers ? null : (
           <Picker
             label="Trainer"
             queryKey="trainers"
@@ -167,7 +180,7 @@ export function SessionFiltersBar({
           </>
         ) : null}
         {trainerOnly ? null : (
-          <div className="flex h-10 items-center">
+          <div className="flex h-10 items-center sm:mt-7">
             <Checkbox
               label="Only sessions I train"
               checked={query.mine === true}
@@ -176,7 +189,7 @@ export function SessionFiltersBar({
           </div>
         )}
         {filters.active ? (
-          <div className="flex h-10 items-center">
+          <div className="flex h-10 items-center sm:mt-7">
             <button
               type="button"
               className="focus-ring rounded text-sm font-medium text-primary-800 underline"

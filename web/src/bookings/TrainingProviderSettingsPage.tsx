@@ -22,6 +22,7 @@ import {
   zodFieldErrors,
 } from '../entities/shared';
 import { Button, PageHeader, Select, TextField } from '../ui';
+import { organisationsWord } from '../whitelabel/words';
 import { bookingKeys, useProviderSettings } from './api';
 
 type NumberKey = Exclude<keyof TrainingProviderSettingsBody, 'under_minimum_action'>;
@@ -150,7 +151,7 @@ export default function TrainingProviderSettingsPage() {
   });
   const crumbs = entity.data
     ? [
-        { label: wl.entitiesAltName, to: '/entities' },
+        { label: organisationsWord(wl), to: '/entities' },
         { label: entity.data.name, to: `/entities/${entity.data.slug}` },
         { label: 'Training provider settings' },
       ]
@@ -198,7 +199,7 @@ export default function TrainingProviderSettingsPage() {
       />
       <form
         noValidate
-        className="max-w-3xl space-y-5"
+        className="max-w-3xl space-y-5 pb-16 sm:pb-0"
         onSubmit={(e) => {
           e.preventDefault();
           submit();
