@@ -11,6 +11,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import yauzl from 'yauzl';
 import { createSession } from '../src/auth/queries';
+import {
+  DELEGATE_EXEMPT,
+  DELEGATE_TABLES,
+  type DelegateFixture,
+  delegateCases,
+  delegateFixture,
+  delegateLists,
+} from '../src/bookings/delegate-tenancy';
+import { insertSession } from '../src/bookings/sessions-world';
 import { recordResult } from '../src/results/service';
 import {
   buildCategory,
@@ -69,6 +78,10 @@ interface Fixture {
   message: { id: number };
   // Notifications (issue 14): an in-app reminder of the victim's.
   notification: { id: number };
+  // Delegates (issue 15): the target's session, the victim's booking on it, an order of the target's.
+  delegates: DelegateFixture;
+  // Face-to-face training (issue 15): a session of the target's site.
+  trainingSession: { id: number };
 }
 interface Case {
   method: Method;
@@ -362,6 +375,8 @@ const SCOPED: Case[] = [
   ...tagCases(),
   ...messagingCases(),
   ...notificationCases(),
+  ...delegateCases(),
+  ...trainingSessionCases(),
 ];
 
 /** Messaging (issue 14): the victim's mailbox and message, and sends to the target's site, role, tag, org. */
@@ -715,10 +730,19 @@ const LISTS: ListCase[] = [
   ),
   ...resultLists(),
   ...presetLists(),
+  ...delegateLists(),
+  {
+    method: 'GET',
+    route: '/api/training-sessions',
+    url: () => '/api/training-sessions?per_page=100',
+    secrets: (f) => [CANARY, `"id":${f.trainingSession.id},`],
+    insider: 403,
+  },
 ];
 
 /** Open to anyone, or only about the caller themself: nothing of another organisation to reach. */
 const EXEMPT: Record<string, string> = {
+  ...DELEGATE_EXEMPT,
   'GET /api/version': 'public',
   'GET /api/time': 'public',
   'GET /api/check': 'public',
@@ -755,6 +779,7 @@ const EXEMPT: Record<string, string> = {
   'POST /api/help/contact':
     "the caller only: goes to the caller's own organisation's support (src/help/help.test.ts)",
   'GET /api/help/customers': 'super admins only (src/help/help.test.ts)',
+  'GET /api/cancellation-reasons': 'one global list of reasons, the same for every organisation',
   'GET /api/ws': 'websocket; subscribe is scoped like POST /api/reports/matrix (src/matrix/routes.test.ts)',
 };
 
@@ -803,6 +828,9 @@ const TENANT_TABLES = [
   'messages',
   'message_recipients',
   'notifications',
+  'training_sessions',
+  'session_delegates',
+  ...DELEGATE_TABLES,
 ] as const;
 
 let h: Harness;
@@ -900,6 +928,11 @@ beforeAll(async () => {
     presets: await presetFixtures(victim.id, site.id),
     tag: await tagFixture(site.id, victim.id),
     message: await messageFixture(site.id, victim.id),
+    trainingSession: await insertSession(h, {
+      entityId: site.id,
+      contentId: content.id,
+      courseId: course.id,
+    }),
     pack: await h.db
       .insertInto('inspection_packs')
       .values({ entity_id: site.id, requested_by: victim.id })
@@ -923,6 +956,12 @@ beforeAll(async () => {
       })
       .returning('id')
       .executeTakeFirstOrThrow(),
+    delegates: await delegateFixture(h.db, {
+      orgId: org.id,
+      siteId: site.id,
+      victimId: victim.id,
+      canary: CANARY,
+    }),
     compliance: {
       ruleId: (
         await h.db
@@ -940,6 +979,12 @@ beforeAll(async () => {
     },
   };
   mine = await ownFixture();
+  // The outsider's organisation has the bookings area on, so its sessions list answers (and must show none of ours).
+  await h.db
+    .updateTable('entities')
+    .set({ can_view_internal_bookings: true })
+    .where('id', '=', mine.org.id)
+    .execute();
   const outsiderUser = await buildUser(h.db, {
     entityId: mine.org.id,
     permissions: PERMISSIONS.map((p) => p.id),
@@ -1259,6 +1304,41 @@ function resultLists(): ListCase[] {
     l('/api/users/bulk-add-events-history', '/api/users/bulk-add-events-history?per_page=100', (f) => [
       f.course.title,
     ]),
+  ];
+}
+
+/**
+ * Training sessions (issue 15): a create names the target as acting-as entity (404 outside it, 403 without 9); a
+ * session is seen only by bookings staff in scope, its trainer and its delegates, so everyone else gets 404.
+ */
+function trainingSessionCases(): Case[] {
+  const own = caseOf('own');
+  const url =
+    (tail = '') =>
+    (f: Fixture) =>
+      `/api/training-sessions/${f.trainingSession.id}${tail}`;
+  return [
+    caseOf('scoped')(
+      'POST',
+      '/api/training-sessions',
+      (f) => `/api/training-sessions?actingAs=${f.org.slug}`,
+      (f) => ({
+        contentId: f.content.id,
+        date: '2031-01-01',
+        startTime: '09:00',
+        endTime: '10:00',
+        maxDelegates: 5,
+      }),
+    ),
+    own('GET', '/api/training-sessions/:id', url()),
+    own('PATCH', '/api/training-sessions/:id', url(), () => ({ venue: 'Taken' })),
+    own('POST', '/api/training-sessions/:id/cancel', url('/cancel'), () => ({ cancellation_reason_id: 1 })),
+    own('POST', '/api/training-sessions/:id/complete', url('/complete')),
+    own('POST', '/api/training-sessions/:id/incomplete', url('/incomplete')),
+    own('POST', '/api/training-sessions/:id/attendance', url('/attendance'), () => ({
+      marks: [{ delegate_id: 1, attendance: 'attended' }],
+    })),
+    own('POST', '/api/training-sessions/:id/check-in', url('/check-in'), () => ({ code: 'ABCDEF' })),
   ];
 }
 

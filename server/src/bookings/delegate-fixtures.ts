@@ -90,7 +90,14 @@ export async function statusCounts(db: Db, sessionId: number): Promise<Record<st
  * (another organisation) with provider staff (109, 11); an outsider organisation whose user holds everything.
  */
 export async function bookingWorld(db: Db, app: TestApp) {
-  const group = await buildEntity(db, { level: 'A', settings: { can_view_external_bookings: true } });
+  const group = await buildEntity(db, {
+    level: 'A',
+    settings: {
+      can_view_external_bookings: true,
+      can_view_internal_bookings: true,
+      can_manage_bookings: true,
+    },
+  });
   const home = await buildEntity(db, { parentId: group.id, name: 'Oak Home' });
   const manager = await buildUser(db, {
     entityId: group.id,

@@ -207,46 +207,7 @@ const delegateColumns = (db: DbOrTrx) =>
   db
     .selectFrom('session_delegates as d')
     .innerJoin('users as u', 'u.id', 'd.user_id')
-    .innerJoin('entities as e', 'e.id', 'd.entity_id')
-    .leftJoin('users as b', 'b.id', 'd.booked_by')
-    .select([
-      'd.id',
-      'd.session_id',
-      'd.user_id',
-      'u.uuid as user_uuid',
-      'u.name as user_name',
-      'd.entity_id',
-      'e.slug as entity_slug',
-      'e.name as entity_name',
-      'd.status',
-      'd.context',
-      'd.order_id',
-      'd.waitlisted_at',
-      'd.offer_expires_at',
-      'd.attendance',
-      'd.passed',
-      'd.score',
-      'd.notes',
-      'd.checked_in_at',
-      'd.marked_at',
-      'd.result_id',
-      'd.booked_by',
-      'b.uuid as booked_by_uuid',
-      'b.name as booked_by_name',
-      'd.created_at',
-      'd.updated_at',
-      sql<number | null>`CASE WHEN d.status = 'waitlisted' THEN (
-        SELECT count(*) FROM session_delegates w
-        WHERE w.session_id = d.session_id AND w.status = 'waitlisted'
-          AND (w.waitlisted_at, w.id) <= (d.waitlisted_at, d.id)
-      ) END`.as('waitlist_position'),
-    ]);
-export type DelegateListRow = Awaited<ReturnType<ReturnType<typeof delegateColumns>['execute']>>[number];
-
-export async function delegateRowsByIds(db: DbOrTrx, ids: number[]) {
-  if (!ids.length) return [];
-  return delegateColumns(db).where('d.id', 'in', ids).orderBy('d.id').execute();
-}
+    .select(['d.id', 'd.session_id']);
 
 const statusOrder = sql`CASE d.status WHEN 'accepted' THEN 0 WHEN 'pending' THEN 1 WHEN 'offered' THEN 2
   WHEN 'requested' THEN 3 WHEN 'waitlisted' THEN 4 WHEN 'declined' THEN 5 ELSE 6 END`;

@@ -13,14 +13,12 @@ import { type Actor, actorOf, type Ctx, can } from '../http/context';
 import { conflict, forbidden, HttpError, invalidField, notFound } from '../http/errors';
 import type { Trx } from '../results/queries';
 import { releasePlaces, takePlaces } from './capacity';
-import { presentDelegate } from './delegate-presenters';
 import {
   aEntitiesOf,
   canViewExternal,
   type DbOrTrx,
   type DelegateRow,
   type DelegateUser,
-  delegateRowsByIds,
   delegateSettingsOf,
   delegatesPage,
   findDelegate,
@@ -34,6 +32,8 @@ import {
   setDelegateStatus,
 } from './delegate-queries';
 import { type DelegateEvent, delegateChanged } from './effects';
+import { loadDelegateViews } from './presenters';
+import { isStaffFor, sessionScope } from './scope';
 import { offerFreedPlaces } from './waitlist';
 
 /**
@@ -78,7 +78,7 @@ export interface SessionAccess {
   actor: Actor;
   scope: EntityScope;
   s: SessionFacts;
-  /** The session's owner is one of the actor's organisations. */
+  /** The actor is staff for the session (scope.ts: owner in scope, a staff permission, the bookings area on). */
   owned: boolean;
   trainer: boolean;
 }
@@ -93,8 +93,8 @@ export async function sessionAccess(ctx: Ctx, sessionId: number): Promise<Sessio
   const actor = actorOf(ctx);
   const s = await findSessionFacts(ctx.db, sessionId);
   if (!s) throw notFound();
-  const scope = await entityScope(ctx);
-  return { actor, scope, s, owned: inScope(scope, s.entity_id), trainer: s.trainer_id === actor.userId };
+  const [scope, staff] = await Promise.all([entityScope(ctx), sessionScope(ctx)]);
+  return { actor, scope, s, owned: isStaffFor(staff, s.entity_id), trainer: s.trainer_id === actor.userId };
 }
 
 /**
@@ -132,9 +132,9 @@ export async function bookableFor(db: DbOrTrx, s: SessionFacts, user: { primary_
 }
 
 async function viewOf(db: DbOrTrx, id: number): Promise<DelegateView> {
-  const [row] = await delegateRowsByIds(db, [id]);
-  if (!row) throw notFound();
-  return presentDelegate(row);
+  const [view] = await loadDelegateViews(db, [id]);
+  if (!view) throw notFound();
+  return view;
 }
 
 // --- Placing a delegate ------------------------------------------------------------------------------------------
@@ -326,7 +326,7 @@ export async function addDelegates(
       orderId: body.order_id ?? null,
     }),
   );
-  return (await delegateRowsByIds(ctx.db, ids)).map(presentDelegate);
+  return loadDelegateViews(ctx.db, ids);
 }
 
 /** POST /training-sessions/{id}/book: 108 for oneself, 118 for someone in scope (`user_id`). */
@@ -402,7 +402,13 @@ export async function listDelegates(ctx: Ctx, sessionId: number, query: Delegate
     bound = a.scope.accessible === 'all' ? null : [...a.scope.accessible];
   }
   const { rows, total } = await delegatesPage(ctx.db, sessionId, bound, query);
-  return { data: rows.map(presentDelegate), total };
+  return {
+    data: await loadDelegateViews(
+      ctx.db,
+      rows.map((r) => r.id),
+    ),
+    total,
+  };
 }
 
 // --- Actions on one delegate ----------------------------------------------------------------------------------------

@@ -1,10 +1,9 @@
 import { type MarketplaceQuery, BookingsPerm as P, type TrainingSessionView } from '@cc/contracts';
-import { entityScope, inScope } from '../entities/scope';
 import { authorize, type Ctx } from '../http/context';
 import { forbidden } from '../http/errors';
-import { sessionViews } from './delegate-presenters';
 import { canViewExternal } from './delegate-queries';
 import { openSessionsPage } from './marketplace-queries';
+import { loadSessionViews } from './presenters';
 
 /**
  * GET /marketplace: training companies' open future sessions offered to other organisations (availableTo external or
@@ -26,8 +25,6 @@ export async function marketplace(ctx: Ctx, query: MarketplaceQuery) {
     page: query.page,
     perPage: query.per_page,
   });
-  const scope = await entityScope(ctx);
-  const views = await sessionViews(ctx.db, ids, { actor, inScope: (id) => inScope(scope, id), now });
-  const data: TrainingSessionView[] = ids.flatMap((id) => views.get(id) ?? []);
+  const data: TrainingSessionView[] = await loadSessionViews(ctx, ids);
   return { data, total };
 }

@@ -10,8 +10,7 @@ import { entityScope, inScope } from '../entities/scope';
 import { actorOf, authorize, type Ctx, can } from '../http/context';
 import { conflict, forbidden, HttpError, notFound } from '../http/errors';
 import { releasePlaces } from './capacity';
-import { presentDelegate, sessionViews, type Viewer } from './delegate-presenters';
-import { canViewExternal, delegateRowsByIds, findSessionFacts, setDelegateStatus } from './delegate-queries';
+import { findSessionFacts, setDelegateStatus } from './delegate-queries';
 import {
   addPeople,
   DelegateErrors,
@@ -32,6 +31,7 @@ import {
   type OrderRow,
   ordersPage,
 } from './orders-queries';
+import { loadDelegateViews, loadSessionViews } from './presenters';
 import { offerFreedPlaces } from './waitlist';
 
 /**
@@ -41,17 +41,12 @@ import { offerFreedPlaces } from './waitlist';
  * order's unnamed places (training_orders.named, guarded by its CHECK and a guarded UPDATE). Cancelling releases the
  * unnamed places and removes the named delegates (the removal cut-off applies), then offers the places on.
  */
-async function viewer(ctx: Ctx): Promise<Viewer> {
-  const scope = await entityScope(ctx);
-  return { actor: actorOf(ctx), inScope: (id) => inScope(scope, id), now: ctx.clock() };
-}
-
 async function present(ctx: Ctx, rows: OrderRow[]): Promise<TrainingOrderView[]> {
-  const sessions = await sessionViews(
-    ctx.db,
+  const views = await loadSessionViews(
+    ctx,
     rows.map((r) => r.session_id),
-    await viewer(ctx),
   );
+  const sessions = new Map(views.map((v) => [v.id, v]));
   return rows.flatMap((r) => {
     const session = sessions.get(r.session_id);
     if (!session) return [];
@@ -82,16 +77,10 @@ async function presentOne(ctx: Ctx, id: number) {
   return view;
 }
 
-/** 9 and the a_entity's external bookings flag: the ordering side. */
-async function assertOrdering(ctx: Ctx) {
-  const actor = authorize(ctx, [P.createBookings]);
-  if (!(await canViewExternal(ctx.db, actor.aEntityId))) throw forbidden();
-  return actor;
-}
-
 /** POST /training-orders: places on a marketplace session, delegates named now or later. */
 export async function placeOrder(ctx: Ctx, body: TrainingOrderBody): Promise<TrainingOrderView> {
-  const actor = await assertOrdering(ctx);
+  // 9, then the session: without the a_entity's external flag no marketplace session is seen (404, as missing).
+  const actor = authorize(ctx, [P.createBookings]);
   const s = await findSessionFacts(ctx.db, body.session_id);
   if (!s || !(await onMarketplaceFor(ctx.db, s, actor.aEntityId))) throw notFound();
   const scope = await entityScope(ctx);
@@ -179,7 +168,7 @@ export async function nameOrderDelegates(ctx: Ctx, id: number, body: NameOrderDe
   });
   return {
     order: await presentOne(ctx, id),
-    delegates: (await delegateRowsByIds(ctx.db, ids)).map(presentDelegate),
+    delegates: await loadDelegateViews(ctx.db, ids),
   };
 }
 

@@ -1,6 +1,7 @@
-import { DashboardPeopleQuery, DashboardQuery } from '@cc/contracts';
+import { BookingsDashboardQuery, DashboardPeopleQuery, DashboardQuery } from '@cc/contracts';
 import type { App } from '../http/app-types';
 import { ok, paginate } from '../http/envelope';
+import { bookingsDashboard } from './bookings';
 import { managementDashboard, managerDashboard, managerDashboardPeople } from './service';
 
 /**
@@ -45,5 +46,17 @@ export async function dashboardRoutes(app: App) {
       },
     },
     async (r) => ok(await managementDashboard(r.ctx, r.query)),
+  );
+  app.get(
+    '/dashboards/bookings',
+    {
+      schema: {
+        tags,
+        summary:
+          'Bookings on the manager dashboard (9, 11 or 109): sessions this week, places free, gaps to book',
+        querystring: BookingsDashboardQuery,
+      },
+    },
+    async (r) => ok(await bookingsDashboard(r.ctx, r.query)),
   );
 }

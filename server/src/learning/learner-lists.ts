@@ -1,9 +1,8 @@
 import { type AvailableCourse, LearningPerm, type PageQuery, type TrainingSessionView } from '@cc/contracts';
-import { sessionViews } from '../bookings/delegate-presenters';
 import { aEntitiesOf, canViewExternal } from '../bookings/delegate-queries';
-import { entityScope, inScope } from '../entities/scope';
+import { loadSessionViews } from '../bookings/presenters';
 import { subtreeIds } from '../entities/tree';
-import { actorOf, authorize, type Ctx } from '../http/context';
+import { authorize, type Ctx } from '../http/context';
 import { learnerClauses, loadLearner } from './learner';
 import { type CourseFilter, listAvailableTraining, listLearnerCourses } from './list-queries';
 
@@ -88,12 +87,6 @@ export async function availableTraining(ctx: Ctx, ref: string, query: PageQuery)
     { userId: user.id, treeIds: await subtreeIds(ctx.db, top), external: await canViewExternal(ctx.db, top) },
     { page: query.page, perPage: query.per_page, search: query.search || undefined, now },
   );
-  const scope = await entityScope(ctx);
-  const views = await sessionViews(ctx.db, ids, {
-    actor: actorOf(ctx),
-    inScope: (id) => inScope(scope, id),
-    now,
-  });
-  const data: TrainingSessionView[] = ids.flatMap((id) => views.get(id) ?? []);
+  const data: TrainingSessionView[] = await loadSessionViews(ctx, ids);
   return { data, total };
 }

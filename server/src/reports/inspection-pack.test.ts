@@ -1,6 +1,7 @@
 import { formatDate } from '@cc/contracts';
 import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildDelegate, buildSession } from '../../test/calendar-factories';
 import { buildEntity, buildRole, buildUser, clientFor } from '../../test/factories';
 import { createHarness, type Harness } from '../../test/harness';
 import { buildCourse, buildPassedResult } from '../../test/learning-factories';
@@ -17,6 +18,7 @@ let manager: { id: number };
 let outsider: { id: number };
 let noPerm: { id: number };
 let expiredOn = '';
+let bookedOn = '';
 beforeAll(async () => {
   h = await createHarness();
   const org = await buildEntity(h.db, { level: 'A', name: 'Pack Test Group' });
@@ -66,6 +68,50 @@ beforeAll(async () => {
     .where('id', '=', old.id)
     .executeTakeFirstOrThrow();
   expiredOn = formatDate(row.expires_at as Date);
+  // Bob is booked on a Fire safety session in 12 days: his gap shows it. Ann's place on a cancelled Moving and
+  // handling session shows nothing.
+  const fireContent = await h.db
+    .insertInto('contents')
+    .values({
+      entity_id: org.id,
+      course_id: fire.id,
+      type: 'face2face',
+      title: 'Fire safety day',
+      prerequisites: '[]',
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const start = new Date(Date.now() + 12 * 86_400_000);
+  const session = await buildSession(h.db, {
+    entityId: org.id,
+    contentId: fireContent.id,
+    days: [{ start }],
+  });
+  await buildDelegate(h.db, { sessionId: session.id, userId: bob.id, entityId: home.id, status: 'accepted' });
+  bookedOn = formatDate(start);
+  const movingContent = await h.db
+    .insertInto('contents')
+    .values({
+      entity_id: org.id,
+      course_id: moving.id,
+      type: 'face2face',
+      title: 'M&H day',
+      prerequisites: '[]',
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const cancelled = await buildSession(h.db, {
+    entityId: org.id,
+    contentId: movingContent.id,
+    days: [{ start: new Date(Date.now() + 5 * 86_400_000) }],
+    status: 'cancelled',
+  });
+  await buildDelegate(h.db, {
+    sessionId: cancelled.id,
+    userId: ann.id,
+    entityId: home.id,
+    status: 'accepted',
+  });
   manager = await buildUser(h.db, { entityId: org.id, permissions: [13] });
   noPerm = await buildUser(h.db, { entityId: org.id, permissions: [] });
   outsider = await buildUser(h.db, { permissions: [13] });
@@ -99,7 +145,9 @@ describe('inspection pack', () => {
     expect(text).toContain('Inspection pack · Brookside Test Home');
     expect(text).toMatch(/Figures as at \d\d\/\d\d\/\d{4} \d\d:\d\d/);
     // The gaps with their dated plans: Bob's expired Fire safety, Ann's missing Moving and handling.
-    expect(text).toContain(`Overdue since ${expiredOn}`);
+    expect(text).toContain(`Booked on a session on ${bookedOn}. Overdue`);
+    expect(text.replace(/\s+/g, ' ')).toContain(`Overdue since ${expiredOn}`);
+    expect(text.match(/Booked on a session on/g)).toHaveLength(1);
     expect(text).toContain('Moving and handling');
     expect(text).toContain('Gaps and plans');
     expect(text).toContain('Training matrix by job role');

@@ -29,6 +29,7 @@ import { fontFor, PDF_FONT, useUnicodeFonts } from '../pdf/fonts';
 import { findEntityBySlug } from '../roles/queries';
 import { newKey } from '../storage/storage';
 import { dateFormatOf } from '../whitelabel/service';
+import { nextBookedSessions } from './inspection-pack-bookings';
 
 /**
  * The inspection pack (issue 13): what an inspector asks a home for under CQC Regulation 18 (Staffing), in one
@@ -38,7 +39,7 @@ import { dateFormatOf } from '../whitelabel/service';
  * - the PDF: the figures and their date and time; the training matrix per job role (each cell its expiry date,
  *   Missing or Exempt, coloured as in the matrix); every gap (an expired or missing Mandatory or Required course) with
  *   its dated plan (overdue since its expiry; a new starter's due date at the end of their new-starter period; the
- *   next booked session once bookings exist); new starters' progress; certificates and evidence per person;
+ *   next booked session of the course where there is one); new starters' progress; certificates and evidence per person;
  * - a zip: that PDF, the home's full training matrix PDF, every evidence file and every certificate, by person.
  * GET /inspection-packs/{uuid} answers its progress (0..1) and, when done, the two download links.
  */
@@ -189,6 +190,8 @@ export interface PackData {
   people: PackPerson[];
   courses: Map<number, MatrixCourse>;
   evidence: PackEvidence[];
+  /** The next booked session of a gap, by `<user id>:<course id>` (inspection-pack-bookings.ts). */
+  booked?: Map<string, Date>;
 }
 
 /** Reads the home's matrix (the matrix service: the same cells as the matrix and the compliance report). */
@@ -271,8 +274,10 @@ export async function gatherPack(
       };
     })
     .sort((a, b) => a.role.localeCompare(b.role) || a.name.localeCompare(b.name));
+  const booked = await nextBookedSessions(ctx.db, ids, ctx.clock());
   return {
     home,
+    booked,
     generatedAt: ctx.clock(),
     dateFormat: await dateFormatOf(ctx, home.id),
     preparedBy: actorOf(ctx).name,
@@ -299,6 +304,8 @@ export interface PackGap {
   /** The date the plan is held to: the expiry (overdue since) or the end of the new-starter period. */
   due: Date | null;
   plan: string;
+  /** The start of the person's next booked session of the course, if any. */
+  booked: Date | null;
 }
 
 export function packGaps(data: PackData, words: { primary: string; secondary: string }): PackGap[] {
@@ -322,9 +329,12 @@ export function packGaps(data: PackData, words: { primary: string; secondary: st
           ? `Overdue since ${formatDate(due, f)} (new-starter period ended): book it now.`
           : 'Not done: due now (book the next session).';
       }
+      const booked = data.booked?.get(`${person.id}:${c.course_id}`) ?? null;
+      if (booked) plan = `Booked on a session on ${formatDate(booked, f)}. ${plan}`;
       gaps.push({
         person,
         course,
+        booked,
         kind: c.type === 'primary' ? (words.primary as 'Mandatory') : (words.secondary as 'Required'),
         status: c.status,
         due,
@@ -529,7 +539,7 @@ export async function packPdf(
   doc.font(font(true)).fontSize(14).fillColor('#111827').text('Gaps and plans', 36, 36);
   para(
     'Each expired or missing Mandatory or Required course, the most overdue first. The plan is dated: the expiry it is ' +
-      "overdue since, or a new starter's due date. Booked sessions will show here once bookings are recorded.",
+      "overdue since, or a new starter's due date, and the person's next booked session of the course where they have one.",
   );
   doc.moveDown(0.3);
   if (!gaps.length)

@@ -1,4 +1,4 @@
-import { BookingsPerm, formatDate, type TrainingSessionView } from '@cc/contracts';
+import { type BookingGap, BookingsPerm, formatDate, type TrainingSessionView } from '@cc/contracts';
 import { Link } from 'react-router';
 import { isApiError } from '../app/api';
 import { useAuth, usePermission } from '../app/auth';
@@ -20,8 +20,18 @@ export function useCanManageBookings(): boolean {
   return user.super_admin || (perm && Boolean(user.a_entity?.can_manage_bookings));
 }
 
-/** /manage-bookings showing one course's sessions (its list filter). */
-export const manageBookingsForCourse = (courseId: number) => `/manage-bookings?course_id=${courseId}`;
+/**
+ * /manage-bookings narrowed to a gap's course. The sessions list filters by face-to-face content (`?content=<id>:<label>`,
+ * the list's own filter; TrainingSessionsQuery has no course filter): the content of the course's next session when
+ * there is one, else the list searched by the course's title.
+ */
+export function manageBookingsForGap(gap: Pick<BookingGap, 'course' | 'next_session'>): string {
+  const next = gap.next_session;
+  const params = new URLSearchParams(
+    next ? { content: `${next.contentId}:${next.content.title}` } : { search: gap.course.title },
+  );
+  return `/manage-bookings?${params.toString()}`;
+}
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
@@ -87,7 +97,7 @@ export function BookingManagerWidget({ entitySlug }: { entitySlug: string | unde
                   return (
                     <li key={g.course.id} className="space-y-1 py-2" data-testid="bookings-gap">
                       <div className="flex flex-wrap items-baseline justify-between gap-2">
-                        <Link to={manageBookingsForCourse(g.course.id)} className={linkClass}>
+                        <Link to={manageBookingsForGap(g)} className={linkClass}>
                           {g.course.title}
                         </Link>
                         <Badge tone={waiting > 0 ? 'danger' : 'success'}>

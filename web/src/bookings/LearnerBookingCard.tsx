@@ -17,6 +17,8 @@ import { cancelBooking, checkIn, claimPlace, downloadSessionIcs, refreshBookings
 /** States that hold a place (or ask for one): the learner may cancel them, subject to the server's rules. */
 const CANCELLABLE = new Set(['requested', 'pending', 'accepted', 'waitlisted', 'offered']);
 const HOLDS_PLACE = new Set(['pending', 'accepted', 'offered']);
+/** An offered place is not the learner's until claimed: no calendar entry before that. */
+const IN_CALENDAR = new Set(['pending', 'accepted']);
 
 /**
  * One booking as a card: the session, the state in words, and what the learner can do now: claim an offered place,
@@ -119,7 +121,7 @@ export function LearnerBookingCard({
               Claim this place
             </Button>
           ) : null}
-          {HOLDS_PLACE.has(b.status) ? (
+          {IN_CALENDAR.has(b.status) ? (
             <Button
               size="sm"
               variant="secondary"
@@ -136,16 +138,16 @@ export function LearnerBookingCard({
               variant="ghost"
               className="text-danger-700"
               onClick={() => setConfirmCancel(true)}
-              aria-label={`Cancel my booking on ${title}`}
+              aria-label={`${cancelWords(b.status).action} on ${title}`}
             >
-              {b.status === 'waitlisted' ? 'Leave the waiting list' : 'Cancel my booking'}
+              {cancelWords(b.status).action}
             </Button>
           ) : null}
         </div>
       )}
       <ConfirmDialog
         open={confirmCancel}
-        title={b.status === 'waitlisted' ? 'Leave the waiting list?' : 'Cancel your booking?'}
+        title={cancelWords(b.status).title}
         message={
           <>
             {title}, {sessionStartText(b)}.{' '}
@@ -154,7 +156,7 @@ export function LearnerBookingCard({
               : 'You can book again later if places are free.'}
           </>
         }
-        confirmLabel={b.status === 'waitlisted' ? 'Leave the waiting list' : 'Cancel my booking'}
+        confirmLabel={cancelWords(b.status).action}
         cancelLabel="Keep it"
         onConfirm={async () => {
           try {
@@ -170,6 +172,14 @@ export function LearnerBookingCard({
       />
     </article>
   );
+}
+
+/** The learner's way out of each state, in words. */
+function cancelWords(status: UserBookingView['status']): { action: string; title: string } {
+  if (status === 'waitlisted') return { action: 'Leave the waiting list', title: 'Leave the waiting list?' };
+  if (status === 'offered') return { action: 'Turn down the place', title: 'Turn down the place?' };
+  if (status === 'requested') return { action: 'Withdraw my request', title: 'Withdraw your request?' };
+  return { action: 'Cancel my booking', title: 'Cancel your booking?' };
 }
 
 function sessionStartText(b: UserBookingView): string {
@@ -228,7 +238,7 @@ export function CheckInForm({
       data-testid="check-in-form"
       aria-label={`Check in to ${title}`}
     >
-      {error?.message ? <FormError error={{ message: error.message }} /> : null}
+      {error?.message && !error.errors?.code ? <FormError error={{ message: error.message }} /> : null}
       <p className="text-sm text-slate-700">It is the day: enter the code your trainer shows to check in.</p>
       <div className="flex flex-col gap-2 sm:flex-row sm:items-end">
         <div className="sm:w-48">

@@ -204,14 +204,18 @@ describe('/your-bookings', () => {
   it('waiting list: the position, an offered place with its deadline, and Claim this place', async () => {
     lists.waitlisted = [
       booking(8, 'waitlisted', session(3, { places_free: 0, waitlist_count: 3 }), { waitlist_position: 2 }),
-      booking(9, 'offered', session(4), { offer_expires_at: '2026-12-01T17:00:00.000Z' }),
     ];
+    // An offered place holds a seat: the server lists it as upcoming; the waiting list shows it first.
+    lists.upcoming = [booking(9, 'offered', session(4), { offer_expires_at: '2026-12-01T17:00:00.000Z' })];
     handler = (c) =>
       c.method === 'POST' && c.url.pathname === '/api/delegates/9/claim'
         ? json(200, { message: 'The place is yours.', data: {} })
         : undefined;
     renderAt('/your-bookings?tab=waiting');
     const list = await screen.findByRole('list', { name: 'Waiting list' }, { timeout: 10_000 });
+    await within(list).findByText(/Claim it by/);
+    expect(within(list).getAllByTestId('booking-card')).toHaveLength(2);
+    expect(screen.getByRole('tab', { name: 'Waiting list (2)' })).toBeTruthy();
     expect(within(list).getByText(/number 2 on the waiting list/)).toBeTruthy();
     expect(within(list).getByText(/Claim it by 01\/12\/2026 17:00/)).toBeTruthy();
     await userEvent.click(
@@ -395,14 +399,14 @@ describe('dashboard widgets', () => {
             entity: { id: 2, slug: 'oakfield', name: 'Oakfield House', level: 'B' },
             compliance_type: 'all',
             figures: {
-              users: 0,
-              required: 0,
-              in_date: 0,
+              users: 3,
+              required: 6,
+              in_date: 6,
               expiring: 0,
               expired: 0,
               missing: 0,
               exempt: 0,
-              score: 0,
+              score: 100,
             },
             trend: { previous: null, change: null, months: [] },
             out_of_date: { people: 0, cells: 0, rows: [] },
@@ -425,7 +429,7 @@ describe('dashboard widgets', () => {
     const gap = within(card).getByTestId('bookings-gap');
     expect(within(gap).getByRole('link', { name: 'First aid' })).toHaveAttribute(
       'href',
-      '/manage-bookings?course_id=77',
+      '/manage-bookings?content=30%3AMoving+and+handling+practical',
     );
     expect(within(gap).getByText('3 people to book')).toBeTruthy();
     const asked = calls.find((c) => c.url.pathname === '/api/dashboards/bookings');

@@ -26,12 +26,12 @@ export function londonToday(now: Date = new Date()): string {
 
 /** True when one of the session's days is today (self check-in is open on the day only). */
 export function isSessionToday(session: Pick<TrainingSessionView, 'dates'>, today = londonToday()): boolean {
-  return session.dates.some((d) => d.date === today);
+  return (session.dates ?? []).some((d) => d.date === today);
 }
 
 /** "12/12/2026, 09:30–12:30" for each day of the session. */
 export function sessionDays(session: Pick<TrainingSessionView, 'dates' | 'date' | 'startTime' | 'endTime'>) {
-  const days = session.dates.length
+  const days = session.dates?.length
     ? session.dates
     : [{ date: session.date, startTime: session.startTime, endTime: session.endTime }];
   return days.map((d) => ({ key: d.date, text: `${formatDate(d.date)}, ${d.startTime}–${d.endTime}` }));
@@ -149,7 +149,7 @@ export function PastOutcome({ b }: { b: UserBookingView }) {
 export function SessionFacts({ session, extra }: { session: TrainingSessionView; extra?: ReactNode }) {
   const days = sessionDays(session);
   return (
-    <dl className="grid grid-cols-1 gap-x-4 gap-y-1 text-sm text-slate-700 sm:grid-cols-[auto_1fr]">
+    <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm text-slate-700">
       <dt className="font-medium text-slate-600">{days.length > 1 ? 'Days' : 'When'}</dt>
       <dd>
         <ul>

@@ -10,6 +10,7 @@ import { CheckInForm, LearnerBookingCard } from './LearnerBookingCard';
 import { LearnerCalendarLink } from './LearnerCalendarLink';
 import { type MyBookingsScope, useMyBookings } from './learner-api';
 
+const OFFERS_PAGE = 50;
 const TABS = ['upcoming', 'waiting', 'past', 'book'] as const;
 type TabKey = (typeof TABS)[number];
 
@@ -34,6 +35,8 @@ export default function YourBookingsPage() {
   const upcoming = useMyBookings(me, 'upcoming', pages.upcoming);
   const waiting = useMyBookings(me, 'waitlisted', pages.waitlisted);
   const past = useMyBookings(me, 'past', pages.past);
+  // An offered place holds a seat, so the server lists it under upcoming; the waiting list shows it too, on top.
+  const offers = useMyBookings(me, 'upcoming', 1, OFFERS_PAGE);
   if (!user || me === undefined) return null;
 
   const go = (next: TabKey) =>
@@ -49,7 +52,8 @@ export default function YourBookingsPage() {
     );
   const setPage = (scope: MyBookingsScope) => (page: number) => setPages((p) => ({ ...p, [scope]: page }));
   const count = (q: typeof upcoming) => (q.data ? ` (${q.data.meta.total})` : '');
-  const offered = waiting.data?.data.filter((b) => b.status === 'offered').length ?? 0;
+  const offeredRows = offers.data?.data.filter((b) => b.status === 'offered') ?? [];
+  const offered = offeredRows.length;
   const checkInBooking = checkInParam
     ? upcoming.data?.data.find((b) => b.session.id === checkInParam)
     : undefined;
@@ -116,11 +120,12 @@ export default function YourBookingsPage() {
           },
           {
             key: 'waiting',
-            label: `Waiting list${count(waiting)}`,
+            label: `Waiting list${waiting.data ? ` (${waiting.data.meta.total + offered})` : ''}`,
             content: (
               <BookingList
                 title="Waiting list"
                 query={waiting}
+                lead={offeredRows}
                 onPage={setPage('waitlisted')}
                 empty={{
                   title: 'You are not waiting for a place',
@@ -164,6 +169,7 @@ function BookingList({
   empty,
   past = false,
   checkInSession = null,
+  lead = [],
 }: {
   title: string;
   query: ReturnType<typeof useMyBookings>;
@@ -171,8 +177,11 @@ function BookingList({
   empty: { title: string; description: string; action: ReactNode };
   past?: boolean;
   checkInSession?: number | null;
+  /** Cards shown before the list's own (the places offered, on the waiting list). */
+  lead?: UserBookingView[];
 }) {
-  const rows: UserBookingView[] = query.data?.data ?? [];
+  const own: UserBookingView[] = query.data?.data ?? [];
+  const rows = [...lead, ...own.filter((b) => !lead.some((l) => l.id === b.id))];
   return (
     <Card padded={false} data-testid={`bookings-${title.toLowerCase().replace(/\s+/g, '-')}`}>
       {query.isPending ? (

@@ -343,6 +343,8 @@ function Dashboard({
         />
       </Card>
 
+      <BookingManagerWidget entitySlug={d.entity.slug} />
+
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
         <Card id="new-starters" className="scroll-mt-20 lg:col-span-2" title="New starters">
           <PeopleList
@@ -427,7 +429,6 @@ export default function ManagerDashboardPage() {
       ) : (
         <Dashboard d={d} entity={entity} type={type} />
       )}
-      {d ? <BookingManagerWidget entitySlug={d.entity.slug} /> : null}
       <ComposeDialog />
     </div>
   );

@@ -1,6 +1,7 @@
 import { PERMISSIONS } from '@cc/contracts';
 import { sql } from 'kysely';
 import { hashPassword } from '../../auth/passwords';
+import { seedBookingsDemo } from '../../bookings/demo';
 import { seedComplianceDemo } from '../../compliance/demo-seed';
 import { seedHelpDemo } from '../../help/demo';
 import { seedMessagingDemo } from '../../messaging/demo';
@@ -341,6 +342,7 @@ export async function seedDemo(db: Db): Promise<void> {
     await seedMessagingDemo(trx, { oakfieldId: homeIds['oakfield-house'], now });
     await seedNotificationsDemo(trx, { groupId: group });
     await seedHelpDemo(trx);
+    await seedBookingsDemo(trx, { groupId: group, trainingId: training, homeIds, now });
     // The compliance report's 12-month trend (reports/jobs.ts): past month ends back-filled from the results history.
     await backfillComplianceHistoryIn(trx, now, 12);
   });

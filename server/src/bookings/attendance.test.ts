@@ -1,0 +1,190 @@
+import { BookingsMessages as M, SessionMessages } from '@cc/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildUser } from '../../test/factories';
+import { createHarness, type Harness } from '../../test/harness';
+import { insertSession, placeDelegate, type SessionsWorld, sessionsWorld } from './sessions-world';
+
+/**
+ * Attendance into results (issue 15): marking records a face2face result in the same transaction, so
+ * latest_results, compliance and the certificate follow; re-marking replaces the result it made.
+ */
+let h: Harness;
+let w: SessionsWorld;
+let admin: Awaited<ReturnType<SessionsWorld['as']>>;
+beforeAll(async () => {
+  h = await createHarness();
+  w = await sessionsWorld(h);
+  admin = await w.as((await buildUser(h.db, { superAdmin: true })).id);
+});
+afterAll(async () => h?.close());
+
+const DAY = 86_400_000;
+
+async function pastSession(o: { grading?: 'attendance' | 'pass_fail' | 'score'; passMark?: number } = {}) {
+  const s = await insertSession(h, {
+    entityId: w.org.id,
+    contentId: w.f2f.id,
+    courseId: w.f2f.course_id,
+    trainerId: w.trainer.id,
+    startsAt: new Date(Date.now() - 2 * DAY),
+  });
+  if (o.grading)
+    await h.db
+      .updateTable('training_sessions')
+      .set({ grading_method: o.grading, pass_mark: o.passMark ?? null })
+      .where('id', '=', s.id)
+      .execute();
+  return s;
+}
+
+async function latest(userId: number) {
+  return h.db
+    .selectFrom('latest_results')
+    .select(['result_id', 'passed', 'type', 'completed_at', 'expires_at'])
+    .where('user_id', '=', userId)
+    .where('course_id', '=', w.f2f.course_id)
+    .executeTakeFirst();
+}
+
+async function complianceStatus(userId: number) {
+  const res = await admin('GET', `/api/users/${userId}/compliance-courses?per_page=100`);
+  expect(res.statusCode, res.body).toBe(200);
+  const row = res.json().data.find((c: { course: { id: number } }) => c.course.id === w.f2f.course_id);
+  return row?.status as string | undefined;
+}
+
+describe('POST /training-sessions/{id}/attendance', () => {
+  it('401, 422, 403 for staff without 128, 404 for another organisation', async () => {
+    const s = await pastSession();
+    const accepted = await placeDelegate(h, s.id, w.learner);
+    const waiting = await placeDelegate(h, s.id, w.learner2, 'waitlisted');
+    const url = `/api/training-sessions/${s.id}/attendance`;
+    const body = { marks: [{ delegate_id: accepted.id, attendance: 'attended' }] };
+    expect((await h.app.inject({ method: 'POST', url, payload: body })).statusCode).toBe(401);
+    const trainer = await w.as(w.trainer.id);
+    expect((await trainer('POST', url, { marks: [] })).statusCode).toBe(422);
+    const notAccepted = await trainer('POST', url, {
+      marks: [{ delegate_id: waiting.id, attendance: 'attended' }],
+    });
+    expect(notAccepted.statusCode).toBe(422);
+    expect(notAccepted.json().errors).toEqual({ 'marks.0.delegate_id': [SessionMessages.notAccepted] });
+    const twice = await trainer('POST', url, { marks: [body.marks[0], body.marks[0]] });
+    expect(twice.json().errors).toEqual({ 'marks.1.delegate_id': [SessionMessages.markedTwice] });
+    expect((await (await w.as(w.creator.id))('POST', url, body)).statusCode).toBe(403);
+    expect((await (await w.as(w.outsider.id))('POST', url, body)).statusCode).toBe(404);
+    // Nothing was recorded by the refusals.
+    expect(await latest(w.learner.id)).toBeUndefined();
+  });
+
+  it('the trainer marks: a face2face result, latest_results, compliance in date, the certificate; re-marking replaces it', async () => {
+    const s = await pastSession();
+    const d = await placeDelegate(h, s.id, w.learner);
+    expect(await complianceStatus(w.learner.id)).toBe('missing');
+    const url = `/api/training-sessions/${s.id}/attendance`;
+    const res = await (await w.as(w.trainer.id))('POST', url, {
+      marks: [{ delegate_id: d.id, attendance: 'attended', notes: 'Good' }],
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().message).toBe(M.attendanceSaved);
+    const [marked] = res.json().data;
+    expect(marked).toMatchObject({ id: d.id, attendance: 'attended', passed: true, notes: 'Good' });
+    expect(marked.result_id).toBeTypeOf('number');
+
+    const result = await h.db
+      .selectFrom('results')
+      .selectAll()
+      .where('id', '=', marked.result_id)
+      .executeTakeFirstOrThrow();
+    expect(result).toMatchObject({
+      type: 'face2face',
+      passed: true,
+      user_id: w.learner.id,
+      course_id: w.f2f.course_id,
+      content_id: w.f2f.id,
+      created_by: w.trainer.id,
+    });
+    // completed at the session's last day end; the course rule (12 months) dates the expiry.
+    expect(new Date(result.completed_at).toISOString()).toBe(new Date(s.ends_at).toISOString());
+    const expires = new Date(s.ends_at);
+    expires.setUTCMonth(expires.getUTCMonth() + 12);
+    expect(new Date(result.expires_at ?? 0).toISOString().slice(0, 10)).toBe(
+      expires.toISOString().slice(0, 10),
+    );
+    expect(await latest(w.learner.id)).toMatchObject({
+      result_id: result.id,
+      passed: true,
+      type: 'face2face',
+    });
+    expect(await complianceStatus(w.learner.id)).toBe('in_date');
+
+    const cert = await (await w.as(w.learner.id))(
+      'GET',
+      `/api/users/${w.learner.id}/training-certificate?course_id=${w.f2f.course_id}`,
+    );
+    expect(cert.statusCode, cert.body.slice(0, 200)).toBe(200);
+    expect(cert.headers['content-type']).toBe('application/pdf');
+
+    // Marked again as a no-show: the first result is soft-deleted, the new one fails, compliance follows.
+    const again = await (await w.as(w.manager.id))('POST', url, {
+      marks: [{ delegate_id: d.id, attendance: 'no_show' }],
+    });
+    expect(again.statusCode, again.body).toBe(200);
+    const old = await h.db
+      .selectFrom('results')
+      .select('deleted_at')
+      .where('id', '=', result.id)
+      .executeTakeFirstOrThrow();
+    expect(old.deleted_at).not.toBeNull();
+    const now = await latest(w.learner.id);
+    expect(now).toMatchObject({ result_id: again.json().data[0].result_id, passed: false });
+    expect(await complianceStatus(w.learner.id)).not.toBe('in_date');
+    const live = await h.db
+      .selectFrom('results')
+      .select('id')
+      .where('user_id', '=', w.learner.id)
+      .where('deleted_at', 'is', null)
+      .execute();
+    expect(live).toHaveLength(1);
+  });
+
+  it('grading by pass/fail and by score', async () => {
+    const pf = await pastSession({ grading: 'pass_fail' });
+    const a = await placeDelegate(h, pf.id, w.learner2);
+    const trainer = await w.as(w.trainer.id);
+    const missing = await trainer('POST', `/api/training-sessions/${pf.id}/attendance`, {
+      marks: [{ delegate_id: a.id, attendance: 'attended' }],
+    });
+    expect(missing.json().errors).toEqual({ 'marks.0.passed': [SessionMessages.passedRequired] });
+    const failed = await trainer('POST', `/api/training-sessions/${pf.id}/attendance`, {
+      marks: [{ delegate_id: a.id, attendance: 'attended', passed: false }],
+    });
+    expect(failed.json().data[0].passed).toBe(false);
+
+    const sc = await pastSession({ grading: 'score', passMark: 70 });
+    const b = await placeDelegate(h, sc.id, w.learner2);
+    const noScore = await trainer('POST', `/api/training-sessions/${sc.id}/attendance`, {
+      marks: [{ delegate_id: b.id, attendance: 'partial' }],
+    });
+    expect(noScore.json().errors).toEqual({ 'marks.0.score': [SessionMessages.scoreRequired] });
+    const low = await trainer('POST', `/api/training-sessions/${sc.id}/attendance`, {
+      marks: [{ delegate_id: b.id, attendance: 'attended', score: 65 }],
+    });
+    expect(low.json().data[0]).toMatchObject({ passed: false, score: 65 });
+    const high = await trainer('POST', `/api/training-sessions/${sc.id}/attendance`, {
+      marks: [{ delegate_id: b.id, attendance: 'attended', score: 80 }],
+    });
+    expect(high.json().data[0]).toMatchObject({ passed: true, score: 80 });
+    expect(await latest(w.learner2.id)).toMatchObject({ passed: true });
+  });
+
+  it('a cancelled session cannot be marked', async () => {
+    const s = await pastSession();
+    const d = await placeDelegate(h, s.id, w.learner);
+    await h.db.updateTable('training_sessions').set({ status: 'cancelled' }).where('id', '=', s.id).execute();
+    const res = await (await w.as(w.trainer.id))('POST', `/api/training-sessions/${s.id}/attendance`, {
+      marks: [{ delegate_id: d.id, attendance: 'attended' }],
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().message).toBe(M.sessionClosed);
+  });
+});
