@@ -13,6 +13,7 @@ import {
   RoleBody,
   TopicBody,
   TrainingProviderSettingsBody,
+  TrainingSessionBody,
   UpdateHistoricalResultBody,
   WhitelabelBody,
 } from '@cc/contracts';
@@ -1146,6 +1147,74 @@ const delegateSettings: PatchFixture<{ slug: string }> = {
   read: (s, w) => get(w, `/api/entities/${s.slug}/delegate-settings`),
 };
 
+/** A training session (issue 15) with every field off its default; two face2face contents and two trainers. */
+const trainingSession: PatchFixture<{ id: number; contentId: number; trainerId: number }> = {
+  createSchema: TrainingSessionBody,
+  async create(w) {
+    const f2f = () => buildContent(w.h.db, w.org.id, { type: 'face2face', published: true });
+    const [first, second] = [await f2f(), await f2f()];
+    const trainer = () => buildUser(w.h.db, { entityId: w.org.id, isTrainer: true });
+    const [t1, t2] = [await trainer(), await trainer()];
+    const s = await post(w, '/api/training-sessions', {
+      contentId: first.id,
+      entity_id: w.org.id,
+      date: '2031-03-01',
+      startTime: '09:00',
+      endTime: '16:00',
+      additionalDates: [{ date: '2031-03-02', startTime: '09:00', endTime: '12:00' }],
+      trainerId: t1.id,
+      venue: 'Oak Hall',
+      room: 'Room 1',
+      virtual: true,
+      virtual_url: 'https://meet.example/one',
+      area: 'North',
+      aim: 'Safe moving',
+      contentCovered: 'Hoists',
+      learningOutcomes: 'Moves people safely',
+      availableTo: 'all',
+      minDelegates: 2,
+      maxDelegates: 8,
+      grading_method: 'score',
+      pass_mark: 60,
+    });
+    return { id: s.id as number, contentId: second.id, trainerId: t2.id };
+  },
+  url: (s) => `/api/training-sessions/${s.id}`,
+  values: (s, w) => ({
+    contentId: s.contentId,
+    entity_id: w.site.id,
+    date: '2031-02-15',
+    startTime: '08:00',
+    endTime: '17:00',
+    additionalDates: [{ date: '2031-03-05', startTime: '10:00', endTime: '15:00' }],
+    trainerId: s.trainerId,
+    venue: 'Elm Hall',
+    room: 'Room 2',
+    virtual: false,
+    virtual_url: 'https://meet.example/two',
+    area: 'South',
+    aim: 'Fire safety',
+    contentCovered: 'Extinguishers',
+    learningOutcomes: 'Knows the drill',
+    availableTo: 'internal',
+    minDelegates: 1,
+    maxDelegates: 9,
+    grading_method: 'pass_fail',
+    pass_mark: 70,
+  }),
+  read: async (s, w) => get(w, `/api/training-sessions/${s.id}`),
+  effects: {
+    contentId: ['contentId', 'content', 'course'],
+    entity_id: ['entity'],
+    date: ['date', 'dates', 'starts_at'],
+    startTime: ['startTime', 'dates', 'starts_at'],
+    endTime: ['endTime', 'dates'],
+    additionalDates: ['dates', 'ends_at'],
+    trainerId: ['trainerId', 'trainer'],
+    maxDelegates: ['maxDelegates', 'places_free'],
+  },
+};
+
 /** Every PATCH operation of the OpenAPI document, by "PATCH <path>". */
 export const PATCH_FIXTURES: Record<string, PatchFixture> = {
   'PATCH /api/entities/{id}': entity,
@@ -1180,4 +1249,5 @@ export const PATCH_FIXTURES: Record<string, PatchFixture> = {
   'PATCH /api/notifications/{id}': notification,
   'PATCH /api/entities/{slug}/training-provider-settings': trainingProviderSettings,
   'PATCH /api/entities/{slug}/delegate-settings': delegateSettings,
+  'PATCH /api/training-sessions/{id}': trainingSession,
 };

@@ -2,6 +2,7 @@ import { BookingsMessages as M, SessionMessages } from '@cc/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUser } from '../../test/factories';
 import { createHarness, type Harness } from '../../test/harness';
+import { describeRaces, parallel } from '../../test/parallel';
 import { insertSession, placeDelegate, type SessionsWorld, sessionsWorld } from './sessions-world';
 
 /**
@@ -186,5 +187,53 @@ describe('POST /training-sessions/{id}/attendance', () => {
     });
     expect(res.statusCode).toBe(422);
     expect(res.json().message).toBe(M.sessionClosed);
+  });
+});
+
+describeRaces('attendance under concurrency (PostgreSQL)', () => {
+  it('ten markings of one delegate at once leave exactly one live result, the one the delegate row names', async () => {
+    const s = await pastSession();
+    const d = await placeDelegate(h, s.id, w.learner2);
+    const trainer = await w.as(w.trainer.id);
+    const answers = await parallel(10, (i) =>
+      trainer('POST', `/api/training-sessions/${s.id}/attendance`, {
+        marks: [{ delegate_id: d.id, attendance: i % 2 ? 'attended' : 'partial' }],
+      }),
+    );
+    expect(answers.map((r) => r.statusCode)).toEqual(Array(10).fill(200));
+    const live = await h.db
+      .selectFrom('results')
+      .select('id')
+      .where('user_id', '=', w.learner2.id)
+      .where('course_id', '=', w.f2f.course_id)
+      .where('deleted_at', 'is', null)
+      .where('created_at', '>=', new Date(Date.now() - 60_000))
+      .execute();
+    const row = await h.db
+      .selectFrom('session_delegates')
+      .select('result_id')
+      .where('id', '=', d.id)
+      .executeTakeFirstOrThrow();
+    const fromThisSession = live.filter((r) => r.id === row.result_id);
+    expect(fromThisSession).toHaveLength(1);
+    const others = await h.db
+      .selectFrom('results')
+      .select('id')
+      .where('content_id', '=', w.f2f.id)
+      .where('user_id', '=', w.learner2.id)
+      .where('deleted_at', 'is', null)
+      .where('completed_at', '=', new Date(s.ends_at))
+      .execute();
+    expect(others.map((r) => r.id)).toEqual([row.result_id]);
+  });
+
+  it('two cancels at once: one cancels, the other is refused', async () => {
+    const s = await pastSession();
+    const reason = await h.db.selectFrom('cancellation_reasons').select('id').executeTakeFirstOrThrow();
+    const manager = await w.as(w.manager.id);
+    const answers = await parallel(2, () =>
+      manager('POST', `/api/training-sessions/${s.id}/cancel`, { cancellation_reason_id: reason.id }),
+    );
+    expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 422]);
   });
 });

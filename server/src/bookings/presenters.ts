@@ -25,6 +25,7 @@ const isoOrNull = (d: Date | string | null) => (d === null ? null : iso(d));
 
 /** Delegate statuses that count as "booked" for the caller's own booking (a live row). */
 const LIVE = ['requested', 'pending', 'accepted', 'waitlisted', 'offered'] as const;
+const OPEN: readonly string[] = ['scheduled', 'confirmed'];
 
 function sessionViewQuery(db: Db | Trx, ids: number[], userId: number) {
   return db
@@ -110,7 +111,8 @@ export function presentSession(row: SessionViewRow, scope: SessionScope, now: Da
     cancellation_reason: row.cancellation_reason,
     cancellation_notes: row.cancellation_notes,
     places_taken: row.places_taken,
-    places_free: Math.max(0, row.max_delegates - row.places_taken),
+    // A closed session (cancelled, completed, incomplete) has no place left to give.
+    places_free: OPEN.includes(row.status) ? Math.max(0, row.max_delegates - row.places_taken) : 0,
     waitlist_count: Number(row.waitlist_count),
     check_in_code: maySeeCheckInCode(scope, rel) ? row.check_in_code : null,
     can: {

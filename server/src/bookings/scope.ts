@@ -215,7 +215,8 @@ export interface LoadedSession {
 
 /**
  * The session if the actor sees it (staff in scope, its trainer, or one of its delegates); otherwise 404, the same
- * as a missing id. With `trx` + `forUpdate` the row is locked for the rest of the transaction (read-then-write).
+ * as a missing id. With `trx` + `forUpdate` the row is locked for the rest of the transaction (read-then-write),
+ * after the session's delegate rows (the bookings' lock order: delegates, then the session).
  * With `bookable` a session the actor may book themself (mayBookSelf) also counts as seen.
  */
 export async function loadSessionForActor(
@@ -226,7 +227,19 @@ export async function loadSessionForActor(
   const db = o.trx ?? ctx.db;
   const scope = await sessionScope(ctx, db);
   let q = db.selectFrom('training_sessions').selectAll().where('id', '=', id);
-  if (o.trx && o.forUpdate) q = q.forUpdate();
+  if (o.trx && o.forUpdate) {
+    // Lock order for the bookings: delegate rows (by id) BEFORE the session row. A delegate action locks its row and
+    // then moves the session's places; taking the session's delegates first here means the two never wait for each
+    // other in a cycle (a deadlock PostgreSQL would break by failing one of them).
+    await o.trx
+      .selectFrom('session_delegates')
+      .select('id')
+      .where('session_id', '=', id)
+      .orderBy('id')
+      .forUpdate()
+      .execute();
+    q = q.forUpdate();
+  }
   const session = await q.executeTakeFirst();
   if (!session) throw notFound();
   const own = await db

@@ -190,6 +190,14 @@ export async function decideSession(
   defaults: { hours: number; action: string },
   cancelReasonId: number | null,
 ): Promise<'confirmed' | 'cancelled' | null> {
+  // The bookings' lock order (scope.ts loadSessionForActor): the session's delegate rows, then the session.
+  await trx
+    .selectFrom('session_delegates')
+    .select('id')
+    .where('session_id', '=', id)
+    .orderBy('id')
+    .forUpdate()
+    .execute();
   const { rows } = await sql<{ status: 'confirmed' | 'cancelled' }>`
     UPDATE training_sessions s SET
       status = CASE WHEN s.places_taken >= s.min_delegates

@@ -43,6 +43,14 @@ interface GraphqlUpdate {
 }
 
 const UPDATES: Record<string, GraphqlUpdate> = {
+  upsertTrainingSession: {
+    rest: 'PATCH /api/training-sessions/{id}',
+    input: 'TrainingSessionInput',
+    send: (s, _w, field, value) =>
+      gql('mutation ($input: TrainingSessionInput!) { upsertTrainingSession(input: $input) { id } }', {
+        input: { id: String((s as { id: number }).id), [field]: value },
+      }),
+  },
   upsertEntity: {
     rest: 'PATCH /api/entities/{id}',
     input: 'EntityInput',
@@ -108,6 +116,7 @@ const NOT_UPDATES = [
   'deletePendingResult',
   'updatePreferences',
   'deleteHelpArticle',
+  'cancelTrainingSession',
 ];
 
 const schema = await gql(`{
