@@ -126,8 +126,7 @@ export async function assertSessionSeen(ctx: Ctx, a: SessionAccess): Promise<voi
 export async function bookableFor(db: DbOrTrx, s: SessionFacts, user: { primary_entity_id: number }) {
   const aEntities = await aEntitiesOf(db, [user.primary_entity_id]);
   const aEntityId = aEntities.get(user.primary_entity_id) ?? user.primary_entity_id;
-  if (s.available_to !== 'external' && (await subtreeIds(db as never, aEntityId)).includes(s.entity_id))
-    return true;
+  if (s.available_to !== 'external' && (await subtreeIds(db, aEntityId)).includes(s.entity_id)) return true;
   return onMarketplaceFor(db, s, aEntityId);
 }
 
@@ -233,20 +232,25 @@ async function rowsToPlace(
 }
 
 /** People by id, every one in the actor's scope, or a 422 on `users` refusing the whole list. */
-export async function peopleInScope(ctx: Ctx, scope: EntityScope, ids: number[]): Promise<DelegateUser[]> {
+export async function peopleInScope(
+  ctx: Ctx,
+  scope: EntityScope,
+  ids: number[],
+  field = 'users',
+): Promise<DelegateUser[]> {
   const unique = [...new Set(ids)];
   const people = await findUsers(ctx.db, unique);
   if (people.length !== unique.length || people.some((p) => !inScope(scope, p.primary_entity_id)))
-    throw invalidField('users', DelegateErrors.outOfScope);
+    throw invalidField(field, DelegateErrors.outOfScope);
   return people;
 }
 
 /** Locks the order and names `count` more delegates on it; 422 when its unnamed places are too few. */
-export async function nameOnOrder(trx: Trx, orderId: number, count: number) {
+export async function nameOnOrder(trx: Trx, orderId: number, count: number, now: Date) {
   if (count === 0) return;
   const updated = await trx
     .updateTable('training_orders')
-    .set((eb) => ({ named: eb('named', '+', count), updated_at: new Date() }))
+    .set((eb) => ({ named: eb('named', '+', count), updated_at: now }))
     .where('id', '=', orderId)
     .where('status', '=', 'placed')
     .where((eb) => eb(eb('named', '+', count), '<=', eb.ref('places')))
@@ -275,7 +279,7 @@ export async function addPeople(
   const rows = await rowsToPlace(trx, s, people, o);
   if (o.reserve !== undefined && !(await takePlaces(trx, s.id, o.reserve)))
     throw invalidField('places', BookingsMessages.notEnoughPlaces);
-  if (o.orderId !== null) await nameOnOrder(trx, o.orderId, rows.length);
+  if (o.orderId !== null) await nameOnOrder(trx, o.orderId, rows.length, o.now);
   for (const { row, reused } of rows)
     await place(
       trx,
@@ -336,7 +340,7 @@ export async function bookSession(ctx: Ctx, sessionId: number, body: BookSession
   if (!can(actor, [self ? P.ownBookings : P.requestBookings])) throw forbidden();
   const person = self
     ? (await findUsers(ctx.db, [actor.userId]))[0]
-    : (await peopleInScope(ctx, await entityScope(ctx), [body.user_id as number]))[0];
+    : (await peopleInScope(ctx, await entityScope(ctx), [body.user_id as number], 'user_id'))[0];
   if (!person) throw notFound();
   const s = await findSessionFacts(ctx.db, sessionId);
   if (!s || !(await bookableFor(ctx.db, s, person))) throw notFound();

@@ -123,8 +123,10 @@ describe('POST /training-sessions/{id}/book', () => {
     ]);
     const session = await buildSession(h.db, w.group.id, { max: 5 });
     const url = `/api/training-sessions/${session.id}/book`;
-    // 118 for someone out of scope: 404; without 118: 403.
-    expect((await w.m('POST', url, { user_id: w.outsider.id })).statusCode).toBe(422);
+    // 118 for someone out of scope: 422 on user_id (like the delegates list); without 118: 403.
+    const stranger = await w.m('POST', url, { user_id: w.outsider.id });
+    expect(stranger.statusCode).toBe(422);
+    expect(stranger.json().errors.user_id).toEqual([DelegateErrors.outOfScope]);
     expect((await w.l('POST', url, { user_id: x.id })).statusCode).toBe(403);
     const asked = await w.m('POST', url, { user_id: x.id });
     expect(asked.statusCode).toBe(201);

@@ -120,6 +120,9 @@ describe('training orders', () => {
     expect(mine.json().data.map((o: { id: number }) => o.id)).toContain(id);
     const provider = await w.p('GET', '/api/training-orders');
     expect(provider.json().data.map((o: { id: number }) => o.id)).toContain(id);
+    const only109 = await buildUser(h.db, { entityId: w.company.id, permissions: [109] });
+    const theirs = await (await w.as(only109.id))('GET', '/api/training-orders');
+    expect(theirs.json().data.map((o: { id: number }) => o.id)).toContain(id);
     const other = await w.o('GET', '/api/training-orders');
     expect(other.json().data.map((o: { id: number }) => o.id)).not.toContain(id);
 

@@ -129,14 +129,13 @@ export async function listOrders(ctx: Ctx, query: PageQuery) {
   const actor = authorize(ctx, [P.createBookings, P.editBooking, P.trainingProviderBookings], 'any');
   const scope = await entityScope(ctx);
   const own = scope.accessible === 'all' ? null : [...scope.accessible];
-  const bound = {
-    entityIds: own,
-    providerIds: own && can(actor, [P.trainingProviderBookings]) ? own : [],
-  };
   const ordering = can(actor, [P.createBookings, P.editBooking], 'any');
+  const providing = can(actor, [P.trainingProviderBookings]);
   const { rows, total } = await ordersPage(
     ctx.db,
-    ordering ? bound : { entityIds: bound.providerIds, providerIds: [] },
+    own === null
+      ? { entityIds: null, providerIds: [] }
+      : { entityIds: ordering ? own : [], providerIds: providing ? own : [] },
     query,
   );
   return { data: await present(ctx, rows), total };

@@ -148,4 +148,34 @@ describeRaces('bookings in parallel never overbook', () => {
     expect((counts.accepted ?? 0) + (counts.offered ?? 0)).toBe(6);
     await expectConsistent(session.id);
   });
+
+  it('parallel training orders and bookings on one provider session never overbook; orders are all or nothing', async () => {
+    const session = await buildSession(h.db, w.company.id, { availableTo: 'external', max: 10 });
+    const outsiders = await parallel(10, () =>
+      buildUser(h.db, { entityId: w.outsiderOrg.id, permissions: [108] }),
+    );
+    const clients = await Promise.all(outsiders.map((p) => w.as(p.id)));
+    const responses = await parallel(16, (i) =>
+      i < 6
+        ? w.m('POST', '/api/training-orders', { session_id: session.id, places: 3 })
+        : (clients[i - 6] as (typeof clients)[number])(
+            'POST',
+            `/api/training-sessions/${session.id}/book`,
+            {},
+          ),
+    );
+    expect(responses.map((r) => r.statusCode).filter((c) => c >= 500)).toEqual([]);
+    const orders = await h.db
+      .selectFrom('training_orders')
+      .select(['places'])
+      .where('session_id', '=', session.id)
+      .execute();
+    const counts = await statusCounts(h.db, session.id);
+    const held = (counts.pending ?? 0) + (counts.accepted ?? 0);
+    expect(orders.length * 3 + held).toBeLessThanOrEqual(10);
+    // Every refused order left nothing behind, and the places are full up to what fits.
+    expect(responses.slice(0, 6).filter((r) => r.statusCode === 201)).toHaveLength(orders.length);
+    expect(10 - (orders.length * 3 + held)).toBeLessThan(3);
+    await expectConsistent(session.id);
+  });
 });
