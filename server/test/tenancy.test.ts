@@ -376,6 +376,7 @@ const SCOPED: Case[] = [
   ...messagingCases(),
   ...notificationCases(),
   ...delegateCases(),
+  ...bookingExtrasCases(),
   ...trainingSessionCases(),
 ];
 
@@ -779,6 +780,7 @@ const EXEMPT: Record<string, string> = {
   'POST /api/help/contact':
     "the caller only: goes to the caller's own organisation's support (src/help/help.test.ts)",
   'GET /api/help/customers': 'super admins only (src/help/help.test.ts)',
+  'GET /api/calendar/:token.ics': 'public: the token is the secret (src/bookings/calendar.test.ts)',
   'GET /api/cancellation-reasons': 'one global list of reasons, the same for every organisation',
   'GET /api/ws': 'websocket; subscribe is scoped like POST /api/reports/matrix (src/matrix/routes.test.ts)',
 };
@@ -828,6 +830,11 @@ const TENANT_TABLES = [
   'messages',
   'message_recipients',
   'notifications',
+  // Bookings settings, calendar feeds and invites (issue 15).
+  'training_provider_settings',
+  'delegate_settings',
+  'calendar_feeds',
+  'booking_invites',
   'training_sessions',
   'session_delegates',
   ...DELEGATE_TABLES,
@@ -1358,6 +1365,39 @@ function notificationCases(): Case[] {
       '/api/users/:id/notifications',
       (f) => `/api/users/${f.victim.uuid}/notifications`,
     ),
+  ];
+}
+
+/** Bookings (issue 15): the settings of the target's site, the victim's calendar feed, the bookings dashboard. */
+function bookingExtrasCases(): Case[] {
+  const s = caseOf('scoped');
+  const tp = '/api/entities/:slug/training-provider-settings';
+  const ds = '/api/entities/:slug/delegate-settings';
+  const feed = '/api/users/:id/calendar-feed';
+  return [
+    s('GET', tp, (f) => `/api/entities/${f.site.slug}/training-provider-settings`),
+    s(
+      'PATCH',
+      tp,
+      (f) => `/api/entities/${f.site.slug}/training-provider-settings`,
+      () => ({ theory_max_delegates: 30 }),
+    ),
+    s('GET', ds, (f) => `/api/entities/${f.site.slug}/delegate-settings`),
+    s(
+      'PATCH',
+      ds,
+      (f) => `/api/entities/${f.site.slug}/delegate-settings`,
+      () => ({ notify_managers: false }),
+    ),
+    s('GET', feed, (f) => `/api/users/${f.victim.uuid}/calendar-feed`),
+    s('POST', feed, (f) => `/api/users/${f.victim.uuid}/calendar-feed`),
+    s('DELETE', feed, (f) => `/api/users/${f.victim.uuid}/calendar-feed`),
+    caseOf('own')(
+      'GET',
+      '/api/training-sessions/:id/calendar.ics',
+      (f) => `/api/training-sessions/${f.trainingSession.id}/calendar.ics`,
+    ),
+    s('GET', '/api/dashboards/bookings', (f) => `/api/dashboards/bookings?deep=1&actingAs=${f.site.slug}`),
   ];
 }
 

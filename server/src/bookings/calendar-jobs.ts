@@ -33,13 +33,15 @@ export interface BookingInvitePayload {
   sequence: number;
   /** A REQUEST after an earlier REQUEST: the words say "updated". */
   update: boolean;
+  /** A CANCEL of days dropped from a session the delegate is still booked on (not of the booking). */
+  droppedDays?: boolean;
   /** When the change happened (DTSTAMP). */
   at: string;
   session: InviteSession;
 }
 
-export const inviteJobKey = (delegateId: number, sequence: number) =>
-  `${BOOKING_INVITE}:${delegateId}:${sequence}`;
+export const inviteJobKey = (delegateId: number, sequence: number, part = '') =>
+  `${BOOKING_INVITE}:${delegateId}:${sequence}${part}`;
 
 export const bookingsUrl = (appUrl: string) => `${appUrl.replace(/\/$/, '')}${LEARNER_BOOKINGS_LINK}`;
 
@@ -73,7 +75,7 @@ export function registerCalendarJobs(): void {
           const first = session.dates[0];
           const mail = inviteMail(
             to,
-            p.method,
+            p.droppedDays ? 'DROPPED' : p.method,
             p.update,
             { ...session, starts_at: first?.starts_at ?? new Date(p.at) },
             bookingsUrl(ctx.config.appUrl),

@@ -114,23 +114,31 @@ export function managerNotice(
 /** The e-mail that carries an invite (.ics attached by the job). */
 export function inviteMail(
   to: { name: string; email: string },
-  method: 'REQUEST' | 'CANCEL',
+  method: 'REQUEST' | 'CANCEL' | 'DROPPED',
   update: boolean,
   s: NoticeSession,
   link: string,
 ): Omit<MailMessage, 'attachments'> {
   const on = `${s.title} on ${formatDate(s.starts_at)}`;
   const subject =
-    method === 'CANCEL' ? `Cancelled: ${on}` : update ? `Updated invitation: ${on}` : `Invitation: ${on}`;
+    method === 'DROPPED'
+      ? `Day removed: ${on}`
+      : method === 'CANCEL'
+        ? `Cancelled: ${on}`
+        : update
+          ? `Updated invitation: ${on}`
+          : `Invitation: ${on}`;
   const lead =
-    method === 'CANCEL'
-      ? `${s.title} on ${whenOf(s)} is no longer in your diary: the booking was cancelled.`
-      : update
-        ? `The details of ${s.title} on ${whenOf(s)}${whereOf(s)} have changed.`
-        : `You have a place on ${s.title} on ${whenOf(s)}${whereOf(s)}.`;
+    method === 'DROPPED'
+      ? `${s.title} on ${whenOf(s)} is no longer a day of the session; your other days stay booked.`
+      : method === 'CANCEL'
+        ? `${s.title} on ${whenOf(s)} is no longer in your diary: the booking was cancelled.`
+        : update
+          ? `The details of ${s.title} on ${whenOf(s)}${whereOf(s)} have changed.`
+          : `You have a place on ${s.title} on ${whenOf(s)}${whereOf(s)}.`;
   return {
     to: to.email,
-    template: method === 'CANCEL' ? 'booking-cancel' : 'booking-invite',
+    template: method === 'REQUEST' ? 'booking-invite' : 'booking-cancel',
     subject,
     text: [
       `Hello ${to.name},`,

@@ -1,5 +1,6 @@
 import { type SqlBool, sql } from 'kysely';
 import type { Db } from '../db/connect';
+import type { InviteDay } from '../db/schema';
 import type { DbOrTrx } from '../jobs/queries';
 
 /**
@@ -26,6 +27,7 @@ function delegateFactsQuery(db: DbOrTrx) {
       'u.email as user_email',
       's.course_id',
       'bi.method as last_invite',
+      'bi.dates as last_dates',
     ]);
 }
 export type DelegateFacts = Awaited<ReturnType<ReturnType<typeof delegateFactsQuery>['execute']>>[number];
@@ -141,14 +143,14 @@ export async function bumpInviteSequence(db: DbOrTrx, delegateId: number): Promi
 export async function recordInvite(
   db: DbOrTrx,
   delegateId: number,
-  method: 'REQUEST' | 'CANCEL',
-  sequence: number,
+  invite: { method: 'REQUEST' | 'CANCEL'; sequence: number; dates: InviteDay[] },
   now: Date,
 ) {
+  const values = { ...invite, dates: JSON.stringify(invite.dates), sent_at: now };
   await db
     .insertInto('booking_invites')
-    .values({ delegate_id: delegateId, method, sequence, sent_at: now })
-    .onConflict((oc) => oc.column('delegate_id').doUpdateSet({ method, sequence, sent_at: now }))
+    .values({ delegate_id: delegateId, ...values })
+    .onConflict((oc) => oc.column('delegate_id').doUpdateSet(values))
     .execute();
 }
 

@@ -1,4 +1,4 @@
-import { BookingsMessages, DashboardsPerm } from '@cc/contracts';
+import { BookingsMessages, BookingsPerm, DashboardsPerm } from '@cc/contracts';
 import ICAL from 'ical.js';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -255,6 +255,42 @@ describe('calendar invites', () => {
   });
 });
 
+describe('a day dropped from a multi-day session', () => {
+  it('is cancelled on its own (its old UID and times), while the other day is updated', async () => {
+    const w = await world();
+    const d = await buildDelegate(h.db, {
+      sessionId: w.session.id,
+      userId: w.learner.id,
+      entityId: w.site.id,
+      status: 'accepted',
+    });
+    await onDelegate(d.id, 'booked');
+    const secondDay = new Date(w.start.getTime() + DAY).toISOString();
+    await h.db
+      .deleteFrom('training_session_dates')
+      .where('session_id', '=', w.session.id)
+      .where('position', '=', 1)
+      .execute();
+    await onSession(w.session.id, 'updated');
+    const invites = await invitesTo(w.learner.email);
+    expect(invites.map((i) => [i.method, i.subject.split(':')[0]])).toEqual([
+      ['REQUEST', 'Invitation'],
+      ['REQUEST', 'Updated invitation'],
+      ['CANCEL', 'Day removed'],
+    ]);
+    expect(invites[1]?.events.map((e) => [e.uid, e.sequence])).toEqual([[`${w.session.uuid}-0@${HOST}`, 2]]);
+    expect(invites[2]?.events.map((e) => [e.uid, e.sequence, e.status, e.start])).toEqual([
+      [`${w.session.uuid}-1@${HOST}`, 2, 'CANCELLED', secondDay],
+    ]);
+    // Removed afterwards: the CANCEL covers the day still booked (the dropped one is already cancelled).
+    await setDelegateStatus(h.db, d.id, 'deleted');
+    await onDelegate(d.id, 'removed');
+    const last = (await invitesTo(w.learner.email)).at(-1);
+    expect(last?.method).toBe('CANCEL');
+    expect(last?.events.map((e) => [e.uid, e.sequence])).toEqual([[`${w.session.uuid}-0@${HOST}`, 3]]);
+  });
+});
+
 describe('/api/users/{id}/calendar-feed and /api/calendar/{token}.ics', () => {
   it('401 without sign-in; 403 for someone else in scope; 404 for another organisation', async () => {
     const w = await world();
@@ -380,5 +416,37 @@ describe('/api/training-sessions/{id}/calendar.ics', () => {
     const calendar = new ICAL.Component(ICAL.parse(res.body));
     expect(calendar.getFirstPropertyValue('method')).toBe('PUBLISH');
     expect(calendar.getAllSubcomponents('vevent')).toHaveLength(2);
+  });
+});
+
+describe('invites through the session routes', () => {
+  it('PATCH of a session sends an updated REQUEST; cancelling it sends CANCEL', async () => {
+    const w = await world();
+    const manager = await buildUser(h.db, {
+      entityId: w.company.id,
+      permissions: [BookingsPerm.createBookings, BookingsPerm.editBooking],
+    });
+    const c = await clientFor(h.app, h.db, manager.id);
+    const d = await buildDelegate(h.db, {
+      sessionId: w.session.id,
+      userId: w.learner.id,
+      entityId: w.site.id,
+      status: 'accepted',
+    });
+    await onDelegate(d.id, 'booked');
+    const patched = await c('PATCH', `/api/training-sessions/${w.session.id}`, { venue: 'Another Hall' });
+    expect(patched.statusCode, patched.body).toBe(200);
+    const reason = await h.db.selectFrom('cancellation_reasons').select('id').executeTakeFirstOrThrow();
+    const cancelled = await c('POST', `/api/training-sessions/${w.session.id}/cancel`, {
+      cancellation_reason_id: reason.id,
+    });
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    const invites = await invitesTo(w.learner.email);
+    expect(invites.map((i) => [i.method, i.events[0]?.sequence])).toEqual([
+      ['REQUEST', 1],
+      ['REQUEST', 2],
+      ['CANCEL', 3],
+    ]);
+    expect(new Set(invites.flatMap((i) => i.events.map((e) => e.uid))).size).toBe(2);
   });
 });

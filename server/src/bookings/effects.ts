@@ -115,7 +115,12 @@ function inviteSession(s: CalendarSession, cancelled: boolean): InviteSession {
   };
 }
 
-/** Records one invite: the next SEQUENCE, the last-invite row, and the mail job (sent after commit). */
+/**
+ * Records one invite: the next SEQUENCE, the last-invite row (with the days it describes), and the mail job (sent
+ * after commit). A REQUEST after a REQUEST that described days the session no longer has (a multi-day session cut
+ * short) also cancels those days, by their old times, under the same SEQUENCE: no calendar keeps a day that is gone.
+ * A CANCEL cancels the days the last REQUEST described as well as the current ones.
+ */
 async function sendInvite(
   trx: Trx,
   d: DelegateFacts,
@@ -124,17 +129,35 @@ async function sendInvite(
   now: Date,
 ) {
   const sequence = await bumpInviteSequence(trx, d.id);
-  await recordInvite(trx, d.id, method, sequence, now);
+  const current = inviteSession(session, method === 'CANCEL');
+  const positions = new Set(current.dates.map((x) => x.position));
+  const dropped =
+    d.last_invite === 'REQUEST' ? (d.last_dates ?? []).filter((x) => !positions.has(x.position)) : [];
+  const dates = method === 'CANCEL' ? [...current.dates, ...dropped] : current.dates;
+  await recordInvite(trx, d.id, { method, sequence, dates }, now);
+  const base = { delegate_id: d.id, user_id: d.user_id, sequence, at: now.toISOString() };
   const payload: BookingInvitePayload = {
-    delegate_id: d.id,
-    user_id: d.user_id,
+    ...base,
     method,
-    sequence,
     update: method === 'REQUEST' && d.last_invite === 'REQUEST',
-    at: now.toISOString(),
-    session: inviteSession(session, method === 'CANCEL'),
+    session: { ...current, dates },
   };
   await enqueue(trx, BOOKING_INVITE, { ...payload }, { runAt: now, uniqueKey: inviteJobKey(d.id, sequence) });
+  if (method === 'REQUEST' && dropped.length) {
+    const cancel: BookingInvitePayload = {
+      ...base,
+      method: 'CANCEL',
+      update: false,
+      droppedDays: true,
+      session: { ...current, cancelled: true, dates: dropped },
+    };
+    await enqueue(
+      trx,
+      BOOKING_INVITE,
+      { ...cancel },
+      { runAt: now, uniqueKey: inviteJobKey(d.id, sequence, ':dropped') },
+    );
+  }
 }
 
 interface Notice {

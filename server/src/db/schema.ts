@@ -1036,11 +1036,19 @@ export interface Database {
   calendar_feeds: CalendarFeedsTable;
 }
 
+export interface InviteDay {
+  position: number;
+  starts_at: string;
+  ends_at: string;
+}
+
 /** 029: the last calendar invite e-mailed to each delegate (bookings/effects.ts). */
 export interface BookingInvitesTable {
   delegate_id: number;
   method: 'REQUEST' | 'CANCEL';
   sequence: number;
+  /** The days the invite described: [{position, starts_at, ends_at}] (ISO instants). */
+  dates: ColumnType<InviteDay[], string | undefined, string>;
   sent_at: DefaultTimestamp;
 }
 

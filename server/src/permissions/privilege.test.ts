@@ -317,6 +317,8 @@ const NOT_ASSIGNING: Record<string, string> = {
   'PATCH /api/users/{id}/compliance-courses/{courseId}':
     'exempts a user from a course (a training record, permission-checked in compliance); no account field',
   'POST /api/users/{id}/message': "sends a message from the caller's own mailbox; no account field",
+  'POST /api/users/{id}/calendar-feed': "makes the caller's own calendar link; no account field",
+  'DELETE /api/users/{id}/calendar-feed': "revokes the caller's own calendar link; no account field",
   'DELETE /api/users/{id}/messages/{messageId}':
     "deletes the caller's own copy of a message; no account field",
   'PATCH /api/users/{id}/received/messages/{messageId}':

@@ -8,7 +8,8 @@ import { type Kysely, sql } from 'kysely';
  *   occasion '<event>@<ISO instant>', so each change is one row per recipient.
  * - booking_invites: the last calendar invite e-mailed to each delegate (its METHOD and SEQUENCE). A CANCEL goes only
  *   to someone whose last invite was a REQUEST (a delegate never invited, or already cancelled, gets none), and a
- *   booking that is accepted after it was made pending is not invited twice.
+ *   booking that is accepted after it was made pending is not invited twice. `dates` are the days that invite
+ *   described ([{position, starts_at, ends_at}]): a day dropped from a session since is cancelled on its own.
  */
 const statements = [
   `ALTER TABLE notifications DROP CONSTRAINT notifications_kind_check`,
@@ -18,6 +19,7 @@ const statements = [
     delegate_id integer PRIMARY KEY REFERENCES session_delegates(id) ON DELETE CASCADE,
     method text NOT NULL CHECK (method IN ('REQUEST', 'CANCEL')),
     sequence integer NOT NULL,
+    dates jsonb NOT NULL DEFAULT '[]',
     sent_at timestamptz NOT NULL DEFAULT now()
   )`,
 ];
