@@ -1,6 +1,18 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ADMIN, BASE, bearer, checkPage, client, launch, NARROW, newPage, signIn, toast } from './lib.mjs';
+import {
+  ADMIN,
+  BASE,
+  bearer,
+  checkPage,
+  client,
+  launch,
+  MANAGER,
+  NARROW,
+  newPage,
+  signIn,
+  toast,
+} from './lib.mjs';
 
 /**
  * /manage-bookings (issue 15): an administrator creates a two-day session in the form, edits one field, adds
@@ -217,6 +229,44 @@ describe('manage bookings', () => {
     await signIn(admin.page, ADMIN);
     await delegateSettings(admin.page);
     assert.deepEqual(admin.errors, []);
+  });
+
+  it('orders places on the marketplace, names a delegate later and cancels the order', async () => {
+    // Sam Patel manages Oakfield House, whose group sees external bookings (the demo's Brightpath sessions).
+    const { page, errors } = await newPage(browser);
+    await signIn(page, MANAGER);
+    await page.goto(`${BASE}/manage-bookings?view=marketplace`);
+    const order = page.getByRole('button', { name: /^Order places on / }).first();
+    await order.waitFor();
+    await checkPage(page, 'manage-bookings-marketplace');
+    await order.click();
+    const dialog = page.getByRole('dialog', { name: 'Order places' });
+    await dialog.getByLabel(/^Places/).fill('2');
+    await pick(page, /Name delegates now/, 'Casey', 'Casey Lee', dialog);
+    await dialog.getByRole('button', { name: 'Place order' }).click();
+    await toast(page, 'Training order placed.');
+    const orders = page.locator('section', {
+      has: page.getByRole('heading', { name: 'Your training orders' }),
+    });
+    await row(orders, '2 ordered, 1 named', '1 still to name').waitFor();
+    await orders
+      .getByRole('button', { name: /^Name delegates on the order/ })
+      .first()
+      .click();
+    const naming = page.getByRole('dialog', { name: 'Name delegates' });
+    await naming.getByRole('combobox', { name: /People/ }).fill('meadowbrook.example');
+    await page.getByRole('option').first().click();
+    await naming.getByRole('button', { name: 'Name delegates' }).click();
+    await toast(page, 'Training order updated.');
+    await row(orders, '2 ordered, 2 named').waitFor();
+    await orders
+      .getByRole('button', { name: /^Cancel the order/ })
+      .first()
+      .click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Cancel order' }).click();
+    await toast(page, 'Training order cancelled.');
+    await row(orders, '2 ordered', 'Cancelled').waitFor();
+    assert.deepEqual(errors, []);
   });
 
   it('works at 375 px: list, calendar, a session, the form and the settings', async () => {

@@ -204,7 +204,8 @@ export function DelegatesCard({ session }: { session: TrainingSessionView }) {
           />
         }
         rowActions={
-          manage
+          // A finished or cancelled session's delegates stay as they were.
+          manage && open
             ? (d) => {
                 const { actions, removable } = actionsFor(d.status);
                 return (

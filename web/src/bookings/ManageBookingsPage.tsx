@@ -6,7 +6,7 @@ import { OrdersPanel } from './Orders';
 import { SessionsCalendar } from './SessionsCalendar';
 import { SessionFiltersBar, SessionsList, useSessionFilters } from './SessionsList';
 
-type Tab = 'list' | 'calendar' | 'marketplace' | 'orders';
+type Tab = 'list' | 'calendar' | 'marketplace';
 
 /**
  * `/manage-bookings` (issue 15): the sessions of my scope as a list or a calendar, the marketplace and my training
@@ -19,12 +19,15 @@ export default function ManageBookingsPage() {
   const tabs: { key: Tab; label: string }[] = [
     { key: 'list', label: 'List' },
     { key: 'calendar', label: 'Calendar' },
-    ...(access.marketplace ? [{ key: 'marketplace' as const, label: 'Marketplace' }] : []),
-    ...(access.orders ? [{ key: 'orders' as const, label: 'Orders' }] : []),
+    // The marketplace and the organisation's training orders share one tab (three tabs fit at 375 px).
+    ...(access.marketplace || access.orders
+      ? [{ key: 'marketplace' as const, label: access.marketplace ? 'Marketplace' : 'Training orders' }]
+      : []),
   ];
+  const asked = params.get('view') === 'orders' ? 'marketplace' : (params.get('view') ?? 'list');
   const current = Math.max(
     0,
-    tabs.findIndex((t) => t.key === (params.get('view') ?? 'list')),
+    tabs.findIndex((t) => t.key === asked),
   );
   const select = (index: number) =>
     setParams(
@@ -66,10 +69,11 @@ export default function ManageBookingsPage() {
                 <SessionFiltersBar filters={filters} trainerOnly={access.trainerOnly} dates={false} />
                 <SessionsCalendar filters={filters} canCreate={access.create} />
               </div>
-            ) : t.key === 'marketplace' ? (
-              <MarketplacePanel />
             ) : (
-              <OrdersPanel />
+              <div className="space-y-6">
+                {access.marketplace ? <MarketplacePanel /> : null}
+                {access.orders ? <OrdersPanel /> : null}
+              </div>
             ),
         }))}
       />

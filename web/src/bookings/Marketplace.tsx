@@ -55,7 +55,7 @@ export function MarketplacePanel() {
     },
   ];
   return (
-    <Card padded={false}>
+    <Card title="Training providers' sessions" padded={false}>
       <div className="flex flex-col gap-3 border-b border-slate-200 p-4 sm:flex-row sm:items-center sm:justify-between">
         <SearchInput
           label="Search the marketplace"

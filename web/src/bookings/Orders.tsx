@@ -7,7 +7,6 @@ import {
 } from '@cc/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Link } from 'react-router';
 import { api } from '../app/api';
 import { errorEnvelope, serverFieldErrors } from '../entities/shared';
 import {
@@ -161,9 +160,9 @@ export function OrdersPanel() {
   const [naming, setNaming] = useState<TrainingOrderView | null>(null);
   const [cancelling, setCancelling] = useState<TrainingOrderView | null>(null);
   return (
-    <Card padded={false}>
+    <Card title="Your training orders" padded={false}>
       <DataTable
-        caption="Training orders"
+        caption="Your training orders"
         columns={orderColumns(true)}
         rows={list.data?.data}
         rowKey={(o) => o.id}
@@ -177,15 +176,7 @@ export function OrdersPanel() {
           ) : (
             <EmptyState
               title="No training orders yet"
-              description="Order places on a training provider's session from the Marketplace tab."
-              action={
-                <Link
-                  to="/manage-bookings?view=marketplace"
-                  className="focus-ring rounded text-sm font-medium text-primary-800 underline"
-                >
-                  Browse the marketplace
-                </Link>
-              }
+              description="Order places on a training provider's session from the marketplace: the order shows here, and you can name its delegates now or later."
             />
           )
         }

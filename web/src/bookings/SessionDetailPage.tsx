@@ -40,6 +40,8 @@ function SessionDetail({ s }: { s: TrainingSessionView }) {
   const [ending, setEnding] = useState<Ending | null>(null);
   const open = s.status === 'scheduled' || s.status === 'confirmed';
   const status = SESSION_STATUS[s.status];
+  // The code is for the day itself: shown while the session is open, to those the server gives it to.
+  const showCode = Boolean(s.check_in_code) && open;
   // A session can be completed or marked incomplete once it has started.
   const canEnd = (s.can.edit || s.can.mark) && new Date(s.starts_at).getTime() <= Date.now();
   const end = (kind: Ending) =>
@@ -100,8 +102,8 @@ function SessionDetail({ s }: { s: TrainingSessionView }) {
           {s.cancellation_notes ? <p className="mt-1 whitespace-pre-line">{s.cancellation_notes}</p> : null}
         </div>
       ) : null}
-      <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
-        <Card title="Details" className="lg:col-span-2">
+      <div className={showCode ? 'grid grid-cols-1 gap-6 lg:grid-cols-3' : undefined}>
+        <Card title="Details" className={showCode ? 'lg:col-span-2' : undefined}>
           <dl className="divide-y divide-slate-100">
             <DetailRow label={s.dates.length > 1 ? 'Days' : 'When'}>
               <ul className="space-y-0.5">
@@ -148,11 +150,7 @@ function SessionDetail({ s }: { s: TrainingSessionView }) {
             </DetailRow>
           </dl>
         </Card>
-        <div className="space-y-6">
-          {s.check_in_code && s.status !== 'cancelled' ? (
-            <CheckInCode sessionId={s.id} code={s.check_in_code} />
-          ) : null}
-        </div>
+        {showCode && s.check_in_code ? <CheckInCode sessionId={s.id} code={s.check_in_code} /> : null}
       </div>
       <DelegatesCard session={s} />
       {s.can.mark && s.status !== 'cancelled' ? <AttendanceCard session={s} /> : null}

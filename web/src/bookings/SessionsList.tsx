@@ -180,7 +180,7 @@ export function SessionFiltersBar({
           </>
         ) : null}
         {trainerOnly ? null : (
-          <div className="flex h-10 items-center sm:mt-7">
+          <div className="flex h-10 items-center sm:self-end">
             <Checkbox
               label="Only sessions I train"
               checked={query.mine === true}
@@ -189,7 +189,7 @@ export function SessionFiltersBar({
           </div>
         )}
         {filters.active ? (
-          <div className="flex h-10 items-center sm:mt-7">
+          <div className="flex h-10 items-center sm:self-end">
             <button
               type="button"
               className="focus-ring rounded text-sm font-medium text-primary-800 underline"
