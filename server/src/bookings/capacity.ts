@@ -27,12 +27,17 @@ export async function takePlaces(trx: Trx, sessionId: number, n = 1): Promise<bo
   return row !== undefined;
 }
 
-/** Gives `n` places back (a delegate removed, declined, an offer expired, an order's unnamed places cancelled). */
+/**
+ * Gives `n` places back (a delegate removed, declined, an offer expired, an order's unnamed places cancelled). Only
+ * an open session counts places: a cancelled one has already released them all (its seat count is 0), a completed
+ * one keeps its count for the record.
+ */
 export async function releasePlaces(trx: Trx, sessionId: number, n = 1): Promise<void> {
   if (n <= 0) return;
   await trx
     .updateTable('training_sessions')
     .set({ places_taken: sql`places_taken - ${n}` })
     .where('id', '=', sessionId)
+    .where('status', 'in', ['scheduled', 'confirmed'])
     .execute();
 }

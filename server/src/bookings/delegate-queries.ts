@@ -305,6 +305,7 @@ export async function lockDuePending(trx: Trx, now: Date, limit = 200) {
     .leftJoin('training_provider_settings as tps', 'tps.entity_id', 's.entity_id')
     .select(['d.id'])
     .where('d.status', '=', 'pending')
+    .where('s.status', 'in', ['scheduled', 'confirmed'])
     .where(
       sql<boolean>`d.updated_at + make_interval(hours => coalesce(tps.delegate_auto_accept_period, ${PROVIDER_DEFAULTS.delegate_auto_accept_period})) <= ${now}`,
     )

@@ -67,6 +67,9 @@ export function isOpen(s: Pick<SessionFacts, 'status' | 'starts_at'>, now: Date)
   return (s.status === 'scheduled' || s.status === 'confirmed') && s.starts_at.getTime() > now.getTime();
 }
 const closed = () => new HttpError(422, BookingsMessages.sessionClosed);
+/** Scheduled or confirmed (started or not): the delegates of a closed session no longer change. */
+export const openStatus = (s: Pick<SessionFacts, 'status'>) =>
+  s.status === 'scheduled' || s.status === 'confirmed';
 
 /** Inside the provider's removal cut-off (delegate_removal_cutoff_hours before the start). */
 export const pastRemovalCutoff = (s: SessionFacts, now: Date) =>
@@ -476,6 +479,7 @@ const providerSide = (a: DelegateAccess) =>
 export async function acceptDelegate(ctx: Ctx, delegateId: number) {
   const a = await delegateAccess(ctx, delegateId);
   if (!providerSide(a)) throw forbidden();
+  if (!openStatus(a.s)) throw closed();
   return change(ctx, delegateId, ['pending'], async (trx, d, now) => {
     await setDelegateStatus(trx, d.id, { status: 'accepted', now });
     await delegateChanged(trx, d.id, 'accepted', now);
@@ -486,6 +490,7 @@ export async function acceptDelegate(ctx: Ctx, delegateId: number) {
 export async function declineDelegate(ctx: Ctx, delegateId: number) {
   const a = await delegateAccess(ctx, delegateId);
   if (!providerSide(a)) throw forbidden();
+  if (!openStatus(a.s)) throw closed();
   return change(ctx, delegateId, ['pending'], async (trx, d, now) => {
     await setDelegateStatus(trx, d.id, { status: 'declined', now });
     await freePlaceOf(trx, d, now);
@@ -530,6 +535,7 @@ export async function restoreDelegate(ctx: Ctx, delegateId: number) {
 export async function claimPlace(ctx: Ctx, delegateId: number) {
   const a = await delegateAccess(ctx, delegateId);
   if (!a.self) throw forbidden();
+  if (!openStatus(a.s)) throw closed();
   const now = ctx.clock();
   await transaction(ctx, async (trx) => {
     const d = await lockDelegate(trx, delegateId);
@@ -559,6 +565,8 @@ export async function removeDelegate(ctx: Ctx, delegateId: number): Promise<stri
       throw forbidden(DelegateErrors.selfCancelOff);
     if (late) throw new HttpError(422, BookingsMessages.pastRemovalCutoff);
   } else throw forbidden();
+  // A cancelled or completed session keeps its delegates for the record (attendance, results).
+  if (!openStatus(a.s)) throw closed();
   await removeLocked(ctx, delegateId, now);
   return remover ? BookingsMessages.delegateDeleted : BookingsMessages.bookingCancelled;
 }

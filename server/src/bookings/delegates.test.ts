@@ -261,6 +261,20 @@ describe('provider decisions, restore, claim and remove', () => {
     expect(late.json().message).toBe(BookingsMessages.pastRemovalCutoff);
     expect((await w.l('DELETE', soonUrl)).statusCode).toBe(422);
     expect((await w.m('DELETE', soonUrl)).statusCode).toBe(200);
+
+    // A cancelled session keeps its delegates: no removal, no claim, no decision (its places were all released).
+    const gone = await buildSession(h.db, w.group.id);
+    const kept = await w.l('POST', `/api/training-sessions/${gone.id}/book`, {});
+    await h.db
+      .updateTable('training_sessions')
+      .set({ status: 'cancelled', places_taken: 0 })
+      .where('id', '=', gone.id)
+      .execute();
+    const refused2 = await w.m('DELETE', `/api/delegates/${kept.json().data.id}`);
+    expect(refused2.statusCode).toBe(422);
+    expect(refused2.json().message).toBe(BookingsMessages.sessionClosed);
+    expect((await w.l('POST', `/api/delegates/${kept.json().data.id}/claim`)).statusCode).toBe(422);
+    expect(await placesTaken(h.db, gone.id)).toBe(0);
   });
 });
 

@@ -17,6 +17,7 @@ import {
   holdsPlace,
   isOpen,
   onMarketplaceFor,
+  openStatus,
   pastRemovalCutoff,
   peopleInScope,
   transaction,
@@ -181,6 +182,7 @@ export async function cancelOrder(ctx: Ctx, id: number) {
   const s = await findSessionFacts(ctx.db, a.row.session_id);
   if (!s) throw notFound();
   const now = ctx.clock();
+  if (!openStatus(s)) throw new HttpError(422, BookingsMessages.sessionClosed);
   if (pastRemovalCutoff(s, now) && !can(a.actor, [P.editBooking]))
     throw new HttpError(422, BookingsMessages.pastRemovalCutoff);
   await transaction(ctx, async (trx) => {

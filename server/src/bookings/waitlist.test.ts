@@ -2,6 +2,8 @@ import { BookingsMessages } from '@cc/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUser } from '../../test/factories';
 import { createHarness, type Harness } from '../../test/harness';
+import { registerAllJobs } from '../jobs';
+import { registeredJobNames, runDueJobs } from '../jobs/queue';
 import {
   type BookingWorld,
   bookingWorld,
@@ -9,7 +11,7 @@ import {
   placesTaken,
   statusCounts,
 } from './delegate-fixtures';
-import { autoAcceptDelegates, expireOffers } from './delegate-jobs';
+import { AUTO_ACCEPT_DELEGATES, autoAcceptDelegates, EXPIRE_OFFERS, expireOffers } from './delegate-jobs';
 
 /** The waitlist (issue 15 "Waitlist with automatic promotion"), offer expiry and auto-accept jobs. */
 let h: Harness;
@@ -149,5 +151,23 @@ describe('waitlist promotion', () => {
     expect(await autoAcceptDelegates(h.db, new Date(Date.now() + 49 * HOUR_MS))).toBe(1);
     expect((await statusOf(res.json().data.id)).status).toBe('accepted');
     expect(await statusCounts(h.db, session.id)).toEqual({ accepted: 1 });
+  });
+
+  it('the worker runs both as recurring jobs: an expired offer goes back to the waitlist', async () => {
+    registerAllJobs();
+    expect(registeredJobNames()).toEqual(expect.arrayContaining([EXPIRE_OFFERS, AUTO_ACCEPT_DELEGATES]));
+    const session = await buildSession(h.db, w.group.id, { max: 1 });
+    const x = await learner();
+    const booked = await x.c('POST', `/api/training-sessions/${session.id}/book`, {});
+    const y = await learner();
+    const queued = await y.c('POST', `/api/training-sessions/${session.id}/book`, {});
+    await w.m('DELETE', `/api/delegates/${booked.json().data.id}`);
+    expect((await statusOf(queued.json().data.id)).status).toBe('offered');
+    await runDueJobs(h.deps, new Date(Date.now() + 30 * HOUR_MS));
+    // Alone on the waitlist, they are offered the place again, with a new claim time.
+    const again = await statusOf(queued.json().data.id);
+    expect(again.status).toBe('offered');
+    expect(new Date(again.offer_expires_at as Date).getTime()).toBeGreaterThan(Date.now() + 50 * HOUR_MS);
+    expect(await placesTaken(h.db, session.id)).toBe(1);
   });
 });

@@ -64,16 +64,21 @@ export async function offerFreedPlaces(trx: Trx, sessionId: number, now: Date): 
   return offered;
 }
 
-/** Offers still held past their claim time (the expiry job), oldest first; SKIP LOCKED so two runs share the work. */
+/**
+ * Offers on open sessions still held past their claim time (the expiry job), oldest first; SKIP LOCKED so two runs
+ * share the work.
+ */
 export async function lockExpiredOffers(trx: Trx, now: Date, limit = 100) {
   return trx
-    .selectFrom('session_delegates')
-    .select(['id', 'session_id'])
-    .where('status', '=', 'offered')
-    .where('offer_expires_at', '<=', now)
-    .orderBy('offer_expires_at')
+    .selectFrom('session_delegates as d')
+    .innerJoin('training_sessions as s', 's.id', 'd.session_id')
+    .select(['d.id', 'd.session_id'])
+    .where('d.status', '=', 'offered')
+    .where('d.offer_expires_at', '<=', now)
+    .where('s.status', 'in', ['scheduled', 'confirmed'])
+    .orderBy('d.offer_expires_at')
     .limit(limit)
-    .forUpdate()
+    .forUpdate('d')
     .skipLocked()
     .execute();
 }
