@@ -23,6 +23,7 @@ function delegateFactsQuery(db: DbOrTrx) {
       'd.entity_id',
       'd.status',
       'd.offer_expires_at',
+      'd.booked_by',
       'u.name as user_name',
       'u.email as user_email',
       's.course_id',

@@ -235,6 +235,31 @@ describe('calendar invites', () => {
     expect(await noticesOf(w.manager.id)).toEqual([]);
   });
 
+  it("a manager who books someone is not told of their own booking; the delegate's other managers are", async () => {
+    const w = await world();
+    const second = await buildUser(h.db, {
+      entityId: w.home.id,
+      name: 'Gus Group',
+      permissions: [DashboardsPerm.managerDashboard],
+    });
+    const d = await buildDelegate(h.db, {
+      sessionId: w.session.id,
+      userId: w.learner.id,
+      entityId: w.site.id,
+      status: 'accepted',
+    });
+    await h.db
+      .updateTable('session_delegates')
+      .set({ booked_by: w.manager.id })
+      .where('id', '=', d.id)
+      .execute();
+    await onDelegate(d.id, 'booked');
+    expect(await noticesOf(w.manager.id)).toEqual([]);
+    expect((await noticesOf(second.id)).map((n) => n.title)).toEqual([
+      expect.stringMatching(/^Casey Learner is booked: /),
+    ]);
+  });
+
   it('an offered place tells the claim deadline and sends no invite until claimed', async () => {
     const w = await world();
     const d = await buildDelegate(h.db, {

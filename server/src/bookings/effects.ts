@@ -190,6 +190,8 @@ async function recordNotices(trx: Trx, notices: Notice[], occasion: string, now:
   await insertNotifications(trx, rows);
 }
 
+const BY_BOOKER: readonly NoticeKind[] = ['requested', 'booked', 'waitlisted'];
+
 /** Notices to the delegates' managers (one per manager and person), where their organisation wants them. */
 async function managerNotices(
   trx: Trx,
@@ -208,16 +210,24 @@ async function managerNotices(
   return told.flatMap((d) => {
     const words = managerNotice(kind, d.user_name, session);
     if (!words) return [];
-    return managers
-      .filter((m) => m.entity_id === d.entity_id && m.user_id !== d.user_id)
-      .map((m) => ({
-        user_id: m.user_id,
-        entity_id: d.entity_id,
-        course_id: d.course_id,
-        subject_key: `delegate:${d.id}`,
-        ...words,
-        link: MANAGER_BOOKINGS_LINK,
-      }));
+    return (
+      managers
+        // Not the delegate themself, nor the manager who just booked them (they know).
+        .filter(
+          (m) =>
+            m.entity_id === d.entity_id &&
+            m.user_id !== d.user_id &&
+            !(BY_BOOKER.includes(kind) && m.user_id === d.booked_by),
+        )
+        .map((m) => ({
+          user_id: m.user_id,
+          entity_id: d.entity_id,
+          course_id: d.course_id,
+          subject_key: `delegate:${d.id}`,
+          ...words,
+          link: MANAGER_BOOKINGS_LINK,
+        }))
+    );
   });
 }
 

@@ -93,6 +93,23 @@ describe('/api/entities/{slug}/training-provider-settings', () => {
     });
   });
 
+  it('two PATCHes at once that are each right but wrong together: one wins, the other is 422, min <= max', async () => {
+    for (let round = 0; round < 5; round++) {
+      const { company, provider } = await world();
+      const c = await as(provider.id);
+      const url = `/api/entities/${company.slug}/training-provider-settings`;
+      const [a, b] = await Promise.all([
+        c('PATCH', url, { practical_min_delegates: 10 }),
+        c('PATCH', url, { practical_max_delegates: 5 }),
+      ]);
+      expect([a.statusCode, b.statusCode].sort()).toEqual([200, 422]);
+      const loser = a.statusCode === 422 ? a : b;
+      expect(loser.json().message).toBe(BookingsMessages.minAboveMax);
+      const now = (await c('GET', url)).json().data;
+      expect(now.practical_min_delegates).toBeLessThanOrEqual(now.practical_max_delegates);
+    }
+  });
+
   it('422 with a clear message for an organisation that is not a training company', async () => {
     const { home, manager } = await world();
     const res = await (await as(manager.id))('GET', `/api/entities/${home.slug}/training-provider-settings`);

@@ -143,8 +143,13 @@ export async function updateTrainingProviderSettings(
     const row = await upsertTrainingProviderSettings(ctx.db, entity.id, sent, ctx.clock());
     return presentProvider(entity.id, row);
   } catch (error) {
-    if (isCheckViolation(error)) throw invalid({ practical_min_delegates: [BookingsMessages.minAboveMax] });
-    throw error;
+    if (!isCheckViolation(error)) throw error;
+    // A concurrent PATCH changed the other half of a pair since the check: name the pair as it is now.
+    const now = await trainingProviderSettingsOf(ctx.db, entity.id);
+    const raced = minMaxErrors({ ...now, ...sent }, sent);
+    throw invalid(
+      Object.keys(raced).length ? raced : { practical_min_delegates: [BookingsMessages.minAboveMax] },
+    );
   }
 }
 
