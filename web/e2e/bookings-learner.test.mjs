@@ -186,6 +186,12 @@ describe('/your-bookings at 375 px', () => {
       await page.goto(`${BASE}/your-bookings?tab=book`);
       const card = page.getByTestId('available-session').and(page.locator(`[data-session-id="${s.id}"]`));
       await card.waitFor();
+      // The chosen section's tab is in view on the narrow screen (the strip scrolls to it).
+      const box = await page.getByRole('tab', { name: 'Book training' }).boundingBox();
+      assert.ok(
+        box && box.x >= 0 && box.x + box.width <= NARROW.width,
+        `tab in view: ${JSON.stringify(box)}`,
+      );
       assert.match(await card.innerText(), /Full: waiting list/);
       await card
         .getByRole('button', { name: `Join the waiting list for ${title} on ${ddmmyyyy(day)}` })

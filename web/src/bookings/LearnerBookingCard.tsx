@@ -42,7 +42,8 @@ export function LearnerBookingCard({
   const s = b.session;
   const title = s.course.title;
   const today = !past && isSessionToday(s);
-  const canCheckIn = today && (b.status === 'accepted' || b.status === 'pending') && !s.cancelled;
+  // The server checks in an accepted booking only (a pending one waits for the provider first).
+  const canCheckIn = today && b.status === 'accepted' && !s.cancelled;
 
   const claim = async () => {
     setClaiming(true);
@@ -74,7 +75,7 @@ export function LearnerBookingCard({
       className="space-y-3 px-4 py-4 sm:px-5"
       data-testid="booking-card"
       data-session-id={s.id}
-      aria-label={`${title}, ${s.date}`}
+      aria-label={`${title}, ${formatDate(s.date)}`}
     >
       <div className="flex flex-wrap items-start justify-between gap-2">
         <SessionHeading session={s} />

@@ -1,6 +1,5 @@
 import type { UserBookingView } from '@cc/contracts';
-import type { ReactNode } from 'react';
-import { useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { isApiError } from '../app/api';
 import { useAuth } from '../app/auth';
@@ -37,6 +36,20 @@ export default function YourBookingsPage() {
   const past = useMyBookings(me, 'past', pages.past);
   // An offered place holds a seat, so the server lists it under upcoming; the waiting list shows it too, on top.
   const offers = useMyBookings(me, 'upcoming', 1, OFFERS_PAGE);
+  // At 375 px the tab strip scrolls: keep the chosen section's tab in view (Book training is the last one), also
+  // when the counts arrive and widen the labels.
+  const labelsKey = `${upcoming.data?.meta.total}/${waiting.data?.meta.total}/${offers.data?.meta.total}`;
+  useEffect(() => {
+    if (!labelsKey) return;
+    const list = document.querySelector<HTMLElement>('[data-testid="your-bookings-tabs"] [role="tablist"]');
+    const chosen = list?.querySelectorAll<HTMLElement>('[role="tab"]')[TABS.indexOf(tab)];
+    if (!list || !chosen) return;
+    // Sideways only: the page itself must not jump when a count changes after a booking.
+    const outer = list.getBoundingClientRect();
+    const inner = chosen.getBoundingClientRect();
+    if (inner.right > outer.right) list.scrollLeft += inner.right - outer.right;
+    else if (inner.left < outer.left) list.scrollLeft -= outer.left - inner.left;
+  }, [tab, labelsKey]);
   if (!user || me === undefined) return null;
 
   const go = (next: TabKey) =>
@@ -95,68 +108,70 @@ export default function YourBookingsPage() {
           />
         </Card>
       ) : null}
-      <Tabs
-        label="Your bookings"
-        selectedIndex={TABS.indexOf(tab)}
-        onChange={(i) => go(TABS[i] ?? 'upcoming')}
-        tabs={[
-          {
-            key: 'upcoming',
-            label: `Upcoming${count(upcoming)}`,
-            content: (
-              <BookingList
-                title="Upcoming"
-                query={upcoming}
-                onPage={setPage('upcoming')}
-                checkInSession={checkInParam}
-                empty={{
-                  title: 'You have no upcoming training',
-                  description:
-                    'Book a face-to-face session and it appears here, with its day, time and place.',
-                  action: bookButton,
-                }}
-              />
-            ),
-          },
-          {
-            key: 'waiting',
-            label: `Waiting list${waiting.data ? ` (${waiting.data.meta.total + offered})` : ''}`,
-            content: (
-              <BookingList
-                title="Waiting list"
-                query={waiting}
-                lead={offeredRows}
-                onPage={setPage('waitlisted')}
-                empty={{
-                  title: 'You are not waiting for a place',
-                  description:
-                    'When a session you want is full, join its waiting list: if a place frees, it is offered to you.',
-                  action: bookButton,
-                }}
-              />
-            ),
-          },
-          {
-            key: 'past',
-            label: 'Past',
-            content: (
-              <BookingList
-                title="Past"
-                past
-                query={past}
-                onPage={setPage('past')}
-                empty={{
-                  title: 'No past sessions yet',
-                  description:
-                    'Sessions you have been booked on appear here afterwards, with your attendance and result.',
-                  action: bookButton,
-                }}
-              />
-            ),
-          },
-          { key: 'book', label: 'Book training', content: <LearnerAvailableTraining me={me} /> },
-        ]}
-      />
+      <div data-testid="your-bookings-tabs">
+        <Tabs
+          label="Your bookings"
+          selectedIndex={TABS.indexOf(tab)}
+          onChange={(i) => go(TABS[i] ?? 'upcoming')}
+          tabs={[
+            {
+              key: 'upcoming',
+              label: `Upcoming${count(upcoming)}`,
+              content: (
+                <BookingList
+                  title="Upcoming"
+                  query={upcoming}
+                  onPage={setPage('upcoming')}
+                  checkInSession={checkInParam}
+                  empty={{
+                    title: 'You have no upcoming training',
+                    description:
+                      'Book a face-to-face session and it appears here, with its day, time and place.',
+                    action: bookButton,
+                  }}
+                />
+              ),
+            },
+            {
+              key: 'waiting',
+              label: `Waiting list${waiting.data ? ` (${waiting.data.meta.total + offered})` : ''}`,
+              content: (
+                <BookingList
+                  title="Waiting list"
+                  query={waiting}
+                  lead={offeredRows}
+                  onPage={setPage('waitlisted')}
+                  empty={{
+                    title: 'You are not waiting for a place',
+                    description:
+                      'When a session you want is full, join its waiting list: if a place frees, it is offered to you.',
+                    action: bookButton,
+                  }}
+                />
+              ),
+            },
+            {
+              key: 'past',
+              label: 'Past',
+              content: (
+                <BookingList
+                  title="Past"
+                  past
+                  query={past}
+                  onPage={setPage('past')}
+                  empty={{
+                    title: 'No past sessions yet',
+                    description:
+                      'Sessions you have been booked on appear here afterwards, with your attendance and result.',
+                    action: bookButton,
+                  }}
+                />
+              ),
+            },
+            { key: 'book', label: 'Book training', content: <LearnerAvailableTraining me={me} /> },
+          ]}
+        />
+      </div>
       <LearnerCalendarLink me={me} />
     </div>
   );
