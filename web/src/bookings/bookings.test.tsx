@@ -512,4 +512,27 @@ describe('/manage-bookings screens', () => {
     );
     await waitFor(() => expect(notices()).toContain(BookingsMessages.settingsUpdated));
   });
+
+  it('moves between calendar days with the arrow keys and enters a day with Enter', async () => {
+    setUser(manager());
+    handler = (c) =>
+      c.path.startsWith('/training-sessions') ? json(200, paged([makeSession()])) : undefined;
+    const user = userEvent.setup();
+    renderAt('/manage-bookings?view=calendar&cal=week&d=2026-12-02', [
+      { path: '/manage-bookings', Component: ManageBookingsPage },
+    ]);
+    const grid = await screen.findByRole('table', { name: 'Sessions by day' });
+    expect(await within(grid).findAllByRole('link', { name: /Moving and handling practical/ })).toHaveLength(
+      2,
+    );
+    expect(calls.some((c) => c.path.includes('from=2026-11-30') && c.path.includes('to=2026-12-06'))).toBe(
+      true,
+    );
+    const monday = within(grid).getByRole('cell', { name: /^Monday 30 November 2026/ });
+    monday.focus();
+    await user.keyboard('{ArrowRight}{ArrowRight}');
+    expect(document.activeElement).toHaveAccessibleName('Wednesday 2 December 2026, 1 session');
+    await user.keyboard('{Enter}');
+    expect(document.activeElement).toHaveAttribute('href', '/manage-bookings/41');
+  });
 });
