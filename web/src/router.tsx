@@ -82,7 +82,10 @@ const dashboardRoutes: RouteObject[] = [
   built('/active-users', 'Active users', () => import('./activity/ActiveUsersPage')),
   built('/messages', 'Messages', () => import('./messaging/MessagesPage')),
   notBuilt('/care-certificate', 'Care certificate'),
-  notBuilt('/manage-bookings', 'Manage bookings'),
+  built('/manage-bookings', 'Manage bookings', () => import('./bookings/ManageBookingsPage')),
+  built('/manage-bookings/new', 'New session', () => import('./bookings/SessionFormPage')),
+  built('/manage-bookings/:id', 'Training session', () => import('./bookings/SessionDetailPage')),
+  built('/manage-bookings/:id/edit', 'Edit session', () => import('./bookings/SessionFormPage')),
   built('/your-bookings', 'Your bookings', () => import('./bookings/YourBookingsPage')),
   notBuilt('/reports/care-certificate', 'Care certificate report'),
 ];
@@ -140,8 +143,12 @@ const defaultRoutes: RouteObject[] = [
     'Certificate branding',
     () => import('./entity-content/CertificateBrandingPage'),
   ),
-  notBuilt(e('/delegate-settings'), 'Delegate settings'),
-  notBuilt(e('/training-provider-settings'), 'Training provider settings'),
+  built(e('/delegate-settings'), 'Delegate settings', () => import('./bookings/DelegateSettingsPage')),
+  built(
+    e('/training-provider-settings'),
+    'Training provider settings',
+    () => import('./bookings/TrainingProviderSettingsPage'),
+  ),
   // results
   built(
     '/results/historical/create',

@@ -1,4 +1,4 @@
-import { ContentPerm, Messages, Perm, TagsPerm } from '@cc/contracts';
+import { BookingsPerm, ContentPerm, Messages, Perm, TagsPerm } from '@cc/contracts';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, type Envelope } from '../app/api';
@@ -86,6 +86,16 @@ export default function EntityPage() {
       label: 'Password requirements',
       to: `/entities/${e.slug}/password-requirements`,
       show: can([Perm.updateEntity]),
+    },
+    {
+      label: 'Delegate settings',
+      to: `/entities/${e.slug}/delegate-settings`,
+      show: can([BookingsPerm.createBookings, BookingsPerm.editBooking], 'any'),
+    },
+    {
+      label: 'Training provider settings',
+      to: `/entities/${e.slug}/training-provider-settings`,
+      show: e.is_training_company && can([BookingsPerm.trainingProvider]),
     },
   ].filter((l) => l.show);
 

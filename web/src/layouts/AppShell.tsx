@@ -208,6 +208,7 @@ function SideNav() {
       slug,
       isBuilt: isBuiltPath,
       superAdmin: Boolean(user?.super_admin),
+      trainer: Boolean(user?.is_trainer),
     });
   }, [wl, can, user, actingAs, slug]);
   const hrefs = sections.flatMap((s) => s.items.map((i) => i.href));

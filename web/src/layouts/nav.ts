@@ -18,6 +18,8 @@ export interface NavItem {
   badge?: 'pendingApprovals' | 'unreadMessages';
   /** Platform administration (no permission id grants it): shown to super admins only. */
   superAdminOnly?: boolean;
+  /** Also shown to trainers (is_trainer) whatever their permissions and flags: they see their own sessions. */
+  orTrainer?: boolean;
 }
 export interface NavSection {
   title: string;
@@ -52,8 +54,10 @@ export function navSections(
         {
           label: 'Manage bookings',
           to: '/manage-bookings',
-          permissions: [9, 11],
+          // contracts bookings.ts: can_manage_bookings with 9/11/109/128, or a trainer (their own sessions).
+          permissions: [9, 11, 109, 128],
           feature: 'can_manage_bookings',
+          orTrainer: true,
         },
       ],
     },
@@ -144,6 +148,8 @@ export interface NavContext {
   isBuilt: (path: string) => boolean;
   /** The signed-in user is a super admin (items marked superAdminOnly). */
   superAdmin?: boolean;
+  /** The signed-in user is a trainer (items marked orTrainer). */
+  trainer?: boolean;
 }
 export interface VisibleNavItem extends NavItem {
   href: string;
@@ -164,8 +170,12 @@ export function visibleNav(sections: NavSection[], ctx: NavContext): VisibleNavS
       title: section.title,
       items: section.items
         .filter((item) => !item.superAdminOnly || ctx.superAdmin === true)
-        .filter((item) => !item.permissions || ctx.can(item.permissions, item.mode ?? 'any'))
-        .filter((item) => !item.feature || ctx.flags[item.feature] !== false)
+        .filter(
+          (item) =>
+            (item.orTrainer && ctx.trainer === true) ||
+            ((!item.permissions || ctx.can(item.permissions, item.mode ?? 'any')) &&
+              (!item.feature || ctx.flags[item.feature] !== false)),
+        )
         .map((item) => ({ ...item, href: hrefOf(item, ctx.slug) }))
         .filter(
           (item) => (typeof item.to === 'function' ? Boolean(ctx.slug) : true) && ctx.isBuilt(item.href),
