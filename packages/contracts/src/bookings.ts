@@ -424,6 +424,12 @@ export const NameOrderDelegatesBody = z.object({
 });
 export type NameOrderDelegatesBody = z.infer<typeof NameOrderDelegatesBody>;
 
+/** GET /training-orders: the orderer's and the provider's orders; `session_id` narrows to one session's. */
+export const TrainingOrdersQuery = PageQuery.extend({
+  session_id: z.coerce.number().int().positive().optional(),
+});
+export type TrainingOrdersQuery = z.infer<typeof TrainingOrdersQuery>;
+
 export const TRAINING_ORDER_STATUSES = ['placed', 'cancelled'] as const;
 export const TrainingOrderView = z.object({
   id: z.number(),

@@ -36,9 +36,10 @@ export const findOrder = (db: DbOrTrx, id: number) =>
 export async function ordersPage(
   db: DbOrTrx,
   bound: { entityIds: readonly number[] | null; providerIds: readonly number[] },
-  page: { page: number; per_page: number },
+  page: { page: number; per_page: number; session_id?: number },
 ) {
   let q = orderColumns(db);
+  if (page.session_id) q = q.where('o.session_id', '=', page.session_id);
   const { entityIds, providerIds } = bound;
   if (entityIds !== null)
     q = q.where((eb) =>

@@ -2,8 +2,8 @@ import {
   BookingsMessages,
   IdParams,
   NameOrderDelegatesBody,
-  PageQuery,
   TrainingOrderBody,
+  TrainingOrdersQuery,
 } from '@cc/contracts';
 import type { App } from '../http/app-types';
 import { ok, paginate } from '../http/envelope';
@@ -15,7 +15,7 @@ export async function orderRoutes(app: App) {
   app.post('/training-orders', { schema: { tags, body: TrainingOrderBody } }, async (r, reply) =>
     reply.status(201).send(ok(await placeOrder(r.ctx, r.body), BookingsMessages.orderPlaced)),
   );
-  app.get('/training-orders', { schema: { tags, querystring: PageQuery } }, async (r) => {
+  app.get('/training-orders', { schema: { tags, querystring: TrainingOrdersQuery } }, async (r) => {
     const { data, total } = await listOrders(r.ctx, r.query);
     return paginate(data, total, r.query, r.url);
   });

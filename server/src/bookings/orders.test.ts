@@ -125,6 +125,11 @@ describe('training orders', () => {
     expect(theirs.json().data.map((o: { id: number }) => o.id)).toContain(id);
     const other = await w.o('GET', '/api/training-orders');
     expect(other.json().data.map((o: { id: number }) => o.id)).not.toContain(id);
+    // session_id narrows to one session's orders (the session page's list).
+    const elsewhere = await buildSession(h.db, w.company.id, { availableTo: 'all' });
+    await w.m('POST', '/api/training-orders', { session_id: elsewhere.id, places: 1 });
+    const onSession = await w.m('GET', `/api/training-orders?session_id=${session.id}`);
+    expect(onSession.json().data.map((o: { id: number }) => o.id)).toEqual([id]);
 
     expect((await anon('GET', `/api/training-orders/${id}`)).statusCode).toBe(401);
     expect((await w.m('GET', '/api/training-orders/zero')).statusCode).toBe(422);

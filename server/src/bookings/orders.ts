@@ -2,8 +2,8 @@ import {
   BookingsMessages,
   type NameOrderDelegatesBody,
   BookingsPerm as P,
-  type PageQuery,
   type TrainingOrderBody,
+  type TrainingOrdersQuery,
   type TrainingOrderView,
 } from '@cc/contracts';
 import { entityScope, inScope } from '../entities/scope';
@@ -126,7 +126,7 @@ async function orderAccess(ctx: Ctx, id: number) {
 }
 
 /** GET /training-orders: the actor's organisations' orders, and with 109 the orders on their company's sessions. */
-export async function listOrders(ctx: Ctx, query: PageQuery) {
+export async function listOrders(ctx: Ctx, query: TrainingOrdersQuery) {
   const actor = authorize(ctx, [P.createBookings, P.editBooking, P.trainingProviderBookings], 'any');
   const scope = await entityScope(ctx);
   const own = scope.accessible === 'all' ? null : [...scope.accessible];

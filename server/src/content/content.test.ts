@@ -136,6 +136,28 @@ describe('POST /api/content', () => {
 });
 
 describe('GET /api/content', () => {
+  it('lists face-to-face content for those who schedule sessions (9 or 11), and nothing else without 63', async () => {
+    const f2f = await buildContent(h.db, {
+      entityId: org.id,
+      type: 'face2face',
+      title: 'Moving and Handling F2F',
+    });
+    await buildContent(h.db, { entityId: org.id, type: 'elearning', title: 'Online Only' });
+    const scheduler = await clientFor(
+      h.app,
+      h.db,
+      (await buildUser(h.db, { entityId: org.id, permissions: [9] })).id,
+    );
+    expect((await scheduler('GET', '/api/content')).statusCode).toBe(403);
+    expect((await scheduler('GET', '/api/content?type=elearning')).statusCode).toBe(403);
+    const res = await scheduler('GET', '/api/content?type=face2face&per_page=100');
+    expect(res.statusCode).toBe(200);
+    const titles = res.json().data.map((c: { title: string }) => c.title);
+    expect(titles).toContain(f2f.title);
+    expect(titles).not.toContain('Online Only');
+    expect((await learner('GET', '/api/content?type=face2face')).statusCode).toBe(403);
+  });
+
   it('filters by type, course and search, and hides other organisations and admin-only content without 122', async () => {
     const c2 = await buildCourse(h.db, org.id);
     const scorm = await buildContent(h.db, {

@@ -1,4 +1,5 @@
 import {
+  BookingsPerm,
   type Content,
   type ContentBody,
   type ContentListQuery,
@@ -70,8 +71,15 @@ export function presentContent(row: ContentRow, extra: Partial<Content> = {}): C
   };
 }
 
+/**
+ * Who may list content: the content creator (63); face-to-face content also for those who schedule sessions of it
+ * (9 create bookings, 11 edit booking), whose session form picks it.
+ */
+const listers = (type: string | undefined) =>
+  type === 'face2face' ? [...VIEW, BookingsPerm.createBookings, BookingsPerm.editBooking] : VIEW;
+
 export async function listContents(ctx: Ctx, query: z.infer<typeof ContentListQuery>) {
-  authorize(ctx, VIEW);
+  authorize(ctx, listers(query.type), 'any');
   const { rows, total } = await listContentRows(ctx.db, await visibleContentClause(ctx), {
     type: query.type,
     courseId: query.course_id,

@@ -1,6 +1,7 @@
 import { BookingsMessages, formatDate, formatDateTime, type UserBookingView } from '@cc/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { isApiError } from '../app/api';
 import { notifyError, notifySuccess } from '../app/notifications';
 import { Button, ConfirmDialog, FormError, TextField } from '../ui';
@@ -202,7 +203,10 @@ export function CheckInForm({
   onDone?: () => void;
 }) {
   const qc = useQueryClient();
-  const [code, setCode] = useState('');
+  // The trainer's QR carries the code too (/your-bookings?check_in=<session id>&code=<code>): fill it in.
+  const [params] = useSearchParams();
+  const fromQr = Number(params.get('check_in')) === sessionId ? (params.get('code') ?? '') : '';
+  const [code, setCode] = useState(fromQr.slice(0, 12));
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<{ message?: string; errors?: Record<string, string[]> } | null>(null);
   const inputId = `check-in-code-${sessionId}`;

@@ -1,4 +1,5 @@
 import {
+  BookingsPerm,
   ContentPerm,
   Perm,
   SESSION_STATUSES,
@@ -98,9 +99,13 @@ export function SessionFiltersBar({
 }) {
   const { query, set } = filters;
   const panelId = useId();
-  // The pickers search GET /content (63) and GET /users (21): without those they are not offered, rather than fail.
+  // The pickers search GET /content?type=face2face (63, 9 or 11) and GET /users (21): without those they are not
+  // offered, rather than fail.
   const can = usePermissionChecker();
-  const canContent = can([ContentPerm.contentCreator]);
+  const canContent = can(
+    [ContentPerm.contentCreator, BookingsPerm.createBookings, BookingsPerm.editBooking],
+    'any',
+  );
   const canTrainers = !trainerOnly && can([Perm.searchUsers]);
   // Narrow screens fold the filters away behind one button, so the sessions come first.
   const [open, setOpen] = useState(false);
