@@ -35,6 +35,21 @@ const statusOf = async (id: number) =>
     .executeTakeFirstOrThrow();
 
 describe('waitlist promotion', () => {
+  it('raising the maximum offers the new places to the waiting list at once', async () => {
+    const session = await buildSession(h.db, w.group.id, { max: 1 });
+    const holder = await learner();
+    expect((await holder.c('POST', `/api/training-sessions/${session.id}/book`, {})).statusCode).toBe(201);
+    const waiting = await learner();
+    const booked = await waiting.c('POST', `/api/training-sessions/${session.id}/book`, {});
+    expect(booked.json().data.status).toBe('waitlisted');
+    const raised = await w.m('PATCH', `/api/training-sessions/${session.id}`, { maxDelegates: 2 });
+    expect(raised.statusCode, raised.body).toBe(200);
+    expect((await statusOf(booked.json().data.id)).status).toBe('offered');
+    expect(await placesTaken(h.db, session.id)).toBe(2);
+    // Claimed, so no offer is left for the expiry tests below (the job runs over every session).
+    expect((await waiting.c('POST', `/api/delegates/${booked.json().data.id}/claim`)).statusCode).toBe(200);
+  });
+
   it('a freed place goes to the longest waiting; claim; expiry sends it to the back and offers the next', async () => {
     const session = await buildSession(h.db, w.group.id, { max: 2 });
     const holders = await Promise.all([learner(), learner()]);
