@@ -21,17 +21,14 @@ import { actorOf } from '../http/context';
 import { EntityRefRef } from './auth';
 import { PersonObject, TrainingSessionObject, TrainingSessionPaginator } from './bookings-sessions';
 import { builder } from './builder';
-import { defined, parseInput } from './input';
-import { pageArgs, paginatorOf, restPage, toPaginator } from './paging';
+import { nullless, parseInput } from './input';
+import { pageArgs, pageOf, paginatorOf } from './paging';
 
 /**
  * Bookings and delegates over GraphQL (spec 2 §7; issue 15): queries `bookings` (a user's), `delegates` (of a
  * session) and `marketplace`; mutations `cancelBookings` and `trainingOrder`. Every resolver calls the REST route's
  * service (bookings/delegate-service.ts, user-bookings.ts, marketplace.ts, orders.ts): the same rules and answers.
  */
-const nullless = (o: Record<string, unknown>) =>
-  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined));
-
 export const DelegateObject = builder.objectRef<DelegateView>('Delegate').implement({
   description: 'A delegate of a training session (GET /api/training-sessions/{id}/delegates).',
   fields: (t) => ({
@@ -97,15 +94,10 @@ builder.queryField('bookings', (t) =>
       user: t.arg.id({ required: true, description: 'The user (id or uuid).' }),
       scope: t.arg.string({ description: USER_BOOKING_SCOPES.join(', ') }),
     },
-    resolve: async (_root, { first, page, user, scope }, ctx) => {
+    resolve: async (_root, { user, ...args }, ctx) => {
       actorOf(ctx);
       const { id } = parseInput(UserRefParams, { id: String(user) });
-      const q = parseInput(
-        UserBookingsQuery,
-        defined({ ...restPage({ first, page }), ...nullless({ scope }) }),
-      );
-      const { data, total } = await userBookings(ctx, id, q);
-      return toPaginator(data, total, q.page, q.per_page);
+      return pageOf(UserBookingsQuery, args, (q) => userBookings(ctx, id, q));
     },
   }),
 );
@@ -120,12 +112,10 @@ builder.queryField('delegates', (t) =>
       status: t.arg.string({ description: DELEGATE_STATUSES.join(', ') }),
       search: t.arg.string(),
     },
-    resolve: async (_root, { first, page, session, ...filters }, ctx) => {
+    resolve: async (_root, { session, ...args }, ctx) => {
       actorOf(ctx);
       const { id } = parseInput(IdParams, { id: session });
-      const q = parseInput(DelegatesQuery, defined({ ...restPage({ first, page }), ...nullless(filters) }));
-      const { data, total } = await listDelegates(ctx, id, q);
-      return toPaginator(data, total, q.page, q.per_page);
+      return pageOf(DelegatesQuery, args, (q) => listDelegates(ctx, id, q));
     },
   }),
 );
@@ -142,11 +132,9 @@ builder.queryField('marketplace', (t) =>
       content_id: t.arg.int(),
       has_places: t.arg.boolean(),
     },
-    resolve: async (_root, { first, page, ...filters }, ctx) => {
+    resolve: async (_root, args, ctx) => {
       actorOf(ctx);
-      const q = parseInput(MarketplaceQuery, defined({ ...restPage({ first, page }), ...nullless(filters) }));
-      const { data, total } = await marketplace(ctx, q);
-      return toPaginator(data, total, q.page, q.per_page);
+      return pageOf(MarketplaceQuery, args, (q) => marketplace(ctx, q));
     },
   }),
 );

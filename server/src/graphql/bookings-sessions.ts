@@ -22,7 +22,7 @@ import { actorOf } from '../http/context';
 import { EntityRefRef } from './auth';
 import { builder } from './builder';
 import { defined, parseInput } from './input';
-import { pageArgs, paginatorOf, restPage, toPaginator } from './paging';
+import { pageArgs, pageOf, paginatorOf } from './paging';
 
 /**
  * Training sessions over GraphQL (spec 2 §7; issue 15): query `trainingSessions` (the filters of GET
@@ -135,14 +135,9 @@ builder.queryField('trainingSessions', (t) =>
       has_places: t.arg.boolean(),
       deep: t.arg.boolean(),
     },
-    resolve: async (_root, { first, page, ...filters }, ctx) => {
+    resolve: async (_root, args, ctx) => {
       actorOf(ctx);
-      const q = parseInput(
-        TrainingSessionsQuery,
-        defined({ ...restPage({ first, page }), ...nullless(filters) }),
-      );
-      const { data, total } = await listSessions(ctx, q);
-      return toPaginator(data, total, q.page, q.per_page);
+      return pageOf(TrainingSessionsQuery, args, (q) => listSessions(ctx, q));
     },
   }),
 );
@@ -158,10 +153,6 @@ builder.queryField('trainingSession', (t) =>
     },
   }),
 );
-
-/** GraphQL sends null for an absent optional filter only when asked; a filter is never meant as null. */
-const nullless = (o: Record<string, unknown>) =>
-  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined));
 
 const SessionDayInput = builder.inputType('TrainingSessionDayInput', {
   fields: (t) => ({

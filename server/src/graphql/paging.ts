@@ -1,6 +1,8 @@
 import { PAGE_SIZE_DEFAULT } from '@cc/contracts';
 import type { ArgBuilder, ObjectRef } from '@pothos/core';
+import type { z } from 'zod';
 import { builder } from './builder';
+import { nullless, parseInput } from './input';
 
 type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
 
@@ -76,3 +78,18 @@ export const restPage = (args: { first?: number | null; page?: number | null }) 
   page: args.page ?? 1,
   per_page: args.first ?? PAGE_SIZE_DEFAULT,
 });
+
+/**
+ * A paged list resolver's body: `first`/`page` and the filters parsed by the REST route's query schema (the same
+ * 422s), the service's page loaded, answered as a Paginator.
+ */
+export async function pageOf<S extends z.ZodType<{ page: number; per_page: number }>, T>(
+  schema: S,
+  args: { first?: number | null; page?: number | null } & Record<string, unknown>,
+  load: (query: z.output<S>) => Promise<{ data: T[]; total: number }>,
+): Promise<Paginator<T>> {
+  const { first, page, ...filters } = args;
+  const query = parseInput(schema, { ...restPage({ first, page }), ...nullless(filters) });
+  const { data, total } = await load(query);
+  return toPaginator(data, total, query.page, query.per_page);
+}
