@@ -2,7 +2,7 @@ import { registerJob } from '../jobs/queue';
 import { recordJobMail } from '../mail/jobs';
 import { inviteMail, LEARNER_BOOKINGS_LINK } from './calendar-messages';
 import { recipientOf } from './calendar-queries';
-import { addressOf, hostOf, renderCalendar } from './ical';
+import { addressOf, hostOf, type IcalSession, renderCalendar } from './ical';
 
 /**
  * The invite e-mail (ARCHITECTURE "Side effects after commit"): effects.ts records this job in the transaction of
@@ -13,18 +13,7 @@ import { addressOf, hostOf, renderCalendar } from './ical';
 export const BOOKING_INVITE = 'booking-invite';
 
 /** The session as the invite describes it (dates as ISO instants: the payload is JSON). */
-export interface InviteSession {
-  uuid: string;
-  title: string;
-  provider: string;
-  venue: string | null;
-  room: string | null;
-  virtual: boolean;
-  virtual_url: string | null;
-  aim: string | null;
-  cancelled: boolean;
-  dates: { position: number; starts_at: string; ends_at: string }[];
-}
+export type InviteSession = IcalSession<string>;
 
 export interface BookingInvitePayload {
   delegate_id: number;

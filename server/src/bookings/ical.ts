@@ -14,7 +14,8 @@ import ical, { ICalCalendarMethod, ICalEventStatus } from 'ical-generator';
  */
 export type IcalMethod = 'REQUEST' | 'CANCEL' | 'PUBLISH';
 
-export interface IcalSession {
+/** A session as an invite describes it; `When` is a string in a job's JSON payload, a Date everywhere else. */
+export interface IcalSession<When = Date> {
   uuid: string;
   title: string;
   provider: string;
@@ -24,7 +25,7 @@ export interface IcalSession {
   virtual_url: string | null;
   aim: string | null;
   cancelled: boolean;
-  dates: { position: number; starts_at: Date; ends_at: Date }[];
+  dates: { position: number; starts_at: When; ends_at: When }[];
 }
 
 export interface IcalEntry {
