@@ -117,6 +117,8 @@ const NOT_UPDATES = [
   'updatePreferences',
   'deleteHelpArticle',
   'cancelTrainingSession',
+  'cancelBookings',
+  'trainingOrder',
 ];
 
 const schema = await gql(`{
