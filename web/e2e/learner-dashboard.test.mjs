@@ -168,8 +168,15 @@ describe('the carer’s to-do (/) and the learner dashboard', () => {
       for (let turn = 0; turn < 20 && !(await row.isVisible()); turn += 1) {
         const next = history.getByRole('button', { name: 'Next' });
         if (!(await next.isVisible()) || (await next.isDisabled())) break;
+        // The list keeps the previous page until the next one arrives: wait for that page's answer, not a clock.
+        const turned = page.waitForResponse(
+          (r) =>
+            /\/api\/users\/[^/]+\/results\?/.test(r.url()) &&
+            new RegExp(`[?&]page=${turn + 2}(&|$)`).test(r.url()),
+        );
         await next.click();
-        await page.waitForTimeout(300);
+        await turned;
+        await page.waitForTimeout(100);
       }
       await row.waitFor();
       const text = (await row.innerText()).replace(/\s+/g, ' ');

@@ -55,6 +55,31 @@ async function complianceStatus(userId: number) {
 }
 
 describe('POST /training-sessions/{id}/attendance', () => {
+  it('marked before the session ends, the result is dated when it was marked, never in the future', async () => {
+    const s = await insertSession(h, {
+      entityId: w.org.id,
+      contentId: w.f2f.id,
+      courseId: w.f2f.course_id,
+      trainerId: w.trainer.id,
+      startsAt: new Date(Date.now() + DAY),
+    });
+    const someone = await buildUser(h.db, { entityId: w.org.id, permissions: [108] });
+    const d = await placeDelegate(h, s.id, someone);
+    const before = Date.now();
+    const res = await (await w.as(w.trainer.id))('POST', `/api/training-sessions/${s.id}/attendance`, {
+      marks: [{ delegate_id: d.id, attendance: 'attended' }],
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const result = await h.db
+      .selectFrom('results')
+      .select('completed_at')
+      .where('id', '=', res.json().data[0].result_id)
+      .executeTakeFirstOrThrow();
+    const at = new Date(result.completed_at).getTime();
+    expect(at).toBeGreaterThanOrEqual(before - 1000);
+    expect(at).toBeLessThanOrEqual(Date.now() + 1000);
+  });
+
   it('401, 422, 403 for staff without 128, 404 for another organisation', async () => {
     const s = await pastSession();
     const accepted = await placeDelegate(h, s.id, w.learner);

@@ -104,7 +104,8 @@ export async function markAttendance(ctx: Ctx, id: number, body: AttendanceBody)
           type: 'face2face',
           passed,
           score,
-          completedAt: new Date(session.ends_at),
+          // Marked before the session has ended (a trainer closing early): never a result dated in the future.
+          completedAt: new Date(Math.min(new Date(session.ends_at).getTime(), now.getTime())),
           attemptId: null,
           createdBy: actor.userId,
         },
