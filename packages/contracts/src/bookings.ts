@@ -374,6 +374,10 @@ export const TrainingProviderSettingsBody = z.object({
   under_minimum_action: z.enum(UNDER_MINIMUM_ACTIONS).default('cancel'),
 });
 export type TrainingProviderSettingsBody = z.infer<typeof TrainingProviderSettingsBody>;
+/** What a training company's sessions run by until it saves settings (the table's column defaults are the same). */
+export const TRAINING_PROVIDER_DEFAULTS: TrainingProviderSettingsBody = TrainingProviderSettingsBody.parse(
+  {},
+);
 export const TrainingProviderSettingsUpdate = updateSchemaOf(TrainingProviderSettingsBody);
 export type TrainingProviderSettingsUpdate = z.infer<typeof TrainingProviderSettingsUpdate>;
 export const TrainingProviderSettings = TrainingProviderSettingsBody.required().extend({
@@ -396,6 +400,8 @@ export const DelegateSettingsBody = z.object({
   notify_managers: z.boolean().default(true),
 });
 export type DelegateSettingsBody = z.infer<typeof DelegateSettingsBody>;
+/** What applies where neither an organisation nor any organisation above it saved delegate settings. */
+export const DELEGATE_SETTINGS_DEFAULTS: DelegateSettingsBody = DelegateSettingsBody.parse({});
 export const DelegateSettingsUpdate = updateSchemaOf(DelegateSettingsBody);
 export type DelegateSettingsUpdate = z.infer<typeof DelegateSettingsUpdate>;
 export const DelegateSettings = DelegateSettingsBody.required().extend({ entity_id: z.number() });

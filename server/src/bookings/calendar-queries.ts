@@ -83,29 +83,6 @@ export async function sessionsForCalendar(db: DbOrTrx, sessionIds: number[]) {
 export type CalendarSession = Awaited<ReturnType<typeof sessionsForCalendar>>[number];
 
 /**
- * Delegate settings that apply to each organisation: its own row, else the nearest ancestor's (a group sets them
- * once for its homes), else none (the caller uses the defaults).
- */
-export async function effectiveDelegateSettings(db: DbOrTrx, entityIds: number[]) {
-  if (entityIds.length === 0) return [];
-  const { rows } = await sql<{
-    entity_id: number;
-    send_calendar_invites: boolean;
-    notify_managers: boolean;
-  }>`
-    WITH RECURSIVE chain AS (
-      SELECT e.id AS entity_id, e.id, e.parent_id, 0 AS depth FROM entities e WHERE e.id IN (${sql.join(entityIds)})
-      UNION ALL
-      SELECT c.entity_id, e.id, e.parent_id, c.depth + 1 FROM entities e JOIN chain c ON e.id = c.parent_id
-      WHERE c.depth < 50
-    )
-    SELECT DISTINCT ON (c.entity_id) c.entity_id, ds.send_calendar_invites, ds.notify_managers
-    FROM chain c JOIN delegate_settings ds ON ds.entity_id = c.id
-    ORDER BY c.entity_id, c.depth`.execute(db);
-  return rows;
-}
-
-/**
  * The managers of people at an organisation: holders of `permission` (the manager dashboard) through their type or a
  * grant, allowed by their organisation, whose primary organisation is that one or one above it. Super admins are
  * left out (they run the platform, not a home), as in the weekly digest.

@@ -1,9 +1,4 @@
-import {
-  DelegateSettingsBody,
-  type DelegateStatus,
-  type DelegatesQuery,
-  TrainingProviderSettingsBody,
-} from '@cc/contracts';
+import { type DelegateStatus, type DelegatesQuery, TRAINING_PROVIDER_DEFAULTS } from '@cc/contracts';
 import { sql } from 'kysely';
 import type { Db } from '../db/connect';
 import type { Trx } from '../results/queries';
@@ -11,8 +6,7 @@ import type { Trx } from '../results/queries';
 /** SQL of delegates (issue 15): the only place the delegate services build queries. */
 type DbOrTrx = Db | Trx;
 
-const PROVIDER_DEFAULTS = TrainingProviderSettingsBody.parse({});
-const DELEGATE_DEFAULTS = DelegateSettingsBody.parse({});
+const PROVIDER_DEFAULTS = TRAINING_PROVIDER_DEFAULTS;
 
 /** The facts about a session the delegate rules need (owner, state, capacity, owner's provider settings). */
 export async function findSessionFacts(db: DbOrTrx, sessionId: number) {
@@ -60,28 +54,6 @@ export async function aEntitiesOf(db: DbOrTrx, entityIds: number[]): Promise<Map
     SELECT DISTINCT ON (start) start, id FROM chain
     ORDER BY start, (level = 'A') DESC, depth DESC`.execute(db);
   return new Map(rows.map((r) => [r.start, r.id]));
-}
-
-/** The nearest delegate_settings row up each entity's chain (contract defaults when none). */
-export async function delegateSettingsOf(db: DbOrTrx, entityId: number) {
-  const { rows } = await sql<{
-    require_approval: boolean;
-    allow_self_cancel: boolean;
-  }>`
-    WITH RECURSIVE chain AS (
-      SELECT id, parent_id, 0 AS depth FROM entities WHERE id = ${entityId}
-      UNION ALL
-      SELECT e.id, e.parent_id, c.depth + 1 FROM entities e JOIN chain c ON e.id = c.parent_id WHERE c.depth < 50
-    )
-    SELECT ds.require_approval, ds.allow_self_cancel
-    FROM chain JOIN delegate_settings ds ON ds.entity_id = chain.id
-    ORDER BY chain.depth LIMIT 1`.execute(db);
-  return (
-    rows[0] ?? {
-      require_approval: DELEGATE_DEFAULTS.require_approval,
-      allow_self_cancel: DELEGATE_DEFAULTS.allow_self_cancel,
-    }
-  );
 }
 
 /** Whether the a_entity flags allow external bookings (the marketplace, orders, providers' sessions). */

@@ -19,7 +19,6 @@ import {
   type DbOrTrx,
   type DelegateRow,
   type DelegateUser,
-  delegateSettingsOf,
   delegatesPage,
   findDelegate,
   findSessionFacts,
@@ -34,6 +33,7 @@ import {
 import { type DelegateEvent, delegateChanged } from './effects';
 import { loadDelegateViews } from './presenters';
 import { isStaffFor, sessionScope } from './scope';
+import { appliedDelegateSettingsOf } from './settings';
 import { offerFreedPlaces } from './waitlist';
 
 /**
@@ -349,7 +349,7 @@ export async function bookSession(ctx: Ctx, sessionId: number, body: BookSession
   if (!s || !(await bookableFor(ctx.db, s, person))) throw notFound();
   const now = ctx.clock();
   if (!isOpen(s, now)) throw closed();
-  const approval = (await delegateSettingsOf(ctx.db, person.primary_entity_id)).require_approval;
+  const approval = (await appliedDelegateSettingsOf(ctx.db, person.primary_entity_id)).require_approval;
   const { id, status } = await transaction(ctx, async (trx) => {
     const existing = await lockDelegateOf(trx, s.id, person.id);
     if (existing && isLive(existing.status)) throw conflict(BookingsMessages.alreadyBooked);
@@ -561,7 +561,7 @@ export async function removeDelegate(ctx: Ctx, delegateId: number): Promise<stri
   if (remover) {
     if (late && !can(a.actor, [P.editBooking])) throw new HttpError(422, BookingsMessages.pastRemovalCutoff);
   } else if (a.self) {
-    if (!(await delegateSettingsOf(ctx.db, a.d.entity_id)).allow_self_cancel)
+    if (!(await appliedDelegateSettingsOf(ctx.db, a.d.entity_id)).allow_self_cancel)
       throw forbidden(DelegateErrors.selfCancelOff);
     if (late) throw new HttpError(422, BookingsMessages.pastRemovalCutoff);
   } else throw forbidden();

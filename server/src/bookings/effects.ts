@@ -1,4 +1,4 @@
-import { DashboardsPerm } from '@cc/contracts';
+import { DashboardsPerm, type DelegateSettingsBody } from '@cc/contracts';
 import { enqueue } from '../jobs/queue';
 import type { NewNotification } from '../notifications/queries';
 import { insertNotifications } from '../notifications/queries';
@@ -17,11 +17,11 @@ import {
   type DelegateFacts,
   delegateFacts,
   delegatesOfSession,
-  effectiveDelegateSettings,
   managersOf,
   recordInvite,
   sessionsForCalendar,
 } from './calendar-queries';
+import { appliedDelegateSettings } from './settings';
 
 /**
  * What delegates and their managers are told when a booking or a session changes (issue 15): iCal invites by e-mail
@@ -56,18 +56,6 @@ export type SessionEvent = 'updated' | 'cancelled' | 'confirmed' | 'completed' |
 
 type Status = DelegateFacts['status'];
 const HOLDS_INVITE: readonly Status[] = ['pending', 'accepted'];
-
-interface Settings {
-  send_calendar_invites: boolean;
-  notify_managers: boolean;
-}
-const DEFAULT_SETTINGS: Settings = { send_calendar_invites: true, notify_managers: true };
-
-async function settingsFor(trx: Trx, entityIds: number[]) {
-  const rows = await effectiveDelegateSettings(trx, [...new Set(entityIds)]);
-  const map = new Map(rows.map((r) => [r.entity_id, r as Settings]));
-  return (entityId: number) => map.get(entityId) ?? DEFAULT_SETTINGS;
-}
 
 /** The notice a delegate event gives, by the state the delegate is now in (restore lands on a place or the list). */
 function noticeOf(event: DelegateEvent, status: Status): NoticeKind | null {
@@ -198,7 +186,7 @@ async function managerNotices(
   kind: NoticeKind,
   delegates: DelegateFacts[],
   session: CalendarSession,
-  settingsOf: (entityId: number) => Settings,
+  settingsOf: (entityId: number) => DelegateSettingsBody,
 ): Promise<Notice[]> {
   const told = delegates.filter((d) => settingsOf(d.entity_id).notify_managers);
   if (told.length === 0) return [];
@@ -241,7 +229,7 @@ export async function delegateChanged(
   if (!d) return;
   const [session] = await sessionsForCalendar(trx, [d.session_id]);
   if (!session) return;
-  const settingsOf = await settingsFor(trx, [d.entity_id]);
+  const settingsOf = await appliedDelegateSettings(trx, [d.entity_id]);
 
   if (event !== 'marked' && session.status !== 'cancelled') {
     if (HOLDS_INVITE.includes(d.status)) {
@@ -281,7 +269,7 @@ export async function sessionChanged(
   const [session] = await sessionsForCalendar(trx, [sessionId]);
   if (!session) return;
   const delegates = await delegatesOfSession(trx, sessionId);
-  const settingsOf = await settingsFor(
+  const settingsOf = await appliedDelegateSettings(
     trx,
     delegates.map((d) => d.entity_id),
   );

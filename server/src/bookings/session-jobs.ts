@@ -1,4 +1,4 @@
-import { TrainingProviderSettingsBody } from '@cc/contracts';
+import { TRAINING_PROVIDER_DEFAULTS } from '@cc/contracts';
 import type { Deps } from '../http/context';
 import { registerJob, registerRecurring } from '../jobs/queue';
 import { sessionChanged } from './effects';
@@ -18,8 +18,10 @@ export const DECIDE_MINIMUMS = 'bookings.decide-minimums';
 export const DECIDE_EVERY_MS = 15 * 60 * 1000;
 export const TOO_FEW_DELEGATES = 'Too few delegates';
 
-const defaults = TrainingProviderSettingsBody.parse({});
-const DEFAULTS = { hours: defaults.minimum_decision_hours, action: defaults.under_minimum_action };
+const DEFAULTS = {
+  hours: TRAINING_PROVIDER_DEFAULTS.minimum_decision_hours,
+  action: TRAINING_PROVIDER_DEFAULTS.under_minimum_action,
+};
 
 export async function decideMinimums(
   deps: Pick<Deps, 'db'>,

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../db/connect';
 import type { DbOrTrx } from '../jobs/queries';
 
@@ -74,6 +75,32 @@ export async function upsertDelegateSettings(
     .onConflict((oc) => oc.column('entity_id').doUpdateSet({ ...values, updated_at: now }))
     .returningAll()
     .executeTakeFirstOrThrow();
+}
+
+/**
+ * Delegate settings that apply to each organisation: its own row, else the nearest ancestor's (a group sets them
+ * once for its homes), else none (the caller uses the defaults).
+ */
+export async function effectiveDelegateSettings(db: DbOrTrx, entityIds: number[]) {
+  if (entityIds.length === 0) return [];
+  const { rows } = await sql<{
+    entity_id: number;
+    require_approval: boolean;
+    allow_self_cancel: boolean;
+    send_calendar_invites: boolean;
+    notify_managers: boolean;
+  }>`
+    WITH RECURSIVE chain AS (
+      SELECT e.id AS entity_id, e.id, e.parent_id, 0 AS depth FROM entities e WHERE e.id IN (${sql.join(entityIds)})
+      UNION ALL
+      SELECT c.entity_id, e.id, e.parent_id, c.depth + 1 FROM entities e JOIN chain c ON e.id = c.parent_id
+      WHERE c.depth < 50
+    )
+    SELECT DISTINCT ON (c.entity_id) c.entity_id, ds.require_approval, ds.allow_self_cancel, ds.send_calendar_invites,
+      ds.notify_managers
+    FROM chain c JOIN delegate_settings ds ON ds.entity_id = c.id
+    ORDER BY c.entity_id, c.depth`.execute(db);
+  return rows;
 }
 
 /** True for PostgreSQL's check_violation (the merged row broke a CHECK: min above max). */

@@ -1,17 +1,20 @@
 import {
   BookingsMessages,
   BookingsPerm,
+  DELEGATE_SETTINGS_DEFAULTS,
   type DelegateSettings,
-  DelegateSettingsBody,
+  type DelegateSettingsBody,
   type DelegateSettingsUpdate,
+  TRAINING_PROVIDER_DEFAULTS,
   type TrainingProviderSettings,
-  TrainingProviderSettingsBody,
   type TrainingProviderSettingsUpdate,
 } from '@cc/contracts';
 import { assertEntityInScope } from '../entities/scope';
 import { authorize, type Ctx } from '../http/context';
 import { type FieldErrors, HttpError, invalid, notFound } from '../http/errors';
+import type { DbOrTrx } from '../jobs/queries';
 import {
+  effectiveDelegateSettings,
   findDelegateSettings,
   findEntityBySlug,
   findTrainingProviderSettings,
@@ -30,8 +33,8 @@ import {
 export const NOT_A_TRAINING_COMPANY =
   'Training provider settings are only for training companies: this organisation does not run training for others.';
 
-const PROVIDER_DEFAULTS = TrainingProviderSettingsBody.parse({});
-const DELEGATE_DEFAULTS = DelegateSettingsBody.parse({});
+const PROVIDER_DEFAULTS = TRAINING_PROVIDER_DEFAULTS;
+const DELEGATE_DEFAULTS = DELEGATE_SETTINGS_DEFAULTS;
 
 async function entityInScope(ctx: Ctx, slug: string) {
   const entity = await findEntityBySlug(ctx.db, slug);
@@ -98,6 +101,27 @@ export async function trainingProviderSettingsOf(
 /** How an organisation's staff are booked (defaults when it never saved any). */
 export async function delegateSettingsOf(db: Ctx['db'], entityId: number): Promise<DelegateSettings> {
   return presentDelegate(entityId, await findDelegateSettings(db, entityId));
+}
+
+/**
+ * The delegate settings that apply to each organisation's staff: its own row, else the nearest organisation above it
+ * with one (a group sets them once for its homes), else the defaults. The booking rules and the notices read these.
+ */
+export async function appliedDelegateSettings(
+  db: DbOrTrx,
+  entityIds: number[],
+): Promise<(entityId: number) => DelegateSettingsBody> {
+  const rows = await effectiveDelegateSettings(db, [...new Set(entityIds)]);
+  const byEntity = new Map(rows.map(({ entity_id, ...settings }) => [entity_id, settings]));
+  return (entityId) => byEntity.get(entityId) ?? DELEGATE_DEFAULTS;
+}
+
+/** appliedDelegateSettings for one organisation. */
+export async function appliedDelegateSettingsOf(
+  db: DbOrTrx,
+  entityId: number,
+): Promise<DelegateSettingsBody> {
+  return (await appliedDelegateSettings(db, [entityId]))(entityId);
 }
 
 export async function getTrainingProviderSettings(ctx: Ctx, slug: string): Promise<TrainingProviderSettings> {

@@ -1,9 +1,8 @@
-import { TrainingProviderSettingsBody } from '@cc/contracts';
+import { TRAINING_PROVIDER_DEFAULTS as DEFAULTS } from '@cc/contracts';
 import type { Trx } from '../results/queries';
 import { takePlaces } from './capacity';
 import { delegateChanged } from './effects';
 
-const DEFAULTS = TrainingProviderSettingsBody.parse({});
 const HOUR_MS = 3_600_000;
 
 /** The owner's waitlist settings (contract defaults when the owner has no training provider settings row). */
