@@ -20,10 +20,6 @@ export async function findTrainingProviderSettings(db: DbOrTrx, entityId: number
     .executeTakeFirst();
 }
 
-export async function findDelegateSettings(db: DbOrTrx, entityId: number) {
-  return db.selectFrom('delegate_settings').selectAll().where('entity_id', '=', entityId).executeTakeFirst();
-}
-
 type ProviderValues = Partial<{
   delegate_auto_accept_period: number;
   delegate_removal_cutoff_hours: number;
@@ -63,16 +59,17 @@ type DelegateValues = Partial<{
   notify_managers: boolean;
 }>;
 
+/** One statement: a new row holds `first` (every field), an existing row changes only the fields `sent`. */
 export async function upsertDelegateSettings(
   db: DbOrTrx,
   entityId: number,
-  values: DelegateValues,
+  values: { first: Required<DelegateValues>; sent: DelegateValues },
   now: Date,
 ) {
   return db
     .insertInto('delegate_settings')
-    .values({ entity_id: entityId, ...values, updated_at: now })
-    .onConflict((oc) => oc.column('entity_id').doUpdateSet({ ...values, updated_at: now }))
+    .values({ entity_id: entityId, ...values.first, updated_at: now })
+    .onConflict((oc) => oc.column('entity_id').doUpdateSet({ ...values.sent, updated_at: now }))
     .returningAll()
     .executeTakeFirstOrThrow();
 }

@@ -173,6 +173,34 @@ describe('/api/entities/{slug}/delegate-settings', () => {
     });
   });
 
+  it('a home without its own settings shows the group’s, and its first save changes only the fields sent', async () => {
+    const { home, site, manager } = await world();
+    const c = await as(manager.id);
+    await c('PATCH', `/api/entities/${home.slug}/delegate-settings`, {
+      require_approval: true,
+      notify_managers: false,
+    });
+    const url = `/api/entities/${site.slug}/delegate-settings`;
+    expect((await c('GET', url)).json().data).toEqual({
+      entity_id: site.id,
+      require_approval: true,
+      allow_self_cancel: true,
+      send_calendar_invites: true,
+      notify_managers: false,
+    });
+    const res = await c('PATCH', url, { allow_self_cancel: false });
+    expect(res.json().data).toEqual({
+      entity_id: site.id,
+      require_approval: true,
+      allow_self_cancel: false,
+      send_calendar_invites: true,
+      notify_managers: false,
+    });
+    // The home's own row now stands: a later change at the group does not reach it.
+    await c('PATCH', `/api/entities/${home.slug}/delegate-settings`, { require_approval: false });
+    expect((await c('GET', url)).json().data.require_approval).toBe(true);
+  });
+
   it('422 for a value of the wrong kind', async () => {
     const { site, manager } = await world();
     const res = await (await as(manager.id))('PATCH', `/api/entities/${site.slug}/delegate-settings`, {

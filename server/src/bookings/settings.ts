@@ -15,7 +15,6 @@ import { type FieldErrors, HttpError, invalid, notFound } from '../http/errors';
 import type { DbOrTrx } from '../jobs/queries';
 import {
   effectiveDelegateSettings,
-  findDelegateSettings,
   findEntityBySlug,
   findTrainingProviderSettings,
   isCheckViolation,
@@ -25,7 +24,8 @@ import {
 
 /**
  * /entities/{slug}/training-provider-settings and /entities/{slug}/delegate-settings (issue 15; contracts
- * bookings.ts). An absent row means the contract's defaults (the columns' defaults are the same numbers).
+ * bookings.ts). A training company without a row runs by the contract's defaults; an organisation without delegate
+ * settings follows the nearest organisation above it that has them, else the defaults.
  * Order of refusals: an entity missing or outside the caller's scope is 404 (nothing revealed), then 403 without the
  * permission, then 422 when the entity is not a training company.
  */
@@ -78,9 +78,8 @@ function presentProvider(
 
 function presentDelegate(
   entityId: number,
-  row: Awaited<ReturnType<typeof findDelegateSettings>>,
+  row: Awaited<ReturnType<typeof upsertDelegateSettings>>,
 ): DelegateSettings {
-  if (!row) return { ...DELEGATE_DEFAULTS, entity_id: entityId };
   return {
     entity_id: entityId,
     require_approval: row.require_approval,
@@ -96,11 +95,6 @@ export async function trainingProviderSettingsOf(
   entityId: number,
 ): Promise<TrainingProviderSettings> {
   return presentProvider(entityId, await findTrainingProviderSettings(db, entityId));
-}
-
-/** How an organisation's staff are booked (defaults when it never saved any). */
-export async function delegateSettingsOf(db: Ctx['db'], entityId: number): Promise<DelegateSettings> {
-  return presentDelegate(entityId, await findDelegateSettings(db, entityId));
 }
 
 /**
@@ -177,9 +171,10 @@ export async function updateTrainingProviderSettings(
   }
 }
 
+/** GET: the settings that apply to the organisation's staff, inherited from above until it saves its own. */
 export async function getDelegateSettings(ctx: Ctx, slug: string): Promise<DelegateSettings> {
   const entity = await delegateEntity(ctx, slug);
-  return delegateSettingsOf(ctx.db, entity.id);
+  return { ...(await appliedDelegateSettingsOf(ctx.db, entity.id)), entity_id: entity.id };
 }
 
 export async function updateDelegateSettings(
@@ -191,6 +186,14 @@ export async function updateDelegateSettings(
   const sent = Object.fromEntries(
     Object.entries(body).filter(([, v]) => v !== undefined),
   ) as DelegateSettingsUpdate;
-  const row = await upsertDelegateSettings(ctx.db, entity.id, sent, ctx.clock());
+  // An organisation's first save starts from what applied to it (the settings inherited from above), so only the
+  // fields sent change for its staff.
+  const applied = await appliedDelegateSettingsOf(ctx.db, entity.id);
+  const row = await upsertDelegateSettings(
+    ctx.db,
+    entity.id,
+    { first: { ...applied, ...sent }, sent },
+    ctx.clock(),
+  );
   return presentDelegate(entity.id, row);
 }
