@@ -8,21 +8,19 @@ import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyServerOptions } from 'fastify';
-import {
-  jsonSchemaTransform,
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { activityRoutes } from './activity/routes';
 import { passwordGatePlugin } from './auth/password-gate';
 import { authRoutes, authWebRoutes } from './auth/routes';
 import { bookingRoutes } from './bookings/routes';
+import { careCertificateRoutes } from './care-certificate/routes';
 import { certificateRoutes } from './certificates/routes';
 import { complianceRoutes } from './compliance/routes';
 import { contentRoutes } from './content/routes';
 import { courseRoutes } from './courses/routes';
 import { dashboardRoutes } from './dashboards/routes';
+import { designerRoutes } from './designer/routes';
+import { documentRoutes } from './documents/routes';
 import { entityRoutes } from './entities/routes';
 import { graphqlRoutes } from './graphql/routes';
 import { h5pRoutes } from './h5ps/routes';
@@ -33,8 +31,10 @@ import type { Deps } from './http/context';
 import { errorHandler } from './http/error-handler';
 import { notFound } from './http/errors';
 import { inputGuardPlugin } from './http/input-guard';
+import { createOpenApiTransform, createOpenApiTransformObject } from './http/openapi/transform';
 import { readCachePlugin } from './http/read-cache';
 import { securityHeadersPlugin } from './http/security-headers';
+import { importerRoutes } from './importer/routes';
 import { learningRoutes } from './learning/routes';
 import { lessonRoutes } from './lessons/routes';
 import { mailRoutes } from './mail/routes';
@@ -42,6 +42,7 @@ import { matrixRoutes } from './matrix/routes';
 import { messagingRoutes } from './messaging/routes';
 import { notificationRoutes } from './notifications/routes';
 import { packageApiRoutes, packageFileRoutes } from './packages/routes';
+import { pathwayRoutes } from './pathways/routes';
 import { permissionRoutes } from './permissions/routes';
 import { presetRoutes } from './presets/routes';
 import { quizRoutes } from './quizzes/routes';
@@ -50,12 +51,16 @@ import { inspectionPackRoutes } from './reports/inspection-pack-routes';
 import { reportRoutes } from './reports/routes';
 import { resultRoutes } from './results/routes';
 import { roleRoutes } from './roles/routes';
+import { signupLinkRoutes } from './signup-links/routes';
 import { fileRoutes } from './storage/routes';
 import { systemRoutes } from './system/routes';
 import { tagRoutes } from './tags/routes';
+import { taskRoutes } from './tasks/routes';
+import { tokenRoutes } from './tokens/routes';
 import { topicRoutes } from './topics/routes';
 import { userRoutes } from './users/routes';
 import { WEB_DIST } from './web-dist';
+import { webhookRoutes } from './webhooks/routes';
 import { whitelabelRoutes } from './whitelabel/routes';
 
 declare module 'fastify' {
@@ -102,6 +107,8 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}) {
     corsOrigins: deps.config.corsOrigins,
     packageOrigin: deps.config.packageOrigin,
     helpdeskFrameAncestors: deps.config.helpdeskFrameAncestors,
+    sentryBrowserDsn: deps.config.sentryBrowserDsn,
+    analytics: deps.config.analytics,
   });
 
   // The package origin (issue 11 finding 1) serves package files and nothing else: not the app, not the API.
@@ -132,7 +139,9 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}) {
         },
       },
     },
-    transform: jsonSchemaTransform,
+    // Summaries, tags, security and examples for every route (http/openapi/), over the zod schemas' conversion.
+    transform: createOpenApiTransform(),
+    transformObject: createOpenApiTransformObject(),
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
   // Before authentication: NUL characters and over-deep bodies never reach a query (issue 10 §5).
@@ -176,8 +185,17 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}) {
       await api.register(dashboardRoutes);
       await api.register(messagingRoutes);
       await api.register(bookingRoutes);
+      await api.register(careCertificateRoutes);
+      await api.register(pathwayRoutes);
+      await api.register(documentRoutes);
+      await api.register(designerRoutes);
       await api.register(notificationRoutes);
       await api.register(helpRoutes);
+      await api.register(tokenRoutes);
+      await api.register(webhookRoutes);
+      await api.register(importerRoutes);
+      await api.register(taskRoutes);
+      await api.register(signupLinkRoutes);
     },
     { prefix: '/api' },
   );

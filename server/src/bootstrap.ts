@@ -7,6 +7,10 @@ import { migrate } from './db/migrate';
 import type { Deps } from './http/context';
 import { createMailer } from './mail/mailer';
 import { syncPermissionCatalogue } from './permissions/catalogue';
+// Registers pathway completion on every recorded result (results/service.ts afterResultRecorded).
+import './pathways/reconcile';
+// Issue 18: result.recorded and compliance.status_changed webhook events on every recorded result.
+import './webhooks/listeners';
 import { createS3Storage } from './storage/s3';
 import { createDiskStorage } from './storage/storage';
 

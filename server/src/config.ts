@@ -49,6 +49,18 @@ const isProxyList = (v: string) => {
     });
 };
 
+/** A Sentry DSN: https://<public key>@<host>/<project id> (http for a local relay). */
+const isSentryDsn = (v: string) => {
+  try {
+    const url = new URL(v);
+    return (
+      ['http:', 'https:'].includes(url.protocol) && Boolean(url.username) && /^\/.*\d+$/.test(url.pathname)
+    );
+  } catch {
+    return false;
+  }
+};
+
 /** An http(s) origin and nothing more: no path, query, fragment or credentials. */
 const isBareOrigin = (v: string) => {
   try {
@@ -159,11 +171,24 @@ const Env = z.object({
   S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).optional(),
   S3_ACCESS_KEY_ID: z.string().optional(),
   S3_SECRET_ACCESS_KEY: z.string().optional(),
+  /** Issue 18: lets webhooks reach loopback and private addresses (tests and local development only: SSRF). */
+  WEBHOOKS_ALLOW_PRIVATE: z.enum(['true', 'false', '1', '0']).default('false'),
   S3_PREFIX: z
     .string()
     .regex(/^[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)*\/?$/)
     .refine((v) => !v.split('/').some((s) => s === '.' || s === '..'))
     .optional(),
+  /** Issue 18: the server's own unhandled errors go to this Sentry-protocol DSN (system/error-reporting.ts); unset: off. */
+  SENTRY_DSN: z.string().refine(isSentryDsn).optional(),
+  /** The web app's error reporting DSN, sent to browsers at start (GET /api/client-config); unset: off. */
+  SENTRY_BROWSER_DSN: z.string().refine(isSentryDsn).optional(),
+  /** A GA4-style measurement id (G-XXXXXXX) for page-view analytics in the web app; unset: off. */
+  ANALYTICS_MEASUREMENT_ID: z
+    .string()
+    .regex(/^G-[A-Z0-9]{4,20}$/)
+    .optional(),
+  /** Analytics waits for each user's consent (the banner's Accept) unless this is false. */
+  ANALYTICS_REQUIRES_CONSENT: z.enum(['true', 'false']).default('true'),
 });
 type EnvName = keyof typeof Env.shape;
 
@@ -212,7 +237,13 @@ const EXPECTED: Record<EnvName, string> = {
   S3_FORCE_PATH_STYLE: 'must be true or false',
   S3_ACCESS_KEY_ID: 'must be set together with S3_SECRET_ACCESS_KEY',
   S3_SECRET_ACCESS_KEY: 'must be set together with S3_ACCESS_KEY_ID',
+  WEBHOOKS_ALLOW_PRIVATE:
+    'must be true or false, and false in production (it lets webhooks reach private networks)',
   S3_PREFIX: 'must be a folder path inside the bucket such as carecompliance/production',
+  SENTRY_DSN: 'must be a Sentry DSN such as https://public-key@o0.ingest.sentry.io/123',
+  SENTRY_BROWSER_DSN: 'must be a Sentry DSN such as https://public-key@o0.ingest.sentry.io/456',
+  ANALYTICS_MEASUREMENT_ID: 'must be a measurement id such as G-ABC123XYZ',
+  ANALYTICS_REQUIRES_CONSENT: 'must be true or false',
 };
 
 /**
@@ -285,6 +316,13 @@ export interface Config {
   shutdownTimeoutSeconds: number;
   /** Uploaded files in an S3-compatible bucket; undefined: local disk under DATA_DIR/files. */
   s3?: S3Settings;
+  /** Webhook endpoints may be loopback or private addresses (tests and local development only, never production). */
+  webhooksAllowPrivate: boolean;
+  /** Error reporting (system/error-reporting.ts, README "Error reporting and analytics"); undefined: off. */
+  sentryDsn?: string;
+  sentryBrowserDsn?: string;
+  /** Page-view analytics in the web app; undefined: off. */
+  analytics?: { measurementId: string; requiresConsent: boolean };
 }
 
 /** S3_* settings (README "File storage"). The secret is never logged nor printed (ConfigError names, never values). */
@@ -339,6 +377,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
   // Package content on the app's own origin is exactly what the package origin exists to prevent.
   if (env.PACKAGE_ORIGIN && new URL(env.PACKAGE_ORIGIN).origin === new URL(appUrl).origin)
     throw new ConfigError(['PACKAGE_ORIGIN']);
+  const webhooksAllowPrivate = ['true', '1'].includes(env.WEBHOOKS_ALLOW_PRIVATE);
+  // SSRF: the test and development escape hatch must not reach a production server.
+  if (webhooksAllowPrivate && env.NODE_ENV === 'production')
+    throw new ConfigError(['WEBHOOKS_ALLOW_PRIVATE']);
   return {
     env: env.NODE_ENV,
     port,
@@ -377,6 +419,15 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
       ? frameAncestorList(env.HELPDESK_FRAME_ANCESTORS)
       : [],
     s3: s3Settings(env),
+    webhooksAllowPrivate,
+    sentryDsn: env.SENTRY_DSN,
+    sentryBrowserDsn: env.SENTRY_BROWSER_DSN,
+    analytics: env.ANALYTICS_MEASUREMENT_ID
+      ? {
+          measurementId: env.ANALYTICS_MEASUREMENT_ID,
+          requiresConsent: env.ANALYTICS_REQUIRES_CONSENT === 'true',
+        }
+      : undefined,
     ...overrides,
   };
 }

@@ -11,6 +11,7 @@ import { drainOnSignals } from './http/shutdown';
 import { registerAllJobs, startWorker } from './jobs';
 import { closeSocketsOfEnded, openSockets } from './realtime/socket-registry';
 import { checkBucket, StorageError } from './storage/s3';
+import { initErrorReporting } from './system/error-reporting';
 
 /**
  * Expired sessions and device tokens (and the sockets, of any process, that still used them), ended throttle windows and
@@ -29,10 +30,11 @@ async function main() {
   const started = performance.now();
   const releaseStartupSignals = guardStartupSignals(); // Ctrl-C during start-up stops the embedded engine too
   const config = loadConfig();
+  initErrorReporting(config, process.env.npm_package_version);
   if (config.s3) await checkBucket(config.s3);
   const deps = await openDeps(config);
   if (deps.database.note) console.log(`database: ${deps.database.note}`);
-  const seeded = config.seedDemo ? await seedDemoIfEmpty(deps.db) : false;
+  const seeded = config.seedDemo ? await seedDemoIfEmpty(deps.db, deps.storage) : false;
   await sweepAuthRows(deps);
 
   const app = await buildApp(deps, {

@@ -7,6 +7,7 @@ import {
   EntityContentBody,
   H5pBody,
   HelpArticleBody,
+  HistoricalBody as HistoricalCareCertificateBody,
   HistoricalResultBody,
   LessonBody,
   QuizBody,
@@ -18,7 +19,13 @@ import {
   WhitelabelBody,
 } from '@cc/contracts';
 import type { z } from 'zod';
+import { buildCertificate, buildVersion } from '../src/care-certificate/approval-world';
+import { CORE_PATCH_FIXTURES } from '../src/care-certificate/standards-patch-fixtures';
+import { DESIGNER_PATCH_FIXTURES } from '../src/designer/patch-fixtures';
+import { DOCUMENTS_PATCH_FIXTURES } from '../src/documents/patch-fixtures';
 import { sendMessageOnBehalf } from '../src/messaging/service';
+import { PATHWAY_PATCH_FIXTURES } from '../src/pathways/pathway-patch-fixtures';
+import { WEBHOOKS_PATCH_FIXTURES } from '../src/webhooks/patch-fixtures';
 import { buildContentImage } from './content-factories';
 import { bearer, buildEntity, buildRole, buildUser, clientFor } from './factories';
 import type { Harness } from './harness';
@@ -370,6 +377,7 @@ const entityCourseMultiple: PatchFixture<{ first: number; second: number }> = {
 // --- Organisations, people, roles ----------------------------------------------------------------------------
 
 const ENTITY_SETTINGS = {
+  pat_max_days: 200,
   email: 'office@oakfield.test',
   code: 'OAK-1',
   telephone: '01234 567890',
@@ -450,6 +458,7 @@ const entity: PatchFixture<{ id: number; course2: number }> = {
     popup_link: null,
     login_popup_alt_name: null,
     focused_courses: [s.course2],
+    pat_max_days: 30,
     can_view_internal_bookings: false,
     can_view_external_bookings: false,
     can_manage_bookings: false,
@@ -1215,6 +1224,96 @@ const trainingSession: PatchFixture<{ id: number; contentId: number; trainerId: 
   },
 };
 
+// --- Care Certificate workflow (issue 16) ------------------------------------------------------------------------
+
+/** An observation of a certificate (criteria 1a of a test version), another assessor and criterion to move to. */
+const careCertificateObservation: PatchFixture<{
+  uuid: string;
+  id: number;
+  otherUserId: number;
+  criterionId: number;
+}> = {
+  async create(w) {
+    const version = await buildVersion(w.h.db);
+    const learner = await buildUser(w.h.db, { entityId: w.site.id });
+    const other = await buildUser(w.h.db, { entityId: w.site.id, name: 'Other Assessor' });
+    const cert = await buildCertificate(w.h.db, { userId: learner.id, versionId: version.id });
+    const o = await post(w, `/api/care-certificates/${cert.uuid}/observations`, {
+      assessor_name: 'First Assessor',
+      observed_at: '2026-02-03T09:30:00Z',
+      place: 'Lounge',
+      shift: 'early',
+      observed: 'Helped at breakfast.',
+      outcome: 'not_yet_competent',
+      criterion_ids: [version.criteria['1a']],
+    });
+    return {
+      uuid: cert.uuid,
+      id: o.id as number,
+      otherUserId: other.id,
+      criterionId: version.criteria['2a'] as number,
+    };
+  },
+  url: (s) => `/api/care-certificates/${s.uuid}/observations/${s.id}`,
+  values: (s) => ({
+    assessor_id: s.otherUserId,
+    assessor_name: 'Second Assessor',
+    observed_at: '2026-02-05T14:00:00Z',
+    place: 'Garden',
+    shift: 'late',
+    observed: 'Supported a walk outside.',
+    outcome: 'competent',
+    criterion_ids: [s.criterionId],
+  }),
+  read: async (s, w) => {
+    const view = await get(w, `/api/care-certificates/${s.uuid}`);
+    const o = (view.observations as Row[]).find((x) => x.id === s.id);
+    if (!o) throw new Error('observation gone');
+    return o;
+  },
+  effects: { assessor_id: ['assessor'], assessor_name: ['assessor'] },
+};
+
+/** A historical certificate with every field set; a second version to move it to. */
+const historicalCareCertificate: PatchFixture<{ uuid: string; versionId: number }> = {
+  createSchema: HistoricalCareCertificateBody,
+  async create(w) {
+    const [first, second] = [await buildVersion(w.h.db), await buildVersion(w.h.db)];
+    const learner = await buildUser(w.h.db, { entityId: w.site.id });
+    const c = await post(w, '/api/historical-care-certificates', {
+      user_id: learner.id,
+      version_id: first.id,
+      completed_on: '2024-06-14',
+      started_on: '2024-01-10',
+      provider: 'Elm Care',
+      assessor_name: 'Pat Assessor',
+      notes: 'Seen at interview.',
+    });
+    return { uuid: c.uuid as string, versionId: second.id };
+  },
+  url: (s) => `/api/historical-care-certificates/${s.uuid}`,
+  values: (s) => ({
+    version_id: s.versionId,
+    completed_on: '2024-06-20',
+    started_on: '2024-02-01',
+    provider: 'Ash Care',
+    assessor_name: 'Lee Assessor',
+    notes: 'Copy on file.',
+  }),
+  read: async (s, w) => {
+    const c = await get(w, `/api/historical-care-certificates/${s.uuid}`);
+    return {
+      user_id: (c.user as Row).id,
+      version_id: (c.version as Row).id,
+      completed_on: c.completed_on,
+      started_on: c.started_on,
+      provider: c.provider,
+      assessor_name: c.assessor_name,
+      notes: c.notes,
+    };
+  },
+};
+
 /** Every PATCH operation of the OpenAPI document, by "PATCH <path>". */
 export const PATCH_FIXTURES: Record<string, PatchFixture> = {
   'PATCH /api/entities/{id}': entity,
@@ -1250,4 +1349,15 @@ export const PATCH_FIXTURES: Record<string, PatchFixture> = {
   'PATCH /api/entities/{slug}/training-provider-settings': trainingProviderSettings,
   'PATCH /api/entities/{slug}/delegate-settings': delegateSettings,
   'PATCH /api/training-sessions/{id}': trainingSession,
+  // The Care Certificate (issue 16).
+  ...CORE_PATCH_FIXTURES,
+  // Pathways (issue 17).
+  ...PATHWAY_PATCH_FIXTURES,
+  'PATCH /api/care-certificates/{uuid}/observations/{id}': careCertificateObservation,
+  'PATCH /api/historical-care-certificates/{uuid}': historicalCareCertificate,
+  // The content designer (issue 17).
+  ...DESIGNER_PATCH_FIXTURES,
+  // Documents and libraries (issue 17).
+  ...DOCUMENTS_PATCH_FIXTURES,
+  ...WEBHOOKS_PATCH_FIXTURES,
 };

@@ -20,7 +20,85 @@ import {
   delegateLists,
 } from '../src/bookings/delegate-tenancy';
 import { insertSession } from '../src/bookings/sessions-world';
+import {
+  CORE_EXEMPT,
+  CORE_TABLES,
+  type CoreFixture,
+  coreCases,
+  coreFixture,
+  coreLists,
+} from '../src/care-certificate/tenancy-core';
+import {
+  CARE_CERTIFICATE_REPORT_EXEMPT,
+  type CareCertificateReportFixture,
+  careCertificateReportCases,
+  careCertificateReportFixture,
+  careCertificateReportLists,
+} from '../src/care-certificate/tenancy-report';
+import {
+  WORKFLOW_TABLES,
+  type WorkflowFixture,
+  workflowCases,
+  workflowFixture,
+  workflowLists,
+} from '../src/care-certificate/tenancy-workflow';
+import {
+  DESIGNER_TABLES,
+  type DesignerFixture,
+  designerCases,
+  designerFixture,
+  designerLists,
+} from '../src/designer/tenancy-designer';
+import {
+  DOCUMENTS_EXEMPT,
+  DOCUMENTS_TABLES,
+  type DocumentsFixture,
+  documentsCases,
+  documentsFixture,
+  documentsLists,
+} from '../src/documents/tenancy-documents';
+import {
+  IMPORTER_EXEMPT,
+  IMPORTER_TABLES,
+  type ImporterFixture,
+  importerCases,
+  importerFixture,
+  importerLists,
+} from '../src/importer/tenancy-importer';
+import {
+  PATHWAY_EXEMPT,
+  PATHWAY_TABLES,
+  type PathwayFixture,
+  pathwayCases,
+  pathwayFixture,
+  pathwayLists,
+} from '../src/pathways/tenancy-pathways';
 import { recordResult } from '../src/results/service';
+import {
+  SIGNUP_LINK_EXEMPT,
+  SIGNUP_LINK_TABLES,
+  type SignupLinkFixture,
+  signupLinkCases,
+  signupLinkFixture,
+  signupLinkGraphql,
+  signupLinkLists,
+} from '../src/signup-links/tenancy-signup-links';
+import { TASK_EXEMPT, type TaskFixture, taskCases, taskFixture, taskLists } from '../src/tasks/tenancy-tasks';
+import {
+  personalTokenHeaders,
+  TOKEN_EXEMPT,
+  type TokensFixture,
+  tokenCases,
+  tokenLists,
+  tokensFixture,
+} from '../src/tokens/tenancy-tokens';
+import {
+  WEBHOOKS_TABLES,
+  type WebhooksFixture,
+  webhooksCases,
+  webhooksFixture,
+  webhooksLists,
+} from '../src/webhooks/tenancy-webhooks';
 import {
   buildCategory,
   buildContent,
@@ -82,6 +160,28 @@ interface Fixture {
   delegates: DelegateFixture;
   // Face-to-face training (issue 15): a session of the target's site.
   trainingSession: { id: number };
+  // Care Certificate report (issue 16): a certificate of the victim's.
+  careCertificateReport: CareCertificateReportFixture;
+  // The Care Certificate (issue 16): the victim's certificate with an evidence file.
+  careCertificate: CoreFixture;
+  // The content designer (issue 17): a design of the target's site.
+  designer: DesignerFixture;
+  // Pathways (issue 17): the target's pathway, allocated to the victim and to the victim's role.
+  pathway: PathwayFixture;
+  // Care Certificate workflow (issue 16): the victim's certificate with an observation, a historical one.
+  workflow: WorkflowFixture;
+  // Documents and libraries (issue 17): a library of the target's site with a document.
+  documents: DocumentsFixture;
+  // Tasks in progress (issue 18): a finished task of the victim's, with a file.
+  task: TaskFixture;
+  // Personal access tokens (issue 18): the victim's token.
+  tokens: TokensFixture;
+  // Webhooks (issue 18): an endpoint of the target's site with a delivery.
+  webhooks: WebhooksFixture;
+  // Sign-up links (issue 18): a link of the target's site and a new starter's pending sign-up.
+  signupLinks: SignupLinkFixture;
+  // Importer (issue 18): a planned import of the target's home with an error row.
+  importer: ImporterFixture;
 }
 interface Case {
   method: Method;
@@ -376,8 +476,19 @@ const SCOPED: Case[] = [
   ...messagingCases(),
   ...notificationCases(),
   ...delegateCases(),
+  ...coreCases(),
+  ...pathwayCases(),
+  ...tokenCases(),
+  ...workflowCases(),
   ...bookingExtrasCases(),
   ...trainingSessionCases(),
+  ...careCertificateReportCases(),
+  ...designerCases(),
+  ...documentsCases(),
+  ...taskCases(),
+  ...webhooksCases(),
+  ...signupLinkCases(),
+  ...importerCases(),
 ];
 
 /** Messaging (issue 14): the victim's mailbox and message, and sends to the target's site, role, tag, org. */
@@ -732,6 +843,17 @@ const LISTS: ListCase[] = [
   ...resultLists(),
   ...presetLists(),
   ...delegateLists(),
+  ...careCertificateReportLists(),
+  ...designerLists(),
+  ...coreLists(),
+  ...pathwayLists(),
+  ...tokenLists(),
+  ...workflowLists(),
+  ...documentsLists(),
+  ...taskLists(),
+  ...webhooksLists(),
+  ...signupLinkLists(CANARY),
+  ...importerLists(),
   {
     method: 'GET',
     route: '/api/training-sessions',
@@ -744,7 +866,18 @@ const LISTS: ListCase[] = [
 /** Open to anyone, or only about the caller themself: nothing of another organisation to reach. */
 const EXEMPT: Record<string, string> = {
   ...DELEGATE_EXEMPT,
+  ...CARE_CERTIFICATE_REPORT_EXEMPT,
+  ...CORE_EXEMPT,
+  ...PATHWAY_EXEMPT,
+  ...DOCUMENTS_EXEMPT,
+  ...TASK_EXEMPT,
+  ...TOKEN_EXEMPT,
+  ...SIGNUP_LINK_EXEMPT,
+  ...IMPORTER_EXEMPT,
   'GET /api/version': 'public',
+  'GET /api/client-config': 'public (the browser error-reporting DSN and analytics id, no tenant data)',
+  'GET /api/webhooks/event-types':
+    'the same catalogue of event types and example payloads for everyone holding 112',
   'GET /api/time': 'public',
   'GET /api/check': 'public',
   'GET /api/whitelabel': 'public branding, by slug or sub-domain',
@@ -838,6 +971,14 @@ const TENANT_TABLES = [
   'training_sessions',
   'session_delegates',
   ...DELEGATE_TABLES,
+  ...CORE_TABLES,
+  ...PATHWAY_TABLES,
+  ...WORKFLOW_TABLES,
+  ...DESIGNER_TABLES,
+  ...DOCUMENTS_TABLES,
+  ...WEBHOOKS_TABLES,
+  ...SIGNUP_LINK_TABLES,
+  ...IMPORTER_TABLES,
 ] as const;
 
 let h: Harness;
@@ -847,6 +988,8 @@ let mine: Own;
 let outsider: Record<string, string>;
 let outsiderLogin: { id: number; email: string };
 let insider: Record<string, string>;
+/** An insider holding every permission, calling with a personal access token without abilities (issue 18). */
+let tokenInsider: Record<string, string>;
 
 async function databaseState(): Promise<string> {
   const parts: string[] = [];
@@ -963,6 +1106,23 @@ beforeAll(async () => {
       })
       .returning('id')
       .executeTakeFirstOrThrow(),
+    careCertificateReport: await careCertificateReportFixture(h.db, { victimId: victim.id }),
+    careCertificate: await coreFixture(h.db, { victimId: victim.id, siteId: site.id, canary: CANARY }),
+    designer: await designerFixture(h.db, { siteId: site.id, canary: CANARY }),
+    pathway: await pathwayFixture(h.db, {
+      orgId: org.id,
+      victimId: victim.id,
+      roleId: role.id,
+      courseId: course.id,
+      canary: CANARY,
+    }),
+    workflow: await workflowFixture(h.db, { victimId: victim.id, canary: CANARY }),
+    documents: await documentsFixture(h.db, { siteId: site.id, victimId: victim.id, canary: CANARY }),
+    task: await taskFixture(h.db, { victimId: victim.id, canary: CANARY }),
+    tokens: await tokensFixture(h.db, { victimId: victim.id }),
+    webhooks: await webhooksFixture(h.db, { siteId: site.id, canary: CANARY }),
+    signupLinks: await signupLinkFixture(h.db, { siteId: site.id, roleId: role.id, canary: CANARY }),
+    importer: await importerFixture(h.db, { siteId: site.id, victimId: victim.id, canary: CANARY }),
     delegates: await delegateFixture(h.db, {
       orgId: org.id,
       siteId: site.id,
@@ -1000,6 +1160,11 @@ beforeAll(async () => {
   outsiderLogin = { id: outsiderUser.id, email: outsiderUser.email };
   const insiderUser = await buildUser(h.db, { entityId: org.id, permissions: [] });
   insider = await bearer(h.db, insiderUser.id);
+  const tokenInsiderUser = await buildUser(h.db, {
+    entityId: org.id,
+    permissions: PERMISSIONS.map((p) => p.id),
+  });
+  tokenInsider = await personalTokenHeaders(h.db, tokenInsiderUser.id, []);
 });
 afterAll(async () => h?.close());
 
@@ -1039,6 +1204,13 @@ describe.each(SCOPED)('$method $route', (c) => {
     expect(res.statusCode, res.body).toBe(c.kind === 'own' ? 404 : 403);
     expect(await databaseState()).toBe(before);
   });
+
+  it('answers the same to an insider holding every permission through a token without abilities', async () => {
+    const before = await databaseState();
+    const res = await call(c, tokenInsider);
+    expect(res.statusCode, res.body).toBe(c.kind === 'own' ? 404 : 403);
+    expect(await databaseState()).toBe(before);
+  });
 });
 
 describe.each(LISTS)('$method $route', (c) => {
@@ -1050,6 +1222,11 @@ describe.each(LISTS)('$method $route', (c) => {
 
   it(`answers ${c.insider} to an insider without permissions`, async () => {
     const res = await call(c, insider);
+    expect(res.statusCode, res.body).toBe(c.insider);
+  });
+
+  it('answers the same to an insider holding every permission through a token without abilities', async () => {
+    const res = await call(c, tokenInsider);
     expect(res.statusCode, res.body).toBe(c.insider);
   });
 });
@@ -1991,12 +2168,94 @@ const GRAPHQL: GraphqlCase[] = [
     variables: (f) => ({ id: String(f.results.pendingId) }),
     missing: { id: '99999999' },
   },
+  // Documents and libraries (issue 17).
+  {
+    name: 'library',
+    query: 'query($id: ID!) { library(id: $id) { id name } }',
+    variables: (f) => ({ id: String(f.documents.libraryId) }),
+    missing: { id: '99999999' },
+  },
+  {
+    name: 'documents of a library',
+    query: 'query($id: ID!) { documents(libraryId: $id) { data { id title } } }',
+    variables: (f) => ({ id: String(f.documents.libraryId) }),
+    missing: { id: '99999999' },
+  },
+  {
+    name: 'document',
+    query: 'query($id: ID!) { document(id: $id) { id title } }',
+    variables: (f) => ({ id: String(f.documents.documentId) }),
+    missing: { id: '99999999' },
+  },
+  {
+    name: 'documentAcknowledgements',
+    query: 'query($id: ID!) { documentAcknowledgements(id: $id) { data { current } } }',
+    variables: (f) => ({ id: String(f.documents.documentId) }),
+    missing: { id: '99999999' },
+  },
+  {
+    name: 'updateLibrary',
+    query: 'mutation($id: ID!) { updateLibrary(id: $id, input: { name: "Mine" }) { id } }',
+    variables: (f) => ({ id: String(f.documents.libraryId) }),
+    missing: { id: '99999999' },
+  },
+  {
+    name: 'acknowledgeDocument',
+    query:
+      'mutation($id: ID!) { acknowledgeDocument(id: $id, input: { typed_name: "Me", version: 1 }) { id } }',
+    variables: (f) => ({ id: String(f.documents.documentId) }),
+    missing: { id: '99999999' },
+  },
+  // Webhooks (issue 18).
+  {
+    name: 'webhook',
+    query: 'query($id: ID!) { webhook(id: $id) { id url secret } }',
+    variables: (f) => ({ id: String(f.webhooks.endpointId) }),
+    missing: { id: '99999999' },
+  },
+  {
+    name: 'webhookDeliveries',
+    query: 'query($id: ID!) { webhookDeliveries(webhookId: $id) { data { id event_id } } }',
+    variables: (f) => ({ id: String(f.webhooks.endpointId) }),
+    missing: { id: '99999999' },
+  },
+  {
+    name: 'upsertWebhook',
+    query: 'mutation($id: ID!) { upsertWebhook(input: { id: $id, enabled: false }) { id } }',
+    variables: (f) => ({ id: String(f.webhooks.endpointId) }),
+    missing: { id: '99999999' },
+  },
+  {
+    name: 'rotateWebhookSecret',
+    query: 'mutation($id: ID!) { rotateWebhookSecret(id: $id) { id } }',
+    variables: (f) => ({ id: String(f.webhooks.endpointId) }),
+    missing: { id: '99999999' },
+  },
+  {
+    name: 'testWebhook',
+    query: 'mutation($id: ID!) { testWebhook(id: $id) { id } }',
+    variables: (f) => ({ id: String(f.webhooks.endpointId) }),
+    missing: { id: '99999999' },
+  },
+  {
+    name: 'resendWebhookDelivery',
+    query: 'mutation($id: ID!) { resendWebhookDelivery(id: $id) { id } }',
+    variables: (f) => ({ id: String(f.webhooks.deliveryId) }),
+    missing: { id: '99999999' },
+  },
+  {
+    name: 'deleteWebhook',
+    query: 'mutation($id: ID!) { deleteWebhook(id: $id) }',
+    variables: (f) => ({ id: String(f.webhooks.endpointId) }),
+    missing: { id: '99999999' },
+  },
   {
     name: 'updateWhitelabel',
     query: 'mutation($e: String!) { updateWhitelabel(entity: $e, settings: { primaryColour: "#000000" }) }',
     variables: (f) => ({ e: f.site.slug }),
     missing: { e: 'no-such-organisation' },
   },
+  ...signupLinkGraphql(),
 ];
 
 const graphql = (query: string, variables: Record<string, unknown>) =>
@@ -2026,6 +2285,8 @@ describe('GraphQL lists and searches', () => {
     ['courses by search', `{ courses(search: "${CANARY_PREFIX}") { data { id title } } }`],
     ['contents', `{ contents(first: 100) { data { id title } } }`],
     ['pending results', `{ pendingResults(type: "historical") { data { id } } }`],
+    ['libraries', `{ libraries(first: 100) { data { id name } } }`],
+    ['libraries by search', `{ libraries(search: "${CANARY_PREFIX}") { data { id name } } }`],
   ])('%s shows nothing of the target', async (_name, query) => {
     const res = await graphql(query, {});
     expect(res.json().errors, res.body).toBeUndefined();
@@ -2303,5 +2564,66 @@ describe('the canary planted in the target organisation', () => {
       headers: insiderAdmin,
     });
     expect(users.body).toContain(CANARY);
+  });
+});
+
+/**
+ * The importer (issue 18): an upload always imports into the caller's own organisation. A file naming the target's
+ * person plans an error, never a change to them, and shows nothing of theirs; another organisation's import answers
+ * exactly as a missing one.
+ */
+describe('importer uploads and imports of another organisation', () => {
+  it("plans a row naming the target's person as an error, and changes nothing of theirs", async () => {
+    const boundary = '----ccimporter';
+    const payload = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="kind"\r\n\r\nusers\r\n` +
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="people.csv"\r\n` +
+        `Content-Type: text/csv\r\n\r\nname,email\r\nTaken Over,${f.victim.email}\r\n--${boundary}--\r\n`,
+    );
+    const users = async () =>
+      JSON.stringify(await h.db.selectFrom('users').selectAll().orderBy('id').execute());
+    const before = await users();
+    const res = await h.app.inject({
+      method: 'POST',
+      url: '/api/importer/imports',
+      headers: { ...outsider, 'content-type': `multipart/form-data; boundary=${boundary}` },
+      payload,
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().data.counts).toMatchObject({ create: 0, update: 0, unchanged: 0, errors: 1 });
+    expect(res.body).not.toContain(CANARY);
+    const uuid = res.json().data.uuid as string;
+    const errors = await h.app.inject({
+      method: 'GET',
+      url: `/api/importer/imports/${uuid}/errors`,
+      headers: outsider,
+    });
+    expect(errors.body).not.toContain(CANARY);
+    expect(errors.json().data[0].column).toBe('email');
+    const applied = await h.app.inject({
+      method: 'POST',
+      url: `/api/importer/imports/${uuid}/apply`,
+      headers: outsider,
+    });
+    expect(applied.statusCode, applied.body).toBe(202);
+    expect(await users()).toBe(before);
+  });
+
+  it("answers another organisation's import exactly as a missing one", async () => {
+    const missing = '00000000-0000-4000-8000-000000000000';
+    for (const path of ['', '/rows', '/errors', '/errors.csv']) {
+      const theirs = await h.app.inject({
+        method: 'GET',
+        url: `/api/importer/imports/${f.importer.uuid}${path}`,
+        headers: outsider,
+      });
+      const none = await h.app.inject({
+        method: 'GET',
+        url: `/api/importer/imports/${missing}${path}`,
+        headers: outsider,
+      });
+      expect(theirs.statusCode).toBe(404);
+      expect(theirs.body).toBe(none.body);
+    }
   });
 });

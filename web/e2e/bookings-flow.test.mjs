@@ -109,7 +109,7 @@ describe('face-to-face training, end to end', () => {
     await signIn(learner.page, LEARNER);
     await learner.page.goto(`${BASE}/your-bookings?tab=book`);
     const offer = learner.page.locator(`[data-testid="available-session"][data-session-id="${sessionId}"]`);
-    await offer.waitFor({ timeout: 15_000 });
+    await offer.waitFor({ timeout: 60_000 });
     await offer.getByRole('button', { name: /^Book / }).click();
     await toast(learner.page, 'You are booked on this session.');
     await learner.page.goto(`${BASE}/your-bookings`);
@@ -132,7 +132,9 @@ describe('face-to-face training, end to end', () => {
     await trainer.page.goto(`${BASE}/manage-bookings`);
     // Sam also manages Oakfield House's bookings (the demo gives managers 9 and 11): the trainer's own sessions are
     // one tick away.
-    await trainer.page.getByLabel('Only sessions I train').check();
+    // The box follows the address (?mine=1): click it and wait for the address, rather than check() and expect
+    // the box to have changed by the time the click returns.
+    await trainer.page.getByLabel('Only sessions I train').click();
     await trainer.page.waitForURL(/mine=1/);
     await trainer.page.getByRole('link', { name: content.title }).first().click();
     await trainer.page.waitForURL(`${BASE}/manage-bookings/${sessionId}`);
@@ -148,7 +150,7 @@ describe('face-to-face training, end to end', () => {
     assert.equal(await caseyCell(course.id), 'in_date');
     const matrix = trainer;
     await matrix.page.goto(`${BASE}/reports/matrix`);
-    await matrix.page.getByTestId('matrix-summary').waitFor({ timeout: 30_000 });
+    await matrix.page.getByTestId('matrix-summary').waitFor({ timeout: 60_000 });
     await matrix.page.getByLabel('Search people', { exact: true }).fill('Casey Lee');
     await matrix.page
       .getByTestId('matrix-shown')
@@ -156,7 +158,7 @@ describe('face-to-face training, end to end', () => {
       .waitFor();
     const escaped = title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     const cell = matrix.page.getByRole('gridcell', { name: new RegExp(`^${escaped}: In date`) }).first();
-    await cell.waitFor({ timeout: 15_000 });
+    await cell.waitFor({ timeout: 60_000 });
     assert.equal(await cell.getAttribute('data-status'), 'in_date');
     await checkPage(matrix.page, 'bookings-flow-matrix');
     assert.deepEqual(matrix.errors, []);

@@ -117,9 +117,13 @@ describe('compliance', () => {
     const at24 = await caseyRow(page, casey.uuid);
     assert.equal(yearOf(at24), year12 + 1, `expiry moved a year: ${at12} → ${at24}`);
 
-    // The pathways placeholder says plainly that pathways are not built.
+    // The job role's pathways page (issue 17; e2e/pathways.test.mjs drives it): its list or its empty state.
     await page.goto(coursesUrl.replace(/courses$/, 'pathways'));
-    await page.getByText('Pathways are not available yet').waitFor();
+    await page.getByRole('heading', { name: /: pathways$/ }).waitFor();
+    await page
+      .getByTestId('role-pathways')
+      .filter({ hasText: /No pathways for this job role|through this job role/ })
+      .waitFor();
     await checkPage(page, 'role-pathways');
 
     // 375 px.
@@ -129,7 +133,10 @@ describe('compliance', () => {
     await narrow.page.getByRole('row').filter({ hasText: 'Information Governance' }).first().waitFor();
     await checkPage(narrow.page, 'role-courses');
     await narrow.page.goto(page.url().replace(/pathways$/, 'pathways'));
-    await narrow.page.getByText('Pathways are not available yet').waitFor();
+    await narrow.page
+      .getByTestId('role-pathways')
+      .filter({ hasText: /No pathways for this job role|through this job role/ })
+      .waitFor();
     await checkPage(narrow.page, 'role-pathways');
     await narrow.page.goto(updateUrl);
     await narrow.page.getByLabel(/^Validity/).waitFor();

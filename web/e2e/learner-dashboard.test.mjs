@@ -165,6 +165,8 @@ describe('the carer’s to-do (/) and the learner dashboard', () => {
       // Newest completion first: results the suite recorded later today come before this one (completed at the
       // day's start), so turn the history's pages until it shows.
       const history = page.getByTestId('training-history');
+      // The first page must be there before deciding whether to turn (a loading list has no Next button yet).
+      await history.getByTestId('history-row').first().waitFor();
       for (let turn = 0; turn < 20 && !(await row.isVisible()); turn += 1) {
         const next = history.getByRole('button', { name: 'Next' });
         if (!(await next.isVisible()) || (await next.isDisabled())) break;
@@ -176,7 +178,9 @@ describe('the carer’s to-do (/) and the learner dashboard', () => {
         );
         await next.click();
         await turned;
-        await page.waitForTimeout(100);
+        // Then wait for that page to be the one shown (a fixed pause skipped pages under load).
+        await history.locator(`[aria-current="page"][aria-label="Page ${turn + 2}"]`).waitFor();
+        await history.getByTestId('history-row').first().waitFor();
       }
       await row.waitFor();
       const text = (await row.innerText()).replace(/\s+/g, ' ');

@@ -38,6 +38,8 @@ export async function newPage(browser, { width = 1280, height = 800 } = {}) {
     );
   });
   const page = await context.newPage();
+  // CI runs this suite beside the server suite on two cores: a wait that takes 5 s alone can take 40 s there.
+  page.setDefaultTimeout(60_000);
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   // A page that ends under a test says so ("Target page closed" alone does not tell a renderer crash).
@@ -255,4 +257,28 @@ export async function openScormItem(page, button) {
 /** The H5P content's frame: h5p-standalone's iframe inside the sandboxed player page (issue 11 finding 1). */
 export function h5pFrame(page) {
   return page.frameLocator('[data-player="h5p"] iframe').frameLocator('iframe');
+}
+
+/**
+ * A small valid PDF: one A4 page drawn with `stream` (PDF drawing operators, filled rectangles by default), correct
+ * xref offsets and no font, enough for pdf.js to draw pixels and for the upload check to know it by its bytes.
+ */
+export function rectanglePdf(stream = '0.1 0.5 0.3 rg 60 600 475 160 re f') {
+  const objects = [
+    '<</Type/Catalog/Pages 2 0 R>>',
+    '<</Type/Pages/Kids[3 0 R]/Count 1>>',
+    '<</Type/Page/Parent 2 0 R/MediaBox[0 0 595 842]/Contents 4 0 R/Resources<<>>>>',
+    `<</Length ${stream.length}>>\nstream\n${stream}\nendstream`,
+  ];
+  let body = '%PDF-1.4\n';
+  const offsets = objects.map((object, i) => {
+    const at = body.length;
+    body += `${i + 1} 0 obj\n${object}\nendobj\n`;
+    return at;
+  });
+  const xref = body.length;
+  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const at of offsets) body += `${String(at).padStart(10, '0')} 00000 n \n`;
+  body += `trailer\n<</Size ${objects.length + 1}/Root 1 0 R>>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(body, 'latin1');
 }

@@ -57,7 +57,8 @@ describe('notifications', () => {
     const { page, context, errors } = await newPage(browser, NARROW);
     await signIn(page, who());
     const bell = page.getByTestId('notification-bell');
-    await bell.waitFor();
+    // The bell is drawn before its count arrives: read its name once the count is there.
+    await page.getByTestId('notification-count').waitFor();
     assert.match((await bell.getAttribute('aria-label')) ?? '', /Notifications, \d+ unread/);
     await openBell(page);
     await checkPage(page, 'notifications-panel-narrow');

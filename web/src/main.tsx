@@ -4,6 +4,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { startApp } from './app/bootstrap';
+import { ConsentBanner } from './app/monitoring/ConsentBanner';
 import { queryClient } from './app/query-client';
 import { createAppRouter } from './router';
 
@@ -14,6 +15,7 @@ createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>
       <RouterProvider router={router} />
+      <ConsentBanner />
     </QueryClientProvider>
   </StrictMode>,
 );

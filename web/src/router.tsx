@@ -81,13 +81,17 @@ const dashboardRoutes: RouteObject[] = [
   built('/manager-dashboard', 'Manager dashboard', () => import('./dashboards/ManagerDashboardPage')),
   built('/active-users', 'Active users', () => import('./activity/ActiveUsersPage')),
   built('/messages', 'Messages', () => import('./messaging/MessagesPage')),
-  notBuilt('/care-certificate', 'Care certificate'),
+  built('/care-certificate', 'Care certificate', () => import('./care-certificate/CareCertificatePage')),
   built('/manage-bookings', 'Manage bookings', () => import('./bookings/ManageBookingsPage')),
   built('/manage-bookings/new', 'New session', () => import('./bookings/SessionFormPage')),
   built('/manage-bookings/:id', 'Training session', () => import('./bookings/SessionDetailPage')),
   built('/manage-bookings/:id/edit', 'Edit session', () => import('./bookings/SessionFormPage')),
   built('/your-bookings', 'Your bookings', () => import('./bookings/YourBookingsPage')),
-  notBuilt('/reports/care-certificate', 'Care certificate report'),
+  built(
+    '/reports/care-certificate',
+    'Care certificate report',
+    () => import('./care-certificate/admin/ReportPage'),
+  ),
 ];
 
 const e = (rest: string) => `/entities/:slug${rest}`;
@@ -101,6 +105,8 @@ const defaultRoutes: RouteObject[] = [
     () => import('./results/BulkHistoryPage'),
   ),
   built('/users/bulk-add-events', 'Bulk add events', () => import('./results/BulkAddEventsPage')),
+  // Issue 18: a sign-up link adds users (3), so its page sits under /users (the spec names no route for it).
+  built('/users/signup-links', 'Sign-up links', () => import('./signup-links/SignupLinksPage')),
   built('/users/:uuid', 'User', () => import('./users/UserPage')),
   built('/users/update/:uuid', 'Edit user', () => import('./users/UserUpdatePage')),
   // the user's own account (issue 11 §10)
@@ -168,10 +174,10 @@ const defaultRoutes: RouteObject[] = [
   built('/system/search', 'Search', () => import('./activity/SystemSearchPage')),
   // platform help articles (issue 14; ours: super admins)
   built('/help-articles', 'Help articles', () => import('./help/HelpArticlesPage')),
-  notBuilt('/pathways', 'Pathways'),
-  notBuilt('/pathways/create', 'Add a pathway'),
-  notBuilt('/pathways/update/:id', 'Edit pathway'),
-  notBuilt('/pathways/:id', 'Pathway'),
+  built('/pathways', 'Pathways', () => import('./pathways/PathwaysPage')),
+  built('/pathways/create', 'Add a pathway', () => import('./pathways/PathwayEditorPage')),
+  built('/pathways/update/:id', 'Edit pathway', () => import('./pathways/PathwayEditorPage')),
+  built('/pathways/:id', 'Pathway', () => import('./pathways/PathwayPage')),
   // content creator (spec 2 §2)
   built('/content-creator', 'Content creator', () => import('./content/ContentCreatorPage')),
   built('/content-creator/content/:type', 'Content', () => import('./content/ContentListPage')),
@@ -203,19 +209,37 @@ const defaultRoutes: RouteObject[] = [
     ),
   ]),
   // care certificate, documents, integrations (spec 2 §2)
-  notBuilt('/care-certificate/historical', 'Historical care certificates'),
-  notBuilt('/care-certificate/historical/update/:uuid', 'Edit historical care certificate'),
-  notBuilt('/care-certificate/:uuid', 'Care certificate'),
-  notBuilt('/importer/logs', 'Importer logs'),
-  notBuilt('/personal-access-tokens', 'Personal access tokens'),
-  notBuilt('/webhooks', 'Webhooks'),
-  notBuilt('/libraries', 'Libraries'),
-  notBuilt('/libraries/:id', 'Library'),
-  notBuilt('/document/:id', 'Document'),
-  notBuilt('/content-designer', 'Content designer'),
-  notBuilt('/content-designer/create', 'New design'),
-  notBuilt('/content-designer/:id', 'Design'),
-  notBuilt('/tasks-in-progress', 'Tasks in progress'),
+  built(
+    '/care-certificate/historical',
+    'Historical care certificates',
+    () => import('./care-certificate/admin/HistoricalPage'),
+  ),
+  built(
+    '/care-certificate/historical/update/:uuid',
+    'Edit historical care certificate',
+    () => import('./care-certificate/admin/HistoricalEditPage'),
+  ),
+  built(
+    '/care-certificate/standards',
+    'Care certificate standards',
+    () => import('./care-certificate/admin/StandardsPage'),
+  ),
+  built(
+    '/care-certificate/settings',
+    'Care certificate settings',
+    () => import('./care-certificate/admin/SettingsPage'),
+  ),
+  built('/care-certificate/:uuid', 'Care certificate', () => import('./care-certificate/CertificatePage')),
+  built('/importer/logs', 'Importer logs', () => import('./importer/ImporterLogsPage')),
+  built('/personal-access-tokens', 'Personal access tokens', () => import('./tokens/TokensPage')),
+  built('/webhooks', 'Webhooks', () => import('./webhooks/WebhooksPage')),
+  built('/libraries', 'Libraries', () => import('./documents/LibrariesPage')),
+  built('/libraries/:id', 'Library', () => import('./documents/LibraryPage')),
+  built('/document/:id', 'Document', () => import('./documents/DocumentPage')),
+  built('/content-designer', 'Content designer', () => import('./designer/DesignsPage')),
+  built('/content-designer/create', 'New design', () => import('./designer/DesignEditorPage')),
+  built('/content-designer/:id', 'Design', () => import('./designer/DesignEditorPage')),
+  built('/tasks-in-progress', 'Tasks in progress', () => import('./tasks/TasksPage')),
   // reports (spec 2 §2)
   built('/reports/presets', 'Report presets', () => import('./presets/PresetsPage')),
   built('/reports/schedules', 'Report schedules', () => import('./presets/SchedulesPage')),
@@ -237,7 +261,10 @@ export const routes: RouteObject[] = [
     children: [
       { element: <DashboardLayout />, children: dashboardRoutes },
       { element: <DefaultLayout />, children: defaultRoutes },
-      { element: <PublicDefaultLayout />, children: [notBuilt('/signUpOnMonday', 'Sign up on Monday')] },
+      {
+        element: <PublicDefaultLayout />,
+        children: [built('/signUpOnMonday', 'Sign up', () => import('./signup-links/SignUpPage'))],
+      },
       {
         element: <AuthLayout />,
         children: [

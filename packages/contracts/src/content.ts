@@ -74,12 +74,21 @@ export const CourseListQuery = PageQuery.extend({
   published: queryBool.optional(),
 });
 
+/** What a course is (issue 17): ordinary training, or the course backing a document or a pathway. */
+export const COURSE_KINDS = ['course', 'document', 'pathway'] as const;
+export type CourseKind = (typeof COURSE_KINDS)[number];
+
 export const Course = z.object({
   id: z.number(),
   uuid: z.string(),
   title: z.string(),
   short_title: z.string().nullable(),
   published: z.boolean(),
+  /** 'document' / 'pathway': backs a document or a pathway (not started as training; the web labels it). */
+  kind: z.enum(COURSE_KINDS),
+  /** Issue 17: the document or pathway a 'document' / 'pathway' course backs (the web opens its page instead). */
+  document_id: z.number().nullable().optional(),
+  pathway_id: z.number().nullable().optional(),
   entity_id: z.number().nullable(),
   platform: z.boolean(),
   category: CourseCategory.nullable(),

@@ -68,6 +68,13 @@ export const EntitySettings = z.object({
   is_training_company: z.boolean().optional(),
   expiry_warning: z.number().int().min(0, 'The expiry warning must be 0 or more days.').max(365).optional(),
   starter_period: z.number().int().min(0, 'The starter period must be 0 or more days.').max(730).optional(),
+  /** Issue 18: the longest a personal access token may last, in days (the level A organisation's value applies). */
+  pat_max_days: z
+    .number({ error: 'Enter a number of days.' })
+    .int('Enter a whole number of days.')
+    .min(1, 'The longest token must be at least 1 day.')
+    .max(3650, 'The longest token can be at most 3650 days (10 years).')
+    .optional(),
   restricted_access_password: optionalText(200),
   restricted_access_at: z.string().datetime({ offset: true }).nullable().optional(),
   restricted_access_message: optionalText(1000),
@@ -194,6 +201,7 @@ export const Entity = EntitySummary.extend({
   require_training_record_evidence: z.boolean(),
   expiry_warning: z.number(),
   starter_period: z.number(),
+  pat_max_days: z.number(),
   has_restricted_access_password: z.boolean(),
   restricted_access_at: z.string().nullable(),
   restricted_access_message: z.string().nullable(),

@@ -29,6 +29,8 @@ export const LearnerEvent = z.object({
   attempt_id: z.number().nullable(),
   /** The online content (e-learning, SCORM) to start or retake; null when the course is not taken online here. */
   content_id: z.number().nullable(),
+  /** Issue 17: the document to read when the course backs a document (link "Read" to /document/{id}). */
+  document_id: z.number().nullable().optional(),
   latest_result: z
     .object({
       result_id: z.number(),

@@ -59,6 +59,7 @@ export const RESULT_TYPES = [
   'exempt',
   'assessment',
   'pathway',
+  'document',
 ] as const;
 export type ResultType = (typeof RESULT_TYPES)[number];
 

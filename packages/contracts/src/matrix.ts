@@ -1,6 +1,7 @@
 import { z } from 'zod';
 // MATRIX_TAKING_LONG_MS (15 s, spec 2 §9) lives in constants.ts.
 import { CELL_STATUSES, type CellStatus, cellCountsAsCompliant } from './compliance';
+import type { MatrixPathwayAllocation } from './pathways';
 import { NEW_STARTERS_FILTERS, PRESET_COMPLIANCE_TYPES } from './presets';
 
 /**
@@ -75,6 +76,11 @@ export const MatrixFilters = z.object({
   roles: ids.default([]),
   courses: ids.default([]),
   users: ids.default([]),
+  /**
+   * Pathways (issue 17): columns limited to their backing courses and their current steps' courses (added to
+   * `courses`), rows to the people allocated one of them (within `users`); 404 for one outside the scope.
+   */
+  pathways: ids.default([]),
   /** primary = Mandatory, secondary = Required, all = both plus courses with a result that are not required. */
   compliance_type: z.enum(PRESET_COMPLIANCE_TYPES).default('primary'),
   new_starters_filter: z.enum(NEW_STARTERS_FILTERS).default('include_new_starters'),
@@ -249,7 +255,8 @@ export function decodeCells(wire: CellsWire, users: ReadonlyMap<number, MatrixUs
 /**
  * spec 2 §3 "Matrix response" of POST /reports/matrix (directFormat json): breakdown (per-entity aggregates and the
  * top level), cells, users, results (the latest result of each cell that has one), primary_scores (per user, whole
- * percent) and pathway_allocations (pathways are not built yet: always an empty list).
+ * percent) and pathway_allocations (every live or completed allocation of its users; only the filter's pathways when
+ * it names some).
  */
 export interface MatrixResponse {
   breakdown: { top_level: MatrixTopLevelAggregate; entities: MatrixAggregate[] };
@@ -265,5 +272,5 @@ export interface MatrixResponse {
     expires: string | null;
   }[];
   primary_scores: { user_id: number; score: number }[];
-  pathway_allocations: never[];
+  pathway_allocations: MatrixPathwayAllocation[];
 }

@@ -8,7 +8,12 @@ import { PageQuery } from './common';
  * - PATCH /notifications/{id} `{read}`; DELETE /notifications/{id} dismisses; POST /notifications/read-all;
  * - GET /users/{id}/notifications: the delivery ledger of one user (every channel and state), for their manager.
  */
-export const NOTIFICATION_KINDS = ['expiry_reminder', 'manager_digest', 'booking'] as const;
+export const NOTIFICATION_KINDS = [
+  'expiry_reminder',
+  'manager_digest',
+  'booking',
+  'care_certificate',
+] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 export const NOTIFICATION_CHANNELS = ['in_app', 'email'] as const;
 export type NotificationChannel = (typeof NOTIFICATION_CHANNELS)[number];

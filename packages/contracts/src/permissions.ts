@@ -139,6 +139,16 @@ export const PERMISSIONS: readonly PermissionDefinition[] = [
   p(127, 'self update', 'users', 'Update your own details.'),
   p(128, 'mark delegates', 'bookings', 'Mark delegates as attended.'),
   p(133, '2x permission', 'system', 'Reserved permission 133.'),
+  // The "libraries" category (issue 17): the spec names the category without ids, so these are ours, chosen above
+  // the highest id it lists (133) so they can never collide with an id it does not show.
+  p(134, 'view libraries', 'libraries', "Open the organisation's libraries and read their documents."),
+  p(
+    135,
+    'manage libraries',
+    'libraries',
+    'Create libraries, upload documents and their new versions, and set what staff must read.',
+  ),
+  p(136, 'document acknowledgements', 'libraries', 'See who has read and acknowledged each document.'),
 ];
 
 export const PERMISSION_IDS = new Set(PERMISSIONS.map((perm) => perm.id));

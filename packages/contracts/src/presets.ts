@@ -69,6 +69,7 @@ export const PRESET_COURSE_TYPES = [
   'exempt',
   'assessment',
   'pathway',
+  'document',
 ] as const;
 export const EXPORT_FORMATS = ['PDF', 'XLSX'] as const;
 export const SCHEDULE_FREQUENCIES = ['daily', 'weekly', 'monthly'] as const;
@@ -146,7 +147,7 @@ export const PresetListQuery = PageQuery.extend({
   report_type: z.enum(REPORT_TYPES).optional(),
 });
 /** GET /reports/presets/options/{kind}: choices for a preset's id lists, within the preset entity's scope. */
-export const PRESET_OPTION_KINDS = ['entities', 'users', 'roles', 'courses'] as const;
+export const PRESET_OPTION_KINDS = ['entities', 'users', 'roles', 'courses', 'pathways'] as const;
 export const PresetOptionParams = z.object({ kind: z.enum(PRESET_OPTION_KINDS) });
 export const PresetOptionsQuery = z.object({
   acting_as_id: z.coerce.number().int().positive().max(2147483647).optional(),

@@ -267,6 +267,8 @@ export const GenericReportBody = CertificateReportBody.extend({
   includeStatusTypes: z.array(z.enum(STATUS_TYPES)).max(STATUS_TYPES.length).default([]),
   includeStarters: z.boolean().default(true),
   primary_only: z.boolean().default(false),
+  /** Matrix only (issue 17): limit columns and people to these pathways (contracts matrix.ts MatrixFilters). */
+  pathways: idList.optional(),
 });
 export type GenericReportBody = z.infer<typeof GenericReportBody>;
 

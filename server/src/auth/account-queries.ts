@@ -39,6 +39,20 @@ export function findAccountByEmail(db: Db, email: string): Promise<AccountRow | 
     .executeTakeFirst();
 }
 
+/**
+ * A new starter's account that a manager rejected but kept for its training records (signup-links/service.ts
+ * rejectSignup): it stays shut, so "forgot password" must not open it again.
+ */
+export async function isDeactivatedAccount(db: Db, userId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('signup_link_signups')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('account', '=', 'deactivated')
+    .executeTakeFirst();
+  return !!row;
+}
+
 export function findAccountById(db: Db, id: number): Promise<AccountRow | undefined> {
   return db.selectFrom('users').select(accountColumns).where('id', '=', id).executeTakeFirst();
 }

@@ -19,6 +19,7 @@ export interface CachedCaller {
     last_used_at: Date | null;
     expires_at: Date | null;
     created_at: Date;
+    kind: 'device' | 'personal';
   } | null;
   actor: Actor | null;
 }

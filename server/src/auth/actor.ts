@@ -7,7 +7,9 @@ import { effectivePermissionIds } from '../permissions/catalogue';
 export async function loadActor(
   db: Db,
   userId: number,
-  via: { via: 'session'; sessionId: string } | { via: 'token'; tokenId: number; abilities: string[] },
+  via:
+    | { via: 'session'; sessionId: string }
+    | { via: 'token'; tokenId: number; abilities: string[]; kind?: 'device' | 'personal' },
 ): Promise<Actor | null> {
   const row = await db
     .selectFrom('users as u')
@@ -43,13 +45,17 @@ export async function loadActor(
       ? row.primary_entity_id
       : aEntityIdOf(db, row.primary_entity_id),
   ]);
+  const personal = via.via === 'token' && via.kind === 'personal';
   return {
     userId: row.id,
     uuid: row.uuid,
     name: row.name,
     email: row.email,
-    superAdmin: row.super_admin,
-    permissions: new Set(permissions),
+    // A personal access token never carries "passes every check": a super admin's token holds its abilities only.
+    superAdmin: row.super_admin && !personal,
+    permissions: new Set(
+      personal ? tokenPermissions(row.super_admin, permissions, via.abilities) : permissions,
+    ),
     primaryEntity: {
       id: row.primary_entity_id,
       slug: row.entity_slug,
@@ -72,8 +78,26 @@ export async function loadActor(
     ),
     ...(via.via === 'session'
       ? { via: 'session' as const, sessionId: via.sessionId, abilities: ['*'] }
-      : { via: 'token' as const, tokenId: via.tokenId, abilities: via.abilities }),
+      : {
+          via: 'token' as const,
+          tokenId: via.tokenId,
+          tokenKind: via.kind ?? ('device' as const),
+          abilities: via.abilities,
+        }),
   };
+}
+
+/**
+ * What a personal access token's caller holds: the owner's permissions NOW (a super admin's: the whole catalogue)
+ * that the token's abilities name. Computed on every load, so a permission the owner loses leaves the token at once.
+ */
+export function tokenPermissions(
+  ownerSuperAdmin: boolean,
+  ownerPermissions: readonly number[],
+  abilities: readonly string[],
+): number[] {
+  const held = new Set(ownerSuperAdmin ? PERMISSIONS.map((p) => p.id) : ownerPermissions);
+  return [...new Set(abilities.map(Number))].filter((id) => Number.isInteger(id) && held.has(id));
 }
 
 const permissionSlug = new Map(

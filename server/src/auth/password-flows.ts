@@ -9,6 +9,7 @@ import {
   endUserSessions,
   findAccountByEmail,
   findAccountById,
+  isDeactivatedAccount,
   peekUserToken,
   secondsSinceLastToken,
   setPassword,
@@ -30,7 +31,7 @@ export const RESET_MAIL_INTERVAL_SECONDS = 60;
  */
 export async function forgotPassword(ctx: Ctx, input: { email: string }): Promise<void> {
   const user = await findAccountByEmail(ctx.db, input.email);
-  if (!user) return;
+  if (!user || (await isDeactivatedAccount(ctx.db, user.id))) return;
   const since = await secondsSinceLastToken(ctx.db, user.id, 'password_reset');
   if (since !== null && since < RESET_MAIL_INTERVAL_SECONDS) return;
   const token = await issueUserToken(ctx.db, {
@@ -58,6 +59,7 @@ export async function resetPassword(ctx: Ctx, input: z.infer<typeof ResetPasswor
   const user = await findAccountById(ctx.db, link.user_id);
   // A link sent to an address the account no longer has is dead.
   if (!user || user.email.toLowerCase() !== link.email) throw badResetLink();
+  if (await isDeactivatedAccount(ctx.db, user.id)) throw badResetLink();
 
   const policy = await passwordPolicyOf(ctx.db, user.primary_entity_id);
   const failing = passwordErrors(input.password, policy, user);

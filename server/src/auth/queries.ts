@@ -181,21 +181,24 @@ export async function findAccessToken(db: Db, plainText: string, now: Date, life
   const secret = plainText.includes('|') ? plainText.slice(plainText.indexOf('|') + 1) : plainText;
   return db
     .selectFrom('personal_access_tokens')
-    .select(['id', 'user_id', 'abilities', 'last_used_at', 'expires_at', 'created_at'])
+    .select(['id', 'user_id', 'abilities', 'last_used_at', 'expires_at', 'created_at', 'kind'])
     .where('token_hash', '=', hashToken(secret))
+    .where('revoked_at', 'is', null)
     .where(tokenInForce(now, lifetimeDays))
     .executeTakeFirst();
 }
 
+/** Records when (and from which address) a token was used: at most once a minute, so reads stay reads. */
 export async function touchAccessToken(
   db: Db,
   token: { id: number; last_used_at: Date | null },
   now: Date,
+  ip: string | null = null,
 ): Promise<void> {
   if (token.last_used_at && now.getTime() - token.last_used_at.getTime() < 60_000) return;
   await db
     .updateTable('personal_access_tokens')
-    .set({ last_used_at: now })
+    .set({ last_used_at: now, last_used_ip: ip })
     .where('id', '=', token.id)
     .execute();
   // The record may be a remembered one (auth/actor-cache.ts): keep it as the row now is.
@@ -261,6 +264,7 @@ export async function isTokenLive(
     .select('id')
     .where('id', '=', input.tokenId)
     .where('user_id', '=', input.userId)
+    .where('revoked_at', 'is', null)
     .where(tokenInForce(input.now, input.lifetimeDays))
     .executeTakeFirst();
   return !!row;

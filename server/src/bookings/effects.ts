@@ -3,6 +3,8 @@ import { enqueue } from '../jobs/queue';
 import type { NewNotification } from '../notifications/queries';
 import { insertNotifications } from '../notifications/queries';
 import type { Trx } from '../results/queries';
+import { emitWebhookEvent } from '../webhooks/events';
+import { bookingChangedData } from '../webhooks/payloads';
 import { BOOKING_INVITE, type BookingInvitePayload, type InviteSession, inviteJobKey } from './calendar-jobs';
 import {
   delegateNotice,
@@ -229,6 +231,8 @@ export async function delegateChanged(
   if (!d) return;
   const [session] = await sessionsForCalendar(trx, [d.session_id]);
   if (!session) return;
+  const booking = bookingChangedData(event, d, session);
+  await emitWebhookEvent(trx, { entityId: d.entity_id, type: 'booking.changed', data: booking }, now);
   const settingsOf = await appliedDelegateSettings(trx, [d.entity_id]);
 
   if (event !== 'marked' && session.status !== 'cancelled') {
@@ -276,6 +280,8 @@ export async function sessionChanged(
 
   for (const d of delegates) {
     if (event === 'cancelled') {
+      const booking = bookingChangedData('session_cancelled', d, session);
+      await emitWebhookEvent(trx, { entityId: d.entity_id, type: 'booking.changed', data: booking }, now);
       if (d.last_invite === 'REQUEST') await sendInvite(trx, d, 'CANCEL', session, now);
     } else if (event === 'updated' && HOLDS_INVITE.includes(d.status)) {
       if (d.last_invite === 'REQUEST' || settingsOf(d.entity_id).send_calendar_invites)

@@ -28,6 +28,7 @@ const RESULT_LABELS: Record<string, string> = {
   exempt: 'Exemption',
   assessment: 'Assessment',
   pathway: 'Pathway',
+  document: 'Document read',
 };
 
 /**

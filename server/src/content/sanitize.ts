@@ -51,6 +51,9 @@ const OPTIONS: sanitizeHtml.IOptions = {
     'caption',
     'colgroup',
     'col',
+    // The content designer's accordion blocks (issue 17): native disclosure, no script needed to open them.
+    'details',
+    'summary',
   ],
   allowedAttributes: {
     a: ['href', 'title', 'target', 'rel'],

@@ -117,6 +117,9 @@ async function checkReferences(ctx: Ctx, body: Input, selfId?: number) {
   if (body.course_id !== undefined) {
     const course = await findCourse(ctx.db, body.course_id, await visibleCourseClause(ctx));
     if (!course) errors.course_id = ['The selected course id is invalid.'];
+    // A course backing a document or a pathway is read or followed, never played (issue 17).
+    else if (course.kind !== 'course')
+      errors.course_id = ['Choose a course: this one backs a document or a pathway.'];
     else await assertCanChange(ctx, course.entity_id);
   }
   if (body.image_id) {

@@ -13,6 +13,9 @@ export function presentCourse(row: Row, parts?: Parts): Course {
     title: row.title,
     short_title: row.short_title,
     published: row.published,
+    kind: row.kind,
+    document_id: row.document_id ?? null,
+    pathway_id: row.pathway_id ?? null,
     entity_id: row.entity_id,
     platform: row.entity_id === null,
     category:

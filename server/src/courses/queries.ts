@@ -13,12 +13,23 @@ const courseColumns = [
   'c.title',
   'c.short_title',
   'c.published',
+  'c.kind',
   'c.category_id',
   'c.created_at',
   'c.updated_at',
   'cc.name as category_name',
   'cc.entity_id as category_entity_id',
 ] as const;
+
+/** The document or pathway a course backs (issue 17: the web opens its page rather than the course editor). */
+const backingIds = [
+  sql<number | null>`(SELECT d.id FROM documents d WHERE d.course_id = c.id AND d.deleted_at IS NULL)`.as(
+    'document_id',
+  ),
+  sql<number | null>`(SELECT p.id FROM pathways p WHERE p.course_id = c.id AND p.deleted_at IS NULL)`.as(
+    'pathway_id',
+  ),
+];
 
 export async function listCourses(
   db: Db,
@@ -38,6 +49,7 @@ export async function listCourses(
   const [rows, total] = await Promise.all([
     base
       .select(courseColumns)
+      .select(backingIds)
       .select(sql<number>`(SELECT count(*) FROM contents x WHERE x.course_id = c.id)`.as('contents_count'))
       .orderBy(sql`lower(c.title)`)
       .orderBy('c.id')
@@ -57,6 +69,7 @@ export async function findCourse(db: Db, id: number, visible: RawBuilder<SqlBool
     .selectFrom('courses as c')
     .leftJoin('course_categories as cc', 'cc.id', 'c.category_id')
     .select(courseColumns)
+    .select(backingIds)
     .where('c.id', '=', id)
     .where(visible)
     .executeTakeFirst();

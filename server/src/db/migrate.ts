@@ -25,6 +25,15 @@ import * as m024 from './migrations/024_notifications';
 import * as m025 from './migrations/025_help_articles';
 import * as m026 from './migrations/026_bookings';
 import * as m029 from './migrations/029_booking_notices';
+import * as m030 from './migrations/030_care_certificates';
+import * as m031 from './migrations/031_pathways_documents_designer';
+import * as m032 from './migrations/032_pathway_role_lock';
+import * as m033 from './migrations/033_integrations_foundation';
+import * as m034 from './migrations/034_webhooks';
+import * as m035 from './migrations/035_importer';
+import * as m036 from './migrations/036_signup_links';
+import * as m037 from './migrations/037_tasks_attempts';
+import * as m038 from './migrations/038_personal_access_tokens';
 
 /** Ordered, forward-only. Add a file, import it here; never edit one that has shipped. */
 const migrations: Record<string, Migration> = {
@@ -52,6 +61,15 @@ const migrations: Record<string, Migration> = {
   '025_help_articles': m025,
   '026_bookings': m026,
   '029_booking_notices': m029,
+  '030_care_certificates': m030,
+  '031_pathways_documents_designer': m031,
+  '032_pathway_role_lock': m032,
+  '033_integrations_foundation': m033,
+  '034_webhooks': m034,
+  '035_importer': m035,
+  '036_signup_links': m036,
+  '037_tasks_attempts': m037,
+  '038_personal_access_tokens': m038,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

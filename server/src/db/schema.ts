@@ -49,6 +49,8 @@ export interface EntitiesTable {
   quiet_hours_start: Generated<string | null>;
   quiet_hours_end: Generated<string | null>;
   plan: 'free' | 'standard' | 'enterprise' | null;
+  /** 033: the longest expiry, in days, of a personal access token (level A's value applies to its homes). */
+  pat_max_days: Generated<number>;
   created_at: DefaultTimestamp;
   updated_at: DefaultTimestamp;
 }
@@ -138,6 +140,12 @@ export interface PersonalAccessTokensTable {
   last_used_at: Date | null;
   expires_at: Date | null;
   created_at: DefaultTimestamp;
+  /** 033: 'device' (a mobile login's token) or 'personal' (a personal access token, /personal-access-tokens). */
+  kind: Generated<'device' | 'personal'>;
+  /** 033: the token's visible start (a personal access token's prefix and first characters), never the secret. */
+  token_prefix: string | null;
+  last_used_ip: string | null;
+  revoked_at: Date | null;
 }
 
 /** Keys shared by every server process (016_server_secrets). */
@@ -292,9 +300,13 @@ export interface CoursesTable {
   short_title: string | null;
   category_id: number | null;
   published: Generated<boolean>;
+  /** 031: 'document' / 'pathway' courses back a document or a pathway (matrix columns, compliance, results). */
+  kind: Generated<CourseKind>;
   created_at: DefaultTimestamp;
   updated_at: DefaultTimestamp;
 }
+
+export type CourseKind = 'course' | 'document' | 'pathway';
 
 export interface ContentsTable {
   id: Generated<number>;
@@ -455,7 +467,8 @@ export type ResultType =
   | 'face2face'
   | 'exempt'
   | 'assessment'
-  | 'pathway';
+  | 'pathway'
+  | 'document';
 
 /** What a learner has done in an attempt (elearning); SCORM keeps its own data in `cmi`. */
 export interface AttemptProgress {
@@ -848,7 +861,7 @@ export interface Database {
 /** 024: the delivery ledger (notifications/): one row per notification, recipient and channel. */
 export interface NotificationsTable {
   id: Generated<number>;
-  kind: 'expiry_reminder' | 'manager_digest' | 'booking';
+  kind: 'expiry_reminder' | 'manager_digest' | 'booking' | 'care_certificate';
   subject_key: string;
   occasion: string;
   user_id: number;
@@ -1054,4 +1067,549 @@ export interface BookingInvitesTable {
 
 export interface Database {
   booking_invites: BookingInvitesTable;
+}
+
+// --- 030: the Care Certificate (care-certificate/, contracts care-certificate.ts) ---
+
+export interface CareCertificateVersionsTable {
+  id: Generated<number>;
+  code: string;
+  title: string;
+  /** 'YYYY-MM-DD' */
+  effective_from: string | null;
+  is_default: Generated<boolean>;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
+export interface CareCertificateStandardsTable {
+  id: Generated<number>;
+  version_id: number;
+  number: number;
+  title: string;
+}
+
+export interface CareCertificateOutcomesTable {
+  id: Generated<number>;
+  standard_id: number;
+  code: string;
+  title: string | null;
+  position: Generated<number>;
+}
+
+export interface CareCertificateCriteriaTable {
+  id: Generated<number>;
+  standard_id: number;
+  outcome_id: number;
+  code: string;
+  text: string;
+  requires_observation: Generated<boolean>;
+  position: Generated<number>;
+}
+
+export interface CourseCareCertificateCriteriaTable {
+  course_id: number;
+  criterion_id: number;
+}
+
+export interface CareCertificateSettingsTable {
+  entity_id: number;
+  expected_weeks: Generated<number>;
+  default_version_id: number | null;
+  updated_at: DefaultTimestamp;
+}
+
+export interface CareCertificatesTable {
+  id: Generated<number>;
+  uuid: Generated<string>;
+  user_id: number;
+  version_id: number;
+  historical: Generated<boolean>;
+  status: Generated<'in_progress' | 'complete'>;
+  /** 'YYYY-MM-DD' */
+  started_on: string;
+  expected_by: string | null;
+  completed_on: string | null;
+  provider: string | null;
+  assessor_name: string | null;
+  notes: string | null;
+  assigned_by: number | null;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
+export interface CareCertificateStandardStatesTable {
+  certificate_id: number;
+  standard_id: number;
+  state: Generated<'open' | 'awaiting_approval' | 'approved'>;
+  submitted_at: Date | null;
+  submitted_by: number | null;
+  decided_at: Date | null;
+  decided_by: number | null;
+  rejection_reasons: string | null;
+}
+
+export interface CareCertificateDecisionsTable {
+  id: Generated<number>;
+  certificate_id: number;
+  standard_id: number;
+  action: 'submitted' | 'approved' | 'rejected';
+  reasons: string | null;
+  actor_id: number | null;
+  created_at: DefaultTimestamp;
+}
+
+export interface CareCertificateEvidenceTable {
+  id: Generated<number>;
+  uuid: Generated<string>;
+  certificate_id: number;
+  kind: 'file' | 'result';
+  file_id: number | null;
+  result_id: number | null;
+  description: string | null;
+  added_by: number | null;
+  created_at: DefaultTimestamp;
+}
+
+export interface CareCertificateEvidenceCriteriaTable {
+  evidence_id: number;
+  criterion_id: number;
+}
+
+export interface CareCertificateObservationsTable {
+  id: Generated<number>;
+  uuid: Generated<string>;
+  certificate_id: number;
+  assessor_id: number | null;
+  assessor_name: string;
+  observed_at: Date;
+  place: string;
+  shift: 'early' | 'late' | 'day' | 'long_day' | 'night' | 'other';
+  observed: string;
+  outcome: 'competent' | 'not_yet_competent';
+  approved_at: Date | null;
+  approved_by: number | null;
+  supersedes_id: number | null;
+  correction_reason: string | null;
+  created_by: number | null;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
+export interface CareCertificateObservationCriteriaTable {
+  observation_id: number;
+  criterion_id: number;
+}
+
+export interface Database {
+  care_certificate_versions: CareCertificateVersionsTable;
+  care_certificate_standards: CareCertificateStandardsTable;
+  care_certificate_outcomes: CareCertificateOutcomesTable;
+  care_certificate_criteria: CareCertificateCriteriaTable;
+  course_care_certificate_criteria: CourseCareCertificateCriteriaTable;
+  care_certificate_settings: CareCertificateSettingsTable;
+  care_certificates: CareCertificatesTable;
+  care_certificate_standard_states: CareCertificateStandardStatesTable;
+  care_certificate_decisions: CareCertificateDecisionsTable;
+  care_certificate_evidence: CareCertificateEvidenceTable;
+  care_certificate_evidence_criteria: CareCertificateEvidenceCriteriaTable;
+  care_certificate_observations: CareCertificateObservationsTable;
+  care_certificate_observation_criteria: CareCertificateObservationCriteriaTable;
+}
+
+// --- Pathways, documents and libraries, content designer (migration 031, issue 17).
+
+export interface LibrariesTable {
+  id: Generated<number>;
+  uuid: Generated<string>;
+  entity_id: number;
+  name: string;
+  description: string | null;
+  created_by: number | null;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+  deleted_at: Date | null;
+}
+
+/** The optional short question answered before acknowledging (`correct` indexes `options`). */
+export interface DocumentCheckQuestion {
+  question: string;
+  options: string[];
+  correct: number;
+}
+
+export interface DocumentsTable {
+  id: Generated<number>;
+  uuid: Generated<string>;
+  library_id: number;
+  entity_id: number;
+  course_id: number;
+  title: string;
+  description: string | null;
+  current_version_id: number | null;
+  check_question: Json<DocumentCheckQuestion | null>;
+  created_by: number | null;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+  deleted_at: Date | null;
+}
+
+export interface DocumentVersionsTable {
+  id: Generated<number>;
+  document_id: number;
+  number: number;
+  file_id: number;
+  change_note: string | null;
+  created_by: number | null;
+  created_at: DefaultTimestamp;
+}
+
+export interface DocumentViewsTable {
+  version_id: number;
+  user_id: number;
+  first_opened_at: DefaultTimestamp;
+}
+
+export interface DocumentAcknowledgementsTable {
+  id: Generated<number>;
+  document_id: number;
+  version_id: number;
+  user_id: number;
+  typed_name: string;
+  acknowledged_at: DefaultTimestamp;
+  result_id: number | null;
+}
+
+export interface PathwaysTable {
+  id: Generated<number>;
+  uuid: Generated<string>;
+  entity_id: number;
+  course_id: number;
+  title: string;
+  description: string | null;
+  sequential: Generated<boolean>;
+  requires_final_sign_off: Generated<boolean>;
+  current_version_id: number | null;
+  created_by: number | null;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+  deleted_at: Date | null;
+}
+
+/** One editor's choice for one changed step when a pathway with allocations gets a new version. */
+export interface PathwayVersionChange {
+  step_key: string;
+  change: 'added' | 'changed' | 'removed';
+  choice: 'keep_credit' | 'redo' | 'stay';
+}
+
+export interface PathwayVersionsTable {
+  id: Generated<number>;
+  pathway_id: number;
+  number: number;
+  change_note: string | null;
+  changes: Json<PathwayVersionChange[]>;
+  created_by: number | null;
+  created_at: DefaultTimestamp;
+}
+
+export type PathwayStepType = 'course' | 'document' | 'sign_off';
+export type PathwayDueFrom = 'allocation' | 'start_date';
+
+export interface PathwayStepsTable {
+  id: Generated<number>;
+  version_id: number;
+  key: Generated<string>;
+  position: number;
+  type: PathwayStepType;
+  course_id: number | null;
+  document_id: number | null;
+  title: string | null;
+  description: string | null;
+  due_days: number | null;
+  due_from: Generated<PathwayDueFrom>;
+}
+
+export interface PathwayRoleAllocationsTable {
+  id: Generated<number>;
+  pathway_id: number;
+  entity_id: number;
+  role_id: number;
+  created_by: number | null;
+  created_at: DefaultTimestamp;
+}
+
+export type PathwayAllocationStatus = 'in_progress' | 'awaiting_sign_off' | 'completed' | 'withdrawn';
+
+export interface PathwayAllocationsTable {
+  id: Generated<number>;
+  uuid: Generated<string>;
+  pathway_id: number;
+  version_id: number;
+  user_id: number;
+  role_allocation_id: number | null;
+  status: Generated<PathwayAllocationStatus>;
+  /** Step key -> ISO time from which evidence counts for that step (a "redo" moves it on). */
+  step_credit: Json<Record<string, string>>;
+  allocated_by: number | null;
+  allocated_at: DefaultTimestamp;
+  completed_at: Date | null;
+  signed_off_by: number | null;
+  signed_off_at: Date | null;
+  sign_off_note: string | null;
+  result_id: number | null;
+  updated_at: DefaultTimestamp;
+}
+
+export interface PathwaySignOffsTable {
+  id: Generated<number>;
+  allocation_id: number;
+  step_key: string;
+  signed_by: number | null;
+  /** A calendar date (yyyy-mm-dd). */
+  signed_on: ColumnType<string, string, string>;
+  note: string;
+  created_at: DefaultTimestamp;
+}
+
+export interface DesignsTable {
+  id: Generated<number>;
+  uuid: Generated<string>;
+  entity_id: number;
+  title: string;
+  /** contracts designer.ts DesignPage[]. */
+  pages: Json<unknown[]>;
+  revision: Generated<number>;
+  content_id: number | null;
+  published_revision: number | null;
+  published_at: Date | null;
+  created_by: number | null;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+  deleted_at: Date | null;
+}
+
+export interface Database {
+  libraries: LibrariesTable;
+  documents: DocumentsTable;
+  document_versions: DocumentVersionsTable;
+  document_views: DocumentViewsTable;
+  document_acknowledgements: DocumentAcknowledgementsTable;
+  pathways: PathwaysTable;
+  pathway_versions: PathwayVersionsTable;
+  pathway_steps: PathwayStepsTable;
+  pathway_role_allocations: PathwayRoleAllocationsTable;
+  pathway_allocations: PathwayAllocationsTable;
+  pathway_sign_offs: PathwaySignOffsTable;
+  designs: DesignsTable;
+}
+
+// --- Integrations (issue 18; migration 033): tasks in progress.
+
+export type TaskStatus = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
+
+/** contracts tasks.ts TaskResult: a file to download (stored through the storage interface) and/or a summary. */
+export interface TaskResultJson {
+  file?: { key: string; filename: string; contentType: string; size?: number };
+  summary?: string;
+  /** The capability's own link for the outcome (e.g. an import's log page), relative to the app. */
+  link?: string;
+}
+
+export interface TasksTable {
+  id: Generated<number>;
+  uuid: Generated<string>;
+  user_id: number;
+  entity_id: number | null;
+  /** 'import' | 'export' | 'emailed_report' | 'bulk_attempts' | 'bulk_events' | ... (contracts tasks.ts TaskKind). */
+  kind: string;
+  title: string;
+  status: Generated<TaskStatus>;
+  progress_done: Generated<number>;
+  progress_total: number | null;
+  result: Json<TaskResultJson | null>;
+  error: string | null;
+  job_id: number | null;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+  finished_at: Date | null;
+}
+
+export interface Database {
+  tasks: TasksTable;
+}
+
+// --- The importer (migration 035, issue 18).
+
+export interface UsersTable {
+  /** The organisation's own id for the person: unique within a level A organisation and its homes. */
+  employee_number: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Kept by a trigger: the level A organisation employee_number is unique in. */
+  employee_org_id: ColumnType<number | null, never, never>;
+}
+
+export type ImportKind = 'users' | 'training';
+export type ImportStatus = 'planning' | 'planned' | 'applying' | 'applied' | 'failed' | 'undoing' | 'undone';
+
+export interface ImportsTable {
+  id: Generated<number>;
+  uuid: Generated<string>;
+  entity_id: number;
+  created_by: number | null;
+  kind: ImportKind;
+  file_name: string;
+  /** The file's header cells in order (jsonb objects do not keep key order). */
+  headers: ColumnType<string[], string | undefined, string>;
+  storage_key: string | null;
+  status: Generated<ImportStatus>;
+  failure: string | null;
+  total_rows: Generated<number>;
+  create_count: Generated<number>;
+  update_count: Generated<number>;
+  unchanged_count: Generated<number>;
+  error_count: Generated<number>;
+  created_count: Generated<number>;
+  updated_count: Generated<number>;
+  kept_count: Generated<number>;
+  task_id: number | null;
+  plan_ms: number | null;
+  apply_ms: number | null;
+  applied_by: number | null;
+  undone_by: number | null;
+  created_at: DefaultTimestamp;
+  planned_at: Date | null;
+  applied_at: Date | null;
+  undone_at: Date | null;
+  updated_at: DefaultTimestamp;
+}
+
+export interface ImportRowsTable {
+  import_id: number;
+  row_number: number;
+  action: 'create' | 'update' | 'unchanged';
+  target_id: number | null;
+  data: Json<Record<string, unknown>>;
+  changes: Json<Record<string, { from: unknown; to: unknown }> | null>;
+  before: Json<Record<string, unknown> | null>;
+  applied: Generated<boolean>;
+}
+
+export interface ImportErrorsTable {
+  id: Generated<number>;
+  import_id: number;
+  row_number: number;
+  column_name: string;
+  message: string;
+  row_values: Json<Record<string, string>>;
+  resolved_at: Date | null;
+  resolved_by: number | null;
+  resolution_note: string | null;
+}
+
+export interface Database {
+  imports: ImportsTable;
+  import_rows: ImportRowsTable;
+  import_errors: ImportErrorsTable;
+}
+
+// --- Webhooks (issue 18; migration 034).
+
+export interface WebhookEndpointsTable {
+  id: Generated<number>;
+  uuid: Generated<string>;
+  entity_id: number;
+  url: string;
+  description: string | null;
+  /** contracts webhooks.ts WebhookEventType values. */
+  event_types: Json<string[]>;
+  enabled: Generated<boolean>;
+  /** whsec_ + base64 key (Standard Webhooks); kept readable because it signs. */
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: Date | null;
+  created_by: number | null;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
+export interface WebhookEventsTable {
+  /** msg_...: the webhook-id header of every attempt. */
+  id: string;
+  entity_id: number;
+  type: string;
+  payload: Json<Record<string, unknown>>;
+  created_at: DefaultTimestamp;
+}
+
+export type WebhookDeliveryStatus = 'pending' | 'succeeded' | 'failed';
+
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  event_id: string;
+  endpoint_id: number;
+  status: Generated<WebhookDeliveryStatus>;
+  attempts: Generated<number>;
+  next_attempt_at: Date | null;
+  locked_until: Date | null;
+  last_attempt_at: Date | null;
+  last_response_code: number | null;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
+export interface WebhookAttemptsTable {
+  id: Generated<number>;
+  delivery_id: number;
+  attempted_at: Date;
+  response_code: number | null;
+  duration_ms: number;
+  response_body: string | null;
+  error: string | null;
+  succeeded: boolean;
+}
+
+export interface Database {
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_events: WebhookEventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
+}
+
+// --- Sign-up links (issue 18; migration 036).
+
+export interface SignupLinksTable {
+  id: Generated<number>;
+  uuid: Generated<string>;
+  entity_id: number;
+  role_id: number;
+  type_id: number | null;
+  start_date: string;
+  care_certificate_version_id: number | null;
+  care_certificate_when: 'signup' | 'approval' | null;
+  token_hash: string;
+  expires_at: Date;
+  max_uses: number | null;
+  uses: Generated<number>;
+  revoked_at: Date | null;
+  created_by: number | null;
+  created_at: DefaultTimestamp;
+}
+
+export interface SignupLinkSignupsTable {
+  id: Generated<number>;
+  uuid: Generated<string>;
+  link_id: number;
+  user_id: number | null;
+  name: string;
+  email: string;
+  status: Generated<'pending' | 'approved' | 'rejected'>;
+  account: 'removed' | 'deactivated' | null;
+  decided_by: number | null;
+  decided_at: Date | null;
+  created_at: DefaultTimestamp;
+}
+
+export interface Database {
+  signup_links: SignupLinksTable;
+  signup_link_signups: SignupLinkSignupsTable;
 }

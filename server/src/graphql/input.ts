@@ -1,12 +1,5 @@
-import type { z } from 'zod';
-import { fieldErrorsFromZod, invalid } from '../http/errors';
-
-/** Parses resolver input with a contract schema; failures become the same 422 the REST routes answer. */
-export function parseInput<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) throw invalid(fieldErrorsFromZod(parsed.error));
-  return parsed.data;
-}
+/** Resolver input is parsed exactly as the REST routes parse it (http/errors.ts). */
+export { parseInput } from '../http/errors';
 
 /** GraphQL leaves absent arguments out; drop `undefined` anyway so zod sees exactly what the client sent. */
 export const defined = (input: Record<string, unknown>) =>

@@ -36,6 +36,9 @@ const CourseRef = builder.objectRef<Course>('Course').implement({
     title: t.exposeString('title'),
     short_title: t.exposeString('short_title', { nullable: true }),
     published: t.exposeBoolean('published'),
+    kind: t.exposeString('kind', {
+      description: 'course, or document / pathway: backs a document or a pathway',
+    }),
     entity_id: t.exposeInt('entity_id', { nullable: true }),
     platform: t.exposeBoolean('platform'),
     contents_count: t.int({ nullable: true, resolve: (c) => c.contents_count ?? null }),
@@ -108,6 +111,7 @@ const LearnerEventRef = builder.objectRef<LearnerEvent>('LearnerEvent').implemen
     days_left: t.exposeInt('days_left', { nullable: true }),
     attempt_id: t.exposeInt('attempt_id', { nullable: true }),
     content_id: t.exposeInt('content_id', { nullable: true }),
+    document_id: t.int({ nullable: true, resolve: (e) => e.document_id ?? null }),
     result_id: t.int({ nullable: true, resolve: (e) => e.latest_result?.result_id ?? null }),
     completed_at: t.string({ nullable: true, resolve: (e) => e.latest_result?.completed_at ?? null }),
   }),

@@ -96,6 +96,28 @@ const UPDATES: Record<string, GraphqlUpdate> = {
         { slug: (s as { slug: string }).slug, input: { [field]: value } },
       ),
   },
+  upsertObservation: {
+    rest: 'PATCH /api/care-certificates/{uuid}/observations/{id}',
+    input: 'CareCertificateObservationInput',
+    createOnly: { supersedes_id: 1, correction_reason: 'Create only' },
+    send: (s, _w, field, value) => {
+      const { uuid, id } = s as { uuid: string; id: number };
+      return gql(
+        'mutation ($uuid: String!, $input: CareCertificateObservationInput!) { upsertObservation(uuid: $uuid, input: $input) { id } }',
+        { uuid, input: { id: String(id), [field]: value } },
+      );
+    },
+  },
+  updateHistoricalCareCertificate: {
+    rest: 'PATCH /api/historical-care-certificates/{uuid}',
+    input: 'HistoricalCareCertificateInput',
+    createOnly: { user_id: 1 },
+    send: (s, _w, field, value) =>
+      gql(
+        'mutation ($uuid: String!, $input: HistoricalCareCertificateInput!) { updateHistoricalCareCertificate(uuid: $uuid, input: $input) { uuid } }',
+        { uuid: (s as { uuid: string }).uuid, input: { [field]: value } },
+      ),
+  },
   updateDelegateSettings: {
     rest: 'PATCH /api/entities/{slug}/delegate-settings',
     input: 'DelegateSettingsInput',
@@ -104,6 +126,86 @@ const UPDATES: Record<string, GraphqlUpdate> = {
         'mutation ($slug: String!, $input: DelegateSettingsInput!) { updateDelegateSettings(slug: $slug, input: $input) { entity_id } }',
         { slug: (s as { slug: string }).slug, input: { [field]: value } },
       ),
+  }, // The Care Certificate (issue 16): copy_from_id is read on create only.
+  updateCareCertificateVersion: {
+    rest: 'PATCH /api/care-certificate-versions/{id}',
+    input: 'CareCertificateVersionInput',
+    createOnly: { copy_from_id: 1 },
+    send: (s, _w, field, value) =>
+      gql(
+        'mutation ($id: ID!, $input: CareCertificateVersionInput!) { updateCareCertificateVersion(id: $id, input: $input) { id } }',
+        { id: String((s as { id: number }).id), input: { [field]: value } },
+      ),
+  },
+  updateCareCertificateStandard: {
+    rest: 'PATCH /api/care-certificate-standards/{id}',
+    input: 'CareCertificateStandardInput',
+    send: (s, _w, field, value) =>
+      gql(
+        'mutation ($id: ID!, $input: CareCertificateStandardInput!) { updateCareCertificateStandard(id: $id, input: $input) { id } }',
+        { id: String((s as { id: number }).id), input: { [field]: value } },
+      ),
+  },
+  updateCareCertificateOutcome: {
+    rest: 'PATCH /api/care-certificate-outcomes/{id}',
+    input: 'CareCertificateOutcomeInput',
+    send: (s, _w, field, value) =>
+      gql(
+        'mutation ($id: ID!, $input: CareCertificateOutcomeInput!) { updateCareCertificateOutcome(id: $id, input: $input) { id } }',
+        { id: String((s as { id: number }).id), input: { [field]: value } },
+      ),
+  },
+  updateCareCertificateCriterion: {
+    rest: 'PATCH /api/care-certificate-criteria/{id}',
+    input: 'CareCertificateCriterionInput',
+    send: (s, _w, field, value) =>
+      gql(
+        'mutation ($id: ID!, $input: CareCertificateCriterionInput!) { updateCareCertificateCriterion(id: $id, input: $input) { id } }',
+        { id: String((s as { id: number }).id), input: { [field]: value } },
+      ),
+  },
+  // Pathways (issue 17): entity is read on create only.
+  upsertPathway: {
+    rest: 'PATCH /api/pathways/{id}',
+    input: 'PathwayInput',
+    createOnly: { entity: 'anything' },
+    send: (s, _w, field, value) =>
+      gql('mutation ($input: PathwayInput!) { upsertPathway(input: $input) { id } }', {
+        input: { id: String((s as { id: number }).id), [field]: value },
+      }),
+  },
+  updateCareCertificateSettings: {
+    rest: 'PATCH /api/care-certificate-settings',
+    input: 'CareCertificateSettingsInput',
+    send: (_s, _w, field, value) =>
+      gql(
+        'mutation ($input: CareCertificateSettingsInput!) { updateCareCertificateSettings(input: $input) { entity_id } }',
+        { input: { [field]: value } },
+      ),
+  },
+  // The content designer (issue 17): a save carries the revision it was read at (sent with every field; sent
+  // alone it only moves the revision on, a volatile key); entity is read on create only.
+  saveDesign: {
+    rest: 'PATCH /api/designs/{id}',
+    input: 'SaveDesignInput',
+    createOnly: { entity: 'create-only', revision: 0 },
+    send: async (s, w, field, value) => {
+      const { id } = s as { id: number };
+      const read = (await w.admin('GET', `/api/designs/${id}`)).json() as { data: { revision: number } };
+      return gql('mutation ($input: SaveDesignInput!) { saveDesign(input: $input) { id } }', {
+        input: { id: String(id), [field]: value, revision: read.data.revision },
+      });
+    },
+  },
+  updateLibrary: {
+    rest: 'PATCH /api/libraries/{id}',
+    input: 'LibraryInput',
+    createOnly: { entity: 'not-read-on-update' },
+    send: (s, _w, field, value) =>
+      gql('mutation ($id: ID!, $input: LibraryInput!) { updateLibrary(id: $id, input: $input) { id } }', {
+        id: String((s as { id: number }).id),
+        input: { [field]: value },
+      }),
   },
 };
 /**
@@ -111,6 +213,26 @@ const UPDATES: Record<string, GraphqlUpdate> = {
  * into one JSON document; graphql/preferences.test.ts proves that omitted keys stay.
  */
 const NOT_UPDATES = [
+  // Integrations (issue 18): creates, actions and revocations. upsertWebhook updates through PATCH
+  // /api/webhooks/{id}'s service with only the fields it was sent (`defined(fields)`), which
+  // http/patch-operations.test.ts covers field by field.
+  'applyImport',
+  'approveSignUp',
+  'createAttempts',
+  'createPersonalAccessToken',
+  'createSignUpLink',
+  'deleteWebhook',
+  'dismissTask',
+  'planImport',
+  'rejectSignUp',
+  'resendWebhookDelivery',
+  'resolveImportError',
+  'revokePersonalAccessToken',
+  'revokeSignUpLink',
+  'rotateWebhookSecret',
+  'testWebhook',
+  'undoImport',
+  'upsertWebhook',
   'createAttempt',
   'approvePendingResult',
   'deletePendingResult',
@@ -119,14 +241,57 @@ const NOT_UPDATES = [
   'cancelTrainingSession',
   'cancelBookings',
   'trainingOrder',
+  // The Care Certificate (issue 16): creates, deletes, a set replaced whole, an assignment and its withdrawal.
+  'createCareCertificateVersion',
+  'deleteCareCertificateVersion',
+  'addCareCertificateStandard',
+  'deleteCareCertificateStandard',
+  'addCareCertificateOutcome',
+  'deleteCareCertificateOutcome',
+  'addCareCertificateCriterion',
+  'deleteCareCertificateCriterion',
+  'setCourseCareCertificateCriteria',
+  'assignCareCertificate',
+  'withdrawCareCertificate',
+  // The Care Certificate's workflow (issue 16): actions on observations, standards and a new historical record.
+  'deleteObservation',
+  'approveObservation',
+  'submitCareCertificateStandard',
+  'approveCareCertificateStandard',
+  'rejectCareCertificateStandard',
+  'createHistoricalCareCertificate',
+  // The content designer (issue 17): publishing makes or updates content, it edits no field of the design.
+  'publishDesign',
+  // Pathways (issue 17): allocations, sign-offs and a role allocation are actions, not field updates.
+  'allocatePathway',
+  'withdrawPathwayAllocation',
+  'signOffPathwayStep',
+  'signOffPathwayAllocation',
+  'allocatePathwayToRole',
+  // Documents and libraries (issue 17): creates, a new version and an acknowledgement.
+  'createLibrary',
+  'createDocument',
+  'addDocumentVersion',
+  'acknowledgeDocument',
 ];
 
-const schema = await gql(`{
-  __schema { mutationType { fields { name } } }
-  ${Object.values(UPDATES)
-    .flatMap((u) => (u.input ? [`${u.input}: __type(name: "${u.input}") { inputFields { name } }`] : []))
-    .join('\n  ')}
-}`);
+/** The schema's mutations and the update inputs' fields, asked in batches under the server's limit of 15 aliases. */
+async function readSchema() {
+  const inputs = Object.values(UPDATES).flatMap((u) => (u.input ? [u.input] : []));
+  const first = await gql('{ __schema { mutationType { fields { name } } } }');
+  const data: Record<string, unknown> = { ...first.data };
+  const errors: unknown[] = [...(first.errors ?? [])];
+  for (let i = 0; i < inputs.length; i += 10) {
+    const aliases = inputs
+      .slice(i, i + 10)
+      .map((name) => `${name}: __type(name: "${name}") { inputFields { name } }`);
+    const batch = await gql(`{ ${aliases.join('\n  ')} }`);
+    Object.assign(data, batch.data);
+    errors.push(...(batch.errors ?? []));
+  }
+  return { data, errors: errors.length ? errors : undefined };
+}
+const schema = await readSchema();
 const mutationType = (schema.data?.__schema as { mutationType?: { fields: { name: string }[] } } | undefined)
   ?.mutationType;
 const mutations = (mutationType?.fields ?? []).map((f) => f.name);

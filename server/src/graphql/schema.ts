@@ -12,6 +12,18 @@ import './help';
 import './bookings-sessions';
 import './bookings-delegates';
 import './bookings-settings';
+import './care-certificate-standards';
+import './care-certificate-certificates';
+import './care-certificate-observations';
+import './care-certificate-report';
+import './pathways';
+import './documents';
+import './designer';
+import './tokens';
+import './webhooks';
+import './importer';
+import './tasks';
+import './signup-links';
 
 /** Built once per process: the schema is static. */
 export const schema = builder.toSchema();

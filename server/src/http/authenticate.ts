@@ -86,6 +86,7 @@ async function authenticate(deps: Deps, cache: ActorCache, request: FastifyReque
             via: 'token',
             tokenId: token.id,
             abilities: token.abilities,
+            kind: token.kind,
           })
         : null;
       return { session: null, token: token ?? null, actor };
@@ -93,7 +94,7 @@ async function authenticate(deps: Deps, cache: ActorCache, request: FastifyReque
     // A remembered token still ends on time.
     if (caller.token && tokenEnd(caller.token, deps.config.tokenLifetimeDays) > now) {
       ctx.actor = actorForRequest(caller.actor);
-      await touchAccessToken(deps.db, caller.token, now);
+      await touchAccessToken(deps.db, caller.token, now, ctx.ip);
     }
   } else {
     const secret = request.cookies[SESSION_COOKIE];

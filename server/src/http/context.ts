@@ -32,6 +32,12 @@ export interface Actor {
   via: 'session' | 'token';
   sessionId?: string;
   tokenId?: number;
+  /**
+   * 'device': a mobile login's token (abilities '*', the user's full permissions). 'personal': a personal access
+   * token (tokens/): `permissions` is already (owner's current permissions) ∩ (its abilities) and `superAdmin` is
+   * false, so every permission check, `can()` included, sees only what the token may do (auth/actor.ts).
+   */
+  tokenKind?: 'device' | 'personal';
   abilities: readonly string[];
 }
 

@@ -2,6 +2,7 @@ import { Messages } from '@cc/contracts';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ZodError } from 'zod';
+import { reportServerError } from '../system/error-reporting';
 import { type FieldErrors, fieldErrorsFromZod, HttpError, invalid } from './errors';
 
 const STATUS_TEXT: Record<number, string> = {
@@ -57,7 +58,11 @@ function toHttpError(error: unknown): HttpError {
 /** Every failure leaves in the spec's envelope: {message, error, errors}. Unknown errors are logged, never leaked. */
 export function errorHandler(error: unknown, request: FastifyRequest, reply: FastifyReply) {
   const http = toHttpError(error);
-  if (http.status >= 500) request.log.error({ err: error }, 'request failed');
+  if (http.status >= 500) {
+    request.log.error({ err: error }, 'request failed');
+    // Off unless SENTRY_DSN is set; 5xx only (system/error-reporting.ts).
+    reportServerError(error, request, http.status);
+  }
   const body: Record<string, unknown> = { message: http.message, error: STATUS_TEXT[http.status] ?? 'Error' };
   if (http.errors) body.errors = http.errors;
   if (http.data !== undefined) body.data = http.data;

@@ -1,5 +1,5 @@
 import { Messages } from '@cc/contracts';
-import type { ZodError } from 'zod';
+import type { ZodError, z } from 'zod';
 
 export type FieldErrors = Record<string, string[]>;
 
@@ -37,4 +37,11 @@ export function fieldErrorsFromZod(error: ZodError): FieldErrors {
     errors[key] = [...(errors[key] ?? []), issue.message];
   }
   return errors;
+}
+
+/** Parses input with a contract schema; a failure is the 422 with field errors every route and resolver answers. */
+export function parseInput<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw invalid(fieldErrorsFromZod(parsed.error));
+  return parsed.data;
 }

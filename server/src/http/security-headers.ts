@@ -16,6 +16,14 @@ function websocketOrigin(appUrl: string): string {
   return `${url.protocol === 'https:' ? 'wss:' : 'ws:'}//${url.host}`;
 }
 
+/** GA4's script (gtag.js) and where it sends page views. */
+export const ANALYTICS_SCRIPT_ORIGIN = 'https://www.googletagmanager.com';
+export const ANALYTICS_CONNECT_ORIGINS = [
+  'https://www.googletagmanager.com',
+  'https://*.google-analytics.com',
+  'https://*.analytics.google.com',
+];
+
 /**
  * The web app's policy. Scripts only from our files (no inline script, no eval); no plugins; no <base> elsewhere;
  * never framed by another site; forms post only to us. Styles only from our files too: the built app ships
@@ -26,18 +34,22 @@ function websocketOrigin(appUrl: string): string {
  * finding 1) when there is one, else our own /packages/* (served sandboxed, an opaque origin).
  */
 export function contentSecurityPolicy(
-  config: Pick<Config, 'appUrl' | 'packageOrigin'>,
+  config: Pick<Config, 'appUrl' | 'packageOrigin'> & Partial<Pick<Config, 'sentryBrowserDsn' | 'analytics'>>,
 ): Record<string, string[]> {
   const https = config.appUrl.startsWith('https://');
+  // Issue 18: only when configured, the error-reporting host (the browser DSN's origin) and the analytics script and
+  // collection hosts (GA4) are allowed; unset, the policy is exactly as before.
+  const reporting = config.sentryBrowserDsn ? [new URL(config.sentryBrowserDsn).origin] : [];
+  const analytics = config.analytics ? ANALYTICS_CONNECT_ORIGINS : [];
   return {
     'default-src': ["'self'"],
-    'script-src': ["'self'"],
+    'script-src': ["'self'", ...(config.analytics ? [ANALYTICS_SCRIPT_ORIGIN] : [])],
     'script-src-attr': ["'none'"],
     'style-src': ["'self'"],
     'img-src': ["'self'", 'data:', 'blob:', 'https:'],
     'font-src': ["'self'", 'data:'],
     'media-src': ["'self'", 'blob:'],
-    'connect-src': ["'self'", websocketOrigin(config.appUrl)],
+    'connect-src': ["'self'", websocketOrigin(config.appUrl), ...reporting, ...analytics],
     'frame-src': config.packageOrigin ? ["'self'", config.packageOrigin] : ["'self'"],
     'worker-src': ["'self'", 'blob:'],
     'manifest-src': ["'self'"],
@@ -97,7 +109,7 @@ export function helpdeskHelmetOptions(config: SecurityHeadersOptions): FastifyHe
 }
 
 export type SecurityHeadersOptions = Pick<Config, 'appUrl' | 'corsOrigins' | 'packageOrigin'> &
-  Partial<Pick<Config, 'helpdeskFrameAncestors'>>;
+  Partial<Pick<Config, 'helpdeskFrameAncestors' | 'sentryBrowserDsn' | 'analytics'>>;
 
 export const securityHeadersPlugin = fp(async (app: FastifyInstance, config: SecurityHeadersOptions) => {
   // global: false, and the hook below applies the headers, so the package routes can be left out by path whatever

@@ -1,11 +1,14 @@
 import { registerBookingJobs } from '../bookings/jobs';
 import { registerHelpJobs } from '../help/contact';
+import { registerImporterJobs } from '../importer/jobs';
 import { registerMailJobs } from '../mail/jobs';
 import { registerMatrixJobs } from '../matrix/report';
 import { registerMessagingJobs } from '../messaging/jobs';
 import { registerNotificationJobs } from '../notifications/jobs';
 import { registerScheduleJobs } from '../presets/schedules-jobs';
 import { registerReportJobs } from '../reports/jobs';
+import { registerTaskJobs } from '../tasks/jobs';
+import { registerWebhookJobs } from '../webhooks/jobs';
 
 export { enqueue, registerJob, registerRecurring, runDueJobs, startWorker } from './queue';
 
@@ -19,4 +22,7 @@ export function registerAllJobs(): void {
   registerNotificationJobs();
   registerHelpJobs();
   registerBookingJobs();
+  registerWebhookJobs();
+  registerImporterJobs();
+  registerTaskJobs();
 }

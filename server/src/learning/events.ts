@@ -192,6 +192,15 @@ export async function learnerEvents(ctx: Ctx, ref: string): Promise<LearnerEvent
     const first = new Map<number, number>();
     for (const c of contents) if (!first.has(c.course_id)) first.set(c.course_id, c.id);
     for (const e of events) e.content_id = first.get(e.course.id) ?? null;
+    // A course backing a document is read, not taken: the to-do links to the document (issue 17).
+    const documents = await db
+      .selectFrom('documents')
+      .select(['id', 'course_id'])
+      .where('course_id', 'in', courseIds)
+      .where('deleted_at', 'is', null)
+      .execute();
+    const documentOf = new Map(documents.map((d) => [d.course_id, d.id]));
+    for (const e of events) e.document_id = documentOf.get(e.course.id) ?? null;
   }
 
   const ordered = orderEvents(events);

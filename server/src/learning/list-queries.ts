@@ -27,7 +27,11 @@ export async function listLearnerCourses(
   const inDate = (now: Date) => sql<SqlBool>`EXISTS (
     SELECT 1 FROM latest_results lr WHERE lr.user_id = ${userId} AND lr.course_id = co.id AND lr.passed
       AND (lr.expires_at IS NULL OR lr.expires_at > ${now}))`;
-  let q = db.selectFrom('courses as co').select(['co.id', 'co.uuid', 'co.title', 'co.short_title']);
+  // Courses backing a document or a pathway are not training to start: they have their own pages (issue 17).
+  let q = db
+    .selectFrom('courses as co')
+    .select(['co.id', 'co.uuid', 'co.title', 'co.short_title'])
+    .where('co.kind', '=', 'course');
   if (filter.kind === 'available') q = q.where(hasContent);
   else if (filter.kind === 'compliant') q = q.where(inDate(filter.now));
   else {

@@ -20,7 +20,9 @@ import { resolveActingAs } from '../entities/scope';
 import { actorOf, type Ctx } from '../http/context';
 import { HttpError, invalidField } from '../http/errors';
 import { enqueue, type JobContext, PermanentJobError, registerJob } from '../jobs/queue';
+import { matrixPathwayAllocations } from '../pathways/matrix';
 import { registerReportRenderer } from '../presets/renderers';
+import { startTask, type TaskTracker, trackJobTask } from '../tasks/service';
 import { dateFormatOfScope } from '../whitelabel/service';
 import { matrixPdf, matrixXlsx } from './export';
 import { entitiesByIds } from './queries';
@@ -30,7 +32,7 @@ import { MatrixAggregator, matrixBlocks, parseFilters, planMatrix } from './serv
  * POST /reports/matrix (spec 2 §7): directFormat json → the "Matrix response" (smaller scopes; above
  * MATRIX_JSON_CELL_LIMIT cells it answers 500 with MatrixMessages.tooLarge, which the page shows as "too large");
  * directFormat file → a streamed XLSX (permission 15) or PDF (permission 14); emailFormat → a durable job e-mails
- * the file to the caller. pathway_allocations is always empty: pathways are not built yet.
+ * the file to the caller. pathway_allocations: the users' pathway allocations (pathways/matrix.ts).
  */
 
 export const MATRIX_EMAIL_JOB = 'matrix-email';
@@ -91,7 +93,12 @@ export async function matrixJson(ctx: Ctx, filters: MatrixFilters): Promise<Matr
       const t = tally.get(u.id) ?? [0, 0];
       return { user_id: u.id, score: scoreOf(t[0], t[1]) };
     }),
-    pathway_allocations: [],
+    pathway_allocations: await matrixPathwayAllocations(
+      ctx.db,
+      users.map((u) => u.id),
+      plan.filters.pathways,
+      ctx.clock(),
+    ),
   };
 }
 
@@ -144,11 +151,21 @@ export async function matrixFile(
 export async function requestEmailedMatrix(ctx: Ctx, filters: MatrixFilters, format: 'pdf' | 'xlsx') {
   await planMatrix(ctx, filters, permissionsFor(format));
   const actor = actorOf(ctx);
-  await enqueue(ctx.db, MATRIX_EMAIL_JOB, {
-    user_id: actor.userId,
-    acting_as: actor.actingAs?.slug ?? null,
-    filters,
-    format,
+  // The user follows it on /tasks-in-progress: the task commits with the job (issue 18).
+  await ctx.db.transaction().execute(async (trx) => {
+    const jobId = await enqueue(trx, MATRIX_EMAIL_JOB, {
+      user_id: actor.userId,
+      acting_as: actor.actingAs?.slug ?? null,
+      filters,
+      format,
+    });
+    await startTask(trx, {
+      userId: actor.userId,
+      entityId: actor.actingAs?.id ?? actor.primaryEntity.id,
+      kind: 'emailed_report',
+      title: `Compliance matrix (${format.toUpperCase()}) by e-mail`,
+      jobId,
+    });
   });
 }
 
@@ -162,10 +179,18 @@ export function parseReportRequest(body: {
   return { filters: parseFilters(body) };
 }
 
-async function sendEmailedMatrix(
-  ctx: JobContext,
-  payload: { user_id: number; acting_as: string | null; filters: MatrixFilters; format: 'pdf' | 'xlsx' },
-) {
+type EmailedMatrixPayload = {
+  user_id: number;
+  acting_as: string | null;
+  filters: MatrixFilters;
+  format: 'pdf' | 'xlsx';
+};
+
+async function sendEmailedMatrix(ctx: JobContext, payload: EmailedMatrixPayload) {
+  await trackJobTask(ctx, (tracker) => emailMatrix(ctx, payload, tracker));
+}
+
+async function emailMatrix(ctx: JobContext, payload: EmailedMatrixPayload, tracker: TaskTracker) {
   const actor = await loadActor(ctx.db, payload.user_id, { via: 'session', sessionId: `job:${ctx.job.id}` });
   if (!actor) throw new PermanentJobError('The user no longer exists.');
   const base: Ctx = { ...ctx, actor, ip: null, userAgent: null, memo: new Map(), clock: () => ctx.now };
@@ -183,6 +208,12 @@ async function sendEmailedMatrix(
         { filename: file.filename, contentType: file.contentType, content: Buffer.concat(chunks) },
       ],
     });
+    const stored = await tracker.storeFile(Buffer.concat(chunks), {
+      filename: file.filename,
+      contentType: file.contentType,
+      extension: payload.format,
+    });
+    return { file: stored, summary: `E-mailed to ${actor.email}.` };
   } catch (error) {
     if (error instanceof HttpError && error.status < 500) throw new PermanentJobError(error.message);
     throw error;
@@ -194,7 +225,7 @@ export type MatrixPresetFields = Pick<
   ReportPreset,
   'compliance_type' | 'primary_only' | 'includeStarters' | 'new_starters_filter' | 'includeStatusTypes'
 > &
-  Partial<Pick<ReportPreset, 'entities' | 'roles' | 'courses' | 'users'>> & { deep?: boolean };
+  Partial<Pick<ReportPreset, 'entities' | 'roles' | 'courses' | 'users' | 'pathways'>> & { deep?: boolean };
 
 /**
  * A matrix preset's filters, the same for POST /report and scheduled runs: primary_only narrows to Mandatory, and
@@ -206,6 +237,7 @@ export function matrixFiltersOfPreset(p: MatrixPresetFields): MatrixFilters {
     roles: p.roles ?? [],
     courses: p.courses ?? [],
     users: p.users ?? [],
+    pathways: p.pathways ?? [],
     compliance_type: p.primary_only ? 'primary' : p.compliance_type,
     new_starters_filter: p.includeStarters ? p.new_starters_filter : 'exclude_new_starters',
     includeStatusTypes: p.includeStatusTypes,

@@ -17,6 +17,7 @@ import { entityScope, inScope } from '../entities/scope';
 import { subtreeIds } from '../entities/tree';
 import { authorize, type Ctx } from '../http/context';
 import { invalid, notFound } from '../http/errors';
+import { pathwayMatrixLimits } from '../pathways/matrix';
 import {
   allEntityIds,
   type BlockRow,
@@ -72,6 +73,22 @@ export function parseFilters(input: unknown): MatrixFilters {
   return parsed.data;
 }
 
+/**
+ * Pathways named by the filters become what they limit (pathways/matrix.ts): their courses join `courses`, their
+ * people narrow `users` (none allocated: nobody, by an id no user has).
+ */
+async function withPathwayLimits(ctx: Ctx, filters: MatrixFilters): Promise<MatrixFilters> {
+  if (!filters.pathways.length) return filters;
+  const { courseIds, userIds } = await pathwayMatrixLimits(ctx, filters.pathways);
+  const named = new Set(filters.users);
+  const people = filters.users.length ? userIds.filter((id) => named.has(id)) : userIds;
+  return {
+    ...filters,
+    courses: [...new Set([...filters.courses, ...courseIds])],
+    users: people.length ? people : [0],
+  };
+}
+
 /** The entity ids the matrix covers: the filtered entities (404 for any outside the scope), deep or not. */
 export async function matrixEntityIds(
   ctx: Ctx,
@@ -104,7 +121,7 @@ export async function planMatrixScope(
   input: MatrixFiltersInput | MatrixFilters,
   permissions: number[] = [MatrixPerm.report],
 ): Promise<MatrixScopePlan> {
-  const filters = parseFilters(input);
+  const filters = await withPathwayLimits(ctx, parseFilters(input));
   const entityIds = await matrixEntityIds(ctx, filters, permissions);
   const s: BlockScope = { entityIds, filters, now: ctx.clock() };
   const [entities, roles] = await Promise.all([

@@ -57,14 +57,18 @@ const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
 /** The e-mail of a ledger row: its words, the link on APP_URL, and where to turn optional ones off. */
 export function notificationMail(
-  n: { kind: string; title: string; body: string; link: string; email: string },
+  n: { kind: string; occasion?: string; title: string; body: string; link: string; email: string },
   appUrl: string,
 ): MailMessage {
   const url = `${appUrl.replace(/\/$/, '')}${n.link}`;
   const footer =
     n.kind === 'manager_digest'
       ? 'You get this digest each week as a manager; turn it off under Notification settings.'
-      : 'Reminders 90, 60 and 30 days ahead can be turned off under Notification settings.';
+      : n.kind === 'care_certificate'
+        ? n.occasion?.startsWith('all_selected')
+          ? 'You get this because your organisation asks to tell approvers when every standard is ready.'
+          : 'You get this because it is about your own certificate.'
+        : 'Reminders 90, 60 and 30 days ahead can be turned off under Notification settings.';
   const paragraphs = n.body.split('\n');
   return {
     to: n.email,

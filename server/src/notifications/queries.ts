@@ -131,6 +131,7 @@ export async function findEmailNotification(db: DbOrTrx, id: number) {
     .select([
       'n.id',
       'n.kind',
+      'n.occasion',
       'n.channel',
       'n.state',
       'n.title',

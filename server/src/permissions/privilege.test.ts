@@ -15,7 +15,7 @@
 import { PERMISSIONS, Perm } from '@cc/contracts';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bearer, buildEntity, buildType, buildUser, clientFor } from '../../test/factories';
+import { bearer, buildEntity, buildRole, buildType, buildUser, clientFor } from '../../test/factories';
 import { createHarness } from '../../test/harness';
 
 const ASSIGNING_FIELDS = [
@@ -51,6 +51,14 @@ const manager = await buildUser(h.db, { entityId: org.id, permissions: MANAGER, 
 const groupAdmin = await buildUser(h.db, { entityId: org.id, name: 'Group Admin' });
 await h.db.updateTable('users').set({ type_id: adminType.id }).where('id', '=', groupAdmin.id).execute();
 const learner = await buildUser(h.db, { entityId: site.id, name: 'Learner' });
+/** The job role sign-up links give new starters (issue 18). */
+const carerRole = await buildRole(h.db, org.id, { name: 'Carer' });
+const linkBody = (typeId: number) => ({
+  entity_id: site.id,
+  role_id: carerRole.id,
+  type_id: typeId,
+  start_date: '2030-01-07',
+});
 /** In the narrow site: a grant of 1 there gives nothing (the site does not allow it), so they stay below. */
 const narrowLearner = await buildUser(h.db, { entityId: narrowSite.id, name: 'Narrow Learner' });
 await h.db
@@ -137,6 +145,32 @@ let n = 0;
 const email = () => `new-${++n}@example.test`;
 
 const CASES: Record<string, Case> = {
+  // Sign-up links (issue 18): the user type a new starter gets through the link is given by the manager who made it.
+  'POST /api/signup-links': {
+    refused: [
+      attempt(
+        'make a link that gives new starters the administrator type',
+        rest('POST', '/api/signup-links', linkBody(adminType.id)),
+      ),
+    ],
+    allowed: attempt('make a link for learners', rest('POST', '/api/signup-links', linkBody(learnerType.id))),
+  },
+  'mutation createSignUpLink': {
+    refused: [
+      attempt(
+        'make a link that gives new starters the administrator type',
+        graphql('mutation ($input: CreateSignUpLinkInput!) { createSignUpLink(input: $input) { id } }', {
+          input: linkBody(adminType.id),
+        }),
+      ),
+    ],
+    allowed: attempt(
+      'make a link for learners',
+      graphql('mutation ($input: CreateSignUpLinkInput!) { createSignUpLink(input: $input) { id } }', {
+        input: linkBody(learnerType.id),
+      }),
+    ),
+  },
   'POST /api/users': {
     refused: [
       attempt(
@@ -313,6 +347,10 @@ const CASES: Record<string, Case> = {
 const NOT_ASSIGNING: Record<string, string> = {
   'POST /api/auth/permission-check': 'answers whether the caller holds given permissions; writes nothing',
   'POST /api/compliance': 'roleId names the job role a compliance rule is for; it assigns nothing to anyone',
+  'PUT /api/documents/{id}/requirements':
+    'role_ids name the job roles that must read a document (compliance rules); it assigns nothing to anyone',
+  'mutation allocatePathwayToRole':
+    'roleId names the job role whose members get a pathway (a learning plan); it assigns no role, type or permission',
   'POST /api/users/{id}/attempts': 'starts a learning attempt; no account field',
   'PATCH /api/users/{id}/compliance-courses/{courseId}':
     'exempts a user from a course (a training record, permission-checked in compliance); no account field',

@@ -118,7 +118,7 @@ const intList = (ids: number[]) => sql.join(ids.map((id) => sql`${id}::int`));
 
 export async function existingIds(
   db: Db,
-  table: 'entities' | 'users' | 'entity_roles' | 'courses',
+  table: 'entities' | 'users' | 'entity_roles' | 'courses' | 'pathways',
   ids: number[],
   where: RawBuilder<SqlBool>,
   alias: string,

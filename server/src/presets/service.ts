@@ -61,11 +61,11 @@ export function ctxActingAs(ctx: Ctx, actor: Actor, entity: ActorEntity): Ctx {
 
 type IdFields = Pick<CreatePresetBody, 'entities' | 'users' | 'roles' | 'courses' | 'pathways'>;
 
-export const OPTION_KINDS = ['entities', 'users', 'roles', 'courses'] as const;
+export const OPTION_KINDS = ['entities', 'users', 'roles', 'courses', 'pathways'] as const;
 export type OptionKind = (typeof OPTION_KINDS)[number];
 
 interface ScopeClause {
-  table: 'entities' | 'users' | 'entity_roles' | 'courses';
+  table: 'entities' | 'users' | 'entity_roles' | 'courses' | 'pathways';
   alias: string;
   label: string;
   where: RawBuilder<SqlBool>;
@@ -73,7 +73,7 @@ interface ScopeClause {
 
 /**
  * What a preset of `entityId` may name, per id list: its subtree's entities and users, the roles of its subtree and
- * of its ancestors (inherited), and the courses visible from it. The options endpoint and the 422 check share these,
+ * of its ancestors (inherited), the courses visible from it and the pathways of its subtree. The options endpoint and the 422 check share these,
  * so the pickers offer exactly what a save accepts.
  */
 async function scopeClause(scopeCtx: Ctx, entityId: number, kind: OptionKind): Promise<ScopeClause> {
@@ -111,6 +111,16 @@ async function scopeClause(scopeCtx: Ctx, entityId: number, kind: OptionKind): P
         label: 'c.title',
         where: await visibleCourseClause(scopeCtx, { alias: 'c' }),
       };
+    case 'pathways':
+      // Pathways owned by organisations in scope (pathways/scope.ts), not deleted.
+      return {
+        table: 'pathways',
+        alias: 'pw',
+        label: 'pw.title',
+        where: accessible
+          ? sql<SqlBool>`pw.deleted_at IS NULL AND ${inIds('pw.entity_id', accessible)}`
+          : sql<SqlBool>`pw.deleted_at IS NULL`,
+      };
   }
 }
 
@@ -125,9 +135,6 @@ async function assertIdsInScope(scopeCtx: Ctx, entityId: number, body: IdFields)
     const missing = ids.filter((id) => !found.has(id));
     if (missing.length) errors[field] = [`${PresetMessages.notInScope} (${field}: ${missing.join(', ')})`];
   }
-  // No pathway exists in this release (the pathways capability is not built), so none can be in scope.
-  if (body.pathways?.length)
-    errors.pathways = [`${PresetMessages.notInScope} (pathways: ${body.pathways.join(', ')})`];
   if (Object.keys(errors).length) throw invalid(errors);
 }
 

@@ -81,7 +81,12 @@ async function reloadCaller(ctx: Ctx, actor: Actor): Promise<Actor | null> {
     actor.userId,
     actor.via === 'session'
       ? { via: 'session', sessionId: actor.sessionId ?? '' }
-      : { via: 'token', tokenId: actor.tokenId ?? 0, abilities: [...actor.abilities] },
+      : {
+          via: 'token',
+          tokenId: actor.tokenId ?? 0,
+          abilities: [...actor.abilities],
+          kind: actor.tokenKind ?? 'device',
+        },
   );
   if (fresh) fresh.actingAs = actor.actingAs;
   return fresh;
@@ -158,6 +163,7 @@ export async function realtimeRoutes(app: App) {
                   via: 'token',
                   tokenId: token.id,
                   abilities: token.abilities,
+                  kind: token.kind,
                 })
               : null;
             if (!actor) {

@@ -59,6 +59,8 @@ export async function genericReport(
     includeStatusTypes: _s,
     includeStarters: _i,
     primary_only: _p,
+    // The certificate report lists results, not pathways: a preset's pathways limit its matrix only.
+    pathways: _pw,
     ...rest
   } = body;
   if (format === 'json') return { page: await certificateReport(ctx, rest, page) };

@@ -19,6 +19,7 @@ import yazl from 'yazl';
 import { loadActor } from '../auth/actor';
 import { trainingCertificate } from '../certificates/service';
 import { scoreOf } from '../compliance/rules';
+import { type PolicyReceipt, policyReceipts, RECEIPT_STATE_LABELS } from '../documents/inspection-pack';
 import { assertEntityInScope, resolveActingAs } from '../entities/scope';
 import { actorOf, authorize, type Ctx } from '../http/context';
 import { notFound } from '../http/errors';
@@ -28,8 +29,14 @@ import { MatrixAggregator, matrixBlocks, planMatrix } from '../matrix/service';
 import { fontFor, PDF_FONT, useUnicodeFonts } from '../pdf/fonts';
 import { findEntityBySlug } from '../roles/queries';
 import { newKey } from '../storage/storage';
+import { failTask, startTask, type TaskTracker, trackJobTask } from '../tasks/service';
 import { dateFormatOf } from '../whitelabel/service';
 import { nextBookedSessions } from './inspection-pack-bookings';
+import {
+  type PackCareCertificates,
+  packCareCertificateCells,
+  packCareCertificates,
+} from './inspection-pack-care-certificate';
 
 /**
  * The inspection pack (issue 13): what an inspector asks a home for under CQC Regulation 18 (Staffing), in one
@@ -114,9 +121,17 @@ export async function requestInspectionPack(ctx: Ctx, slug: string): Promise<Ins
       .values({ entity_id: entity.id, requested_by: actor.userId })
       .returning('id')
       .executeTakeFirstOrThrow();
-    await enqueue(trx, INSPECTION_PACK_JOB, {
+    const jobId = await enqueue(trx, INSPECTION_PACK_JOB, {
       pack_id: row.id,
       acting_as: actor.actingAs?.slug ?? null,
+    });
+    await startTask(trx, {
+      userId: actor.userId,
+      entityId: entity.id,
+      kind: 'export',
+      title: `Inspection pack for ${entity.name}`,
+      total: 100,
+      jobId,
     });
     return row.id;
   });
@@ -192,6 +207,10 @@ export interface PackData {
   evidence: PackEvidence[];
   /** The next booked session of a gap, by `<user id>:<course id>` (inspection-pack-bookings.ts). */
   booked?: Map<string, Date>;
+  /** New starters' Care Certificate status (inspection-pack-care-certificate.ts). */
+  careCertificates?: PackCareCertificates;
+  /** Who acknowledged which version of each required document (documents/inspection-pack.ts). */
+  receipts?: PolicyReceipt[];
 }
 
 /** Reads the home's matrix (the matrix service: the same cells as the matrix and the compliance report). */
@@ -275,9 +294,17 @@ export async function gatherPack(
     })
     .sort((a, b) => a.role.localeCompare(b.role) || a.name.localeCompare(b.name));
   const booked = await nextBookedSessions(ctx.db, ids, ctx.clock());
+  const careCertificates = await packCareCertificates(
+    ctx,
+    home.id,
+    people.filter((p) => p.new_starter).map((p) => p.id),
+  );
+  const receipts = await policyReceipts(ctx.db, people);
   return {
     home,
     booked,
+    careCertificates,
+    receipts,
     generatedAt: ctx.clock(),
     dateFormat: await dateFormatOf(ctx, home.id),
     preparedBy: actorOf(ctx).name,
@@ -597,6 +624,57 @@ export async function packPdf(
       }),
     );
 
+  // New starters' Care Certificate (under the organisation's own name for it).
+  if (starters.length && data.careCertificates) {
+    const cc = data.careCertificates;
+    heading(`${cc.label}: new starters`);
+    table(
+      [
+        { header: 'Person', width: 160 },
+        { header: 'Version', width: 80 },
+        { header: 'Standards approved', width: 150 },
+        { header: 'Workforce data set', width: 170 },
+        { header: 'Expected by', width: 80 },
+        { header: 'Progress', width: W - 640 },
+      ],
+      starters.map((p) => [
+        p.name,
+        ...packCareCertificateCells(cc.byUser.get(p.id), (d) => formatDate(d, f)),
+      ]),
+      (r, col) => (col === 5 && cc.byUser.get(starters[r]?.id ?? 0)?.overdue ? COLOURS.expired : null),
+    );
+  }
+
+  // Policy receipts: who acknowledged which version of each document they must read, and who has not.
+  if (data.receipts) {
+    const receipts = data.receipts;
+    heading('Policy receipts');
+    if (!receipts.length) para('No documents must be read at this home.');
+    else
+      table(
+        [
+          { header: 'Document', width: 170 },
+          { header: 'Person', width: 140 },
+          { header: 'Job role', width: 110 },
+          { header: 'Version read', width: 80 },
+          { header: 'Acknowledged on', width: 90 },
+          { header: 'Status', width: W - 590 },
+        ],
+        receipts.map((r) => [
+          `${r.document} (version ${r.version})`,
+          r.person,
+          r.role,
+          r.acknowledgedVersion === null ? '' : `Version ${r.acknowledgedVersion}`,
+          r.acknowledgedAt ? formatDate(r.acknowledgedAt, f) : '',
+          RECEIPT_STATE_LABELS[r.state],
+        ]),
+        (row, col) =>
+          col === 5 && receipts[row]?.state !== 'current'
+            ? (COLOURS[receipts[row]?.state === 'none' ? 'missing' : 'expired'] ?? null)
+            : null,
+      );
+  }
+
   // Certificates and evidence per person.
   doc.addPage();
   doc.font(font(true)).fontSize(14).fillColor('#111827').text('Certificates and evidence', 36, 36);
@@ -629,7 +707,7 @@ export async function packPdf(
         data.courses.get(e.courseId)?.title ?? '',
         formatDate(e.completed, f),
         e.expires ? formatDate(e.expires, f) : 'No expiry',
-        e.type === 'exempt' ? 'Exempt' : 'In the zip',
+        e.type === 'exempt' ? 'Exempt' : e.type === 'document' ? 'Policy receipt' : 'In the zip',
         e.file?.name ?? '',
       ]),
     );
@@ -699,7 +777,8 @@ export async function packZip(
         files.push(name);
       }
     }
-    if (e.type !== 'exempt') {
+    // An acknowledgement has no training certificate: its receipt is in the pack (Policy receipts).
+    if (e.type !== 'exempt' && e.type !== 'document') {
       try {
         const cert = await trainingCertificate(ctx, person.uuid, { result_id: e.resultId });
         const bytes: Buffer[] = [];
@@ -729,7 +808,13 @@ async function setProgress(ctx: Pick<Ctx, 'db'>, id: number, progress: number) {
     .execute();
 }
 
-async function runInspectionPack(job: JobContext, payload: { pack_id: number; acting_as: string | null }) {
+type PackPayload = { pack_id: number; acting_as: string | null };
+
+async function runInspectionPack(job: JobContext, payload: PackPayload) {
+  await trackJobTask(job, (tracker) => makeInspectionPack(job, payload, tracker));
+}
+
+async function makeInspectionPack(job: JobContext, payload: PackPayload, tracker: TaskTracker) {
   const row = await packRow(job, { id: payload.pack_id });
   if (!row) throw new PermanentJobError('The inspection pack no longer exists.');
   try {
@@ -740,10 +825,12 @@ async function runInspectionPack(job: JobContext, payload: { pack_id: number; ac
     if (!actor) throw new PermanentJobError('The user no longer exists.');
     const ctx: Ctx = { ...job, actor, ip: null, userAgent: null, memo: new Map(), clock: () => job.now };
     if (payload.acting_as) actor.actingAs = await resolveActingAs(ctx, payload.acting_as, actor);
-    await setProgress(job, row.id, 0.05);
-    const data = await gatherPack(ctx, { id: row.entity_id, name: row.name }, (p) =>
-      setProgress(job, row.id, p),
-    );
+    const progress = async (p: number) => {
+      await setProgress(job, row.id, p);
+      await tracker.progress(Math.round(p * 100), 100);
+    };
+    await progress(0.05);
+    const data = await gatherPack(ctx, { id: row.entity_id, name: row.name }, progress);
     const wl = await ctx.db
       .selectFrom('entities')
       .select('whitelabel')
@@ -755,10 +842,10 @@ async function runInspectionPack(job: JobContext, payload: { pack_id: number; ac
       secondary: typeof w.secondaryComplianceAltName === 'string' ? w.secondaryComplianceAltName : 'Required',
     };
     const pdf = await packPdf(data, words);
-    await setProgress(job, row.id, 0.6);
+    await progress(0.6);
     const pdfKey = await ctx.storage.put('inspection-packs', pdf, 'pdf');
     const { stream } = await packZip(ctx, data, pdf);
-    await setProgress(job, row.id, 0.8);
+    await progress(0.8);
     const zipKey = newKey('inspection-packs', 'zip');
     await ctx.storage.write(zipKey, stream, 'application/zip');
     await job.db
@@ -766,8 +853,25 @@ async function runInspectionPack(job: JobContext, payload: { pack_id: number; ac
       .set({ status: 'done', progress: 1, pdf_key: pdfKey, zip_key: zipKey, finished_at: job.now })
       .where('id', '=', row.id)
       .execute();
+    // The pack's own files (its page serves them too): the task links to them, it does not own them.
+    const day = formatDate(job.now, 'YYYY-MM-DD');
+    return {
+      file: {
+        key: zipKey,
+        filename: `inspection-pack-${fileSafe(row.name)}-${day}.zip`,
+        contentType: 'application/zip',
+      },
+      summary: 'The PDF summary and the evidence, in one zip file.',
+    };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
+    if (tracker.taskId !== null)
+      await failTask(
+        job.db,
+        tracker.taskId,
+        'The inspection pack could not be made. Please try again.',
+        job.now,
+      );
     await job.db
       .updateTable('inspection_packs')
       .set({

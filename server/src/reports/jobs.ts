@@ -15,6 +15,7 @@ import { enqueue, type JobContext, PermanentJobError, registerJob, registerRecur
 import { recordJobMail } from '../mail/jobs';
 import { registerReportRenderer, toBuffer } from '../presets/renderers';
 import type { Trx } from '../results/queries';
+import { startTask, type TaskTracker, trackJobTask } from '../tasks/service';
 import { complianceFile, type ReportFile } from './compliance-export';
 import { certificateFile } from './lists-service';
 import { allEntityIds, backfillSnapshots, snapshotMonthExists } from './queries';
@@ -86,10 +87,27 @@ export interface EmailReportPayload {
 
 /** Records an emailFormat request on the queue (after the caller's checks passed). */
 export async function enqueueEmailReport(ctx: Ctx, payload: EmailReportPayload) {
-  return enqueue(ctx.db, EMAIL_REPORT, payload as unknown as Record<string, unknown>, { runAt: ctx.clock() });
+  // The user follows it on /tasks-in-progress: the task commits with the job (issue 18).
+  return ctx.db.transaction().execute(async (trx) => {
+    const jobId = await enqueue(trx, EMAIL_REPORT, payload as unknown as Record<string, unknown>, {
+      runAt: ctx.clock(),
+    });
+    await startTask(trx, {
+      userId: payload.user_id,
+      entityId: ctx.actor?.actingAs?.id ?? ctx.actor?.primaryEntity.id ?? null,
+      kind: 'emailed_report',
+      title: `Compliance report (${payload.format}) by e-mail`,
+      jobId,
+    });
+    return jobId;
+  });
 }
 
 async function sendEmailReport(job: JobContext, payload: EmailReportPayload) {
+  await trackJobTask(job, (tracker) => emailReport(job, payload, tracker));
+}
+
+async function emailReport(job: JobContext, payload: EmailReportPayload, tracker: TaskTracker) {
   const actor = await loadActor(job.db, payload.user_id, { via: 'session', sessionId: `job:${job.job.id}` });
   if (!actor) throw new PermanentJobError('The user who asked for this report no longer exists.');
   const base: Ctx = { ...job, actor, ip: null, userAgent: null, memo: new Map(), clock: () => job.now };
@@ -133,6 +151,12 @@ async function sendEmailReport(job: JobContext, payload: EmailReportPayload) {
     await recordJobMail(job, trx, [message]);
     await job.finish(trx);
   });
+  const stored = await tracker.storeFile(content, {
+    filename: file.filename,
+    contentType: file.contentType,
+    extension: payload.format === 'PDF' ? 'pdf' : 'xlsx',
+  });
+  return { file: stored, summary: `E-mailed to ${actor.email}.` };
 }
 
 /** The certificate report of a preset (scheduled reports), with the preset's filters. */

@@ -82,33 +82,59 @@ export async function storeEvidence(ctx: Ctx, upload: EvidenceUpload) {
   };
 }
 
+export interface UploadForm {
+  multipart: boolean;
+  fields: Record<string, unknown>;
+  file: EvidenceUpload | null;
+}
+
 /**
- * Reads a form: JSON body, or multipart fields plus the file part `evidence` (other file parts are drained and
- * ignored). The file is buffered up to the limit; a bigger one is marked truncated so the answer is a field error.
+ * THE reader of an upload form: a JSON body, or multipart text fields plus one file part named `fileField` (other
+ * file parts are drained and ignored). The file is buffered up to `maxBytes`; a bigger one is marked truncated so
+ * the answer is a field error, not a dropped connection. `onField` may take a text field itself (true: handled).
  */
-export async function readResultForm(request: FastifyRequest): Promise<FormInput> {
+export async function readUploadForm(
+  request: FastifyRequest,
+  o: {
+    fileField: string;
+    maxBytes: number;
+    maxFields: number;
+    onField?: (name: string, value: unknown) => boolean;
+  },
+): Promise<UploadForm> {
   if (!request.isMultipart()) {
     const body = request.body;
     return {
+      multipart: false,
       fields: body && typeof body === 'object' ? (body as Record<string, unknown>) : {},
-      evidence: null,
+      file: null,
     };
   }
   const fields: Record<string, unknown> = {};
-  let evidence: EvidenceUpload | null = null;
+  let file: EvidenceUpload | null = null;
   const options = {
-    limits: { fileSize: EVIDENCE_MAX_BYTES, files: 2, fields: 30 },
+    limits: { fileSize: o.maxBytes, files: 2, fields: o.maxFields },
     throwFileSizeLimit: false,
   } as Parameters<FastifyRequest['parts']>[0];
   for await (const part of request.parts(options)) {
     if (part.type === 'file') {
       const bytes = await part.toBuffer();
-      if (part.fieldname === 'evidence' && !evidence)
-        evidence = { filename: part.filename ?? '', bytes, truncated: part.file.truncated };
-    } else {
+      if (part.fieldname === o.fileField && !file)
+        file = { filename: part.filename ?? '', bytes, truncated: part.file.truncated };
+    } else if (!o.onField?.(part.fieldname, part.value)) {
       fields[part.fieldname] = part.value;
     }
   }
   assertCleanInput(fields); // multipart text fields skip the JSON body guard (http/input-guard.ts)
-  return { fields, evidence: isBlank(evidence) ? null : evidence };
+  return { multipart: true, fields, file: isBlank(file) ? null : file };
+}
+
+/** Reads a result's form: JSON, or multipart fields plus the file part `evidence`. */
+export async function readResultForm(request: FastifyRequest): Promise<FormInput> {
+  const form = await readUploadForm(request, {
+    fileField: 'evidence',
+    maxBytes: EVIDENCE_MAX_BYTES,
+    maxFields: 30,
+  });
+  return { fields: form.fields, evidence: form.file };
 }

@@ -83,6 +83,24 @@ export async function recomputeLatestResult(
 
 export type RecordResultInput = Omit<NewResult, 'expiresAt'> & { expiresAt?: Date | null };
 
+/** A result just written, as listeners see it. */
+export interface RecordedResult {
+  userId: number;
+  courseId: number;
+  type: ResultType;
+}
+export type ResultListener = (trx: Trx, result: RecordedResult, now: Date) => Promise<void>;
+const resultListeners: ResultListener[] = [];
+
+/**
+ * Capabilities built on results (pathways: a step done may finish a pathway) register here instead of results/
+ * importing them. Listeners run inside recordResult's transaction, after latest_results moved, so what they
+ * write commits or rolls back with the result. Registering the same function twice keeps one.
+ */
+export function afterResultRecorded(listener: ResultListener): void {
+  if (!resultListeners.includes(listener)) resultListeners.push(listener);
+}
+
 /**
  * Writes a result and updates latest_results IN THE SAME TRANSACTION (issue 4 item 3). Used by elearning completion
  * (learning/progress.ts) and by the SCORM runtime (type 'scorm'). expires_at defaults to expiresAtFor(...).
@@ -100,7 +118,26 @@ export async function recordResult(trx: Trx, input: RecordResultInput, now: Date
         });
   const result = await insertResult(trx, { ...input, expiresAt });
   await recomputeLatestResult(trx, input.userId, input.courseId, now);
+  await runResultListeners(trx, [{ userId: input.userId, courseId: input.courseId, type: input.type }], now);
   return result;
+}
+
+/**
+ * Tells the listeners (pathways, webhooks) about results written in bulk, after latest_results moved in the same
+ * transaction (the importer's set-based apply): each person and course once.
+ */
+export async function runResultListeners(
+  trx: Trx,
+  results: readonly RecordedResult[],
+  now: Date,
+): Promise<void> {
+  const seen = new Set<string>();
+  for (const result of results) {
+    const key = `${result.userId}:${result.courseId}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    for (const listener of resultListeners) await listener(trx, result, now);
+  }
 }
 
 /**

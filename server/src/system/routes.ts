@@ -1,8 +1,9 @@
-import { API_VERSION, SystemSearchQuery, VersionResponse } from '@cc/contracts';
+import { API_VERSION, ClientConfig, SystemSearchQuery, VersionResponse } from '@cc/contracts';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import type { App } from '../http/app-types';
 import { ok } from '../http/envelope';
+import { clientConfigOf } from './error-reporting';
 import { systemSearch } from './search';
 
 export async function systemRoutes(app: App) {
@@ -11,6 +12,16 @@ export async function systemRoutes(app: App) {
     '/version',
     { config: { auth: false }, schema: { tags: ['system'], response: { 200: VersionResponse } } },
     async () => API_VERSION,
+  );
+
+  // Issue 18: the web app's error reporting and analytics settings, read at start (one build serves every deployment).
+  app.get(
+    '/client-config',
+    {
+      config: { auth: false },
+      schema: { tags: ['system'], response: { 200: z.object({ data: ClientConfig }) } },
+    },
+    async (request) => ok(clientConfigOf(request.ctx.config)),
   );
 
   app.get('/time', { config: { auth: false }, schema: { tags: ['system'] } }, async (request) =>

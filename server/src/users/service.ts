@@ -35,6 +35,8 @@ import {
   wouldHoldOnlyWhatActorHolds,
 } from '../permissions/privilege';
 import { roleBelongsTo } from '../roles/queries';
+import { emitWebhookEvent } from '../webhooks/events';
+import { userCreatedData, userUpdatedData } from '../webhooks/payloads';
 import { presentUser, presentUserDetail } from './presenters';
 import {
   emailTaken,
@@ -231,6 +233,12 @@ export async function createUser(ctx: Ctx, body: z.infer<typeof CreateUserBody>)
         user_preferences: '{}',
       });
       const token = sendWelcome ? await welcomeToken(trx, ctx, { id: user.id, email: body.email }) : null;
+      const data = userCreatedData(
+        user,
+        { entityId, roleId: body.role_id, typeId: body.type_id, startDate: body.start_date },
+        now,
+      );
+      await emitWebhookEvent(trx, { entityId, type: 'user.created', data }, now);
       return { id: user.id, token };
     })
     .catch(uniqueEmail);
@@ -331,6 +339,7 @@ export async function updateUser(ctx: Ctx, ref: string, body: z.infer<typeof Upd
     if (Object.keys(values).length) {
       values.updated_at = ctx.clock();
       await updateUserRow(trx, user.id, values);
+      await emitWebhookEvent(trx, { entityId, type: 'user.updated', data: userUpdatedData(user, values) });
     }
     // The address itself changes only when the link mailed to the new one is followed; the old one is told now.
     return changed.email && body.email ? recordEmailChange(ctx, trx, user, body.email) : [];

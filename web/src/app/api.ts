@@ -79,7 +79,7 @@ export function buildUrl(path: string, options: RequestOptions = {}, method = 'G
   return `${base}${path}${qs ? (path.includes('?') ? '&' : '?') + qs : ''}`;
 }
 
-async function ensureCsrfCookie(): Promise<string | null> {
+export async function ensureCsrfCookie(): Promise<string | null> {
   let token = readCookie(CSRF_COOKIE);
   if (!token) {
     await fetch(`${apiOrigin()}/sanctum/csrf-cookie`, { credentials: 'include' });
@@ -164,7 +164,7 @@ export async function request<T = unknown>(
  * Spec 1 §4 session expiry: 401/419 outside an auth-layout page logs out; 403 goes to /403 — except the server's
  * "password must be changed" refusal (a password that fell due mid-session), which goes to /update-password.
  */
-function handleAuthFailure(status: number, message?: string): void {
+export function handleAuthFailure(status: number, message?: string): void {
   if ((status === 401 || status === 419) && !isAuthLayoutPath(window.location.pathname)) {
     if (apiHooks.isLoggedIn()) apiHooks.onUnauthenticated();
   } else if (status === 403 && message === Messages.passwordChangeRequired) {

@@ -1,6 +1,7 @@
 import './acting-as';
 import { restoreActingAs } from './acting-as';
 import { onLogout, refreshSession, restoreAuth } from './auth';
+import { startMonitoring } from './monitoring';
 import { checkVersion } from './version';
 import { applyWhitelabel, loadWhitelabel, restoreWhitelabel, subdomainOf } from './whitelabel';
 
@@ -22,6 +23,8 @@ export function startApp(): void {
   void checkVersion();
   loadInitialWhitelabel();
   void refreshSession();
+  // Error reporting and analytics, as the server configures them (off when unset): README "Error reporting and analytics".
+  void startMonitoring();
   onLogout(() => {
     applyWhitelabel(null);
     loadInitialWhitelabel();

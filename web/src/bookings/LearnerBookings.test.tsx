@@ -9,6 +9,7 @@ import { permissionsStore, setUser } from '../app/auth';
 import { notificationsStore } from '../app/notifications';
 import { routes } from '../router';
 import { makeUser } from '../test/factories';
+import { graphqlData, graphqlOperation, paginator } from '../test/graphql';
 import { londonToday } from './LearnerSessionParts';
 
 type Call = { method: string; url: URL; body: unknown };
@@ -116,8 +117,14 @@ const emptyFeed = { active: false, url: null, created_at: null, last_used_at: nu
 
 function baseHandler(c: Call): Response | undefined {
   const p = c.url.pathname;
-  if (p === '/api/users/7/bookings')
-    return json(200, page(lists[c.url.searchParams.get('scope') ?? ''] ?? []));
+  // The learner's bookings are read through GraphQL (web/src/app/graphql): a booking is its delegate row and session.
+  const op = graphqlOperation(c.url, c.body);
+  if (op?.operationName === 'MyBookings' && op.variables.user === '7') {
+    const rows = lists[String(op.variables.scope)] ?? [];
+    return graphqlData({
+      bookings: paginator(rows.map(({ session, ...delegate }) => ({ id: delegate.id, delegate, session }))),
+    });
+  }
   if (p === '/api/users/7/calendar-feed' && c.method === 'GET') return json(200, { data: emptyFeed });
   if (p === '/api/users/7/available-training') return json(200, page([]));
   return undefined;
@@ -358,9 +365,11 @@ describe('dashboard widgets', () => {
       'href',
       '/your-bookings',
     );
-    const asked = calls.find((c) => c.url.pathname === '/api/users/7/bookings');
-    expect(asked?.url.searchParams.get('scope')).toBe('upcoming');
-    expect(asked?.url.searchParams.get('per_page')).toBe('3');
+    const asked = calls
+      .map((c) => graphqlOperation(c.url, c.body))
+      .find((op) => op?.operationName === 'MyBookings');
+    expect(asked?.variables.scope).toBe('upcoming');
+    expect(asked?.variables.first).toBe(3);
   });
 
   it('learner dashboard: no sessions card without own bookings (108)', async () => {
@@ -369,7 +378,7 @@ describe('dashboard widgets', () => {
     renderAt('/learner-dashboard');
     await screen.findByRole('heading', { name: 'Learner dashboard' }, { timeout: 10_000 });
     expect(screen.queryByTestId('next-sessions')).toBeNull();
-    expect(calls.some((c) => c.url.pathname === '/api/users/7/bookings')).toBe(false);
+    expect(calls.some((c) => graphqlOperation(c.url, c.body)?.operationName === 'MyBookings')).toBe(false);
   });
 
   it('manager dashboard: this week, places free and gaps linking to /manage-bookings for the course', async () => {

@@ -6,23 +6,23 @@ import {
   type SessionStatus,
   type TrainingSessionView,
 } from '@cc/contracts';
-import { useEffect, useId, useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { useEffect } from 'react';
+import { Link } from 'react-router';
+import { useAddressFilters } from '../app/address-filters';
 import { usePermissionChecker } from '../app/auth';
 import { notifyError } from '../app/notifications';
 import { errorEnvelope } from '../entities/shared';
 import { Picker } from '../results/Picker';
 import {
   Badge,
-  Button,
   ButtonLink,
   Card,
   CardPagination,
   Checkbox,
   type Column,
-  cx,
   DataTable,
   EmptyState,
+  FoldingFilters,
   SearchInput,
   Select,
   TextField,
@@ -49,7 +49,7 @@ const pick = (raw: string | null): PickItem | null => {
 const FILTER_KEYS = ['search', 'content', 'trainer', 'status', 'from', 'to', 'mine'];
 
 export function useSessionFilters(trainerOnly: boolean): FiltersState {
-  const [params, setParams] = useSearchParams();
+  const { params, set, active, clear } = useAddressFilters(FILTER_KEYS);
   const content = pick(params.get('content'));
   const trainer = pick(params.get('trainer'));
   const status = params.get('status');
@@ -65,26 +65,13 @@ export function useSessionFilters(trainerOnly: boolean): FiltersState {
     to: params.get('to') || undefined,
     mine: trainerOnly || params.get('mine') === '1' ? true : undefined,
   };
-  const set = (patch: Record<string, string | null>) =>
-    setParams(
-      (p) => {
-        const next = new URLSearchParams(p);
-        for (const [k, v] of Object.entries(patch)) {
-          if (v === null || v === '') next.delete(k);
-          else next.set(k, v);
-        }
-        if (!('page' in patch)) next.delete('page');
-        return next;
-      },
-      { replace: true },
-    );
   return {
     query,
     content,
     trainer,
-    active: FILTER_KEYS.some((k) => params.get(k)),
+    active,
     set,
-    clear: () => set(Object.fromEntries(FILTER_KEYS.map((k) => [k, null]))),
+    clear,
   };
 }
 
@@ -98,7 +85,6 @@ export function SessionFiltersBar({
   dates?: boolean;
 }) {
   const { query, set } = filters;
-  const panelId = useId();
   // The pickers search GET /content?type=face2face (63, 9 or 11) and GET /users (21): without those they are not
   // offered, rather than fail.
   const can = usePermissionChecker();
@@ -107,28 +93,13 @@ export function SessionFiltersBar({
     'any',
   );
   const canTrainers = !trainerOnly && can([Perm.searchUsers]);
-  // Narrow screens fold the filters away behind one button, so the sessions come first.
-  const [open, setOpen] = useState(false);
   return (
     <Card padded={false}>
-      <div className="flex items-center justify-between gap-3 p-4 sm:hidden">
-        <span className="text-sm text-slate-700">{filters.active ? 'Filtered' : 'All sessions'}</span>
-        <Button
-          variant="secondary"
-          size="sm"
-          aria-expanded={open}
-          aria-controls={panelId}
-          onClick={() => setOpen(!open)}
-        >
-          {open ? 'Hide filters' : 'Filters'}
-        </Button>
-      </div>
-      <div
-        id={panelId}
-        className={cx(
-          'grid-cols-1 gap-3 p-4 sm:grid sm:grid-cols-2 sm:items-start lg:grid-cols-4',
-          open ? 'grid border-t border-slate-200 sm:border-t-0' : 'hidden',
-        )}
+      {/* Narrow screens fold the filters away behind one button, so the sessions come first. */}
+      <FoldingFilters
+        summary={filters.active ? 'Filtered' : 'All sessions'}
+        onClear={filters.active ? filters.clear : null}
+        align="start"
       >
         <div className="space-y-1.5">
           <span className="block text-sm font-medium text-slate-800">Search</span>
@@ -193,18 +164,7 @@ export function SessionFiltersBar({
             />
           </div>
         )}
-        {filters.active ? (
-          <div className="flex h-10 items-center sm:self-end">
-            <button
-              type="button"
-              className="focus-ring rounded text-sm font-medium text-primary-800 underline"
-              onClick={filters.clear}
-            >
-              Clear filters
-            </button>
-          </div>
-        ) : null}
-      </div>
+      </FoldingFilters>
     </Card>
   );
 }

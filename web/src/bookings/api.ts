@@ -15,6 +15,7 @@ import { keepPreviousData, type QueryClient, useQuery } from '@tanstack/react-qu
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
 import { api, type Envelope, isApiError } from '../app/api';
+import { trainingSessionsPage } from '../app/graphql/operations';
 import { notifyError, notifySuccess } from '../app/notifications';
 import { errorEnvelope } from '../entities/shared';
 
@@ -67,8 +68,8 @@ export function useSessions(f: SessionFilters, enabled = true) {
     queryKey: bookingKeys.sessions(f),
     enabled,
     placeholderData: keepPreviousData,
-    queryFn: async () =>
-      (await api.get<Paged<TrainingSessionView>>('/training-sessions', { params: params(f) })).data,
+    // GraphQL (spec 2 §7 "training sessions"): web/src/app/graphql/README.md.
+    queryFn: () => trainingSessionsPage(f),
   });
 }
 

@@ -8,6 +8,7 @@ import { setUser } from '../app/auth';
 import { notificationsStore } from '../app/notifications';
 import { navSections, visibleNav } from '../layouts/nav';
 import { makeUser } from '../test/factories';
+import { type GraphQLCall, graphqlData, graphqlOperation, paginator } from '../test/graphql';
 import { attendanceMarks } from './AttendanceCard';
 import { checkInUrl } from './CheckInCode';
 import { addDays, entriesByDay, periodTitle, startOfWeek, step, visibleDays } from './calendar';
@@ -119,7 +120,13 @@ interface Call {
   method: string;
   path: string;
   body: unknown;
+  /** The GraphQL operation, when the call is one (the sessions list reads through GraphQL). */
+  gql: GraphQLCall | null;
 }
+const sessionsAnswer = (c: Call, rows: unknown[]) =>
+  c.gql?.operationName === 'TrainingSessions'
+    ? graphqlData({ trainingSessions: paginator(rows) })
+    : undefined;
 let calls: Call[] = [];
 let handler: (call: Call) => Response | undefined = () => undefined;
 const writes = () => calls.filter((c) => c.method !== 'GET');
@@ -146,7 +153,9 @@ beforeEach(() => {
         method: init?.method ?? 'GET',
         path: `${url.pathname.replace(/^\/api/, '')}${url.search}`,
         body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined,
+        gql: null as GraphQLCall | null,
       };
+      call.gql = graphqlOperation(url, call.body);
       calls.push(call);
       return handler(call) ?? json(404, { message: 'Not found.' });
     }),
@@ -380,8 +389,7 @@ describe('navigation', () => {
 describe('/manage-bookings screens', () => {
   it('lists sessions with their status, and leads to creating one when there are none', async () => {
     setUser(manager());
-    handler = (c) =>
-      c.path.startsWith('/training-sessions') ? json(200, paged([makeSession()])) : undefined;
+    handler = (c) => sessionsAnswer(c, [makeSession()]);
     renderAt('/manage-bookings', [{ path: '/manage-bookings', Component: ManageBookingsPage }]);
     expect(await screen.findByRole('link', { name: 'Moving and handling practical' })).toHaveAttribute(
       'href',
@@ -393,11 +401,13 @@ describe('/manage-bookings screens', () => {
 
   it('shows a trainer My sessions (mine=1) and an empty state', async () => {
     setUser(makeUser({ is_trainer: true }));
-    handler = (c) => (c.path.startsWith('/training-sessions') ? json(200, paged([])) : undefined);
+    handler = (c) => sessionsAnswer(c, []);
     renderAt('/manage-bookings', [{ path: '/manage-bookings', Component: ManageBookingsPage }]);
     expect(await screen.findByRole('heading', { name: 'My sessions' })).toBeInTheDocument();
     expect(await screen.findByText('No sessions to train yet')).toBeInTheDocument();
-    expect(calls.some((c) => c.path.includes('/training-sessions') && c.path.includes('mine=1'))).toBe(true);
+    expect(
+      calls.some((c) => c.gql?.operationName === 'TrainingSessions' && c.gql.variables.mine === true),
+    ).toBe(true);
   });
 
   it('creates a two-day session and shows the server 422 beside the field', async () => {
@@ -515,8 +525,7 @@ describe('/manage-bookings screens', () => {
 
   it('moves between calendar days with the arrow keys and enters a day with Enter', async () => {
     setUser(manager());
-    handler = (c) =>
-      c.path.startsWith('/training-sessions') ? json(200, paged([makeSession()])) : undefined;
+    handler = (c) => sessionsAnswer(c, [makeSession()]);
     const user = userEvent.setup();
     renderAt('/manage-bookings?view=calendar&cal=week&d=2026-12-02', [
       { path: '/manage-bookings', Component: ManageBookingsPage },
@@ -525,9 +534,9 @@ describe('/manage-bookings screens', () => {
     expect(await within(grid).findAllByRole('link', { name: /Moving and handling practical/ })).toHaveLength(
       2,
     );
-    expect(calls.some((c) => c.path.includes('from=2026-11-30') && c.path.includes('to=2026-12-06'))).toBe(
-      true,
-    );
+    expect(
+      calls.some((c) => c.gql?.variables.from === '2026-11-30' && c.gql.variables.to === '2026-12-06'),
+    ).toBe(true);
     const monday = within(grid).getByRole('cell', { name: /^Monday 30 November 2026/ });
     monday.focus();
     await user.keyboard('{ArrowRight}{ArrowRight}');

@@ -4,10 +4,10 @@ import type {
   CheckInBody,
   Paged,
   TrainingSessionView,
-  UserBookingView,
 } from '@cc/contracts';
 import { keepPreviousData, type QueryClient, useQuery } from '@tanstack/react-query';
 import { api, type Envelope } from '../app/api';
+import { myBookingsPage } from '../app/graphql/operations';
 import { fileNameFrom, saveBlob } from '../reports/api';
 
 /**
@@ -44,12 +44,8 @@ export function useMyBookings(
     queryKey: learnerBookingKeys.mine(me ?? 0, scope, page, perPage),
     enabled: enabled && me !== undefined,
     placeholderData: keepPreviousData,
-    queryFn: async () =>
-      (
-        await api.get<Paged<UserBookingView>>(`/users/${me}/bookings`, {
-          params: { scope, page, per_page: perPage },
-        })
-      ).data,
+    // GraphQL (spec 2 §7 "bookings"): web/src/app/graphql/README.md.
+    queryFn: () => myBookingsPage(me as number, scope, page, perPage),
   });
 }
 

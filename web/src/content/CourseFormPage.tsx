@@ -4,6 +4,7 @@ import { useCallback, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, type Envelope } from '../app/api';
 import { notifyError, notifySuccess } from '../app/notifications';
+import { CourseCareCertificateCriteria } from '../care-certificate/admin/CourseCriteria';
 import { errorEnvelope, FormSection, serverFieldErrors } from '../entities/shared';
 import { Badge, Button, ButtonLink, Card, Select, TextField, Toggle } from '../ui';
 import { CONTENT_LABELS, contentNoun, KINDS, routeId, useCategories } from './api';
@@ -98,6 +99,7 @@ export default function CourseFormPage() {
         </EditorForm>
       ) : null}
       {ed.item ? <CourseContents course={ed.item} /> : null}
+      {ed.item ? <CourseCareCertificateCriteria courseId={ed.item.id} /> : null}
     </EditorFrame>
   );
 }

@@ -54,6 +54,7 @@ export function ResourceList<K extends Kind>({
   extra = {},
   addPermission = ContentPerm.addContent,
   crumbs = [],
+  rowLink,
 }: {
   kind: K;
   title: string;
@@ -67,6 +68,11 @@ export function ResourceList<K extends Kind>({
   extra?: Partial<ListFilters>;
   addPermission?: number;
   crumbs?: { label: string; to?: string }[];
+  /**
+   * Where a row opens when it is not edited here (a course backed by a document or a pathway opens its own page),
+   * with the action's label; null: the editor at `${base}/update/{id}`.
+   */
+  rowLink?: (row: DtoOf[K]) => { to: string; label: string } | null;
 }) {
   const [params, setParams] = useSearchParams();
   const filters = { ...listFiltersFromParams(params), ...extra };
@@ -80,12 +86,14 @@ export function ResourceList<K extends Kind>({
     if (list.isError) notifyError({ message: listError }, listError);
   }, [list.isError, listError]);
 
+  const linkOf = (row: DtoOf[K]) =>
+    rowLink?.(row) ?? { to: `${base}/update/${(row as Row).id}`, label: 'Edit' };
   const titleColumn: Column<DtoOf[K]> = {
     key: 'title',
     header: 'Title',
     render: (row) => (
       <Link
-        to={`${base}/update/${(row as Row).id}`}
+        to={linkOf(row).to}
         className="focus-ring rounded font-medium break-words text-primary-800 hover:underline"
       >
         {(row as Row).title}
@@ -154,12 +162,12 @@ export function ResourceList<K extends Kind>({
           empty={empty}
           rowActions={(row) => (
             <ButtonLink
-              to={`${base}/update/${(row as Row).id}`}
+              to={linkOf(row).to}
               variant="ghost"
               size="sm"
-              aria-label={`Edit ${(row as Row).title}`}
+              aria-label={`${linkOf(row).label} ${(row as Row).title}`}
             >
-              Edit
+              {linkOf(row).label}
             </ButtonLink>
           )}
         />

@@ -5,7 +5,9 @@ import { useActingAs } from '../app/acting-as';
 import { useAuth, usePermission } from '../app/auth';
 import { useWhitelabel } from '../app/whitelabel';
 import { ComplianceWidget } from '../compliance/ComplianceWidget';
+import { PoliciesToRead } from '../documents/PoliciesToRead';
 import { LearnerCourses } from '../learning/LearnerCourses';
+import { PendingApprovalBanner } from '../signup-links/PendingBanner';
 import { Badge, Card, PageHeader } from '../ui';
 import { useLearnerEvents } from './api';
 import { LearnerTodo } from './LearnerTodo';
@@ -45,7 +47,9 @@ export default function EventsPage() {
       />
       {/* Who manages (40) sees their score first; the widget renders nothing for a learner. */}
       <ComplianceWidget entity={widgetEntity.slug} entityName={widgetEntity.name} />
+      <PendingApprovalBanner />
       <LearnerTodo userRef={user.uuid} />
+      <PoliciesToRead />
       <LearnerCourses userRef={user.uuid} availableOnly exclude={inTodo} />
       <TrainingHistory userRef={user.uuid} />
       <Card title="Your account">

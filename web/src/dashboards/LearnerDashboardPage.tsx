@@ -1,6 +1,10 @@
 import { useAuth } from '../app/auth';
 import { BookingNextSessionsWidget } from '../bookings/BookingNextSessionsWidget';
+import { LearnerCareCertificateWidget } from '../care-certificate/widgets/LearnerCareCertificateWidget';
+import { PoliciesToRead } from '../documents/PoliciesToRead';
 import { LearnerCourses } from '../learning/LearnerCourses';
+import { MyPathwaysWidget } from '../pathways/MyPathways';
+import { PendingApprovalBanner } from '../signup-links/PendingBanner';
 import { PageHeader } from '../ui';
 import { useLearnerEvents } from './api';
 import { LearnerTodo } from './LearnerTodo';
@@ -8,7 +12,7 @@ import { TrainingHistory } from './TrainingHistory';
 
 /**
  * `/learner-dashboard` (spec 1 §2; guard: the new-dashboards feature and 104, else `/`): the learner's to-do first,
- * their certificates (the completed courses), their training history with evidence, and the other courses they can
+ * their certificates (the completed courses), the next step of each pathway, their training history with evidence, and the other courses they can
  * take, with "My next sessions" (face-to-face bookings, shown with 108) after the to-do.
  */
 export default function LearnerDashboardPage() {
@@ -22,8 +26,12 @@ export default function LearnerDashboardPage() {
         title="Learner dashboard"
         description="What you need to do and by when, your certificates and your training history."
       />
+      <PendingApprovalBanner />
       <LearnerTodo userRef={user.uuid} completedTitle="My certificates" />
+      <PoliciesToRead />
       <BookingNextSessionsWidget me={user.id} />
+      <LearnerCareCertificateWidget />
+      <MyPathwaysWidget />
       <TrainingHistory userRef={user.uuid} />
       <LearnerCourses userRef={user.uuid} availableOnly exclude={inTodo} />
     </div>

@@ -20,6 +20,7 @@ const groupOf = (e: LearnerEvent): Group =>
 
 /** The state in words: the badge and the line under the course name. */
 export function stateWords(e: LearnerEvent): { badge: string; tone: BadgeTone; line: string } {
+  if (e.document_id && e.status !== 'exempt') return documentWords(e);
   const date = formatDate(e.due_date);
   const days = e.days_left ?? 0;
   switch (e.state) {
@@ -61,6 +62,25 @@ export function stateWords(e: LearnerEvent): { badge: string; tone: BadgeTone; l
             }`,
           };
   }
+}
+
+/** A document to read (issue 17): read and acknowledged, or still to read (a new version asks again). */
+function documentWords(e: LearnerEvent): { badge: string; tone: BadgeTone; line: string } {
+  if (e.state === 'done')
+    return {
+      badge: 'Acknowledged',
+      tone: 'success',
+      line: e.latest_result
+        ? `Read and acknowledged on ${formatDate(e.latest_result.completed_at)}.`
+        : 'Read and acknowledged.',
+    };
+  return {
+    badge: 'To read',
+    tone: 'warning',
+    line: e.latest_result
+      ? 'A new version was published: read it again and acknowledge it.'
+      : 'Read it and confirm you have understood it.',
+  };
 }
 
 export function EventCounts({ counts }: { counts: LearnerEventCounts }) {
@@ -216,9 +236,27 @@ function TodoRow({ event: e, userRef }: { event: LearnerEvent; userRef: string }
   );
 }
 
+/**
+ * A required document's row (issue 17): its course is backed by the document, so the action is to read it at
+ * /document/{id} (the server adds `document_id` to the item; absent on other courses).
+ */
+export const documentIdOf = (e: LearnerEvent): number | null => e.document_id ?? null;
+
 function TodoAction({ event: e, userRef }: { event: LearnerEvent; userRef: string }) {
   const navigate = useNavigate();
   const [busy, setBusy] = useState(false);
+  const documentId = documentIdOf(e);
+  if (documentId !== null)
+    return (
+      <ButtonLink
+        to={`/document/${documentId}`}
+        variant={e.state === 'done' ? 'secondary' : 'primary'}
+        aria-label={`${e.state === 'done' ? 'Open' : 'Read'} ${e.course.title}`}
+        className="w-full sm:w-auto"
+      >
+        {e.state === 'done' ? 'Open' : 'Read'}
+      </ButtonLink>
+    );
   if (e.attempt_id !== null)
     return (
       <ButtonLink

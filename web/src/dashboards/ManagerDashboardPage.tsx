@@ -13,8 +13,10 @@ import { Link } from 'react-router';
 import { api } from '../app/api';
 import { useWhitelabel } from '../app/whitelabel';
 import { BookingManagerWidget } from '../bookings/BookingManagerWidget';
+import { ManagerCareCertificateWidget } from '../care-certificate/widgets/ManagerCareCertificateWidget';
 import { ComposeDialog } from '../messaging/ComposeDialog';
 import { MessagePeopleButton, type PeoplePage } from '../messaging/MessagePeople';
+import { AwaitingSignOffWidget } from '../pathways/AwaitingSignOffWidget';
 import { ScoreBar, TrendChart } from '../reports/charts';
 import { RESULT_TYPE_LABELS } from '../results/api';
 import { Badge, Button, Card, EmptyState, PageHeader, Pagination, Spinner, Tabs } from '../ui';
@@ -344,6 +346,8 @@ function Dashboard({
       </Card>
 
       <BookingManagerWidget entitySlug={d.entity.slug} />
+      <ManagerCareCertificateWidget />
+      <AwaitingSignOffWidget />
 
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
         <Card id="new-starters" className="scroll-mt-20 lg:col-span-2" title="New starters">

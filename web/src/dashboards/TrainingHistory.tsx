@@ -35,10 +35,17 @@ export function TrainingHistory({ userRef }: { userRef: string }) {
   const history = useTrainingHistory(userRef, page);
   const rows = history.data?.data ?? [];
   // The certificate is the course's current one: offer it on the newest passed result of each course on the page.
+  // An acknowledged document (issue 17) has no training certificate: its receipt is on the document's page.
   const newestPass = new Set<number>();
   const seen = new Set<number>();
   for (const r of rows)
-    if (r.passed && r.status === 'approved' && r.type !== 'exempt' && !seen.has(r.course.id)) {
+    if (
+      r.passed &&
+      r.status === 'approved' &&
+      r.type !== 'exempt' &&
+      r.type !== 'document' &&
+      !seen.has(r.course.id)
+    ) {
       seen.add(r.course.id);
       newestPass.add(r.id);
     }

@@ -129,6 +129,22 @@ describe('the learner’s to-do', () => {
     );
   });
 
+  it('words a document read, and a document asked again after a new version', () => {
+    const read = {
+      ...event('Policy', { state: 'done', status: 'in_date', latest_result: passed }),
+      document_id: 5,
+    };
+    expect(stateWords(read)).toMatchObject({
+      badge: 'Acknowledged',
+      line: 'Read and acknowledged on 01/10/2025.',
+    });
+    const again = { ...read, state: 'overdue' as const, status: 'expired' as const };
+    expect(stateWords(again)).toMatchObject({
+      badge: 'To read',
+      line: 'A new version was published: read it again and acknowledge it.',
+    });
+  });
+
   it('says when a mandatory course expires today and when an exemption has no end', () => {
     expect(
       stateWords(event('A', { state: 'expiring', days_left: 0, due_date: passed.expires_at })).badge,
@@ -139,5 +155,40 @@ describe('the learner’s to-do', () => {
     expect(stateWords(event('A', { state: 'done', status: 'exempt' })).line).toBe(
       'You are exempt from this course.',
     );
+  });
+});
+
+describe('a required document in the to-do (issue 17)', () => {
+  it('links "Read" to the document page instead of starting a course', async () => {
+    const policy = event('Safeguarding policy', { content_id: null });
+    const withDocument = {
+      counts: { overdue: 0, current: 1, completed: 0 },
+      data: [{ ...policy, document_id: 5 }],
+    };
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(
+        async () =>
+          new Response(JSON.stringify({ data: withDocument }), {
+            status: 200,
+            headers: { 'content-type': 'application/json' },
+          }),
+      ),
+    );
+    render(
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <MemoryRouter>
+          <LearnerTodo userRef="u-1" />
+        </MemoryRouter>
+      </QueryClientProvider>,
+    );
+    const todo = await screen.findByRole('region', { name: 'To do (1)' });
+    expect(within(todo).getByRole('link', { name: 'Read Safeguarding policy' })).toHaveAttribute(
+      'href',
+      '/document/5',
+    );
+    expect(within(todo).queryByText(/Not available online/)).not.toBeInTheDocument();
+    expect(within(todo).getByText('To read')).toBeInTheDocument();
+    expect(todo).toHaveTextContent('Read it and confirm you have understood it.');
   });
 });

@@ -114,3 +114,29 @@ describe('training history', () => {
     );
   });
 });
+
+describe('an acknowledged document in the history (issue 17)', () => {
+  it('has no training certificate to download', async () => {
+    rows.push(
+      result(4, {
+        type: 'document',
+        course: { id: 9, title: 'Safeguarding policy' },
+        completed_at: '2026-10-01T09:00:00.000Z',
+        expires_at: null,
+      }),
+    );
+    try {
+      renderHistory();
+      await screen.findByText('Safeguarding policy');
+      expect(
+        screen.queryByRole('button', { name: 'Download certificate for Safeguarding policy' }),
+      ).not.toBeInTheDocument();
+      // Training still offers its certificate.
+      expect(
+        screen.getByRole('button', { name: 'Download certificate for Fire safety' }),
+      ).toBeInTheDocument();
+    } finally {
+      rows.pop();
+    }
+  });
+});

@@ -184,6 +184,17 @@ export function EntityForm({
           disabled={!can([Perm.starterPeriod])}
           {...text('starter_period')}
         />
+        {form.level === 'A' ? (
+          <TextField
+            label="Longest personal access token (days)"
+            type="number"
+            min={1}
+            max={3650}
+            inputMode="numeric"
+            hint="The furthest expiry anyone in this organisation may give a personal access token."
+            {...text('pat_max_days')}
+          />
+        ) : null}
         <FlagToggle form={form} flag="notify_all_standards_selected" onChange={setFlag} />
         <FlagToggle form={form} flag="require_training_record_evidence" onChange={setFlag} />
       </FormSection>

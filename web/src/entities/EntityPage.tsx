@@ -166,6 +166,9 @@ export default function EntityPage() {
             <dl className="divide-y divide-slate-100">
               <DetailRow label="Expiry warning">{`${e.expiry_warning} days`}</DetailRow>
               <DetailRow label="Starter period">{`${e.starter_period} days`}</DetailRow>
+              {e.level === 'A' ? (
+                <DetailRow label="Longest personal access token">{`${e.pat_max_days} days`}</DetailRow>
+              ) : null}
               <DetailRow label="Microsoft / Google sign-in">{`${yesNo(e.allow_ms_sign_in)} / ${yesNo(e.allow_google_sign_in)}`}</DetailRow>
               <DetailRow label="Restricted access">
                 {e.has_restricted_access_password ? 'Password set' : 'Off'}

@@ -13,6 +13,7 @@ import { useState } from 'react';
 import { Navigate } from 'react-router';
 import { api, type Envelope } from '../app/api';
 import { useAuth } from '../app/auth';
+import { deleteHelpArticle } from '../app/graphql/operations';
 import { notifyError, notifySuccess } from '../app/notifications';
 import { errorEnvelope, LoadError, serverFieldErrors, zodFieldErrors } from '../entities/shared';
 import {
@@ -55,10 +56,9 @@ export default function HelpArticlesPage() {
   const remove = async () => {
     if (!deleting) return;
     try {
-      const res = await api.delete<{ message?: string }>(`/help-articles/${deleting.id}`, {
-        actingAs: false,
-      });
-      notifySuccess(res.data?.message ?? HelpMessages.deleted);
+      // GraphQL (spec 2 §7): web/src/app/graphql/README.md.
+      await deleteHelpArticle(deleting.id);
+      notifySuccess(HelpMessages.deleted);
       if (draft?.id === deleting.id) setDraft(null);
       await refresh();
     } catch (error) {

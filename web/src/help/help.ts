@@ -6,8 +6,9 @@ import {
   VersionResponse,
 } from '@cc/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { api, type Envelope } from '../app/api';
+import { api } from '../app/api';
 import { isMobile } from '../app/env';
+import { helpArticles } from '../app/graphql/operations';
 
 /**
  * The help widget's logic, apart from its look (issue 14; spec 1 §1, §2, §4):
@@ -26,8 +27,8 @@ export function useHelpArticles(enabled: boolean) {
     queryKey: HELP_ARTICLES_KEY,
     enabled,
     staleTime: Number.POSITIVE_INFINITY,
-    queryFn: async () =>
-      (await api.get<Envelope<HelpArticle[]>>('/help-articles', { actingAs: false })).data.data,
+    // GraphQL (spec 2 §7 "help articles"): web/src/app/graphql/README.md.
+    queryFn: helpArticles,
   });
 }
 

@@ -14,6 +14,7 @@ import { HelpWidget } from '../help/HelpWidget';
 import { useUnreadCount } from '../messaging/api';
 import { NotificationBell } from '../notifications/NotificationBell';
 import { isBuiltPath } from '../router';
+import { TasksBadge } from '../tasks/TasksBadge';
 import { cx } from '../ui';
 import { organisationWord } from '../whitelabel/words';
 import { EntityModal } from './EntityModal';
@@ -108,6 +109,7 @@ function Header() {
             </span>
           )
         ) : null}
+        {user ? <TasksBadge /> : null}
         {user ? <NotificationBell /> : null}
         {user ? (
           <Menu as="div" className="relative">

@@ -43,10 +43,9 @@ describe('route guards (spec 1 §2)', () => {
 
   it('lets a logged-in user in and titles the page', async () => {
     setUser(makeUser());
-    renderAt('/pathways');
-    await screen.findByText('This part of the product is not available yet.');
-    expect(screen.getByRole('heading', { level: 1, name: 'Pathways' })).toBeInTheDocument();
-    await vi.waitFor(() => expect(document.title).toBe('Pathways | CareCompliance'));
+    renderAt('/tasks-in-progress');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Tasks in progress' })).toBeInTheDocument();
+    await vi.waitFor(() => expect(document.title).toBe('Tasks in progress | CareCompliance'));
   });
 
   it('sends a logged-in user away from /login to /', async () => {

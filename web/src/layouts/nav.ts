@@ -1,4 +1,13 @@
-import { PRESET_ANY_OF, PRESET_PERMISSIONS, ReportsPerm, ResultsPerm, type Whitelabel } from '@cc/contracts';
+import {
+  CareCertificatePerm,
+  LibraryPerm,
+  PathwayPerm,
+  PRESET_ANY_OF,
+  PRESET_PERMISSIONS,
+  ReportsPerm,
+  ResultsPerm,
+  type Whitelabel,
+} from '@cc/contracts';
 import { organisationsWord } from '../whitelabel/words';
 
 /**
@@ -12,6 +21,8 @@ export interface NavItem {
   to: string | ((slug: string) => string);
   permissions?: number[];
   mode?: 'all' | 'any';
+  /** Hidden from a user holding any of these (a learner's entry to a page whose manager entry sits elsewhere). */
+  unless?: number[];
   /** Extra condition on the entity's feature flags. */
   feature?: 'can_see_new_dashboards' | 'can_manage_bookings';
   /** A count shown beside the label (AppShell fetches it). */
@@ -42,7 +53,25 @@ export function navSections(
         },
         { label: 'Messages', to: '/messages', badge: 'unreadMessages' },
         { label: 'Your bookings', to: '/your-bookings', permissions: [108] },
-        { label: wl.certificateGroupMenuName, to: '/care-certificate', permissions: [86, 87, 88, 93] },
+        // Everyone: a learner sees their own certificate there, managers and assessors their people's too.
+        { label: wl.certificateGroupMenuName, to: '/care-certificate' },
+        // Everyone's own pathways; people who manage pathways reach the same page from Organisation.
+        { label: 'My pathways', to: '/pathways', unless: [...PathwayPerm.view] },
+        // Everyone: the long jobs they started (reports, exports, imports, bulk attempts).
+        { label: 'Tasks in progress', to: '/tasks-in-progress' },
+      ],
+    },
+    {
+      // The white-label's name for the certificate heads its own group (issue 16).
+      title: wl.certificateGroupMenuName,
+      items: [
+        {
+          label: 'Historical certificates',
+          to: '/care-certificate/historical',
+          permissions: [CareCertificatePerm.historical],
+        },
+        { label: 'Standards', to: '/care-certificate/standards', superAdminOnly: true },
+        { label: 'Settings', to: '/care-certificate/settings', permissions: [CareCertificatePerm.assign] },
       ],
     },
     {
@@ -66,6 +95,8 @@ export function navSections(
       items: [
         // GET /users asks for 21; the page's role and type filters are offered only with 49/98 and 50.
         { label: 'Users', to: '/users', permissions: [21] },
+        // Issue 18: every call of the page asks for 3 (add user).
+        { label: 'Sign-up links', to: '/users/signup-links', permissions: [3] },
         { label: organisationsWord(wl), to: '/entities', permissions: [22] },
         { label: 'Job roles', to: (slug) => `/entities/${slug}/roles/`, permissions: [49, 98] },
         { label: 'User types', to: (slug) => `/entities/${slug}/types`, permissions: [50] },
@@ -77,7 +108,8 @@ export function navSections(
           to: (slug) => `/entities/${slug}/password-requirements`,
           permissions: [2],
         },
-        { label: 'Pathways', to: '/pathways', permissions: [24, 26] },
+        // GET /pathways asks for any of PathwayPerm.view; the page shows the caller's own pathways first.
+        { label: 'Pathways', to: '/pathways', permissions: [...PathwayPerm.view] },
       ],
     },
     {
@@ -114,6 +146,11 @@ export function navSections(
           permissions: [ReportsPerm.userCertificates],
         },
         { label: 'Role report', to: '/reports/role', permissions: [ReportsPerm.complianceReport] },
+        {
+          label: `${wl.certificateGroupMenuName} report`,
+          to: '/reports/care-certificate',
+          permissions: [CareCertificatePerm.report],
+        },
         { label: 'Report presets', to: '/reports/presets', permissions: [...PRESET_ANY_OF] },
         { label: 'Report schedules', to: '/reports/schedules', permissions: [PRESET_PERMISSIONS.schedules] },
       ],
@@ -122,7 +159,8 @@ export function navSections(
       title: 'Content',
       items: [
         { label: 'Content creator', to: '/content-creator', permissions: [63] },
-        { label: 'Libraries', to: '/libraries', permissions: [63] },
+        { label: 'Content designer', to: '/content-designer', permissions: [29, 63] },
+        { label: 'Libraries', to: '/libraries', permissions: [LibraryPerm.view] },
       ],
     },
     {
@@ -130,7 +168,8 @@ export function navSections(
       items: [
         { label: 'Search', to: '/system/search', permissions: [24] },
         { label: 'Importer logs', to: '/importer/logs', permissions: [99] },
-        { label: 'Access tokens', to: '/personal-access-tokens', permissions: [103] },
+        // Holders of 101 manage their own tokens there; 103 also sees everyone's (tokens/TokensPage.tsx).
+        { label: 'Access tokens', to: '/personal-access-tokens', permissions: [101, 103] },
         { label: 'Webhooks', to: '/webhooks', permissions: [112] },
         { label: 'Help articles', to: '/help-articles', superAdminOnly: true },
       ],
@@ -170,6 +209,7 @@ export function visibleNav(sections: NavSection[], ctx: NavContext): VisibleNavS
       title: section.title,
       items: section.items
         .filter((item) => !item.superAdminOnly || ctx.superAdmin === true)
+        .filter((item) => !item.unless || !ctx.can(item.unless, 'any'))
         .filter(
           (item) =>
             (item.orTrainer && ctx.trainer === true) ||

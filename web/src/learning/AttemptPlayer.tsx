@@ -24,6 +24,7 @@ import { buildOutline, initialStep, type OutlineTopic, remainingSteps, type Step
 import { PlayerSlot } from './PlayerSlot';
 import type { H5pOutcome } from './players/h5p-xapi';
 import { QuizPanel } from './QuizPanel';
+import { TOPIC_BODY_CLASS } from './topic-body';
 
 type Mode = 'attempt' | 'course';
 
@@ -422,7 +423,7 @@ function ElearningPlayer({
                 </div>
               </div>
               <div
-                className="topic-body max-w-none break-words text-[0.95rem] leading-relaxed text-slate-800 [&_a]:text-primary-700 [&_a]:underline [&_h2]:mt-4 [&_h2]:text-lg [&_h2]:font-semibold [&_h3]:mt-3 [&_h3]:font-semibold [&_img]:h-auto [&_img]:max-w-full [&_li]:ml-5 [&_ol]:list-decimal [&_p]:my-3 [&_ul]:list-disc"
+                className={TOPIC_BODY_CLASS}
                 data-testid="topic-body"
                 // Only the server's stored body_html, which the server sanitised when the author saved it.
                 // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised by the server on write (issue 4 item 5)

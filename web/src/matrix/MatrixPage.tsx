@@ -17,6 +17,7 @@ import { notifyError, notifySuccess } from '../app/notifications';
 import { useWhitelabel } from '../app/whitelabel';
 import { ComplianceFilters, complianceFilterParams, useComplianceFilters } from '../compliance/filters';
 import { download } from '../reports/api';
+import { taskStarted } from '../tasks/api';
 import { Button, Card, EmptyState, PageHeader, SearchInput, Select } from '../ui';
 import {
   DEFAULT_VIEW,
@@ -228,6 +229,7 @@ export default function MatrixPage() {
   const emailMe = async (format: 'pdf' | 'xlsx') => {
     try {
       await api.post('/reports/matrix', { ...filters, emailFormat: format });
+      taskStarted(); // the header's count of tasks in progress
       notifySuccess(MatrixMessages.emailQueued);
     } catch {
       // spec 2 §8: the emailed-matrix failure message, whatever the server said.

@@ -38,6 +38,7 @@ const timeOf = (iso: string) => formatDateTime(iso).split(' ').at(-1) ?? iso;
 
 function occasionText(d: NotificationDelivery): string {
   if (d.kind === 'booking') return `Booking: ${d.title}`;
+  if (d.kind === 'care_certificate') return d.title;
   if (d.kind === 'manager_digest') return `Weekly digest (${d.occasion.replace('-W', ', week ')})`;
   const course = d.course?.title ?? 'A course';
   const when = d.occasion === '0' ? 'expiry day' : `${d.occasion} days before expiry`;

@@ -178,6 +178,7 @@ export const LABELS = {
     exempt: 'Exempt',
     assessment: 'Assessment',
     pathway: 'Pathway',
+    document: 'Document read',
   },
   frequency: { daily: 'Daily', weekly: 'Weekly', monthly: 'Monthly' },
 } as const;

@@ -4,6 +4,7 @@ import { api, type Envelope } from '../app/api';
 import { usePermissionChecker } from '../app/auth';
 import { notifyError } from '../app/notifications';
 import { errorEnvelope } from '../entities/shared';
+import { taskStarted } from '../tasks/api';
 import { Button } from '../ui';
 import { download } from './api';
 
@@ -40,6 +41,7 @@ export function InspectionPackButton({ slug, name }: { slug: string; name: strin
       try {
         const res = await api.get<Envelope<InspectionPackStatus>>(`/inspection-packs/${pack.id}`);
         setPack(res.data.data);
+        taskStarted();
       } catch {
         setPack({ ...pack, status: 'failed', error: FAILED });
       }

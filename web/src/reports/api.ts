@@ -12,6 +12,7 @@ import {
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { type ApiResponse, api, type Envelope, isApiError, type Params } from '../app/api';
 import { notifyError } from '../app/notifications';
+import { taskStarted } from '../tasks/api';
 
 /** The reports' calls (spec 2 §7 "Reports") through THE api client. */
 
@@ -53,6 +54,7 @@ export function useComplianceReport(body: ComplianceQuery) {
 /** emailFormat: queue the report to be e-mailed to the caller. */
 export async function requestEmailedReport(body: ComplianceQuery, format: 'PDF' | 'XLSX'): Promise<string> {
   const res = await api.post<{ message: string }>('/reports/compliance', { ...body, emailFormat: format });
+  taskStarted(); // the header's count of tasks in progress
   return res.data.message;
 }
 

@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, buildUrl } from '../app/api';
 import { usePermissionChecker } from '../app/auth';
+import { approvePendingResult, deletePendingResult } from '../app/graphql/operations';
 import { notifyError } from '../app/notifications';
 import { errorEnvelope } from '../entities/shared';
 import {
@@ -60,7 +61,8 @@ export default function PendingPage() {
 
   const approve = async (r: ResultView) => {
     setBusy(r.id);
-    await resultRowAction(() => api.post<{ message?: string }>(`/results/pending/${r.id}/approve`), {
+    // GraphQL (spec 2 §7 "approving or deleting pending results"): web/src/app/graphql/README.md.
+    await resultRowAction(() => approvePendingResult(r.id), {
       success: ResultsMessages.resultApproved,
       failure: ResultsMessages.fetchResultsFailed,
       after: refresh,
@@ -68,7 +70,7 @@ export default function PendingPage() {
     setBusy(null);
   };
   const remove = (r: ResultView) =>
-    resultRowAction(() => api.delete<{ message?: string }>(`/results/pending/${r.id}`), {
+    resultRowAction(() => deletePendingResult(r.id), {
       success: ResultsMessages.resultDeleted,
       failure: ResultsMessages.fetchResultsFailed,
       after: refresh,

@@ -86,6 +86,7 @@ export const RESULT_TYPE_LABELS: Record<string, string> = {
   exempt: 'Exemption',
   assessment: 'Assessment',
   pathway: 'Pathway',
+  document: 'Document read',
 };
 
 export const formatBytes = (n: number) =>

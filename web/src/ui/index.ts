@@ -6,6 +6,7 @@ export { cx } from './cx';
 export { type Column, DataTable } from './DataTable';
 export { EmptyState } from './EmptyState';
 export { Checkbox, Select, TextArea, TextField } from './Field';
+export { FoldingFilters } from './FoldingFilters';
 export { FormError } from './FormError';
 export { PagedListCard } from './PagedListCard';
 export { type Crumb, PageHeader } from './PageHeader';

@@ -1,14 +1,16 @@
-import { formatDate, Messages, type Paged, Perm, type UserSummary } from '@cc/contracts';
+import { formatDate, LearningPerm, Messages, type Paged, Perm, type UserSummary } from '@cc/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { api } from '../app/api';
 import { usePermission } from '../app/auth';
 import { notifyError } from '../app/notifications';
 import { useWhitelabel } from '../app/whitelabel';
 import { errorEnvelope } from '../entities/shared';
+import { StartCourseDialog } from '../tasks/StartCourseDialog';
 import {
   Badge,
+  Button,
   ButtonLink,
   Card,
   CardPagination,
@@ -63,6 +65,9 @@ export default function UsersPage() {
   const wl = useWhitelabel();
   const navigate = useNavigate();
   const canAdd = usePermission([Perm.addUser]);
+  // 111 bulk create attempts: start a course for several people at once (a background task).
+  const canStartCourses = usePermission([LearningPerm.bulkCreateAttempts]);
+  const [starting, setStarting] = useState(false);
   const [params, setParams] = useSearchParams();
   const filters = filtersFromParams(params);
   const setFilters = (patch: Partial<UserListFilters>) =>
@@ -150,7 +155,18 @@ export default function UsersPage() {
       <PageHeader
         title="Users"
         description="People in the organisations you can see."
-        actions={canAdd ? <ButtonLink to="/users/create">Add a user</ButtonLink> : undefined}
+        actions={
+          canAdd || canStartCourses ? (
+            <div className="flex flex-wrap gap-2">
+              {canStartCourses ? (
+                <Button variant="secondary" onClick={() => setStarting(true)}>
+                  Start a course for people
+                </Button>
+              ) : null}
+              {canAdd ? <ButtonLink to="/users/create">Add a user</ButtonLink> : null}
+            </div>
+          ) : undefined
+        }
       />
       <Card padded={false}>
         <div className="grid grid-cols-1 gap-3 border-b border-slate-200 p-4 sm:grid-cols-2 lg:grid-cols-4 lg:items-end">
@@ -253,6 +269,7 @@ export default function UsersPage() {
           label="User pages"
         />
       </Card>
+      {canStartCourses ? <StartCourseDialog open={starting} onClose={() => setStarting(false)} /> : null}
     </div>
   );
 }

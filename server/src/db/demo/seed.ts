@@ -2,10 +2,13 @@ import { PERMISSIONS } from '@cc/contracts';
 import { sql } from 'kysely';
 import { hashPassword } from '../../auth/passwords';
 import { seedBookingsDemo } from '../../bookings/demo';
+import { seedCareCertificateDemo } from '../../care-certificate/demo';
 import { seedComplianceDemo } from '../../compliance/demo-seed';
+import { type DemoStorage, seedDocumentsDemo } from '../../documents/demo';
 import { seedHelpDemo } from '../../help/demo';
 import { seedMessagingDemo } from '../../messaging/demo';
 import { seedNotificationsDemo } from '../../notifications/demo';
+import { seedPathwaysDemo } from '../../pathways/demo';
 import { seedPresetsDemo } from '../../presets/demo';
 import { backfillComplianceHistoryIn } from '../../reports/jobs';
 import { seedResultsDemo } from '../../results/demo';
@@ -20,6 +23,7 @@ export const DEMO_LOGINS = [
   { email: 'manager@demo.test', label: 'home manager (Oakfield House)' },
   { email: 'trainer@demo.test', label: 'trainer (Brightpath Training)' },
   { email: 'learner@demo.test', label: 'care assistant (Oakfield House)' },
+  { email: 'assessor@demo.test', label: 'Care Certificate assessor (Oakfield House)' },
 ] as const;
 
 const ALL = PERMISSIONS.map((p) => p.id);
@@ -33,10 +37,10 @@ export const TYPE_PERMISSIONS: Record<string, number[]> = {
   Manager: [
     3, 4, 5, 6, 7, 12, 13, 14, 15, 16, 17, 18, 19, 21, 22, 23, 24, 25, 26, 35, 36, 39, 40, 41, 42, 43, 44, 45,
     49, 50, 53, 56, 67, 68, 79, 80, 81, 86, 87, 88, 89, 91, 93, 94, 95, 96, 97, 98, 104, 105, 108, 117, 118,
-    120, 127,
+    120, 127, 134, 135, 136,
   ],
   Trainer: [6, 7, 9, 11, 21, 24, 25, 26, 29, 30, 44, 63, 80, 89, 104, 108, 109, 110, 123, 127, 128],
-  Learner: [6, 44, 80, 104, 108, 118, 127],
+  Learner: [6, 44, 80, 104, 108, 118, 127, 134],
 };
 export const CARE_ROLES: { name: string; inspectable: boolean; weight: number }[] = [
   { name: 'Care Assistant', inspectable: true, weight: 40 },
@@ -189,14 +193,14 @@ export async function insertStaff(db: Db, o: StaffOptions): Promise<number> {
  * The demo (issue 2 §8): one level A care group with three level B homes, one training company, about 200 staff,
  * and the four logins printed at start-up. Runs only on an empty database.
  */
-export async function seedDemoIfEmpty(db: Db): Promise<boolean> {
+export async function seedDemoIfEmpty(db: Db, storage: DemoStorage = null): Promise<boolean> {
   const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM entities`.execute(db);
   if ((rows[0]?.n ?? 0) > 0) return false;
-  await seedDemo(db);
+  await seedDemo(db, storage);
   return true;
 }
 
-export async function seedDemo(db: Db): Promise<void> {
+export async function seedDemo(db: Db, storage: DemoStorage = null): Promise<void> {
   const passwordHash = await hashPassword(DEMO_PASSWORD);
   const now = new Date();
   await db.transaction().execute(async (trx) => {
@@ -343,6 +347,27 @@ export async function seedDemo(db: Db): Promise<void> {
     await seedNotificationsDemo(trx, { groupId: group });
     await seedHelpDemo(trx);
     await seedBookingsDemo(trx, { groupId: group, trainingId: training, homeIds, now });
+    await seedCareCertificateDemo(trx, {
+      oakfieldId: homeIds['oakfield-house'] as number,
+      roleIds: groupRoles,
+      learnerTypeId: groupTypes.Learner as number,
+      passwordHash,
+      now,
+    });
+    await seedDocumentsDemo(trx, {
+      groupId: group,
+      oakfieldId: homeIds['oakfield-house'] as number,
+      careAssistantRoleId: groupRoles['Care Assistant'] as number,
+      managerTypeId: groupTypes.Manager as number,
+      storage,
+      now,
+    });
+    // Pathways (issue 17): after the courses and the Care Certificate demo (its Dementia Awareness pass is step 1).
+    await seedPathwaysDemo(trx, {
+      oakfieldId: homeIds['oakfield-house'] as number,
+      roleIds: groupRoles,
+      now,
+    });
     // The compliance report's 12-month trend (reports/jobs.ts): past month ends back-filled from the results history.
     await backfillComplianceHistoryIn(trx, now, 12);
   });

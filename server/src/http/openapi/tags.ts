@@ -1,0 +1,48 @@
+/**
+ * What each tag of the OpenAPI document covers, in a care manager's words. A tag missing here (a capability added
+ * later) is described by its path; the tag itself comes from the route (`schema.tags`) or its first path segment.
+ */
+export const TAG_DESCRIPTIONS: Record<string, string> = {
+  auth: 'Signing in and out, the signed-in user, passwords, e-mail verification and sessions.',
+  'auth-events': 'Who signed in, when and from where.',
+  system: 'Version and health of the platform.',
+  entities: 'Organisations: groups (level A) and their homes or sites (level B), and their settings.',
+  users: 'Staff accounts: create, update, find people and see their permissions.',
+  roles: 'Job roles of an organisation (Care assistant, Senior carer, Nurse...).',
+  types: 'User types: the permission sets people are given.',
+  tags: 'Tags that group people across organisations (Night team, Bank staff).',
+  permissions: 'Permission ids, and who holds them.',
+  whitelabel: "The organisation's own name, colours, logos and words for Mandatory and Required.",
+  files: 'Stored files (logos, images).',
+  mail: 'The outbox of e-mails the platform sent or will send.',
+  courses: 'Courses: the training people must do or may do.',
+  'entity content': 'Which courses and content an organisation offers its staff.',
+  content: 'E-learning content of a course.',
+  lessons: 'Lessons inside content.',
+  topics: 'Topics inside lessons.',
+  quizzes: 'Quizzes and their questions.',
+  h5p: 'Interactive H5P activities.',
+  learning: 'Taking training: attempts, progress and what a learner may take next.',
+  certificates: 'Training certificates (PDF) and their branding.',
+  packages: 'SCORM and H5P packages.',
+  reports: 'Compliance, matrix, role, certificate, results and staff reports; exports and inspection packs.',
+  results: 'Results: every completion, historical and exempt records, pending approvals, evidence.',
+  'bulk events': 'Recording one training event for many people at once.',
+  compliance:
+    'Which courses each role must do (Mandatory) or should do (Required), and how long a pass lasts.',
+  dashboards: 'Figures for the learner and manager dashboards.',
+  messaging: 'Messages between staff and managers.',
+  bookings: 'Face-to-face training sessions, delegates, trainers and calendar feeds.',
+  'care-certificate': 'The Care Certificate: 16 standards, evidence, observations and sign-off.',
+  pathways: 'Learning pathways (inductions): steps, allocations and sign-off.',
+  documents: 'Policy libraries and documents staff read and acknowledge.',
+  designer: 'Certificate and report designs.',
+  notifications: 'Notifications to the signed-in user.',
+  help: 'Help articles and contacting support.',
+  'personal access tokens':
+    'Tokens for integrations: Authorization: Bearer <token>, limited to their abilities.',
+  webhooks: 'Endpoints that receive signed events (Standard Webhooks) when things change.',
+  importer: 'CSV imports of users and training records: plan, apply, undo, logs.',
+  tasks: 'Long jobs in progress (exports, imports, bulk events) and their results.',
+  'signup links': 'Links new starters use to create their own account.',
+};

@@ -1,0 +1,334 @@
+import { loadActor } from '../auth/actor';
+import { markScoresStale } from '../compliance/scores-cache';
+import type { Ctx } from '../http/context';
+import type { JobContext } from '../jobs/queue';
+import { PermanentJobError, registerJob } from '../jobs/queue';
+import { lockLatestResults, runResultListeners } from '../results/service';
+import { failTask, finishTask, reportTaskProgress } from '../tasks/service';
+import { emitWebhookEvent } from '../webhooks/events';
+import {
+  type BatchRow,
+  createResults,
+  createUsers,
+  deleteCreatedResults,
+  insertPlanErrors,
+  nextRows,
+  pairsOf,
+  recomputeLatestResults,
+  removeCreatedUsers,
+  restoreResults,
+  restoreUsers,
+  updateResults,
+  updateUsers,
+} from './queries';
+import { runPlan } from './service';
+
+/**
+ * The importer's background jobs: plan (big files), apply and undo. Apply and undo work in batches of BATCH plan
+ * rows, one transaction each, with set-based SQL (queries.ts); each batch flips its rows' `applied` flag in the same
+ * transaction, so a retried job carries on where the last committed batch ended. The final transaction marks the
+ * import applied (and emits `import.completed`) or undone, and ends the task.
+ */
+export const BATCH = 1000;
+
+interface Payload {
+  importId: number;
+  taskId: number;
+}
+
+/** The service ctx of the person who started the phase, acting in the import's organisation. */
+async function ctxFor(job: JobContext, userId: number, entityId: number): Promise<Ctx> {
+  const actor = await loadActor(job.db, userId, { via: 'session', sessionId: `importer-job-${job.job.id}` });
+  if (!actor) throw new PermanentJobError('The person who started the import no longer exists.');
+  let actingAs = actor.actingAs;
+  if (entityId !== actor.primaryEntity.id) {
+    const e = await job.db
+      .selectFrom('entities')
+      .select(['id', 'slug', 'name', 'level', 'parent_id'])
+      .where('id', '=', entityId)
+      .executeTakeFirstOrThrow();
+    actingAs = e;
+  }
+  return { ...job, actor: { ...actor, actingAs }, ip: null, userAgent: null, memo: new Map() };
+}
+
+const loadImportRow = (job: JobContext, id: number) =>
+  job.db.selectFrom('imports').selectAll().where('id', '=', id).executeTakeFirst();
+
+/** Marks the import failed with a plain sentence, ends the task, and stops the job (no retry). */
+async function fail(job: JobContext, p: Payload, error: unknown): Promise<never> {
+  const message =
+    (error as { code?: string })?.code === '23505'
+      ? 'An e-mail address or employee number in the file was given to someone else while the import ran. Undo the import, plan the file again and apply the new plan.'
+      : error instanceof Error
+        ? error.message
+        : 'The import stopped.';
+  const now = job.clock();
+  await job.db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('imports')
+      .set({ status: 'failed', failure: message.slice(0, 1000), updated_at: now })
+      .where('id', '=', p.importId)
+      .where('status', 'in', ['planning', 'applying', 'undoing'])
+      .execute();
+    await failTask(trx, p.taskId, message, now);
+  });
+  throw new PermanentJobError(message);
+}
+
+async function progress(job: JobContext, p: Payload, done: number) {
+  await reportTaskProgress(job.db, p.taskId, { done }, job.clock());
+}
+
+async function planJob(job: JobContext, p: Payload) {
+  const imp = await loadImportRow(job, p.importId);
+  if (imp?.status !== 'planning' || imp.created_by === null) return;
+  try {
+    const ctx = await ctxFor(job, imp.created_by, imp.entity_id);
+    await runPlan(ctx, imp.id, (done) => progress(job, p, done));
+    const after = await loadImportRow(job, p.importId);
+    if (after?.status === 'failed')
+      await failTask(job.db, p.taskId, after.failure ?? 'The file could not be planned.', job.clock());
+    else
+      await finishTask(
+        job.db,
+        p.taskId,
+        { summary: `${after?.total_rows ?? 0} rows checked`, link: `/importer/logs?import=${imp.uuid}` },
+        job.clock(),
+      );
+  } catch (error) {
+    if (error instanceof PermanentJobError) throw error;
+    await fail(job, p, error);
+  }
+}
+
+/** Runs `batch` over the rows of `action` still in state `applied`, until none is left; returns rows done. */
+async function eachBatch(
+  job: JobContext,
+  importId: number,
+  action: 'create' | 'update',
+  applied: boolean,
+  batch: (rows: BatchRow[]) => Promise<void>,
+  after: (n: number) => Promise<void>,
+) {
+  let done = 0;
+  for (;;) {
+    const rows = await nextRows(job.db, importId, action, applied, BATCH);
+    if (!rows.length) return done;
+    await batch(rows);
+    done += rows.length;
+    await after(done);
+  }
+}
+
+async function applyJob(job: JobContext, p: Payload) {
+  const imp = await loadImportRow(job, p.importId);
+  if (imp?.status !== 'applying' || imp.applied_by === null) return;
+  const started = Date.now();
+  try {
+    let done = 0;
+    const tick = async (n: number) => progress(job, p, done + n);
+    for (const action of ['create', 'update'] as const) {
+      done += await eachBatch(
+        job,
+        imp.id,
+        action,
+        false,
+        async (rows) => {
+          await job.db.transaction().execute(async (trx) => {
+            const now = job.clock();
+            if (imp.kind === 'users') {
+              if (action === 'update') return updateUsers(trx, imp.id, rows, now);
+              const created = new Set(await createUsers(trx, imp.id, rows));
+              const lost = rows.filter((r) => !created.has(r.row_number));
+              if (!lost.length) return;
+              // Taken since the plan (someone else got the address or number): the row becomes an error.
+              await trx
+                .deleteFrom('import_rows')
+                .where('import_id', '=', imp.id)
+                .where(
+                  'row_number',
+                  'in',
+                  lost.map((r) => r.row_number),
+                )
+                .execute();
+              await insertPlanErrors(
+                trx,
+                imp.id,
+                lost.map((r) => ({
+                  rowNumber: r.row_number,
+                  column: 'email',
+                  message:
+                    'This e-mail address or employee number was given to someone else after the plan was made.',
+                  values: (r.data as { values: Record<string, string> }).values,
+                })),
+              );
+              await trx
+                .updateTable('imports')
+                .set((eb) => ({
+                  error_count: eb('error_count', '+', lost.length),
+                  create_count: eb('create_count', '-', lost.length),
+                }))
+                .where('id', '=', imp.id)
+                .execute();
+              return;
+            }
+            const sets = rows.map((r) => (r.data as { set: { user_id: number; course_id: number } }).set);
+            const pairs =
+              action === 'create'
+                ? sets.map((s) => ({ user_id: s.user_id, course_id: s.course_id }))
+                : await pairsOf(
+                    trx,
+                    rows.map((r) => r.target_id as number),
+                  );
+            await lockLatestResults(
+              trx,
+              pairs.map((x) => ({ userId: x.user_id, courseId: x.course_id })),
+            );
+            if (action === 'create') await createResults(trx, imp.id, rows, imp.applied_by);
+            else await updateResults(trx, imp.id, rows, now);
+            await recomputeLatestResults(trx, pairs, now);
+            // Pathway steps and webhooks hear of imported records as of hand-entered ones.
+            await runResultListeners(
+              trx,
+              pairs.map((x) => ({ userId: x.user_id, courseId: x.course_id, type: 'historical' as const })),
+              now,
+            );
+            markScoresStale();
+          });
+        },
+        tick,
+      );
+    }
+    await job.db.transaction().execute(async (trx) => {
+      const now = job.clock();
+      const counts = await trx
+        .selectFrom('import_rows')
+        .select((eb) => [
+          eb.fn.countAll<number>().filterWhere('action', '=', 'create').as('created'),
+          eb.fn.countAll<number>().filterWhere('action', '=', 'update').as('updated'),
+        ])
+        .where('import_id', '=', imp.id)
+        .where('applied', '=', true)
+        .executeTakeFirstOrThrow();
+      const fresh = await trx
+        .selectFrom('imports')
+        .select(['error_count', 'unchanged_count'])
+        .where('id', '=', imp.id)
+        .executeTakeFirstOrThrow();
+      await trx
+        .updateTable('imports')
+        .set({
+          status: 'applied',
+          created_count: Number(counts.created),
+          updated_count: Number(counts.updated),
+          applied_at: now,
+          apply_ms: Date.now() - started,
+          updated_at: now,
+        })
+        .where('id', '=', imp.id)
+        .execute();
+      await emitWebhookEvent(trx, {
+        entityId: imp.entity_id,
+        type: 'import.completed',
+        data: {
+          uuid: imp.uuid,
+          kind: imp.kind,
+          counts: {
+            created: Number(counts.created),
+            updated: Number(counts.updated),
+            unchanged: fresh.unchanged_count,
+            errors: fresh.error_count,
+          },
+        },
+      });
+      await finishTask(
+        trx,
+        p.taskId,
+        {
+          summary: `${counts.created} created, ${counts.updated} updated`,
+          link: `/importer/logs?import=${imp.uuid}`,
+        },
+        now,
+      );
+      await job.finish(trx);
+    });
+  } catch (error) {
+    if (error instanceof PermanentJobError) throw error;
+    await fail(job, p, error);
+  }
+}
+
+async function undoJob(job: JobContext, p: Payload) {
+  const imp = await loadImportRow(job, p.importId);
+  if (imp?.status !== 'undoing') return;
+  try {
+    let kept = 0;
+    let done = 0;
+    const tick = async (n: number) => progress(job, p, done + n);
+    for (const action of ['create', 'update'] as const) {
+      done += await eachBatch(
+        job,
+        imp.id,
+        action,
+        true,
+        async (rows) => {
+          await job.db.transaction().execute(async (trx) => {
+            const now = job.clock();
+            if (imp.kind === 'users') {
+              if (action === 'create') kept += await removeCreatedUsers(trx, imp.id, rows);
+              else await restoreUsers(trx, imp.id, rows, now);
+              return;
+            }
+            const pairs = await pairsOf(
+              trx,
+              rows.map((r) => r.target_id as number),
+            );
+            await lockLatestResults(
+              trx,
+              pairs.map((x) => ({ userId: x.user_id, courseId: x.course_id })),
+            );
+            if (action === 'create') await deleteCreatedResults(trx, imp.id, rows, now);
+            else await restoreResults(trx, imp.id, rows, now);
+            await recomputeLatestResults(trx, pairs, now);
+            markScoresStale();
+          });
+        },
+        tick,
+      );
+    }
+    await job.db.transaction().execute(async (trx) => {
+      const now = job.clock();
+      await trx
+        .updateTable('imports')
+        .set((eb) => ({
+          status: 'undone',
+          kept_count: eb('kept_count', '+', kept),
+          undone_at: now,
+          updated_at: now,
+        }))
+        .where('id', '=', imp.id)
+        .execute();
+      await finishTask(
+        trx,
+        p.taskId,
+        {
+          summary: kept ? `Undone; ${kept} people kept (they have their own data now)` : 'Undone',
+          link: `/importer/logs?import=${imp.uuid}`,
+        },
+        now,
+      );
+      await job.finish(trx);
+    });
+  } catch (error) {
+    if (error instanceof PermanentJobError) throw error;
+    await fail(job, p, error);
+  }
+}
+
+/** Issue 18: the importer capability's job handlers (registered by jobs/index.ts). */
+export function registerImporterJobs(): void {
+  registerJob<Payload>('importer.plan', planJob, { maxAttempts: 1, timeoutSeconds: 1800 });
+  registerJob<Payload>('importer.apply', applyJob, { maxAttempts: 1, timeoutSeconds: 1800 });
+  registerJob<Payload>('importer.undo', undoJob, { maxAttempts: 1, timeoutSeconds: 1800 });
+}

@@ -1,0 +1,87 @@
+import {
+  CreateSignupLinkBody,
+  SignupLinkMessages as M,
+  OpenSignupLinkBody,
+  SignedUp,
+  SignUpBody,
+  SignupLinkListQuery,
+  SignupLinkParams,
+  SignupListQuery,
+} from '@cc/contracts';
+import { z } from 'zod';
+import { startWebSession } from '../auth/service';
+import type { App } from '../http/app-types';
+import { setSessionCookies } from '../http/authenticate';
+import { ok, paginate } from '../http/envelope';
+import { mySignup, openSignupLink, signUpThroughLink } from './public-service';
+import {
+  approveSignup,
+  createSignupLink,
+  getSignupLink,
+  listSignupLinks,
+  listSignupsOf,
+  rejectSignup,
+  revokeSignupLink,
+} from './service';
+
+/**
+ * Sign-up links (issue 18; contracts signup-links.ts): HTTP only, the rules live in the services. The manager's
+ * routes need a session or token and permission 3; `open` and `sign-up` are the public page's (no login).
+ */
+export async function signupLinkRoutes(app: App): Promise<void> {
+  const tags = ['signup-links'];
+  app.get('/signup-links', { schema: { tags, querystring: SignupLinkListQuery } }, async (r) => {
+    const { data, total } = await listSignupLinks(r.ctx, r.query);
+    return paginate(data, total, r.query, r.url);
+  });
+  app.post('/signup-links', { schema: { tags, body: CreateSignupLinkBody } }, async (r, reply) =>
+    reply.status(201).send(ok(await createSignupLink(r.ctx, r.body), M.created)),
+  );
+  app.get('/signup-links/signups', { schema: { tags, querystring: SignupListQuery } }, async (r) => {
+    const { data, total } = await listSignupsOf(r.ctx, r.query);
+    return paginate(data, total, r.query, r.url);
+  });
+  app.get('/signup-links/mine', { schema: { tags } }, async (r) => ok(await mySignup(r.ctx)));
+  app.get('/signup-links/:id', { schema: { tags, params: SignupLinkParams } }, async (r) =>
+    ok(await getSignupLink(r.ctx, r.params.id)),
+  );
+  app.post('/signup-links/:id/revoke', { schema: { tags, params: SignupLinkParams } }, async (r) =>
+    ok(await revokeSignupLink(r.ctx, r.params.id), M.revoked),
+  );
+  app.post('/signup-links/signups/:id/approve', { schema: { tags, params: SignupLinkParams } }, async (r) =>
+    ok(await approveSignup(r.ctx, r.params.id), M.approved),
+  );
+  app.post('/signup-links/signups/:id/reject', { schema: { tags, params: SignupLinkParams } }, async (r) => {
+    const { view, message } = await rejectSignup(r.ctx, r.params.id);
+    return ok(view, message);
+  });
+
+  // The public page (no login). POST, so the token travels in the body and not in access logs' URLs.
+  app.post(
+    '/signup-links/open',
+    { config: { auth: false, csrf: 'off' }, schema: { tags, body: OpenSignupLinkBody } },
+    async (r) => ok(await openSignupLink(r.ctx, r.body.token)),
+  );
+  // A web-session route like /login (a signed-out browser sends its csrf-cookie token), then signed in at once.
+  app.post(
+    '/signup-links/sign-up',
+    {
+      config: { auth: false, csrf: 'session-or-json' },
+      schema: {
+        tags,
+        body: SignUpBody,
+        response: {
+          201: z.object({ data: SignedUp, message: z.string() }),
+          202: z.object({ message: z.string() }),
+        },
+      },
+    },
+    async (r, reply) => {
+      const outcome = await signUpThroughLink(r.ctx, r.body);
+      if (outcome.kind === 'taken') return reply.status(202).send({ message: M.checkEmail });
+      const { session, user } = await startWebSession(r.ctx, outcome.userId, r.session?.id ?? null);
+      setSessionCookies(reply, r.ctx, session.secret, session.csrfToken);
+      return reply.status(201).send({ data: { user, pending: true as const }, message: M.signedUp });
+    },
+  );
+}

@@ -1,0 +1,216 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import {
+  ADMIN,
+  apiGet,
+  BASE,
+  bearer,
+  checkPage,
+  client,
+  launch,
+  MANAGER,
+  NARROW,
+  newPage,
+  rectanglePdf,
+  signIn,
+  toast,
+} from './lib.mjs';
+
+/**
+ * Issue 17, documents and libraries in the browser: a manager creates a library, uploads a PDF with a check
+ * question and makes it Mandatory for the Care Assistant role at Oakfield House; the learner (a care assistant there)
+ * sees it in their to-do on a phone (375 px), opens it (pdf.js draws the page on a canvas), is refused a wrong answer,
+ * acknowledges; the manager publishes version 2 with a note; the learner is asked again and sees what changed.
+ * Every page is screenshotted and checked with axe at 1280 and 375 px. The document and library are deleted at the
+ * end, so the demo learner's to-do is as it was for the files run after this one.
+ */
+const LEARNER = { email: 'learner@demo.test', password: ADMIN.password };
+const WIDE = { width: 1280, height: 800 };
+const stamp = Date.now().toString(36);
+const LIBRARY = `Policies ${stamp}`;
+const TITLE = `Safeguarding policy ${stamp}`;
+const QUESTION = 'Who do you tell first about a safeguarding concern?';
+const RIGHT = 'The person in charge';
+const WRONG = 'Nobody';
+const NOTE = 'Section 3 now names the safeguarding lead.';
+
+let browser;
+let cleanUp = async () => {};
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await cleanUp().catch((e) => console.error(`[e2e] documents clean-up: ${e.message}`));
+  await browser?.close();
+});
+
+/**
+ * Screenshots and axe at both widths, back at the width the page had. The page is reloaded at each width, as a phone
+ * or a desktop would open it (the side navigation is a drawer, closed, on a phone; open on a desktop).
+ */
+async function checkBoth(page, name) {
+  const size = page.viewportSize();
+  for (const viewport of [WIDE, NARROW]) {
+    await page.setViewportSize(viewport);
+    await page.reload();
+    await checkPage(page, name);
+  }
+  await page.setViewportSize(size);
+  await page.reload();
+}
+
+/** The first page of the PDF is drawn: a canvas with pixels that are not blank. */
+async function assertPdfDrawn(page) {
+  const canvas = page.locator('[data-testid=pdf-viewer] canvas').first();
+  await canvas.waitFor();
+  await page.waitForFunction(() => {
+    const c = document.querySelector('[data-testid=pdf-viewer] canvas');
+    if (!c?.width || !c.height) return false;
+    const data = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let dark = 0;
+    for (let i = 0; i < data.length; i += 4 * 97) if (data[i] < 128 && data[i + 3] > 0) dark += 1;
+    return dark > 50;
+  });
+  const box = await canvas.boundingBox();
+  const width = page.viewportSize().width;
+  assert.ok(box && box.width <= width, `the page fits the width (${box?.width} of ${width})`);
+}
+
+describe('documents: upload, require, read and acknowledge, new version', () => {
+  it('takes a policy from upload to an acknowledgement, and asks again after a new version', async () => {
+    const manager = client(await bearer(MANAGER, 'e2e documents'));
+    const learnerName = (await client(await bearer(LEARNER, 'e2e documents'))('GET', '/auth/user')).name;
+
+    // 1. The manager adds a library (1280 px).
+    const m = await newPage(browser, WIDE);
+    await signIn(m.page, MANAGER);
+    await m.page.goto(`${BASE}/libraries`);
+    await m.page.getByTestId('libraries-list').waitFor();
+    await m.page.getByRole('button', { name: 'Add a library' }).first().click();
+    const libraryDialog = m.page.getByRole('dialog', { name: 'Add a library' });
+    await libraryDialog.getByLabel(/^Name/).fill(LIBRARY);
+    await checkPage(m.page, 'documents-add-library');
+    await libraryDialog.getByRole('button', { name: 'Add library' }).click();
+    await toast(m.page, 'Library created.');
+    await m.page.getByRole('link', { name: LIBRARY }).waitFor();
+    await checkBoth(m.page, 'documents-libraries');
+
+    // 2. It uploads the PDF with a check question; a wrong file is refused before sending.
+    await m.page.getByRole('link', { name: LIBRARY }).click();
+    await m.page.getByRole('heading', { name: LIBRARY, level: 1 }).waitFor();
+    await m.page.getByText('No documents yet').waitFor();
+    await checkBoth(m.page, 'documents-library-empty');
+    await m.page.getByRole('button', { name: 'Upload a document' }).first().click();
+    const upload = m.page.getByRole('dialog', { name: 'Upload a document' });
+    await upload.getByLabel(/^Title/).fill(TITLE);
+    await upload.getByLabel(/^File/).setInputFiles({
+      name: 'policy.pdf',
+      mimeType: 'application/pdf',
+      buffer: Buffer.from('<html><script>alert(1)</script></html>'),
+    });
+    await upload.getByText('Upload a PDF, an office document or an image.').waitFor();
+    await upload.getByLabel(/^File/).setInputFiles({
+      name: 'safeguarding.pdf',
+      mimeType: 'application/pdf',
+      buffer: rectanglePdf('0.1 0.3 0.8 rg 60 600 475 160 re f 0.2 0.2 0.2 rg 60 100 475 400 re f'),
+    });
+    await upload.getByLabel(/Ask a short question/).check();
+    await upload.getByLabel(/^Question/).fill(QUESTION);
+    await upload.getByLabel('Answer 1', { exact: true }).fill(WRONG);
+    await upload.getByLabel('Answer 2', { exact: true }).fill(RIGHT);
+    await upload.getByLabel('Answer 2 is the right answer').check();
+    await checkPage(m.page, 'documents-upload');
+    await upload.getByRole('button', { name: 'Upload' }).click();
+    await toast(m.page, 'Document added.');
+    const link = m.page.getByRole('link', { name: TITLE });
+    await link.waitFor();
+    await checkBoth(m.page, 'documents-library');
+    const documentId = Number((await link.getAttribute('href')).split('/').pop());
+    const libraryId = Number(new URL(m.page.url()).pathname.split('/').pop());
+    cleanUp = async () => {
+      await manager('DELETE', `/documents/${documentId}`);
+      await manager('DELETE', `/libraries/${libraryId}`);
+    };
+
+    // 3. It makes the document Mandatory for care assistants at Oakfield House.
+    await link.click();
+    await m.page.getByRole('heading', { name: TITLE, level: 1 }).waitFor();
+    await assertPdfDrawn(m.page);
+    const requirements = m.page.getByTestId('requirements');
+    const home = (await apiGet(m.page, '/auth/user')).body.data.primary_entity;
+    assert.equal(home.name, 'Oakfield House');
+    await requirements.getByRole('combobox').first().selectOption(home.slug);
+    await requirements.getByLabel('Care Assistant', { exact: true }).check();
+    await requirements.getByRole('button', { name: 'Save job roles' }).click();
+    await toast(m.page, 'Saved: these job roles must read this document.');
+    await requirements
+      .getByRole('list', { name: 'Job roles that must read it' })
+      .getByText(/Care Assistant/)
+      .waitFor();
+    await checkBoth(m.page, 'documents-document-manager');
+
+    // 4. The learner sees it in their to-do on a phone, opens it, is refused a wrong answer, acknowledges.
+    const l = await newPage(browser, NARROW);
+    await signIn(l.page, LEARNER);
+    const row = l.page.getByTestId('learner-todo').getByTestId('todo-row').filter({ hasText: TITLE });
+    await row.getByText('Read it and confirm you have understood it.').waitFor();
+    await checkPage(l.page, 'documents-learner-todo');
+    await row.getByRole('link', { name: `Read ${TITLE}` }).click();
+    await l.page.waitForURL(`${BASE}/document/${documentId}`);
+    await assertPdfDrawn(l.page);
+    const panel = l.page.getByTestId('ack-panel');
+    await panel.getByLabel(WRONG).check();
+    await panel.getByLabel(/^Your name/).fill(learnerName);
+    await checkPage(l.page, 'documents-learner-document');
+    await panel.getByRole('button', { name: 'I have read and understood version 1' }).click();
+    await panel.getByText('That is not the right answer: read the document again.').first().waitFor();
+    await panel.getByLabel(RIGHT).check();
+    await panel.getByRole('button', { name: 'I have read and understood version 1' }).click();
+    await toast(l.page, 'Thank you: your acknowledgement is recorded.');
+    const receipt = l.page.getByTestId('ack-receipt');
+    await receipt.getByText('You have read and understood version 1.').waitFor();
+    assert.match(await receipt.textContent(), new RegExp(learnerName));
+    await checkBoth(l.page, 'documents-learner-receipt');
+
+    // 5. The manager publishes version 2 with what changed.
+    await m.page.reload();
+    await m.page.getByRole('button', { name: 'Upload a new version' }).click();
+    const next = m.page.getByRole('dialog', { name: 'Upload a new version' });
+    await next.getByLabel(/^File/).setInputFiles({
+      name: 'safeguarding-v2.pdf',
+      mimeType: 'application/pdf',
+      buffer: rectanglePdf('0.8 0.2 0.1 rg 60 600 475 160 re f 0.2 0.2 0.2 rg 60 100 475 400 re f'),
+    });
+    await next.getByLabel(/^What changed/).fill(NOTE);
+    await next.getByRole('button', { name: 'Publish new version' }).click();
+    await next.getByText('Confirm that staff will be asked to read it again.').waitFor();
+    await next.getByLabel(/will be asked to read and acknowledge it again/).check();
+    await checkPage(m.page, 'documents-new-version');
+    await next.getByRole('button', { name: 'Publish new version' }).click();
+    await toast(m.page, 'New version published: staff will be asked to read it again.');
+    const history = m.page.getByTestId('history');
+    await history.getByText('Version 2 (current)').waitFor();
+    await history.getByText(NOTE).waitFor();
+    const acks = m.page.getByTestId('acknowledgements');
+    await acks.getByText(learnerName).first().waitFor();
+    await checkBoth(m.page, 'documents-document-v2-manager');
+
+    // 6. The learner is asked again, with what changed above the document.
+    await l.page.goto(`${BASE}/`);
+    const again = l.page.getByTestId('learner-todo').getByTestId('todo-row').filter({ hasText: TITLE });
+    await again.getByText('A new version was published: read it again and acknowledge it.').waitFor();
+    await l.page.getByTestId('policies-to-read').getByText(NOTE, { exact: false }).waitFor();
+    await checkPage(l.page, 'documents-learner-todo-again');
+    await again.getByRole('link', { name: `Read ${TITLE}` }).click();
+    await l.page.waitForURL(`${BASE}/document/${documentId}`);
+    await l.page.getByTestId('what-changed').getByText(NOTE).waitFor();
+    await l.page.getByRole('button', { name: 'I have read and understood version 2' }).waitFor();
+    await assertPdfDrawn(l.page);
+    await checkBoth(l.page, 'documents-learner-asked-again');
+
+    assert.deepEqual(m.errors, []);
+    assert.deepEqual(l.errors, []);
+    await m.context.close();
+    await l.context.close();
+  });
+});

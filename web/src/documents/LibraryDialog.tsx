@@ -1,0 +1,114 @@
+import { CreateLibraryBody, type LibraryView, UpdateLibraryBody } from '@cc/contracts';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { useWhitelabel } from '../app/whitelabel';
+import { FormDialog } from '../bookings/FormDialog';
+import { useEntityOptions } from '../entities/queries';
+import { errorEnvelope, type FieldErrors, serverFieldErrors, zodFieldErrors } from '../entities/shared';
+import { FormError, Select, TextArea, TextField } from '../ui';
+import { createLibrary, DocumentMessages, docAction, updateLibrary } from './api';
+
+/** `library`: undefined = closed, null = create, a library = rename it. */
+export function LibraryDialog({
+  library,
+  onClose,
+}: {
+  library: LibraryView | null | undefined;
+  onClose: () => void;
+}) {
+  const wl = useWhitelabel();
+  const queryClient = useQueryClient();
+  const creating = library === null;
+  const entities = useEntityOptions(creating);
+  const [name, setName] = useState('');
+  const [description, setDescription] = useState('');
+  const [entity, setEntity] = useState('');
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [refusal, setRefusal] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    if (library === undefined) return;
+    setName(library?.name ?? '');
+    setDescription(library?.description ?? '');
+    setEntity('');
+    setErrors({});
+    setRefusal(null);
+  }, [library]);
+
+  const submit = async () => {
+    if (library === undefined) return;
+    const body = { name, description: description.trim() || null, entity: entity || undefined };
+    const parsed = creating ? CreateLibraryBody.safeParse(body) : UpdateLibraryBody.safeParse(body);
+    if (!parsed.success) return setErrors(zodFieldErrors(parsed.error));
+    setErrors({});
+    setRefusal(null);
+    setBusy(true);
+    try {
+      await docAction(
+        queryClient,
+        () =>
+          library
+            ? updateLibrary(library.id, { name: body.name, description: body.description })
+            : createLibrary(body),
+        library ? DocumentMessages.libraryUpdated : DocumentMessages.libraryCreated,
+        { quietErrors: true },
+      );
+      onClose();
+    } catch (error) {
+      const fields = serverFieldErrors(error);
+      setErrors(fields);
+      if (!Object.keys(fields).length)
+        setRefusal(errorEnvelope(error, 'The library could not be saved.').message ?? null);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <FormDialog
+      open={library !== undefined}
+      title={creating ? 'Add a library' : 'Rename library'}
+      description={
+        creating
+          ? `A library holds policies and procedures for a ${wl.entityAltName.toLowerCase()} and everyone below it.`
+          : undefined
+      }
+      submitLabel={creating ? 'Add library' : 'Save'}
+      busy={busy}
+      onSubmit={() => void submit()}
+      onClose={onClose}
+    >
+      {refusal ? <FormError error={{ message: refusal }} /> : null}
+      <TextField
+        label="Name"
+        required
+        value={name}
+        maxLength={200}
+        onChange={(e) => setName(e.target.value)}
+        error={errors.name}
+      />
+      <TextArea
+        label="Description"
+        hint="Optional: what staff will find here."
+        value={description}
+        maxLength={2000}
+        onChange={(e) => setDescription(e.target.value)}
+        error={errors.description}
+      />
+      {creating && (entities.data?.length ?? 0) > 1 ? (
+        <Select
+          label={wl.entityAltName}
+          hint={`Staff of this ${wl.entityAltName.toLowerCase()} and those below it see the library.`}
+          placeholder={`Your own ${wl.entityAltName.toLowerCase()}`}
+          value={entity}
+          onChange={(e) => setEntity(e.target.value)}
+          options={(entities.data ?? []).map((e) => ({
+            value: e.slug,
+            label: e.parent ? `${e.name} (${e.parent})` : e.name,
+          }))}
+          error={errors.entity}
+        />
+      ) : null}
+    </FormDialog>
+  );
+}
