@@ -30,6 +30,9 @@ function webScript(name) {
 const checks = [
   { name: 'typecheck', args: ['run', 'typecheck'] },
   { name: 'lint', args: ['run', 'lint'] },
+  // The shell's web bundle (web/dist-mobile, which the browser suite then reuses) and `cap sync` into the Android
+  // and iOS projects: what can be checked of the native apps without their SDKs (README "Mobile app").
+  { name: 'mobile shell', args: ['run', 'build', '-w', 'mobile'] },
 ];
 const serverSuite = { name: 'server suite', args: ['run', 'test', '-w', 'server'] };
 const webUnitSuite = {
@@ -55,7 +58,14 @@ const results = [];
 const seconds = (t) => `${((performance.now() - t) / 1000).toFixed(1)}s`;
 const started = performance.now();
 
+/** A failed suite's last lines (its summary of what failed), printed again at the very end of the run. */
+function lastLines(text, n) {
+  return text.trimEnd().split('\n').slice(-n).join('\n');
+}
+
 function finish(code) {
+  for (const r of results.filter((x) => x.status === 'failed' && x.tail))
+    console.log(`\n--- the end of the failed ${r.name} again ---\n${r.tail}`);
   const passed = results.filter((r) => r.status === 'passed').length;
   const failed = results.filter((r) => r.status === 'failed').length;
   const skipped = results.filter((r) => r.status === 'skipped');
@@ -84,8 +94,8 @@ function shouldRun(step) {
   return true;
 }
 
-function record(step, code, signal, t) {
-  results.push({ name: step.name, status: code === 0 ? 'passed' : 'failed', time: seconds(t), code });
+function record(step, code, signal, t, tail = null) {
+  results.push({ name: step.name, status: code === 0 ? 'passed' : 'failed', time: seconds(t), code, tail });
   if (code !== 0) console.error(`\n✖ ${step.name} failed (exit ${signal ?? code})`);
 }
 
@@ -110,8 +120,9 @@ function runBeside(step) {
     child.on('close', (status, signal) => {
       const code = status ?? 1;
       console.log(`\n--- ${step.name}: exit ${signal ?? code}, ${seconds(t)} ---`);
-      process.stdout.write(Buffer.concat(chunks));
-      record(step, code, signal, t);
+      const output = Buffer.concat(chunks);
+      process.stdout.write(output);
+      record(step, code, signal, t, lastLines(output.toString('utf8'), 40));
       resolve(code);
     });
   });

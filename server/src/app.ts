@@ -41,10 +41,12 @@ import { mailRoutes } from './mail/routes';
 import { matrixRoutes } from './matrix/routes';
 import { messagingRoutes } from './messaging/routes';
 import { notificationRoutes } from './notifications/routes';
+import { offlineRoutes } from './offline/routes';
 import { packageApiRoutes, packageFileRoutes } from './packages/routes';
 import { pathwayRoutes } from './pathways/routes';
 import { permissionRoutes } from './permissions/routes';
 import { presetRoutes } from './presets/routes';
+import { pushRoutes } from './push/routes';
 import { quizRoutes } from './quizzes/routes';
 import { realtimeRoutes } from './realtime/routes';
 import { inspectionPackRoutes } from './reports/inspection-pack-routes';
@@ -196,6 +198,8 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}) {
       await api.register(importerRoutes);
       await api.register(taskRoutes);
       await api.register(signupLinkRoutes);
+      await api.register(offlineRoutes);
+      await api.register(pushRoutes);
     },
     { prefix: '/api' },
   );

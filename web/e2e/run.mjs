@@ -228,9 +228,17 @@ async function runShard(shard, files) {
     count(e);
     if (e.details?.type !== 'suite') passed++;
   });
+  /** Each failed test in a line, printed again after every shard's report so a log's tail names them. */
+  const failures = [];
   stream.on('test:fail', (e) => {
     count(e);
-    if (e.details?.type !== 'suite') failed++;
+    if (e.details?.type === 'suite') return;
+    failed++;
+    const cause = e.details?.error?.cause ?? e.details?.error;
+    const why = String(cause?.message ?? cause ?? '')
+      .split('\n')[0]
+      .slice(0, 300);
+    failures.push(`${path.basename(e.file ?? '?')} › ${e.name}: ${why}`);
   });
   await new Promise((resolve, reject) => {
     const out = stream.compose(spec);
@@ -238,7 +246,10 @@ async function runShard(shard, files) {
     out.on('end', resolve);
     out.on('error', reject);
   });
-  writeFileSync(path.join(artifacts, `shard-${shard}.json`), JSON.stringify({ passed, failed, seconds }));
+  writeFileSync(
+    path.join(artifacts, `shard-${shard}.json`),
+    JSON.stringify({ passed, failed, seconds, failures }),
+  );
   await cleanup();
   if (failed && serverLog.trim()) console.log(`--- server log ---\n${serverLog.slice(-4000)}`);
   console.log(`${passed} passed, ${failed} failed`);
@@ -334,6 +345,7 @@ async function main() {
 
   let passed = 0;
   let failed = 0;
+  const failures = [];
   const measured = { ...known };
   for (const r of results) {
     console.log(`\n--- browser shard ${r.shard}: exit ${r.code}, ${r.took}s ---`);
@@ -346,6 +358,7 @@ async function main() {
     }
     passed += counts.passed;
     failed += counts.failed;
+    failures.push(...(counts.failures ?? []).map((f) => `shard ${r.shard}: ${f}`));
     // A shard that failed with exit code but no failed test (a crash after its tests) still fails the run.
     if (r.code !== 0 && counts.failed === 0) failed += 1;
     for (const [file, s] of Object.entries(counts.seconds ?? {})) measured[file] = Math.round(s);
@@ -353,6 +366,7 @@ async function main() {
   writeFileSync(path.join(artifacts, 'ran.json'), JSON.stringify({ passed, failed }));
   // Copy over e2e/durations.json to split later runs by these figures.
   writeFileSync(path.join(artifacts, 'durations.json'), `${JSON.stringify(sortKeys(measured), null, 2)}\n`);
+  if (failures.length) console.log(`\nFailed browser tests:\n${failures.map((f) => `  ✖ ${f}`).join('\n')}`);
   console.log(`\n${passed} passed, ${failed} failed`);
   process.exit(failed ? 1 : 0);
 }

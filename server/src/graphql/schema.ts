@@ -24,6 +24,8 @@ import './webhooks';
 import './importer';
 import './tasks';
 import './signup-links';
+import './offline';
+import './push';
 
 /** Built once per process: the schema is static. */
 export const schema = builder.toSchema();

@@ -1,0 +1,5 @@
+package org.carecompliance.app;
+
+import com.getcapacitor.BridgeActivity;
+
+public class MainActivity extends BridgeActivity {}

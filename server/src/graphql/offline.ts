@@ -1,0 +1,2 @@
+// Offline learning in GraphQL (issue 19). Reserved; its helper writes it.
+export {};

@@ -1,0 +1,2 @@
+// Push notification devices in GraphQL (issue 19). Reserved; its helper writes it.
+export {};
