@@ -144,6 +144,17 @@ describe('the carer’s to-do (/) and the learner dashboard', () => {
       const saved = page.waitForResponse(
         (r) => r.url().endsWith('/api/results/historical/create') && r.request().method() === 'POST',
       );
+      // The history's pages as the server answers them. The dashboard first shows the page it had cached (stale
+      // since the record was sent) and fetches it again: decide by the answers, never by what is on screen
+      // before the fresh page arrives (turning the page then skipped the one holding the record).
+      const historyPage = (n) =>
+        page.waitForResponse(
+          (r) =>
+            r.request().method() === 'GET' &&
+            /\/api\/users\/[^/]+\/results\?/.test(r.url()) &&
+            new RegExp(`[?&]page=${n}(&|$)`).test(r.url()),
+        );
+      const freshFirstPage = historyPage(1);
       await page.getByRole('button', { name: 'Send for approval' }).click();
       const res = await saved;
       assert.equal(res.status(), 201, await res.text());
@@ -163,24 +174,19 @@ describe('the carer’s to-do (/) and the learner dashboard', () => {
         .filter({ hasText: 'Awaiting approval' })
         .first();
       // Newest completion first: results the suite recorded later today come before this one (completed at the
-      // day's start), so turn the history's pages until it shows.
+      // day's start), so turn the history's pages until the server's answer holds it.
       const history = page.getByTestId('training-history');
-      // The first page must be there before deciding whether to turn (a loading list has no Next button yet).
-      await history.getByTestId('history-row').first().waitFor();
-      for (let turn = 0; turn < 20 && !(await row.isVisible()); turn += 1) {
+      const holdsRecord = async (response) =>
+        ((await response.json()).data ?? []).some((r) => r.id === created.id);
+      let found = await holdsRecord(await freshFirstPage);
+      for (let shown = 1; !found && shown < 20; shown += 1) {
         const next = history.getByRole('button', { name: 'Next' });
-        if (!(await next.isVisible()) || (await next.isDisabled())) break;
-        // The list keeps the previous page until the next one arrives: wait for that page's answer, not a clock.
-        const turned = page.waitForResponse(
-          (r) =>
-            /\/api\/users\/[^/]+\/results\?/.test(r.url()) &&
-            new RegExp(`[?&]page=${turn + 2}(&|$)`).test(r.url()),
-        );
+        await next.waitFor();
+        assert.equal(await next.isDisabled(), false, 'the record is on none of the history pages');
+        const turned = historyPage(shown + 1);
         await next.click();
-        await turned;
-        // Then wait for that page to be the one shown (a fixed pause skipped pages under load).
-        await history.locator(`[aria-current="page"][aria-label="Page ${turn + 2}"]`).waitFor();
-        await history.getByTestId('history-row').first().waitFor();
+        found = await holdsRecord(await turned);
+        await history.locator(`[aria-current="page"][aria-label="Page ${shown + 1}"]`).waitFor();
       }
       await row.waitFor();
       const text = (await row.innerText()).replace(/\s+/g, ' ');
