@@ -14,7 +14,7 @@ describe("biometric 'Sign In' prompt (issue 19)", () => {
   });
 
   it('offers the device PIN when the fingerprint is declined, and is false when both are declined', async () => {
-    const confirm = vi.fn(() => false);
+    const confirm = vi.fn((_message?: string) => false);
     vi.stubGlobal('confirm', confirm);
     expect(await confirmSignIn()).toBe(false);
     expect(confirm.mock.calls.map((c) => c[0])).toEqual([
