@@ -66,7 +66,7 @@ export function TabletLogin({ passwordForm }: { passwordForm: (prefill: string |
           {passwordForm(mode.kind === 'password' ? mode.email : null)}
         </>
       )}
-      <SharedTabletSwitch />
+      {picked ? null : <SharedTabletSwitch />}
     </>
   );
 }
@@ -173,8 +173,8 @@ function PinUnlock({
     try {
       const outcome = await unlockWithPin(member.id, pin);
       if (outcome.ok) return;
-      if (outcome.locked) {
-        signInNoticeStore.set(Messages.tabletPinLocked);
+      if ('signedOut' in outcome || outcome.locked) {
+        signInNoticeStore.set('signedOut' in outcome ? Messages.signInAgain : Messages.tabletPinLocked);
         onLocked(member.email);
         return;
       }
@@ -189,7 +189,12 @@ function PinUnlock({
 
   const biometric = async () => {
     setError(null);
-    if (!(await unlockWithBiometric(member.id))) setError(Messages.tabletBiometricFailed);
+    const outcome = await unlockWithBiometric(member.id);
+    if (outcome === 'declined') setError(Messages.tabletBiometricFailed);
+    if (outcome === 'signedOut') {
+      signInNoticeStore.set(Messages.signInAgain);
+      onLocked(member.email);
+    }
   };
 
   return (

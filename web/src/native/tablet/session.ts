@@ -118,17 +118,19 @@ export async function switchUser(): Promise<void> {
   navigateTo('/login');
 }
 
+/** locked: five wrong PINs; signedOut: their saved session was ended elsewhere. Both mean the password again. */
 export type PinOutcome =
   | { ok: true }
   | { ok: false; locked: false; attemptsLeft: number }
-  | { ok: false; locked: true };
+  | { ok: false; locked: true }
+  | { ok: false; signedOut: true };
 
 /** A member's PIN: right → signed in; wrong → counted; the fifth wrong one removes them from the tablet. */
 export async function unlockWithPin(id: number, pin: string): Promise<PinOutcome> {
   const record = await readMemberPin(id);
   if (record && (await pinMatches(pin, record))) {
     await writeFailures(id, 0);
-    return (await enterAs(id)) ? { ok: true } : { ok: false, locked: true };
+    return (await enterAs(id)) ? { ok: true } : { ok: false, signedOut: true };
   }
   const failures = (await readFailures(id)) + 1;
   if (!record || failures >= PIN_ATTEMPTS) {
@@ -140,10 +142,13 @@ export async function unlockWithPin(id: number, pin: string): Promise<PinOutcome
 }
 
 /** A member's fingerprint (or the device PIN) instead of their tablet PIN. */
-export async function unlockWithBiometric(id: number, confirm = confirmSignIn): Promise<boolean> {
-  if (!(await confirm())) return false;
+export async function unlockWithBiometric(
+  id: number,
+  confirm = confirmSignIn,
+): Promise<'ok' | 'declined' | 'signedOut'> {
+  if (!(await confirm())) return 'declined';
   await writeFailures(id, 0);
-  return enterAs(id);
+  return (await enterAs(id)) ? 'ok' : 'signedOut';
 }
 
 /**

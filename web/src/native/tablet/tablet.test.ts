@@ -12,6 +12,7 @@ import {
   joinPromptStore,
   joinTablet,
   switchUser,
+  tabletStartup,
   unlockWithBiometric,
   unlockWithPin,
 } from './session';
@@ -164,10 +165,35 @@ describe('shared tablet (issue 19)', () => {
   it("the fingerprint signs a member in, a declined one doesn't", async () => {
     await joined(ann, 'ann-token', '1111');
     await switchUser();
-    expect(await unlockWithBiometric(ann.id, async () => false)).toBe(false);
+    expect(await unlockWithBiometric(ann.id, async () => false)).toBe('declined');
     expect(authStore.get().user).toBeNull();
-    expect(await unlockWithBiometric(ann.id, async () => true)).toBe(true);
+    expect(await unlockWithBiometric(ann.id, async () => true)).toBe('ok');
     expect(authStore.get().user?.id).toBe(ann.id);
+  });
+
+  it('a member whose session was ended elsewhere is signed out and removed, not let in', async () => {
+    await joined(ann, 'ann-token', '1111');
+    await switchUser();
+    delete byToken['ann-token'];
+    try {
+      expect(await unlockWithPin(ann.id, '1111')).toEqual({ ok: false, signedOut: true });
+    } finally {
+      byToken['ann-token'] = ann;
+    }
+    expect(authStore.get()).toMatchObject({ user: null, token: null });
+    expect(tabletStore.get().members).toEqual([]);
+    expect(await readToken()).toBeNull();
+  });
+
+  it('start-up with the mode on goes to the list instead of prompting, keeping the member saved', async () => {
+    await joined(ann, 'ann-token', '1111');
+    expect(await tabletStartup(ann)).toBe(true);
+    expect(authStore.get()).toMatchObject({ user: null, token: null });
+    expect(await readSecure(memberKeys(ann.id).token)).toBe('ann-token');
+    expect(await readSecure(memberKeys(ann.id).items)).toContain('ann@example.test');
+    await setTabletEnabled(false);
+    await signedInAs(ann, 'ann-token');
+    expect(await tabletStartup(ann)).toBe(false);
   });
 
   it("a member's logout removes them from the tablet; the others stay", async () => {
