@@ -92,11 +92,12 @@ describe('mobile start-up with the secure token', () => {
   });
 });
 
-async function joinTablet(page, pin) {
+async function joinTablet(page, pin, screenshot) {
   // The dialog's own element has no box (its panel is fixed): wait on what it shows.
   const dialog = page.getByRole('dialog', { name: 'Join this tablet' });
   const field = dialog.getByLabel('Your tablet PIN');
   await field.waitFor();
+  if (screenshot) await checkPage(page, screenshot);
   await field.fill(pin);
   await dialog.getByLabel('The same PIN again').fill(pin);
   await dialog.getByRole('button', { name: 'Join this tablet' }).click();
@@ -127,11 +128,13 @@ describe('shared tablet', () => {
     await page.goto(`${MOBILE}/login`);
     await page.getByRole('switch', { name: 'Shared tablet' }).click();
     await login(page, ADMIN);
-    await joinTablet(page, '1357');
+    await joinTablet(page, '1357', 'tablet-join');
     await signedInAs(page, ADMIN);
 
     await switchUser(page);
     await checkPage(page, 'tablet-list-one');
+    // Nobody's data behind the list: the page cache went with the admin.
+    assert.equal(await stored(page, 'authUser'), null);
     await page.getByRole('button', { name: 'Someone else' }).click();
     await login(page, MANAGER);
     await joinTablet(page, '2468');
@@ -164,10 +167,30 @@ describe('shared tablet', () => {
     );
     assert.equal(status, 200);
 
+    // From the keyboard: the person's button, then the PIN and Enter.
     await switchUser(page);
-    await unlock(page, MANAGER, '2468');
+    await page.getByRole('button', { name: new RegExp(MANAGER.email) }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByLabel('Tablet PIN').focus();
+    await page.keyboard.type('2468');
+    await page.keyboard.press('Enter');
     await signedInAs(page, MANAGER);
     assert.equal(await stored(page, 'token'), null);
+
+    // Restarting the app on a shared tablet goes to the list, with no fingerprint prompt for the last person.
+    const dialogs = [];
+    page.on('dialog', async (dialog) => {
+      dialogs.push(dialog.message());
+      await dialog.dismiss();
+    });
+    await page.reload();
+    await page.getByRole('heading', { name: 'Who is signing in?' }).waitFor();
+    assert.deepEqual(dialogs, []);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await checkPage(page, 'tablet-list');
+    await page.setViewportSize(NARROW);
+    await unlock(page, MANAGER, '2468');
+    await signedInAs(page, MANAGER);
 
     // Remove the admin from the tablet (asked first); the manager stays.
     await switchUser(page);

@@ -131,9 +131,10 @@ export async function logout(options: { redirect?: string | false } = {}): Promi
       // The session may already be gone; clearing locally is what matters.
     }
   }
-  await clearLocalSession('logout');
   const redirect = options.redirect ?? '/';
-  if (redirect) navigateTo(redirect);
+  await clearLocalSession('logout', () => {
+    if (redirect) navigateTo(redirect);
+  });
 }
 
 /**
@@ -142,14 +143,22 @@ export async function logout(options: { redirect?: string | false } = {}): Promi
  */
 export type SessionEnd = 'logout' | 'switch';
 
-/** Forgets the signed-in user on this device without asking the server (the part of logout every end shares). */
-export async function clearLocalSession(reason: SessionEnd): Promise<void> {
+/**
+ * Forgets the signed-in user on this device without asking the server (the part of logout every end shares), then
+ * runs `then` (the redirect).
+ */
+export async function clearLocalSession(reason: SessionEnd, then?: () => void): Promise<void> {
   for (const listener of beforeEndListeners) await listener(reason);
-  await setToken(null);
+  if (isMobile()) await writeToken(null);
+  // Synchronous from here: the router must see the signed-out state and the redirect in the same turn, or a guard's
+  // redirect to /login can be overtaken by ours to '/' and left there.
+  patch({ token: null });
+  if (!isMobile()) writeString(STORAGE_KEYS.token, null);
   setUser(null);
   permissionsStore.set(null);
   patch({ error: null, message: null, loading: false });
   for (const listener of logoutListeners) listener(reason);
+  then?.();
 }
 
 const beforeEndListeners = new Set<(reason: SessionEnd) => Promise<void> | void>();

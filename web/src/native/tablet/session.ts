@@ -114,8 +114,7 @@ export async function joinTablet(pin: string): Promise<void> {
 
 /** "Switch user": back to the list, nobody logged out. */
 export async function switchUser(): Promise<void> {
-  await clearLocalSession('switch');
-  navigateTo('/login');
+  await clearLocalSession('switch', () => navigateTo('/login'));
 }
 
 /** locked: five wrong PINs; signedOut: their saved session was ended elsewhere. Both mean the password again. */
