@@ -37,7 +37,7 @@ describe('mobile start-up with the secure token', () => {
     const events = [];
     page.on('request', (req) => {
       const url = new URL(req.url());
-      if (url.pathname.startsWith('/api/auth/'))
+      if (url.pathname.startsWith('/api/'))
         events.push(['request', url.pathname, req.headers().authorization]);
     });
     page.on('dialog', async (dialog) => {
@@ -52,6 +52,8 @@ describe('mobile start-up with the secure token', () => {
     const me = events.findIndex(([kind, path]) => kind === 'request' && path === '/api/auth/user');
     assert.ok(me > events.indexOf(dialogs[0]), 'the session is refreshed only once the prompt is answered');
     assert.equal(events[me][2], `Bearer ${token}`);
+    const early = events.slice(0, events.indexOf(dialogs[0])).filter(([, , authorization]) => authorization);
+    assert.deepEqual(early, [], 'nothing is asked with the token before the prompt is answered');
     assert.equal(await stored(page, 'token'), null);
     await checkPage(page, 'mobile-startup-dashboard');
     assert.deepEqual(errors, []);
