@@ -120,8 +120,10 @@ describe('mobile mode (VITE_FORCE_MOBILE=1 build)', () => {
     await login(page);
     await page.waitForURL(`${MOBILE}/`);
     await page.getByTestId('who-am-i').waitFor();
-    const token = await page.evaluate(() => localStorage.getItem('token'));
-    assert.ok(token && token.length > 20, 'token stored under the key "token"');
+    // Issue 19: the token lives in secure storage (the plugin's web implementation keeps it under its own key).
+    assert.equal(await page.evaluate(() => localStorage.getItem('token')), null, 'no localStorage "token"');
+    const token = await page.evaluate(() => localStorage.getItem('capacitor-storage_token'));
+    assert.ok(token && token.length > 20, 'token stored in secure storage');
     const cookies = await context.cookies();
     assert.equal(
       cookies.find((c) => c.name === 'cc_session'),
@@ -130,6 +132,8 @@ describe('mobile mode (VITE_FORCE_MOBILE=1 build)', () => {
     );
     // Start-up refresh (GET /api/auth/user) after a reload must carry the bearer token.
     authHeaders.length = 0;
+    // Start-up asks for the 'Sign In' fingerprint (simulated with a confirm dialog) before using the token.
+    page.on('dialog', (dialog) => dialog.accept());
     await page.reload();
     await page.getByTestId('who-am-i').waitFor();
     await page.waitForLoadState('networkidle');

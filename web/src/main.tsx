@@ -6,15 +6,21 @@ import { RouterProvider } from 'react-router';
 import { startApp } from './app/bootstrap';
 import { ConsentBanner } from './app/monitoring/ConsentBanner';
 import { queryClient } from './app/query-client';
+import { StartupGate } from './native/StartupGate';
 import { createAppRouter } from './router';
 
-startApp();
-const router = createAppRouter();
+void startApp();
+// Made once start-up is answered: on mobile its loaders and pages must not run before the session is confirmed.
+let router: ReturnType<typeof createAppRouter> | null = null;
+const appRouter = () => {
+  router ??= createAppRouter();
+  return router;
+};
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
+      <StartupGate>{() => <RouterProvider router={appRouter()} />}</StartupGate>
       <ConsentBanner />
     </QueryClientProvider>
   </StrictMode>,

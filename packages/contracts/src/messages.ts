@@ -119,6 +119,17 @@ export const Messages = {
   feedbackSent: 'Thank you for your feedback.',
   assignmentRemoved: 'Successfully removed.',
   readOnlyInherited: 'This item belongs to another organisation and can only be changed there.',
+  // Ours (issue 19): the mobile shell's start-up check and the shared tablet.
+  signInAgain: 'Sign in again to continue.',
+  signingIn: 'Signing in…',
+  tabletPinRule: 'Choose 4 to 6 digits.',
+  tabletPinsDiffer: 'The two PINs are not the same.',
+  tabletPinWrong: 'That PIN is not right. Try again.',
+  tabletPinLocked:
+    'That PIN was wrong 5 times, so you have been removed from this tablet. Sign in with your password.',
+  tabletJoined: 'You have joined this tablet.',
+  tabletRemoved: 'Removed from this tablet.',
+  tabletBiometricFailed: 'Your fingerprint was not confirmed. Enter your PIN instead.',
 } as const;
 
 export type MessageKey = keyof typeof Messages;

@@ -1,5 +1,6 @@
 import { type AuthUser, type ErrorEnvelope, Messages, STORAGE_KEYS } from '@cc/contracts';
 import { useCallback } from 'react';
+import { writeToken } from '../native/secure-token';
 import { api, apiHooks, type Envelope, fetchCsrfCookie, isApiError } from './api';
 import { deviceName, isMobile } from './env';
 import { navigateTo } from './navigation';
@@ -48,9 +49,19 @@ export function setUser(user: AuthUser | null): void {
   writeJson(STORAGE_KEYS.authUser, user);
 }
 
-function setToken(token: string | null): void {
+/**
+ * Mobile keeps the token in secure storage (web/src/native/secure-token.ts), never in localStorage; the web keeps
+ * none (its session is the cookie), so only a stale key is removed there.
+ */
+async function setToken(token: string | null): Promise<void> {
   patch({ token });
-  writeString(STORAGE_KEYS.token, token);
+  if (isMobile()) await writeToken(token);
+  else writeString(STORAGE_KEYS.token, token);
+}
+
+/** The token read from secure storage at start-up (or a shared tablet's saved user): in state only, already stored. */
+export function adoptToken(token: string | null): void {
+  patch({ token });
 }
 
 function errorFrom(error: unknown): AuthError {
@@ -60,10 +71,13 @@ function errorFrom(error: unknown): AuthError {
   return { message: Messages.somethingWentWrong };
 }
 
-/** Start-up (spec 1 §4): restore the saved user and token. */
+/**
+ * Start-up (spec 1 §4): restore the saved user and token. On mobile the token comes later, asynchronously, from
+ * secure storage (web/src/native/startup.ts).
+ */
 export function restoreAuth(): void {
   const user = readJson<AuthUser>(STORAGE_KEYS.authUser);
-  const token = readString(STORAGE_KEYS.token);
+  const token = isMobile() ? null : readString(STORAGE_KEYS.token);
   patch({ user, token });
 }
 
@@ -81,7 +95,7 @@ export async function login(credentials: { email: string; password: string }): P
         { ...credentials, device_name: deviceName(), ...(deviceToken ? { device_token: deviceToken } : {}) },
         { skipAuthHandling: true, actingAs: false },
       );
-      setToken(res.data.data.token);
+      await setToken(res.data.data.token);
       writeString(STORAGE_KEYS.deviceToken, res.data.data.device_token);
       user = res.data.data.user;
     } else {
@@ -117,18 +131,46 @@ export async function logout(options: { redirect?: string | false } = {}): Promi
       // The session may already be gone; clearing locally is what matters.
     }
   }
-  setToken(null);
+  const redirect = options.redirect ?? '/';
+  await clearLocalSession('logout', () => {
+    if (redirect) navigateTo(redirect);
+  });
+}
+
+/**
+ * Why the local session ends: a logout (the token is revoked), or a shared tablet's "Switch user", which keeps the
+ * leaving user's token on the device for their return.
+ */
+export type SessionEnd = 'logout' | 'switch';
+
+/**
+ * Forgets the signed-in user on this device without asking the server (the part of logout every end shares), then
+ * runs `then` (the redirect).
+ */
+export async function clearLocalSession(reason: SessionEnd, then?: () => void): Promise<void> {
+  for (const listener of beforeEndListeners) await listener(reason);
+  if (isMobile()) await writeToken(null);
+  // Synchronous from here: the router must see the signed-out state and the redirect in the same turn, or a guard's
+  // redirect to /login can be overtaken by ours to '/' and left there.
+  patch({ token: null });
+  if (!isMobile()) writeString(STORAGE_KEYS.token, null);
   setUser(null);
   permissionsStore.set(null);
   patch({ error: null, message: null, loading: false });
-  for (const listener of logoutListeners) listener();
-  const redirect = options.redirect ?? '/';
-  if (redirect) navigateTo(redirect);
+  for (const listener of logoutListeners) listener(reason);
+  then?.();
 }
 
-const logoutListeners = new Set<() => void>();
+const beforeEndListeners = new Set<(reason: SessionEnd) => Promise<void> | void>();
+/** Runs while the leaving user is still in state (the shared tablet saves or forgets their items). */
+export function beforeSessionEnd(listener: (reason: SessionEnd) => Promise<void> | void): () => void {
+  beforeEndListeners.add(listener);
+  return () => beforeEndListeners.delete(listener);
+}
+
+const logoutListeners = new Set<(reason: SessionEnd) => void>();
 /** Other stores (acting-as, white-label, query cache) clear themselves on logout. */
-export function onLogout(listener: () => void): () => void {
+export function onLogout(listener: (reason: SessionEnd) => void): () => void {
   logoutListeners.add(listener);
   return () => logoutListeners.delete(listener);
 }

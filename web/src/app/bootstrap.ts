@@ -1,6 +1,8 @@
 import './acting-as';
+import { startMobileSession } from '../native/startup';
 import { restoreActingAs } from './acting-as';
 import { onLogout, refreshSession, restoreAuth } from './auth';
+import { isMobile } from './env';
 import { startMonitoring } from './monitoring';
 import { checkVersion } from './version';
 import { applyWhitelabel, loadWhitelabel, restoreWhitelabel, subdomainOf } from './whitelabel';
@@ -13,20 +15,23 @@ function loadInitialWhitelabel(): void {
 
 /**
  * Start-up (spec 1 §4): restore the saved user, acting-as entity, white-label and token; check the version;
- * load the white-label (by sub-domain, else the acting-as entity); refresh the user and permissions.
+ * load the white-label (by sub-domain, else the acting-as entity); refresh the user and permissions. On mobile the
+ * token comes from secure storage behind the 'Sign In' fingerprint prompt (web/src/native/startup.ts); the promise
+ * settles when that is answered.
  */
-export function startApp(): void {
+export async function startApp(): Promise<void> {
   // Acting-as first: restoring the user announces a login, which must find the saved choice in place.
   restoreActingAs();
   restoreAuth();
   restoreWhitelabel();
   void checkVersion();
   loadInitialWhitelabel();
-  void refreshSession();
   // Error reporting and analytics, as the server configures them (off when unset): README "Error reporting and analytics".
   void startMonitoring();
   onLogout(() => {
     applyWhitelabel(null);
     loadInitialWhitelabel();
   });
+  if (isMobile()) await startMobileSession();
+  else await refreshSession();
 }

@@ -3,23 +3,29 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { clearAuthFeedback, login, useAuth } from '../app/auth';
 import { safeRedirect } from '../app/navigation';
 import { RedirectIfAuthenticated } from '../layouts/guards';
+import { afterPasswordSignIn } from '../native/tablet/session';
+import { SignInNotice, TabletLogin } from '../native/tablet/TabletLogin';
 import { Button, FormError, TextField } from '../ui';
 
 /** /login (spec 1 §2): a logged-in user goes to /. */
 export default function LoginPage() {
   return (
     <RedirectIfAuthenticated>
-      <LoginForm />
+      <SignInNotice />
+      <TabletLogin passwordForm={(email) => <LoginForm key={email ?? ''} initialEmail={email} />} />
     </RedirectIfAuthenticated>
   );
 }
 
-/** Web session or, in mobile mode, a bearer token (spec 1 §4); then back to ?redirect=. */
-function LoginForm() {
+/**
+ * Web session or, in mobile mode, a bearer token (spec 1 §4); then back to ?redirect=. A shared tablet then asks
+ * the person to join it (web/src/native/tablet/).
+ */
+function LoginForm({ initialEmail }: { initialEmail: string | null }) {
   const { loading, error } = useAuth();
   const [params] = useSearchParams();
   const navigate = useNavigate();
-  const [email, setEmail] = useState('');
+  const [email, setEmail] = useState(initialEmail ?? '');
   const [password, setPassword] = useState('');
 
   useEffect(() => {
@@ -29,6 +35,7 @@ function LoginForm() {
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (await login({ email: email.trim(), password })) {
+      await afterPasswordSignIn();
       navigate(safeRedirect(params.get('redirect')), { replace: true });
     }
   };

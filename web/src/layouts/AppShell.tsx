@@ -12,6 +12,7 @@ import { useStore } from '../app/store';
 import { useWhitelabel } from '../app/whitelabel';
 import { HelpWidget } from '../help/HelpWidget';
 import { useUnreadCount } from '../messaging/api';
+import { TabletMenuItems } from '../native/tablet/TabletMenu';
 import { NotificationBell } from '../notifications/NotificationBell';
 import { isBuiltPath } from '../router';
 import { TasksBadge } from '../tasks/TasksBadge';
@@ -164,6 +165,7 @@ function Header() {
                   </button>
                 </MenuItem>
               ) : null}
+              <TabletMenuItems />
               <MenuItem>
                 <button
                   type="button"
