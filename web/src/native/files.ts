@@ -1,9 +1,8 @@
-import { Capacitor } from '@capacitor/core';
 import { Directory, Filesystem } from '@capacitor/filesystem';
 import { FileOpener } from '@capacitor-community/file-opener';
 import { Messages } from '@cc/contracts';
 import { type ApiResponse, isApiError } from '../app/api';
-import { isMobile } from '../app/env';
+import { isMobile, isNativeShell } from '../app/env';
 import { notifyError } from '../app/notifications';
 
 /**
@@ -29,11 +28,6 @@ const capacitorPlugins: NativeFilePlugins = {
   writeFile: (options) => Filesystem.writeFile(options),
   open: (options) => FileOpener.open(options),
 };
-
-/** True inside the iOS / Android shell (not in a browser, not in the forced-mobile browser build). */
-export function isNativeShell(): boolean {
-  return Capacitor.isNativePlatform();
-}
 
 /** The file name from a Content-Disposition header (`attachment; filename="x.pdf"`, RFC 5987 too), else fallback. */
 export function fileNameFrom(disposition: string | null, fallback: string): string {
