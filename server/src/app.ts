@@ -28,6 +28,7 @@ import { helpRoutes } from './help/routes';
 import type { App } from './http/app-types';
 import { authenticationPlugin } from './http/authenticate';
 import type { Deps } from './http/context';
+import { corsPluginOptions } from './http/cors';
 import { errorHandler } from './http/error-handler';
 import { notFound } from './http/errors';
 import { inputGuardPlugin } from './http/input-guard';
@@ -122,11 +123,8 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}) {
     });
 
   await app.register(fastifyCookie);
-  await app.register(fastifyCors, {
-    // Same-origin by default; a separate web host is allowed by CORS_ORIGINS, with credentials (spec 1 §1).
-    origin: deps.config.corsOrigins.length ? deps.config.corsOrigins : false,
-    credentials: true,
-  });
+  // Same-origin by default; a separate web host (CORS_ORIGINS) with credentials, the mobile shell without (cors.ts).
+  await app.register(fastifyCors, corsPluginOptions(deps.config));
   await app.register(fastifyMultipart, { limits: { fileSize: MAX_IMAGE_BYTES, files: 4, fields: 60 } });
   await app.register(fastifySwagger, {
     openapi: {

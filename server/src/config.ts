@@ -71,6 +71,17 @@ const isBareOrigin = (v: string) => {
   }
 };
 
+/**
+ * The shell's page origins (issue 19): scheme and host only, https/http or an app's own scheme such as capacitor:
+ * (WebKit gives a custom scheme's page a real origin, capacitor://localhost).
+ */
+const isAppOrigin = (v: string) => /^[a-z][a-z0-9+.-]*:\/\/[a-z0-9.-]+(:\d{1,5})?$/i.test(v);
+const originList = (v: string) =>
+  v
+    .split(',')
+    .map((o) => o.trim().replace(/\/$/, ''))
+    .filter(Boolean);
+
 /** A frame-ancestors source we accept: 'self', or an https origin whose host may start with one "*." label. */
 const isFrameAncestor = (v: string) =>
   v === "'self'" ||
@@ -99,6 +110,14 @@ const Env = z.object({
         .every(isHttpUrl),
     )
     .default(''),
+  /**
+   * The mobile shell's page origins (Capacitor: capacitor://localhost on iOS, https://localhost on Android), allowed
+   * by CORS without credentials: the shell signs in with a bearer token, never a cookie. "none" allows none.
+   */
+  MOBILE_ORIGINS: z
+    .string()
+    .refine((v) => v.trim() === 'none' || originList(v).every(isAppOrigin))
+    .default('capacitor://localhost,https://localhost'),
   TRUST_PROXY: z.string().refine(isProxyList).optional(),
   SMTP_HOST: z.string().optional(),
   SMTP_PORT: wholeNumber(1, 65535).default(587),
@@ -202,6 +221,8 @@ const EXPECTED: Record<EnvName, string> = {
     'must be a PostgreSQL address such as postgres://user:password@host:5432/carecompliance (leave it unset or empty for the embedded database)',
   APP_URL: 'must be an http:// or https:// address such as https://training.example.com',
   CORS_ORIGINS: 'must be a comma-separated list of origins such as https://app.example.com',
+  MOBILE_ORIGINS:
+    'must be none or a comma-separated list of origins such as capacitor://localhost,https://localhost',
   TRUST_PROXY:
     'must be true, false, or comma-separated proxy addresses or CIDR ranges such as 10.0.0.0/8,127.0.0.1',
   SMTP_HOST: 'must be a host name',
@@ -291,6 +312,8 @@ export interface Config {
   databaseUrl?: string;
   appUrl: string;
   corsOrigins: string[];
+  /** The mobile shell's origins: CORS without credentials (bearer requests only). */
+  mobileOrigins: string[];
   /** Fastify trustProxy: which proxies' X-Forwarded-For to believe (false: none, the client address is the peer). */
   trustProxy: boolean | string[];
   smtp?: { host: string; port: number; user?: string; password?: string; secure: boolean };
@@ -391,6 +414,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     corsOrigins: env.CORS_ORIGINS.split(',')
       .map((o) => o.trim())
       .filter(Boolean),
+    mobileOrigins: env.MOBILE_ORIGINS.trim() === 'none' ? [] : originList(env.MOBILE_ORIGINS),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     smtp: env.SMTP_HOST
       ? {

@@ -25,6 +25,8 @@ export const Messages = {
   failedToFetchActiveUsers: 'Failed to fetch active users.',
   lostConnection: 'Lost connection to server. Please try again.',
   somethingWentWrong: 'Something went wrong please try again or contact support.',
+  /** Spec 2 §8 "native file save fails": the mobile app's alert for any failed download. */
+  unableToDownload: 'Unable to download',
   // Ours, where the spec is silent (kept here so server and web agree).
   validationFailed: 'The given data was invalid.',
   unauthenticated: 'Unauthenticated.',

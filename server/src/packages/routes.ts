@@ -150,6 +150,11 @@ export const PACKAGE_TYPES: Record<string, string> = {
  * PACKAGE_ORIGIN configured it runs in that origin instead (allow-same-origin then means the package origin, never
  * the app's: config.ts refuses the app's own origin), so a package whose frames script each other keeps working.
  * allow-top-navigation is never given: a package cannot navigate the app away.
+ *
+ * No frame-ancestors (and no X-Frame-Options): the web app and the mobile shell (capacitor://localhost,
+ * https://localhost, issue 19) both frame these files, and a package's own frames nest below an opaque sandboxed
+ * origin that no frame-ancestors source can name, so a list would break multi-frame packages. Framing grants
+ * nothing: the signed token in the path is the capability, and the sandbox keeps the framed code from the framer.
  */
 export function packageCsp(config: Pick<Config, 'packageOrigin'>): string {
   return `sandbox allow-scripts allow-forms allow-popups${config.packageOrigin ? ' allow-same-origin' : ''}`;

@@ -1,12 +1,12 @@
 import { ACTING_AS_HEADER, CSRF_COOKIE, type ErrorEnvelope, Messages } from '@cc/contracts';
 import { readCookie } from './cookies';
-import { apiOrigin, isMobile } from './env';
+import { apiOrigin, isMobile, requestCredentials } from './env';
 import { isAuthLayoutPath, navigateTo } from './navigation';
 import { LONG_REQUEST_MS, startProgress } from './progress';
 
 /**
  * THE api client (spec 1 §7). Every call in the web app goes through it:
- * - base address: `${VITE_API_ORIGIN}/api`, credentials included;
+ * - base address: `${VITE_API_ORIGIN}/api`, cookies included on the web, none in the mobile app (bearer token, env.ts requestCredentials);
  * - web: the XSRF-TOKEN cookie is echoed as X-XSRF-TOKEN on state-changing calls, fetching
  *   /sanctum/csrf-cookie first when the cookie is missing;
  * - mobile mode: `Authorization: Bearer <stored token>`;
@@ -143,7 +143,7 @@ export async function request<T = unknown>(
       method,
       headers,
       body: payload,
-      credentials: 'include',
+      credentials: requestCredentials(),
       signal: options.signal,
     });
   } finally {

@@ -62,13 +62,8 @@ export function LearnerBookingCard({
 
   const addToCalendar = async () => {
     setIcsBusy(true);
-    try {
-      await downloadSessionIcs(s.id);
-    } catch (error) {
-      notifyError(isApiError(error) ? error.data : null, 'The calendar file could not be made.');
-    } finally {
-      setIcsBusy(false);
-    }
+    await downloadSessionIcs(s.id);
+    setIcsBusy(false);
   };
 
   return (

@@ -8,7 +8,7 @@ import type {
 import { keepPreviousData, type QueryClient, useQuery } from '@tanstack/react-query';
 import { api, type Envelope } from '../app/api';
 import { myBookingsPage } from '../app/graphql/operations';
-import { fileNameFrom, saveBlob } from '../reports/api';
+import { downloadFile } from '../native/files';
 
 /**
  * The learner's booking calls (contracts bookings.ts) through THE api client: their own bookings, the training they
@@ -82,13 +82,18 @@ export const checkIn = (sessionId: number, body: CheckInBody) =>
  * "Add to calendar": GET /training-sessions/{id}/calendar.ics saved as a file. The client reads a text/* body as
  * `{message}`, so the calendar text is turned back into a file here.
  */
-export async function downloadSessionIcs(sessionId: number): Promise<void> {
-  const res = await api.get<Blob | { message?: string }>(`/training-sessions/${sessionId}/calendar.ics`);
-  const blob =
-    res.data instanceof Blob
-      ? res.data
-      : new Blob([res.data?.message ?? ''], { type: 'text/calendar;charset=utf-8' });
-  saveBlob(blob, fileNameFrom(res.headers.get('content-disposition'), `training-session-${sessionId}.ics`));
+export function downloadSessionIcs(sessionId: number): Promise<boolean> {
+  return downloadFile(
+    async () => {
+      const res = await api.get<Blob | { message?: string }>(`/training-sessions/${sessionId}/calendar.ics`);
+      const data =
+        res.data instanceof Blob
+          ? res.data
+          : new Blob([res.data?.message ?? ''], { type: 'text/calendar;charset=utf-8' });
+      return { ...res, data };
+    },
+    { fallbackName: `training-session-${sessionId}.ics`, failure: 'The calendar file could not be made.' },
+  );
 }
 
 /** GET /users/{id}/calendar-feed: whether the personal feed is on (its URL is only shown when made). */

@@ -16,6 +16,7 @@ import { api, buildUrl, type Envelope } from '../app/api';
 import { type ChangeOptions, runChange } from '../app/change';
 import { notifyError } from '../app/notifications';
 import { errorEnvelope } from '../entities/shared';
+import { downloadFile } from '../native/files';
 
 /**
  * The calls of /care-certificate and /care-certificate/{uuid} (contracts care-certificate.ts) through THE api
@@ -174,19 +175,13 @@ export const rejectStandard = (uuid: string, standardId: number, reasons: string
     reasons,
   });
 
-/** Downloads the certificate's PDF through the api client (cookies, acting-as) and saves it. */
+/** Downloads the certificate's PDF through the api client (cookies or bearer, acting-as) and saves it. */
 export async function downloadPdf(uuid: string, name: string): Promise<void> {
-  try {
-    const res = await api.get<Blob>(pdfPath(uuid), { headers: { Accept: 'application/pdf' } });
-    const url = URL.createObjectURL(res.data);
-    const a = document.createElement('a');
-    a.href = url;
-    a.download = `${name.replace(/[^\p{L}\p{N} _-]+/gu, '').trim() || 'certificate'}.pdf`;
-    document.body.append(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
-  } catch (error) {
-    notifyError(errorEnvelope(error, 'The certificate could not be downloaded.'), 'Download failed.');
-  }
+  await downloadFile(() => api.get<Blob>(pdfPath(uuid), { headers: { Accept: 'application/pdf' } }), {
+    fallbackName: 'certificate.pdf',
+    name: `${name.replace(/[^\p{L}\p{N} _-]+/gu, '').trim() || 'certificate'}.pdf`,
+    failure: 'The certificate could not be downloaded.',
+    onError: (error) =>
+      notifyError(errorEnvelope(error, 'The certificate could not be downloaded.'), 'Download failed.'),
+  });
 }

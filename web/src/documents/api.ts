@@ -20,6 +20,7 @@ import {
 } from '../app/graphql/operations';
 import { notifyError } from '../app/notifications';
 import { errorEnvelope } from '../entities/shared';
+import { downloadFile } from '../native/files';
 
 /**
  * The calls of /libraries, /libraries/{id} and /document/{id} (contracts documents.ts) through THE api client; query
@@ -123,29 +124,33 @@ export const versionFilePath = (documentId: number, number: number) =>
  */
 export async function fetchVersionFile(documentId: number, number: number): Promise<Blob> {
   const res = await api.get<Blob>(versionFilePath(documentId, number), { headers: { Accept: '*/*' } });
-  // Duck-typed: a JSON or text answer is not a file (and a Blob of another realm fails instanceof).
-  if (typeof (res.data as Partial<Blob> | null)?.arrayBuffer !== 'function')
+  return asFile(res.data);
+}
+
+/** The answer as a file; a JSON or text answer is not one. Duck-typed: a Blob of another realm fails instanceof. */
+function asFile(data: unknown): Blob {
+  if (typeof (data as Partial<Blob> | null)?.arrayBuffer !== 'function')
     throw new Error('The file could not be read.');
-  return res.data;
+  return data as Blob;
 }
 
 /** Saves a version's file under its own name (office files, and "Download" in the history). */
-export async function downloadVersion(documentId: number, version: DocumentVersionView): Promise<boolean> {
-  try {
-    const blob = await fetchVersionFile(documentId, version.number);
-    const url = URL.createObjectURL(blob);
-    const a = document.createElement('a');
-    a.href = url;
-    a.download = version.file_name || 'document';
-    document.body.append(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
-    return true;
-  } catch (error) {
-    notifyError(errorEnvelope(error, 'The file could not be downloaded.'), 'Download failed.');
-    return false;
-  }
+export function downloadVersion(documentId: number, version: DocumentVersionView): Promise<boolean> {
+  return downloadFile(
+    async () => {
+      const res = await api.get<Blob>(versionFilePath(documentId, version.number), {
+        headers: { Accept: '*/*' },
+      });
+      return { ...res, data: asFile(res.data) };
+    },
+    {
+      fallbackName: 'document',
+      name: version.file_name || 'document',
+      failure: 'The file could not be downloaded.',
+      onError: (error) =>
+        notifyError(errorEnvelope(error, 'The file could not be downloaded.'), 'Download failed.'),
+    },
+  );
 }
 
 // --- Changes ----------------------------------------------------------------------------------------------------

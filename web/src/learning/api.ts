@@ -11,6 +11,7 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { api, type Envelope, isApiError } from '../app/api';
 import { notifyError } from '../app/notifications';
+import { downloadFile } from '../native/files';
 
 /**
  * Learner calls (spec 1 §7 "Attempts" and "Users", spec 2 §7 POST /quizzes/take and /feedback/{id}).
@@ -178,37 +179,16 @@ export async function retakeAttempt(attemptId: number): Promise<Attempt | null> 
   }
 }
 
-/** The file name from a Content-Disposition header (`attachment; filename="x.pdf"`), else the fallback. */
-export function fileNameFrom(disposition: string | null, fallback: string): string {
-  if (!disposition) return fallback;
-  const star = /filename\*=(?:UTF-8'')?([^;]+)/i.exec(disposition);
-  if (star?.[1]) return decodeURIComponent(star[1].trim().replace(/^"|"$/g, ''));
-  const plain = /filename="?([^";]+)"?/i.exec(disposition);
-  return plain?.[1]?.trim() || fallback;
-}
-
 /**
  * GET /users/{id}/training-certificate?course_id=… through the api client (it answers a Blob for a PDF), saved
  * under the server's file name.
  */
-export async function downloadCertificate(userRef: string, courseId: number): Promise<boolean> {
-  try {
-    const res = await api.get<Blob>(`/users/${encodeURIComponent(userRef)}/training-certificate`, {
-      params: { course_id: courseId },
-    });
-    const name = fileNameFrom(res.headers.get('content-disposition'), 'certificate.pdf');
-    const url = URL.createObjectURL(res.data);
-    const a = document.createElement('a');
-    a.href = url;
-    a.download = name;
-    document.body.append(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
-    return true;
-  } catch (error) {
-    if (!isApiError(error) || error.status !== 403)
-      notifyError(isApiError(error) ? error.data : null, LearningMessages.noCertificate);
-    return false;
-  }
+export function downloadCertificate(userRef: string, courseId: number): Promise<boolean> {
+  return downloadFile(
+    () =>
+      api.get<Blob>(`/users/${encodeURIComponent(userRef)}/training-certificate`, {
+        params: { course_id: courseId },
+      }),
+    { fallbackName: 'certificate.pdf', failure: LearningMessages.noCertificate },
+  );
 }

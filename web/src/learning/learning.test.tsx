@@ -7,15 +7,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../app/api';
 import { setUser } from '../app/auth';
 import { notificationsStore } from '../app/notifications';
+import { fileNameFrom } from '../native/files';
 import { makeUser } from '../test/factories';
 import AttemptPage from './AttemptPage';
-import {
-  type AttemptStructure,
-  fileNameFrom,
-  handleAttemptUpdateFailure,
-  pageControls,
-  type StructureTopic,
-} from './api';
+import { type AttemptStructure, handleAttemptUpdateFailure, pageControls, type StructureTopic } from './api';
 import { buildOutline, initialStep, steps } from './outline';
 import { choose, toResponses, unanswered } from './quiz-state';
 

@@ -11,7 +11,7 @@ import {
 } from '@cc/contracts';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { type ApiResponse, api, type Envelope, isApiError, type Params } from '../app/api';
-import { notifyError } from '../app/notifications';
+import { downloadFile } from '../native/files';
 import { taskStarted } from '../tasks/api';
 
 /** The reports' calls (spec 2 §7 "Reports") through THE api client. */
@@ -71,50 +71,17 @@ export function complianceParams(q: ComplianceQuery): Params {
   };
 }
 
-/** The server's file name from content-disposition. */
-export function fileNameFrom(disposition: string | null, fallback: string): string {
-  if (!disposition) return fallback;
-  const plain = /filename="?([^";]+)"?/i.exec(disposition);
-  return plain?.[1]?.trim() || fallback;
-}
-
-/** Saves a blob under a name (the browser's download). */
-export function saveBlob(blob: Blob, name: string) {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
-
 /**
- * Runs a file call and saves its answer; spec 2 §4: a 204 is an empty result (onEmpty); failures show `failure`
- * (spec 2 §8) unless the server sent a message. Returns whether a file was saved.
+ * Runs a file call and saves its answer (native/files.ts downloadFile: the browser's download, or the shell's file
+ * save); spec 2 §4: a 204 is an empty result (onEmpty); failures show `failure` (spec 2 §8) unless the server sent
+ * a message. Returns whether a file was saved.
  */
-export async function download(
+export const download = (
   call: () => Promise<ApiResponse<Blob>>,
   fallbackName: string,
   failure: string,
   onEmpty?: () => void,
-): Promise<boolean> {
-  try {
-    const res = await call();
-    if (res.status === 204 || !(res.data instanceof Blob)) {
-      onEmpty?.();
-      return false;
-    }
-    saveBlob(res.data, fileNameFrom(res.headers.get('content-disposition'), fallbackName));
-    return true;
-  } catch (error) {
-    if (isApiError(error) && error.status === 403) return false;
-    // A JSON error body arrives parsed; a blob body carries no message.
-    notifyError(isApiError(error) ? error.data : null, failure);
-    return false;
-  }
-}
+): Promise<boolean> => downloadFile(call, { fallbackName, failure, onEmpty });
 
 export const exportCompliance = (q: ComplianceQuery, format: 'pdf' | 'xlsx') =>
   api.get<Blob>(`/reports/compliance/export/${format}`, { params: complianceParams(q) });

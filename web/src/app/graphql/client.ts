@@ -4,7 +4,7 @@ import { SetContextLink } from '@apollo/client/link/context';
 import { ErrorLink } from '@apollo/client/link/error';
 import { ACTING_AS_HEADER } from '@cc/contracts';
 import { apiHooks, ensureCsrfCookie, handleAuthFailure } from '../api';
-import { apiOrigin, isMobile } from '../env';
+import { apiOrigin, isMobile, requestCredentials } from '../env';
 import { LONG_REQUEST_MS, startProgress } from '../progress';
 
 /**
@@ -142,7 +142,7 @@ export function createGraphQLClient(options: GraphQLClientOptions = {}): ApolloC
   }));
   const http = new HttpLink({
     uri: () => `${apiOrigin()}/graphql`,
-    credentials: 'include',
+    credentials: requestCredentials(),
     // Looked up per request, so tests and the browser's own fetch are used as they are at call time.
     fetch: withProgress((input, init) => (options.fetch ?? globalThis.fetch)(input, init)),
   });

@@ -143,7 +143,12 @@ export function H5PPlayer({ attempt, h5pId, title, onOutcome, onScored }: H5PPla
           key={data.base_url}
           ref={frameRef}
           title={title ?? data.title ?? 'Interactive item'}
-          name={h5pFrameName(window.location.origin, data, title ?? data.title ?? 'Interactive item')}
+          name={h5pFrameName(
+            window.location.origin,
+            // Absolute: the player page may be on the API's host while this page is the shell's (issue 19).
+            { uuid: data.uuid, base_url: frameUrl(data.base_url, apiOrigin()) },
+            title ?? data.title ?? 'Interactive item',
+          )}
           src={frameUrl(data.player_url, apiOrigin())}
           sandbox={packageSandbox(data.package_origin ?? null)}
           allow="fullscreen"

@@ -345,7 +345,7 @@ export function ScormPlayer({ attempt, title, onAttemptChange }: ScormPlayerProp
               ref={frameRef}
               title={multi ? `${heading}: ${item.title}` : heading}
               name={frameName}
-              src={data.player_url ?? frameUrl(item.launch_url, apiOrigin())}
+              src={frameUrl(data.player_url ?? item.launch_url, apiOrigin())}
               sandbox={packageSandbox(data.package_origin ?? null)}
               className="h-[70vh] w-full rounded-lg border border-slate-200 bg-white"
               allow="fullscreen; autoplay"

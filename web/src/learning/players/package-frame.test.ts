@@ -4,6 +4,8 @@ import { describe, expect, it, vi } from 'vitest';
 import {
   type BridgedApi,
   connectScormFrame,
+  frameUrl,
+  h5pFrameName,
   isFromFrame,
   listenToFrame,
   packageSandbox,
@@ -217,5 +219,76 @@ describe('scorm-frame.js (the SCO side of the SCORM bridge)', () => {
   it("does nothing in a frame the player did not name (a package's own inner frames, a page opened alone)", () => {
     expect(run('contentFrame').win.API).toBeUndefined();
     expect(run(`${SCORM_FRAME_PREFIX}{not json`).win.API).toBeUndefined();
+  });
+});
+
+describe('packages in the mobile shell (issue 19)', () => {
+  const SHELL = 'capacitor://localhost';
+  const API = 'https://api.example.com';
+
+  it("resolves the server's package paths against the API origin, not the shell's page", () => {
+    expect(frameUrl('/packages/1.2.abc/uuid/sco/index.html?page=2', API)).toBe(
+      'https://api.example.com/packages/1.2.abc/uuid/sco/index.html?page=2',
+    );
+    expect(frameUrl('/packages/runtime/h5p.html', API)).toBe(
+      'https://api.example.com/packages/runtime/h5p.html',
+    );
+    // A package origin's URLs are absolute already; the same-origin web app keeps its paths.
+    expect(frameUrl('https://packages.example.com/packages/t/u/a.html', API)).toBe(
+      'https://packages.example.com/packages/t/u/a.html',
+    );
+    expect(frameUrl('/packages/t/u/a.html', '')).toBe('/packages/t/u/a.html');
+  });
+
+  it("takes the package frame's messages by the package's origin, whatever the shell's page origin is", () => {
+    const frame = fakeWindow() as unknown as Window;
+    expect(isFromFrame({ source: frame, origin: 'null' }, frame, null)).toBe(true);
+    expect(isFromFrame({ source: frame, origin: SHELL }, frame, null)).toBe(false);
+    expect(
+      isFromFrame(
+        { source: frame, origin: 'https://packages.example.com' },
+        frame,
+        'https://packages.example.com',
+      ),
+    ).toBe(true);
+  });
+
+  it('seeds the H5P page with the absolute package base and the shell origin to answer to', () => {
+    const name = h5pFrameName(SHELL, { uuid: 'u-1', base_url: frameUrl('/packages/t/u-1', API) }, 'Quiz');
+    expect(JSON.parse(name.slice('cc-h5p:'.length))).toEqual({
+      origin: SHELL,
+      id: 'u-1',
+      base: 'https://api.example.com/packages/t/u-1',
+      title: 'Quiz',
+    });
+  });
+
+  it("scorm-frame.js posts to the shell's page at the shell origin and takes replies from it only", () => {
+    const source = readFileSync(
+      path.resolve(__dirname, '../../../public/package-runtime/scorm-frame.js'),
+      'utf8',
+    );
+    const parent = fakeWindow();
+    const events = new EventTarget();
+    const win: Record<string, unknown> = {
+      name: scormFrameName(SHELL, '1.2', { getFlattenedCMI: () => ({ 'cmi.core.student_id': '42' }) }),
+      parent,
+      addEventListener: events.addEventListener.bind(events),
+    };
+    new Function('window', source)(win);
+    const api = win.API as Record<string, (...a: string[]) => string>;
+    expect(api.LMSInitialize?.('')).toBe('true');
+    expect(parent.postMessage.mock.calls.at(-1)?.[1]).toBe(SHELL);
+    const reply = () => ({
+      cc: 'scorm-reply',
+      id: parent.postMessage.mock.calls.at(-1)?.[0].id as number,
+      result: 'true',
+      error: '0',
+      values: { 'cmi.core.lesson_status': 'incomplete' },
+    });
+    events.dispatchEvent(message(reply(), 'https://localhost', parent));
+    expect(api.LMSGetValue?.('cmi.core.lesson_status')).toBe('');
+    events.dispatchEvent(message(reply(), SHELL, parent));
+    expect(api.LMSGetValue?.('cmi.core.lesson_status')).toBe('incomplete');
   });
 });

@@ -55,7 +55,10 @@ export function listenToFrame(
   return () => target.removeEventListener('message', listener);
 }
 
-/** A relative launch URL is on the API's host; an absolute one (a package origin) is taken as it is. */
+/**
+ * A relative launch URL is on the API's host; an absolute one (a package origin) is taken as it is. In the mobile
+ * shell the page is capacitor://localhost or https://localhost, so a path alone would point into the app bundle.
+ */
 export function frameUrl(url: string, apiOrigin: string): string {
   return /^https?:\/\//i.test(url) ? url : `${apiOrigin}${url}`;
 }
