@@ -1,4 +1,0 @@
-import type { Kysely } from 'kysely';
-
-/** 041_tablet_devices (issue 19): reserved; its helper writes it. */
-export async function up(_db: Kysely<unknown>): Promise<void> {}
