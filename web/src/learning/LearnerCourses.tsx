@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { isMobile } from '../app/env';
 import { notifyError } from '../app/notifications';
-import { OfflineDownloadButton } from '../native/offline/OfflineDownloadButton';
+import { canTakeOffline, OfflineDownloadButton } from '../native/offline/OfflineDownloadButton';
 import { OfflineSyncBanner } from '../native/offline/OfflineSyncBanner';
 import { Badge, Button, ButtonLink, Card, Spinner } from '../ui';
 import { downloadCertificate, startAttempt, useCurrentAttempt, useLearnerCourses } from './api';
@@ -103,7 +103,7 @@ export function LearnerCourses({
                         ) : (
                           <span className="flex flex-wrap gap-2">
                             {/* Offline learning is the mobile app's (issue 19). */}
-                            {isMobile() ? (
+                            {isMobile() && canTakeOffline(content.type) ? (
                               <OfflineDownloadButton contentId={content.id} title={content.title} />
                             ) : null}
                             <Button

@@ -4,9 +4,15 @@ import { isApiError } from '../../app/api';
 import { useAuth } from '../../app/auth';
 import { notifyError, notifySuccess } from '../../app/notifications';
 import { Button, ButtonLink } from '../../ui';
+import { packagesPlayOffline } from './files';
 import { downloadForOffline, getLibrary } from './state';
 
 /** "Download for offline" beside a content the learner can start (mobile build); "Available offline" once saved. */
+/** Whether this device can take a content of this type offline: e-learning anywhere, packages in the shell. */
+export function canTakeOffline(type: string): boolean {
+  return type === 'elearning' || (type === 'scorm' && packagesPlayOffline());
+}
+
 export function OfflineDownloadButton({ contentId, title }: { contentId: number; title: string }) {
   const { user } = useAuth();
   const [saved, setSaved] = useState(false);
@@ -40,6 +46,8 @@ export function OfflineDownloadButton({ contentId, title }: { contentId: number;
         setProgress(`Saving ${done} of ${total}…`),
       );
       setSaved(true);
+      // The offline pages' code, fetched now (and kept by the app's service worker) so they open without a network.
+      void import('./pages');
       notifySuccess(OfflineMessages.downloaded);
     } catch (error) {
       notifyError(isApiError(error) ? error.data : null, OfflineMessages.downloadFailed);

@@ -3,39 +3,20 @@ import { Directory, Filesystem } from '@capacitor/filesystem';
 import type { OfflineDownload } from '@cc/contracts';
 
 /**
- * Where a downloaded package's files are kept, per user:
+ * Where a downloaded package's files are kept: on the native shell only, in the app's data folder through
+ * @capacitor/filesystem (offline/<user>/<package uuid>/<path>), loaded through Capacitor.convertFileSrc: the shell's
+ * own file URL, answered by the native web view's request handler for every frame, the sandboxed package frame and
+ * its sub-resources included. No token is in those URLs.
  *
- * - browser (and the mobile build in a browser): Cache Storage, one cache per user (`cc-offline-u<id>`), each file
- *   under its own signed URL. The mobile build's service worker (public/offline-sw.js) answers package requests from
- *   these caches when the network is gone, so the sandboxed frame loads the same URLs offline as online.
- * - native shell: the app's data folder through @capacitor/filesystem (offline/<user>/<package uuid>/<path>), loaded
- *   through Capacitor.convertFileSrc (the webview's own file URL, no token in it).
- *
- * Returns, for each package, its files' paths mapped to the URL the player loads them from.
+ * Not in a plain browser. Checked in Chromium 156: a service worker does not see the requests of a frame sandboxed
+ * without allow-same-origin (the SCO's page and its scripts and images went to the network and failed offline),
+ * and giving the frame allow-same-origin would run package code with the app's origin. So the browser build takes
+ * lessons, topics and quizzes offline, and packages (SCORM, H5P) need the shell or a connection.
  */
 export interface FileSink {
   save(userId: number, uuid: string, path: string, url: string, body: Blob): Promise<string>;
   removeUser(userId: number): Promise<void>;
 }
-
-export const cacheName = (userId: number) => `cc-offline-u${userId}`;
-
-export const cacheSink: FileSink = {
-  async save(userId, _uuid, _path, url, body) {
-    const cache = await caches.open(cacheName(userId));
-    // The stored copy keeps the package's isolation even outside its frame: a sandbox CSP, as the server sends.
-    const headers = {
-      'content-type': body.type || 'application/octet-stream',
-      'content-security-policy': 'sandbox allow-scripts allow-forms allow-popups',
-      'x-content-type-options': 'nosniff',
-    };
-    await cache.put(url, new Response(body, { headers }));
-    return url;
-  },
-  async removeUser(userId) {
-    await caches.delete(cacheName(userId));
-  },
-};
 
 async function base64Of(body: Blob): Promise<string> {
   const bytes = new Uint8Array(await body.arrayBuffer());
@@ -67,7 +48,22 @@ export const filesystemSink: FileSink = {
   },
 };
 
-export const defaultSink = (): FileSink => (Capacitor.isNativePlatform() ? filesystemSink : cacheSink);
+/** The sink package files go to, or null where packages cannot be played offline (a browser, see above). */
+export const defaultSink = (): FileSink | null => (Capacitor.isNativePlatform() ? filesystemSink : null);
+
+/** Packages the device can play offline: all of them in the shell, none in a browser. */
+export const packagesPlayOffline = () => Capacitor.isNativePlatform();
+
+const BRIDGE_SRC = '/packages/runtime/scorm-frame.js';
+
+/**
+ * The server puts the SCORM bridge into each SCO page as <script src="/packages/runtime/scorm-frame.js"> (its own
+ * tag, packages/routes.ts SCORM_BRIDGE_TAG). Stored on the device, that root path would point into the app bundle, so
+ * our tag (and only it: the package's own markup is left alone) is pointed at the stored copy of the bridge.
+ */
+export function localizeBridge(html: string, bridgeUrl: string): string {
+  return html.replace(`<script src="${BRIDGE_SRC}"></script>`, `<script src="${bridgeUrl}"></script>`);
+}
 
 export type Fetcher = (url: string) => Promise<Response>;
 
@@ -78,20 +74,26 @@ export type Fetcher = (url: string) => Promise<Response>;
 export async function savePackageFiles(
   userId: number,
   download: OfflineDownload,
-  sink: FileSink,
+  sink: FileSink | null,
   fetcher: Fetcher = (url) => fetch(url, { credentials: 'omit' }),
   onProgress?: (done: number, total: number) => void,
 ): Promise<Record<string, Record<string, string>>> {
+  if (!sink) return {};
+  // The runtime first: SCO pages are rewritten to point at the stored bridge.
   const jobs = [
-    ...download.packages.flatMap((p) => p.files.map((f) => ({ uuid: p.uuid, path: f.path, url: f.url }))),
     ...download.runtime_files.map((url) => ({ uuid: 'runtime', path: url.replace(/^\/+/, ''), url })),
+    ...download.packages.flatMap((p) => p.files.map((f) => ({ uuid: p.uuid, path: f.path, url: f.url }))),
   ];
   const saved: Record<string, Record<string, string>> = {};
   let done = 0;
   for (const job of jobs) {
     const response = await fetcher(job.url);
     if (!response.ok) throw new Error(`Could not fetch ${job.path} (${response.status})`);
-    const local = await sink.save(userId, job.uuid, job.path, job.url, await response.blob());
+    let body = await response.blob();
+    const bridge = saved.runtime?.[BRIDGE_SRC.slice(1)];
+    if (bridge && /\.html?$/i.test(job.path))
+      body = new Blob([localizeBridge(await body.text(), bridge)], { type: body.type || 'text/html' });
+    const local = await sink.save(userId, job.uuid, job.path, job.url, body);
     saved[job.uuid] = { ...saved[job.uuid], [job.path]: local };
     done += 1;
     onProgress?.(done, jobs.length);

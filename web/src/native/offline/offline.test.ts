@@ -22,7 +22,7 @@ vi.mock('@capacitor/core', () => ({
 const { memoryStore } = await import('./kv');
 const { offlineLibrary } = await import('./library');
 const { refusedForGood, syncQueue } = await import('./sync');
-const { filesystemSink, savePackageFiles } = await import('./files');
+const { filesystemSink, localizeBridge, savePackageFiles } = await import('./files');
 
 const body = (uuid: string): SyncOfflineAttemptBody => ({
   client_uuid: uuid,
@@ -154,18 +154,47 @@ describe('package files', () => {
     runtime_files: ['/packages/runtime/scorm-frame.js'],
   } as unknown as OfflineDownload;
 
-  it("writes the shell's files under the user's own folder and loads them through convertFileSrc", async () => {
+  it("writes the shell's files under the user's own folder, loads them through convertFileSrc, and points SCO pages at the stored bridge", async () => {
     written.length = 0;
-    const files = await savePackageFiles(7, download, filesystemSink, async () => new Response('x'));
+    const html = '<html><head><script src="/packages/runtime/scorm-frame.js"></script></head></html>';
+    const bodies: Record<string, string> = {};
+    const sink = {
+      save: async (userId: number, uuid: string, path: string, url: string, body: Blob) => {
+        bodies[path] = await body.text();
+        return filesystemSink.save(userId, uuid, path, url, body);
+      },
+      removeUser: filesystemSink.removeUser,
+    };
+    const files = await savePackageFiles(
+      7,
+      download,
+      sink,
+      async (url) => new Response(url.endsWith('.html') ? html : 'x'),
+    );
     expect(written.map((w) => w.path)).toEqual([
+      'offline/7/runtime/packages/runtime/scorm-frame.js',
       'offline/7/p1/imsmanifest.xml',
       'offline/7/p1/sco/index.html',
-      'offline/7/runtime/packages/runtime/scorm-frame.js',
     ]);
     expect(written.every((w) => w.directory === 'DATA')).toBe(true);
     expect(files.p1?.['sco/index.html']).toBe(
       'https://localhost/_capacitor_file_/data/offline/7/p1/sco/index.html',
     );
+    expect(bodies['sco/index.html']).toContain(
+      'src="https://localhost/_capacitor_file_/data/offline/7/runtime/packages/runtime/scorm-frame.js"',
+    );
+  });
+
+  it("rewrites only the bridge tag the server put in, never the package's own markup", () => {
+    const page =
+      '<script src="/packages/runtime/scorm-frame.js"></script><script src="/packages/runtime/other.js"></script>';
+    expect(localizeBridge(page, 'local.js')).toBe(
+      '<script src="local.js"></script><script src="/packages/runtime/other.js"></script>',
+    );
+  });
+
+  it('keeps no package files where packages cannot play offline (a browser)', async () => {
+    expect(await savePackageFiles(7, download, null, async () => new Response('x'))).toEqual({});
   });
 
   it('fails the whole download when one file cannot be fetched', async () => {

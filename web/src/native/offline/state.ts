@@ -90,7 +90,7 @@ export async function queueAttempt(userId: number, body: SyncOfflineAttemptBody,
 export async function downloadForOffline(
   userId: number,
   contentId: number,
-  sink: FileSink = defaultSink(),
+  sink: FileSink | null = defaultSink(),
   onProgress?: (done: number, total: number) => void,
 ): Promise<StoredDownload> {
   const res = await api.post<Envelope<OfflineDownload>>('/offline/downloads', { content_id: contentId });
