@@ -68,6 +68,8 @@ describe('offline learning (mobile build)', () => {
     await login(page, LEARNER);
     await page.waitForURL(`${MOBILE}/`);
     await page.getByTestId('available-courses').getByText(COURSE).waitFor();
+    // The app's service worker (public/offline-sw.js) has taken over the page: what it loads from now on is kept.
+    await page.waitForFunction(() => Boolean(navigator.serviceWorker?.controller));
 
     await page.getByRole('button', { name: `Download ${CONTENT} for offline` }).click();
     await toast(page, 'Saved for offline use.');
@@ -85,6 +87,11 @@ describe('offline learning (mobile build)', () => {
     await checkPage(page, 'offline-player');
     await page.getByLabel('I have read "Plan the move"').check();
     await page.getByLabel('Before the move').check();
+    // Closed and opened again without a network (the app from its service worker): the answers were kept.
+    await page.reload();
+    await page.getByRole('heading', { name: CONTENT }).waitFor();
+    assert.equal(await page.getByLabel('I have read "Plan the move"').isChecked(), true);
+    assert.equal(await page.getByLabel('Before the move').isChecked(), true);
     await page.getByRole('button', { name: 'Finish and save' }).click();
     await page.getByText('Saved on this device. It will be sent when you are back online.').waitFor();
 

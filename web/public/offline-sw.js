@@ -8,7 +8,29 @@
  */
 const SHELL = 'cc-app-shell';
 
-self.addEventListener('install', () => self.skipWaiting());
+/**
+ * The page and the bundles it loads at start were fetched before this worker controlled anything: fetch them now
+ * (their hashed names are in index.html), so a reload without a network still starts the app.
+ */
+async function precacheShell() {
+  const cache = await caches.open(SHELL);
+  const page = await fetch('/', { cache: 'no-cache' });
+  if (!page.ok) return;
+  const html = await page.clone().text();
+  await cache.put('/', page);
+  const assets = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((m) => m[1]);
+  await cache.addAll([...new Set(assets)]);
+}
+
+self.addEventListener('install', (event) =>
+  event.waitUntil(
+    precacheShell()
+      .catch(() => {
+        // Offline at install: the next visit with a network fills the cache.
+      })
+      .then(() => self.skipWaiting()),
+  ),
+);
 self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()));
 
 /** Every page of the app is the same index.html: one cache entry for all navigations. */

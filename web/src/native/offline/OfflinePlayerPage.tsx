@@ -1,15 +1,32 @@
 import { OfflineMessages, type OfflineQuiz } from '@cc/contracts';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useParams } from 'react-router';
 import { useAuth } from '../../app/auth';
 import { notifyError } from '../../app/notifications';
 import { TOPIC_BODY_CLASS } from '../../learning/topic-body';
 import { Button, ButtonLink, Card, EmptyState, PageHeader, Spinner } from '../../ui';
-import type { StoredDownload } from './library';
+import type { DraftAttempt, StoredDownload } from './library';
 import { OfflineScormFrame } from './OfflineScormFrame';
 import { getLibrary, queueAttempt, syncNow } from './state';
 
-type Answers = Record<string, Record<string, number[]>>;
+/** A fresh offline attempt: its uuid and start time are the device's, made once. */
+function newDraft(stored: StoredDownload): DraftAttempt {
+  return {
+    content_title: stored.download.content.title,
+    body: {
+      client_uuid: crypto.randomUUID(),
+      download_id: stored.download.download_id,
+      content_id: stored.download.content.id,
+      started_at: new Date().toISOString(),
+      completed_at: null,
+      completed_topic_ids: [],
+      skipped_topic_ids: [],
+      quiz_responses: {},
+      h5p: [],
+      cmi: {},
+    },
+  };
+}
 
 function QuizCard({
   quiz,
@@ -77,23 +94,24 @@ export default function OfflinePlayerPage() {
   const { contentId } = useParams();
   const { user } = useAuth();
   const [stored, setStored] = useState<StoredDownload | null | undefined>(undefined);
-  const [completed, setCompleted] = useState<number[]>([]);
-  const [answers, setAnswers] = useState<Answers>({});
-  const [cmi, setCmi] = useState<Record<string, Record<string, unknown>>>({});
+  const [draft, setDraft] = useState<DraftAttempt | null>(null);
   const [saved, setSaved] = useState<'queued' | 'synced' | null>(null);
   const [busy, setBusy] = useState(false);
-  const startedAt = useMemo(() => new Date().toISOString(), []);
-  const clientUuid = useMemo(() => crypto.randomUUID(), []);
 
   useEffect(() => {
     if (!user) return;
-    void getLibrary()
-      .getDownload(user.id, Number(contentId))
-      .then((d) => setStored(d ?? null));
+    const library = getLibrary();
+    void (async () => {
+      const copy = await library.getDownload(user.id, Number(contentId));
+      // An attempt begun earlier on this device continues (same uuid and start time): nothing recorded is lost.
+      const earlier = copy ? await library.getDraft(user.id, copy.download.content.id) : undefined;
+      setDraft(earlier ?? (copy ? newDraft(copy) : null));
+      setStored(copy ?? null);
+    })();
   }, [user, contentId]);
 
   if (stored === undefined) return <Spinner label="Loading the saved course" />;
-  if (stored === null || !user)
+  if (stored === null || !user || !draft)
     return (
       <EmptyState
         title="This course is not saved on this device"
@@ -102,6 +120,22 @@ export default function OfflinePlayerPage() {
       />
     );
   const { download } = stored;
+  const body = draft.body;
+
+  /** Every change is written to the device at once (the draft), before anything else happens. */
+  function change(update: (b: DraftAttempt['body']) => DraftAttempt['body']) {
+    if (!user) return;
+    setDraft((prev) => {
+      if (!prev) return prev;
+      const next = { ...prev, body: update(prev.body) };
+      void getLibrary()
+        .saveDraft(user.id, next)
+        .catch(() => notifyError(null, 'Your answers could not be saved on this device. Please try again.'));
+      return next;
+    });
+  }
+  const completed = body.completed_topic_ids ?? [];
+  const answers = body.quiz_responses ?? {};
 
   async function finish() {
     if (!user) return;
@@ -109,16 +143,7 @@ export default function OfflinePlayerPage() {
     try {
       await queueAttempt(
         user.id,
-        {
-          client_uuid: clientUuid,
-          download_id: download.download_id,
-          content_id: download.content.id,
-          started_at: startedAt,
-          completed_at: new Date().toISOString(),
-          completed_topic_ids: completed,
-          quiz_responses: answers,
-          cmi,
-        },
+        { ...body, completed_at: new Date().toISOString() },
         download.content.title,
       );
       setSaved('queued');
@@ -160,7 +185,7 @@ export default function OfflinePlayerPage() {
       {download.content.type === 'scorm' ? (
         <OfflineScormFrame
           stored={stored}
-          onCommit={(sco, data) => setCmi((prev) => ({ ...prev, [sco]: data }))}
+          onCommit={(sco, data) => change((b) => ({ ...b, cmi: { ...b.cmi, [sco]: data } }))}
         />
       ) : null}
       {topics.map((topic) => (
@@ -181,11 +206,16 @@ export default function OfflinePlayerPage() {
             <input
               type="checkbox"
               checked={completed.includes(topic.id)}
-              onChange={(e) =>
-                setCompleted((prev) =>
-                  e.target.checked ? [...prev, topic.id] : prev.filter((id) => id !== topic.id),
-                )
-              }
+              onChange={(e) => {
+                const checked = e.target.checked;
+                change((b) => {
+                  const ids = b.completed_topic_ids ?? [];
+                  return {
+                    ...b,
+                    completed_topic_ids: checked ? [...ids, topic.id] : ids.filter((id) => id !== topic.id),
+                  };
+                });
+              }}
             />
             I have read "{topic.title}"
           </label>
@@ -196,7 +226,9 @@ export default function OfflinePlayerPage() {
           key={quiz.id}
           quiz={quiz}
           answers={answers[String(quiz.id)] ?? {}}
-          onChange={(next) => setAnswers((prev) => ({ ...prev, [String(quiz.id)]: next }))}
+          onChange={(next) =>
+            change((b) => ({ ...b, quiz_responses: { ...b.quiz_responses, [String(quiz.id)]: next } }))
+          }
         />
       ))}
       <div className="mt-6 flex flex-wrap gap-3">

@@ -31,6 +31,16 @@ const userKey = (userId: number) => `u:${userId}:`;
 const downloadKey = (userId: number, contentId: number) => `${userKey(userId)}download:${contentId}`;
 const queueKey = (userId: number, uuid: string) => `${userKey(userId)}queue:${uuid}`;
 const syncedKey = (userId: number, uuid: string) => `${userKey(userId)}synced:${uuid}`;
+const draftKey = (userId: number, contentId: number) => `${userKey(userId)}draft:${contentId}`;
+
+/**
+ * An offline attempt not finished yet: written on every answer, topic and SCORM commit, so closing the app (or the
+ * battery dying) mid-course loses nothing; "Finish and save" turns it into a queued attempt with the same uuid.
+ */
+export interface DraftAttempt {
+  body: SyncOfflineAttemptBody;
+  content_title: string;
+}
 
 export function offlineLibrary(kv: KeyValueStore) {
   return {
@@ -55,6 +65,15 @@ export function offlineLibrary(kv: KeyValueStore) {
       await kv.delete(queueKey(userId, uuid));
     },
     listSynced: (userId: number) => kv.list<SyncedAttempt>(`${userKey(userId)}synced:`),
+
+    saveDraft: (userId: number, draft: DraftAttempt) =>
+      kv.put(draftKey(userId, draft.body.content_id), draft),
+    getDraft: (userId: number, contentId: number) => kv.get<DraftAttempt>(draftKey(userId, contentId)),
+    /** Queue first, then drop the draft: in between, the same uuid in both is harmless (sent once, by uuid). */
+    async finishDraft(userId: number, item: QueuedAttempt) {
+      await kv.put(queueKey(userId, item.body.client_uuid), item);
+      await kv.delete(draftKey(userId, item.body.content_id));
+    },
   };
 }
 

@@ -76,6 +76,23 @@ describe('offline library', () => {
   });
 });
 
+describe('drafts', () => {
+  it('keeps an unfinished attempt per user and content; finishing queues it with the same uuid and drops the draft', async () => {
+    await library.saveDraft(1, { body: body('d1'), content_title: 'Course' });
+    expect(await library.getDraft(2, 5)).toBeUndefined();
+    expect((await library.getDraft(1, 5))?.body.client_uuid).toBe('d1');
+    await library.finishDraft(1, {
+      body: body('d1'),
+      content_title: 'Course',
+      queued_at: '2026-03-02T09:40:00.000Z',
+      refused: null,
+      tries: 0,
+    });
+    expect(await library.getDraft(1, 5)).toBeUndefined();
+    expect((await library.listQueue(1)).map((q) => q.body.client_uuid)).toEqual(['d1']);
+  });
+});
+
 describe('syncQueue', () => {
   it('removes an item only after the server confirmed it, and records the outcome', async () => {
     await queue(1, 'a', 'b');

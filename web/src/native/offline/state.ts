@@ -82,7 +82,7 @@ export async function queueAttempt(userId: number, body: SyncOfflineAttemptBody,
     refused: null,
     tries: 0,
   };
-  await getLibrary().enqueue(userId, item);
+  await getLibrary().finishDraft(userId, item);
   await refreshCounts(userId);
 }
 
