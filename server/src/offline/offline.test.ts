@@ -129,6 +129,10 @@ describe('POST /api/offline/downloads', () => {
     expect(res.json().errors.content_id).toEqual([OfflineMessages.notOffline]);
     const draft = await buildContent(h.db, s.entity.id, { published: false });
     expect((await s.call('POST', '/api/offline/downloads', { content_id: draft.id })).statusCode).toBe(422);
+    const locked = await buildContent(h.db, s.entity.id, { prerequisites: [[s.content.id]] });
+    const behind = await s.call('POST', '/api/offline/downloads', { content_id: locked.id });
+    expect(behind.statusCode).toBe(422);
+    expect(behind.json().errors.content_id[0]).toContain(s.content.title);
   });
 
   it('gives lessons, topics and quiz questions without the correct answers', async () => {

@@ -12,6 +12,7 @@ import {
 import type { z } from 'zod';
 import { actorOf, type Ctx } from '../http/context';
 import { forbidden, invalidField, notFound } from '../http/errors';
+import { assertPrerequisites } from '../learning/attempts-service';
 import { learnerClauses } from '../learning/learner';
 import { findContentForLearner } from '../learning/queries';
 import { lessonsWithTopics } from '../learning/structure-queries';
@@ -128,9 +129,10 @@ async function offlinePackages(ctx: Ctx, contentId: number, type: OfflineType): 
 /**
  * POST /offline/downloads: everything the device needs to take one content offline, for the caller only (a learner
  * takes their own learning). The content must be visible to them (404 otherwise, another organisation's too),
- * published and switched on (422), and of a type that runs on the device (422). Quiz questions come without their
- * answers' correctness (graded on sync); package files come as signed, short-lived URLs (packages/launch.ts), never
- * with the caller's token. The download row's server time later bounds the device's clock (rules.ts).
+ * published and switched on (422), of a type that runs on the device (422), with its prerequisites passed (422).
+ * Quiz questions come without their answers' correctness (graded on sync); package files come as signed,
+ * short-lived URLs (packages/launch.ts), never with the caller's token. The download row's server time later bounds
+ * the device's clock (rules.ts).
  */
 export async function createOfflineDownload(ctx: Ctx, contentId: number): Promise<OfflineDownload> {
   const actor = learnerDeviceActor(ctx);
@@ -140,6 +142,8 @@ export async function createOfflineDownload(ctx: Ctx, contentId: number): Promis
   if (!content.takeable) throw invalidField('content_id', LearningMessages.contentUnpublished);
   const type = content.type;
   if (!isOfflineType(type)) throw invalidField('content_id', OfflineMessages.notOffline);
+  // As online (POST /users/{id}/attempts): content behind unpassed prerequisites cannot be started, so not taken away.
+  await assertPrerequisites(ctx, actor.userId, content.prerequisites ?? []);
 
   const now = ctx.clock();
   const [{ lessons, topics }, quizzes, packages] = await Promise.all([
