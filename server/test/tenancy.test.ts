@@ -875,6 +875,10 @@ const EXEMPT: Record<string, string> = {
   ...SIGNUP_LINK_EXEMPT,
   ...IMPORTER_EXEMPT,
   'GET /api/version': 'public',
+  'POST /api/offline/downloads':
+    "the caller's own learning only: another organisation's content is 404 (src/offline/offline.test.ts)",
+  'POST /api/offline/attempts':
+    "the caller's own downloads only: another user's download is 404 (src/offline/offline.test.ts)",
   'GET /api/client-config': 'public (the browser error-reporting DSN and analytics id, no tenant data)',
   'GET /api/webhooks/event-types':
     'the same catalogue of event types and example payloads for everyone holding 112',

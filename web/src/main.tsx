@@ -7,12 +7,14 @@ import { startApp } from './app/bootstrap';
 import { ConsentBanner } from './app/monitoring/ConsentBanner';
 import { queryClient } from './app/query-client';
 import { loadDeviceName } from './native/device';
+import { registerOfflineWorker } from './native/offline/register';
 import { StartupGate } from './native/StartupGate';
 import { createAppRouter } from './router';
 
 // The shell's maker and model, read once at start so that login's device_name has them (spec 1 §7).
 void loadDeviceName();
 void startApp();
+registerOfflineWorker();
 // Made once start-up is answered: on mobile its loaders and pages must not run before the session is confirmed.
 let router: ReturnType<typeof createAppRouter> | null = null;
 const appRouter = () => {

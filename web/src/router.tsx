@@ -119,6 +119,13 @@ const defaultRoutes: RouteObject[] = [
   // attempts
   built('/attempt/:attemptId', 'Course attempt', () => import('./learning/AttemptPage')),
   built('/cattempt/:attemptId', 'Course attempt', () => import('./learning/CourseAttemptPage')),
+  // Offline learning (issue 19, mobile build): courses saved on the device, and the player that takes them offline.
+  built('/offline', 'Offline learning', () =>
+    import('./native/offline/pages').then((m) => ({ default: m.OfflinePage })),
+  ),
+  built('/offline/:contentId', 'Offline course', () =>
+    import('./native/offline/pages').then((m) => ({ default: m.OfflinePlayerPage })),
+  ),
   // entities
   built('/entities', 'Organisations', () => import('./entities/EntitiesPage')),
   built('/entities/create', 'Add an organisation', () => import('./entities/EntityCreatePage')),

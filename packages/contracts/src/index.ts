@@ -23,6 +23,7 @@ export * from './matrix';
 export * from './messages';
 export * from './messaging';
 export * from './notifications';
+export * from './offline';
 export * from './pathways';
 export * from './permissions';
 export * from './permissions-api';

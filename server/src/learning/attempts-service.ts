@@ -111,7 +111,7 @@ async function startAttempt(
 }
 
 /** Prerequisites are options, each a list of content ids; one option fully passed unlocks (spec 2 §3). */
-async function assertPrerequisites(ctx: Ctx, userId: number, options: number[][]) {
+export async function assertPrerequisites(ctx: Ctx, userId: number, options: number[][]) {
   const required = options.filter((o) => o.length > 0);
   if (!required.length) return;
   const passed = await passedContentIds(ctx.db, userId, [...new Set(required.flat())]);

@@ -2,7 +2,10 @@ import type { AvailableCourse } from '@cc/contracts';
 import { CELL_STATUS_LABELS, formatDate, LearningMessages } from '@cc/contracts';
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
+import { isMobile } from '../app/env';
 import { notifyError } from '../app/notifications';
+import { canTakeOffline, OfflineDownloadButton } from '../native/offline/OfflineDownloadButton';
+import { OfflineSyncBanner } from '../native/offline/OfflineSyncBanner';
 import { Badge, Button, ButtonLink, Card, Spinner } from '../ui';
 import { downloadCertificate, startAttempt, useCurrentAttempt, useLearnerCourses } from './api';
 
@@ -47,6 +50,7 @@ export function LearnerCourses({
 
   return (
     <>
+      {isMobile() ? <OfflineSyncBanner hideWhenEmpty /> : null}
       {current.data && !availableOnly ? (
         <Card title="Continue where you left off" data-testid="current-attempt">
           <div className="flex flex-wrap items-center justify-between gap-3">
@@ -97,14 +101,20 @@ export function LearnerCourses({
                             Continue
                           </ButtonLink>
                         ) : (
-                          <Button
-                            size="sm"
-                            loading={starting === content.id}
-                            onClick={() => start(content.id)}
-                            aria-label={`Start ${content.title}`}
-                          >
-                            Start
-                          </Button>
+                          <span className="flex flex-wrap gap-2">
+                            {/* Offline learning is the mobile app's (issue 19). */}
+                            {isMobile() && canTakeOffline(content.type) ? (
+                              <OfflineDownloadButton contentId={content.id} title={content.title} />
+                            ) : null}
+                            <Button
+                              size="sm"
+                              loading={starting === content.id}
+                              onClick={() => start(content.id)}
+                              aria-label={`Start ${content.title}`}
+                            >
+                              Start
+                            </Button>
+                          </span>
                         )
                       ) : null}
                     </li>

@@ -2,6 +2,8 @@ import {
   AuthUser,
   DocumentSummary,
   LibraryView,
+  OfflineDownload,
+  OfflineSyncOutcome,
   PageLinks,
   PageMeta,
   PathwaySummary,
@@ -541,5 +543,32 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     status: 200,
     // The example is generated from the contract's TaskView.
     response: paged(TaskView),
+  },
+  'POST /api/offline/downloads': {
+    summary: 'Download a content to take offline',
+    description:
+      "For the caller's own learning: lessons, topics, quiz questions without their answers' correctness, and the " +
+      'package files as signed, short-lived URLs. Quote download_id in every attempt synced from this copy.',
+    status: 201,
+    response: one(OfflineDownload),
+    bodyExample: { content_id: 12 },
+  },
+  'POST /api/offline/attempts': {
+    summary: 'Sync an attempt taken offline',
+    description:
+      'Idempotent by client_uuid: 201 the first time, 200 with the same outcome for a resend. The server grades ' +
+      'the answers (or reads the SCORM data), keeps the attempt beside any online one and says which rule decided ' +
+      'whether it counts for the result.',
+    status: 201,
+    response: one(OfflineSyncOutcome),
+    bodyExample: {
+      client_uuid: '3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f',
+      download_id: '7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d',
+      content_id: 12,
+      started_at: '2026-03-02T09:15:00.000Z',
+      completed_at: '2026-03-02T09:41:00.000Z',
+      completed_topic_ids: [31, 32],
+      quiz_responses: { '7': { '70': [701], '71': [705, 707] } },
+    },
   },
 };

@@ -43,6 +43,7 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
     'Tokens for integrations: Authorization: Bearer <token>, limited to their abilities.',
   webhooks: 'Endpoints that receive signed events (Standard Webhooks) when things change.',
   importer: 'CSV imports of users and training records: plan, apply, undo, logs.',
+  offline: 'Courses downloaded to take offline, and the attempts devices sync back.',
   tasks: 'Long jobs in progress (exports, imports, bulk events) and their results.',
   'signup links': 'Links new starters use to create their own account.',
 };
