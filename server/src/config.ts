@@ -284,7 +284,8 @@ const EXPECTED: Record<EnvName, string> = {
     'must be a readable APNs .p8 key file, set together with APNS_KEY_ID, APNS_TEAM_ID and APNS_BUNDLE_ID',
   APNS_KEY_ID: 'must be the 10-character APNs key id, set together with APNS_KEY_FILE',
   APNS_TEAM_ID: 'must be the 10-character Apple team id, set together with APNS_KEY_FILE',
-  APNS_BUNDLE_ID: 'must be the app bundle id such as com.example.carecompliance, set together with APNS_KEY_FILE',
+  APNS_BUNDLE_ID:
+    'must be the app bundle id such as com.example.carecompliance, set together with APNS_KEY_FILE',
   APNS_HOST: 'must be an origin such as https://api.push.apple.com',
 };
 
@@ -415,7 +416,9 @@ function s3Settings(env: ReturnType<typeof parseEnv>): S3Settings | undefined {
 }
 
 /** FCM service account JSON with what the OAuth2 JWT needs, or null. */
-function serviceAccount(json: string): { client_email: string; private_key: string; token_uri?: string } | null {
+function serviceAccount(
+  json: string,
+): { client_email: string; private_key: string; token_uri?: string } | null {
   try {
     const v = JSON.parse(json) as Record<string, unknown>;
     if (typeof v.client_email !== 'string' || typeof v.private_key !== 'string') return null;

@@ -27,7 +27,10 @@ export const RegisterPushDeviceBody = z.object({
 export type RegisterPushDeviceBody = z.infer<typeof RegisterPushDeviceBody>;
 
 export const PushDeviceParams = z.object({
-  id: z.coerce.number({ error: 'The device id must be a number.' }).int().positive('The device id must be a number.'),
+  id: z.coerce
+    .number({ error: 'The device id must be a number.' })
+    .int()
+    .positive('The device id must be a number.'),
 });
 
 /** One registered phone as its owner sees it (the token itself is never sent back). */

@@ -32,7 +32,7 @@ builder.queryField('pushDevices', (t) =>
 builder.mutationField('registerPushDevice', (t) =>
   t.field({
     type: PushDeviceObject,
-    description: 'POST /api/push-devices: this phone receives the caller\'s reminders and messages by push.',
+    description: "POST /api/push-devices: this phone receives the caller's reminders and messages by push.",
     args: {
       token: t.arg.string({ required: true }),
       platform: t.arg.string({ required: true, description: PUSH_PLATFORMS.join(', ') }),

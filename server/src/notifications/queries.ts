@@ -97,7 +97,9 @@ export async function insertNotifications(db: DbOrTrx, rows: NewNotification[]) 
   return db
     .insertInto('notifications')
     .values(rows)
-    .onConflict((oc) => oc.columns(['kind', 'subject_key', 'occasion', 'user_id', 'channel', 'delivery_key']).doNothing())
+    .onConflict((oc) =>
+      oc.columns(['kind', 'subject_key', 'occasion', 'user_id', 'channel', 'delivery_key']).doNothing(),
+    )
     .returning(['id', 'channel', 'entity_id', 'user_id'])
     .execute();
 }
@@ -159,14 +161,7 @@ export async function updateNotification(
   set: Partial<
     Pick<
       NotificationRow,
-      | 'state'
-      | 'attempts'
-      | 'next_attempt_at'
-      | 'last_error'
-      | 'mail_id'
-      | 'sent_at'
-      | 'read_at'
-      | 'fallback'
+      'state' | 'attempts' | 'next_attempt_at' | 'last_error' | 'mail_id' | 'sent_at' | 'read_at' | 'fallback'
     >
   >,
 ) {

@@ -82,9 +82,14 @@ export async function sendApns(s: ApnsSettings, token: string, message: PushMess
     if (answer.status === 200) return { ok: true };
     const reason = reasonOf(answer.body);
     if (answer.status === 410)
-      return failed('The phone is no longer registered with Apple (the app was removed or signed out).', true);
+      return failed(
+        'The phone is no longer registered with Apple (the app was removed or signed out).',
+        true,
+      );
     if (reason === 'ExpiredProviderToken' || reason === 'InvalidProviderToken') providerTokens.clear();
-    return failed(`Apple did not take the notification (HTTP ${answer.status}${reason ? `, ${reason}` : ''}).`);
+    return failed(
+      `Apple did not take the notification (HTTP ${answer.status}${reason ? `, ${reason}` : ''}).`,
+    );
   } catch (error) {
     return failed(`Apple's push service could not be reached (${errorText(error)}).`);
   }

@@ -31,7 +31,11 @@ export const pushConfigured = (settings: PushSettings) => pushPlatforms(settings
 function sendTo(settings: PushSettings, platform: 'android' | 'ios', token: string, m: PushMessage) {
   if (platform === 'android' && settings.fcm) return sendFcm(settings.fcm, token, m);
   if (platform === 'ios' && settings.apns) return sendApns(settings.apns, token, m);
-  return Promise.resolve<PushOutcome>({ ok: false, dead: false, reason: 'Push is not set up for this phone.' });
+  return Promise.resolve<PushOutcome>({
+    ok: false,
+    dead: false,
+    reason: 'Push is not set up for this phone.',
+  });
 }
 
 export async function pushToUser(

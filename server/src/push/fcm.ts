@@ -63,9 +63,14 @@ export async function sendFcm(s: FcmSettings, token: string, message: PushMessag
     if (response.ok) return { ok: true };
     const code = fcmErrorCode(await response.json().catch(() => null));
     if (code === 'UNREGISTERED')
-      return failed('The phone is no longer registered with Firebase (the app was removed or signed out).', true);
+      return failed(
+        'The phone is no longer registered with Firebase (the app was removed or signed out).',
+        true,
+      );
     if (response.status === 401) accessTokens.clear();
-    return failed(`Firebase did not take the notification (HTTP ${response.status}${code ? `, ${code}` : ''}).`);
+    return failed(
+      `Firebase did not take the notification (HTTP ${response.status}${code ? `, ${code}` : ''}).`,
+    );
   } catch (error) {
     return failed(`Firebase could not be reached (${errorText(error)}).`);
   }

@@ -45,4 +45,5 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   importer: 'CSV imports of users and training records: plan, apply, undo, logs.',
   tasks: 'Long jobs in progress (exports, imports, bulk events) and their results.',
   'signup links': 'Links new starters use to create their own account.',
+  push: "The caller's phones that receive reminders and messages as push notifications (the mobile app).",
 };
