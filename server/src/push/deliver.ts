@@ -59,7 +59,16 @@ export async function pushToUser(
   const rows: NewNotification[] = devices.map((d, i) => {
     const o = outcomes[i] as PushOutcome;
     return {
-      ...subject,
+      kind: subject.kind,
+      subject_key: subject.subject_key,
+      occasion: subject.occasion,
+      user_id: subject.user_id,
+      entity_id: subject.entity_id,
+      course_id: subject.course_id,
+      expires_at: subject.expires_at,
+      title: subject.title,
+      body: subject.body,
+      link: subject.link,
       channel: 'push',
       state: o.ok ? 'sent' : 'failed',
       delivery_key: `device:${d.id}@${attempt}`,
