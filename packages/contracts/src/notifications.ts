@@ -115,12 +115,14 @@ export function describeDelivery(
   if (d.channel === 'push') return describePush(d);
   const text = describeState(d, formatTime);
   return d.channel === 'email' && d.fallback && d.state === 'sent'
-    ? `${text}: ${PUSH_FALLBACK_TEXT[d.fallback]}`
+    ? `Sent instead of a push: ${PUSH_FALLBACK_TEXT[d.fallback]}`
     : text;
 }
 
 /** A push row: one attempt to one phone. */
-function describePush(d: Pick<NotificationDelivery, 'state' | 'last_error'> & { device_name?: string | null }) {
+function describePush(
+  d: Pick<NotificationDelivery, 'state' | 'last_error'> & { device_name?: string | null },
+) {
   const phone = d.device_name ? ` to ${d.device_name}` : '';
   if (d.state === 'sent') return `Pushed${phone}`;
   return `Push${phone} failed${d.last_error ? `: ${d.last_error}` : ''}`;

@@ -54,7 +54,7 @@ export const PushMessages = {
 export const PUSH_FALLBACK_REASONS = ['push_not_configured', 'no_device', 'push_failed'] as const;
 export type PushFallbackReason = (typeof PUSH_FALLBACK_REASONS)[number];
 export const PUSH_FALLBACK_TEXT: Record<PushFallbackReason, string> = {
-  push_not_configured: 'sent by e-mail because push notifications are not set up',
-  no_device: 'sent by e-mail because no phone is registered for notifications',
-  push_failed: 'sent by e-mail because the push to every phone failed',
+  push_not_configured: 'push notifications are not set up',
+  no_device: 'no phone is registered for notifications',
+  push_failed: 'the push to every phone failed',
 };
