@@ -56,11 +56,11 @@ describe('startPush in the shell', () => {
     expect(plugin.register).toHaveBeenCalledOnce();
     plugin.handlers.get('registration')?.({ value: 'fcm-token-1' });
     await flush();
-    expect(api.post).toHaveBeenCalledWith('/push-devices', {
-      token: 'fcm-token-1',
-      platform: 'android',
-      device_name: 'Google Pixel 8',
-    });
+    expect(api.post).toHaveBeenCalledWith(
+      '/push-devices',
+      { token: 'fcm-token-1', platform: 'android', device_name: 'Google Pixel 8' },
+      { skipAuthHandling: true, actingAs: false },
+    );
     // A second call (a re-render, a second sign-in event) does not register twice.
     await startPush();
     expect(plugin.register).toHaveBeenCalledOnce();
@@ -94,7 +94,7 @@ describe('stopPush at logout', () => {
     plugin.handlers.get('registration')?.({ value: 'fcm-token-1' });
     await flush();
     await stopPush();
-    expect(api.delete).toHaveBeenCalledWith('/push-devices/41');
+    expect(api.delete).toHaveBeenCalledWith('/push-devices/41', { skipAuthHandling: true, actingAs: false });
     expect(plugin.handlers.size).toBe(0);
   });
 
@@ -109,6 +109,6 @@ describe('stopPush at logout', () => {
     });
     const { stopPush } = await import('./push');
     await stopPush();
-    expect(api.delete).toHaveBeenCalledWith('/push-devices/9');
+    expect(api.delete).toHaveBeenCalledWith('/push-devices/9', { skipAuthHandling: true, actingAs: false });
   });
 });

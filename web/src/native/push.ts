@@ -12,6 +12,8 @@ import { navigateTo } from '../app/navigation';
  * registration (the server also removes it when the login token is deleted). Outside the shell, or when the plugin
  * is not there, both do nothing: push is an extra, never a reason for sign-in to fail.
  */
+/** Push calls never trigger the client's 401 → logout handling: stopPush runs inside logout itself. */
+const QUIET = { skipAuthHandling: true, actingAs: false } as const;
 let listeners: PluginListenerHandle[] = [];
 let deviceId: number | null = null;
 let running = false;
@@ -40,11 +42,11 @@ async function sendToken(token: string): Promise<void> {
   const platform = Capacitor.getPlatform();
   if (platform !== 'android' && platform !== 'ios') return;
   try {
-    const res = await api.post<Envelope<PushDevice>>('/push-devices', {
-      token,
-      platform,
-      device_name: await deviceName(),
-    });
+    const res = await api.post<Envelope<PushDevice>>(
+      '/push-devices',
+      { token, platform, device_name: await deviceName() },
+      QUIET,
+    );
     deviceId = res.data.data.id;
   } catch {
     // Not registered this time; the next sign-in tries again.
@@ -82,7 +84,7 @@ export async function startPush(): Promise<void> {
 /** This phone's registration: the one this run made, else the one the server marks as made by this login. */
 async function ownRegistration(): Promise<number | null> {
   if (deviceId !== null) return deviceId;
-  const res = await api.get<Envelope<PushDevice[]>>('/push-devices');
+  const res = await api.get<Envelope<PushDevice[]>>('/push-devices', QUIET);
   return res.data.data.find((d) => d.current)?.id ?? null;
 }
 
@@ -90,7 +92,7 @@ export async function stopPush(): Promise<void> {
   if (!inShell()) return;
   try {
     const id = await ownRegistration();
-    if (id !== null) await api.delete(`/push-devices/${id}`);
+    if (id !== null) await api.delete(`/push-devices/${id}`, QUIET);
   } catch {
     // Logout goes on: deleting the login token removes the registration on the server too.
   }
