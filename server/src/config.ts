@@ -1,3 +1,5 @@
+import { createPrivateKey } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
@@ -208,6 +210,33 @@ const Env = z.object({
     .optional(),
   /** Analytics waits for each user's consent (the banner's Accept) unless this is false. */
   ANALYTICS_REQUIRES_CONSENT: z.enum(['true', 'false']).default('true'),
+  /** Issue 19: Android pushes by FCM HTTP v1 (README "Push notifications"); unset: no FCM. */
+  FCM_PROJECT_ID: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9-]{1,62}$/)
+    .optional(),
+  /** The Firebase service account (its JSON key file, or the JSON itself): read at start, never logged. */
+  FCM_SERVICE_ACCOUNT_FILE: z.string().optional(),
+  FCM_SERVICE_ACCOUNT_JSON: z.string().optional(),
+  /** Overrides for tests and proxies: the OAuth2 token endpoint and the FCM origin. */
+  FCM_TOKEN_URL: z.string().refine(isHttpUrl).optional(),
+  FCM_API_URL: z.string().refine(isBareOrigin).default('https://fcm.googleapis.com'),
+  /** Issue 19: iOS pushes by APNs with a token-based (.p8) key; unset: no APNs. */
+  APNS_KEY_FILE: z.string().optional(),
+  APNS_KEY_ID: z
+    .string()
+    .regex(/^[A-Z0-9]{10}$/)
+    .optional(),
+  APNS_TEAM_ID: z
+    .string()
+    .regex(/^[A-Z0-9]{10}$/)
+    .optional(),
+  APNS_BUNDLE_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$/)
+    .optional(),
+  /** https://api.push.apple.com (the default) or https://api.sandbox.push.apple.com for development builds. */
+  APNS_HOST: z.string().refine(isBareOrigin).default('https://api.push.apple.com'),
 });
 type EnvName = keyof typeof Env.shape;
 
@@ -265,6 +294,20 @@ const EXPECTED: Record<EnvName, string> = {
   SENTRY_BROWSER_DSN: 'must be a Sentry DSN such as https://public-key@o0.ingest.sentry.io/456',
   ANALYTICS_MEASUREMENT_ID: 'must be a measurement id such as G-ABC123XYZ',
   ANALYTICS_REQUIRES_CONSENT: 'must be true or false',
+  FCM_PROJECT_ID: 'must be a Firebase project id such as carecompliance-12345, set with a service account',
+  FCM_SERVICE_ACCOUNT_FILE:
+    'must be a readable Firebase service account JSON key file (with client_email and private_key), and needs FCM_PROJECT_ID',
+  FCM_SERVICE_ACCOUNT_JSON:
+    'must be a Firebase service account JSON key (with client_email and private_key), and needs FCM_PROJECT_ID',
+  FCM_TOKEN_URL: 'must be an http:// or https:// address',
+  FCM_API_URL: 'must be an origin such as https://fcm.googleapis.com',
+  APNS_KEY_FILE:
+    'must be a readable APNs .p8 key file, set together with APNS_KEY_ID, APNS_TEAM_ID and APNS_BUNDLE_ID',
+  APNS_KEY_ID: 'must be the 10-character APNs key id, set together with APNS_KEY_FILE',
+  APNS_TEAM_ID: 'must be the 10-character Apple team id, set together with APNS_KEY_FILE',
+  APNS_BUNDLE_ID:
+    'must be the app bundle id such as com.example.carecompliance, set together with APNS_KEY_FILE',
+  APNS_HOST: 'must be an origin such as https://api.push.apple.com',
 };
 
 /**
@@ -346,6 +389,20 @@ export interface Config {
   sentryBrowserDsn?: string;
   /** Page-view analytics in the web app; undefined: off. */
   analytics?: { measurementId: string; requiresConsent: boolean };
+  /** Push notifications (push/, README "Push notifications"); a platform left out is not pushed to. */
+  push: PushSettings;
+}
+
+/** FCM and APNs credentials, read from the environment at start (never from the repository). */
+export interface PushSettings {
+  fcm?: {
+    projectId: string;
+    clientEmail: string;
+    privateKey: string;
+    tokenUrl: string;
+    apiUrl: string;
+  };
+  apns?: { key: string; keyId: string; teamId: string; bundleId: string; host: string };
 }
 
 /** S3_* settings (README "File storage"). The secret is never logged nor printed (ConfigError names, never values). */
@@ -379,6 +436,80 @@ function s3Settings(env: ReturnType<typeof parseEnv>): S3Settings | undefined {
     secretAccessKey: env.S3_SECRET_ACCESS_KEY,
     prefix: env.S3_PREFIX?.replace(/\/$/, '') ?? '',
   };
+}
+
+/** FCM service account JSON with what the OAuth2 JWT needs, or null. */
+function serviceAccount(
+  json: string,
+): { client_email: string; private_key: string; token_uri?: string } | null {
+  try {
+    const v = JSON.parse(json) as Record<string, unknown>;
+    if (typeof v.client_email !== 'string' || typeof v.private_key !== 'string') return null;
+    createPrivateKey(v.private_key);
+    return {
+      client_email: v.client_email,
+      private_key: v.private_key,
+      token_uri: typeof v.token_uri === 'string' ? v.token_uri : undefined,
+    };
+  } catch {
+    return null;
+  }
+}
+
+function readText(file: string): string | null {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+function fcmSettings(env: ReturnType<typeof parseEnv>): PushSettings['fcm'] {
+  const source = env.FCM_SERVICE_ACCOUNT_FILE ? 'FCM_SERVICE_ACCOUNT_FILE' : 'FCM_SERVICE_ACCOUNT_JSON';
+  const json = env.FCM_SERVICE_ACCOUNT_FILE
+    ? readText(env.FCM_SERVICE_ACCOUNT_FILE)
+    : (env.FCM_SERVICE_ACCOUNT_JSON ?? null);
+  if (!env.FCM_PROJECT_ID && json === null && !env.FCM_SERVICE_ACCOUNT_FILE) return undefined;
+  if (!env.FCM_PROJECT_ID) throw new ConfigError(['FCM_PROJECT_ID']);
+  const account = json === null ? null : serviceAccount(json);
+  if (!account) throw new ConfigError([source]);
+  return {
+    projectId: env.FCM_PROJECT_ID,
+    clientEmail: account.client_email,
+    privateKey: account.private_key,
+    tokenUrl: env.FCM_TOKEN_URL ?? account.token_uri ?? 'https://oauth2.googleapis.com/token',
+    apiUrl: env.FCM_API_URL.replace(/\/$/, ''),
+  };
+}
+
+function apnsSettings(env: ReturnType<typeof parseEnv>): PushSettings['apns'] {
+  const parts = {
+    APNS_KEY_FILE: env.APNS_KEY_FILE,
+    APNS_KEY_ID: env.APNS_KEY_ID,
+    APNS_TEAM_ID: env.APNS_TEAM_ID,
+    APNS_BUNDLE_ID: env.APNS_BUNDLE_ID,
+  };
+  const missing = Object.entries(parts).filter(([, v]) => !v);
+  if (missing.length === 4) return undefined;
+  if (missing.length) throw new ConfigError(missing.map(([name]) => name));
+  const key = readText(env.APNS_KEY_FILE as string);
+  if (key === null || !isPrivateKey(key)) throw new ConfigError(['APNS_KEY_FILE']);
+  return {
+    key,
+    keyId: env.APNS_KEY_ID as string,
+    teamId: env.APNS_TEAM_ID as string,
+    bundleId: env.APNS_BUNDLE_ID as string,
+    host: env.APNS_HOST.replace(/\/$/, ''),
+  };
+}
+
+function isPrivateKey(pem: string): boolean {
+  try {
+    createPrivateKey(pem);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -452,6 +583,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
           requiresConsent: env.ANALYTICS_REQUIRES_CONSENT === 'true',
         }
       : undefined,
+    push: { fcm: fcmSettings(env), apns: apnsSettings(env) },
     ...overrides,
   };
 }

@@ -73,6 +73,7 @@ import {
   pathwayFixture,
   pathwayLists,
 } from '../src/pathways/tenancy-pathways';
+import { PUSH_EXEMPT, type PushFixture, pushCases, pushFixture, pushLists } from '../src/push/tenancy-push';
 import { recordResult } from '../src/results/service';
 import {
   SIGNUP_LINK_EXEMPT,
@@ -174,6 +175,7 @@ interface Fixture {
   documents: DocumentsFixture;
   // Tasks in progress (issue 18): a finished task of the victim's, with a file.
   task: TaskFixture;
+  push: PushFixture;
   // Personal access tokens (issue 18): the victim's token.
   tokens: TokensFixture;
   // Webhooks (issue 18): an endpoint of the target's site with a delivery.
@@ -486,6 +488,7 @@ const SCOPED: Case[] = [
   ...designerCases(),
   ...documentsCases(),
   ...taskCases(),
+  ...pushCases(),
   ...webhooksCases(),
   ...signupLinkCases(),
   ...importerCases(),
@@ -851,6 +854,7 @@ const LISTS: ListCase[] = [
   ...workflowLists(),
   ...documentsLists(),
   ...taskLists(),
+  ...pushLists(),
   ...webhooksLists(),
   ...signupLinkLists(CANARY),
   ...importerLists(),
@@ -871,6 +875,7 @@ const EXEMPT: Record<string, string> = {
   ...PATHWAY_EXEMPT,
   ...DOCUMENTS_EXEMPT,
   ...TASK_EXEMPT,
+  ...PUSH_EXEMPT,
   ...TOKEN_EXEMPT,
   ...SIGNUP_LINK_EXEMPT,
   ...IMPORTER_EXEMPT,
@@ -1123,6 +1128,7 @@ beforeAll(async () => {
     workflow: await workflowFixture(h.db, { victimId: victim.id, canary: CANARY }),
     documents: await documentsFixture(h.db, { siteId: site.id, victimId: victim.id, canary: CANARY }),
     task: await taskFixture(h.db, { victimId: victim.id, canary: CANARY }),
+    push: await pushFixture(h.db, { victimId: victim.id, canary: CANARY }),
     tokens: await tokensFixture(h.db, { victimId: victim.id }),
     webhooks: await webhooksFixture(h.db, { siteId: site.id, canary: CANARY }),
     signupLinks: await signupLinkFixture(h.db, { siteId: site.id, roleId: role.id, canary: CANARY }),

@@ -28,6 +28,7 @@ export * from './pathways';
 export * from './permissions';
 export * from './permissions-api';
 export * from './presets';
+export * from './push';
 export * from './reports';
 export * from './results';
 export * from './roles';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PageQuery } from './common';
+import { PUSH_FALLBACK_REASONS, PUSH_FALLBACK_TEXT } from './push';
 
 /**
  * In-app notifications and the delivery ledger (issue 14 "Reminders and notifications"; beyond the spec, which
@@ -13,11 +14,20 @@ export const NOTIFICATION_KINDS = [
   'manager_digest',
   'booking',
   'care_certificate',
+  'message',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
-export const NOTIFICATION_CHANNELS = ['in_app', 'email'] as const;
+export const NOTIFICATION_CHANNELS = ['in_app', 'email', 'push'] as const;
 export type NotificationChannel = (typeof NOTIFICATION_CHANNELS)[number];
-export const NOTIFICATION_STATES = ['pending', 'held', 'sent', 'failed', 'read', 'dismissed'] as const;
+export const NOTIFICATION_STATES = [
+  'pending',
+  'held',
+  'sent',
+  'failed',
+  'read',
+  'dismissed',
+  'skipped',
+] as const;
 export type NotificationState = (typeof NOTIFICATION_STATES)[number];
 
 /** Days before expiry a learner is reminded; 0 = on the day it expires. 7 and 0 cannot be turned off. */
@@ -81,6 +91,10 @@ export const NotificationDelivery = z.object({
   created_at: z.string(),
   sent_at: z.string().nullable(),
   read_at: z.string().nullable(),
+  /** A push row: the phone it went to (its name when it was sent). */
+  device_name: z.string().nullable(),
+  /** An e-mail sent instead of a push: why. */
+  fallback: z.enum(PUSH_FALLBACK_REASONS).nullable(),
 });
 export type NotificationDelivery = z.infer<typeof NotificationDelivery>;
 
@@ -94,6 +108,27 @@ export const NotificationMessages = {
 
 /** The ledger's state in plain words ("Held until 07:00", "Failed after 5 attempts: ..."). */
 export function describeDelivery(
+  d: Pick<NotificationDelivery, 'channel' | 'state' | 'attempts' | 'next_attempt_at' | 'last_error'> &
+    Partial<Pick<NotificationDelivery, 'device_name' | 'fallback'>>,
+  formatTime: (iso: string) => string,
+): string {
+  if (d.channel === 'push') return describePush(d);
+  const text = describeState(d, formatTime);
+  return d.channel === 'email' && d.fallback && d.state === 'sent'
+    ? `Sent instead of a push: ${PUSH_FALLBACK_TEXT[d.fallback]}`
+    : text;
+}
+
+/** A push row: one attempt to one phone. */
+function describePush(
+  d: Pick<NotificationDelivery, 'state' | 'last_error'> & { device_name?: string | null },
+) {
+  const phone = d.device_name ? ` to ${d.device_name}` : '';
+  if (d.state === 'sent') return `Pushed${phone}`;
+  return `Push${phone} failed${d.last_error ? `: ${d.last_error}` : ''}`;
+}
+
+function describeState(
   d: Pick<NotificationDelivery, 'channel' | 'state' | 'attempts' | 'next_attempt_at' | 'last_error'>,
   formatTime: (iso: string) => string,
 ): string {
@@ -114,6 +149,8 @@ export function describeDelivery(
       return 'Read';
     case 'dismissed':
       return 'Dismissed';
+    case 'skipped':
+      return 'Not sent: the push notification reached the phone';
   }
 }
 

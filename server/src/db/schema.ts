@@ -861,13 +861,13 @@ export interface Database {
 /** 024: the delivery ledger (notifications/): one row per notification, recipient and channel. */
 export interface NotificationsTable {
   id: Generated<number>;
-  kind: 'expiry_reminder' | 'manager_digest' | 'booking' | 'care_certificate';
+  kind: 'expiry_reminder' | 'manager_digest' | 'booking' | 'care_certificate' | 'message';
   subject_key: string;
   occasion: string;
   user_id: number;
   entity_id: number;
-  channel: 'in_app' | 'email';
-  state: 'pending' | 'held' | 'sent' | 'failed' | 'read' | 'dismissed';
+  channel: 'in_app' | 'email' | 'push';
+  state: 'pending' | 'held' | 'sent' | 'failed' | 'read' | 'dismissed' | 'skipped';
   course_id: number | null;
   expires_at: Date | null;
   title: string;
@@ -880,6 +880,13 @@ export interface NotificationsTable {
   created_at: DefaultTimestamp;
   sent_at: Date | null;
   read_at: Date | null;
+  /** 040: '' for in-app and e-mail rows; 'device:<id>@<attempt>' for a push row (part of the once-key). */
+  delivery_key: Generated<string>;
+  /** 040: the phone a push row went to (null once the phone is removed; device_name keeps its name). */
+  push_device_id: number | null;
+  device_name: string | null;
+  /** 040: on an e-mail row sent instead of a push, why. */
+  fallback: 'push_not_configured' | 'no_device' | 'push_failed' | null;
 }
 
 export interface Database {
@@ -1612,4 +1619,20 @@ export interface SignupLinkSignupsTable {
 export interface Database {
   signup_links: SignupLinksTable;
   signup_link_signups: SignupLinkSignupsTable;
+}
+
+/** 040: a phone of the mobile shell registered for push notifications (push/). */
+export interface PushDevicesTable {
+  id: Generated<number>;
+  user_id: number;
+  token: string;
+  platform: 'android' | 'ios';
+  device_name: string;
+  access_token_id: number | null;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
+export interface Database {
+  push_devices: PushDevicesTable;
 }

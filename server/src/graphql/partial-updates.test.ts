@@ -233,6 +233,9 @@ const NOT_UPDATES = [
   'testWebhook',
   'undoImport',
   'upsertWebhook',
+  // Push devices (issue 19): register (an upsert on the phone's token, every field sent) and remove.
+  'registerPushDevice',
+  'removePushDevice',
   'createAttempt',
   'approvePendingResult',
   'deletePendingResult',

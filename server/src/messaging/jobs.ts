@@ -1,7 +1,8 @@
-import { registerJob } from '../jobs/queue';
+import { type JobContext, registerJob } from '../jobs/queue';
 import { recordJobMail } from '../mail/jobs';
 import { messageMail, messagesUrl } from '../mail/templates';
-import { recipientMail } from './queries';
+import { pushToUser } from '../push/deliver';
+import { recipientMail, recipientPush } from './queries';
 
 /**
  * The e-mail of a message sent with `messageTypes: ['mail']` (ARCHITECTURE "Side effects after commit"): the send
@@ -11,6 +12,16 @@ import { recipientMail } from './queries';
  */
 export const MESSAGE_MAIL = 'message-mail';
 export const MESSAGE_MAIL_OPTIONS = { maxAttempts: 5, timeoutSeconds: 120 } as const;
+
+/**
+ * The push of a message (issue 19): one MESSAGE_PUSH job per recipient with a phone, queued with the send. It
+ * pushes once (no retry: a push late by minutes is worse than the message waiting in the app) and records each
+ * phone's attempt in the delivery ledger (kind 'message'). A message's e-mail is the sender's choice (MESSAGE_MAIL,
+ * above), not a fallback: a message not mailed stays in the recipient's mailbox whatever the push did.
+ */
+export const MESSAGE_PUSH = 'message-push';
+export const MESSAGE_PUSH_OPTIONS = { maxAttempts: 1, timeoutSeconds: 120 } as const;
+const PUSH_TEXT_LENGTH = 200;
 
 export interface MessageMailPayload {
   message_id: number;
@@ -37,5 +48,29 @@ export function registerMessagingJobs(): void {
       });
     },
     MESSAGE_MAIL_OPTIONS,
+  );
+  registerJob<MessageMailPayload>(MESSAGE_PUSH, pushMessage, MESSAGE_PUSH_OPTIONS);
+}
+
+async function pushMessage(ctx: JobContext, payload: MessageMailPayload): Promise<void> {
+  const row = await recipientPush(ctx.db, payload.message_id, payload.recipient_id);
+  if (!row) return;
+  const text = row.text.replace(/\s+/g, ' ').trim();
+  await pushToUser(
+    ctx,
+    {
+      kind: 'message',
+      subject_key: `message:${payload.message_id}`,
+      occasion: '',
+      user_id: payload.recipient_id,
+      entity_id: row.entity_id,
+      course_id: null,
+      expires_at: null,
+      title: `${row.sender_name} sent you a message`,
+      body: text.length > PUSH_TEXT_LENGTH ? `${text.slice(0, PUSH_TEXT_LENGTH - 1)}…` : text,
+      link: '/messages',
+    },
+    ctx.job.attempts,
+    ctx.now,
   );
 }

@@ -213,6 +213,40 @@ export async function enqueueRecipientMails(
   return rows.length;
 }
 
+/**
+ * One push job per recipient with a phone registered (issue 19), in the send's transaction like the mail jobs;
+ * recipients without a phone get none, so a send to a whole organisation queues only what can be pushed.
+ */
+export async function enqueueRecipientPushes(
+  trx: Trx,
+  o: { jobName: string; messageId: number; runAt: Date; maxAttempts: number; timeoutSeconds: number },
+): Promise<number> {
+  const { rows } = await sql<{ id: number }>`
+    INSERT INTO jobs (name, payload, run_at, max_attempts, timeout_seconds, unique_key)
+    SELECT ${o.jobName}, jsonb_build_object('message_id', mr.message_id, 'recipient_id', mr.recipient_id),
+           ${o.runAt}, ${o.maxAttempts}, ${o.timeoutSeconds},
+           ${o.jobName} || ':' || mr.message_id || ':' || mr.recipient_id
+      FROM message_recipients mr
+     WHERE mr.message_id = ${o.messageId}
+       AND EXISTS (SELECT 1 FROM push_devices d WHERE d.user_id = mr.recipient_id)
+    ON CONFLICT (unique_key) DO NOTHING
+    RETURNING id`.execute(trx);
+  return rows.length;
+}
+
+/** What the push of one recipient says: who sent it, the text, and the recipient's organisation (the ledger's). */
+export async function recipientPush(db: Executor, messageId: number, recipientId: number) {
+  return db
+    .selectFrom('message_recipients as mr')
+    .innerJoin('messages as m', 'm.id', 'mr.message_id')
+    .innerJoin('users as s', 's.id', 'm.sender_id')
+    .innerJoin('users as u', 'u.id', 'mr.recipient_id')
+    .where('mr.message_id', '=', messageId)
+    .where('mr.recipient_id', '=', recipientId)
+    .select(['m.text', 's.name as sender_name', 'u.primary_entity_id as entity_id'])
+    .executeTakeFirst();
+}
+
 /** What the e-mail of one recipient says: the text, who sent it, and where it goes. */
 export async function recipientMail(db: Executor, messageId: number, recipientId: number) {
   return db

@@ -16,7 +16,7 @@ import type { Trx } from '../results/queries';
 import { findRole } from '../roles/queries';
 import { entityInScope } from '../roles/service';
 import { findTag } from '../tags/queries';
-import { MESSAGE_MAIL, MESSAGE_MAIL_OPTIONS } from './jobs';
+import { MESSAGE_MAIL, MESSAGE_MAIL_OPTIONS, MESSAGE_PUSH, MESSAGE_PUSH_OPTIONS } from './jobs';
 import {
   findReceived,
   findSent,
@@ -31,6 +31,7 @@ import {
   deleteReceivedCopy,
   deleteSentCopy,
   enqueueRecipientMails,
+  enqueueRecipientPushes,
   findEntityByRef,
   findPeople,
   inConversation,
@@ -200,6 +201,12 @@ async function recordSend(db: Db | Trx, send: Send): Promise<number> {
         runAt: send.now,
         ...MESSAGE_MAIL_OPTIONS,
       });
+    await enqueueRecipientPushes(trx, {
+      jobName: MESSAGE_PUSH,
+      messageId: id,
+      runAt: send.now,
+      ...MESSAGE_PUSH_OPTIONS,
+    });
     return id;
   }).catch(goneToNotFound);
 }

@@ -3,6 +3,7 @@ import { countPeople, peoplePage } from '../dashboards/queries';
 import { subtreeIds } from '../entities/tree';
 import type { DbOrTrx } from '../jobs/queries';
 import { enqueue, type JobContext, PermanentJobError, registerJob, registerRecurring } from '../jobs/queue';
+import { pushToUser } from '../push/deliver';
 import {
   digestText,
   expiryReminderText,
@@ -30,7 +31,10 @@ import { quietHoursEnd } from './quiet-hours';
  *   key, and enqueues one DELIVER_NOTIFICATION per e-mail row it inserted (runAt: now, or the end of the
  *   organisation's quiet hours, the row then 'held'). A second run, or a concurrent one, inserts nothing and so
  *   sends nothing.
- * - DELIVER_NOTIFICATION records the message in the outbox (once: keyed by the row) and, with SMTP, delivers it.
+ * - DELIVER_NOTIFICATION first pushes it to the recipient's phones (issue 19; push/deliver.ts records each attempt
+ *   in the ledger): when one took it, the e-mail row is 'skipped'; otherwise the row keeps why (its fallback) and
+ *   the e-mail goes as before. The push is tried once, on the first run; the retries below are the e-mail's.
+ * - The e-mail: DELIVER_NOTIFICATION records the message in the outbox (once: keyed by the row) and, with SMTP, delivers it.
  *   A failure is thrown back to the job queue, which retries with the backoff below; each attempt, the next attempt's
  *   time and the error are written on the ledger row, and after the last attempt the row is 'failed'.
  */
@@ -172,7 +176,7 @@ export async function deliverNotification(
   payload: { notification_id: number },
 ): Promise<void> {
   const n = await findEmailNotification(ctx.db, payload.notification_id);
-  if (!n || n.state === 'sent' || n.state === 'failed') return;
+  if (!n || n.state === 'sent' || n.state === 'failed' || n.state === 'skipped') return;
   const now = ctx.now;
   // Quiet hours set (or moved) since it was queued: hold it again rather than wake someone on a night shift.
   const until = quietHoursEnd(now, n.quiet_hours_start, n.quiet_hours_end);
@@ -192,6 +196,15 @@ export async function deliverNotification(
       await ctx.finish(trx);
     });
     return;
+  }
+  // Push first, once (retries are the e-mail's): the e-mail goes only when no phone took it, saying why.
+  if (n.mail_id === null && n.fallback === null) {
+    const push = await pushToUser(ctx, n, ctx.job.attempts, now);
+    if (push.delivered) {
+      await updateNotification(ctx.db, n.id, { state: 'skipped', next_attempt_at: null, last_error: null });
+      return;
+    }
+    await updateNotification(ctx.db, n.id, { fallback: push.fallback });
   }
   let mailId = n.mail_id;
   if (mailId === null) {

@@ -97,7 +97,9 @@ export async function insertNotifications(db: DbOrTrx, rows: NewNotification[]) 
   return db
     .insertInto('notifications')
     .values(rows)
-    .onConflict((oc) => oc.columns(['kind', 'subject_key', 'occasion', 'user_id', 'channel']).doNothing())
+    .onConflict((oc) =>
+      oc.columns(['kind', 'subject_key', 'occasion', 'user_id', 'channel', 'delivery_key']).doNothing(),
+    )
     .returning(['id', 'channel', 'entity_id', 'user_id'])
     .execute();
 }
@@ -131,13 +133,19 @@ export async function findEmailNotification(db: DbOrTrx, id: number) {
     .select([
       'n.id',
       'n.kind',
+      'n.subject_key',
       'n.occasion',
+      'n.user_id',
+      'n.entity_id',
+      'n.course_id',
+      'n.expires_at',
       'n.channel',
       'n.state',
       'n.title',
       'n.body',
       'n.link',
       'n.mail_id',
+      'n.fallback',
       'u.email',
       'e.quiet_hours_start',
       'e.quiet_hours_end',
@@ -153,7 +161,7 @@ export async function updateNotification(
   set: Partial<
     Pick<
       NotificationRow,
-      'state' | 'attempts' | 'next_attempt_at' | 'last_error' | 'mail_id' | 'sent_at' | 'read_at'
+      'state' | 'attempts' | 'next_attempt_at' | 'last_error' | 'mail_id' | 'sent_at' | 'read_at' | 'fallback'
     >
   >,
 ) {
@@ -255,6 +263,8 @@ export async function ledgerPage(db: Db, userId: number, o: { limit: number; off
         'n.created_at',
         'n.sent_at',
         'n.read_at',
+        'n.device_name',
+        'n.fallback',
       ])
       .orderBy('n.created_at', 'desc')
       .orderBy('n.id', 'desc')

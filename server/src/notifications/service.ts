@@ -98,6 +98,8 @@ export async function userNotificationLedger(
       created_at: new Date(r.created_at).toISOString(),
       sent_at: iso(r.sent_at),
       read_at: iso(r.read_at),
+      device_name: r.device_name,
+      fallback: r.fallback,
     }),
   );
   return { data, total };

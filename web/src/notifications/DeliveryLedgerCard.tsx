@@ -19,6 +19,7 @@ const TONES: Record<NotificationDelivery['state'], BadgeTone> = {
   failed: 'danger',
   read: 'primary',
   dismissed: 'neutral',
+  skipped: 'neutral',
 };
 const STATE_LABEL: Record<NotificationDelivery['state'], string> = {
   pending: 'Queued',
@@ -27,10 +28,12 @@ const STATE_LABEL: Record<NotificationDelivery['state'], string> = {
   failed: 'Failed',
   read: 'Read',
   dismissed: 'Dismissed',
+  skipped: 'Not needed',
 };
 const CHANNEL_LABEL: Record<NotificationDelivery['channel'], string> = {
   in_app: 'In the app',
   email: 'E-mail',
+  push: 'Push notification',
 };
 
 /** "HH:MM" (UK time) of an instant: held e-mails wait for the end of the night, so the time is what matters. */
@@ -38,6 +41,7 @@ const timeOf = (iso: string) => formatDateTime(iso).split(' ').at(-1) ?? iso;
 
 function occasionText(d: NotificationDelivery): string {
   if (d.kind === 'booking') return `Booking: ${d.title}`;
+  if (d.kind === 'message') return d.title;
   if (d.kind === 'care_certificate') return d.title;
   if (d.kind === 'manager_digest') return `Weekly digest (${d.occasion.replace('-W', ', week ')})`;
   const course = d.course?.title ?? 'A course';

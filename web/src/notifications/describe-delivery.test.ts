@@ -36,4 +36,24 @@ describe('describeDelivery', () => {
     expect(describeDelivery({ ...row, channel: 'in_app', state: 'dismissed' }, time)).toBe('Dismissed');
     expect(describeDelivery({ ...row, state: 'pending' }, time)).toBe('Queued');
   });
+
+  it('says which phone a push went to, why it failed, and why an e-mail went instead', () => {
+    const push = { ...row, channel: 'push' as const, device_name: 'Google Pixel 8' };
+    expect(describeDelivery({ ...push, state: 'sent' }, time)).toBe('Pushed to Google Pixel 8');
+    expect(
+      describeDelivery(
+        { ...push, state: 'failed', attempts: 1, last_error: 'Firebase could not be reached.' },
+        time,
+      ),
+    ).toBe('Push to Google Pixel 8 failed: Firebase could not be reached.');
+    expect(describeDelivery({ ...row, state: 'sent', fallback: 'push_failed' }, time)).toBe(
+      'Sent instead of a push: the push to every phone failed',
+    );
+    expect(describeDelivery({ ...row, state: 'sent', fallback: 'no_device' }, time)).toBe(
+      'Sent instead of a push: no phone is registered for notifications',
+    );
+    expect(describeDelivery({ ...row, state: 'skipped' }, time)).toBe(
+      'Not sent: the push notification reached the phone',
+    );
+  });
 });

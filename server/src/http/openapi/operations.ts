@@ -7,6 +7,7 @@ import {
   PageLinks,
   PageMeta,
   PathwaySummary,
+  PushDevice,
   ResultView,
   TaskView,
   UserDetail,
@@ -37,6 +38,15 @@ export interface OperationDoc {
 const paged = <T extends z.ZodType>(item: T) =>
   z.object({ data: z.array(item), meta: PageMeta, links: PageLinks });
 const one = <T extends z.ZodType>(item: T) => z.object({ data: item, message: z.string().optional() });
+
+const PHONE = {
+  id: 12,
+  platform: 'android',
+  device_name: 'Google Pixel 8',
+  current: true,
+  created_at: '2026-03-02T08:15:00.000Z',
+  updated_at: '2026-03-02T08:15:00.000Z',
+};
 
 const links = (path: string) => ({ first: `${path}?page=1`, last: `${path}?page=1`, prev: null, next: null });
 const meta = (total: number) => ({ current_page: 1, last_page: 1, per_page: 15, total, from: 1, to: total });
@@ -570,5 +580,30 @@ export const OPERATIONS: Record<string, OperationDoc> = {
       completed_topic_ids: [31, 32],
       quiz_responses: { '7': { '70': [701], '71': [705, 707] } },
     },
+  },
+  'GET /api/push-devices': {
+    summary: 'List my phones registered for push notifications',
+    description: 'current marks the phone registered with the token making the call. Tokens are never shown.',
+    status: 200,
+    response: z.object({ data: z.array(PushDevice) }),
+    responseExample: { data: [PHONE] },
+  },
+  'POST /api/push-devices': {
+    summary: 'Register this phone for push notifications',
+    description:
+      "The token is the platform's (FCM on Android, APNs on iOS). A token already registered moves to the caller. " +
+      'Registered with a mobile login token, the phone is removed when that token logs out.',
+    status: 201,
+    response: one(PushDevice),
+    bodyExample: {
+      token: 'fcm-registration-token-from-the-phone',
+      platform: 'android',
+      device_name: 'Google Pixel 8',
+    },
+    responseExample: { data: PHONE, message: 'This device will receive notifications.' },
+  },
+  'DELETE /api/push-devices/{id}': {
+    summary: 'Stop push notifications to one of my phones',
+    description: "Another user's phone answers 404, like a missing one.",
   },
 };

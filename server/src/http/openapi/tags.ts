@@ -46,4 +46,5 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   offline: 'Courses downloaded to take offline, and the attempts devices sync back.',
   tasks: 'Long jobs in progress (exports, imports, bulk events) and their results.',
   'signup links': 'Links new starters use to create their own account.',
+  push: "The caller's phones that receive reminders and messages as push notifications (the mobile app).",
 };
