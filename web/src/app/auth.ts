@@ -1,5 +1,6 @@
 import { type AuthUser, type ErrorEnvelope, Messages, STORAGE_KEYS } from '@cc/contracts';
 import { useCallback } from 'react';
+import { stopPush } from '../native/push';
 import { writeToken } from '../native/secure-token';
 import { api, apiHooks, type Envelope, fetchCsrfCookie, isApiError } from './api';
 import { deviceName, isMobile } from './env';
@@ -125,8 +126,11 @@ export async function logout(options: { redirect?: string | false } = {}): Promi
   const hadSession = Boolean(authStore.get().user || authStore.get().token);
   if (hadSession) {
     try {
-      if (isMobile()) await api.post('/auth/logout', {}, { skipAuthHandling: true, actingAs: false });
-      else await api.post('/logout', {}, { root: true, skipAuthHandling: true, actingAs: false });
+      if (isMobile()) {
+        // Before the token goes: removing this phone's push registration needs it (push.ts never throws).
+        await stopPush();
+        await api.post('/auth/logout', {}, { skipAuthHandling: true, actingAs: false });
+      } else await api.post('/logout', {}, { root: true, skipAuthHandling: true, actingAs: false });
     } catch {
       // The session may already be gone; clearing locally is what matters.
     }

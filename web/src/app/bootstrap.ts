@@ -1,7 +1,8 @@
 import './acting-as';
-import { startMobileSession } from '../native/startup';
+import { startPush } from '../native/push';
+import { startMobileSession, startupStore } from '../native/startup';
 import { restoreActingAs } from './acting-as';
-import { onLogout, refreshSession, restoreAuth } from './auth';
+import { authStore, onLogout, refreshSession, restoreAuth } from './auth';
 import { isMobile } from './env';
 import { startMonitoring } from './monitoring';
 import { checkVersion } from './version';
@@ -32,6 +33,26 @@ export async function startApp(): Promise<void> {
     applyWhitelabel(null);
     loadInitialWhitelabel();
   });
-  if (isMobile()) await startMobileSession();
-  else await refreshSession();
+  if (isMobile()) {
+    pushForWhoeverIsSignedIn();
+    await startMobileSession();
+  } else await refreshSession();
+}
+
+/**
+ * Push notifications follow whoever is signed in on the phone: after a password login, a start-up confirmed by the
+ * 'Sign In' prompt, or a shared tablet's switch; never before the prompt is answered. Logout removes the phone's
+ * registration itself (auth.ts).
+ */
+function pushForWhoeverIsSignedIn(): void {
+  let current: number | string | null = null;
+  const follow = () => {
+    const { user, token } = authStore.get();
+    const id = user && token && startupStore.get() === 'ready' ? user.id : null;
+    if (id === current) return;
+    current = id;
+    if (id !== null) void startPush();
+  };
+  authStore.subscribe(follow);
+  startupStore.subscribe(follow);
 }

@@ -1,5 +1,5 @@
 import { DEFAULT_WHITELABEL, PERMISSIONS } from '@cc/contracts';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { isBuiltPath } from '../router';
 import { navSections, visibleNav } from './nav';
 
@@ -63,6 +63,20 @@ describe('navigation', () => {
     expect(hrefs(isBuiltPath)).toContain('/your-bookings');
     // /messages was one until issue 14 built it.
     expect(hrefs(isBuiltPath)).toContain('/messages');
+  });
+
+  it('offers offline learning only in the mobile app', () => {
+    const hrefs = () =>
+      visibleNav(navSections(wl), { can: () => true, flags, slug: 'x', isBuilt: isBuiltPath }).flatMap((s) =>
+        s.items.map((i) => i.href),
+      );
+    expect(hrefs()).not.toContain('/offline');
+    vi.stubEnv('VITE_FORCE_MOBILE', '1');
+    try {
+      expect(hrefs()).toContain('/offline');
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 
   it('knows built, placeholder and unknown addresses', () => {

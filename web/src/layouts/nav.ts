@@ -8,6 +8,7 @@ import {
   ResultsPerm,
   type Whitelabel,
 } from '@cc/contracts';
+import { isMobile } from '../app/env';
 import { organisationsWord } from '../whitelabel/words';
 
 /**
@@ -31,6 +32,8 @@ export interface NavItem {
   superAdminOnly?: boolean;
   /** Also shown to trainers (is_trainer) whatever their permissions and flags: they see their own sessions. */
   orTrainer?: boolean;
+  /** Only in the mobile app (the courses saved on the device for offline learning). */
+  mobileOnly?: boolean;
 }
 export interface NavSection {
   title: string;
@@ -59,6 +62,8 @@ export function navSections(
         { label: 'My pathways', to: '/pathways', unless: [...PathwayPerm.view] },
         // Everyone: the long jobs they started (reports, exports, imports, bulk attempts).
         { label: 'Tasks in progress', to: '/tasks-in-progress' },
+        // The mobile app's courses saved on the device, taken without a connection and synced after (issue 19).
+        { label: 'Offline learning', to: '/offline', mobileOnly: true },
       ],
     },
     {
@@ -209,6 +214,7 @@ export function visibleNav(sections: NavSection[], ctx: NavContext): VisibleNavS
       title: section.title,
       items: section.items
         .filter((item) => !item.superAdminOnly || ctx.superAdmin === true)
+        .filter((item) => !item.mobileOnly || isMobile())
         .filter((item) => !item.unless || !ctx.can(item.unless, 'any'))
         .filter(
           (item) =>

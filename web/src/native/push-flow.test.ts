@@ -61,9 +61,12 @@ describe('startPush in the shell', () => {
       { token: 'fcm-token-1', platform: 'android', device_name: 'Google Pixel 8' },
       { skipAuthHandling: true, actingAs: false },
     );
-    // A second call (a re-render, a second sign-in event) does not register twice.
+    // A second start (another carer signed in on a shared tablet) registers again, so the token is sent for them,
+    // without listening twice.
+    const listening = plugin.addListener.mock.calls.length;
     await startPush();
-    expect(plugin.register).toHaveBeenCalledOnce();
+    expect(plugin.register).toHaveBeenCalledTimes(2);
+    expect(plugin.addListener.mock.calls.length).toBe(listening);
   });
 
   it('a tap opens the app path of the notification, and never another site', async () => {

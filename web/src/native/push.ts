@@ -61,7 +61,13 @@ async function permitted(): Promise<boolean> {
 }
 
 export async function startPush(): Promise<void> {
-  if (running || !inShell()) return;
+  if (!inShell()) return;
+  if (running) {
+    // Another person signed in on this phone (a shared tablet's switch): registering again hands the platform's
+    // token to the 'registration' listener, whose POST moves the phone to whoever is signed in now.
+    await PushNotifications.register().catch(() => undefined);
+    return;
+  }
   running = true;
   try {
     if (!(await permitted())) {
