@@ -192,15 +192,23 @@ export async function insertRecipients(
   return Number(row.n);
 }
 
+type RecipientJobs = {
+  jobName: string;
+  messageId: number;
+  runAt: Date;
+  maxAttempts: number;
+  timeoutSeconds: number;
+};
+
 /**
- * One mail job per recipient of the send, in one statement and in the send's transaction: the jobs exist iff the
- * send committed, and the worker (another transaction) only ever sees them after that commit. The unique key per
- * (message, recipient) makes a repeat a no-op.
+ * One job per recipient of the send, in one statement and in the send's transaction: the jobs exist iff the send
+ * committed, and the worker (another transaction) only ever sees them after that commit. The unique key per
+ * (job, message, recipient) makes a repeat a no-op. `onlyWithPhone` keeps the recipients with a push device.
  */
-export async function enqueueRecipientMails(
-  trx: Trx,
-  o: { jobName: string; messageId: number; runAt: Date; maxAttempts: number; timeoutSeconds: number },
-): Promise<number> {
+async function enqueueRecipientJobs(trx: Trx, o: RecipientJobs, onlyWithPhone: boolean): Promise<number> {
+  const withPhone = onlyWithPhone
+    ? sql`AND EXISTS (SELECT 1 FROM push_devices d WHERE d.user_id = mr.recipient_id)`
+    : sql``;
   const { rows } = await sql<{ id: number }>`
     INSERT INTO jobs (name, payload, run_at, max_attempts, timeout_seconds, unique_key)
     SELECT ${o.jobName}, jsonb_build_object('message_id', mr.message_id, 'recipient_id', mr.recipient_id),
@@ -208,30 +216,23 @@ export async function enqueueRecipientMails(
            ${o.jobName} || ':' || mr.message_id || ':' || mr.recipient_id
       FROM message_recipients mr
      WHERE mr.message_id = ${o.messageId}
+       ${withPhone}
     ON CONFLICT (unique_key) DO NOTHING
     RETURNING id`.execute(trx);
   return rows.length;
 }
 
+/** One mail job per recipient of the send. */
+export function enqueueRecipientMails(trx: Trx, o: RecipientJobs): Promise<number> {
+  return enqueueRecipientJobs(trx, o, false);
+}
+
 /**
- * One push job per recipient with a phone registered (issue 19), in the send's transaction like the mail jobs;
- * recipients without a phone get none, so a send to a whole organisation queues only what can be pushed.
+ * One push job per recipient with a phone registered (issue 19); recipients without a phone get none, so a send to
+ * a whole organisation queues only what can be pushed.
  */
-export async function enqueueRecipientPushes(
-  trx: Trx,
-  o: { jobName: string; messageId: number; runAt: Date; maxAttempts: number; timeoutSeconds: number },
-): Promise<number> {
-  const { rows } = await sql<{ id: number }>`
-    INSERT INTO jobs (name, payload, run_at, max_attempts, timeout_seconds, unique_key)
-    SELECT ${o.jobName}, jsonb_build_object('message_id', mr.message_id, 'recipient_id', mr.recipient_id),
-           ${o.runAt}, ${o.maxAttempts}, ${o.timeoutSeconds},
-           ${o.jobName} || ':' || mr.message_id || ':' || mr.recipient_id
-      FROM message_recipients mr
-     WHERE mr.message_id = ${o.messageId}
-       AND EXISTS (SELECT 1 FROM push_devices d WHERE d.user_id = mr.recipient_id)
-    ON CONFLICT (unique_key) DO NOTHING
-    RETURNING id`.execute(trx);
-  return rows.length;
+export function enqueueRecipientPushes(trx: Trx, o: RecipientJobs): Promise<number> {
+  return enqueueRecipientJobs(trx, o, true);
 }
 
 /** What the push of one recipient says: who sent it, the text, and the recipient's organisation (the ledger's). */
