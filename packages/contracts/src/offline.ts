@@ -142,6 +142,7 @@ export type SyncOfflineAttemptBody = z.input<typeof SyncOfflineAttemptBody>;
 export const OFFLINE_RULES = [
   'offline_incomplete',
   'offline_failed',
+  'failed_result',
   'only_pass',
   'later_pass_counts',
   'earlier_pass_kept',

@@ -387,26 +387,7 @@ describe('POST /api/offline/attempts', () => {
   });
 
   it('takes a SCORM outcome from the package data the runtime committed offline', async () => {
-    const entity = await buildEntity(h.db, { level: 'A' });
-    const author = await bearer(
-      h.db,
-      (
-        await buildUser(h.db, {
-          entityId: entity.id,
-          permissions: [P.contentCreator, P.addContent, P.editContent, P.addCourses, P.editCourses],
-        })
-      ).id,
-    );
-    const content = await buildContent(h.db, entity.id, { type: 'scorm' });
-    const zip = multipart('package', 'p.zip', scorm12Package());
-    await h.app.inject({
-      method: 'POST',
-      url: `/api/content/${content.id}/package`,
-      headers: { ...author, ...zip.headers },
-      payload: zip.payload,
-    });
-    const learner = await buildUser(h.db, { entityId: entity.id, permissions: [] });
-    const call = await as(learner.id);
+    const { content, learner, call } = await scormSetup();
     const d = (await call('POST', '/api/offline/downloads', { content_id: content.id })).json().data;
     const res = await call('POST', '/api/offline/attempts', {
       client_uuid: randomUUID(),
@@ -421,7 +402,111 @@ describe('POST /api/offline/attempts', () => {
     const results = await resultsOf(learner.id, content.course_id);
     expect(results.map((r) => r.type)).toEqual(['scorm']);
   });
+
+  it('records a failed SCORM attempt taken offline as a failed result, exactly as an online one', async () => {
+    const { content, entity, learner, call } = await scormSetup({ masteryScore: 80 });
+    const failing = { 'cmi.core.lesson_status': 'completed', 'cmi.core.score.raw': '60' };
+    // Online: the runtime commits the same data (a score below the mastery score fails).
+    const other = await buildUser(h.db, { entityId: entity.id, permissions: [] });
+    const otherCall = await as(other.id);
+    const started = (
+      await otherCall('POST', `/api/users/${other.id}/attempts`, { content_id: content.id })
+    ).json().data;
+    const online = await otherCall('PATCH', `/api/attempts/${started.id}`, {
+      version: started.version,
+      cmi: failing,
+    });
+    expect(online.json().data).toMatchObject({ status: 'failed', score: 60 });
+
+    const d = (await call('POST', '/api/offline/downloads', { content_id: content.id })).json().data;
+    const res = await call('POST', '/api/offline/attempts', {
+      client_uuid: randomUUID(),
+      download_id: d.download_id,
+      content_id: content.id,
+      started_at: new Date().toISOString(),
+      completed_at: new Date().toISOString(),
+      cmi: { item1: failing },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().data).toMatchObject({
+      status: 'failed',
+      score: 60,
+      counted: true,
+      rule: 'failed_result',
+    });
+
+    const shape = (r: Awaited<ReturnType<typeof resultsOf>>[number]) => ({
+      type: r.type,
+      passed: r.passed,
+      score: Number(r.score),
+      content_id: r.content_id,
+      entity_id: r.entity_id,
+      status: r.status,
+      expires: r.expires_at === null,
+    });
+    const [onlineResult] = await resultsOf(other.id, content.course_id);
+    const offlineResults = await resultsOf(learner.id, content.course_id);
+    expect(offlineResults).toHaveLength(1);
+    expect(offlineResults.map(shape)).toEqual([onlineResult && shape(onlineResult)]);
+    expect(offlineResults[0]?.attempt_id).toBe(res.json().data.attempt_id);
+    const [onlineLatest, offlineLatest] = await Promise.all([
+      latestOf(other.id, content.course_id),
+      latestOf(learner.id, content.course_id),
+    ]);
+    expect(offlineLatest).toMatchObject({ passed: false, type: 'scorm', result_id: offlineResults[0]?.id });
+    expect(onlineLatest).toMatchObject({ passed: false, type: 'scorm' });
+
+    // A fail synced after a pass is recorded too, but the pass stays the learner's latest result.
+    const passed = await call('POST', '/api/offline/attempts', {
+      client_uuid: randomUUID(),
+      download_id: d.download_id,
+      content_id: content.id,
+      started_at: new Date().toISOString(),
+      completed_at: new Date().toISOString(),
+      cmi: { item1: { 'cmi.core.lesson_status': 'passed', 'cmi.core.score.raw': '95' } },
+    });
+    expect(passed.json().data).toMatchObject({ status: 'passed', counted: true });
+    await call('POST', '/api/offline/attempts', {
+      client_uuid: randomUUID(),
+      download_id: d.download_id,
+      content_id: content.id,
+      started_at: new Date().toISOString(),
+      completed_at: new Date().toISOString(),
+      cmi: { item1: failing },
+    });
+    expect((await resultsOf(learner.id, content.course_id)).map((r) => r.passed).sort()).toEqual([
+      false,
+      false,
+      true,
+    ]);
+    expect(await latestOf(learner.id, content.course_id)).toMatchObject({ passed: true, result_count: 3 });
+  });
 });
+
+/** A learner with a SCORM 1.2 content (one SCO, item1), uploaded by an author of the same organisation. */
+async function scormSetup(pkg: { masteryScore?: number } = {}) {
+  const entity = await buildEntity(h.db, { level: 'A' });
+  const author = await bearer(
+    h.db,
+    (
+      await buildUser(h.db, {
+        entityId: entity.id,
+        permissions: [P.contentCreator, P.addContent, P.editContent, P.addCourses, P.editCourses],
+      })
+    ).id,
+  );
+  const content = await buildContent(h.db, entity.id, { type: 'scorm' });
+  const zip = multipart('package', 'p.zip', scorm12Package(pkg));
+  const uploaded = await h.app.inject({
+    method: 'POST',
+    url: `/api/content/${content.id}/package`,
+    headers: { ...author, ...zip.headers },
+    payload: zip.payload,
+  });
+  expect(uploaded.statusCode, uploaded.body).toBeLessThan(300);
+  const learner = await buildUser(h.db, { entityId: entity.id, permissions: [] });
+  return { entity, content, learner, call: await as(learner.id) };
+}
 
 describeRaces('offline sync races (PostgreSQL)', () => {
   it('the same attempt sent twice at once is stored once, with one result', async () => {

@@ -11,6 +11,7 @@ import { getLibrary, syncStore } from './state';
 export const RULE_TEXT: Record<OfflineRule, string> = {
   offline_incomplete: 'Saved. It was not finished, so it does not count yet.',
   offline_failed: 'Saved. Not passed this time.',
+  failed_result: 'Saved. Not passed this time.',
   only_pass: 'Passed. Your record is updated.',
   later_pass_counts: 'Passed. This is now your latest completion.',
   earlier_pass_kept: 'Passed. You had already passed later online, so that completion stays on your record.',
