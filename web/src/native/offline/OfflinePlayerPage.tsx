@@ -6,7 +6,7 @@ import { notifyError } from '../../app/notifications';
 import { TOPIC_BODY_CLASS } from '../../learning/topic-body';
 import { Button, ButtonLink, Card, EmptyState, PageHeader, Spinner } from '../../ui';
 import type { DraftAttempt, StoredDownload } from './library';
-import { OfflineScormFrame } from './OfflineScormFrame';
+import { OfflineScormPlayer } from './OfflineScormFrame';
 import { getLibrary, queueAttempt, syncNow } from './state';
 
 /** A fresh offline attempt: its uuid and start time are the device's, made once. */
@@ -183,8 +183,9 @@ export default function OfflinePlayerPage() {
         breadcrumbs={[{ label: 'Offline learning', to: '/offline' }, { label: download.content.title }]}
       />
       {download.content.type === 'scorm' ? (
-        <OfflineScormFrame
+        <OfflineScormPlayer
           stored={stored}
+          cmi={(body.cmi ?? {}) as Record<string, Record<string, unknown>>}
           onCommit={(sco, data) => change((b) => ({ ...b, cmi: { ...b.cmi, [sco]: data } }))}
         />
       ) : null}
