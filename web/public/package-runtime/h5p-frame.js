@@ -1,7 +1,8 @@
 /*
  * The H5P player, frame side (issue 11 finding 1). Runs in h5p.html, a sandboxed document in an origin that is not
  * the app's, framed by web/src/learning/players/H5PPlayer.tsx, which names the frame
- * "cc-h5p:" + JSON {origin: the player's origin, id: the package uuid, base: its signed launch path, title}.
+ * "cc-h5p:" + JSON {origin: the player's origin, id: the package uuid, base: its signed launch path, title, and
+ * runtime: where h5p-player/ is when not at /packages/runtime (the device's stored copy)}.
  *
  * It starts h5p-standalone on the package and posts to its parent, at the player's origin only:
  *   {cc: 'h5p', type: 'xapi', statement}   every xAPI statement (the player judges them, h5p-xapi.ts)
@@ -24,7 +25,8 @@
     return;
   var parent = win.parent;
   if (typeof seed.title === 'string') doc.title = seed.title;
-  var RUNTIME = '/packages/runtime/h5p-player';
+  // Where the player's own files are: the server's runtime path, or the copy on the device (offline, in the shell).
+  var RUNTIME = typeof seed.runtime === 'string' ? seed.runtime : '/packages/runtime/h5p-player';
 
   function post(message) {
     message.cc = 'h5p';

@@ -176,14 +176,19 @@ export function connectScormFrame(
 
 export const H5P_FRAME_PREFIX = 'cc-h5p:';
 
-/** The frame's name: what the player page inside the sandbox starts from. */
+/**
+ * The frame's name: what the player page inside the sandbox starts from. `runtime` is where the player's own files
+ * (h5p-player/) are when not at the server's /packages/runtime: the stored copy on a device (native/offline).
+ */
 export function h5pFrameName(
   appOrigin: string,
   launch: { uuid: string; base_url: string },
   title: string,
+  runtime?: string,
 ): string {
   return (
-    H5P_FRAME_PREFIX + JSON.stringify({ origin: appOrigin, id: launch.uuid, base: launch.base_url, title })
+    H5P_FRAME_PREFIX +
+    JSON.stringify({ origin: appOrigin, id: launch.uuid, base: launch.base_url, title, runtime })
   );
 }
 

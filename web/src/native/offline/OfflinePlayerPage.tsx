@@ -6,6 +6,7 @@ import { notifyError } from '../../app/notifications';
 import { TOPIC_BODY_CLASS } from '../../learning/topic-body';
 import { Button, ButtonLink, Card, EmptyState, PageHeader, Spinner } from '../../ui';
 import type { DraftAttempt, StoredDownload } from './library';
+import { appendH5pOutcome, OfflineH5PFrame } from './OfflineH5PFrame';
 import { OfflineScormPlayer } from './OfflineScormFrame';
 import { getLibrary, queueAttempt, syncNow } from './state';
 
@@ -198,10 +199,12 @@ export default function OfflinePlayerPage() {
             dangerouslySetInnerHTML={{ __html: topic.body_html }}
           />
           {topic.h5p ? (
-            <p className="mt-2 text-sm text-slate-600">
-              The interactive item "{topic.h5p.title}" needs a connection: open the course online to complete
-              it.
-            </p>
+            <OfflineH5PFrame
+              stored={stored}
+              topicId={topic.id}
+              h5p={topic.h5p}
+              onOutcome={(outcome) => change((b) => ({ ...b, h5p: appendH5pOutcome(b.h5p ?? [], outcome) }))}
+            />
           ) : null}
           <label className="mt-3 flex items-center gap-2 text-sm font-medium text-slate-800">
             <input
