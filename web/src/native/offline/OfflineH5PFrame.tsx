@@ -7,7 +7,7 @@ import {
   packageSandbox,
   readH5pMessage,
 } from '../../learning/players/package-frame';
-import { RUNTIME_FOLDER } from './files';
+import { RUNTIME_FOLDER, readStoredText } from './files';
 import type { StoredDownload } from './library';
 
 export type OfflineH5pOutcome = NonNullable<SyncOfflineAttemptBody['h5p']>[number];
@@ -31,6 +31,10 @@ export function appendH5pOutcome(list: OfflineH5pOutcome[], outcome: OfflineH5pO
   return next.filter((o) => o !== least);
 }
 
+/** The JSON files h5p-standalone fetches: the package's h5p.json, its content and each library's library.json. */
+export const fetchedJson = (path: string) =>
+  path === 'h5p.json' || path === 'content/content.json' || /^[^/]+\/library\.json$/.test(path);
+
 const PLAYER_PAGE = 'packages/runtime/h5p.html';
 const PLAYER_BUNDLE = 'packages/runtime/h5p-player/main.bundle.js';
 const MAX_HEIGHT = 4000;
@@ -50,6 +54,7 @@ export function offlineH5pLaunch(stored: StoredDownload, h5pId: number) {
   return {
     uuid: pkg.uuid,
     title: pkg.title,
+    json: pkg.files.map((f) => f.path).filter(fetchedJson),
     base_url: manifest.slice(0, -'/h5p.json'.length),
     player_url: player,
     runtime: bundle.slice(0, -'/main.bundle.js'.length),
@@ -79,9 +84,29 @@ export function OfflineH5PFrame({
   const [height, setHeight] = useState(0);
   const [problem, setProblem] = useState(false);
   const [kept, setKept] = useState(false);
+  const [json, setJson] = useState<Record<string, string> | null>(null);
   const outcomeRef = useRef(onOutcome);
   outcomeRef.current = onOutcome;
   const uuid = launch?.uuid;
+  const userId = stored.download.user_id;
+  const jsonPaths = launch?.json.join('\n') ?? '';
+
+  // The package's JSON, read from the device and handed to the frame in its seed (readStoredText says why).
+  useEffect(() => {
+    if (!uuid) return;
+    let cancelled = false;
+    const paths = jsonPaths.split('\n').filter(Boolean);
+    Promise.all(paths.map(async (p) => [p, await readStoredText(userId, uuid, p)] as const))
+      .then((entries) => {
+        if (!cancelled) setJson(Object.fromEntries(entries));
+      })
+      .catch(() => {
+        if (!cancelled) setProblem(true);
+      });
+    return () => {
+      cancelled = true;
+    };
+  }, [uuid, userId, jsonPaths]);
 
   useEffect(() => {
     if (!uuid) return;
@@ -121,16 +146,18 @@ export function OfflineH5PFrame({
           The interactive item could not be started.
         </p>
       ) : null}
-      <iframe
-        ref={frameRef}
-        title={h5p.title}
-        name={h5pFrameName(window.location.origin, launch, h5p.title, launch.runtime)}
-        src={launch.player_url}
-        sandbox={packageSandbox(null)}
-        allow="fullscreen"
-        className="h5p-host block w-full min-h-24 border-0"
-        style={height ? { height: `${height}px` } : undefined}
-      />
+      {json ? (
+        <iframe
+          ref={frameRef}
+          title={h5p.title}
+          name={h5pFrameName(window.location.origin, launch, h5p.title, { runtime: launch.runtime, json })}
+          src={launch.player_url}
+          sandbox={packageSandbox(null)}
+          allow="fullscreen"
+          className="h5p-host block w-full min-h-24 border-0"
+          style={height ? { height: `${height}px` } : undefined}
+        />
+      ) : null}
       <p aria-live="polite" data-testid="h5p-result" className="text-sm text-slate-700">
         {kept ? 'Your result is saved on this device. It is marked when it reaches the server.' : ''}
       </p>

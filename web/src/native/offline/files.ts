@@ -1,5 +1,5 @@
 import { Capacitor } from '@capacitor/core';
-import { Directory, Filesystem } from '@capacitor/filesystem';
+import { Directory, Encoding, Filesystem } from '@capacitor/filesystem';
 import type { OfflineDownload } from '@cc/contracts';
 
 /**
@@ -53,6 +53,19 @@ export const filesystemSink: FileSink = {
   removePackage: (userId, uuid) => removeFolder(`offline/${userId}/${uuid}`),
   removeUser: (userId) => removeFolder(`offline/${userId}`),
 };
+
+/**
+ * A stored package file's text, read by the app: the device's file server answers a package's opaque-origin frame
+ * without CORS headers, so what the frame would fetch() (H5P's JSON) is read here and handed to it.
+ */
+export async function readStoredText(userId: number, uuid: string, path: string): Promise<string> {
+  const file = await Filesystem.readFile({
+    path: filesystemPath(userId, uuid, path),
+    directory: Directory.Data,
+    encoding: Encoding.UTF8,
+  });
+  return typeof file.data === 'string' ? file.data : file.data.text();
+}
 
 /** The sink package files go to, or null where packages cannot be played offline (a browser, see above). */
 export const defaultSink = (): FileSink | null => (Capacitor.isNativePlatform() ? filesystemSink : null);

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { OfflineDownload } from '@cc/contracts';
 import { act, render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
@@ -12,10 +14,20 @@ vi.mock('@capacitor/core', async (original) => ({
     convertFileSrc: (uri: string) => uri.replace('file://', 'https://localhost/_capacitor_file_'),
   },
 }));
+const onDevice = new Map<string, string>();
 vi.mock('@capacitor/filesystem', () => ({
   Directory: { Data: 'DATA' },
+  Encoding: { UTF8: 'utf8' },
   Filesystem: {
-    writeFile: vi.fn(async (o: { path: string }) => ({ uri: `file:///data/${o.path}` })),
+    writeFile: vi.fn(async (o: { path: string; data: string }) => {
+      onDevice.set(o.path, atob(o.data));
+      return { uri: `file:///data/${o.path}` };
+    }),
+    readFile: vi.fn(async (o: { path: string; encoding: string }) => {
+      const data = onDevice.get(o.path);
+      if (data === undefined || o.encoding !== 'utf8') throw new Error('File does not exist.');
+      return { data };
+    }),
     rmdir: vi.fn(async () => {}),
   },
 }));
@@ -81,7 +93,12 @@ const download = {
 
 const device = (path: string) => `https://localhost/_capacitor_file_/data/offline/7/${path}`;
 async function storedCopy() {
-  const files = await savePackageFiles(7, download, defaultSink(), async () => new Response('{}'));
+  const files = await savePackageFiles(
+    7,
+    download,
+    defaultSink(),
+    async (url) => new Response(url.endsWith('.json') ? JSON.stringify({ from: url.split('/').pop() }) : 'x'),
+  );
   return { download, files, saved_at: '2026-03-02T09:00:00.000Z' };
 }
 
@@ -115,6 +132,7 @@ describe('offline H5P in the shell', () => {
     expect(offlineH5pLaunch(stored, 21)).toEqual({
       uuid: UUID,
       title: 'Hand hygiene drag and drop',
+      json: ['h5p.json', 'content/content.json', 'H5P.DragText-1.10/library.json'],
       base_url: device(UUID),
       player_url: device('runtime/packages/runtime/h5p.html'),
       runtime: device('runtime/packages/runtime/h5p-player'),
@@ -122,7 +140,7 @@ describe('offline H5P in the shell', () => {
     render(
       <OfflineH5PFrame stored={stored} topicId={11} h5p={{ id: 21, title: 'Drag' }} onOutcome={() => {}} />,
     );
-    const frame = screen.getByTitle('Drag') as HTMLIFrameElement;
+    const frame = (await screen.findByTitle('Drag')) as HTMLIFrameElement;
     expect(frame.src).toBe(device('runtime/packages/runtime/h5p.html'));
     expect(frame.getAttribute('sandbox')).toBe('allow-scripts allow-forms allow-popups');
     const seed = JSON.parse(frame.name.slice('cc-h5p:'.length));
@@ -132,6 +150,12 @@ describe('offline H5P in the shell', () => {
       base: device(UUID),
       title: 'Drag',
       runtime: device('runtime/packages/runtime/h5p-player'),
+      // Read from the device by the app: the frame could not fetch them there (no CORS for an opaque origin).
+      json: {
+        'h5p.json': '{"from":"h5p.json"}',
+        'content/content.json': '{"from":"content.json"}',
+        'H5P.DragText-1.10/library.json': '{"from":"library.json"}',
+      },
     });
   });
 
@@ -145,7 +169,7 @@ describe('offline H5P in the shell', () => {
         onOutcome={(o) => outcomes.push(o)}
       />,
     );
-    const frame = screen.getByTitle('Drag') as HTMLIFrameElement;
+    const frame = (await screen.findByTitle('Drag')) as HTMLIFrameElement;
     fromFrame(frame, { cc: 'h5p', type: 'xapi', statement: statement({ sub: true }) });
     fromFrame(frame, { cc: 'h5p', type: 'xapi', statement: statement({ content: 'other' }) });
     fromFrame(frame, { cc: 'h5p', type: 'xapi', statement: statement() }, window); // not from the frame
@@ -213,5 +237,62 @@ describe('appendH5pOutcome', () => {
     expect(list.filter((x) => x.topic_id === 12)).toHaveLength(1);
     list = appendH5pOutcome(list, o(11, 0.2));
     expect(list.filter((x) => x.topic_id === 11).some((x) => x.score_scaled === 0.2)).toBe(false);
+  });
+});
+
+describe('package-runtime/h5p-frame.js offline', () => {
+  it("answers h5p-standalone's fetch of the package's JSON from the seed, and passes anything else on", async () => {
+    const code = readFileSync(path.join(__dirname, '../../../public/package-runtime/h5p-frame.js'), 'utf8');
+    const base = device(UUID);
+    const seed = {
+      origin: 'https://localhost',
+      id: UUID,
+      base,
+      title: 'Drag',
+      runtime: device('runtime/packages/runtime/h5p-player'),
+      json: { 'h5p.json': '{"mainLibrary":"H5P.DragText"}' },
+    };
+    let options: { h5pJsonPath?: string; frameJs?: string } = {};
+    const passedOn: string[] = [];
+    const fakeWindow = {
+      name: `cc-h5p:${JSON.stringify(seed)}`,
+      parent: { postMessage: () => {} },
+      localStorage: { getItem: () => null },
+      HTMLIFrameElement: { prototype: {} },
+      Response,
+      fetch: async (url: string) => {
+        passedOn.push(url);
+        return new Response('{}');
+      },
+      H5PStandalone: {
+        H5P: class {
+          constructor(_el: unknown, o: typeof options) {
+            options = o;
+            // biome-ignore lint/correctness/noConstructorReturn: h5p-standalone's H5P constructor returns a promise
+            return Promise.reject(new Error('not in a test')) as never;
+          }
+        },
+      },
+    };
+    const fakeDocument = {
+      title: '',
+      body: {},
+      documentElement: { scrollHeight: 0 },
+      getElementById: () => ({}),
+      querySelectorAll: () => [],
+    };
+    vi.useFakeTimers();
+    try {
+      new Function('window', 'document', code)(fakeWindow, fakeDocument);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(options.h5pJsonPath).toBe(base);
+    expect(options.frameJs).toBe(`${seed.runtime}/frame.bundle.js`);
+    const manifest = await fakeWindow.fetch(`${base}/h5p.json`);
+    expect(await manifest.json()).toEqual({ mainLibrary: 'H5P.DragText' });
+    expect(passedOn).toEqual([]);
+    await fakeWindow.fetch(`${base}/content/content.json`);
+    expect(passedOn).toEqual([`${base}/content/content.json`]);
   });
 });
