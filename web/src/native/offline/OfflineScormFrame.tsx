@@ -46,6 +46,14 @@ export function offlineLaunch(stored: StoredDownload): ScormLaunch | null {
   };
 }
 
+/**
+ * The frame's address: a stored file's URL as it is (convertFileSrc gives https://localhost/_capacitor_file_/… on
+ * Android but capacitor://localhost/_capacitor_file_/… on iOS, which frameUrl would take for a path on the API's
+ * host); a signed path (nothing stored) on the API's host.
+ */
+export const storedFrameSrc = (url: string) =>
+  /^[a-z][a-z0-9+.-]*:/i.test(url) ? url : frameUrl(url, apiOrigin());
+
 export type LocalState = 'passed' | 'completed' | 'failed' | 'started' | 'new';
 
 /**
@@ -278,7 +286,7 @@ export function OfflineScormPlayer({
             ref={frameRef}
             title={multi ? `${launch.title}: ${item.title}` : launch.title}
             name={name}
-            src={frameUrl(item.launch_url, apiOrigin())}
+            src={storedFrameSrc(item.launch_url)}
             sandbox={packageSandbox(null)}
             className="h-[70vh] w-full rounded-lg border border-slate-200 bg-white"
           />

@@ -38,8 +38,9 @@ vi.mock('../../learning/players/scorm-runtime', async (original) => ({
   ),
 }));
 
+const { apiOrigin } = await import('../../app/env');
 const { filesystemSink, savePackageFiles } = await import('./files');
-const { OfflineScormPlayer, localItemState } = await import('./OfflineScormFrame');
+const { OfflineScormPlayer, localItemState, storedFrameSrc } = await import('./OfflineScormFrame');
 
 const item = (identifier: string, o: Partial<ScormItemLaunch> = {}): ScormItemLaunch => ({
   identifier,
@@ -167,5 +168,18 @@ describe('localItemState', () => {
       localItemState('2004', sco, { cmi: { completion_status: 'completed', success_status: 'passed' } }),
     ).toBe('passed');
     expect(localItemState('1.2', item('x', { scorm_type: 'asset' }), {})).toBe('completed');
+  });
+});
+
+describe('storedFrameSrc', () => {
+  it("keeps a stored file's URL as it is on either shell, and puts a signed path on the API's host", () => {
+    expect(storedFrameSrc('capacitor://localhost/_capacitor_file_/data/a.html')).toBe(
+      'capacitor://localhost/_capacitor_file_/data/a.html',
+    );
+    expect(storedFrameSrc('https://localhost/_capacitor_file_/data/a.html')).toBe(
+      'https://localhost/_capacitor_file_/data/a.html',
+    );
+    // In the shell apiOrigin() is the server's address; in this test (the web build) it is the page's own.
+    expect(storedFrameSrc('/packages/t/p1/a/index.html')).toBe(`${apiOrigin()}/packages/t/p1/a/index.html`);
   });
 });
