@@ -103,6 +103,16 @@ describe('offline learning (mobile build)', () => {
     await page.getByTestId('offline-queue').getByText(CONTENT).waitFor();
     await checkPage(page, 'offline-queued');
 
+    // Removing the course from the device (still offline) asks first and keeps the attempt waiting to sync.
+    await page.getByRole('button', { name: `Remove ${CONTENT} from this device` }).click();
+    const confirm = page.getByRole('alertdialog');
+    await confirm.getByText('attempts waiting to sync are never deleted', { exact: false }).waitFor();
+    await checkPage(page, 'offline-remove-confirm');
+    await confirm.getByRole('button', { name: 'Remove' }).click();
+    await page.getByTestId('offline-downloads').getByText('Nothing saved yet').waitFor();
+    await page.getByTestId('offline-queue').getByText(CONTENT).waitFor();
+    await banner.getByText('1 attempt waiting to sync').waitFor();
+
     const learner = client(await bearer(LEARNER, 'e2e offline check'));
     const me = await learner('GET', '/auth/user');
     const before = await learner('GET', `/users/${me.id}/attempts?content_id=${content.id}`);

@@ -27,6 +27,11 @@ export const OfflineMessages = {
   noDownloads:
     'No courses saved for offline use yet. Open a course while online and choose "Download for offline".',
   queuedAttempt: 'Saved on this device. It will be sent when you are back online.',
+  removeTitle: 'Remove ":title" from this device?',
+  removeConfirm:
+    'Its saved lessons and files are deleted from this device. Your attempts waiting to sync are never deleted: they stay on this device and are still sent when you are back online, including one you started and did not finish. You can download the course again at any time.',
+  removed: 'Removed from this device.',
+  removeFailed: 'Unable to remove this course from the device. Please try again.',
 } as const;
 
 /** The content types that can be taken offline: lessons, topics, quizzes and H5P items, or a SCORM package. */
@@ -142,6 +147,7 @@ export type SyncOfflineAttemptBody = z.input<typeof SyncOfflineAttemptBody>;
 export const OFFLINE_RULES = [
   'offline_incomplete',
   'offline_failed',
+  'failed_result',
   'only_pass',
   'later_pass_counts',
   'earlier_pass_kept',

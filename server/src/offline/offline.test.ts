@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { OfflineMessages, ContentPerm as P, PERMISSIONS } from '@cc/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildH5p } from '../../test/content-factories';
 import { bearer, buildEntity, buildUser, clientFor } from '../../test/factories';
 import { createHarness, type Harness } from '../../test/harness';
 import { buildContent, buildLesson, buildQuiz } from '../../test/learning-factories';
@@ -387,26 +388,7 @@ describe('POST /api/offline/attempts', () => {
   });
 
   it('takes a SCORM outcome from the package data the runtime committed offline', async () => {
-    const entity = await buildEntity(h.db, { level: 'A' });
-    const author = await bearer(
-      h.db,
-      (
-        await buildUser(h.db, {
-          entityId: entity.id,
-          permissions: [P.contentCreator, P.addContent, P.editContent, P.addCourses, P.editCourses],
-        })
-      ).id,
-    );
-    const content = await buildContent(h.db, entity.id, { type: 'scorm' });
-    const zip = multipart('package', 'p.zip', scorm12Package());
-    await h.app.inject({
-      method: 'POST',
-      url: `/api/content/${content.id}/package`,
-      headers: { ...author, ...zip.headers },
-      payload: zip.payload,
-    });
-    const learner = await buildUser(h.db, { entityId: entity.id, permissions: [] });
-    const call = await as(learner.id);
+    const { content, learner, call } = await scormSetup();
     const d = (await call('POST', '/api/offline/downloads', { content_id: content.id })).json().data;
     const res = await call('POST', '/api/offline/attempts', {
       client_uuid: randomUUID(),
@@ -421,7 +403,191 @@ describe('POST /api/offline/attempts', () => {
     const results = await resultsOf(learner.id, content.course_id);
     expect(results.map((r) => r.type)).toEqual(['scorm']);
   });
+
+  it('records a failed SCORM attempt taken offline as a failed result, exactly as an online one', async () => {
+    const { content, entity, learner, call } = await scormSetup({ masteryScore: 80 });
+    const failing = { 'cmi.core.lesson_status': 'completed', 'cmi.core.score.raw': '60' };
+    // Online: the runtime commits the same data (a score below the mastery score fails).
+    const other = await buildUser(h.db, { entityId: entity.id, permissions: [] });
+    const otherCall = await as(other.id);
+    const started = (
+      await otherCall('POST', `/api/users/${other.id}/attempts`, { content_id: content.id })
+    ).json().data;
+    const online = await otherCall('PATCH', `/api/attempts/${started.id}`, {
+      version: started.version,
+      cmi: failing,
+    });
+    expect(online.json().data).toMatchObject({ status: 'failed', score: 60 });
+
+    const d = (await call('POST', '/api/offline/downloads', { content_id: content.id })).json().data;
+    const res = await call('POST', '/api/offline/attempts', {
+      client_uuid: randomUUID(),
+      download_id: d.download_id,
+      content_id: content.id,
+      started_at: new Date().toISOString(),
+      completed_at: new Date().toISOString(),
+      cmi: { item1: failing },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().data).toMatchObject({
+      status: 'failed',
+      score: 60,
+      counted: true,
+      rule: 'failed_result',
+    });
+
+    const shape = (r: Awaited<ReturnType<typeof resultsOf>>[number]) => ({
+      type: r.type,
+      passed: r.passed,
+      score: Number(r.score),
+      content_id: r.content_id,
+      entity_id: r.entity_id,
+      status: r.status,
+      expires: r.expires_at === null,
+    });
+    const [onlineResult] = await resultsOf(other.id, content.course_id);
+    const offlineResults = await resultsOf(learner.id, content.course_id);
+    expect(offlineResults).toHaveLength(1);
+    expect(offlineResults.map(shape)).toEqual([onlineResult && shape(onlineResult)]);
+    expect(offlineResults[0]?.attempt_id).toBe(res.json().data.attempt_id);
+    const [onlineLatest, offlineLatest] = await Promise.all([
+      latestOf(other.id, content.course_id),
+      latestOf(learner.id, content.course_id),
+    ]);
+    expect(offlineLatest).toMatchObject({ passed: false, type: 'scorm', result_id: offlineResults[0]?.id });
+    expect(onlineLatest).toMatchObject({ passed: false, type: 'scorm' });
+
+    // A fail synced after a pass is recorded too, but the pass stays the learner's latest result.
+    const passed = await call('POST', '/api/offline/attempts', {
+      client_uuid: randomUUID(),
+      download_id: d.download_id,
+      content_id: content.id,
+      started_at: new Date().toISOString(),
+      completed_at: new Date().toISOString(),
+      cmi: { item1: { 'cmi.core.lesson_status': 'passed', 'cmi.core.score.raw': '95' } },
+    });
+    expect(passed.json().data).toMatchObject({ status: 'passed', counted: true });
+    await call('POST', '/api/offline/attempts', {
+      client_uuid: randomUUID(),
+      download_id: d.download_id,
+      content_id: content.id,
+      started_at: new Date().toISOString(),
+      completed_at: new Date().toISOString(),
+      cmi: { item1: failing },
+    });
+    expect((await resultsOf(learner.id, content.course_id)).map((r) => r.passed).sort()).toEqual([
+      false,
+      false,
+      true,
+    ]);
+    expect(await latestOf(learner.id, content.course_id)).toMatchObject({ passed: true, result_count: 3 });
+  });
 });
+
+describe('POST /api/offline/attempts with H5P outcomes', () => {
+  /** E-learning content whose one topic is an H5P item (no quiz), as h5p-outcome.test.ts builds it online. */
+  async function h5pSetup() {
+    const entity = await buildEntity(h.db);
+    const learner = await buildUser(h.db, { entityId: entity.id, permissions: [] });
+    const content = await buildContent(h.db, entity.id);
+    const item = await buildH5p(h.db, entity.id, { title: 'Hand hygiene drag and drop' });
+    const { topics } = await buildLesson(h.db, content.id, entity.id, [{ title: 'Try it' }]);
+    const topic = topics[0] as (typeof topics)[number];
+    await h.db.updateTable('topics').set({ h5p_id: item.id }).where('id', '=', topic.id).execute();
+    const call = await as(learner.id);
+    const d = (await call('POST', '/api/offline/downloads', { content_id: content.id })).json().data;
+    const statement = (scaled: number, success?: boolean) => ({
+      verb: { id: 'http://adlnet.gov/expapi/verbs/answered' },
+      result: { score: { scaled }, ...(success === undefined ? {} : { success }) },
+    });
+    const send = (h5p: Record<string, unknown>[], completed = true) =>
+      call('POST', '/api/offline/attempts', {
+        client_uuid: randomUUID(),
+        download_id: d.download_id,
+        content_id: content.id,
+        started_at: new Date().toISOString(),
+        completed_at: completed ? new Date().toISOString() : null,
+        h5p,
+      });
+    return { learner, content, item, topic, statement, send };
+  }
+
+  it('judges the xAPI outcomes queued offline as online: a fail leaves the topic open, a later pass records an elearning result', async () => {
+    const { learner, content, item, topic, statement, send } = await h5pSetup();
+    const failed = { topic_id: topic.id, h5p_id: item.id, score_scaled: 0.4, success: false };
+    const onlyFailed = await send([{ ...failed, statement: statement(0.4, false) }]);
+    expect(onlyFailed.statusCode, onlyFailed.body).toBe(201);
+    expect(onlyFailed.json().data).toMatchObject({ status: 'incomplete', counted: false });
+    expect(await resultsOf(learner.id, content.course_id)).toEqual([]);
+
+    // The learner tried again on the device: both statements were queued, in order.
+    const res = await send([
+      { ...failed, statement: statement(0.4, false) },
+      {
+        topic_id: topic.id,
+        h5p_id: item.id,
+        score_scaled: 0.8,
+        success: true,
+        statement: statement(0.8, true),
+      },
+    ]);
+    expect(res.json().data).toMatchObject({ status: 'passed', counted: true, score: 80, rule: 'only_pass' });
+    const attempt = (await attemptsOf(learner.id, content.id)).find(
+      (a) => a.id === res.json().data.attempt_id,
+    );
+    expect(attempt?.progress).toMatchObject({
+      completed_topic_ids: [topic.id],
+      h5p_results: { [String(topic.id)]: { success: true, score_scaled: 0.8 } },
+    });
+    const results = await resultsOf(learner.id, content.course_id);
+    expect(results.map((r) => [r.type, r.passed, Number(r.score)])).toEqual([['elearning', true, 80]]);
+    // The statement itself is kept as the learner's evidence.
+    const stored = await h.db
+      .selectFrom('offline_attempts')
+      .select('payload')
+      .where('client_uuid', '=', res.json().data.client_uuid)
+      .executeTakeFirstOrThrow();
+    expect((stored.payload.h5p as { statement: unknown }[])[1]?.statement).toEqual(statement(0.8, true));
+  });
+
+  it("judges a score without a verdict against full marks, and ignores an item that is not the topic's", async () => {
+    const { learner, content, item, topic, send } = await h5pSetup();
+    const partly = await send([{ topic_id: topic.id, h5p_id: item.id, score_scaled: 0.5 }]);
+    expect(partly.json().data).toMatchObject({ status: 'incomplete', counted: false });
+    const other = await buildH5p(h.db, null);
+    const wrongItem = await send([{ topic_id: topic.id, h5p_id: other.id, score_scaled: 1, success: true }]);
+    expect(wrongItem.statusCode, wrongItem.body).toBe(201);
+    expect(wrongItem.json().data).toMatchObject({ status: 'incomplete', counted: false });
+    const full = await send([{ topic_id: topic.id, h5p_id: item.id, score_scaled: 1 }]);
+    expect(full.json().data).toMatchObject({ status: 'passed', counted: true, score: 100 });
+    expect(await resultsOf(learner.id, content.course_id)).toHaveLength(1);
+  });
+});
+
+/** A learner with a SCORM 1.2 content (one SCO, item1), uploaded by an author of the same organisation. */
+async function scormSetup(pkg: { masteryScore?: number } = {}) {
+  const entity = await buildEntity(h.db, { level: 'A' });
+  const author = await bearer(
+    h.db,
+    (
+      await buildUser(h.db, {
+        entityId: entity.id,
+        permissions: [P.contentCreator, P.addContent, P.editContent, P.addCourses, P.editCourses],
+      })
+    ).id,
+  );
+  const content = await buildContent(h.db, entity.id, { type: 'scorm' });
+  const zip = multipart('package', 'p.zip', scorm12Package(pkg));
+  const uploaded = await h.app.inject({
+    method: 'POST',
+    url: `/api/content/${content.id}/package`,
+    headers: { ...author, ...zip.headers },
+    payload: zip.payload,
+  });
+  expect(uploaded.statusCode, uploaded.body).toBeLessThan(300);
+  const learner = await buildUser(h.db, { entityId: entity.id, permissions: [] });
+  return { entity, content, learner, call: await as(learner.id) };
+}
 
 describeRaces('offline sync races (PostgreSQL)', () => {
   it('the same attempt sent twice at once is stored once, with one result', async () => {

@@ -30,6 +30,15 @@ describe('decideOfflineOutcome', () => {
       rule: 'offline_failed',
     });
   });
+  it('records a SCORM fail as a failed result, as the online runtime does', () => {
+    expect(
+      decideOfflineOutcome({
+        offline: { status: 'failed', completedAt: done },
+        recordedPass: { completedAt: done },
+        failIsResult: true,
+      }),
+    ).toEqual({ counts: true, rule: 'failed_result' });
+  });
   it('counts a pass (or a completion) when none is on record', () => {
     expect(
       decideOfflineOutcome({ offline: { status: 'passed', completedAt: done }, recordedPass: null }),

@@ -20,10 +20,15 @@ export interface OfflineDecisionInput {
   offline: { status: OfflineVerdict; completedAt: Date | null };
   /** The learner's latest passed result of the course already on record (online, or an earlier sync), if any. */
   recordedPass: { completedAt: Date } | null;
+  /**
+   * Whether a fail of this content type is a result online: a SCORM package's own fail is (learning/scorm-completion.ts
+   * commitScorm records it), an e-learning quiz fail is not (the attempt stays open to try again).
+   */
+  failIsResult?: boolean;
 }
 
 export interface OfflineDecision {
-  /** Whether a result is recorded from the offline attempt. The attempt itself is kept in every case. */
+  /** Whether a result (a pass, or a SCORM fail) is recorded from the offline attempt. The attempt is kept in every case. */
   counts: boolean;
   rule: OfflineRule;
 }
@@ -34,8 +39,10 @@ export interface OfflineDecision {
  * attempt and never touches the online one: this only decides whether the offline one gives a result.
  *
  * - offline_incomplete: not finished offline (the learner stopped part way). Kept as data, no result.
- * - offline_failed: a fail never replaces anything: a pass on record stays the learner's result, and a fail gives
- *   no result (as online: a failed quiz leaves the attempt open to try again). Kept, visible in the attempts.
+ * - offline_failed: an e-learning fail gives no result (as online: a failed quiz leaves the attempt open to try
+ *   again). Kept, visible in the attempts.
+ * - failed_result: a SCORM fail is a failed result, exactly as the online runtime records one. It never replaces a
+ *   pass: latest_results picks a pass before any fail (results/queries.ts pickLatestResult).
  * - only_pass: a pass (or a completion of content with nothing to pass) and no pass on record: it counts.
  * - later_pass_counts / earlier_pass_kept: two passes: the later completion counts (its validity runs from then, as
  *   a retake online would), with the offline time bounded by download and sync times (boundDeviceTime), so a device
@@ -46,7 +53,10 @@ export function decideOfflineOutcome(input: OfflineDecisionInput): OfflineDecisi
   const { offline, recordedPass } = input;
   if (offline.status === 'incomplete' || offline.completedAt === null)
     return { counts: false, rule: 'offline_incomplete' };
-  if (offline.status === 'failed') return { counts: false, rule: 'offline_failed' };
+  if (offline.status === 'failed')
+    return input.failIsResult
+      ? { counts: true, rule: 'failed_result' }
+      : { counts: false, rule: 'offline_failed' };
   if (!recordedPass) return { counts: true, rule: 'only_pass' };
   return offline.completedAt.getTime() > recordedPass.completedAt.getTime()
     ? { counts: true, rule: 'later_pass_counts' }

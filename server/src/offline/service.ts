@@ -282,6 +282,7 @@ export async function syncOfflineAttempt(
       decision = decideOfflineOutcome({
         offline: { status: graded.status, completedAt },
         recordedPass: recorded ? { completedAt: recorded.completed_at } : null,
+        failIsResult: content.type === 'scorm',
       });
       attemptId = await insertFinishedAttempt(trx, {
         userId: actor.userId,
@@ -305,7 +306,7 @@ export async function syncOfflineAttempt(
             courseId: content.course_id,
             contentId: content.id,
             type: content.type === 'scorm' ? 'scorm' : 'elearning',
-            passed: true,
+            passed: graded.status !== 'failed',
             score: graded.score,
             completedAt,
             attemptId,

@@ -1,7 +1,9 @@
 /*
  * The H5P player, frame side (issue 11 finding 1). Runs in h5p.html, a sandboxed document in an origin that is not
  * the app's, framed by web/src/learning/players/H5PPlayer.tsx, which names the frame
- * "cc-h5p:" + JSON {origin: the player's origin, id: the package uuid, base: its signed launch path, title}.
+ * "cc-h5p:" + JSON {origin: the player's origin, id: the package uuid, base: its signed launch path, title, and
+ * runtime: where h5p-player/ is when not at /packages/runtime, json: the package's JSON files (both offline, from the
+ * device's stored copy)}.
  *
  * It starts h5p-standalone on the package and posts to its parent, at the player's origin only:
  *   {cc: 'h5p', type: 'xapi', statement}   every xAPI statement (the player judges them, h5p-xapi.ts)
@@ -24,7 +26,30 @@
     return;
   var parent = win.parent;
   if (typeof seed.title === 'string') doc.title = seed.title;
-  var RUNTIME = '/packages/runtime/h5p-player';
+
+  /*
+   * Offline on a device: the package's JSON files (h5p.json, content/content.json, each library.json) come in the
+   * seed, read from the device by the app. The device's file server answers an opaque-origin frame without CORS
+   * headers, so h5p-standalone's fetch() of them would fail; its scripts, styles and images load as usual.
+   */
+  var stored = seed.json && typeof seed.json === 'object' ? seed.json : null;
+  if (stored && typeof win.fetch === 'function') {
+    var realFetch = win.fetch.bind(win);
+    var prefix = seed.base.replace(/\/+$/, '') + '/';
+    win.fetch = function (input, init) {
+      var url = typeof input === 'string' ? input : input && input.url;
+      if (typeof url === 'string' && url.indexOf(prefix) === 0) {
+        var path = url.slice(prefix.length).split(/[?#]/)[0].replace(/^\/+/, '');
+        if (Object.prototype.hasOwnProperty.call(stored, path))
+          return Promise.resolve(
+            new win.Response(stored[path], { status: 200, headers: { 'Content-Type': 'application/json' } }),
+          );
+      }
+      return realFetch(input, init);
+    };
+  }
+  // Where the player's own files are: the server's runtime path, or the copy on the device (offline, in the shell).
+  var RUNTIME = typeof seed.runtime === 'string' ? seed.runtime : '/packages/runtime/h5p-player';
 
   function post(message) {
     message.cc = 'h5p';

@@ -58,7 +58,7 @@ const FINISH_GRACE_MS = 5000;
  * Asks the package frame to end its SCO first (scorm-frame.js: the launcher empties the SCO's frame, whose finishing
  * calls it still passes on), and waits for its answer, at most a few seconds.
  */
-function askFrameToClose(frame: HTMLIFrameElement, packageOrigin: string | null): Promise<void> {
+export function askFrameToClose(frame: HTMLIFrameElement, packageOrigin: string | null): Promise<void> {
   const target = frame.contentWindow;
   if (!target) return Promise.resolve();
   return new Promise<void>((resolve) => {

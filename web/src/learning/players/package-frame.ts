@@ -179,14 +179,20 @@ export function connectScormFrame(
 
 export const H5P_FRAME_PREFIX = 'cc-h5p:';
 
-/** The frame's name: what the player page inside the sandbox starts from. */
+/**
+ * The frame's name: what the player page inside the sandbox starts from. `offline` (native/offline, a copy stored on
+ * the device): where the player's own files (h5p-player/) are, and the package's JSON files, which the frame cannot
+ * fetch there (package-runtime/h5p-frame.js).
+ */
 export function h5pFrameName(
   appOrigin: string,
   launch: { uuid: string; base_url: string },
   title: string,
+  offline?: { runtime: string; json: Record<string, string> },
 ): string {
   return (
-    H5P_FRAME_PREFIX + JSON.stringify({ origin: appOrigin, id: launch.uuid, base: launch.base_url, title })
+    H5P_FRAME_PREFIX +
+    JSON.stringify({ origin: appOrigin, id: launch.uuid, base: launch.base_url, title, ...offline })
   );
 }
 

@@ -1,16 +1,18 @@
 import { formatDateTime, OfflineMessages, type OfflineRule } from '@cc/contracts';
 import { useEffect, useState } from 'react';
 import { useAuth } from '../../app/auth';
+import { notifyError, notifySuccess } from '../../app/notifications';
 import { useStore } from '../../app/store';
-import { Badge, ButtonLink, Card, EmptyState, PageHeader, Spinner } from '../../ui';
+import { Badge, Button, ButtonLink, Card, ConfirmDialog, EmptyState, PageHeader, Spinner } from '../../ui';
 import type { QueuedAttempt, StoredDownload, SyncedAttempt } from './library';
 import { OfflineSyncBanner } from './OfflineSyncBanner';
-import { getLibrary, syncStore } from './state';
+import { getLibrary, removeFromDevice, syncStore } from './state';
 
 /** What the server decided, in the learner's words (server/src/offline/rules.ts). */
 export const RULE_TEXT: Record<OfflineRule, string> = {
   offline_incomplete: 'Saved. It was not finished, so it does not count yet.',
   offline_failed: 'Saved. Not passed this time.',
+  failed_result: 'Saved. Not passed this time.',
   only_pass: 'Passed. Your record is updated.',
   later_pass_counts: 'Passed. This is now your latest completion.',
   earlier_pass_kept: 'Passed. You had already passed later online, so that completion stays on your record.',
@@ -26,6 +28,8 @@ export default function OfflinePage() {
   const [downloads, setDownloads] = useState<StoredDownload[] | null>(null);
   const [queue, setQueue] = useState<QueuedAttempt[]>([]);
   const [synced, setSynced] = useState<SyncedAttempt[]>([]);
+  const [removing, setRemoving] = useState<StoredDownload | null>(null);
+  const [changed, setChanged] = useState(0);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: re-read the device when a sync changes the counts
   useEffect(() => {
@@ -40,7 +44,19 @@ export default function OfflinePage() {
       setQueue(q);
       setSynced(s.sort((a, b) => b.outcome.synced_at.localeCompare(a.outcome.synced_at)));
     });
-  }, [user, sync.waiting, sync.last]);
+  }, [user, sync.waiting, sync.last, changed]);
+
+  async function remove(stored: StoredDownload) {
+    if (!user) return;
+    try {
+      await removeFromDevice(user.id, stored.download.content.id);
+    } catch (error) {
+      notifyError(null, OfflineMessages.removeFailed);
+      throw error;
+    }
+    notifySuccess(OfflineMessages.removed);
+    setChanged((n) => n + 1);
+  }
 
   return (
     <>
@@ -71,13 +87,23 @@ export default function OfflinePage() {
                     {d.download.course.title} · saved {formatDateTime(d.saved_at)}
                   </p>
                 </div>
-                <ButtonLink
-                  size="sm"
-                  to={`/offline/${d.download.content.id}`}
-                  aria-label={`Take ${d.download.content.title}`}
-                >
-                  Take
-                </ButtonLink>
+                <div className="flex gap-2">
+                  <ButtonLink
+                    size="sm"
+                    to={`/offline/${d.download.content.id}`}
+                    aria-label={`Take ${d.download.content.title}`}
+                  >
+                    Take
+                  </ButtonLink>
+                  <Button
+                    size="sm"
+                    variant="secondary"
+                    onClick={() => setRemoving(d)}
+                    aria-label={`Remove ${d.download.content.title} from this device`}
+                  >
+                    Remove
+                  </Button>
+                </div>
               </li>
             ))}
           </ul>
@@ -117,6 +143,14 @@ export default function OfflinePage() {
           </ul>
         </Card>
       ) : null}
+      <ConfirmDialog
+        open={removing !== null}
+        title={OfflineMessages.removeTitle.replace(':title', removing?.download.content.title ?? '')}
+        message={OfflineMessages.removeConfirm}
+        confirmLabel="Remove"
+        onConfirm={() => (removing ? remove(removing) : undefined)}
+        onClose={() => setRemoving(null)}
+      />
     </>
   );
 }

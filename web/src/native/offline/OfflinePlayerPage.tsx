@@ -6,7 +6,8 @@ import { notifyError } from '../../app/notifications';
 import { TOPIC_BODY_CLASS } from '../../learning/topic-body';
 import { Button, ButtonLink, Card, EmptyState, PageHeader, Spinner } from '../../ui';
 import type { DraftAttempt, StoredDownload } from './library';
-import { OfflineScormFrame } from './OfflineScormFrame';
+import { appendH5pOutcome, OfflineH5PFrame } from './OfflineH5PFrame';
+import { OfflineScormPlayer } from './OfflineScormFrame';
 import { getLibrary, queueAttempt, syncNow } from './state';
 
 /** A fresh offline attempt: its uuid and start time are the device's, made once. */
@@ -183,8 +184,9 @@ export default function OfflinePlayerPage() {
         breadcrumbs={[{ label: 'Offline learning', to: '/offline' }, { label: download.content.title }]}
       />
       {download.content.type === 'scorm' ? (
-        <OfflineScormFrame
+        <OfflineScormPlayer
           stored={stored}
+          cmi={(body.cmi ?? {}) as Record<string, Record<string, unknown>>}
           onCommit={(sco, data) => change((b) => ({ ...b, cmi: { ...b.cmi, [sco]: data } }))}
         />
       ) : null}
@@ -197,10 +199,12 @@ export default function OfflinePlayerPage() {
             dangerouslySetInnerHTML={{ __html: topic.body_html }}
           />
           {topic.h5p ? (
-            <p className="mt-2 text-sm text-slate-600">
-              The interactive item "{topic.h5p.title}" needs a connection: open the course online to complete
-              it.
-            </p>
+            <OfflineH5PFrame
+              stored={stored}
+              topicId={topic.id}
+              h5p={topic.h5p}
+              onOutcome={(outcome) => change((b) => ({ ...b, h5p: appendH5pOutcome(b.h5p ?? [], outcome) }))}
+            />
           ) : null}
           <label className="mt-3 flex items-center gap-2 text-sm font-medium text-slate-800">
             <input

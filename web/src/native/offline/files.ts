@@ -1,5 +1,5 @@
 import { Capacitor } from '@capacitor/core';
-import { Directory, Filesystem } from '@capacitor/filesystem';
+import { Directory, Encoding, Filesystem } from '@capacitor/filesystem';
 import type { OfflineDownload } from '@cc/contracts';
 
 /**
@@ -15,7 +15,18 @@ import type { OfflineDownload } from '@cc/contracts';
  */
 export interface FileSink {
   save(userId: number, uuid: string, path: string, url: string, body: Blob): Promise<string>;
+  /** One package's stored files (or the shared player runtime's, uuid 'runtime'). */
+  removePackage(userId: number, uuid: string): Promise<void>;
   removeUser(userId: number): Promise<void>;
+}
+
+/** The folder holding one user's copies of the players (SCORM bridge, H5P player), shared by their packages. */
+export const RUNTIME_FOLDER = 'runtime';
+
+async function removeFolder(path: string) {
+  await Filesystem.rmdir({ path, directory: Directory.Data, recursive: true }).catch(() => {
+    // Nothing saved there (never written, or removed already): nothing to do.
+  });
 }
 
 async function base64Of(body: Blob): Promise<string> {
@@ -39,14 +50,22 @@ export const filesystemSink: FileSink = {
     });
     return Capacitor.convertFileSrc(written.uri);
   },
-  async removeUser(userId) {
-    await Filesystem.rmdir({ path: `offline/${userId}`, directory: Directory.Data, recursive: true }).catch(
-      () => {
-        // Nothing saved for this user yet.
-      },
-    );
-  },
+  removePackage: (userId, uuid) => removeFolder(`offline/${userId}/${uuid}`),
+  removeUser: (userId) => removeFolder(`offline/${userId}`),
 };
+
+/**
+ * A stored package file's text, read by the app: the device's file server answers a package's opaque-origin frame
+ * without CORS headers, so what the frame would fetch() (H5P's JSON) is read here and handed to it.
+ */
+export async function readStoredText(userId: number, uuid: string, path: string): Promise<string> {
+  const file = await Filesystem.readFile({
+    path: filesystemPath(userId, uuid, path),
+    directory: Directory.Data,
+    encoding: Encoding.UTF8,
+  });
+  return typeof file.data === 'string' ? file.data : file.data.text();
+}
 
 /** The sink package files go to, or null where packages cannot be played offline (a browser, see above). */
 export const defaultSink = (): FileSink | null => (Capacitor.isNativePlatform() ? filesystemSink : null);
@@ -81,7 +100,7 @@ export async function savePackageFiles(
   if (!sink) return {};
   // The runtime first: SCO pages are rewritten to point at the stored bridge.
   const jobs = [
-    ...download.runtime_files.map((url) => ({ uuid: 'runtime', path: url.replace(/^\/+/, ''), url })),
+    ...download.runtime_files.map((url) => ({ uuid: RUNTIME_FOLDER, path: url.replace(/^\/+/, ''), url })),
     ...download.packages.flatMap((p) => p.files.map((f) => ({ uuid: p.uuid, path: f.path, url: f.url }))),
   ];
   const saved: Record<string, Record<string, string>> = {};
@@ -90,7 +109,7 @@ export async function savePackageFiles(
     const response = await fetcher(job.url);
     if (!response.ok) throw new Error(`Could not fetch ${job.path} (${response.status})`);
     let body = await response.blob();
-    const bridge = saved.runtime?.[BRIDGE_SRC.slice(1)];
+    const bridge = saved[RUNTIME_FOLDER]?.[BRIDGE_SRC.slice(1)];
     if (bridge && /\.html?$/i.test(job.path))
       body = new Blob([localizeBridge(await body.text(), bridge)], { type: body.type || 'text/html' });
     const local = await sink.save(userId, job.uuid, job.path, job.url, body);

@@ -69,6 +69,8 @@ export function offlineLibrary(kv: KeyValueStore) {
     saveDraft: (userId: number, draft: DraftAttempt) =>
       kv.put(draftKey(userId, draft.body.content_id), draft),
     getDraft: (userId: number, contentId: number) => kv.get<DraftAttempt>(draftKey(userId, contentId)),
+    /** Only for a draft holding nothing the learner did (removeSavedCourse): anything else is queued instead. */
+    dropEmptyDraft: (userId: number, contentId: number) => kv.delete(draftKey(userId, contentId)),
     /** Queue first, then drop the draft: in between, the same uuid in both is harmless (sent once, by uuid). */
     async finishDraft(userId: number, item: QueuedAttempt) {
       await kv.put(queueKey(userId, item.body.client_uuid), item);

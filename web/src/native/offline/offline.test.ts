@@ -23,6 +23,7 @@ const { memoryStore } = await import('./kv');
 const { offlineLibrary } = await import('./library');
 const { refusedForGood, syncQueue } = await import('./sync');
 const { filesystemSink, localizeBridge, savePackageFiles } = await import('./files');
+const { removeSavedCourse } = await import('./remove');
 
 const body = (uuid: string): SyncOfflineAttemptBody => ({
   client_uuid: uuid,
@@ -180,6 +181,7 @@ describe('package files', () => {
         bodies[path] = await body.text();
         return filesystemSink.save(userId, uuid, path, url, body);
       },
+      removePackage: filesystemSink.removePackage,
       removeUser: filesystemSink.removeUser,
     };
     const files = await savePackageFiles(
@@ -221,6 +223,7 @@ describe('package files', () => {
         saved.push(path);
         return url;
       },
+      removePackage: async () => {},
       removeUser: async () => {},
     };
     await expect(
@@ -228,5 +231,60 @@ describe('package files', () => {
         url.endsWith('index.html') ? new Response('gone', { status: 404 }) : new Response('ok'),
       ),
     ).rejects.toThrow('sco/index.html');
+  });
+});
+
+describe('removeSavedCourse', () => {
+  const saved = (contentId: number, uuids: string[]) => ({
+    download: {
+      content: { id: contentId, title: `Course ${contentId}` },
+      packages: uuids.map((uuid) => ({ uuid })),
+    } as unknown as OfflineDownload,
+    files: {},
+    saved_at: '2026-03-02T09:00:00.000Z',
+  });
+  const sinkLog = () => {
+    const gone: string[] = [];
+    const sink = {
+      save: async () => '',
+      removePackage: async (userId: number, uuid: string) => {
+        gone.push(`${userId}/${uuid}`);
+      },
+      removeUser: async () => {},
+    };
+    return { gone, sink };
+  };
+
+  it("removes the players' files with the user's last package, and only that user's", async () => {
+    await library.saveDownload(1, saved(5, ['p1']));
+    await library.saveDownload(2, saved(5, ['p1']));
+    const { gone, sink } = sinkLog();
+    await removeSavedCourse(library, 1, 5, sink);
+    expect(gone).toEqual(['1/p1', '1/runtime']);
+    expect(await library.getDownload(1, 5)).toBeUndefined();
+    expect(await library.getDownload(2, 5)).toBeDefined();
+  });
+
+  it('drops an untouched draft, queues one holding work, and never touches the queue', async () => {
+    await library.saveDownload(1, saved(5, []));
+    await queue(1, 'q');
+    await library.saveDraft(1, { body: { ...body('empty'), completed_at: null }, content_title: 'Course' });
+    const { gone, sink } = sinkLog();
+    await removeSavedCourse(library, 1, 5, sink);
+    expect(await library.getDraft(1, 5)).toBeUndefined();
+    expect((await library.listQueue(1)).map((q) => q.body.client_uuid)).toEqual(['q']);
+    expect(gone).toEqual(['1/runtime']);
+
+    await library.saveDownload(1, saved(5, []));
+    await library.saveDraft(1, {
+      body: { ...body('work'), completed_at: null, quiz_responses: { '3': { '4': [5] } } },
+      content_title: 'Course',
+    });
+    await removeSavedCourse(library, 1, 5, null, () => new Date('2026-03-02T11:00:00.000Z'));
+    const kept = await library.listQueue(1);
+    expect(kept.map((q) => [q.body.client_uuid, q.body.completed_at, q.queued_at])).toEqual([
+      ['q', '2026-03-02T09:30:00.000Z', '2026-03-02T09:30:00.000Z'],
+      ['work', null, '2026-03-02T11:00:00.000Z'],
+    ]);
   });
 });

@@ -12,6 +12,7 @@ import { createStore, useStore } from '../../app/store';
 import { defaultSink, type FileSink, savePackageFiles } from './files';
 import { indexedDbStore } from './kv';
 import { type OfflineLibrary, offlineLibrary, type QueuedAttempt, type StoredDownload } from './library';
+import { removeSavedCourse } from './remove';
 import { type Send, type SyncReport, syncOnce } from './sync';
 
 /**
@@ -99,6 +100,16 @@ export async function downloadForOffline(
   const stored: StoredDownload = { download, files, saved_at: new Date().toISOString() };
   await getLibrary().saveDownload(userId, stored);
   return stored;
+}
+
+/** Removes a saved course from the device, keeping every attempt of it (remove.ts). */
+export async function removeFromDevice(
+  userId: number,
+  contentId: number,
+  sink: FileSink | null = defaultSink(),
+) {
+  await removeSavedCourse(getLibrary(), userId, contentId, sink);
+  await refreshCounts(userId);
 }
 
 /**
