@@ -19,7 +19,18 @@ async function precacheShell() {
   const html = await page.clone().text();
   await cache.put('/', page);
   const assets = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((m) => m[1]);
-  await cache.addAll([...new Set(assets)]);
+  await cache.addAll([...new Set([...assets, ...(await builtAssets())])]);
+}
+
+/**
+ * Every file of the mobile build (vite.config.ts offlineAssetList): the chunks loaded after start (the secure
+ * storage that holds the token, the offline player) must be there on a restart without a network too.
+ */
+async function builtAssets() {
+  const list = await fetch('/offline-assets.json', { cache: 'no-cache' }).catch(() => null);
+  if (!list?.ok) return [];
+  const files = await list.json();
+  return Array.isArray(files) ? files.filter((f) => typeof f === 'string' && f.startsWith('/assets/')) : [];
 }
 
 self.addEventListener('install', (event) =>
