@@ -270,56 +270,15 @@ export function ScormPlayer({ attempt, title, onAttemptChange }: ScormPlayerProp
       {!inProgress ? <p className="text-sm text-slate-700">This attempt is finished.</p> : null}
       <div className={cx(multi ? 'grid gap-4 lg:grid-cols-[18rem_minmax(0,1fr)]' : '')}>
         {multi && data ? (
-          <nav
-            aria-label="Package contents"
-            className="self-start rounded-lg border border-slate-200 bg-white p-2"
-          >
-            <p className="flex items-center justify-between px-2 pb-2 text-sm font-semibold text-slate-900">
-              Contents
-              <span className="text-xs font-normal text-slate-600" data-testid="scorm-progress">
-                {done} of {items.length} done
-              </span>
-            </p>
-            <ul>
-              {(data.items ?? [])
-                .filter((i) => i.visible)
-                .map((i) => {
-                  const indent = { paddingLeft: `${0.5 + i.depth}rem` };
-                  if (!i.launch_url)
-                    return (
-                      <li
-                        key={i.identifier}
-                        style={indent}
-                        className="pt-2 text-xs font-semibold text-slate-600"
-                      >
-                        {i.title}
-                      </li>
-                    );
-                  const state = stateOf(itemOutcome(attempt, firstId, i.identifier));
-                  const here = i.identifier === currentId;
-                  return (
-                    <li key={i.identifier}>
-                      <button
-                        type="button"
-                        style={indent}
-                        disabled={!inProgress}
-                        aria-current={here ? 'step' : undefined}
-                        onClick={() => open(i)}
-                        className={cx(
-                          'focus-ring flex w-full items-center justify-between gap-2 rounded-md py-1.5 pr-2 text-left text-sm',
-                          here
-                            ? 'bg-primary-100 font-semibold text-primary-900'
-                            : 'text-slate-800 hover:bg-slate-100',
-                        )}
-                      >
-                        <span className="min-w-0 flex-1">{i.title}</span>
-                        <Badge tone={state.tone}>{state.label}</Badge>
-                      </button>
-                    </li>
-                  );
-                })}
-            </ul>
-          </nav>
+          <ScormContents
+            items={data.items ?? []}
+            currentId={currentId}
+            done={done}
+            total={items.length}
+            badgeOf={(i) => stateOf(itemOutcome(attempt, firstId, i.identifier))}
+            onOpen={open}
+            disabled={!inProgress}
+          />
         ) : null}
         <div className="min-w-0 space-y-3">
           {inProgress && item && ended ? (
@@ -378,5 +337,73 @@ export function ScormPlayer({ attempt, title, onAttemptChange }: ScormPlayerProp
         {saved}
       </p>
     </section>
+  );
+}
+
+/**
+ * The package's table of contents beside the frame (the online player's and the offline one's): every visible
+ * item, a heading for an item without a launch URL, and a button with its state for the others.
+ */
+export function ScormContents({
+  items,
+  currentId,
+  done,
+  total,
+  badgeOf,
+  onOpen,
+  disabled = false,
+}: {
+  items: ScormItemLaunch[];
+  currentId: string | null | undefined;
+  done: number;
+  total: number;
+  badgeOf: (item: ScormItemLaunch) => { tone: BadgeTone; label: string };
+  onOpen: (item: ScormItemLaunch) => void;
+  disabled?: boolean;
+}) {
+  return (
+    <nav aria-label="Package contents" className="self-start rounded-lg border border-slate-200 bg-white p-2">
+      <p className="flex items-center justify-between px-2 pb-2 text-sm font-semibold text-slate-900">
+        Contents
+        <span className="text-xs font-normal text-slate-600" data-testid="scorm-progress">
+          {done} of {total} done
+        </span>
+      </p>
+      <ul>
+        {items
+          .filter((i) => i.visible)
+          .map((i) => {
+            const indent = { paddingLeft: `${0.5 + i.depth}rem` };
+            if (!i.launch_url)
+              return (
+                <li key={i.identifier} style={indent} className="pt-2 text-xs font-semibold text-slate-600">
+                  {i.title}
+                </li>
+              );
+            const state = badgeOf(i);
+            const here = i.identifier === currentId;
+            return (
+              <li key={i.identifier}>
+                <button
+                  type="button"
+                  style={indent}
+                  disabled={disabled}
+                  aria-current={here ? 'step' : undefined}
+                  onClick={() => onOpen(i)}
+                  className={cx(
+                    'focus-ring flex w-full items-center justify-between gap-2 rounded-md py-1.5 pr-2 text-left text-sm',
+                    here
+                      ? 'bg-primary-100 font-semibold text-primary-900'
+                      : 'text-slate-800 hover:bg-slate-100',
+                  )}
+                >
+                  <span className="min-w-0 flex-1">{i.title}</span>
+                  <Badge tone={state.tone}>{state.label}</Badge>
+                </button>
+              </li>
+            );
+          })}
+      </ul>
+    </nav>
   );
 }

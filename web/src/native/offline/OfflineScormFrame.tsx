@@ -8,7 +8,7 @@ import {
   packageSandbox,
   scormFrameName,
 } from '../../learning/players/package-frame';
-import { askFrameToClose } from '../../learning/players/ScormPlayer';
+import { askFrameToClose, ScormContents } from '../../learning/players/ScormPlayer';
 import {
   createRuntime,
   launchableItems,
@@ -16,7 +16,7 @@ import {
   neighbour,
   type Runtime,
 } from '../../learning/players/scorm-runtime';
-import { Badge, type BadgeTone, Button, cx } from '../../ui';
+import { type BadgeTone, Button, cx } from '../../ui';
 import type { StoredDownload } from './library';
 
 type Json = Record<string, unknown>;
@@ -211,55 +211,14 @@ export function OfflineScormPlayer({
   return (
     <div className={cx(multi ? 'grid gap-4 lg:grid-cols-[18rem_minmax(0,1fr)]' : '')}>
       {multi ? (
-        <nav
-          aria-label="Package contents"
-          className="self-start rounded-lg border border-slate-200 bg-white p-2"
-        >
-          <p className="flex items-center justify-between px-2 pb-2 text-sm font-semibold text-slate-900">
-            Contents
-            <span className="text-xs font-normal text-slate-600" data-testid="scorm-progress">
-              {done} of {items.length} done
-            </span>
-          </p>
-          <ul>
-            {launch.items
-              .filter((i) => i.visible)
-              .map((i) => {
-                const indent = { paddingLeft: `${0.5 + i.depth}rem` };
-                if (!i.launch_url)
-                  return (
-                    <li
-                      key={i.identifier}
-                      style={indent}
-                      className="pt-2 text-xs font-semibold text-slate-600"
-                    >
-                      {i.title}
-                    </li>
-                  );
-                const state = STATE[stateOf(i)];
-                const here = i.identifier === currentId;
-                return (
-                  <li key={i.identifier}>
-                    <button
-                      type="button"
-                      style={indent}
-                      aria-current={here ? 'step' : undefined}
-                      onClick={() => open(i)}
-                      className={cx(
-                        'focus-ring flex w-full items-center justify-between gap-2 rounded-md py-1.5 pr-2 text-left text-sm',
-                        here
-                          ? 'bg-primary-100 font-semibold text-primary-900'
-                          : 'text-slate-800 hover:bg-slate-100',
-                      )}
-                    >
-                      <span className="min-w-0 flex-1">{i.title}</span>
-                      <Badge tone={state.tone}>{state.label}</Badge>
-                    </button>
-                  </li>
-                );
-              })}
-          </ul>
-        </nav>
+        <ScormContents
+          items={launch.items}
+          currentId={currentId}
+          done={done}
+          total={items.length}
+          badgeOf={(i) => STATE[stateOf(i)]}
+          onOpen={open}
+        />
       ) : null}
       <div className="min-w-0 space-y-3">
         {item && ended ? (

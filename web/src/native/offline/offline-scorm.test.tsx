@@ -21,7 +21,10 @@ vi.mock('@capacitor/filesystem', () => ({
   },
 }));
 // The SCO's frame answers "closed" at once (the real bridge does: scorm-frame.js).
-vi.mock('../../learning/players/ScormPlayer', () => ({ askFrameToClose: async () => {} }));
+vi.mock('../../learning/players/ScormPlayer', async (original) => ({
+  ...(await original<typeof import('../../learning/players/ScormPlayer')>()),
+  askFrameToClose: async () => {},
+}));
 const launched: { sco: string; saved: unknown; hooks: RuntimeHooks }[] = [];
 vi.mock('../../learning/players/scorm-runtime', async (original) => ({
   ...(await original<typeof import('../../learning/players/scorm-runtime')>()),
