@@ -1,9 +1,9 @@
 import { Capacitor, type PluginListenerHandle } from '@capacitor/core';
-import { Device } from '@capacitor/device';
 import { PushNotifications } from '@capacitor/push-notifications';
 import type { PushDevice } from '@cc/contracts';
 import { api, type Envelope } from '../app/api';
 import { navigateTo } from '../app/navigation';
+import { loadDeviceName, nativeDeviceName } from './device';
 
 /**
  * Push notifications in the mobile shell (issue 19). After sign-in, startPush asks the user's permission, registers
@@ -22,15 +22,9 @@ function inShell(): boolean {
   return Capacitor.isNativePlatform() && Capacitor.isPluginAvailable('PushNotifications');
 }
 
-/** "Samsung SM-G991B": the name the user sees for this phone (spec 1 §7's device_name). */
+/** The name the user sees for this phone: the same "manufacturer model" as the login's device_name (device.ts). */
 async function deviceName(): Promise<string> {
-  try {
-    const info = await Device.getInfo();
-    const name = [info.manufacturer, info.model].filter(Boolean).join(' ').trim();
-    return name || 'Phone';
-  } catch {
-    return 'Phone';
-  }
+  return nativeDeviceName() ?? (await loadDeviceName()) ?? 'Phone';
 }
 
 /** Only an app path is followed: a push is data from outside and must not send the webview elsewhere. */
