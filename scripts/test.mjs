@@ -1,9 +1,8 @@
 #!/usr/bin/env node
-// `npm test`: typecheck, then lint, stopping at the first failure; then the suites side by side in two lanes, the
-// server suite followed by the web unit suite in one and the browser suite in the other (it spends most of its time
-// waiting on Chromium, so it fits beside the CPU-bound suites on two cores). Each suite's output is printed whole when
-// it ends; every suite runs even when another failed, and the run fails with the first failed step's exit code. Ends
-// with each step's time and a plain "N passed, N failed" line.
+// `npm test`: typecheck, then lint, then the mobile shell's build, stopping at the first failure; then the suites two
+// at a time (the browser suite beside the server suites and the web unit suite; see "lanes" below). Each suite's
+// output is printed whole when it ends; every suite runs even when another failed, and the run fails with the first
+// failed step's exit code. Ends with each step's time and a plain "N passed, N failed" line.
 //
 // The browser suite needs Debian's Chromium (/usr/bin/chromium, or CHROMIUM_PATH). Locally a missing browser skips
 // that step with a clear line; under CI=true it is a failure, so CI can never pass without running the browser tests.
@@ -34,25 +33,59 @@ const checks = [
   // and iOS projects: what can be checked of the native apps without their SDKs (README "Mobile app").
   { name: 'mobile shell', args: ['run', 'build', '-w', 'mobile'] },
 ];
-const serverSuite = { name: 'server suite', args: ['run', 'test', '-w', 'server'] };
+// With DATABASE_URL (CI, or a developer with a PostgreSQL server), each test runs once where the engine does not matter
+// (issue 27, README "Tests"): the whole server suite on PostgreSQL, and on the embedded engine only its own tests plus
+// a smoke slice (server/test/lanes.ts); the whole browser suite on the embedded PostgreSQL `npm start` runs, and the
+// files that lean on the database hardest again on PostgreSQL (web/e2e/lanes.mjs). Without DATABASE_URL, everything
+// runs on the embedded engine.
+const onPostgres = Boolean(process.env.DATABASE_URL);
+/** The environment with DATABASE_URL removed: the run uses the embedded engine. */
+function embeddedEnv(extra = {}) {
+  const env = { ...process.env, ...extra };
+  delete env.DATABASE_URL;
+  return env;
+}
+const serverSuites = onPostgres
+  ? [
+      {
+        name: 'server suite (PostgreSQL)',
+        args: ['run', 'test', '-w', 'server'],
+        env: { ...process.env, SERVER_SUITE: 'postgres' },
+      },
+      {
+        name: 'server suite (embedded slice)',
+        args: ['run', 'test', '-w', 'server'],
+        env: embeddedEnv({ SERVER_SUITE: 'embedded' }),
+      },
+    ]
+  : [{ name: 'server suite', args: ['run', 'test', '-w', 'server'], env: embeddedEnv() }];
 const webUnitSuite = {
   name: 'web unit suite',
   args: ['run', 'test', '-w', 'web'],
   skip: () => (webScript('test') ? null : 'web/package.json has no "test" script yet'),
 };
+const browserSkip = () => {
+  if (!webScript('test:e2e')) return 'web/package.json has no "test:e2e" script yet';
+  if (!existsSync(chromium)) {
+    if (ci) return { fail: `${chromium} is missing and CI=true: the browser suite must run in CI` };
+    return "browser suite skipped: install Debian's chromium (apt-get install chromium)";
+  }
+  return null;
+};
 const browserSuite = {
   name: 'browser suite',
   args: ['run', 'test:e2e', '-w', 'web'],
-  skip: () => {
-    if (!webScript('test:e2e')) return 'web/package.json has no "test:e2e" script yet';
-    if (!existsSync(chromium)) {
-      if (ci) return { fail: `${chromium} is missing and CI=true: the browser suite must run in CI` };
-      return "browser suite skipped: install Debian's chromium (apt-get install chromium)";
-    }
-    return null;
-  },
+  env: embeddedEnv(),
+  skip: browserSkip,
 };
-const order = [...checks, serverSuite, webUnitSuite, browserSuite].map((s) => s.name);
+const browserPostgresSlice = {
+  name: 'browser suite (PostgreSQL slice)',
+  args: ['run', 'test:e2e', '-w', 'web', '--', '--lane', 'postgres'],
+  env: process.env,
+  skip: browserSkip,
+};
+const suites = [browserSuite, ...serverSuites, webUnitSuite, ...(onPostgres ? [browserPostgresSlice] : [])];
+const order = [...checks, ...suites].map((s) => s.name);
 
 const results = [];
 const seconds = (t) => `${((performance.now() - t) / 1000).toFixed(1)}s`;
@@ -71,7 +104,7 @@ function finish(code) {
   const skipped = results.filter((r) => r.status === 'skipped');
   console.log('');
   results.sort((a, b) => order.indexOf(a.name) - order.indexOf(b.name));
-  for (const r of results) console.log(`  ${r.status.padEnd(7)} ${r.name.padEnd(15)} ${r.time ?? ''}`);
+  for (const r of results) console.log(`  ${r.status.padEnd(7)} ${r.name.padEnd(33)} ${r.time ?? ''}`);
   if (skipped.length) console.log(`  (${skipped.length} skipped: ${skipped.map((s) => s.name).join(', ')})`);
   console.log(`total ${seconds(started)}`);
   console.log(`${passed} passed, ${failed} failed`);
@@ -113,7 +146,11 @@ function runBeside(step) {
   return new Promise((resolve) => {
     console.log(`\n▶ ${step.name}: npm ${step.args.join(' ')} (output when it ends)`);
     const t = performance.now();
-    const child = spawn(npm, step.args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(npm, step.args, {
+      cwd: root,
+      env: step.env ?? process.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const chunks = [];
     child.stdout.on('data', (d) => chunks.push(d));
     child.stderr.on('data', (d) => chunks.push(d));
@@ -128,8 +165,16 @@ function runBeside(step) {
   });
 }
 
-async function runLane(steps) {
-  for (const step of steps) await runBeside(step);
+/**
+ * Runs the suites two at a time, each next one starting when a place frees: the browser suite first (the longest),
+ * beside the server suites and then the rest, so neither core waits while work is left.
+ */
+async function runPool(steps, places) {
+  const queue = [...steps];
+  const worker = async () => {
+    for (let step = queue.shift(); step; step = queue.shift()) await runBeside(step);
+  };
+  await Promise.all(Array.from({ length: places }, worker));
 }
 
 for (const step of checks) {
@@ -137,8 +182,7 @@ for (const step of checks) {
   if (code !== 0) finish(code);
 }
 // Checked first: a missing browser under CI=true fails before the long suites start.
-const browserRuns = shouldRun(browserSuite);
+const toRun = suites.filter(shouldRun);
 if (results.some((r) => r.status === 'failed')) finish(1);
-const lanes = [[serverSuite, webUnitSuite].filter(shouldRun), browserRuns ? [browserSuite] : []];
-await Promise.all(lanes.map(runLane));
+await runPool(toRun, 2);
 finish(results.find((r) => r.status === 'failed')?.code ?? 0);

@@ -1,10 +1,27 @@
 import { configDefaults, defineConfig } from 'vitest/config';
+import { EMBEDDED_ONLY, EMBEDDED_SMOKE } from './test/lanes';
+
+/**
+ * SERVER_SUITE picks the lane (README "Tests"): unset runs every file on the engine DATABASE_URL chooses (PGlite when
+ * it is unset); `postgres` runs every file but the embedded engine's own (they start embedded PostgreSQL processes and
+ * ignore DATABASE_URL), `embedded` runs those plus a smoke slice on PGlite. `npm test` with DATABASE_URL runs both
+ * lanes, so each test runs once where the engine does not matter.
+ */
+const lane = process.env.SERVER_SUITE ?? 'all';
+if (!['all', 'postgres', 'embedded'].includes(lane))
+  throw new Error(`SERVER_SUITE must be postgres or embedded (or unset), not "${lane}"`);
+if (lane === 'postgres' && !process.env.DATABASE_URL)
+  throw new Error('SERVER_SUITE=postgres needs DATABASE_URL');
+if (lane === 'embedded' && process.env.DATABASE_URL)
+  throw new Error('SERVER_SUITE=embedded runs on PGlite: unset DATABASE_URL');
+
+const everything = ['src/**/*.test.ts', 'test/**/*.test.ts'];
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    include: lane === 'embedded' ? [...EMBEDDED_ONLY, ...EMBEDDED_SMOKE] : everything,
     // The multi-process test has its own command (npm run test:cluster): it needs haproxy and PostgreSQL.
-    exclude: [...configDefaults.exclude, 'test/cluster/**'],
+    exclude: [...configDefaults.exclude, 'test/cluster/**', ...(lane === 'postgres' ? EMBEDDED_ONLY : [])],
     environment: 'node',
     // Migrates one database per run; each file's database starts as a copy of it (test/harness.ts).
     globalSetup: ['test/global-setup.ts'],
@@ -13,5 +30,7 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // The slowest files of the run, in CI's log (issue 27: measure before cutting).
+    reporters: process.env.CI ? ['default', './test/slowest-reporter.ts'] : ['default'],
   },
 });

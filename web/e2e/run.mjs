@@ -32,12 +32,23 @@ import path from 'node:path';
 import { run } from 'node:test';
 import { spec } from 'node:test/reporters';
 import { fileURLToPath } from 'node:url';
+import { POSTGRES_FILES } from './lanes.mjs';
 import { startStaticProxy } from './static-proxy.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const web = path.resolve(here, '..');
 const root = path.resolve(web, '..');
-const artifacts = path.join(here, 'artifacts');
+// `--lane postgres` (npm test with DATABASE_URL): only e2e/lanes.mjs's files, reported in artifacts-postgres/ so the
+// whole suite's report and its ran.json (which CI checks) stay as the embedded run left them.
+const laneArg = process.argv.indexOf('--lane');
+const lane = laneArg >= 0 ? process.argv[laneArg + 1] : 'all';
+if (!['all', 'postgres'].includes(lane))
+  throw new Error(`--lane must be postgres (or absent), not "${lane}"`);
+if (lane === 'postgres' && !process.env.DATABASE_URL) throw new Error('--lane postgres needs DATABASE_URL');
+const artifacts =
+  process.env.E2E_ARTIFACTS_DIR ?? path.join(here, lane === 'postgres' ? 'artifacts-postgres' : 'artifacts');
+// The shards (children of this runner) write their counts where it reads them.
+process.env.E2E_ARTIFACTS_DIR = artifacts;
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 if (!existsSync(CHROMIUM)) {
@@ -327,9 +338,10 @@ async function main() {
   buildIfNeeded('dist-mobile', { VITE_FORCE_MOBILE: '1' });
 
   // `node e2e/run.mjs matrix reports` runs only the files whose names contain one of the words.
-  const only = process.argv.slice(2);
+  const only = process.argv.slice(2).filter((a, i, all) => a !== '--lane' && all[i - 1] !== '--lane');
   const files = readdirSync(here)
     .filter((f) => f.endsWith('.test.mjs'))
+    .filter((f) => lane === 'all' || POSTGRES_FILES.includes(f))
     .filter((f) => only.length === 0 || only.some((word) => f.includes(word)))
     .map((f) => path.join(here, f));
   const wanted = Number(process.env.E2E_SHARDS ?? 2);
@@ -366,9 +378,18 @@ async function main() {
   writeFileSync(path.join(artifacts, 'ran.json'), JSON.stringify({ passed, failed }));
   // Copy over e2e/durations.json to split later runs by these figures.
   writeFileSync(path.join(artifacts, 'durations.json'), `${JSON.stringify(sortKeys(measured), null, 2)}\n`);
+  printSlowest(results);
   if (failures.length) console.log(`\nFailed browser tests:\n${failures.map((f) => `  ✖ ${f}`).join('\n')}`);
   console.log(`\n${passed} passed, ${failed} failed`);
   process.exit(failed ? 1 : 0);
+}
+
+/** The 20 slowest files of this run (issue 27: CI's log says where the suite's time goes). */
+function printSlowest(results) {
+  const seconds = results.flatMap((r) => Object.entries(shardCounts(r.shard)?.seconds ?? {}));
+  seconds.sort(([, a], [, b]) => b - a);
+  console.log(`\nslowest 20 browser test files (${lane === 'postgres' ? 'PostgreSQL' : 'embedded'}):`);
+  for (const [file, s] of seconds.slice(0, 20)) console.log(`  ${s.toFixed(1).padStart(6)}s  ${file}`);
 }
 
 function sortKeys(o) {
