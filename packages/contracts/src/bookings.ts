@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PageQuery, paged, queryBool, updateSchemaOf } from './common';
+import { formatDate } from './dates';
 
 /**
  * Face-to-face training (issue 15; spec 1 §1, §3, §6; spec 2 §3, §4, §6, §7): training sessions of a face2face
@@ -272,6 +273,16 @@ export const SessionMessages = {
   scoreRequired: 'Enter a score.',
   markedTwice: 'Each delegate can be marked once per save.',
 } as const;
+
+/**
+ * Attendance, and the completion or pass it records, can be marked from the start of the session's first day (UK
+ * time) on, never before: a pass for training that has not happened would count as in date from today (issue 28
+ * §2). `firstDay` is the session's first date ('YYYY-MM-DD'), `today` calendarDay(now).
+ */
+export const attendanceOpen = (firstDay: string, today: string): boolean => today >= firstDay;
+/** The 422 (and the page's note) for a mark before the session's first day. */
+export const attendanceNotYet = (firstDay: string): string =>
+  `Attendance can be marked from the day the session starts (${formatDate(firstDay)}).`;
 
 // --- Delegates ------------------------------------------------------------------------------------------------
 

@@ -67,3 +67,18 @@ export function formatDateTime(value: DateInput, format: DateFormat = currentFor
   const p = partsOf(value);
   return p ? `${dayText(p, format)} ${p.hour}:${p.minute}` : fallback;
 }
+
+const dayOnly = new Intl.DateTimeFormat('en-CA', {
+  timeZone: DISPLAY_TIME_ZONE,
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+});
+
+/**
+ * The UK calendar day of an instant ('2026-11-25'): "today" for an organisation is calendarDay(the server's clock).
+ * Calendar dates the product stores (a completed date, a session's day) compare with it as strings.
+ */
+export function calendarDay(at: Date): string {
+  return dayOnly.format(at);
+}

@@ -46,6 +46,7 @@ export const ResultsMessages = {
   evidenceSize: 'The evidence may not be greater than 5120 kilobytes.',
   noEvidence: 'This result has no evidence file.',
   completedInFuture: 'The completed date cannot be in the future.',
+  startInFuture: 'The start date cannot be in the future.',
   endBeforeStart: 'The end date must be after the start date.',
   courseInvalid: 'The selected course is invalid.',
   notPending: 'This result is not pending approval.',

@@ -1,9 +1,15 @@
-import { BookingsMessages as M, SessionMessages } from '@cc/contracts';
+import { attendanceNotYet, formatDate, BookingsMessages as M, SessionMessages } from '@cc/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUser } from '../../test/factories';
 import { createHarness, type Harness } from '../../test/harness';
 import { describeRaces, parallel } from '../../test/parallel';
-import { insertSession, placeDelegate, type SessionsWorld, sessionsWorld } from './sessions-world';
+import {
+  dayFromToday,
+  insertSession,
+  placeDelegate,
+  type SessionsWorld,
+  sessionsWorld,
+} from './sessions-world';
 
 /**
  * Attendance into results (issue 15): marking records a face2face result in the same transaction, so
@@ -55,29 +61,60 @@ async function complianceStatus(userId: number) {
 }
 
 describe('POST /training-sessions/{id}/attendance', () => {
-  it('marked before the session ends, the result is dated when it was marked, never in the future', async () => {
+  it('a session two weeks ahead cannot be marked (422, nothing recorded); on its day, before it starts, it can', async () => {
+    // A session on the day two weeks from now, 12:00 UTC (the same UK day in summer and winter).
+    const day = dayFromToday(14);
     const s = await insertSession(h, {
       entityId: w.org.id,
       contentId: w.f2f.id,
       courseId: w.f2f.course_id,
       trainerId: w.trainer.id,
-      startsAt: new Date(Date.now() + DAY),
+      startsAt: new Date(`${day}T12:00:00Z`),
     });
     const someone = await buildUser(h.db, { entityId: w.org.id, permissions: [108] });
     const d = await placeDelegate(h, s.id, someone);
-    const before = Date.now();
-    const res = await (await w.as(w.trainer.id))('POST', `/api/training-sessions/${s.id}/attendance`, {
-      marks: [{ delegate_id: d.id, attendance: 'attended' }],
-    });
-    expect(res.statusCode, res.body).toBe(200);
-    const result = await h.db
-      .selectFrom('results')
-      .select('completed_at')
-      .where('id', '=', res.json().data[0].result_id)
-      .executeTakeFirstOrThrow();
-    const at = new Date(result.completed_at).getTime();
-    expect(at).toBeGreaterThanOrEqual(before - 1000);
-    expect(at).toBeLessThanOrEqual(Date.now() + 1000);
+    const url = `/api/training-sessions/${s.id}/attendance`;
+    const trainer = await w.as(w.trainer.id);
+    const realClock = h.deps.clock;
+    try {
+      for (const mark of ['attended', 'no_show'] as const) {
+        const early = await trainer('POST', url, { marks: [{ delegate_id: d.id, attendance: mark }] });
+        expect(early.statusCode, early.body).toBe(422);
+        expect(early.json()).toMatchObject({
+          message: attendanceNotYet(day),
+          errors: { marks: [attendanceNotYet(day)] },
+        });
+      }
+      expect(attendanceNotYet(day)).toContain(formatDate(day));
+      // The day before, at noon (the server's clock, which the rule reads): still refused.
+      h.deps.clock = () => new Date(new Date(`${day}T12:00:00Z`).getTime() - DAY);
+      expect(
+        (await trainer('POST', url, { marks: [{ delegate_id: d.id, attendance: 'attended' }] })).statusCode,
+      ).toBe(422);
+      const row = await h.db
+        .selectFrom('session_delegates')
+        .select(['attendance', 'result_id'])
+        .where('id', '=', d.id)
+        .executeTakeFirstOrThrow();
+      expect(row).toEqual({ attendance: null, result_id: null });
+      expect(
+        await h.db.selectFrom('results').select('id').where('user_id', '=', someone.id).execute(),
+      ).toEqual([]);
+
+      // On the day, hours before the session starts: allowed, dated when marked (never after the clock).
+      const onTheDay = new Date(`${day}T01:30:00Z`);
+      h.deps.clock = () => onTheDay;
+      const res = await trainer('POST', url, { marks: [{ delegate_id: d.id, attendance: 'attended' }] });
+      expect(res.statusCode, res.body).toBe(200);
+      const result = await h.db
+        .selectFrom('results')
+        .select('completed_at')
+        .where('id', '=', res.json().data[0].result_id)
+        .executeTakeFirstOrThrow();
+      expect(new Date(result.completed_at).toISOString()).toBe(onTheDay.toISOString());
+    } finally {
+      h.deps.clock = realClock;
+    }
   });
 
   it('401, 422, 403 for staff without 128, 404 for another organisation', async () => {

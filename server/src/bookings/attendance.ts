@@ -1,6 +1,9 @@
 import {
   type AttendanceBody,
   type AttendanceMark,
+  attendanceNotYet,
+  attendanceOpen,
+  calendarDay,
   type DelegateView,
   type GradingMethod,
   BookingsMessages as M,
@@ -18,7 +21,8 @@ import { loadSessionForActor, mayMark, sessionScope } from './scope';
  * POST /training-sessions/{id}/attendance (128 in scope, or the session's own trainer): marks accepted delegates and
  * records each mark as a face2face result IN THE SAME TRANSACTION (results/service.ts recordResult), so
  * latest_results, the matrix, compliance and certificates follow at once. Re-marking a delegate soft-deletes the
- * result the earlier mark made (as results/admin-service softDelete does) and records the new one.
+ * result the earlier mark made (as results/admin-service softDelete does) and records the new one. Marks open on the
+ * session's first day (contracts attendanceOpen, UK calendar days by the server's clock): 422 before.
  */
 
 /** Whether a mark passes, by the session's grading method (contracts bookings.ts GRADING_METHODS). */
@@ -61,6 +65,9 @@ export async function markAttendance(ctx: Ctx, id: number, body: AttendanceBody)
     const { session, scope, rel } = await loadSessionForActor(ctx, id, { trx, forUpdate: true });
     if (!mayMark(scope, rel)) throw forbidden();
     if (session.status === 'cancelled') throw invalidField('marks', M.sessionClosed);
+    // Never a pass (or any mark) for training that has not happened: the session's first day must have begun.
+    const firstDay = calendarDay(new Date(session.starts_at));
+    if (!attendanceOpen(firstDay, calendarDay(now))) throw invalidField('marks', attendanceNotYet(firstDay));
     const errors = markErrors(session.grading_method, body.marks);
     const delegates = await trx
       .selectFrom('session_delegates as d')

@@ -3,6 +3,7 @@ import {
   BookingsPerm,
   type CancelSessionBody,
   type CheckInBody,
+  calendarDay,
   type DelegateView,
   BookingsMessages as M,
   type SessionDate,
@@ -50,14 +51,7 @@ export function newCheckInCode(): string {
 }
 
 /** The Europe/London calendar date of an instant ('YYYY-MM-DD'). */
-export function londonDate(at: Date): string {
-  return new Intl.DateTimeFormat('en-CA', {
-    timeZone: 'Europe/London',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).format(at);
-}
+export const londonDate = (at: Date): string => calendarDay(at);
 
 /**
  * What the services read through ctx.db (memoised per request), resolved BEFORE a transaction opens: the embedded

@@ -1,3 +1,4 @@
+import { calendarDay, ResultsMessages } from '@cc/contracts';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { bearer } from '../../test/factories';
 import { createHarness, type Harness } from '../../test/harness';
@@ -62,4 +63,53 @@ it('lists, applies, undoes and resolves over GraphQL; 401, 403 and 404 as REST',
     u: plan.uuid,
   });
   expect(undone.data?.undoImport.status).toBe('undoing');
+});
+
+it('planImport over GraphQL rejects a training row completed after today, with its reason', async () => {
+  const w = await importerWorld(h);
+  const learner = await buildUser(h.db, { entityId: w.home.id, roleId: w.role.id });
+  const { email } = await h.db
+    .selectFrom('users')
+    .select('email')
+    .where('id', '=', learner.id)
+    .executeTakeFirstOrThrow();
+  const tomorrow = calendarDay(new Date(h.deps.clock().getTime() + 86_400_000));
+  const file = csv([
+    ['email', 'course', 'completed_date'],
+    [email, w.course.title, tomorrow],
+  ]);
+  // A GraphQL multipart request (operations + map) with the CSV as variable `file`.
+  const boundary = `----cc${Date.now()}`;
+  const field = (name: string, value: string) =>
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
+  const query = 'mutation($f: Upload!) { planImport(kind: "training", file: $f) { uuid counts } }';
+  const payload = Buffer.concat([
+    field('operations', JSON.stringify({ query, variables: { f: null } })),
+    field('map', JSON.stringify({ 0: ['variables.f'] })),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="0"; filename="training.csv"\r\nContent-Type: text/csv\r\n\r\n`,
+    ),
+    file,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  const res = await h.app.inject({
+    method: 'POST',
+    url: '/graphql',
+    headers: {
+      ...(await bearer(h.db, w.importer.id)),
+      'content-type': `multipart/form-data; boundary=${boundary}`,
+    },
+    payload,
+  });
+  const planned = res.json();
+  expect(planned.errors, res.body).toBeUndefined();
+  expect(planned.data.planImport.counts).toMatchObject({ rows: 1, create: 0, errors: 1 });
+  const errors = await gql(
+    w.importer.id,
+    'query($u: String!) { importErrors(uuid: $u) { data { row_number column message } } }',
+    { u: planned.data.planImport.uuid },
+  );
+  expect(errors.data?.importErrors.data).toEqual([
+    { row_number: 2, column: 'completed_date', message: ResultsMessages.completedInFuture },
+  ]);
 });

@@ -1,3 +1,4 @@
+import { calendarDay, ResultsMessages } from '@cc/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../../test/harness';
 import { as, buildUser, csv, importerWorld, planCsv, runJobs } from './fixtures';
@@ -335,6 +336,32 @@ describe('importer: training records', () => {
       .where('user_id', '=', learner.id)
       .executeTakeFirstOrThrow();
     expect(allocation.status).toBe('completed');
+  });
+
+  it('a completed date after today (UK, by the server clock) is a rejected row with its reason; today is fine', async () => {
+    const w = await importerWorld(h);
+    const learner = await buildUser(h.db, { entityId: w.home.id, roleId: w.role.id });
+    const { email } = await h.db
+      .selectFrom('users')
+      .select('email')
+      .where('id', '=', learner.id)
+      .executeTakeFirstOrThrow();
+    const now = h.deps.clock();
+    const file = csv([
+      ['email', 'course', 'completed_date'],
+      [email, w.course.title, calendarDay(now)],
+      [email, w.course.title, calendarDay(new Date(now.getTime() + 86_400_000))],
+    ]);
+    const plan = (await planCsv(h, w.importer.id, 'training', file)).json().data;
+    expect(plan.counts).toMatchObject({ rows: 2, create: 1, errors: 1 });
+    const errors = (
+      await (
+        await as(h, w.importer.id)
+      )('GET', `/api/importer/imports/${plan.uuid}/errors`)
+    ).json().data;
+    expect(errors).toMatchObject([
+      { row_number: 3, column: 'completed_date', message: ResultsMessages.completedInFuture },
+    ]);
   });
 
   it('needs 26 for training records', async () => {

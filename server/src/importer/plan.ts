@@ -7,6 +7,7 @@ import { entityScope } from '../entities/scope';
 import { actorOf, type Ctx, can } from '../http/context';
 import { TYPE_ABOVE_YOU, wouldHoldOnlyWhatActorHolds } from '../permissions/privilege';
 import { evidenceRequired } from '../results/admin-shared';
+import { completedInFuture } from '../results/completion-date';
 import { EMAIL_TAKEN } from '../users/service';
 import { accreditedWords, type Column, type CsvRow, csvChunks, headerErrors, parseDate } from './csv';
 import { insertPlanErrors, insertPlanRows, type PlanError, type PlanRow } from './queries';
@@ -498,8 +499,7 @@ async function planTrainingChunk(
     if (!f.completed_date) err('completed_date', 'Enter the date the training was completed.');
     else if (!completed)
       err('completed_date', `"${f.completed_date}" is not a date (use 2024-03-31 or 31/03/2024).`);
-    else if (new Date(`${completed}T00:00:00Z`).getTime() > now.getTime() + 24 * 3600 * 1000)
-      err('completed_date', ResultsMessages.completedInFuture);
+    else if (completedInFuture(completed, now)) err('completed_date', ResultsMessages.completedInFuture);
     const expiry = f.expiry_date ? parseDate(f.expiry_date) : null;
     if (f.expiry_date && !expiry)
       err('expiry_date', `"${f.expiry_date}" is not a date (use 2024-03-31 or 31/03/2024).`);

@@ -1,4 +1,5 @@
 import {
+  calendarDay,
   ExemptResultBody,
   HistoricalResultBody,
   type ResultListQuery,
@@ -20,7 +21,6 @@ import {
   updateResultRow,
 } from './admin-queries';
 import {
-  completedDateErrors,
   courseVisible,
   dayStart,
   evidenceRequired,
@@ -30,6 +30,7 @@ import {
   reloadResult,
   scopeIds,
 } from './admin-shared';
+import { completedDateErrors, completedInFuture } from './completion-date';
 import { evidenceErrors, type FormInput, storeEvidence } from './evidence';
 import type { Trx } from './queries';
 import { expiresAtFor, lockLatestResults, recomputeLatestResult, recordResult } from './service';
@@ -40,7 +41,6 @@ import { expiresAtFor, lockLatestResults, recomputeLatestResult, recordResult } 
  * Every write goes through recordResult / recomputeLatestResult so latest_results moves in the same transaction.
  */
 const P = ResultsPerm;
-const todayIso = (now: Date) => now.toISOString().slice(0, 10);
 
 /** Stores the evidence (outside the transaction), runs `write` with the files row, and cleans up on failure. */
 async function withEvidence<T>(
@@ -248,8 +248,12 @@ export async function listExempt(ctx: Ctx, q: ResultListQuery) {
   return { data: rows.map(presentResult), total };
 }
 
-function exemptDateErrors(start: string, end: string | null | undefined): FieldErrors {
-  return end && dayStart(end) <= dayStart(start) ? { end_date: [ResultsMessages.endBeforeStart] } : {};
+/** An exemption counts from its start (its completed_at): never from a day after today (completion-date.ts). */
+function exemptDateErrors(start: string, end: string | null | undefined, now: Date): FieldErrors {
+  const errors: FieldErrors = {};
+  if (completedInFuture(start, now)) errors.start_date = [ResultsMessages.startInFuture];
+  if (end && dayStart(end) <= dayStart(start)) errors.end_date = [ResultsMessages.endBeforeStart];
+  return errors;
 }
 
 /**
@@ -262,8 +266,8 @@ export async function createExempt(ctx: Ctx, input: unknown): Promise<ResultView
   const user = await loadLearnerById(ctx, body.user_id);
   authorize(ctx, [P.addRecord]);
   const now = ctx.clock();
-  const start = body.start_date ?? todayIso(now);
-  const errors = exemptDateErrors(start, body.end_date);
+  const start = body.start_date ?? calendarDay(now);
+  const errors = exemptDateErrors(start, body.end_date, now);
   if (!(await courseVisible(ctx, body.course_id))) errors.course_id = [ResultsMessages.courseInvalid];
   if (Object.keys(errors).length) throw invalid(errors);
   const id = await ctx.db.transaction().execute(async (trx) => {
@@ -307,7 +311,7 @@ export async function updateExempt(ctx: Ctx, id: number, input: unknown): Promis
   authorize(ctx, [P.updateRecord]);
   if (row.type !== 'exempt') throw notFound();
   const body = UpdateExemptResultBody.parse(input);
-  const errors = exemptDateErrors(...exemptDates(body, row));
+  const errors = exemptDateErrors(...exemptDates(body, row), ctx.clock());
   if (
     body.course_id !== undefined &&
     body.course_id !== row.course_id &&
@@ -322,7 +326,7 @@ export async function updateExempt(ctx: Ctx, id: number, input: unknown): Promis
     if (!current) throw notFound();
     const [start, end] = exemptDates(body, current);
     // Checked above against the row as read; again against the row as locked, which another edit may have moved.
-    const dateErrors = exemptDateErrors(start, end);
+    const dateErrors = exemptDateErrors(start, end, now);
     if (Object.keys(dateErrors).length) throw invalid(dateErrors);
     const courseId = body.course_id ?? current.course_id;
     await lockLatestResults(trx, [

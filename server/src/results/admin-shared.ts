@@ -1,4 +1,4 @@
-import { type BulkOperationView, ResultsMessages, type ResultView } from '@cc/contracts';
+import type { BulkOperationView, ResultView } from '@cc/contracts';
 import { visibleCourseClause } from '../courses/visibility';
 import { entityScope, inScope } from '../entities/scope';
 import { ancestorIds } from '../entities/tree';
@@ -59,17 +59,6 @@ export async function evidenceRequired(ctx: Ctx, entityId: number): Promise<bool
 
 /** 'YYYY-MM-DD' as midnight UTC. */
 export const dayStart = (date: string) => new Date(`${date}T00:00:00Z`);
-
-/**
- * A completed date after today is refused. "Today" allows one day of slack so a user east of UTC, already in their
- * tomorrow, can record what happened today.
- */
-export function completedDateErrors(date: string | undefined, now: Date): string[] | null {
-  if (!date) return null;
-  return dayStart(date).getTime() > now.getTime() + 24 * 3600 * 1000
-    ? [ResultsMessages.completedInFuture]
-    : null;
-}
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 

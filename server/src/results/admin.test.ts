@@ -1,8 +1,9 @@
-import { PERMISSIONS, ResultsMessages, ResultsPerm } from '@cc/contracts';
+import { calendarDay, PERMISSIONS, ResultsMessages, ResultsPerm } from '@cc/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, buildEntity, buildUser, clientFor } from '../../test/factories';
 import { createHarness, type Harness } from '../../test/harness';
 import { buildContent, buildCourse, buildPassedResult } from '../../test/learning-factories';
+import { recordResult } from './service';
 
 let h: Harness;
 beforeAll(async () => {
@@ -519,6 +520,124 @@ describe('bulk add events', () => {
     });
     expect(res.statusCode).toBe(422);
     expect(res.json().errors.user_ids[0]).toContain('Lena Learner');
+  });
+});
+
+describe('nothing is dated in the future (issue 28 §2): one rule, results/completion-date.ts', () => {
+  const DAY = 86_400_000;
+  // UK calendar days by the server's clock: tomorrow was accepted before (a day of "slack" past UTC midnight).
+  const today = () => calendarDay(h.deps.clock());
+  const tomorrow = () => calendarDay(new Date(h.deps.clock().getTime() + DAY));
+
+  it("historical records (an admin's, a learner's own, an edit): tomorrow is refused, today is fine", async () => {
+    const w = await world();
+    const admin = await as(w.admin.id);
+    const body = { user_id: w.learner.id, course_id: w.course.id };
+    const future = await admin('POST', '/api/results/historical/create', {
+      ...body,
+      completed_at: tomorrow(),
+    });
+    expect(future.statusCode).toBe(422);
+    expect(future.json().errors).toEqual({ completed_at: [ResultsMessages.completedInFuture] });
+    const own = await (await as(w.learner.id))('POST', '/api/results/historical/create', {
+      ...body,
+      completed_at: tomorrow(),
+    });
+    expect(own.statusCode).toBe(422);
+    expect(own.json().errors).toEqual({ completed_at: [ResultsMessages.completedInFuture] });
+    expect(await latest(w.learner.id, w.course.id)).toBeUndefined();
+
+    const made = await admin('POST', '/api/results/historical/create', { ...body, completed_at: today() });
+    expect(made.statusCode, made.body).toBe(201);
+    const edit = await admin('PATCH', `/api/results/historical/${made.json().data.id}`, {
+      completed_at: tomorrow(),
+    });
+    expect(edit.statusCode).toBe(422);
+    expect(edit.json().errors).toEqual({ completed_at: [ResultsMessages.completedInFuture] });
+  });
+
+  it('"today" is the UK day of the server clock: at 00:30 BST the new day is today, the next one is not', async () => {
+    const w = await world();
+    const admin = await as(w.admin.id);
+    const realClock = h.deps.clock;
+    h.deps.clock = () => new Date('2026-06-30T23:30:00Z');
+    try {
+      const body = { user_id: w.learner.id, course_id: w.course.id };
+      const ok = await admin('POST', '/api/results/historical/create', {
+        ...body,
+        completed_at: '2026-07-01',
+      });
+      expect(ok.statusCode, ok.body).toBe(201);
+      const next = await admin('POST', '/api/results/historical/create', {
+        ...body,
+        completed_at: '2026-07-02',
+      });
+      expect(next.json().errors).toEqual({ completed_at: [ResultsMessages.completedInFuture] });
+    } finally {
+      h.deps.clock = realClock;
+    }
+  });
+
+  it('bulk events and exemptions: a day after today is refused and nothing is written', async () => {
+    const w = await world();
+    const admin = await as(w.admin.id);
+    const bulk = await admin('POST', '/api/users/bulk-add-events', {
+      user_ids: [w.learner.id],
+      course_id: w.course.id,
+      completed_at: tomorrow(),
+      type: 'face2face',
+    });
+    expect(bulk.statusCode).toBe(422);
+    expect(bulk.json().errors).toEqual({ completed_at: [ResultsMessages.completedInFuture] });
+    const exempt = await admin('POST', '/api/results/exempt', {
+      user_id: w.learner.id,
+      course_id: w.course.id,
+      start_date: tomorrow(),
+    });
+    expect(exempt.statusCode).toBe(422);
+    expect(exempt.json().errors).toEqual({ start_date: [ResultsMessages.startInFuture] });
+    expect(
+      await h.db.selectFrom('results').select('id').where('user_id', '=', w.learner.id).execute(),
+    ).toEqual([]);
+    const started = await admin('POST', '/api/results/exempt', {
+      user_id: w.learner.id,
+      course_id: w.course.id,
+      start_date: today(),
+    });
+    expect(started.statusCode, started.body).toBe(201);
+    const moved = await admin('PATCH', `/api/results/exempt/${started.json().data.id}`, {
+      start_date: tomorrow(),
+    });
+    expect(moved.json().errors).toEqual({ start_date: [ResultsMessages.startInFuture] });
+  });
+
+  it('recordResult, which every other writer goes through, refuses a completion after today (422)', async () => {
+    const w = await world();
+    const write = (completedAt: Date) =>
+      h.db.transaction().execute((trx) =>
+        recordResult(
+          trx,
+          {
+            userId: w.learner.id,
+            entityId: w.site.id,
+            courseId: w.course.id,
+            contentId: null,
+            type: 'face2face',
+            passed: true,
+            score: null,
+            completedAt,
+            attemptId: null,
+            createdBy: null,
+          },
+          h.deps.clock(),
+        ),
+      );
+    await expect(write(new Date(h.deps.clock().getTime() + 14 * DAY))).rejects.toMatchObject({
+      status: 422,
+      errors: { completed_at: [ResultsMessages.completedInFuture] },
+    });
+    expect(await latest(w.learner.id, w.course.id)).toBeUndefined();
+    await expect(write(h.deps.clock())).resolves.toMatchObject({ id: expect.any(Number) });
   });
 });
 

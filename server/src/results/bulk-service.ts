@@ -18,14 +18,8 @@ import {
   tagResultsWithOperation,
   usersInScope,
 } from './admin-queries';
-import {
-  completedDateErrors,
-  courseVisible,
-  dayStart,
-  evidenceRequired,
-  presentOperation,
-  scopeIds,
-} from './admin-shared';
+import { courseVisible, dayStart, evidenceRequired, presentOperation, scopeIds } from './admin-shared';
+import { completedDateErrors } from './completion-date';
 import { lockLatestResults, recomputeLatestResult, recordResult } from './service';
 
 /**

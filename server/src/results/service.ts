@@ -3,6 +3,7 @@ import { expiryOf } from '../compliance/rules';
 import { markScoresStale } from '../compliance/scores-cache';
 import { lockKeys } from '../db/locks';
 import type { ResultType } from '../db/schema';
+import { assertNotCompletedInFuture } from './completion-date';
 import {
   deleteLatestResult,
   insertResult,
@@ -106,6 +107,8 @@ export function afterResultRecorded(listener: ResultListener): void {
  * (learning/progress.ts) and by the SCORM runtime (type 'scorm'). expires_at defaults to expiresAtFor(...).
  */
 export async function recordResult(trx: Trx, input: RecordResultInput, now: Date = new Date()) {
+  // The last guard of every writer (their own checks answer first, with their own field): nothing dated in the future.
+  assertNotCompletedInFuture(input.completedAt, now);
   const expiresAt =
     input.expiresAt !== undefined
       ? input.expiresAt

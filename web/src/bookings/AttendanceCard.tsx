@@ -2,7 +2,10 @@ import {
   ATTENDANCE,
   type Attendance,
   type AttendanceMark,
+  attendanceNotYet,
+  attendanceOpen,
   BookingsMessages,
+  calendarDay,
   type DelegateView,
   type TrainingSessionView,
 } from '@cc/contracts';
@@ -53,11 +56,27 @@ export function attendanceMarks(
   return { marks, missing };
 }
 
+/** The session's first day ('YYYY-MM-DD'): marks open at its start (the server refuses earlier ones, 422). */
+const firstDayOf = (session: Pick<TrainingSessionView, 'date' | 'dates'>) =>
+  session.dates?.[0]?.date ?? session.date;
+
 /**
  * Mark attendance of the booked delegates (attended, partly, did not attend, with a pass/fail or score per the
- * session's grading) and save every mark in one request; each mark records a face-to-face result.
+ * session's grading) and save every mark in one request; each mark records a face-to-face result. Before the
+ * session's first day nothing is offered: the card says from when it can be marked.
  */
 export function AttendanceCard({ session }: { session: TrainingSessionView }) {
+  const firstDay = firstDayOf(session);
+  if (!attendanceOpen(firstDay, calendarDay(new Date())))
+    return (
+      <Card title="Attendance" data-testid="attendance">
+        <EmptyState title="Not started yet" description={attendanceNotYet(firstDay)} />
+      </Card>
+    );
+  return <AttendanceForm session={session} />;
+}
+
+function AttendanceForm({ session }: { session: TrainingSessionView }) {
   const queryClient = useQueryClient();
   const delegates = useDelegates(session.id, { status: 'accepted', per_page: 100 });
   const [rows, setRows] = useState<Record<number, Row>>({});

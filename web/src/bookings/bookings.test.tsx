@@ -1,4 +1,12 @@
-import { BookingsMessages, BookingsPerm, type DelegateView, type TrainingSessionView } from '@cc/contracts';
+import {
+  attendanceNotYet,
+  BookingsMessages,
+  BookingsPerm,
+  calendarDay,
+  type DelegateView,
+  formatDate,
+  type TrainingSessionView,
+} from '@cc/contracts';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -452,8 +460,14 @@ describe('/manage-bookings screens', () => {
         user: { id: 9, uuid: 'u-9', name: 'Wyn Waiting' },
       }),
     ];
+    // A session that started yesterday: its attendance can be marked.
+    const yesterday = calendarDay(new Date(Date.now() - 86_400_000));
+    const started = makeSession({
+      date: yesterday,
+      dates: [{ date: yesterday, startTime: '09:30', endTime: '16:30' }],
+    });
     handler = (c) => {
-      if (c.method === 'GET' && c.path === '/training-sessions/41') return json(200, { data: makeSession() });
+      if (c.method === 'GET' && c.path === '/training-sessions/41') return json(200, { data: started });
       if (c.method === 'GET' && c.path.startsWith('/training-sessions/41/delegates'))
         return json(200, paged(c.path.includes('status=accepted') ? delegates.slice(0, 1) : delegates));
       if (c.method === 'POST' && c.path === '/delegates/71/accept')
@@ -486,6 +500,29 @@ describe('/manage-bookings screens', () => {
     );
     expect(await within(attendance).findByText(/Results recorded for 1 delegate/)).toBeInTheDocument();
     expect(notices()).toContain(BookingsMessages.attendanceSaved);
+  });
+
+  it('offers no attendance marks for a session two weeks ahead: it says from when it can be marked', async () => {
+    setUser(manager());
+    const day = calendarDay(new Date(Date.now() + 14 * 86_400_000));
+    const ahead = makeSession({
+      date: day,
+      dates: [{ date: day, startTime: '09:30', endTime: '16:30' }],
+    });
+    handler = (c) => {
+      if (c.method === 'GET' && c.path === '/training-sessions/41') return json(200, { data: ahead });
+      if (c.method === 'GET' && c.path.startsWith('/training-sessions/41/delegates'))
+        return json(200, paged([makeDelegate()]));
+      return undefined;
+    };
+    renderAt('/manage-bookings/41', [{ path: '/manage-bookings/:id', Component: SessionDetailPage }]);
+    const attendance = await screen.findByTestId('attendance');
+    expect(within(attendance).getByText(attendanceNotYet(day))).toBeInTheDocument();
+    expect(within(attendance).getByText(attendanceNotYet(day)).textContent).toContain(formatDate(day));
+    // The delegate is booked (the delegates card lists them), yet nothing here marks them.
+    expect(await within(await screen.findByTestId('delegates')).findByText('Sam Carer')).toBeInTheDocument();
+    expect(within(attendance).queryByRole('radio')).toBeNull();
+    expect(within(attendance).queryByRole('button', { name: 'Save attendance' })).toBeNull();
   });
 
   it('saves the delegate settings switches', async () => {

@@ -106,6 +106,7 @@ function ExemptForm({ existing }: { existing: ResultView | null }) {
         <TextField
           label="Start date"
           type="date"
+          max={todayInput()}
           value={values.start_date}
           onChange={(e) => set({ start_date: e.target.value })}
           error={fieldError('start_date')}
