@@ -111,8 +111,13 @@ export const WEBHOOK_EVENT_DOCS: Record<
     example: { ...person, document_id: 14, version: 3, acknowledged_at: '2026-03-02T10:15:00.000Z' },
   },
   'import.completed': {
-    description: 'A CSV import finished applying: what it created, updated and skipped.',
-    example: { import_id: 9, kind: 'users', created: 120, updated: 4, skipped: 2, errors: 1 },
+    description:
+      'A CSV import finished applying: the import (its uuid, as in the importer logs), what it created and updated, the rows it left unchanged and the rows with errors.',
+    example: {
+      uuid: '5c4b3a29-1807-4f6e-9d5c-4b3a29180706',
+      kind: 'users',
+      counts: { created: 120, updated: 4, unchanged: 30, errors: 1 },
+    },
   },
   'webhook.test': {
     description: 'A test event sent from the webhooks page to check that the endpoint receives and verifies.',

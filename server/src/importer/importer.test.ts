@@ -1,4 +1,4 @@
-import { calendarDay, ResultsMessages } from '@cc/contracts';
+import { calendarDay, ResultsMessages, WEBHOOK_EVENT_DOCS } from '@cc/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../../test/harness';
 import { as, buildUser, csv, importerWorld, planCsv, runJobs } from './fixtures';
@@ -368,5 +368,108 @@ describe('importer: training records', () => {
     const w = await importerWorld(h, { permissions: [99, 3, 18] });
     const res = await planCsv(h, w.importer.id, 'training', csv([['email', 'course', 'completed_date']]));
     expect(res.statusCode).toBe(403);
+  });
+});
+
+describe('an import whose job died (issue 28 §1)', () => {
+  /** The apply's job given up for good without having run (its claims expired, or its process died on its run). */
+  async function killJob(uuid: string) {
+    const imp = await h.db
+      .selectFrom('imports as i')
+      .innerJoin('tasks as t', 't.id', 'i.task_id')
+      .select(['t.job_id', 't.id as task_id'])
+      .where('i.uuid', '=', uuid)
+      .executeTakeFirstOrThrow();
+    await h.db
+      .updateTable('jobs')
+      .set({ status: 'failed', last_error: 'The job did not finish in time.', finished_at: new Date() })
+      .where('id', '=', imp.job_id as number)
+      .execute();
+    return imp.task_id;
+  }
+
+  async function stalledImport() {
+    const w = await importerWorld(h);
+    const file = csv([
+      ['name', 'email'],
+      ['Ana', `ana-${w.group.slug}@example.test`],
+      ['Bo', `bo-${w.group.slug}@example.test`],
+    ]);
+    const plan = (await planCsv(h, w.importer.id, 'users', file)).json().data;
+    const c = await as(h, w.importer.id);
+    expect((await c('POST', `/api/importer/imports/${plan.uuid}/apply`)).statusCode).toBe(202);
+    // While its job can still run, the import is busy: neither a second apply nor an undo.
+    expect((await c('POST', `/api/importer/imports/${plan.uuid}/apply`)).statusCode).toBe(409);
+    expect((await c('POST', `/api/importer/imports/${plan.uuid}/undo`)).statusCode).toBe(409);
+    const deadTask = await killJob(plan.uuid);
+    return { w, c, uuid: plan.uuid as string, deadTask };
+  }
+
+  const taskStatus = async (id: number) =>
+    (await h.db.selectFrom('tasks').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status;
+
+  it('can be applied again: the new job carries on, and the dead task no longer counts as in progress', async () => {
+    const { w, c, uuid, deadTask } = await stalledImport();
+    const again = await c('POST', `/api/importer/imports/${uuid}/apply`);
+    expect(again.statusCode, again.body).toBe(202);
+    expect(await taskStatus(deadTask)).toBe('failed');
+    await runJobs(h);
+    const view = (await c('GET', `/api/importer/imports/${uuid}`)).json().data;
+    expect(view.import).toMatchObject({ status: 'applied', counts: { created: 2 } });
+    const made = (await peopleOf([w.group.id])).filter((p) =>
+      p.email.endsWith(`-${w.group.slug}@example.test`),
+    );
+    expect(made).toHaveLength(2);
+  });
+
+  it('can be undone from where it stopped', async () => {
+    const { c, uuid } = await stalledImport();
+    const undo = await c('POST', `/api/importer/imports/${uuid}/undo`);
+    expect(undo.statusCode, undo.body).toBe(202);
+    await runJobs(h);
+    const view = (await c('GET', `/api/importer/imports/${uuid}`)).json().data;
+    expect(view.import.status).toBe('undone');
+  });
+});
+
+describe('the import.completed webhook event (issue 28)', () => {
+  /** Keys and value types, recursively: what a receiver written from the documentation relies on. */
+  const shapeOf = (v: unknown): unknown =>
+    v !== null && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(
+          Object.entries(v as Record<string, unknown>)
+            .sort(([a], [b]) => a.localeCompare(b))
+            .map(([k, x]) => [k, shapeOf(x)]),
+        )
+      : v === null
+        ? 'null'
+        : typeof v;
+
+  it('sends the payload the API documentation shows', async () => {
+    const w = await importerWorld(h);
+    await h.db
+      .insertInto('webhook_endpoints')
+      .values({
+        entity_id: w.group.id,
+        url: 'https://192.0.2.10/imports',
+        description: 'imports receiver',
+        event_types: JSON.stringify(['import.completed']),
+        secret: 'whsec_dGVuYW5jeS10ZW5hbmN5LXRlbmFuY3ktdGVu',
+      })
+      .execute();
+    const file = csv([
+      ['name', 'email'],
+      ['Cy', `cy-${w.group.slug}@example.test`],
+    ]);
+    const plan = (await planCsv(h, w.importer.id, 'users', file)).json().data;
+    await applyAndWait(w.importer.id, plan.uuid);
+    const event = await h.db
+      .selectFrom('webhook_events')
+      .select('payload')
+      .where('entity_id', '=', w.group.id)
+      .where('type', '=', 'import.completed')
+      .executeTakeFirstOrThrow();
+    expect(event.payload).toMatchObject({ uuid: plan.uuid, kind: 'users', counts: { created: 1 } });
+    expect(shapeOf(event.payload)).toEqual(shapeOf(WEBHOOK_EVENT_DOCS['import.completed'].example));
   });
 });

@@ -422,3 +422,29 @@ export async function listErrors(
   ]);
   return { rows, total: Number(total.n) };
 }
+
+/**
+ * Locks the import row for a phase change and reads it afresh (issue 28 §1): the statements after the lock see what a
+ * concurrent phase change committed, so two clicks on a stalled import cannot both start a job.
+ */
+export async function lockImportForPhase(db: DbOrTrx, id: number) {
+  return db
+    .selectFrom('imports')
+    .select(['status', 'task_id', 'applied_by'])
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirstOrThrow();
+}
+
+/** Whether the job of the import's task can still run: queued, or running (a dead process's lock expires into a re-run). */
+export async function importJobAlive(db: DbOrTrx, taskId: number | null): Promise<boolean> {
+  if (taskId === null) return false;
+  const row = await db
+    .selectFrom('tasks as t')
+    .innerJoin('jobs as j', 'j.id', 't.job_id')
+    .select('j.id')
+    .where('t.id', '=', taskId)
+    .where('j.status', 'in', ['queued', 'running'])
+    .executeTakeFirst();
+  return row !== undefined;
+}

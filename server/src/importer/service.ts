@@ -24,7 +24,7 @@ import { conflict, forbidden, invalidField, notFound, parseInput } from '../http
 import { assertCleanInput } from '../http/input-guard';
 import { enqueue } from '../jobs/queue';
 import { newKey } from '../storage/storage';
-import { startTask } from '../tasks/service';
+import { failTask, startTask } from '../tasks/service';
 import { csvLine } from './csv';
 import { HeaderError, planFile } from './plan';
 import {
@@ -32,9 +32,11 @@ import {
   errorSelect,
   findImport,
   type ImportRow,
+  importJobAlive,
   listErrors,
   listImports,
   listPlanRows,
+  lockImportForPhase,
 } from './queries';
 
 /**
@@ -302,13 +304,25 @@ export async function runPlan(ctx: Ctx, importId: number, onProgress?: (done: nu
 
 // ------------------------------------------------------------------------------------------- apply and undo
 
+/** Where a phase may start: apply a plan; undo an applied import or a failed apply (applied_by set). */
+const PHASE_FROM = { apply: ['planned'], undo: ['applied', 'failed'] } as const;
+/** A phase whose job died (failed for good, or pruned) left the import here: it may be resumed or undone. */
+const STALLED_FROM = { apply: ['applying'], undo: ['applying', 'undoing'] } as const;
+const STALLED_TASK_ERROR = 'The import stopped before it finished.';
+
 async function startPhase(ctx: Ctx, uuid: string, phase: 'apply' | 'undo'): Promise<ImportView> {
   const imp = await loadImport(ctx, uuid);
   const actor = assertKindPermission(ctx, imp.kind);
-  const from = phase === 'apply' ? ['planned'] : ['applied', 'failed'];
   const to = phase === 'apply' ? 'applying' : 'undoing';
-  // A failed plan has nothing to undo: only a failed apply (applied_by set) can be undone.
   await ctx.db.transaction().execute(async (trx) => {
+    // Issue 28 §1: an import whose job died would otherwise stay 'applying' for ever, neither appliable nor
+    // undoable (409). After the row lock, the job's state is read afresh: of two clicks, the second sees the job
+    // the first started, alive.
+    const current = await lockImportForPhase(trx, imp.id);
+    const stalled =
+      (STALLED_FROM[phase] as readonly string[]).includes(current.status) &&
+      !(await importJobAlive(trx, current.task_id));
+    const from: string[] = [...PHASE_FROM[phase], ...(stalled ? [current.status] : [])];
     let q = trx
       .updateTable('imports')
       .set({
@@ -319,10 +333,14 @@ async function startPhase(ctx: Ctx, uuid: string, phase: 'apply' | 'undo'): Prom
       })
       .where('id', '=', imp.id)
       .where('status', 'in', from as never);
+    // A failed plan has nothing to undo: only a failed apply (applied_by set) can be undone.
     if (phase === 'undo') q = q.where('applied_by', 'is not', null);
     // The guarded update decides: of two clicks at once, one moves the import on and the other gets 409.
     const moved = await q.executeTakeFirst();
     if (Number(moved.numUpdatedRows) !== 1) throw conflict(phase === 'apply' ? M.notPlanned : M.notUndoable);
+    // The dead job's task ends, so the header no longer counts it; the new phase has a task of its own.
+    if (stalled && current.task_id !== null)
+      await failTask(trx, current.task_id, STALLED_TASK_ERROR, ctx.clock());
     const total =
       phase === 'apply' ? imp.create_count + imp.update_count : imp.created_count + imp.updated_count;
     const task = await startTask(trx, {

@@ -36,23 +36,46 @@ export async function insertJob(db: DbOrTrx, job: NewJob): Promise<number | null
 
 /**
  * Claims up to `limit` jobs for `workerId`: due queued jobs, and running jobs whose lock is older than their timeout
- * (their process died). FOR UPDATE SKIP LOCKED lets several processes claim at once without taking the same row;
- * the status re-check in the outer UPDATE guards the read-committed re-evaluation.
+ * (their process died). FOR UPDATE SKIP LOCKED lets several processes claim at once without taking the same row.
+ *
+ * Exactly `limit` at most (issue 28 §1): the pick is a MATERIALIZED CTE, evaluated once. The former
+ * `WHERE id IN (SELECT … LIMIT n FOR UPDATE SKIP LOCKED)` let the planner run the subquery as the inner side of a
+ * nested loop; each rescan skipped the rows this statement had already updated and returned the next ones, so one
+ * claim of 1 marked every due job running (`UPDATE 3` for 3 jobs, 536 or 300 rows in issue 30) and the worker ran one.
+ *
+ * A claim is not an attempt: `startJob` counts it when the handler starts, so a claim that expires before its job
+ * ran (its process died in between) is simply claimed again.
  */
 export async function claimJobs(db: Db, workerId: string, now: Date, limit: number): Promise<JobRow[]> {
   const { rows } = await sql<JobRow>`
-    UPDATE jobs SET status = 'running', locked_by = ${workerId}, locked_at = ${now},
-           attempts = attempts + 1, updated_at = ${now}
-     WHERE id IN (
-       SELECT id FROM jobs
-        WHERE (status = 'queued' AND run_at <= ${now})
-           OR (status = 'running' AND locked_at < ${now}::timestamptz - make_interval(secs => timeout_seconds))
-        ORDER BY run_at, id
-        LIMIT ${limit}
-        FOR UPDATE SKIP LOCKED)
-       AND (status = 'queued' OR status = 'running')
-    RETURNING *`.execute(db);
+    WITH picked AS MATERIALIZED (
+      SELECT id FROM jobs
+       WHERE (status = 'queued' AND run_at <= ${now})
+          OR (status = 'running' AND locked_at < ${now}::timestamptz - make_interval(secs => timeout_seconds))
+       ORDER BY run_at, id
+       LIMIT ${limit}
+       FOR UPDATE SKIP LOCKED)
+    UPDATE jobs SET status = 'running', locked_by = ${workerId}, locked_at = ${now}, updated_at = ${now}
+      FROM picked
+     WHERE jobs.id = picked.id
+    RETURNING jobs.*`.execute(db);
   return rows.map((r) => ({ ...r, id: Number(r.id) }));
+}
+
+/**
+ * Counts the attempt as the handler starts (and renews the lock from then); undefined when the claim is no longer
+ * this worker's (it expired and another worker took the job).
+ */
+export async function startJob(db: Db, id: number, workerId: string, now: Date): Promise<JobRow | undefined> {
+  const row = await db
+    .updateTable('jobs')
+    .set((eb) => ({ attempts: eb('attempts', '+', 1), locked_at: now, updated_at: now }))
+    .where('id', '=', id)
+    .where('locked_by', '=', workerId)
+    .where('status', '=', 'running')
+    .returningAll()
+    .executeTakeFirst();
+  return row ? { ...row, id: Number(row.id) } : undefined;
 }
 
 /** Marks a claimed job done; a no-op when another worker reclaimed it meanwhile (the lock is no longer ours). */

@@ -6,7 +6,7 @@ import { createHarness, type Harness } from '../../test/harness';
 import { createTestDatabase } from '../../test/test-database';
 import { openDeps } from '../bootstrap';
 import { loadConfig } from '../config';
-import { claimJobs, findJob } from './queries';
+import { claimJobs, findJob, startJob } from './queries';
 import { enqueue, PermanentJobError, registerJob, registerRecurring, runDueJobs, startWorker } from './queue';
 
 let h: Harness;
@@ -196,7 +196,49 @@ describe('crashed workers', () => {
 
     await runDueJobs(h.deps, at('2036-01-01T00:01:01Z'), { workerId: 'survivor' });
     expect(calls).toBe(1);
-    expect(await findJob(h.db, id)).toMatchObject({ status: 'done', attempts: 2 });
+    // The crashed claim never started the job: it is no attempt.
+    expect(await findJob(h.db, id)).toMatchObject({ status: 'done', attempts: 1 });
+  });
+
+  it('re-runs (never fails) a job whose claim expired before it ran, even on its only attempt (issue 28 §1)', async () => {
+    const name = uniqueName('never-ran');
+    let calls = 0;
+    registerJob(
+      name,
+      async () => {
+        calls += 1;
+      },
+      { maxAttempts: 1, timeoutSeconds: 60 },
+    );
+    const t0 = at('2036-02-01T00:00:00Z');
+    const id = (await enqueue(h.db, name, {}, { runAt: t0 })) as number;
+    await claimJobs(h.db, 'claimed-and-died', t0, 1);
+    await runDueJobs(h.deps, at('2036-02-01T00:01:01Z'), { workerId: 'survivor' });
+    expect(calls).toBe(1);
+    expect(await findJob(h.db, id)).toMatchObject({ status: 'done', attempts: 1, last_error: null });
+  });
+
+  it('counts a run that started and died: on its last attempt the job is failed, not run again', async () => {
+    const name = uniqueName('died-running');
+    let calls = 0;
+    registerJob(
+      name,
+      async () => {
+        calls += 1;
+      },
+      { maxAttempts: 1, timeoutSeconds: 60 },
+    );
+    const t0 = at('2036-03-01T00:00:00Z');
+    const id = (await enqueue(h.db, name, {}, { runAt: t0 })) as number;
+    await claimJobs(h.db, 'started-and-died', t0, 1);
+    await startJob(h.db, id, 'started-and-died', t0);
+    await runDueJobs(h.deps, at('2036-03-01T00:01:01Z'), { workerId: 'survivor' });
+    expect(calls).toBe(0);
+    expect(await findJob(h.db, id)).toMatchObject({
+      status: 'failed',
+      attempts: 1,
+      last_error: 'The job did not finish in time.',
+    });
   });
 
   it('ignores a late completion from the worker that lost the job', async () => {

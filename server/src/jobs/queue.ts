@@ -11,6 +11,7 @@ import {
   insertJob,
   type JobRow,
   pruneFinishedJobs,
+  startJob,
 } from './queries';
 
 /**
@@ -126,16 +127,30 @@ export async function enqueueRecurring(db: DbOrTrx, now: Date): Promise<void> {
 
 const silent = pino({ level: 'silent' });
 
-async function runOne(deps: Deps, job: JobRow, workerId: string, now: Date, log: FastifyBaseLogger) {
-  const registered = handlers.get(job.name);
+/** What became of one claimed job: ran, failed (for now or for good), or lost (its claim had expired). */
+type Outcome = 'ran' | 'failed' | 'lost';
+
+async function runOne(
+  deps: Deps,
+  claimed: JobRow,
+  workerId: string,
+  now: Date,
+  log: FastifyBaseLogger,
+): Promise<Outcome> {
+  const registered = handlers.get(claimed.name);
+  let job = claimed;
   try {
-    if (!registered) throw new PermanentJobError(`No handler is registered for job "${job.name}".`);
-    if (job.attempts > job.max_attempts)
-      throw new PermanentJobError(job.last_error ?? 'The job did not finish in time.');
+    if (!registered) throw new PermanentJobError(`No handler is registered for job "${claimed.name}".`);
+    // Begun as often as allowed and never finished: its process died each time (or it outran its timeout).
+    if (claimed.attempts >= claimed.max_attempts)
+      throw new PermanentJobError(claimed.last_error ?? 'The job did not finish in time.');
+    const started = await startJob(deps.db, claimed.id, workerId, now);
+    if (!started) return 'lost';
+    job = started;
     const finish = (trx: DbOrTrx) => completeJob(trx, job.id, workerId, deps.clock());
     await registered.handler({ ...deps, log, job, now, finish }, job.payload as never);
     await completeJob(deps.db, job.id, workerId, deps.clock());
-    return true;
+    return 'ran';
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const permanent = error instanceof PermanentJobError || job.attempts >= job.max_attempts;
@@ -143,8 +158,19 @@ async function runOne(deps: Deps, job: JobRow, workerId: string, now: Date, log:
     const retryAt = permanent ? null : new Date(now.getTime() + backoff(job.attempts));
     log.warn({ job: job.id, name: job.name, attempt: job.attempts, err: error }, 'job failed');
     await failJob(deps.db, job.id, workerId, deps.clock(), message.slice(0, 2000), retryAt);
-    return false;
+    return 'failed';
   }
+}
+
+/** Claims one due job and runs it at once (a claim is never held while other work waits); null when none is due. */
+async function claimAndRun(
+  deps: Deps,
+  workerId: string,
+  now: Date,
+  log: FastifyBaseLogger,
+): Promise<Outcome | null> {
+  const [job] = await claimJobs(deps.db, workerId, now, 1);
+  return job ? runOne(deps, job, workerId, now, log) : null;
 }
 
 export interface RunOptions {
@@ -171,10 +197,10 @@ export async function runDueJobs(
   let ran = 0;
   let failed = 0;
   while (!(options.shouldStop?.() ?? false) && ran + failed < (options.max ?? Number.POSITIVE_INFINITY)) {
-    const [job] = await claimJobs(deps.db, workerId, now, 1);
-    if (!job) break;
-    if (await runOne(deps, job, workerId, now, log)) ran += 1;
-    else failed += 1;
+    const outcome = await claimAndRun(deps, workerId, now, log);
+    if (!outcome) break;
+    if (outcome === 'ran') ran += 1;
+    else if (outcome === 'failed') failed += 1;
   }
   return { ran, failed };
 }
@@ -182,53 +208,103 @@ export async function runDueJobs(
 export interface Worker {
   /** Poll now instead of waiting for the next interval (after an enqueue in this process). */
   wake(): void;
-  /** Graceful shutdown: finishes the job in hand, claims no more. */
+  /** Graceful shutdown: finishes the jobs in hand, claims no more. */
   stop(): Promise<void>;
 }
 
-/** The worker loop of a server process: polls every `pollMs`, runs due jobs, prunes old finished ones hourly. */
-export function startWorker(
-  deps: Deps,
-  options: { pollMs?: number; log?: FastifyBaseLogger; keepFinishedDays?: number } = {},
-): Worker {
+export interface WorkerOptions {
+  /** How often an idle worker looks for due jobs (default 2 s). */
+  pollMs?: number;
+  log?: FastifyBaseLogger;
+  keepFinishedDays?: number;
+  /** Jobs run at once by this process (default 8): one slow job (a webhook receiver taking 15 s) holds up no other. */
+  concurrency?: number;
+}
+
+/**
+ * The worker of a server process: `concurrency` slots, each claiming one job and running it at once, until none is
+ * due. One slot polls every `pollMs` (and enqueues recurring jobs, prunes old finished ones hourly); the others
+ * sleep until a slot that found work wakes them, so an idle process costs one query per poll. Work enqueued by a
+ * request is run at once, not on the next poll: a state-changing request's end ('writes' on the cache bus, after its
+ * transaction committed; from every process on PostgreSQL) wakes a slot.
+ */
+export function startWorker(deps: Deps, options: WorkerOptions = {}): Worker {
   const pollMs = options.pollMs ?? 2000;
   const log = options.log ?? silent;
+  const slots = Math.max(1, options.concurrency ?? 8);
   const workerId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   let stopping = false;
-  let timer: NodeJS.Timeout | null = null;
-  let current: Promise<void> = Promise.resolve();
   let lastPrune = 0;
+  let lastRecurring = 0;
+  /** Wakers of the slots asleep. */
+  const asleep = new Set<() => void>();
+  /** A wake that found every slot busy: the next slot to fall asleep looks once more first. */
+  let missedWake = false;
 
-  const tick = async () => {
-    timer = null;
-    try {
-      await runDueJobs(deps, deps.clock(), { workerId, log, shouldStop: () => stopping });
-      const now = deps.clock().getTime();
-      if (now - lastPrune > 3_600_000) {
-        lastPrune = now;
-        await pruneFinishedJobs(deps.db, new Date(now - (options.keepFinishedDays ?? 7) * 86_400_000));
+  const sleep = (ms: number | null) =>
+    new Promise<void>((resolve) => {
+      if (missedWake || stopping) {
+        missedWake = false;
+        resolve();
+        return;
       }
-    } catch (err) {
-      log.error({ err }, 'job worker tick failed');
+      const timer = ms === null ? null : setTimeout(() => waker(), ms);
+      const waker = () => {
+        if (timer) clearTimeout(timer);
+        asleep.delete(waker);
+        resolve();
+      };
+      asleep.add(waker);
+    });
+  /** `remember`: a wake from outside (new work committed) is kept for a busy worker; a slot's own is not. */
+  const wakeOne = (remember: boolean) => {
+    const [waker] = asleep;
+    if (waker) waker();
+    else if (remember) missedWake = true;
+  };
+
+  const housekeeping = async () => {
+    const now = deps.clock().getTime();
+    if (now - lastRecurring >= pollMs) {
+      lastRecurring = now;
+      await enqueueRecurring(deps.db, new Date(now));
     }
-    if (!stopping) timer = setTimeout(schedule, pollMs);
+    if (now - lastPrune > 3_600_000) {
+      lastPrune = now;
+      await pruneFinishedJobs(deps.db, new Date(now - (options.keepFinishedDays ?? 7) * 86_400_000));
+    }
   };
-  const schedule = () => {
-    current = current.then(tick);
+
+  const slot = async (polls: boolean) => {
+    while (!stopping) {
+      let outcome: Outcome | null = null;
+      try {
+        if (polls) await housekeeping();
+        outcome = await claimAndRun(deps, workerId, deps.clock(), log);
+      } catch (err) {
+        log.error({ err }, 'job worker failed');
+      }
+      if (stopping) return;
+      // More may be due: another slot joins in, up to `slots` at once.
+      if (outcome) wakeOne(false);
+      else await sleep(polls ? pollMs : null);
+    }
   };
-  timer = setTimeout(schedule, 0);
+
+  const unsubscribe = deps.bus.subscribe((message) => {
+    if (message.topic === 'writes' || message.topic === 'resync') wakeOne(true);
+  });
+  const running = Array.from({ length: slots }, (_, i) => slot(i === 0));
 
   return {
     wake() {
-      if (stopping || !timer) return;
-      clearTimeout(timer);
-      schedule();
+      if (!stopping) wakeOne(true);
     },
     async stop() {
       stopping = true;
-      if (timer) clearTimeout(timer);
-      timer = null;
-      await current;
+      unsubscribe();
+      for (const waker of [...asleep]) waker();
+      await Promise.all(running);
     },
   };
 }

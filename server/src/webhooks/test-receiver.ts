@@ -5,6 +5,8 @@ import type { AddressInfo } from 'node:net';
 export interface Received {
   headers: IncomingHttpHeaders;
   body: string;
+  /** When it arrived (Date.now()). */
+  at: number;
 }
 
 export interface Receiver {
@@ -23,7 +25,7 @@ export async function startReceiver(): Promise<Receiver> {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
       const code = queue.shift() ?? 200;
       res.writeHead(code, { 'content-type': 'text/plain' });
       res.end(code < 300 ? 'ok, received' : `failure ${code}`);

@@ -1,6 +1,7 @@
 import type { ImportErrorView, ImportKind, ImportPreview, ImportView, Paged } from '@cc/contracts';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api, type Envelope } from '../app/api';
+import { taskStarted } from '../tasks/api';
 
 /** The calls of /importer/... (contracts importer.ts) through THE api client; query keys under ['importer']. */
 export const importerKeys = {
@@ -52,14 +53,22 @@ export function useImportErrors(uuid: string | null, f: { page: number; unresolv
   });
 }
 
+// Each of these may start a task (a big file's plan, the apply, the undo): the header counts it at once, not on its
+// next 15 s poll (issue 28: a short import used to apply without ever being counted).
 export async function uploadImport(kind: ImportKind, file: File) {
-  return (await api.upload<Envelope<ImportView>>('/importer/imports', { kind, file })).data;
+  const res = await api.upload<Envelope<ImportView>>('/importer/imports', { kind, file });
+  if (res.data.data.status === 'planning') taskStarted();
+  return res.data;
 }
 export async function applyImport(uuid: string) {
-  return (await api.post<Envelope<ImportView>>(`/importer/imports/${uuid}/apply`)).data;
+  const res = await api.post<Envelope<ImportView>>(`/importer/imports/${uuid}/apply`);
+  taskStarted();
+  return res.data;
 }
 export async function undoImport(uuid: string) {
-  return (await api.post<Envelope<ImportView>>(`/importer/imports/${uuid}/undo`)).data;
+  const res = await api.post<Envelope<ImportView>>(`/importer/imports/${uuid}/undo`);
+  taskStarted();
+  return res.data;
 }
 export async function resolveError(uuid: string, id: number, note: string) {
   return (

@@ -17,9 +17,20 @@ const STATUS_LABEL: Record<WebhookDeliveryStatus, string> = {
   failed: 'Failed',
 };
 
-export function DeliveryStatusChip({ status }: { status: WebhookDeliveryStatus }) {
+/** A pending delivery never attempted yet is waiting for its first try, not retrying (issue 28). */
+export function deliveryStatusLabel(status: WebhookDeliveryStatus, attempts?: number): string {
+  return status === 'pending' && attempts === 0 ? 'Waiting' : STATUS_LABEL[status];
+}
+
+export function DeliveryStatusChip({
+  status,
+  attempts,
+}: {
+  status: WebhookDeliveryStatus;
+  attempts?: number;
+}) {
   const tone = status === 'succeeded' ? 'success' : status === 'failed' ? 'danger' : 'warning';
-  return <Badge tone={tone}>{STATUS_LABEL[status]}</Badge>;
+  return <Badge tone={tone}>{deliveryStatusLabel(status, attempts)}</Badge>;
 }
 
 /** The endpoint's delivery log: newest first, by status, each with its last attempt, body excerpt and Resend. */
@@ -86,7 +97,7 @@ function DeliveryRow({ delivery: d }: { delivery: WebhookDeliveryView }) {
     <li className="space-y-2 p-4" data-testid="delivery-row">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <div className="flex min-w-0 flex-wrap items-center gap-2">
-          <DeliveryStatusChip status={d.status} />
+          <DeliveryStatusChip status={d.status} attempts={d.attempts} />
           <span className="font-mono text-xs wrap-anywhere">{d.event_type}</span>
         </div>
         <Button size="sm" variant="secondary" disabled={busy} onClick={() => void again()}>
