@@ -270,7 +270,9 @@ describe('serving /packages/{token}/{uuid}/… (issue 11 finding 1: package cont
     const res = await get(`${base}/sco/index.html`, {});
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
-    expect(res.headers['content-security-policy']).toBe('sandbox allow-scripts allow-forms allow-popups');
+    expect(res.headers['content-security-policy']).toBe(
+      'sandbox allow-scripts allow-forms allow-popups allow-modals',
+    );
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['referrer-policy']).toBe('no-referrer');
     expect(res.headers['access-control-allow-origin']).toBe('*');
@@ -282,7 +284,9 @@ describe('serving /packages/{token}/{uuid}/… (issue 11 finding 1: package cont
     expect(Number(res.headers['content-length'])).toBe(Buffer.byteLength(res.body));
     const js = await get(`${base}/sco/sco.js`, {});
     expect(js.headers['content-type']).toBe('text/javascript; charset=utf-8');
-    expect(js.headers['content-security-policy']).toBe('sandbox allow-scripts allow-forms allow-popups');
+    expect(js.headers['content-security-policy']).toBe(
+      'sandbox allow-scripts allow-forms allow-popups allow-modals',
+    );
     expect(js.body).toContain('LMSInitialize');
     expect(js.body).not.toContain(SCORM_BRIDGE_TAG);
   });
@@ -411,7 +415,7 @@ describe('a configured package origin (PACKAGE_ORIGIN)', () => {
     });
     expect(onPackageHost.statusCode).toBe(200);
     expect(onPackageHost.headers['content-security-policy']).toBe(
-      'sandbox allow-scripts allow-forms allow-popups allow-same-origin',
+      'sandbox allow-scripts allow-forms allow-popups allow-modals allow-same-origin',
     );
     const onAppHost = await p.app.inject({
       method: 'GET',
@@ -822,7 +826,9 @@ describe('H5P packages', () => {
     const served = await get(file, {});
     expect(served.statusCode).toBe(200);
     expect(served.headers['content-type']).toBe('application/json; charset=utf-8');
-    expect(served.headers['content-security-policy']).toBe('sandbox allow-scripts allow-forms allow-popups');
+    expect(served.headers['content-security-policy']).toBe(
+      'sandbox allow-scripts allow-forms allow-popups allow-modals',
+    );
     expect((await get(`${data.base_url}/content/content.json`, {})).json().correct).toBe('true');
     expect((await get(`/api/h5ps/${item.id}/package`, outsider)).statusCode).toBe(404);
     expect((await get(`/api/h5ps/${item.id}/package`, learner)).statusCode).toBe(403);
