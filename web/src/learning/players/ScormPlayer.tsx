@@ -252,39 +252,43 @@ export function ScormPlayer({ attempt, title, onAttemptChange }: ScormPlayerProp
     /**
      * Leaving the SCO without it finishing (the app's menu or breadcrumb, the tab or the app closed, the phone
      * locked) saves what it has set so far: SCOs often commit only when they finish, and a frame taken away or a
-     * page closed may never get there. Sent at once with fetch keepalive, not after the queue: the page may be gone
-     * before a commit under way answers (the commit order above keeps the newest).
+     * page closed may never get there. Sent with fetch keepalive, so it outlives the page. When the page is going
+     * (hidden, closed) it goes at once, even past a commit under way (the commit order above keeps the newest);
+     * inside the app it waits for that commit, and the next SCO's commits wait for it (the queue), so none of them
+     * meets a version the other already moved on.
      */
-    const saveOnLeave = () => {
+    const saveOnLeave = (pageGoing: boolean) => {
       if (!runtime || finished.current) return;
       const cmi = leaveCommit(data.version, runtime.api);
       if (!cmi || JSON.stringify(cmi) === lastSent) return;
       lastSent = JSON.stringify(cmi);
-      void patchAttemptOnLeave(current.current.id, {
-        version: version.current,
-        cmi,
-        sco,
-        commit: order(),
-      }).then((next) => {
-        if (!next) return;
-        version.current = Math.max(version.current, next.version);
-        if (!cancelled) {
-          current.current = next;
-          onChange.current?.(next);
-        }
-      });
+      const ordered = order();
+      const send = () =>
+        patchAttemptOnLeave(current.current.id, { version: version.current, cmi, sco, commit: ordered }).then(
+          (next) => {
+            if (!next) return;
+            version.current = Math.max(version.current, next.version);
+            current.current = next;
+            onChange.current?.(next);
+          },
+        );
+      if (pageGoing) {
+        const sent = send();
+        queue.current = queue.current.then(() => sent);
+      } else queue.current = queue.current.then(send);
     };
     const onHidden = () => {
-      if (document.visibilityState === 'hidden') saveOnLeave();
+      if (document.visibilityState === 'hidden') saveOnLeave(true);
     };
-    window.addEventListener('pagehide', saveOnLeave);
+    const onPageHide = () => saveOnLeave(true);
+    window.addEventListener('pagehide', onPageHide);
     document.addEventListener('visibilitychange', onHidden);
     start(data).catch(() => setProblem('The SCORM player could not start.'));
     return () => {
-      window.removeEventListener('pagehide', saveOnLeave);
+      window.removeEventListener('pagehide', onPageHide);
       document.removeEventListener('visibilitychange', onHidden);
       // Leaving the player (a route change inside the app) or this SCO's session.
-      saveOnLeave();
+      saveOnLeave(false);
       cancelled = true;
       // Still served for a moment: the closed SCO's finishing calls are saved through its own runtime and queue.
       const stop = disconnect;
