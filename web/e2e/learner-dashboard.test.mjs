@@ -64,7 +64,7 @@ describe('the carer’s to-do (/) and the learner dashboard', () => {
     const resumeLink = row.getByRole('link', { name: `Resume ${first.course.title}` });
     if ((await resumeLink.count()) > 0) await resumeLink.click();
     else await action.click();
-    await page.waitForURL(/\/attempt\/\d+$/);
+    await page.waitForURL(/\/c?attempt\/\d+$/);
     const attemptUrl = page.url();
 
     // Back on /, the same course now offers Resume, which opens the same attempt.

@@ -164,7 +164,7 @@ describe('SCORM: upload, play, pass', () => {
       },
       {
         launchData: pkg,
-        sandbox: `allow-scripts allow-forms allow-popups${pkg.package_origin ? ' allow-same-origin' : ''}`,
+        sandbox: `allow-scripts allow-forms allow-popups allow-modals${pkg.package_origin ? ' allow-same-origin' : ''}`,
       },
     );
     const text = await h5pFrame(page).locator('.e2e-text').textContent();

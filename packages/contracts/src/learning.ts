@@ -127,6 +127,15 @@ export const UpdateAttemptBody = z.object({
   cmi: z.record(z.string(), z.unknown()).optional(),
   /** SCORM: the identifier of the item (SCO) whose CMI `cmi` is; the package's first SCO when absent. */
   sco: z.string().min(1).max(255).optional(),
+  /**
+   * SCORM: which launch of the SCO sent `cmi` (the player's runtime session) and the commit's place in it (1, 2, …).
+   * The server keeps the last one per SCO: a commit of the same session that is not newer changes nothing (a resent
+   * or late one never replaces newer data), and a newer one is taken even on a stale `version` (the save sent as the
+   * learner leaves, fetch keepalive, may overtake the session's commit still under way). See scorm-completion.ts.
+   */
+  commit: z
+    .object({ session: z.string().min(8).max(64), seq: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER) })
+    .optional(),
   /** An H5P item's xAPI outcome in a topic of this (elearning) attempt. */
   h5p: H5pOutcomeBody.optional(),
 });

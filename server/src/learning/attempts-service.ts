@@ -40,7 +40,7 @@ import {
   softDeleteAttempt,
   writeAttempt,
 } from './queries';
-import { commitScorm } from './scorm-completion';
+import { commitScorm, commitStanding } from './scorm-completion';
 
 export const NOT_TAKEN_ONLINE = 'This content is not taken online.';
 
@@ -225,7 +225,14 @@ export async function updateAttempt(ctx: Ctx, id: number, body: UpdateAttemptBod
   await ctx.db.transaction().execute(async (trx) => {
     const locked = await lockAttempt(trx, row.id);
     if (!locked) throw notFound();
-    assertVersion(locked.version, body.version);
+    // A SCORM commit is ordered within its SCO's session (scorm-completion.ts commitStanding): a resent or late one
+    // changes nothing, a later one of the same session stands even on a stale version.
+    const standing =
+      row.content_type === 'scorm' && body.cmi !== undefined
+        ? commitStanding(locked.cmi, body.sco, body.commit)
+        : 'unordered';
+    if (standing === 'stale') return;
+    if (standing !== 'next') assertVersion(locked.version, body.version);
     if (locked.status !== 'in_progress') throw new HttpError(422, LearningMessages.attemptFinished);
 
     const now = ctx.clock();
@@ -265,7 +272,7 @@ export async function updateAttempt(ctx: Ctx, id: number, body: UpdateAttemptBod
     // SCORM: scorm-completion.ts keeps each SCO's CMI (body.sco names the SCO) and rolls the SCOs up.
     const scorm =
       row.content_type === 'scorm' && body.cmi !== undefined
-        ? await commitScorm(trx, ctx, locked, { cmi: body.cmi, sco: body.sco }, now)
+        ? await commitScorm(trx, ctx, locked, { cmi: body.cmi, sco: body.sco, order: body.commit }, now)
         : null;
     const finished = elearning
       ? await finishIfDone(trx, ctx, locked, progress, structure, now)

@@ -144,3 +144,38 @@ describe('learner lists (spec 1 §7 Users)', () => {
     }
   });
 });
+
+describe('a course of several items once its SCORM item is opened (issue 28 item 4)', () => {
+  it('keeps listing every item of the course, and the open attempt leads to the course with all of them', async () => {
+    const site = await buildEntity(h.db);
+    const learner = await buildUser(h.db, { entityId: site.id, permissions: [] });
+    const scorm = await buildContent(h.db, site.id, {
+      courseTitle: 'Medication Awareness',
+      title: 'Medication package',
+      type: 'scorm',
+    });
+    const reading = await buildContent(h.db, site.id, {
+      courseId: scorm.course_id,
+      title: 'Medication reading',
+    });
+    const check = await buildContent(h.db, site.id, { courseId: scorm.course_id, title: 'Medication check' });
+    const call = await as(learner.id);
+    const started = await call('POST', `/api/users/${learner.id}/attempts`, { content_id: scorm.id });
+    expect(started.statusCode, started.body).toBe(201);
+    const attemptId = started.json().data.id as number;
+
+    const available = await call('GET', `/api/users/${learner.id}/available-courses`);
+    const course = available.json().data.find((c: { id: number }) => c.id === scorm.course_id);
+    expect(course.contents.map((c: { id: number }) => c.id).sort()).toEqual(
+      [scorm.id, reading.id, check.id].sort(),
+    );
+    // The to-do's row for the course carries the open attempt; its structure (the /cattempt page) is the course's.
+    const events = (await call('GET', `/api/users/${learner.id}/events`)).json().data.data;
+    const row = events.find((e: { course: { id: number } }) => e.course.id === scorm.course_id);
+    expect(row).toMatchObject({ state: 'in_progress', attempt_id: attemptId });
+    const structure = (await call('GET', `/api/attempts/${attemptId}/structure`)).json().data;
+    expect(structure.course.contents.map((c: { id: number }) => c.id).sort()).toEqual(
+      [scorm.id, reading.id, check.id].sort(),
+    );
+  });
+});

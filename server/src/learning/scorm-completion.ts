@@ -184,6 +184,33 @@ export function savedItems(cmi: Record<string, unknown>, firstId: string): Items
   return Object.keys(cmi).length ? { [firstId]: cmi } : {};
 }
 
+/** Which launch of a SCO sent a commit, and the commit's place in it (UpdateAttemptBody.commit). */
+export interface CommitOrder {
+  session: string;
+  seq: number;
+}
+
+/**
+ * How a commit stands against the last one saved for its SCO (the `commit` kept beside the SCO's CMI):
+ * - 'stale': the same session already saved this commit or a later one; nothing is written (a resent save, or a
+ *   commit overtaken by the save sent as the learner left, never replaces newer data);
+ * - 'next': a later commit of the session that saved last; the attempt's version need not match (the keepalive save
+ *   may overtake the commit still under way, whose answer it never saw);
+ * - 'unordered': no order to go by (another session, or none given): the version decides as for any PATCH.
+ * Read under the attempt's row lock (updateAttempt), so two commits of a session are weighed one after the other.
+ */
+export function commitStanding(
+  attemptCmi: Record<string, unknown>,
+  sco: string | undefined,
+  order: CommitOrder | undefined,
+): 'stale' | 'next' | 'unordered' {
+  if (!order || !sco) return 'unordered';
+  const items = attemptCmi.items as ItemsData | undefined;
+  const last = items && typeof items === 'object' ? (items[sco]?.commit as Partial<CommitOrder>) : undefined;
+  if (!last || last.session !== order.session || typeof last.seq !== 'number') return 'unordered';
+  return order.seq <= last.seq ? 'stale' : 'next';
+}
+
 /**
  * Called by updateAttempt (attempts-service.ts) under the attempt's row lock when SCORM content commits CMI. Saves the
  * SCO's CMI with its outcome; when every SCO is done, writes the result (type 'scorm') and latest_results in `trx`.
@@ -199,7 +226,7 @@ export async function commitScorm(
     course_id: number;
     cmi: Record<string, unknown>;
   },
-  commit: { cmi: Record<string, unknown>; sco?: string | undefined },
+  commit: { cmi: Record<string, unknown>; sco?: string | undefined; order?: CommitOrder | undefined },
   now: Date,
 ) {
   const pkg = await trx
@@ -217,7 +244,11 @@ export async function commitScorm(
   const rules: ScoRules = item ?? { mastery_score: null, scaled_passing_score: null };
 
   const saved = savedItems(attempt.cmi, firstId);
-  saved[id] = { ...commit.cmi, outcome: scoOutcome(version, commit.cmi, rules) };
+  saved[id] = {
+    ...commit.cmi,
+    outcome: scoOutcome(version, commit.cmi, rules),
+    ...(commit.order ? { commit: { session: commit.order.session, seq: commit.order.seq } } : {}),
+  };
   const cmi = { items: saved };
 
   const required = pkg ? requiredItems(items) : [{ identifier: id }];

@@ -270,7 +270,9 @@ describe('serving /packages/{token}/{uuid}/… (issue 11 finding 1: package cont
     const res = await get(`${base}/sco/index.html`, {});
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
-    expect(res.headers['content-security-policy']).toBe('sandbox allow-scripts allow-forms allow-popups');
+    expect(res.headers['content-security-policy']).toBe(
+      'sandbox allow-scripts allow-forms allow-popups allow-modals',
+    );
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['referrer-policy']).toBe('no-referrer');
     expect(res.headers['access-control-allow-origin']).toBe('*');
@@ -282,7 +284,9 @@ describe('serving /packages/{token}/{uuid}/… (issue 11 finding 1: package cont
     expect(Number(res.headers['content-length'])).toBe(Buffer.byteLength(res.body));
     const js = await get(`${base}/sco/sco.js`, {});
     expect(js.headers['content-type']).toBe('text/javascript; charset=utf-8');
-    expect(js.headers['content-security-policy']).toBe('sandbox allow-scripts allow-forms allow-popups');
+    expect(js.headers['content-security-policy']).toBe(
+      'sandbox allow-scripts allow-forms allow-popups allow-modals',
+    );
     expect(js.body).toContain('LMSInitialize');
     expect(js.body).not.toContain(SCORM_BRIDGE_TAG);
   });
@@ -411,7 +415,7 @@ describe('a configured package origin (PACKAGE_ORIGIN)', () => {
     });
     expect(onPackageHost.statusCode).toBe(200);
     expect(onPackageHost.headers['content-security-policy']).toBe(
-      'sandbox allow-scripts allow-forms allow-popups allow-same-origin',
+      'sandbox allow-scripts allow-forms allow-popups allow-modals allow-same-origin',
     );
     const onAppHost = await p.app.inject({
       method: 'GET',
@@ -822,7 +826,9 @@ describe('H5P packages', () => {
     const served = await get(file, {});
     expect(served.statusCode).toBe(200);
     expect(served.headers['content-type']).toBe('application/json; charset=utf-8');
-    expect(served.headers['content-security-policy']).toBe('sandbox allow-scripts allow-forms allow-popups');
+    expect(served.headers['content-security-policy']).toBe(
+      'sandbox allow-scripts allow-forms allow-popups allow-modals',
+    );
     expect((await get(`${data.base_url}/content/content.json`, {})).json().correct).toBe('true');
     expect((await get(`/api/h5ps/${item.id}/package`, outsider)).statusCode).toBe(404);
     expect((await get(`/api/h5ps/${item.id}/package`, learner)).statusCode).toBe(403);
@@ -890,5 +896,141 @@ describe('H5P packages', () => {
       ]),
     );
     expect(badJson.json().message).toBe('The H5P file h5p.json is not valid JSON.');
+  });
+});
+
+describe('saving a SCO as the learner leaves (issue 28 item 4)', () => {
+  /** A web learner (session cookie + X-XSRF-TOKEN, as the player's fetch keepalive sends) on a fresh attempt. */
+  async function leaving() {
+    const content = await scormContent();
+    const up = await upload(`/api/content/${content.id}/package`, author, scormMultiScoPackage());
+    expect(up.statusCode, up.body).toBe(201);
+    const user = await buildUser(h.db, { entityId: org.id, permissions: [] });
+    const web = await webLogin(h.app, user.email, TEST_PASSWORD);
+    const patch = (id: number, payload: object) =>
+      h.app.inject({
+        method: 'PATCH',
+        url: `/api/attempts/${id}`,
+        headers: web.headers(),
+        cookies: web.cookies(),
+        payload,
+      });
+    const res = await h.app.inject({
+      method: 'POST',
+      url: `/api/users/${user.id}/attempts`,
+      headers: web.headers(),
+      cookies: web.cookies(),
+      payload: { content_id: content.id },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const attempt = res.json().data as { id: number; version: number };
+    const page = (n: number) => ({
+      cmi: { core: { lesson_status: 'incomplete', lesson_location: String(n) } },
+    });
+    const read = async () =>
+      (await h.db
+        .selectFrom('attempts')
+        .select(['cmi', 'version'])
+        .where('id', '=', attempt.id)
+        .executeTakeFirstOrThrow()) as {
+        cmi: {
+          items: Record<string, { cmi: { core: { lesson_location: string } }; commit: { seq: number } }>;
+        };
+        version: number;
+      };
+    return { attempt, patch, page, read };
+  }
+  const session = 'launch-0001';
+
+  it('takes a later commit of the same session on a stale version; a resent or older one changes nothing', async () => {
+    const { attempt, patch, page, read } = await leaving();
+    const first = await patch(attempt.id, {
+      version: attempt.version,
+      sco: 'reading',
+      cmi: page(1),
+      commit: { session, seq: 1 },
+    });
+    expect(first.statusCode, first.body).toBe(200);
+    // The save sent as the learner leaves overtakes the commit under way: it carries the version before that one.
+    const left = await patch(attempt.id, {
+      version: attempt.version,
+      sco: 'reading',
+      cmi: page(3),
+      commit: { session, seq: 3 },
+    });
+    expect(left.statusCode, left.body).toBe(200);
+    expect(left.json().data.cmi.items.reading.cmi.core.lesson_location).toBe('3');
+    const after = await read();
+    // The commit it overtook arrives late, and the save is sent again: neither replaces page 3 nor bumps the version.
+    for (const late of [
+      { cmi: page(2), commit: { session, seq: 2 } },
+      { cmi: page(3), commit: { session, seq: 3 } },
+    ]) {
+      const r = await patch(attempt.id, { version: attempt.version, sco: 'reading', ...late });
+      expect(r.statusCode, r.body).toBe(200);
+    }
+    expect(await read()).toEqual(after);
+    expect(after.cmi.items.reading.commit).toEqual({ session, seq: 3 });
+  });
+
+  it('keeps the 409 for a stale version from another session or without an order', async () => {
+    const { attempt, patch, page } = await leaving();
+    const ok = await patch(attempt.id, {
+      version: attempt.version,
+      sco: 'reading',
+      cmi: page(1),
+      commit: { session, seq: 1 },
+    });
+    expect(ok.statusCode, ok.body).toBe(200);
+    const other = await patch(attempt.id, {
+      version: attempt.version,
+      sco: 'reading',
+      cmi: page(5),
+      commit: { session: 'launch-0002', seq: 9 },
+    });
+    expect(other.statusCode).toBe(409);
+    const plain = await patch(attempt.id, { version: attempt.version, sco: 'reading', cmi: page(5) });
+    expect(plain.statusCode).toBe(409);
+    // The order is per SCO: the session's commit to another SCO on a stale version is a conflict too.
+    const elsewhere = await patch(attempt.id, {
+      version: attempt.version,
+      sco: 'quiz',
+      cmi: page(5),
+      commit: { session, seq: 2 },
+    });
+    expect(elsewhere.statusCode).toBe(409);
+    const bad = await patch(attempt.id, {
+      version: attempt.version,
+      sco: 'reading',
+      cmi: page(5),
+      commit: { session, seq: 0 },
+    });
+    expect(bad.statusCode).toBe(422);
+  });
+
+  it('ends on the newest commit whatever order simultaneous saves of a session arrive in', async () => {
+    const { attempt, patch, page, read } = await leaving();
+    const first = await patch(attempt.id, {
+      version: attempt.version,
+      sco: 'reading',
+      cmi: page(1),
+      commit: { session, seq: 1 },
+    });
+    expect(first.statusCode, first.body).toBe(200);
+    const seqs = [4, 2, 6, 3, 5];
+    const answers = await Promise.all(
+      seqs.map((seq) =>
+        patch(attempt.id, {
+          version: attempt.version,
+          sco: 'reading',
+          cmi: page(seq),
+          commit: { session, seq },
+        }),
+      ),
+    );
+    expect(answers.map((r) => r.statusCode)).toEqual(seqs.map(() => 200));
+    const saved = await read();
+    expect(saved.cmi.items.reading.cmi.core.lesson_location).toBe('6');
+    expect(saved.cmi.items.reading.commit.seq).toBe(6);
   });
 });

@@ -149,7 +149,7 @@ export const PACKAGE_TYPES: Record<string, string> = {
  * app's cookies or storage, its requests carry no session, and it cannot script the app page that frames it. With
  * PACKAGE_ORIGIN configured it runs in that origin instead (allow-same-origin then means the package origin, never
  * the app's: config.ts refuses the app's own origin), so a package whose frames script each other keeps working.
- * allow-top-navigation is never given: a package cannot navigate the app away.
+ * Dialogs are allowed (allow-modals). allow-top-navigation is never given: a package cannot navigate the app away.
  *
  * No frame-ancestors (and no X-Frame-Options): the web app and the mobile shell (capacitor://localhost,
  * https://localhost, issue 19) both frame these files, and a package's own frames nest below an opaque sandboxed
@@ -157,7 +157,8 @@ export const PACKAGE_TYPES: Record<string, string> = {
  * nothing: the signed token in the path is the capability, and the sandbox keeps the framed code from the framer.
  */
 export function packageCsp(config: Pick<Config, 'packageOrigin'>): string {
-  return `sandbox allow-scripts allow-forms allow-popups${config.packageOrigin ? ' allow-same-origin' : ''}`;
+  // allow-modals: packages ask with alert / confirm (the golf examples' "resume where you left off?", issue 28).
+  return `sandbox allow-scripts allow-forms allow-popups allow-modals${config.packageOrigin ? ' allow-same-origin' : ''}`;
 }
 
 /**

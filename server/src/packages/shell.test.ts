@@ -124,7 +124,7 @@ describe('packages in the mobile shell', () => {
       const res = await get(data.launch_url, { origin });
       expect(res.statusCode).toBe(200);
       const csp = String(res.headers['content-security-policy']);
-      expect(csp).toBe('sandbox allow-scripts allow-forms allow-popups');
+      expect(csp).toBe('sandbox allow-scripts allow-forms allow-popups allow-modals');
       // Framed by whichever page holds the URL (the web app, the shell): no frame-ancestors, no X-Frame-Options.
       expect(csp).not.toContain('frame-ancestors');
       expect(res.headers['x-frame-options']).toBeUndefined();

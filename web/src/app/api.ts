@@ -53,6 +53,8 @@ export interface RequestOptions {
   /** Send the acting-as slug (default true). */
   actingAs?: boolean;
   signal?: AbortSignal;
+  /** Let the request outlive the page (fetch keepalive): a save sent as the learner leaves or hides it. */
+  keepalive?: boolean;
 }
 
 /** Wired by the auth and acting-as stores at start-up (avoids an import cycle). */
@@ -145,6 +147,7 @@ export async function request<T = unknown>(
       body: payload,
       credentials: requestCredentials(),
       signal: options.signal,
+      ...(options.keepalive ? { keepalive: true } : {}),
     });
   } finally {
     clearTimeout(timer);

@@ -10,7 +10,7 @@ import { LearnerCourses } from '../learning/LearnerCourses';
 import { PendingApprovalBanner } from '../signup-links/PendingBanner';
 import { Badge, Card, PageHeader } from '../ui';
 import { useLearnerEvents } from './api';
-import { LearnerTodo } from './LearnerTodo';
+import { coursesLeftToTodo, LearnerTodo } from './LearnerTodo';
 import { TrainingHistory } from './TrainingHistory';
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
@@ -34,7 +34,7 @@ export default function EventsPage() {
   const canActAs = usePermission([Perm.actingAs]);
   const events = useLearnerEvents(user?.uuid);
   if (!user) return null;
-  const inTodo = new Set((events.data?.data ?? []).map((e) => e.course.id));
+  const inTodo = coursesLeftToTodo(events.data?.data ?? []);
   const firstName = user.name.split(/\s+/)[0] ?? user.name;
   // The widget covers what the caller manages: the acting-as entity when they may act as it (19), else their own.
   const widgetEntity =

@@ -7,7 +7,7 @@ import { MyPathwaysWidget } from '../pathways/MyPathways';
 import { PendingApprovalBanner } from '../signup-links/PendingBanner';
 import { PageHeader } from '../ui';
 import { useLearnerEvents } from './api';
-import { LearnerTodo } from './LearnerTodo';
+import { coursesLeftToTodo, LearnerTodo } from './LearnerTodo';
 import { TrainingHistory } from './TrainingHistory';
 
 /**
@@ -19,7 +19,7 @@ export default function LearnerDashboardPage() {
   const { user } = useAuth();
   const events = useLearnerEvents(user?.uuid);
   if (!user) return null;
-  const inTodo = new Set((events.data?.data ?? []).map((e) => e.course.id));
+  const inTodo = coursesLeftToTodo(events.data?.data ?? []);
   return (
     <div className="space-y-6">
       <PageHeader

@@ -237,6 +237,15 @@ function TodoRow({ event: e, userRef }: { event: LearnerEvent; userRef: string }
 }
 
 /**
+ * The courses the other-courses list leaves to the to-do (LearnerCourses `exclude`): those with nothing under way.
+ * A course with an open attempt stays listed with all its items until it is done (issue 28 item 4): opening one of
+ * its items must not hide the others.
+ */
+export function coursesLeftToTodo(events: readonly LearnerEvent[]): Set<number> {
+  return new Set(events.filter((e) => e.attempt_id === null).map((e) => e.course.id));
+}
+
+/**
  * A required document's row (issue 17): its course is backed by the document, so the action is to read it at
  * /document/{id} (the server adds `document_id` to the item; absent on other courses).
  */
@@ -257,10 +266,12 @@ function TodoAction({ event: e, userRef }: { event: LearnerEvent; userRef: strin
         {e.state === 'done' ? 'Open' : 'Read'}
       </ButtonLink>
     );
+  // The to-do is about courses: Resume and Start open the attempt in its course (/cattempt), with the course's other
+  // items beside it, not the one item alone.
   if (e.attempt_id !== null)
     return (
       <ButtonLink
-        to={`/attempt/${e.attempt_id}`}
+        to={`/cattempt/${e.attempt_id}`}
         aria-label={`Resume ${e.course.title}`}
         className="w-full sm:w-auto"
       >
@@ -298,7 +309,7 @@ function TodoAction({ event: e, userRef }: { event: LearnerEvent; userRef: strin
         setBusy(true);
         const attempt = await startAttempt(userRef, contentId);
         setBusy(false);
-        if (attempt) navigate(`/attempt/${attempt.id}`);
+        if (attempt) navigate(`/cattempt/${attempt.id}`);
       }}
     >
       {label}

@@ -5,7 +5,7 @@ import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { permissionsStore, setUser } from '../app/auth';
 import { makeUser } from '../test/factories';
-import { LearnerTodo, stateWords } from './LearnerTodo';
+import { coursesLeftToTodo, LearnerTodo, stateWords } from './LearnerTodo';
 
 /** Issue 13: the carer's to-do in words, in the server's order, grouped as the counts are. */
 
@@ -109,9 +109,10 @@ describe('the learner’s to-do', () => {
     expect(rows[1]).toHaveTextContent('No due date is set');
     expect(within(rows[1]).getByRole('button', { name: 'Start Safeguarding' })).toBeInTheDocument();
     expect(within(rows[2]).getByText('Optional')).toBeInTheDocument();
+    // Resume opens the attempt in its course (issue 28 item 4), with the course's other items beside it.
     expect(within(rows[2]).getByRole('link', { name: 'Resume Data protection' })).toHaveAttribute(
       'href',
-      '/attempt/77',
+      '/cattempt/77',
     );
 
     const completed = screen.getByTestId('completed-courses');
@@ -190,5 +191,15 @@ describe('a required document in the to-do (issue 17)', () => {
     expect(within(todo).queryByText(/Not available online/)).not.toBeInTheDocument();
     expect(within(todo).getByText('To read')).toBeInTheDocument();
     expect(todo).toHaveTextContent('Read it and confirm you have understood it.');
+  });
+});
+
+describe('the other courses beside the to-do (issue 28 item 4)', () => {
+  it('keeps a course with an open attempt listed, all its items, until it is done; leaves the others to the to-do', () => {
+    const left = coursesLeftToTodo(body.data);
+    const id = (title: string) => body.data.find((e) => e.course.title === title)?.course.id;
+    expect(left.has(id('Data protection') as number)).toBe(false); // under way: still listed with every item
+    for (const title of ['Fire safety', 'Food hygiene', 'Safeguarding', 'Health and safety'])
+      expect(left.has(id(title) as number)).toBe(true);
   });
 });

@@ -113,6 +113,26 @@ export function patchAttempt(id: number, body: UpdateAttemptBody) {
   return api.patch<Envelope<Attempt>>(`/attempts/${id}`, body).then((r) => r.data.data);
 }
 
+/**
+ * The same PATCH sent so that it outlives the page (fetch keepalive, authenticated like every call: the session
+ * cookie and X-XSRF-TOKEN, or the bearer token in the app), for a save made as the learner leaves. A body too large
+ * for keepalive (64 KiB) goes as a plain request. Failures are not the learner's to handle: the page is going.
+ */
+export async function patchAttemptOnLeave(id: number, body: UpdateAttemptBody): Promise<Attempt | null> {
+  const send = (keepalive: boolean) =>
+    api.patch<Envelope<Attempt>>(`/attempts/${id}`, body, { keepalive, skipAuthHandling: true });
+  try {
+    return (await send(true)).data.data;
+  } catch (error) {
+    if (error instanceof TypeError)
+      return send(false).then(
+        (r) => r.data.data,
+        () => null,
+      );
+    return null;
+  }
+}
+
 export function takeQuizStart(attemptId: number, quizId: number) {
   return api
     .post<Envelope<QuizSheet>>('/quizzes/take', { attempt_id: attemptId, quiz_id: quizId })

@@ -4,7 +4,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { isApiError } from '../../app/api';
 import { apiOrigin } from '../../app/env';
 import { Badge, type BadgeTone, Button, cx, Spinner } from '../../ui';
-import { handleAttemptUpdateFailure, patchAttempt } from '../api';
+import { handleAttemptUpdateFailure, patchAttempt, patchAttemptOnLeave } from '../api';
 import { fetchScormLaunch, type ScormItemLaunch, type ScormLaunch } from './package-api';
 import {
   connectScormFrame,
@@ -20,6 +20,7 @@ import {
   type ItemOutcome,
   itemOutcome,
   launchableItems,
+  leaveCommit,
   type Navigation,
   neighbour,
   type Runtime,
@@ -47,8 +48,9 @@ const stateOf = (o: ItemOutcome | undefined) =>
  * sandboxed iframe at its signed launch URL, in an origin that is not the app's (issue 11 finding 1), with its own
  * scorm-again runtime here (scorm-runtime.ts) that the SCO's window.API / window.API_1484_11 reaches by postMessage
  * (package-frame.ts: the frame's name seeds the SCO's values, messages only from this frame and its origin). Moving to another item closes the SCO's frame (a SCO finishes on unload) before the next one
- * starts. Every commit is saved as PATCH /attempts/{id} { version, cmi, sco } in order, one at a time; the server
- * rolls the SCOs up and finishes the attempt when all are done. On 409 the server's message is shown (spec 1 §4);
+ * starts. Every commit is saved as PATCH /attempts/{id} { version, cmi, sco, commit } in order, one at a time; the
+ * server rolls the SCOs up and finishes the attempt when all are done. A SCO left without finishing (the app's menu,
+ * the tab closed, the page hidden) is saved as it stands (saveOnLeave, issue 28 item 4), so the learner resumes there. On 409 the server's message is shown (spec 1 §4);
  * other failures go through the learner pages' handleAttemptUpdateFailure.
  */
 /** How long a closed SCO's frame is still listened to for its finishing calls (LMSFinish / Terminate on unload). */
@@ -178,12 +180,26 @@ export function ScormPlayer({ attempt, title, onAttemptChange }: ScormPlayerProp
     let disconnect: (() => void) | null = null;
     let cancelled = false;
     const sco = item.identifier;
+    // This launch of the SCO and the order of its commits: the server keeps the newest of them (a late or resent one
+    // changes nothing) and takes the save sent as the learner leaves even when it overtakes a commit under way.
+    const launchId = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
+    let seq = 0;
+    const order = () => ({ session: launchId, seq: ++seq });
+    /** What was last handed to the server, so leaving right after a commit sends nothing again. */
+    let lastSent = '';
     const commit = (cmi: Record<string, unknown>) => {
+      const ordered = order();
+      lastSent = JSON.stringify(cmi);
       queue.current = queue.current.then(async () => {
         // Once a commit finished the attempt (passed, completed, failed), later ones (LMSFinish) have nothing to add.
         if (finished.current) return;
         try {
-          const next = await patchAttempt(current.current.id, { version: version.current, cmi, sco });
+          const next = await patchAttempt(current.current.id, {
+            version: version.current,
+            cmi,
+            sco,
+            commit: ordered,
+          });
           version.current = next.version;
           finished.current = next.status !== 'in_progress';
           setProblem(null);
@@ -233,8 +249,46 @@ export function ScormPlayer({ attempt, title, onAttemptChange }: ScormPlayerProp
       );
       setReadyKey(key);
     };
+    /**
+     * Leaving the SCO without it finishing (the app's menu or breadcrumb, the tab or the app closed, the phone
+     * locked) saves what it has set so far: SCOs often commit only when they finish, and a frame taken away or a
+     * page closed may never get there. Sent with fetch keepalive, so it outlives the page. When the page is going
+     * (hidden, closed) it goes at once, even past a commit under way (the commit order above keeps the newest);
+     * inside the app it waits for that commit, and the next SCO's commits wait for it (the queue), so none of them
+     * meets a version the other already moved on.
+     */
+    const saveOnLeave = (pageGoing: boolean) => {
+      if (!runtime || finished.current) return;
+      const cmi = leaveCommit(data.version, runtime.api);
+      if (!cmi || JSON.stringify(cmi) === lastSent) return;
+      lastSent = JSON.stringify(cmi);
+      const ordered = order();
+      const send = () =>
+        patchAttemptOnLeave(current.current.id, { version: version.current, cmi, sco, commit: ordered }).then(
+          (next) => {
+            if (!next) return;
+            version.current = Math.max(version.current, next.version);
+            current.current = next;
+            onChange.current?.(next);
+          },
+        );
+      if (pageGoing) {
+        const sent = send();
+        queue.current = queue.current.then(() => sent);
+      } else queue.current = queue.current.then(send);
+    };
+    const onHidden = () => {
+      if (document.visibilityState === 'hidden') saveOnLeave(true);
+    };
+    const onPageHide = () => saveOnLeave(true);
+    window.addEventListener('pagehide', onPageHide);
+    document.addEventListener('visibilitychange', onHidden);
     start(data).catch(() => setProblem('The SCORM player could not start.'));
     return () => {
+      window.removeEventListener('pagehide', onPageHide);
+      document.removeEventListener('visibilitychange', onHidden);
+      // Leaving the player (a route change inside the app) or this SCO's session.
+      saveOnLeave(false);
       cancelled = true;
       // Still served for a moment: the closed SCO's finishing calls are saved through its own runtime and queue.
       const stop = disconnect;

@@ -37,9 +37,9 @@ describe('package frame messages (issue 11 finding 1)', () => {
   });
 
   it('frames packages without top navigation, and same-origin only within a package origin', () => {
-    expect(packageSandbox(null)).toBe('allow-scripts allow-forms allow-popups');
+    expect(packageSandbox(null)).toBe('allow-scripts allow-forms allow-popups allow-modals');
     expect(packageSandbox('http://packages.localhost:3000')).toBe(
-      'allow-scripts allow-forms allow-popups allow-same-origin',
+      'allow-scripts allow-forms allow-popups allow-modals allow-same-origin',
     );
   });
 

@@ -16,13 +16,17 @@
  * the package runs in ("null" for the opaque sandbox); replies go to that frame only.
  */
 
-/** The sandbox of a package frame: scripts, forms, popups; never top navigation. */
+/**
+ * The sandbox of a package frame: scripts, forms, popups and dialogs; never top navigation. Dialogs (allow-modals)
+ * because packages ask with alert / confirm, e.g. the golf examples' "resume where you left off?", which a sandbox
+ * without it answers "no" unseen (issue 28 item 4); it gives the frame neither the app's origin nor its session.
+ */
 export function packageSandbox(packageOrigin: string | null): string {
   // With a package origin the frame runs in that origin (not the app's), so frames inside one package can script
   // each other, as real packages do; without one it is an opaque origin.
   return packageOrigin
-    ? 'allow-scripts allow-forms allow-popups allow-same-origin'
-    : 'allow-scripts allow-forms allow-popups';
+    ? 'allow-scripts allow-forms allow-popups allow-modals allow-same-origin'
+    : 'allow-scripts allow-forms allow-popups allow-modals';
 }
 
 /** The origin messages from package content carry: the package origin, or "null" for the opaque sandbox. */

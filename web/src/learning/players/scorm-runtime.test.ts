@@ -10,6 +10,7 @@ import {
   initialCmi,
   itemOutcome,
   launchableItems,
+  leaveCommit,
   type Navigation,
   navigationOf,
   neighbour,
@@ -219,5 +220,40 @@ describe('SCORM LMS rules (plain functions)', () => {
     expect(firstOpenItem(toc, a)?.identifier).toBe('b');
     expect(neighbour(toc, 'b', 1)?.identifier).toBe('c');
     expect(neighbour(toc, 'a', -1)).toBeUndefined();
+  });
+});
+
+describe('leaving a SCO without it finishing (issue 28 item 4)', () => {
+  type Leaving = Parameters<typeof leaveCommit>[1];
+  it('saves what the SCO set, as a suspend, so the next launch resumes at its location; nothing before it starts or after it finished', async () => {
+    const v12 = await start('1.2', item());
+    const api12 = v12.api as unknown as Leaving;
+    expect(leaveCommit('1.2', api12)).toBeNull(); // not initialised: nothing to save
+    v12.api.LMSInitialize('');
+    v12.api.LMSSetValue('cmi.core.lesson_status', 'incomplete');
+    v12.api.LMSSetValue('cmi.core.lesson_location', '3');
+    const left = leaveCommit('1.2', api12) as { cmi: { core: Record<string, unknown> } };
+    expect(left.cmi.core).toMatchObject({
+      lesson_location: '3',
+      lesson_status: 'incomplete',
+      exit: 'suspend',
+    });
+    expect(v12.commits).toEqual([]); // the SCO itself committed nothing
+    expect(entryFor('1.2', left)).toBe('resume');
+    v12.api.LMSFinish('');
+    expect(leaveCommit('1.2', api12)).toBeNull(); // finished: its own last commit is saved
+    runtime?.dispose();
+
+    const v2004 = await start('2004', item());
+    v2004.api.Initialize('');
+    v2004.api.SetValue('cmi.location', '3');
+    const left2004 = leaveCommit('2004', v2004.api as unknown as Leaving) as { cmi: Record<string, unknown> };
+    expect(left2004.cmi).toMatchObject({ location: '3', exit: 'suspend' });
+    expect(entryFor('2004', left2004)).toBe('resume');
+    // A SCO that set its own exit keeps it.
+    v2004.api.SetValue('cmi.exit', 'normal');
+    expect((leaveCommit('2004', v2004.api as unknown as Leaving) as { cmi: { exit: string } }).cmi.exit).toBe(
+      'normal',
+    );
   });
 });

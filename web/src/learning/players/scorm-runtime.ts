@@ -218,6 +218,26 @@ export function applyFinishRules(version: '1.2' | '2004', item: ScormItemLaunch,
   return { ...commit, cmi: { ...cmi, completion_status: completion } };
 }
 
+/**
+ * What the player saves of a SCO the learner leaves without it finishing (the app's menu, the tab closed, the phone
+ * locked): everything the SCO has set so far, as a commit would send it, and its exit as "suspend" when the SCO set
+ * none, so the next launch is a resume (entry "resume", entryFor) at the location it saved. Null when there is
+ * nothing to save: the SCO never initialised, or it finished (its own last commit is saved).
+ */
+export function leaveCommit(version: '1.2' | '2004', api: RuntimeApi): Json | null {
+  const state = api as unknown as { isInitialized?: () => boolean; isTerminated?: () => boolean };
+  const render = (api as unknown as { renderCommitCMI?: (terminate: boolean) => unknown }).renderCommitCMI;
+  if (!state.isInitialized?.() || state.isTerminated?.() || typeof render !== 'function') return null;
+  const commit = render.call(api, false);
+  if (!isObject(commit) || !isObject(commit.cmi)) return null;
+  const cmi = commit.cmi;
+  if (version === '1.2') {
+    const core = isObject(cmi.core) ? cmi.core : {};
+    return core.exit ? commit : { ...commit, cmi: { ...cmi, core: { ...core, exit: 'suspend' } } };
+  }
+  return cmi.exit ? commit : { ...commit, cmi: { ...cmi, exit: 'suspend' } };
+}
+
 /** Starts a fresh runtime for one SCO of the attempt, with its saved data and the LMS's initial values. */
 export async function createRuntime(
   launch: ScormLaunch,

@@ -142,7 +142,7 @@ describe('offline H5P in the shell', () => {
     );
     const frame = (await screen.findByTitle('Drag')) as HTMLIFrameElement;
     expect(frame.src).toBe(device('runtime/packages/runtime/h5p.html'));
-    expect(frame.getAttribute('sandbox')).toBe('allow-scripts allow-forms allow-popups');
+    expect(frame.getAttribute('sandbox')).toBe('allow-scripts allow-forms allow-popups allow-modals');
     const seed = JSON.parse(frame.name.slice('cc-h5p:'.length));
     expect(seed).toEqual({
       origin: window.location.origin,

@@ -113,7 +113,7 @@ describe('offline SCORM in the shell: every SCO of the package', () => {
       <OfflineScormPlayer stored={await storedCopy()} cmi={{}} onCommit={(s, d) => commits.push([s, d])} />,
     );
     await waitFor(() => expect(frame().src).toBe(deviceUrl('a')));
-    expect(frame().getAttribute('sandbox')).toBe('allow-scripts allow-forms allow-popups');
+    expect(frame().getAttribute('sandbox')).toBe('allow-scripts allow-forms allow-popups allow-modals');
     expect(screen.getByRole('navigation', { name: 'Package contents' }).textContent).toContain('Module');
     expect(screen.getByTestId('scorm-progress').textContent).toBe('0 of 3 done');
     expect(screen.getByRole('button', { name: 'Previous' }).hasAttribute('disabled')).toBe(true);
