@@ -71,7 +71,12 @@ export async function buildLesson(db: Db, entityId: number | null, o: { title?: 
     .executeTakeFirstOrThrow();
 }
 
-export async function buildH5p(db: Db, entityId: number | null, o: { title?: string } = {}) {
+/** An H5P item; `library` is its package's main library ("H5P.MultiChoice 1.16"), null for an item without one. */
+export async function buildH5p(
+  db: Db,
+  entityId: number | null,
+  o: { title?: string; library?: string | null } = {},
+) {
   return db
     .insertInto('h5ps')
     .values({
@@ -79,7 +84,7 @@ export async function buildH5p(db: Db, entityId: number | null, o: { title?: str
       title: o.title ?? `H5P ${uid()}`,
       video_id: null,
       package_dir: null,
-      library: null,
+      library: o.library ?? null,
     })
     .returningAll()
     .executeTakeFirstOrThrow();

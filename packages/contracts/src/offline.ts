@@ -69,7 +69,17 @@ export const OfflineTopic = z.object({
   body_html: z.string(),
   skippable: z.boolean(),
   is_child: z.boolean(),
-  h5p: z.object({ id: z.number(), title: z.string() }).nullable(),
+  h5p: z
+    .object({
+      id: z.number(),
+      title: z.string(),
+      /**
+       * The item is a graded task: only passing it completes the topic (server/src/learning/verdict.ts
+       * h5pMustBePassed), so the device offers no "I have read" for it. Absent in copies saved before it was sent.
+       */
+      must_pass: z.boolean().optional(),
+    })
+    .nullable(),
 });
 export type OfflineTopic = z.infer<typeof OfflineTopic>;
 
@@ -154,6 +164,20 @@ export const OFFLINE_RULES = [
 ] as const;
 export type OfflineRule = (typeof OFFLINE_RULES)[number];
 
+/**
+ * A step of a synced attempt the rules refused (server/src/learning/progress.ts applyStep, the check the online
+ * routes make): it was not applied, the rest of the attempt was. The device shows the message to the learner.
+ */
+export const OfflineRefusal = z.object({
+  /** What was refused: a topic marked read, a topic skipped, an H5P result, or a quiz's answers. */
+  item: z.enum(['completed_topic', 'skipped_topic', 'h5p', 'quiz']),
+  /** The topic id the device sent (for a quiz, the quiz id). */
+  id: z.number(),
+  /** Why, in the learner's words. */
+  message: z.string(),
+});
+export type OfflineRefusal = z.infer<typeof OfflineRefusal>;
+
 export const OfflineSyncOutcome = z.object({
   client_uuid: z.string(),
   /** The attempt row it became (null while it was not finished: kept only as offline data). */
@@ -166,5 +190,7 @@ export const OfflineSyncOutcome = z.object({
   /** The completion time recorded: the device's, bounded by the download and sync times. */
   completed_at: z.string().nullable(),
   synced_at: z.string(),
+  /** The steps refused, each with its reason (empty when everything was applied). */
+  refused: z.array(OfflineRefusal),
 });
 export type OfflineSyncOutcome = z.infer<typeof OfflineSyncOutcome>;

@@ -36,6 +36,7 @@ import * as m037 from './migrations/037_tasks_attempts';
 import * as m038 from './migrations/038_personal_access_tokens';
 import * as m039 from './migrations/039_offline_attempts';
 import * as m040 from './migrations/040_push_devices';
+import * as m041 from './migrations/041_offline_refusals';
 
 /** Ordered, forward-only. Add a file, import it here; never edit one that has shipped. */
 const migrations: Record<string, Migration> = {
@@ -74,6 +75,7 @@ const migrations: Record<string, Migration> = {
   '038_personal_access_tokens': m038,
   '039_offline_attempts': m039,
   '040_push_devices': m040,
+  '041_offline_refusals': m041,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

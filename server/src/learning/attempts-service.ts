@@ -13,14 +13,11 @@ import { recordAttemptResult, type Trx } from '../results/service';
 import { learnerClauses, loadLearner } from './learner';
 import { presentAttempt } from './presenters';
 import {
-  completeTopic,
-  h5pBlocksManualCompletion,
-  h5pScores,
+  applyStep,
+  attemptScore,
   isDone,
   normaliseProgress,
-  recordH5pOutcome,
-  skipTopic,
-  TOPIC_NOT_SKIPPABLE,
+  type ProgressStep,
   visibleTopic,
 } from './progress';
 import {
@@ -191,13 +188,10 @@ async function finishIfDone(
   const passedQuizzes = await passedQuizIds(trx, attempt.id);
   const quizIds = structure.quizzes.map((q) => q.id);
   if (!isDone(progress, structure.topics, quizIds, passedQuizzes)) return null;
-  const scores = (await bestQuizScores(trx, attempt.id))
+  const quizScores = (await bestQuizScores(trx, attempt.id))
     .filter((s) => quizIds.includes(s.quiz_id))
-    .map((s) => Number(s.score))
-    .concat(h5pScores(progress, structure.topics));
-  const score = scores.length
-    ? Math.round((scores.reduce((a, b) => a + b, 0) / scores.length) * 100) / 100
-    : null;
+    .map((s) => Number(s.score));
+  const score = attemptScore(quizScores, progress, structure.topics);
   await recordAttemptResult(
     trx,
     attempt,
@@ -216,7 +210,8 @@ function assertVersion(current: number, given: number) {
  * PATCH /attempts/{id}: only the owner works through their attempt (others in scope: 403). Under a row lock: the
  * version must match (409), the attempt must be in progress (422), topics must belong to the content and not be
  * hidden (422), only skippable ones may be skipped (422), an H5P outcome must name the H5P item of its topic (422),
- * and a topic whose H5P item was failed cannot be marked complete by hand (422: pass the item instead).
+ * and a topic whose H5P item must be passed or was failed cannot be marked complete by hand (422: pass the item
+ * instead); progress.ts applyStep, the rule offline sync follows too.
  * Completion is checked after every change.
  */
 export async function updateAttempt(ctx: Ctx, id: number, body: UpdateAttemptBody) {
@@ -251,24 +246,22 @@ export async function updateAttempt(ctx: Ctx, id: number, body: UpdateAttemptBod
       ];
     }
     if (body.progress?.current !== undefined) progress.current = body.progress.current ?? null;
-    if (body.completed_topic_id !== undefined) {
-      const topic = topicOf('completed_topic_id', body.completed_topic_id);
-      if (h5pBlocksManualCompletion(progress, topic))
-        throw invalidField('completed_topic_id', LearningMessages.h5pNotPassed);
-      progress = completeTopic(progress, structure.topics, body.completed_topic_id);
-    }
+    // Each step is checked and applied by the rule an attempt synced from a device also follows (progress.ts applyStep).
+    const apply = (step: ProgressStep, field: string, h5pField = field) => {
+      const applied = applyStep(progress, structure.topics, step, now);
+      if ('refused' in applied)
+        throw invalidField(applied.refused.on === 'h5p_id' ? h5pField : field, applied.refused.message);
+      progress = applied.progress;
+    };
+    if (body.completed_topic_id !== undefined)
+      apply({ kind: 'complete', topicId: body.completed_topic_id }, 'completed_topic_id');
     if (body.h5p !== undefined) {
       // H5P xAPI outcome (players/H5PPlayer.tsx): the item must be the one the (shown) topic holds.
       if (!elearning) throw invalidField('h5p.topic_id', LearningMessages.topicNotInContent);
-      const topic = topicOf('h5p.topic_id', body.h5p.topic_id);
-      if (topic.h5p_id !== body.h5p.h5p_id) throw invalidField('h5p.h5p_id', LearningMessages.h5pNotInTopic);
-      progress = recordH5pOutcome(progress, structure.topics, topic.id, body.h5p, now);
+      apply({ kind: 'h5p', topicId: body.h5p.topic_id, outcome: body.h5p }, 'h5p.topic_id', 'h5p.h5p_id');
     }
-    if (body.skipped_topic_id !== undefined) {
-      const topic = topicOf('skipped_topic_id', body.skipped_topic_id);
-      if (!topic.skippable) throw invalidField('skipped_topic_id', TOPIC_NOT_SKIPPABLE);
-      progress = skipTopic(progress, structure.topics, body.skipped_topic_id);
-    }
+    if (body.skipped_topic_id !== undefined)
+      apply({ kind: 'skip', topicId: body.skipped_topic_id }, 'skipped_topic_id');
     // SCORM: scorm-completion.ts keeps each SCO's CMI (body.sco names the SCO) and rolls the SCOs up.
     const scorm =
       row.content_type === 'scorm' && body.cmi !== undefined

@@ -1,6 +1,7 @@
+import { LearningMessages } from '@cc/contracts';
 import type { AttemptProgress } from '../db/schema';
 import type { StructureTopic } from './queries';
-import { H5P_PASS_MARK, judgeOutcome, verdictFlag } from './verdict';
+import { H5P_PASS_MARK, h5pMustBePassed, judgeOutcome, verdictFlag } from './verdict';
 
 /**
  * The rules of working through an elearning content (issue 4 item 2, spec 2 §3 Topic: hidden, skippable, is_child):
@@ -153,17 +154,75 @@ export function recordH5pOutcome(
 }
 
 /**
- * Whether the learner may mark a topic complete by hand: not a topic whose H5P item has a failed verdict on
- * record (its best outcome is a fail), since that would pass wrong answers. A topic whose item reported nothing to
- * judge (a video, an accordion) is completed by hand like a reading topic.
+ * Why the learner may not mark a topic complete by hand ("Mark complete" online, "I have read" offline), or null
+ * when they may. Not a topic whose H5P item must be passed (a graded task, verdict.ts h5pMustBePassed) and was not
+ * passed: only the pass completes it. Not a topic whose item has a failed verdict on record (its best outcome is a
+ * fail), since that would pass wrong answers. A topic whose item has nothing to judge (a video, an accordion) is
+ * completed by hand like a reading topic, and one whose item was passed is already complete.
  */
-export function h5pBlocksManualCompletion(
+export function manualCompletionRefusal(
   progress: Required<AttemptProgress>,
   topic: StructureTopic,
-): boolean {
-  if (topic.h5p_id === null) return false;
+): string | null {
+  if (topic.h5p_id === null) return null;
   const recorded = progress.h5p_results[String(topic.id)];
-  return recorded !== undefined && recorded.h5p_id === topic.h5p_id && recorded.success === false;
+  const own = recorded !== undefined && recorded.h5p_id === topic.h5p_id ? recorded : undefined;
+  if (own?.success === true) return null;
+  if (own?.success === false || h5pMustBePassed(topic.h5p_library)) return LearningMessages.h5pNotPassed;
+  return null;
+}
+
+/** One thing a learner did in an attempt: marked a topic complete, skipped one, or reported an H5P outcome. */
+export type ProgressStep =
+  | { kind: 'complete'; topicId: number }
+  | { kind: 'skip'; topicId: number }
+  | { kind: 'h5p'; topicId: number; outcome: H5pOutcome };
+
+/** Why a step is refused: about its topic, or about the H5P item it names. */
+export interface StepRefusal {
+  on: 'topic' | 'h5p_id';
+  message: string;
+}
+
+/**
+ * The one place a learner's step is checked and applied, for the online routes (attempts-service.ts updateAttempt,
+ * which answers a refusal with 422) and for an attempt synced from a device (offline/grading.ts, which refuses that
+ * step alone and applies the rest). The topic must be one of the content's shown topics, only a skippable topic is
+ * skipped, an H5P outcome must name its topic's item, and completion by hand follows manualCompletionRefusal.
+ */
+export function applyStep(
+  progress: Required<AttemptProgress>,
+  topics: readonly StructureTopic[],
+  step: ProgressStep,
+  now: Date,
+): { progress: Required<AttemptProgress> } | { refused: StepRefusal } {
+  const topic = visibleTopic(topics, step.topicId);
+  if (!topic) return { refused: { on: 'topic', message: LearningMessages.topicNotInContent } };
+  if (step.kind === 'complete') {
+    const refusal = manualCompletionRefusal(progress, topic);
+    if (refusal) return { refused: { on: 'topic', message: refusal } };
+    return { progress: completeTopic(progress, topics, topic.id) };
+  }
+  if (step.kind === 'skip') {
+    if (!topic.skippable) return { refused: { on: 'topic', message: TOPIC_NOT_SKIPPABLE } };
+    return { progress: skipTopic(progress, topics, topic.id) };
+  }
+  if (topic.h5p_id !== step.outcome.h5p_id)
+    return { refused: { on: 'h5p_id', message: LearningMessages.h5pNotInTopic } };
+  return { progress: recordH5pOutcome(progress, topics, topic.id, step.outcome, now) };
+}
+
+/**
+ * An attempt's score: the mean of each quiz's best score and each H5P item's recorded score (0..100, two decimals),
+ * or null when nothing was scored.
+ */
+export function attemptScore(
+  quizScores: readonly number[],
+  progress: Required<AttemptProgress>,
+  topics: readonly StructureTopic[],
+): number | null {
+  const scores = [...quizScores, ...h5pScores(progress, topics)];
+  return scores.length ? Math.round((scores.reduce((a, b) => a + b, 0) / scores.length) * 100) / 100 : null;
 }
 
 /** Scores (0..100) of the H5P outcomes recorded on the content's shown topics, for the attempt's score. */

@@ -35,6 +35,8 @@ export interface StructureTopic {
   skippable: boolean;
   is_child: boolean;
   h5p_id: number | null;
+  /** The H5P item's main library (h5ps.library), which says whether it must be passed (verdict.ts h5pMustBePassed). */
+  h5p_library: string | null;
 }
 
 /** The lessons' topics in reading order (lesson position, then topic position) and the quizzes of a content. */
@@ -44,7 +46,16 @@ export async function contentStructure(db: Db, contentId: number) {
       .selectFrom('content_lessons as cl')
       .innerJoin('lesson_topics as lt', 'lt.lesson_id', 'cl.lesson_id')
       .innerJoin('topics as t', 't.id', 'lt.topic_id')
-      .select(['t.id', 'cl.lesson_id', 't.hidden', 't.skippable', 't.is_child', 't.h5p_id'])
+      .leftJoin('h5ps as h', 'h.id', 't.h5p_id')
+      .select([
+        't.id',
+        'cl.lesson_id',
+        't.hidden',
+        't.skippable',
+        't.is_child',
+        't.h5p_id',
+        'h.library as h5p_library',
+      ])
       .where('cl.content_id', '=', contentId)
       .orderBy('cl.position')
       .orderBy('cl.lesson_id')

@@ -28,6 +28,7 @@ export async function lessonsWithTopics(db: Db, contentId: number) {
         't.resources',
         'h.id as h5p_id',
         'h.title as h5p_title',
+        'h.library as h5p_library',
       ])
       .where('cl.content_id', '=', contentId)
       .where('t.hidden', '=', false)

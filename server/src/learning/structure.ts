@@ -3,6 +3,7 @@ import { getAttempt } from './attempts-service';
 import { learnerClauses } from './learner';
 import { passedQuizIds } from './queries';
 import { contentQuizzes, courseContents, lessonsWithTopics } from './structure-queries';
+import { h5pMustBePassed } from './verdict';
 
 /**
  * GET /attempts/{id}/structure: what the attempt player shows (spec 1 §2 /attempt/{id}, /cattempt/{id}). The learner
@@ -36,7 +37,11 @@ export async function attemptStructure(ctx: Ctx, id: number) {
           hidden: t.hidden,
           skippable: t.skippable,
           is_child: t.is_child,
-          h5p: t.h5p_id === null ? null : { id: t.h5p_id, title: t.h5p_title ?? '' },
+          // must_pass: a graded task completes its topic only by a pass (verdict.ts), so no "Mark complete".
+          h5p:
+            t.h5p_id === null
+              ? null
+              : { id: t.h5p_id, title: t.h5p_title ?? '', must_pass: h5pMustBePassed(t.h5p_library) },
           resources: t.resources ?? [],
         })),
     })),

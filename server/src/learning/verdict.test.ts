@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { H5P_PASS_MARK, judgeOutcome, verdictFlag } from './verdict';
+import { H5P_PASS_MARK, h5pMustBePassed, judgeOutcome, verdictFlag } from './verdict';
 
 describe('judgeOutcome: one rule for every verdict', () => {
   it('an explicit verdict counts, whatever the score', () => {
@@ -32,5 +32,21 @@ describe('judgeOutcome: one rule for every verdict', () => {
     expect(verdictFlag('passed')).toBe(true);
     expect(verdictFlag('failed')).toBe(false);
     expect(verdictFlag('unjudged')).toBeNull();
+  });
+});
+
+describe('h5pMustBePassed: a graded H5P task completes its topic only by a pass', () => {
+  it('reads the machine name of the main library, with or without its version', () => {
+    expect(h5pMustBePassed('H5P.MultiChoice 1.16')).toBe(true);
+    expect(h5pMustBePassed('H5P.Blanks')).toBe(true);
+    expect(h5pMustBePassed('H5P.DragQuestion 1.14')).toBe(true);
+    expect(h5pMustBePassed('H5P.TrueFalse 1.8')).toBe(true);
+  });
+
+  it('an item with nothing to pass (or no package) is completed by hand', () => {
+    expect(h5pMustBePassed('H5P.Accordion 1.0')).toBe(false);
+    expect(h5pMustBePassed('H5P.MultiChoiceX 1.0')).toBe(false);
+    expect(h5pMustBePassed(null)).toBe(false);
+    expect(h5pMustBePassed('')).toBe(false);
   });
 });

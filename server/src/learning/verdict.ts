@@ -41,3 +41,47 @@ export function judgeOutcome(reported: ReportedOutcome, passMark: number): Verdi
 export function verdictFlag(verdict: Verdict): boolean | null {
   return verdict === 'unjudged' ? null : verdict === 'passed';
 }
+
+/**
+ * H5P content types that are graded tasks (H5P's question contract: the instance reports a score out of a maximum,
+ * and H5P core marks it a task). A topic holding one of these is completed by passing the item, never by the
+ * learner saying they have read it: online (PATCH /attempts/{id} completed_topic_id) and offline (a synced "I have
+ * read") alike (progress.ts manualCompletionRefusal). The web's player also asks the running item whether it has a
+ * max score (h5p-frame.js 'scored'), which covers containers (Course Presentation, Interactive Video, Column…) that
+ * are graded only when they hold questions; the server cannot tell those from the package's name, so they are not
+ * listed here and a failed outcome of theirs blocks completion by hand as before.
+ */
+export const GRADED_H5P_TYPES: ReadonlySet<string> = new Set([
+  'H5P.ArithmeticQuiz',
+  'H5P.Blanks',
+  'H5P.Crossword',
+  'H5P.Dictation',
+  'H5P.DragQuestion',
+  'H5P.DragText',
+  'H5P.Essay',
+  'H5P.FindTheWords',
+  'H5P.ImageHotspotQuestion',
+  'H5P.ImageMultipleHotspotQuestion',
+  'H5P.ImagePair',
+  'H5P.ImageSequencing',
+  'H5P.MarkTheWords',
+  'H5P.MultiChoice',
+  'H5P.MultiMediaChoice',
+  'H5P.QuestionSet',
+  'H5P.SingleChoiceSet',
+  'H5P.SortParagraphs',
+  'H5P.SpeakTheWords',
+  'H5P.SpeakTheWordsSet',
+  'H5P.Summary',
+  'H5P.TrueFalse',
+]);
+
+/**
+ * Whether an H5P item must be passed to complete its topic, from its main library as the package names it
+ * (h5ps.library: "H5P.MultiChoice 1.16", the machine name and version). An item without a package (a video id) has
+ * nothing to pass.
+ */
+export function h5pMustBePassed(library: string | null | undefined): boolean {
+  if (!library) return false;
+  return GRADED_H5P_TYPES.has(library.trim().split(/\s+/)[0] ?? '');
+}

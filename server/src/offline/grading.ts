@@ -1,16 +1,12 @@
-import type { AttemptProgress, SyncOfflineAttemptBody } from '@cc/contracts';
+import {
+  type AttemptProgress,
+  LearningMessages,
+  type OfflineRefusal,
+  type SyncOfflineAttemptBody,
+} from '@cc/contracts';
 import type { z } from 'zod';
 import type { Db } from '../db/connect';
-import {
-  completeTopic,
-  h5pBlocksManualCompletion,
-  h5pScores,
-  isDone,
-  normaliseProgress,
-  recordH5pOutcome,
-  skipTopic,
-  visibleTopic,
-} from '../learning/progress';
+import { applyStep, attemptScore, isDone, normaliseProgress, type ProgressStep } from '../learning/progress';
 import { contentStructure, quizQuestions } from '../learning/queries';
 import { scoreQuiz } from '../learning/quizzes-service';
 import {
@@ -33,22 +29,28 @@ export interface GradedQuiz {
   submittedAt: Date;
 }
 
+/** A step of the synced attempt the rules do not allow: not applied, named with its reason for the learner. */
+export type Refusal = OfflineRefusal;
+
 export interface Graded {
   status: 'passed' | 'failed' | 'completed' | 'incomplete';
   score: number | null;
   progress: Record<string, unknown>;
   cmi: Record<string, unknown>;
   quizzes: GradedQuiz[];
+  refused: Refusal[];
 }
 
-const mean = (xs: number[]) =>
-  xs.length ? Math.round((xs.reduce((a, b) => a + b, 0) / xs.length) * 100) / 100 : null;
-
 /**
- * An e-learning attempt taken offline, judged by the same rules as online (learning/progress.ts, quizzes-service.ts
- * scoreQuiz against the answers held on the server). What the content no longer holds (a topic or quiz removed
- * since the download) is not judged but stays in the stored payload: a content change must not make a sync fail
- * for ever and strand the learner's data on the device.
+ * An e-learning attempt taken offline, judged by the rules the online routes apply, not a copy of them: each step
+ * (H5P outcome, topic completed, topic skipped) goes through learning/progress.ts applyStep, quizzes through
+ * quizzes-service.ts scoreQuiz against the answers held on the server, completion through isDone and the score
+ * through attemptScore. A step the rules refuse (an "I have read" on a topic whose H5P item must be passed, a topic
+ * or quiz the content no longer holds) is not applied and is returned with its reason; the rest of the attempt is
+ * judged and kept, so one refused step never strands the learner's other work on the device.
+ *
+ * Steps are applied in the order the online player would send them: the H5P outcomes first (a pass completes its
+ * topic), then the topics marked read, then the skipped ones.
  */
 export async function gradeElearning(
   db: Db | Trx,
@@ -58,23 +60,20 @@ export async function gradeElearning(
 ): Promise<Graded> {
   const structure = await contentStructure(db as Db, contentId);
   let progress: Required<AttemptProgress> = normaliseProgress(undefined);
-  const shown = (id: number) => visibleTopic(structure.topics, id);
-  for (const h5p of body.h5p) {
-    const topic = shown(h5p.topic_id);
-    if (topic && topic.h5p_id === h5p.h5p_id)
-      progress = recordH5pOutcome(progress, structure.topics, topic.id, h5p, at);
-  }
-  for (const id of body.completed_topic_ids) {
-    const topic = shown(id);
-    if (topic && !h5pBlocksManualCompletion(progress, topic))
-      progress = completeTopic(progress, structure.topics, id);
-  }
-  for (const id of body.skipped_topic_ids) {
-    const topic = shown(id);
-    if (topic?.skippable) progress = skipTopic(progress, structure.topics, id);
-  }
+  const refused: Refusal[] = [];
+  const apply = (step: ProgressStep, item: Refusal['item']) => {
+    const applied = applyStep(progress, structure.topics, step, at);
+    if ('refused' in applied) refused.push({ item, id: step.topicId, message: applied.refused.message });
+    else progress = applied.progress;
+  };
+  for (const h5p of body.h5p) apply({ kind: 'h5p', topicId: h5p.topic_id, outcome: h5p }, 'h5p');
+  for (const id of body.completed_topic_ids) apply({ kind: 'complete', topicId: id }, 'completed_topic');
+  for (const id of body.skipped_topic_ids) apply({ kind: 'skip', topicId: id }, 'skipped_topic');
 
   const quizzes: GradedQuiz[] = [];
+  for (const key of Object.keys(body.quiz_responses))
+    if (!structure.quizzes.some((q) => String(q.id) === key))
+      refused.push({ item: 'quiz', id: Number(key), message: LearningMessages.quizNotInContent });
   for (const quiz of structure.quizzes) {
     const responses = body.quiz_responses[String(quiz.id)];
     if (!responses) continue;
@@ -96,13 +95,17 @@ export async function gradeElearning(
     structure.quizzes.map((q) => q.id),
     passedQuizzes,
   );
-  const score = mean(quizzes.map((q) => q.score).concat(h5pScores(progress, structure.topics)));
+  const score = attemptScore(
+    quizzes.map((q) => q.score),
+    progress,
+    structure.topics,
+  );
   const status = done
     ? 'passed'
     : body.completed_at !== null && quizzes.some((q) => !q.passed)
       ? 'failed'
       : 'incomplete';
-  return { status, score: done || status === 'failed' ? score : null, progress, cmi: {}, quizzes };
+  return { status, score: done || status === 'failed' ? score : null, progress, cmi: {}, quizzes, refused };
 }
 
 /**
@@ -116,7 +119,15 @@ export async function gradeScorm(db: Db | Trx, contentId: number, body: SyncBody
     .where('content_id', '=', contentId)
     .executeTakeFirst();
   const items: Record<string, Record<string, unknown>> = {};
-  if (!pkg) return { status: 'incomplete', score: null, progress: {}, cmi: { items: body.cmi }, quizzes: [] };
+  if (!pkg)
+    return {
+      status: 'incomplete',
+      score: null,
+      progress: {},
+      cmi: { items: body.cmi },
+      quizzes: [],
+      refused: [],
+    };
   const launchable = pkg.items.filter((i) => i.launch_path !== null);
   for (const [identifier, cmi] of Object.entries(body.cmi)) {
     const item = launchable.find((i) => i.identifier === identifier);
@@ -127,6 +138,6 @@ export async function gradeScorm(db: Db | Trx, contentId: number, body: SyncBody
     requiredItems(pkg.items).map((i) => items[i.identifier]?.outcome as ScoOutcome | undefined),
   );
   const cmi = { items };
-  if (!outcome) return { status: 'incomplete', score: null, progress: {}, cmi, quizzes: [] };
-  return { status: outcome.status, score: outcome.score, progress: {}, cmi, quizzes: [] };
+  if (!outcome) return { status: 'incomplete', score: null, progress: {}, cmi, quizzes: [], refused: [] };
+  return { status: outcome.status, score: outcome.score, progress: {}, cmi, quizzes: [], refused: [] };
 }

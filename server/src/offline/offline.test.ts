@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { OfflineMessages, ContentPerm as P, PERMISSIONS } from '@cc/contracts';
+import { LearningMessages, OfflineMessages, ContentPerm as P, PERMISSIONS } from '@cc/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildH5p } from '../../test/content-factories';
 import { bearer, buildEntity, buildUser, clientFor } from '../../test/factories';
@@ -7,6 +7,7 @@ import { createHarness, type Harness } from '../../test/harness';
 import { buildContent, buildLesson, buildQuiz } from '../../test/learning-factories';
 import { multipart, scorm12Package } from '../../test/package-factories';
 import { describeRaces, parallel } from '../../test/parallel';
+import { TOPIC_NOT_SKIPPABLE } from '../learning/progress';
 import { personalTokenHeaders } from '../tokens/tenancy-tokens';
 
 let h: Harness;
@@ -558,9 +559,261 @@ describe('POST /api/offline/attempts with H5P outcomes', () => {
     const wrongItem = await send([{ topic_id: topic.id, h5p_id: other.id, score_scaled: 1, success: true }]);
     expect(wrongItem.statusCode, wrongItem.body).toBe(201);
     expect(wrongItem.json().data).toMatchObject({ status: 'incomplete', counted: false });
+    expect(wrongItem.json().data.refused).toEqual([
+      { item: 'h5p', id: topic.id, message: LearningMessages.h5pNotInTopic },
+    ]);
     const full = await send([{ topic_id: topic.id, h5p_id: item.id, score_scaled: 1 }]);
     expect(full.json().data).toMatchObject({ status: 'passed', counted: true, score: 100 });
     expect(await resultsOf(learner.id, content.course_id)).toHaveLength(1);
+  });
+});
+
+describe('POST /api/offline/attempts follows the online completion rules (issue 28 §3)', () => {
+  const MUST_PASS = 'H5P.MultiChoice 1.16';
+
+  /**
+   * E-learning content with a reading topic, a required topic holding an H5P item that must be passed (a graded
+   * task: multiple choice) and a skippable topic holding the same item, plus a one-question quiz.
+   */
+  async function mustPassSetup() {
+    const entity = await buildEntity(h.db);
+    const learner = await buildUser(h.db, { entityId: entity.id, permissions: [] });
+    const content = await buildContent(h.db, entity.id, { courseTitle: 'Infection control' });
+    const item = await buildH5p(h.db, entity.id, { title: 'Hand hygiene check', library: MUST_PASS });
+    const { topics } = await buildLesson(h.db, content.id, entity.id, [
+      { title: 'Read me' },
+      { title: 'Try it' },
+      { title: 'Extra practice', skippable: true },
+    ]);
+    const [reading, activity, extra] = topics as [(typeof topics)[0], (typeof topics)[0], (typeof topics)[0]];
+    await h.db
+      .updateTable('topics')
+      .set({ h5p_id: item.id })
+      .where('id', 'in', [activity.id, extra.id])
+      .execute();
+    const { quiz, questions } = await buildQuiz(h.db, content.id, entity.id, [
+      { answers: ['Wash', 'Skip'], correct: [0] },
+    ]);
+    const right = Object.fromEntries(
+      questions.map((q) => [String(q.id), q.answers.filter((a) => a.is_correct).map((a) => a.id)]),
+    );
+    const call = await as(learner.id);
+    const d = (await call('POST', '/api/offline/downloads', { content_id: content.id })).json().data;
+    const send = (b: Record<string, unknown>, uuid = randomUUID()) =>
+      call('POST', '/api/offline/attempts', {
+        client_uuid: uuid,
+        download_id: d.download_id,
+        content_id: content.id,
+        started_at: new Date().toISOString(),
+        completed_at: new Date().toISOString(),
+        ...b,
+      });
+    return { learner, content, item, reading, activity, extra, quiz, right, d, send };
+  }
+
+  it('refuses "I have read" on a topic whose H5P item must be passed: no pass, no certificate, the reason in the answer', async () => {
+    const { learner, content, item, reading, activity, quiz, right, d, send } = await mustPassSetup();
+    const uuid = randomUUID();
+    const body = {
+      completed_topic_ids: [reading.id, activity.id],
+      quiz_responses: { [String(quiz.id)]: right },
+    };
+    const res = await send(body, uuid);
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().data).toMatchObject({
+      status: 'incomplete',
+      counted: false,
+      rule: 'offline_incomplete',
+      attempt_id: null,
+      refused: [{ item: 'completed_topic', id: activity.id, message: LearningMessages.h5pNotPassed }],
+    });
+    expect(await resultsOf(learner.id, content.course_id)).toEqual([]);
+    expect(await latestOf(learner.id, content.course_id)).toBeUndefined();
+    // A resend (the answer was lost on the way) gives the same refusal.
+    const again = await send(body, uuid);
+    expect(again.statusCode).toBe(200);
+    expect(again.json().data).toEqual(res.json().data);
+
+    // Passing the item on the device completes the topic; "I have read" on a passed topic is no longer refused.
+    const passed = await send({
+      ...body,
+      h5p: [{ topic_id: activity.id, h5p_id: item.id, score_scaled: 1, success: true }],
+    });
+    expect(passed.json().data).toMatchObject({ status: 'passed', counted: true, refused: [] });
+    expect(await resultsOf(learner.id, content.course_id)).toHaveLength(1);
+
+    // The copy tells the device the item must be passed, so it offers no "I have read" for it.
+    const topicsOnDevice = d.lessons[0].topics as { id: number; h5p: { must_pass?: boolean } | null }[];
+    expect(topicsOnDevice.map((t) => t.h5p?.must_pass ?? null)).toEqual([null, true, true]);
+  });
+
+  it('refuses only the steps the rules do not allow and applies the rest of the attempt', async () => {
+    const { learner, content, item, reading, activity, extra, quiz, right, send } = await mustPassSetup();
+    const res = await send({
+      h5p: [
+        { topic_id: activity.id, h5p_id: item.id + 1000, score_scaled: 1, success: true },
+        { topic_id: activity.id, h5p_id: item.id, score_scaled: 1, success: true },
+      ],
+      completed_topic_ids: [reading.id, extra.id],
+      skipped_topic_ids: [reading.id, 999_999],
+      quiz_responses: { [String(quiz.id)]: right, '999999': {} },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const outcome = res.json().data;
+    expect(outcome).toMatchObject({ status: 'passed', counted: true, score: 100, rule: 'only_pass' });
+    expect(outcome.refused).toEqual([
+      { item: 'h5p', id: activity.id, message: LearningMessages.h5pNotInTopic },
+      { item: 'completed_topic', id: extra.id, message: LearningMessages.h5pNotPassed },
+      { item: 'skipped_topic', id: reading.id, message: TOPIC_NOT_SKIPPABLE },
+      { item: 'skipped_topic', id: 999_999, message: LearningMessages.topicNotInContent },
+      { item: 'quiz', id: 999_999, message: LearningMessages.quizNotInContent },
+    ]);
+    const attempt = (await attemptsOf(learner.id, content.id)).find((a) => a.id === outcome.attempt_id);
+    expect(attempt?.progress.completed_topic_ids?.sort()).toEqual([reading.id, activity.id].sort());
+    expect(attempt?.progress.skipped_topic_ids).toEqual([]);
+    const sheets = await h.db
+      .selectFrom('quiz_attempts')
+      .select(['quiz_id', 'passed'])
+      .where('attempt_id', '=', outcome.attempt_id)
+      .execute();
+    expect(sheets).toEqual([{ quiz_id: quiz.id, passed: true }]);
+    const stored = await h.db
+      .selectFrom('offline_attempts')
+      .select('refused')
+      .where('client_uuid', '=', outcome.client_uuid)
+      .executeTakeFirstOrThrow();
+    expect(stored.refused).toEqual(outcome.refused);
+  });
+
+  /**
+   * One learner takes the steps online (PATCH /attempts/{id}, one step a request, in the order a synced attempt is
+   * applied: H5P outcomes, topics completed, topics skipped), another sends the same steps as an offline attempt.
+   * Both must reach the same verdict: the same steps refused with the same reason, the same pass or not, the same
+   * result and the same completed topics.
+   */
+  type Step =
+    | { h5p: { score_scaled?: number; success?: boolean } }
+    | { complete: 'reading' | 'activity' }
+    | { skip: 'reading' | 'activity' };
+  const cases: { name: string; library: string | null; steps: Step[] }[] = [
+    {
+      name: 'read everything, item not played',
+      library: MUST_PASS,
+      steps: [{ complete: 'reading' }, { complete: 'activity' }],
+    },
+    {
+      name: 'item failed, then read',
+      library: MUST_PASS,
+      steps: [
+        { h5p: { score_scaled: 0.4, success: false } },
+        { complete: 'reading' },
+        { complete: 'activity' },
+      ],
+    },
+    {
+      name: 'a score below full marks without a verdict, then read',
+      library: MUST_PASS,
+      steps: [{ h5p: { score_scaled: 0.9 } }, { complete: 'reading' }, { complete: 'activity' }],
+    },
+    {
+      name: 'item passed',
+      library: MUST_PASS,
+      steps: [{ h5p: { score_scaled: 1, success: true } }, { complete: 'reading' }],
+    },
+    {
+      name: 'full marks without a verdict',
+      library: MUST_PASS,
+      steps: [{ h5p: { score_scaled: 1 } }, { complete: 'activity' }, { complete: 'reading' }],
+    },
+    {
+      name: 'an item with nothing to pass, read',
+      library: null,
+      steps: [{ complete: 'reading' }, { complete: 'activity' }],
+    },
+    {
+      name: 'an item with nothing to pass, failed, then read',
+      library: null,
+      steps: [
+        { h5p: { score_scaled: 0, success: false } },
+        { complete: 'reading' },
+        { complete: 'activity' },
+      ],
+    },
+    {
+      name: 'a topic that is not skippable skipped',
+      library: null,
+      steps: [{ complete: 'activity' }, { skip: 'reading' }],
+    },
+  ];
+
+  it.each(cases)('records the same verdict offline as online: $name', async ({ library, steps }) => {
+    const entity = await buildEntity(h.db);
+    const content = await buildContent(h.db, entity.id);
+    const item = await buildH5p(h.db, entity.id, { library });
+    const { topics } = await buildLesson(h.db, content.id, entity.id, [
+      { title: 'Read me' },
+      { title: 'Try it' },
+    ]);
+    const [reading, activity] = topics as [(typeof topics)[0], (typeof topics)[0]];
+    await h.db.updateTable('topics').set({ h5p_id: item.id }).where('id', '=', activity.id).execute();
+    const idOf = { reading: reading.id, activity: activity.id };
+
+    // Online: one PATCH a step; a refused step answers 422 with its reason and changes nothing.
+    const online = await buildUser(h.db, { entityId: entity.id, permissions: [] });
+    const onlineCall = await as(online.id);
+    let attempt = (
+      await onlineCall('POST', `/api/users/${online.id}/attempts`, { content_id: content.id })
+    ).json().data;
+    const onlineRefused: string[] = [];
+    for (const step of steps) {
+      const patch =
+        'h5p' in step
+          ? { h5p: { topic_id: activity.id, h5p_id: item.id, ...step.h5p } }
+          : 'complete' in step
+            ? { completed_topic_id: idOf[step.complete] }
+            : { skipped_topic_id: idOf[step.skip] };
+      const res = await onlineCall('PATCH', `/api/attempts/${attempt.id}`, {
+        version: attempt.version,
+        ...patch,
+      });
+      if (res.statusCode === 422)
+        onlineRefused.push(...(Object.values(res.json().errors).flat() as string[]));
+      else {
+        expect(res.statusCode, res.body).toBe(200);
+        attempt = res.json().data;
+      }
+    }
+
+    // Offline: the same steps in one synced attempt.
+    const offline = await buildUser(h.db, { entityId: entity.id, permissions: [] });
+    const offlineCall = await as(offline.id);
+    const d = (await offlineCall('POST', '/api/offline/downloads', { content_id: content.id })).json().data;
+    const sync = await offlineCall('POST', '/api/offline/attempts', {
+      client_uuid: randomUUID(),
+      download_id: d.download_id,
+      content_id: content.id,
+      started_at: new Date().toISOString(),
+      completed_at: new Date().toISOString(),
+      h5p: steps.flatMap((s) => ('h5p' in s ? [{ topic_id: activity.id, h5p_id: item.id, ...s.h5p }] : [])),
+      completed_topic_ids: steps.flatMap((s) => ('complete' in s ? [idOf[s.complete]] : [])),
+      skipped_topic_ids: steps.flatMap((s) => ('skip' in s ? [idOf[s.skip]] : [])),
+    });
+    expect(sync.statusCode, sync.body).toBe(201);
+    const outcome = sync.json().data;
+
+    expect(outcome.refused.map((r: { message: string }) => r.message)).toEqual(onlineRefused);
+    expect(outcome.status === 'passed').toBe(attempt.status === 'passed');
+    const shape = (rows: Awaited<ReturnType<typeof resultsOf>>) =>
+      rows.map((r) => ({ type: r.type, passed: r.passed, score: r.score === null ? null : Number(r.score) }));
+    expect(shape(await resultsOf(offline.id, content.course_id))).toEqual(
+      shape(await resultsOf(online.id, content.course_id)),
+    );
+    if (outcome.attempt_id !== null) {
+      const [offlineAttempt] = await attemptsOf(offline.id, content.id);
+      expect(offlineAttempt?.progress.completed_topic_ids?.sort()).toEqual(
+        attempt.progress.completed_topic_ids.sort(),
+      );
+    }
   });
 });
 

@@ -1,3 +1,4 @@
+import type { OfflineRefusal } from '@cc/contracts';
 import type { Db } from '../db/connect';
 import type { Trx } from '../results/queries';
 import type { OfflineAttemptStatus } from './schema';
@@ -151,6 +152,7 @@ export async function settleOfflineAttempt(
     completedAt: Date | null;
     counted: boolean;
     rule: string;
+    refused: OfflineRefusal[];
   },
 ) {
   await trx
@@ -162,6 +164,7 @@ export async function settleOfflineAttempt(
       completed_at: s.completedAt,
       counted: s.counted,
       rule: s.rule,
+      refused: JSON.stringify(s.refused),
     })
     .where('id', '=', id)
     .execute();

@@ -1,3 +1,4 @@
+import type { OfflineRefusal } from '@cc/contracts';
 import type { ColumnType, Generated } from 'kysely';
 
 type DefaultTimestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -32,6 +33,8 @@ export interface OfflineAttemptsTable {
   score: ColumnType<string | null, number | string | null | undefined, number | string | null>;
   counted: Generated<boolean>;
   rule: Generated<string>;
+  /** Migration 041: the steps the rules refused, with their reasons (contracts OfflineRefusal). */
+  refused: Json<OfflineRefusal[]>;
   synced_at: DefaultTimestamp;
 }
 

@@ -6,6 +6,7 @@ import {
   type OfflineDownload,
   OfflineMessages,
   type OfflinePackage,
+  type OfflineRefusal,
   type OfflineSyncOutcome,
   type SyncOfflineAttemptBody,
 } from '@cc/contracts';
@@ -16,6 +17,7 @@ import { assertPrerequisites } from '../learning/attempts-service';
 import { learnerClauses } from '../learning/learner';
 import { findContentForLearner } from '../learning/queries';
 import { lessonsWithTopics } from '../learning/structure-queries';
+import { h5pMustBePassed } from '../learning/verdict';
 import { packagePrefix } from '../packages/files';
 import { LAUNCH_TTL_SECONDS } from '../packages/launch';
 import { PACKAGE_TYPES } from '../packages/routes';
@@ -185,7 +187,10 @@ export async function createOfflineDownload(ctx: Ctx, contentId: number): Promis
           body_html: t.body_html ?? '',
           skippable: t.skippable,
           is_child: t.is_child,
-          h5p: t.h5p_id === null ? null : { id: t.h5p_id, title: t.h5p_title ?? '' },
+          h5p:
+            t.h5p_id === null
+              ? null
+              : { id: t.h5p_id, title: t.h5p_title ?? '', must_pass: h5pMustBePassed(t.h5p_library) },
         })),
     })),
     quizzes,
@@ -206,6 +211,7 @@ function presentOutcome(row: {
   rule: string;
   completed_at: Date | null;
   synced_at: Date;
+  refused: OfflineRefusal[];
 }): OfflineSyncOutcome {
   return {
     client_uuid: row.client_uuid,
@@ -216,6 +222,7 @@ function presentOutcome(row: {
     rule: row.rule as OfflineSyncOutcome['rule'],
     completed_at: row.completed_at?.toISOString() ?? null,
     synced_at: row.synced_at.toISOString(),
+    refused: row.refused,
   };
 }
 
@@ -226,6 +233,8 @@ function presentOutcome(row: {
  * own when finished (beside any attempt made online meanwhile, never over it), lets decideOfflineOutcome say whether
  * it gives the learner's result (under the (user, course) results lock, so it sees every pass committed before),
  * and records that result like an online completion (recordResult: latest_results, listeners such as pathways).
+ * A step the online rules refuse (grading.ts: an "I have read" on a topic whose H5P item must be passed…) is not
+ * applied: it is stored and answered with its reason in `refused`, and the rest of the attempt is judged as usual.
  * The download must be the caller's (404) and for this content (422).
  */
 export async function syncOfflineAttempt(
@@ -322,6 +331,7 @@ export async function syncOfflineAttempt(
       completedAt: finished ? completedAt : null,
       counted: decision.counts,
       rule: decision.rule,
+      refused: graded.refused,
     });
     return true;
   });

@@ -290,7 +290,8 @@ function ElearningPlayer({
     const kept = attempt.progress.h5p_results?.[String(at.topic.id)];
     if (kept?.h5p_id === at.topic.h5p.id && kept.success === false)
       return 'Not passed yet: try the activity again. Passing it completes this topic.';
-    if (scoredTopics.has(at.topic.id)) return 'Answer the activity above: passing it completes this topic.';
+    if (at.topic.h5p.must_pass || scoredTopics.has(at.topic.id))
+      return 'Answer the activity above: passing it completes this topic.';
     return null;
   };
 

@@ -28,7 +28,8 @@ export interface StructureTopic {
   hidden: boolean;
   skippable: boolean;
   is_child: boolean;
-  h5p: { id: number; title: string } | null;
+  /** must_pass: a graded task, completed only by passing it (server/src/learning/verdict.ts h5pMustBePassed). */
+  h5p: { id: number; title: string; must_pass?: boolean } | null;
   resources: { title: string; url: string }[];
 }
 export interface StructureLesson {

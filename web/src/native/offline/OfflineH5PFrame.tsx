@@ -73,11 +73,14 @@ export function OfflineH5PFrame({
   topicId,
   h5p,
   onOutcome,
+  onScored,
 }: {
   stored: StoredDownload;
   topicId: number;
   h5p: { id: number; title: string };
   onOutcome: (outcome: OfflineH5pOutcome) => void;
+  /** Whether the running item is a scored activity (as online: H5PPlayer's onScored); not called when unknown. */
+  onScored?: (scored: boolean) => void;
 }) {
   const launch = offlineH5pLaunch(stored, h5p.id);
   const frameRef = useRef<HTMLIFrameElement>(null);
@@ -87,6 +90,8 @@ export function OfflineH5PFrame({
   const [json, setJson] = useState<Record<string, string> | null>(null);
   const outcomeRef = useRef(onOutcome);
   outcomeRef.current = onOutcome;
+  const scoredRef = useRef(onScored);
+  scoredRef.current = onScored;
   const uuid = launch?.uuid;
   const userId = stored.download.user_id;
   const jsonPaths = launch?.json.join('\n') ?? '';
@@ -127,7 +132,8 @@ export function OfflineH5PFrame({
             statement: statement as Record<string, unknown>,
           });
           setKept(true);
-        } else if (message.type === 'height') setHeight(Math.min(Math.max(message.height, 0), MAX_HEIGHT));
+        } else if (message.type === 'scored') scoredRef.current?.(message.scored);
+        else if (message.type === 'height') setHeight(Math.min(Math.max(message.height, 0), MAX_HEIGHT));
         else if (message.type === 'error') setProblem(true);
       },
     );

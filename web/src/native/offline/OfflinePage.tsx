@@ -6,6 +6,7 @@ import { useStore } from '../../app/store';
 import { Badge, Button, ButtonLink, Card, ConfirmDialog, EmptyState, PageHeader, Spinner } from '../../ui';
 import type { QueuedAttempt, StoredDownload, SyncedAttempt } from './library';
 import { OfflineSyncBanner } from './OfflineSyncBanner';
+import { RefusedSteps } from './RefusedSteps';
 import { getLibrary, removeFromDevice, syncStore } from './state';
 
 /** What the server decided, in the learner's words (server/src/offline/rules.ts). */
@@ -138,6 +139,7 @@ export default function OfflinePage() {
                   {RULE_TEXT[s.outcome.rule]}
                   {s.outcome.score !== null ? ` Score ${s.outcome.score}%.` : ''}
                 </p>
+                <RefusedSteps outcome={s.outcome} downloads={downloads ?? []} />
               </li>
             ))}
           </ul>

@@ -1,4 +1,4 @@
-import { OfflineMessages, type OfflineQuiz } from '@cc/contracts';
+import { OfflineMessages, type OfflineQuiz, type OfflineSyncOutcome } from '@cc/contracts';
 import { useEffect, useState } from 'react';
 import { useParams } from 'react-router';
 import { useAuth } from '../../app/auth';
@@ -7,8 +7,14 @@ import { TOPIC_BODY_CLASS } from '../../learning/topic-body';
 import { Button, ButtonLink, Card, EmptyState, PageHeader, Spinner } from '../../ui';
 import type { DraftAttempt, StoredDownload } from './library';
 import { appendH5pOutcome, OfflineH5PFrame } from './OfflineH5PFrame';
+import { RULE_TEXT } from './OfflinePage';
 import { OfflineScormPlayer } from './OfflineScormFrame';
+import { RefusedSteps } from './RefusedSteps';
 import { getLibrary, queueAttempt, syncNow } from './state';
+
+/** Where a topic is completed only by passing its activity: the learner plays it; the server marks it on sync. */
+export const OFFLINE_ACTIVITY_GATE =
+  'Answer the activity above: passing it completes this topic. It is marked when it reaches the server.';
 
 /** A fresh offline attempt: its uuid and start time are the device's, made once. */
 function newDraft(stored: StoredDownload): DraftAttempt {
@@ -97,7 +103,10 @@ export default function OfflinePlayerPage() {
   const [stored, setStored] = useState<StoredDownload | null | undefined>(undefined);
   const [draft, setDraft] = useState<DraftAttempt | null>(null);
   const [saved, setSaved] = useState<'queued' | 'synced' | null>(null);
+  const [outcome, setOutcome] = useState<OfflineSyncOutcome | null>(null);
   const [busy, setBusy] = useState(false);
+  /** Topics whose item said, while running, that it is a scored activity (as the online player asks it). */
+  const [scoredTopics, setScoredTopics] = useState<ReadonlySet<number>>(() => new Set());
 
   useEffect(() => {
     if (!user) return;
@@ -156,7 +165,14 @@ export default function OfflinePlayerPage() {
     setBusy(false);
     if (navigator.onLine) {
       const report = await syncNow(user.id).catch(() => null);
-      if (report && report.waiting === 0) setSaved('synced');
+      if (report && report.waiting === 0) {
+        setSaved('synced');
+        // What the server made of it, refused steps and their reasons included.
+        const synced = await getLibrary()
+          .listSynced(user.id)
+          .catch(() => []);
+        setOutcome(synced.find((s) => s.outcome.client_uuid === body.client_uuid)?.outcome ?? null);
+      }
     }
   }
 
@@ -167,7 +183,9 @@ export default function OfflinePlayerPage() {
         <Card data-testid="offline-finished">
           <p className="text-slate-800" role="status">
             {saved === 'synced' ? OfflineMessages.synced : OfflineMessages.queuedAttempt}
+            {outcome ? ` ${RULE_TEXT[outcome.rule]}` : ''}
           </p>
+          {outcome ? <RefusedSteps outcome={outcome} downloads={[stored]} /> : null}
           <div className="mt-3">
             <ButtonLink to="/offline">Back to offline learning</ButtonLink>
           </div>
@@ -176,6 +194,13 @@ export default function OfflinePlayerPage() {
     );
 
   const topics = download.lessons.flatMap((l) => l.topics.map((t) => ({ ...t, lesson: l.title })));
+  /**
+   * A topic completed only by passing its activity offers no "I have read": the server would refuse it on sync
+   * (server/src/learning/progress.ts manualCompletionRefusal), as online. The copy says so for graded items
+   * (must_pass); a running item that reports a max score is treated the same, as the online player does.
+   */
+  const mustPass = (topic: (typeof topics)[number]) =>
+    Boolean(topic.h5p?.must_pass) || scoredTopics.has(topic.id);
   return (
     <>
       <PageHeader
@@ -204,25 +229,40 @@ export default function OfflinePlayerPage() {
               topicId={topic.id}
               h5p={topic.h5p}
               onOutcome={(outcome) => change((b) => ({ ...b, h5p: appendH5pOutcome(b.h5p ?? [], outcome) }))}
+              onScored={(scored) =>
+                setScoredTopics((prev) => {
+                  if (prev.has(topic.id) === scored) return prev;
+                  const next = new Set(prev);
+                  if (scored) next.add(topic.id);
+                  else next.delete(topic.id);
+                  return next;
+                })
+              }
             />
           ) : null}
-          <label className="mt-3 flex items-center gap-2 text-sm font-medium text-slate-800">
-            <input
-              type="checkbox"
-              checked={completed.includes(topic.id)}
-              onChange={(e) => {
-                const checked = e.target.checked;
-                change((b) => {
-                  const ids = b.completed_topic_ids ?? [];
-                  return {
-                    ...b,
-                    completed_topic_ids: checked ? [...ids, topic.id] : ids.filter((id) => id !== topic.id),
-                  };
-                });
-              }}
-            />
-            I have read "{topic.title}"
-          </label>
+          {mustPass(topic) ? (
+            <p className="mt-3 text-sm text-slate-700" data-testid="activity-gate">
+              {OFFLINE_ACTIVITY_GATE}
+            </p>
+          ) : (
+            <label className="mt-3 flex items-center gap-2 text-sm font-medium text-slate-800">
+              <input
+                type="checkbox"
+                checked={completed.includes(topic.id)}
+                onChange={(e) => {
+                  const checked = e.target.checked;
+                  change((b) => {
+                    const ids = b.completed_topic_ids ?? [];
+                    return {
+                      ...b,
+                      completed_topic_ids: checked ? [...ids, topic.id] : ids.filter((id) => id !== topic.id),
+                    };
+                  });
+                }}
+              />
+              I have read "{topic.title}"
+            </label>
+          )}
         </Card>
       ))}
       {download.quizzes.map((quiz) => (

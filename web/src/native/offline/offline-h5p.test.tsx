@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { OfflineDownload } from '@cc/contracts';
 import { act, render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 
@@ -42,7 +43,8 @@ type Outcome = import('./OfflineH5PFrame').OfflineH5pOutcome;
 const { appendH5pOutcome, H5P_KEPT_PER_TOPIC, OfflineH5PFrame, offlineH5pLaunch } = await import(
   './OfflineH5PFrame'
 );
-const { default: OfflinePlayerPage } = await import('./OfflinePlayerPage');
+const { default: OfflinePlayerPage, OFFLINE_ACTIVITY_GATE } = await import('./OfflinePlayerPage');
+const { api } = await import('../../app/api');
 
 const UUID = '3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b';
 const download = {
@@ -207,6 +209,89 @@ describe('offline H5P in the shell', () => {
     await waitFor(async () =>
       expect((await library.getDraft(7, 5))?.body.h5p?.map((o) => o.score_scaled)).toEqual([0.4, 0.9]),
     );
+  });
+
+  function renderPlayer() {
+    render(
+      <MemoryRouter initialEntries={['/offline/5']}>
+        <Routes>
+          <Route path="/offline/:contentId" element={<OfflinePlayerPage />} />
+        </Routes>
+      </MemoryRouter>,
+    );
+  }
+  const withMustPass = (stored: Awaited<ReturnType<typeof storedCopy>>, mustPass: boolean) => {
+    const copy = structuredClone(stored);
+    const topic = copy.download.lessons[0]?.topics[0];
+    if (topic?.h5p) topic.h5p.must_pass = mustPass;
+    return copy;
+  };
+
+  it('offers no "I have read" on a topic whose activity must be passed: the copy says so, or the running item reports a score', async () => {
+    const library = offlineLibrary(memoryStore());
+    setLibrary(library);
+    await library.saveDownload(7, withMustPass(await storedCopy(), true));
+    renderPlayer();
+    await screen.findByTitle('Hand hygiene drag and drop');
+    expect(screen.queryByLabelText('I have read "Try it"')).toBeNull();
+    expect(screen.getByTestId('activity-gate').textContent).toBe(OFFLINE_ACTIVITY_GATE);
+  });
+
+  it('hides "I have read" once the running item says it is scored, as the online player does', async () => {
+    const library = offlineLibrary(memoryStore());
+    setLibrary(library);
+    await library.saveDownload(7, await storedCopy()); // a copy saved before must_pass was sent
+    renderPlayer();
+    const frame = (await screen.findByTitle('Hand hygiene drag and drop')) as HTMLIFrameElement;
+    expect(screen.getByLabelText('I have read "Try it"')).toBeTruthy();
+    fromFrame(frame, { cc: 'h5p', type: 'scored', scored: true });
+    expect(screen.queryByLabelText('I have read "Try it"')).toBeNull();
+    expect(screen.getByTestId('activity-gate')).toBeTruthy();
+  });
+
+  it('after the sync, tells the learner which step the server refused and why', async () => {
+    const library = offlineLibrary(memoryStore());
+    setLibrary(library);
+    // An older copy offered "I have read" on the activity; the server refuses it on sync.
+    await library.saveDownload(7, await storedCopy());
+    const post = vi.spyOn(api, 'post').mockImplementation(async (_path, body) => ({
+      status: 201,
+      headers: new Headers(),
+      data: {
+        data: {
+          client_uuid: (body as { client_uuid: string }).client_uuid,
+          attempt_id: null,
+          status: 'incomplete',
+          score: null,
+          counted: false,
+          rule: 'offline_incomplete',
+          completed_at: null,
+          synced_at: '2026-03-02T10:00:00.000Z',
+          refused: [
+            { item: 'completed_topic', id: 11, message: 'Pass the activity in this topic to complete it.' },
+          ],
+        },
+      },
+    }));
+    try {
+      renderPlayer();
+      await userEvent.click(await screen.findByLabelText('I have read "Try it"'));
+      await userEvent.click(screen.getByRole('button', { name: 'Finish and save' }));
+      const refused = await screen.findByTestId('offline-refused');
+      expect(refused.textContent).toBe(
+        '"Try it" was not counted as read. Pass the activity in this topic to complete it.',
+      );
+      expect(screen.getByTestId('offline-finished').textContent).toContain(
+        'It was not finished, so it does not count yet.',
+      );
+      expect(post).toHaveBeenCalledWith(
+        '/offline/attempts',
+        expect.objectContaining({ completed_topic_ids: [11] }),
+        expect.anything(),
+      );
+    } finally {
+      post.mockRestore();
+    }
   });
 
   it('in a browser (no stored package) says the item needs a connection', async () => {

@@ -111,3 +111,39 @@ describe('/offline: remove a saved course from the device', () => {
     expect((await library.listQueue(USER)).map((q) => q.body.client_uuid)).toEqual(['queued-5']);
   });
 });
+
+describe('/offline: what the server refused', () => {
+  it('shows the learner, in plain words, which step of a synced attempt was refused and why', async () => {
+    const withTopics = copy(7, 'Infection control', 'p7');
+    (withTopics.download as unknown as { lessons: unknown[]; quizzes: unknown[] }).lessons = [
+      { id: 1, title: 'Lesson', topics: [{ id: 11, title: 'Try it', h5p: { id: 21, title: 'Check' } }] },
+    ];
+    (withTopics.download as unknown as { quizzes: unknown[] }).quizzes = [];
+    await library.saveDownload(USER, withTopics);
+    await library.confirmSynced(USER, 'synced-7', {
+      content_title: 'Infection control',
+      outcome: {
+        client_uuid: 'synced-7',
+        attempt_id: null,
+        status: 'incomplete',
+        score: null,
+        counted: false,
+        rule: 'offline_incomplete',
+        completed_at: null,
+        synced_at: '2026-03-02T10:00:00.000Z',
+        refused: [
+          { item: 'completed_topic', id: 11, message: 'Pass the activity in this topic to complete it.' },
+          { item: 'quiz', id: 99, message: 'The quiz is not part of this content.' },
+        ],
+      },
+    });
+    renderPage();
+    const synced = await screen.findByTestId('offline-synced');
+    const items = within(within(synced).getByTestId('offline-refused')).getAllByRole('listitem');
+    expect(items.map((li) => li.textContent)).toEqual([
+      '"Try it" was not counted as read. Pass the activity in this topic to complete it.',
+      'Some quiz answers were not counted. The quiz is not part of this content.',
+    ]);
+    expect(within(synced).getByText(/It was not finished, so it does not count yet/)).toBeTruthy();
+  });
+});

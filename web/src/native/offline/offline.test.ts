@@ -41,6 +41,7 @@ const outcome = (uuid: string): OfflineSyncOutcome => ({
   rule: 'only_pass',
   completed_at: '2026-03-02T09:30:00.000Z',
   synced_at: '2026-03-02T10:00:00.000Z',
+  refused: [],
 });
 
 let kv: ReturnType<typeof memoryStore>;
