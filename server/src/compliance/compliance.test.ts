@@ -398,4 +398,37 @@ describe('GET /entities/{id}/score/{x}', () => {
     expect((await admin('PATCH', `/api/users/${mover.id}`, { role_id: null })).statusCode).toBe(200);
     expect(await settled()).toMatchObject({ users: before.users, required: before.required });
   });
+
+  it('over both types a person counts once, and so does one required to do only the other type (issue 28 item 8)', async () => {
+    // Found by the model test (server/test/model): users was the larger type's count, so one Mandatory-only and one
+    // Required-only person made 1 user where the compliance report says 2.
+    const boss = await buildUser(h.db, { entityId: org.id, permissions: PERMISSIONS.map((p) => p.id) });
+    const admin = await clientFor(h.app, h.db, boss.id);
+    const depot = await buildEntity(h.db, { level: 'B', parentId: org.id });
+    const [cook, porter] = [await buildRole(h.db, org.id), await buildRole(h.db, org.id)];
+    const [knives, lifting] = [
+      await buildCourse(h.db, org.id, { published: true }),
+      await buildCourse(h.db, org.id, { published: true }),
+    ];
+    for (const [r, c, type] of [
+      [cook, knives, 'primary'],
+      [porter, lifting, 'secondary'],
+    ] as const) {
+      const row = { entity: depot.slug, roleId: r.id, courseId: c.id, type, validity: 12 };
+      expect((await admin('POST', '/api/compliance', row)).statusCode).toBe(201);
+    }
+    await buildUser(h.db, { entityId: depot.id, roleId: cook.id, startDate: '2020-01-01' });
+    await buildUser(h.db, { entityId: depot.id, roleId: porter.id, startDate: '2020-01-01' });
+    const url = `/api/entities/${depot.id}/score/all`;
+    if ((await admin('GET', url)).statusCode === 202) await settleScore(`${depot.id}:all:own:include`);
+    const res = await admin('GET', url);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data).toMatchObject({ users: 2, required: 2, missing: 2 });
+    const report = await admin('POST', '/api/reports/compliance', {
+      entities: [depot.id],
+      compliance_type: 'all',
+      previousMonths: 0,
+    });
+    expect(report.json().data.totals).toMatchObject({ users: 2, required: 2 });
+  });
 });
