@@ -58,7 +58,8 @@ export async function setupWorld(h: Harness): Promise<{ model: Model; real: Real
   const learners: Client[] = [];
   for (let i = 0; i < SHAPE.people; i++) {
     const entity = i % entities.length;
-    const role = i % (SHAPE.roles + 1) === SHAPE.roles ? null : i % (SHAPE.roles + 1);
+    // Both roles in the group and in the first site from the start; one person with no role.
+    const role = ([0, 1, null, 1, 0] as const)[i % 5] ?? null;
     // Made in the group (its user type is the group's, which every site may use), then placed.
     const user = await buildUser(h.db, {
       entityId: group.id,
@@ -177,14 +178,21 @@ export async function compare(m: Model, r: Real): Promise<void> {
   //    Mandatory score of its subtree, GET /entities/{id}).
   const seenScores = [];
   const expectedScores = [];
+  const KEYS = [
+    ['all', true],
+    ['primary', true],
+    ['secondary', true],
+    ['all', false],
+  ] as const;
+  // Every score asked at once (each starts its computation), then read.
+  const bodies = await Promise.all(
+    r.entities.flatMap((e) =>
+      KEYS.map(([x, deep]) => scoreOf202(r, `/api/entities/${e.id}/score/${x}?deep=${deep ? 1 : 0}`)),
+    ),
+  );
   for (const [i, e] of r.entities.entries()) {
-    for (const [x, deep] of [
-      ['all', true],
-      ['primary', true],
-      ['secondary', true],
-      ['all', false],
-    ] as const) {
-      const body = await scoreOf202(r, `/api/entities/${e.id}/score/${x}?deep=${deep ? 1 : 0}`);
+    for (const [k, [x, deep]] of KEYS.entries()) {
+      const body = bodies[i * KEYS.length + k] as Record<string, unknown>;
       seenScores.push({ entity: i, x, deep, ...pickTally(body), score: body.score });
       const mine = cells.filter((c) => {
         const at = m.people[c.person]?.entity;
@@ -443,7 +451,7 @@ export class Exempt extends Base {
     const answers = this.twice ? await Promise.all([send(), send()]) : [await send()];
     const required = m.ruleFor(this.person, this.course) !== undefined;
     for (const a of answers) expect(a.statusCode, a.body).toBe(required ? 200 : 422);
-    if (!required || m.exemptions(this.person, this.course).length > 0) return;
+    if (!required || m.activeExemptions(this.person, this.course).length > 0) return;
     m.results.push({
       id: await newestResultId(r, userId, courseId, 'exempt'),
       person: this.person,
@@ -458,6 +466,48 @@ export class Exempt extends Base {
   }
   toString() {
     return `${this.twice ? 'parallel(exempt, exempt)' : 'exempt'}(person ${this.person}, course ${this.course})`;
+  }
+}
+
+/**
+ * POST /results/exempt with an end date (today, end `days` later). Not generated unless MODEL_EXEMPTION_END=1:
+ * TODO(issue 28, "exemptions gaining a required reason and optional end date, after which the requirement applies
+ * again"): the server today answers "expired" once the end date has come, and PATCH exempt: true then records no new
+ * exemption; the model (the intended rule) says the status is what the person's other results give. Re-enable (add
+ * it to commandArbitraries unconditionally) once that lands.
+ */
+export class ExemptUntil extends Base {
+  constructor(
+    readonly person: number,
+    readonly course: number,
+    readonly days: number,
+  ) {
+    super();
+  }
+  async apply(m: Model, r: Real) {
+    const start = dayStart(m.now);
+    const end = new Date(start.getTime() + this.days * DAY_MS);
+    const res = await r.manager('POST', '/api/results/exempt', {
+      user_id: r.people[this.person],
+      course_id: r.courses[this.course],
+      end_date: ymd(end),
+      reason: 'Model test exemption',
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    m.results.push({
+      id: res.json().data.id,
+      person: this.person,
+      course: this.course,
+      kind: 'exempt',
+      passed: true,
+      status: 'approved',
+      completedAt: start,
+      expiresAt: end,
+      deleted: false,
+    });
+  }
+  toString() {
+    return `exemptUntil(person ${this.person}, course ${this.course}, ${this.days} days)`;
   }
 }
 
@@ -588,6 +638,13 @@ export const commandArbitraries = [
   fc.tuple(fc.nat(), fc.boolean()).map(([n, twice]) => new Approve(n, twice)),
   fc.tuple(person, course, fc.boolean()).map(([p, c, twice]) => new Exempt(p, c, twice)),
   fc.tuple(person, course).map(([p, c]) => new Unexempt(p, c)),
+  ...(process.env.MODEL_EXEMPTION_END === '1'
+    ? [
+        fc
+          .tuple(person, course, fc.integer({ min: 1, max: 200 }))
+          .map(([p, c, d]) => new ExemptUntil(p, c, d)),
+      ]
+    : []),
   fc.tuple(person, fc.option(role, { nil: null })).map(([p, ro]) => new ChangeRole(p, ro)),
   fc.tuple(person, fc.nat({ max: SHAPE.sites })).map(([p, e]) => new MovePerson(p, e)),
   fc.tuple(fc.nat({ max: SHAPE.sites }), fc.constantFrom(0, 7, 30, 90)).map(([e, d]) => new SetWarning(e, d)),

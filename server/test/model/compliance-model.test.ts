@@ -16,7 +16,7 @@ import { commandArbitraries, setupWorld } from './commands';
  */
 
 const onPostgres = Boolean(process.env.DATABASE_URL);
-const runs = Number(process.env.MODEL_RUNS ?? (onPostgres ? 25 : 10));
+const runs = Number(process.env.MODEL_RUNS ?? (onPostgres ? 12 : 5));
 const seed = process.env.MODEL_SEED
   ? Number(process.env.MODEL_SEED)
   : process.env.MODEL_RUNS

@@ -11,8 +11,10 @@
  *   re-dates the passes (not exemptions) of the people under it. A fail or an exemption has no expiry of its own.
  * - The latest result of a (person, course): the latest approved, not deleted pass by completion (ties: the newer
  *   record), else the latest approved result. Pending results count for nothing until approved.
+ * - An exemption may have an end date; once it has come the requirement applies again: the status is what the
+ *   person's other results give (issue 28, exemptions with an end date).
  * - Status at `now` with the person's entity's warning window (days): missing without a pass; expired when the pass
- *   (or exemption) has ended; exempt while an exemption has not ended; expiring when the pass ends within the window;
+ *   has ended; exempt while an exemption has not ended; expiring when the pass ends within the window;
  *   otherwise in date. Compliant = in date + expiring + exempt; a score is floor(100 * compliant / required), 100
  *   when nothing is required.
  */
@@ -169,10 +171,19 @@ export class Model {
     );
   }
 
+  /** An exemption whose end date has come: the requirement applies again, as if it had not been given. */
+  ended(r: ModelResult): boolean {
+    return r.kind === 'exempt' && r.expiresAt !== null && r.expiresAt.getTime() <= this.now.getTime();
+  }
+
   latest(person: number, course: number): { result: ModelResult; count: number } | null {
     const live = this.liveResults(person, course);
-    if (!live.length) return null;
-    const sorted = [...live].sort(
+    const counted = live.filter((r) => !this.ended(r));
+    if (!counted.length)
+      return live.length
+        ? { result: { ...(live[0] as ModelResult), passed: false }, count: live.length }
+        : null;
+    const sorted = [...counted].sort(
       (a, b) =>
         Number(b.passed) - Number(a.passed) ||
         b.completedAt.getTime() - a.completedAt.getTime() ||
@@ -184,6 +195,11 @@ export class Model {
   /** Exemptions the person holds for the course (approved, not deleted), ended or not. */
   exemptions(person: number, course: number): ModelResult[] {
     return this.liveResults(person, course).filter((r) => r.kind === 'exempt');
+  }
+
+  /** Exemptions in force: not ended. */
+  activeExemptions(person: number, course: number): ModelResult[] {
+    return this.exemptions(person, course).filter((r) => !this.ended(r));
   }
 
   status(person: number, course: number): Status {
