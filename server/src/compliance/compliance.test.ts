@@ -1,4 +1,4 @@
-import { ComplianceMessages } from '@cc/contracts';
+import { ComplianceMessages, PERMISSIONS } from '@cc/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCourse } from '../../test/content-factories';
 import { buildEntity, buildRole, buildUser, clientFor } from '../../test/factories';
@@ -366,5 +366,69 @@ describe('GET /entities/{id}/score/{x}', () => {
     expect(after.json().data.score).toBe(100);
     expect(after.json().data.band).toBe('green');
     expect(after.json().data).toMatchObject({ exempt: 1, expired: 0 });
+  });
+  it('a person moved or given another role, or a new warning window, makes the score stale (issue 28 item 8)', async () => {
+    // Found by the model test (server/test/model): the cached score kept the figures from before the change.
+    const boss = await buildUser(h.db, { entityId: org.id, permissions: PERMISSIONS.map((p) => p.id) });
+    const admin = await clientFor(h.app, h.db, boss.id);
+    const url = `/api/entities/${site.id}/score/all`;
+    const settled = async () => {
+      if ((await admin('GET', url)).statusCode === 202) await settleScore(`${site.id}:all:own:include`);
+      const res = await manager('GET', url);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().data;
+    };
+    const driver = await buildRole(h.db, org.id, { name: 'Driver' });
+    const driving = await buildCourse(h.db, org.id, { title: 'Safe driving', published: true });
+    const rule = { entity: org.slug, roleId: driver.id, courseId: driving.id, type: 'primary', validity: 12 };
+    expect((await admin('POST', '/api/compliance', rule)).statusCode).toBe(201);
+    const mover = await buildUser(h.db, { entityId: org.id, roleId: null, startDate: '2020-01-01' });
+    const before = await settled();
+    expect((await admin('PATCH', `/api/users/${mover.id}`, { role_id: driver.id })).statusCode).toBe(200);
+    expect((await admin('PATCH', `/api/users/${mover.id}`, { primary_entity_id: site.id })).statusCode).toBe(
+      200,
+    );
+    expect(await settled()).toMatchObject({ users: before.users + 1, required: before.required + 1 });
+    // A pass that ends in about a month: in date with no warning window, expiring with one of 60 days.
+    await pass(mover.id, site.id, driving.id, new Date(Date.now() - 11 * MONTH));
+    expect((await admin('PATCH', `/api/entities/${site.id}`, { expiry_warning: 0 })).statusCode).toBe(200);
+    const cold = await settled();
+    expect((await admin('PATCH', `/api/entities/${site.id}`, { expiry_warning: 60 })).statusCode).toBe(200);
+    expect(await settled()).toMatchObject({ expiring: cold.expiring + 1, in_date: cold.in_date - 1 });
+    expect((await admin('PATCH', `/api/users/${mover.id}`, { role_id: null })).statusCode).toBe(200);
+    expect(await settled()).toMatchObject({ users: before.users, required: before.required });
+  });
+
+  it('over both types a person counts once, and so does one required to do only the other type (issue 28 item 8)', async () => {
+    // Found by the model test (server/test/model): users was the larger type's count, so one Mandatory-only and one
+    // Required-only person made 1 user where the compliance report says 2.
+    const boss = await buildUser(h.db, { entityId: org.id, permissions: PERMISSIONS.map((p) => p.id) });
+    const admin = await clientFor(h.app, h.db, boss.id);
+    const depot = await buildEntity(h.db, { level: 'B', parentId: org.id });
+    const [cook, porter] = [await buildRole(h.db, org.id), await buildRole(h.db, org.id)];
+    const [knives, lifting] = [
+      await buildCourse(h.db, org.id, { published: true }),
+      await buildCourse(h.db, org.id, { published: true }),
+    ];
+    for (const [r, c, type] of [
+      [cook, knives, 'primary'],
+      [porter, lifting, 'secondary'],
+    ] as const) {
+      const row = { entity: depot.slug, roleId: r.id, courseId: c.id, type, validity: 12 };
+      expect((await admin('POST', '/api/compliance', row)).statusCode).toBe(201);
+    }
+    await buildUser(h.db, { entityId: depot.id, roleId: cook.id, startDate: '2020-01-01' });
+    await buildUser(h.db, { entityId: depot.id, roleId: porter.id, startDate: '2020-01-01' });
+    const url = `/api/entities/${depot.id}/score/all`;
+    if ((await admin('GET', url)).statusCode === 202) await settleScore(`${depot.id}:all:own:include`);
+    const res = await admin('GET', url);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data).toMatchObject({ users: 2, required: 2, missing: 2 });
+    const report = await admin('POST', '/api/reports/compliance', {
+      entities: [depot.id],
+      compliance_type: 'all',
+      previousMonths: 0,
+    });
+    expect(report.json().data.totals).toMatchObject({ users: 2, required: 2 });
   });
 });

@@ -174,6 +174,30 @@ export async function currentCounts(
 }
 
 /**
+ * How many of these entities' users (primary entity) have at least one requirement of either type: the `users` of a
+ * score over both types, where a person required to do Mandatory and Required courses is one person, not two.
+ */
+export async function usersWithRequirements(
+  db: Executor,
+  entityIds: number[],
+  now: Date,
+  opts: { newStarters?: NewStartersFilter } = {},
+): Promise<number> {
+  if (entityIds.length === 0) return 0;
+  let q = db
+    .selectFrom('users as u')
+    .innerJoin('entities as e', 'e.id', 'u.primary_entity_id')
+    .select(sql<number>`count(*)::int`.as('n'))
+    .where('u.primary_entity_id', 'in', entityIds)
+    .where(({ exists, selectFrom }) =>
+      exists(selectFrom('user_requirements as ur').select('ur.user_id').whereRef('ur.user_id', '=', 'u.id')),
+    );
+  if (opts.newStarters === 'exclude_new_starters') q = q.where(sql<SqlBool>`NOT ${newStarterSql(now)}`);
+  if (opts.newStarters === 'new_starters_only') q = q.where(newStarterSql(now));
+  return (await q.executeTakeFirstOrThrow()).n;
+}
+
+/**
  * The Mandatory (primary) figures of each of `rootIds` over its whole subtree (the entity and its descendants, new
  * starters included), at `now`: one grouped statement for a page of entities (entity records' `score`, spec 1 §3).
  * The same cells as currentCounts() summed over the subtree; in_date counts expiring cells too (they are in date).

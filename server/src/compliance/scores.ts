@@ -11,7 +11,7 @@ import { subtreeIds } from '../entities/tree';
 import { actorOf, authorize, type Ctx, can } from '../http/context';
 import { notFound } from '../http/errors';
 import { whitelabelOfEntity } from '../whitelabel/service';
-import { currentCounts, deepPrimaryCounts } from './queries';
+import { currentCounts, deepPrimaryCounts, usersWithRequirements } from './queries';
 import { scoreBand, scoreOf } from './rules';
 import { type Figures, lookupScore } from './scores-cache';
 import { emptyTally } from './tally';
@@ -54,12 +54,9 @@ export async function computeScore(
   newStarters: 'include' | 'exclude',
 ): Promise<EntityScore> {
   const ids = deep ? await subtreeIds(deps.db, entityId) : [entityId];
-  const rows = await currentCounts(deps.db, ids, deps.now, {
-    newStarters: newStarters === 'exclude' ? 'exclude_new_starters' : 'include_new_starters',
-  });
+  const filter = newStarters === 'exclude' ? 'exclude_new_starters' : 'include_new_starters';
+  const rows = await currentCounts(deps.db, ids, deps.now, { newStarters: filter });
   const figures: Figures = emptyTally();
-  // Users are counted per (entity, type): across both types a user is counted once per entity, the larger type.
-  const usersByEntity = new Map<number, number>();
   for (const r of rows) {
     if (x !== 'all' && r.type !== x) continue;
     figures.required += r.required;
@@ -68,9 +65,12 @@ export async function computeScore(
     figures.expired += r.expired;
     figures.missing += r.missing;
     figures.exempt += r.exempt;
-    usersByEntity.set(r.entity_id, Math.max(usersByEntity.get(r.entity_id) ?? 0, r.users));
+    if (x !== 'all') figures.users += r.users;
   }
-  for (const n of usersByEntity.values()) figures.users += n;
+  // Over both types a person is counted once (not the larger type's count, which missed people required to do only
+  // the other type's courses; the compliance report counts them so).
+  if (x === 'all')
+    figures.users = await usersWithRequirements(deps.db, ids, deps.now, { newStarters: filter });
   const wl = await whitelabelOfEntity({ db: deps.db }, entityId);
   const margins = { green: wl.greenScoreBandLowerMargin, amber: wl.amberScoreBandLowerMargin };
   const score = scoreOf(compliantCells(figures), figures.required);

@@ -14,6 +14,7 @@ import { parseRequirements } from '../auth/password-rules';
 import { hashPassword } from '../auth/passwords';
 import { issueUserToken, TOKEN_TTL_MINUTES } from '../auth/user-tokens';
 import { entityRecordScores } from '../compliance/scores';
+import { markScoresStale } from '../compliance/scores-cache';
 import { coursesAvailableAt } from '../courses/assignments';
 import type { EntityUpdate, NewEntity } from '../db/schema';
 import { type Actor, actorOf, authorize, type Ctx, can } from '../http/context';
@@ -329,6 +330,14 @@ export async function updateEntity(ctx: Ctx, ref: string, body: UpdateEntityBody
   } catch (error) {
     uniqueToInvalid(error);
   }
+  // The warning window and starter period change cells' statuses and who is a new starter; a new parent moves the
+  // site's people (and the rows they inherit) between subtrees: cached scores no longer hold.
+  if (
+    (body.expiry_warning !== undefined && body.expiry_warning !== row.expiry_warning) ||
+    (body.starter_period !== undefined && body.starter_period !== row.starter_period) ||
+    parentChanges
+  )
+    markScoresStale();
   const updated = await q.findEntityById(ctx.db, row.id);
   if (!updated) throw notFound();
   return (await presentEntities(ctx, [updated]))[0] as EntityDto;

@@ -13,6 +13,7 @@ import { passwordErrorsFor } from '../auth/password-rules';
 import { hashPassword } from '../auth/passwords';
 import { recordFailure, type ThrottleRule, throttleWait } from '../auth/throttle';
 import { issueUserToken, TOKEN_TTL_MINUTES } from '../auth/user-tokens';
+import { markScoresStale } from '../compliance/scores-cache';
 import type { Db } from '../db/connect';
 import type { UserUpdate } from '../db/schema';
 import { assertEntityInScope, entityScope, listEntityIds } from '../entities/scope';
@@ -242,6 +243,8 @@ export async function createUser(ctx: Ctx, body: z.infer<typeof CreateUserBody>)
       return { id: user.id, token };
     })
     .catch(uniqueEmail);
+  // A person with a role is required to do its courses: cached scores no longer hold.
+  if (body.role_id) markScoresStale();
 
   const user = await findUserByRef(ctx.db, String(id));
   if (!user) throw notFound();
@@ -344,6 +347,9 @@ export async function updateUser(ctx: Ctx, ref: string, body: z.infer<typeof Upd
     // The address itself changes only when the link mailed to the new one is followed; the old one is told now.
     return changed.email && body.email ? recordEmailChange(ctx, trx, user, body.email) : [];
   });
+  // A new role or organisation changes the person's required courses, a new start date whether they are a new
+  // starter: cached scores no longer hold (compliance/scores-cache.ts).
+  if (changed.role_id || changed.primary_entity_id || changed.start_date) markScoresStale();
   await sendAfterCommit(ctx, ...mail);
   const fresh = await findUserByRef(ctx.db, String(user.id));
   if (!fresh) throw notFound();
