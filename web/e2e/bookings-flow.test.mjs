@@ -31,13 +31,29 @@ after(async () => {
   await browser?.close();
 });
 
-function ukDay(days = 0) {
-  return new Intl.DateTimeFormat('en-CA', {
-    timeZone: 'Europe/London',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).format(new Date(Date.now() + days * 86_400_000));
+/** A slot starting 10 minutes from now, UK time (a run in the last minutes before midnight would cross the day). */
+function laterToday() {
+  const at = (ms) =>
+    Object.fromEntries(
+      new Intl.DateTimeFormat('en-CA', {
+        timeZone: 'Europe/London',
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+        hour: '2-digit',
+        minute: '2-digit',
+        hourCycle: 'h23',
+      })
+        .formatToParts(new Date(ms))
+        .map((p) => [p.type, p.value]),
+    );
+  const from = at(Date.now() + 10 * 60_000);
+  const to = at(Date.now() + 11 * 60_000);
+  return {
+    day: `${from.year}-${from.month}-${from.day}`,
+    start: `${from.hour}:${from.minute}`,
+    end: `${to.hour}:${to.minute}`,
+  };
 }
 
 async function pick(page, label, text, option = text) {
@@ -94,8 +110,12 @@ describe('face-to-face training, end to end', () => {
     await manager.page.getByLabel(/^Run by/).selectOption({ label: 'Oakfield House' });
     await pick(manager.page, /Face-to-face content/, title.slice(0, 20), content.title);
     await pick(manager.page, /Trainer/, 'Sam', 'Sam Patel');
-    const day = ukDay(1);
+    // Later today: the learner can still book it (it has not started) and the trainer can mark attendance (its day
+    // has begun; issue 28 §2 refuses marks before a session's day).
+    const { day, start, end } = laterToday();
     await manager.page.getByLabel(/^Date\s*\*?$/).fill(day);
+    await manager.page.getByLabel(/^Starts/).fill(start);
+    await manager.page.getByLabel(/^Ends/).fill(end);
     await manager.page.getByLabel(/^Venue/).fill('Oakfield House');
     await manager.page.getByLabel(/^Most delegates/).fill('8');
     await manager.page.getByRole('button', { name: 'Create session' }).click();

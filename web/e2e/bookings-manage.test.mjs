@@ -165,7 +165,11 @@ describe('manage bookings', () => {
     await delegates.getByRole('button', { name: 'Restore Sam Patel' }).click();
     await toast(page, 'Delegate updated.');
     await row(delegates, 'Sam Patel', 'Booked').waitFor();
-    await page.getByTestId('attendance').getByText('Casey Lee', { exact: true }).waitFor();
+    // Twenty days ahead: attendance cannot be marked yet, and the card says from when (issue 28 §2).
+    await page
+      .getByTestId('attendance')
+      .getByText(/^Attendance can be marked from the day the session starts/)
+      .waitFor();
 
     // The calendar: the session on both its days, in month and week views; keyboard moves between days.
     await page.goto(`${BASE}/manage-bookings?view=calendar&d=${day1}`);
