@@ -763,6 +763,7 @@ const attempt: PatchFixture<AttemptState> = {
     cmi: { 'cmi.suspend_data': 'second' },
     sco: 'ITEM-2',
     h5p: { topic_id: s.h5pTopic, h5p_id: s.h5pId, score: 1, max_score: 2, passed: false },
+    commit: { session: 'patch-fixture', seq: 1 },
   }),
   read: async (s) => dataOf(await s.learner('GET', `/api/attempts/${s.id}`)),
   volatile: ['version'],
@@ -773,6 +774,8 @@ const attempt: PatchFixture<AttemptState> = {
     completed_topic_id: ['progress'],
     skipped_topic_id: ['progress'],
     h5p: ['progress'],
+    // Orders a SCO's commits within one launch (issue 28 §4): checked on write, not read back on its own.
+    commit: [],
   },
 };
 
