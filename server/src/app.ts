@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { API_VERSION, MAX_IMAGE_BYTES, PRODUCT_NAME } from '@cc/contracts';
+import { API_VERSION, MAX_IMAGE_BYTES, PRODUCT_NAME, SESSION_COOKIE } from '@cc/contracts';
 import fastifyCookie from '@fastify/cookie';
 import fastifyCors from '@fastify/cors';
 import fastifyMultipart from '@fastify/multipart';
@@ -28,6 +28,7 @@ import { helpRoutes } from './help/routes';
 import type { App } from './http/app-types';
 import { authenticationPlugin } from './http/authenticate';
 import type { Deps } from './http/context';
+import { cookieName } from './http/cookies';
 import { corsPluginOptions } from './http/cors';
 import { errorHandler } from './http/error-handler';
 import { notFound } from './http/errors';
@@ -134,7 +135,7 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}) {
       },
       components: {
         securitySchemes: {
-          session: { type: 'apiKey', in: 'cookie', name: 'cc_session' },
+          session: { type: 'apiKey', in: 'cookie', name: cookieName(deps.config, SESSION_COOKIE) },
           bearer: { type: 'http', scheme: 'bearer' },
         },
       },

@@ -150,6 +150,85 @@ describe('HELPDESK_FRAME_ANCESTORS (issue 14)', () => {
   });
 });
 
+describe('SEED_DEMO (issue 29 §2)', () => {
+  it('seeds the demo on a developer machine by default, never in production unless asked', () => {
+    expect(loadConfig({}).seedDemo).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'development' }).seedDemo).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'production' }).seedDemo).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production', SEED_DEMO: 'true' }).seedDemo).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'development', SEED_DEMO: 'false' }).seedDemo).toBe(false);
+  });
+});
+
+describe('PACKAGE_ORIGIN beside APP_URL: no cookie tossing (issue 29 §1)', () => {
+  const loadError = (env: NodeJS.ProcessEnv): ConfigError => {
+    try {
+      loadConfig(env);
+    } catch (error) {
+      if (error instanceof ConfigError) return error;
+      throw error;
+    }
+    throw new Error('expected a ConfigError');
+  };
+
+  it('refuses a sibling subdomain on plain http, in one line saying why', () => {
+    const error = loadError({
+      APP_URL: 'http://app.example.com',
+      PACKAGE_ORIGIN: 'http://packages.example.com',
+    });
+    expect(error.variables).toEqual(['PACKAGE_ORIGIN']);
+    expect(error.message.split('\n')).toHaveLength(1);
+    expect(error.message).toContain(
+      "must not share APP_URL's domain (example.com) while APP_URL is plain http",
+    );
+    // The registrable domain comes from the Public Suffix List, not the last two labels.
+    expect(() =>
+      loadConfig({ APP_URL: 'http://app.care.co.uk', PACKAGE_ORIGIN: 'http://packages.care.co.uk' }),
+    ).toThrow(ConfigError);
+    expect(() =>
+      loadConfig({ APP_URL: 'http://example.com', PACKAGE_ORIGIN: 'http://packages.example.com' }),
+    ).toThrow(ConfigError);
+  });
+
+  it('refuses the app host name at another port, on http and https (cookies ignore ports)', () => {
+    for (const scheme of ['http', 'https'])
+      expect(
+        loadError({
+          APP_URL: `${scheme}://app.example.com`,
+          PACKAGE_ORIGIN: `${scheme}://app.example.com:8443`,
+        }).message,
+      ).toContain('cookies are shared across ports');
+  });
+
+  it('takes a sibling subdomain on https (__Host- cookies), another domain, or a localhost-style host', () => {
+    const origin = (env: NodeJS.ProcessEnv) => loadConfig(env).packageOrigin;
+    expect(
+      origin({ APP_URL: 'https://app.example.com', PACKAGE_ORIGIN: 'https://packages.example.com' }),
+    ).toBe('https://packages.example.com');
+    expect(origin({ APP_URL: 'http://app.example.com', PACKAGE_ORIGIN: 'http://example-packages.net' })).toBe(
+      'http://example-packages.net',
+    );
+    // Private suffixes count as browsers count them: two github.io sites cannot set each other's cookies.
+    expect(origin({ APP_URL: 'http://app.github.io', PACKAGE_ORIGIN: 'http://pk.github.io' })).toBe(
+      'http://pk.github.io',
+    );
+    expect(
+      origin({ APP_URL: 'http://app.localhost:3000', PACKAGE_ORIGIN: 'http://packages.localhost:3000' }),
+    ).toBe('http://packages.localhost:3000');
+    expect(origin({ APP_URL: 'http://127.0.0.1:3000' })).toBe('http://packages.localhost:3000');
+  });
+
+  it('refuses a sibling subdomain when COOKIE_SECURE=false makes the cookies plain on https too', () => {
+    expect(() =>
+      loadConfig({
+        APP_URL: 'https://app.example.com',
+        PACKAGE_ORIGIN: 'https://packages.example.com',
+        COOKIE_SECURE: 'false',
+      }),
+    ).toThrow(/PACKAGE_ORIGIN must not share/);
+  });
+});
+
 describe('a wrong value is one clear line naming the variable', () => {
   it.each([
     ['DATABASE_URL', 'not a url', 'must be a PostgreSQL address'],
@@ -213,6 +292,20 @@ describe('the server process', () => {
     const run = start({ PORT: 'eighty', DATA_DIR: '/nonexistent/never-created' });
     expect(run.status).toBe(1);
     expect(run.stderr.trim()).toBe('Configuration error: PORT must be a whole number from 0 to 65535.');
+    expect(run.stdout).toBe('');
+  }, 60_000);
+
+  it('refuses a sibling-subdomain package origin on plain http at start, in one line (issue 29 §1)', () => {
+    const run = start({
+      APP_URL: 'http://app.example.test',
+      PACKAGE_ORIGIN: 'http://packages.example.test',
+      DATA_DIR: '/nonexistent/never-created',
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).toMatch(
+      /^Configuration error: PACKAGE_ORIGIN must not share APP_URL's domain \(example\.test\)/,
+    );
     expect(run.stdout).toBe('');
   }, 60_000);
 });

@@ -2,6 +2,7 @@ import { createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
+import { getDomain } from 'tldts';
 import { z } from 'zod';
 
 const wholeNumber = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
@@ -134,7 +135,8 @@ const Env = z.object({
   SESSION_ABSOLUTE_LIFETIME_HOURS: wholeNumber(1, 24 * 366).default(12),
   /** A device (bearer) token ends this long after it was issued; the device signs in again. */
   TOKEN_LIFETIME_DAYS: wholeNumber(1, 3660).default(30),
-  SEED_DEMO: z.enum(['true', 'false']).default('true'),
+  /** Unset: the demo on a developer's machine, never in production (issue 29 §2: its passwords are published). */
+  SEED_DEMO: z.enum(['true', 'false']).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   COOKIE_SECURE: z.enum(['auto', 'true', 'false']).default('auto'),
   /** How long a caller (session/token → user and permissions) is remembered; 0 turns it off (the test default). */
@@ -315,10 +317,17 @@ const EXPECTED: Record<EnvName, string> = {
  * it must be (never its value: it may be a password); main.ts prints it and exits with status 1.
  */
 export class ConfigError extends Error {
-  constructor(readonly variables: string[]) {
+  /** `reasons`: a more precise line for a variable than EXPECTED's (a rule between two variables). */
+  constructor(
+    readonly variables: string[],
+    reasons: Partial<Record<string, string>> = {},
+  ) {
     super(
       variables
-        .map((name) => `Configuration error: ${name} ${EXPECTED[name as EnvName] ?? 'is not valid'}.`)
+        .map(
+          (name) =>
+            `Configuration error: ${name} ${reasons[name] ?? EXPECTED[name as EnvName] ?? 'is not valid'}.`,
+        )
         .join('\n'),
     );
     this.name = 'ConfigError';
@@ -366,6 +375,7 @@ export interface Config {
   sessionLifetimeMinutes: number;
   sessionAbsoluteLifetimeHours: number;
   tokenLifetimeDays: number;
+  /** The demo organisation on an empty database; in production only when SEED_DEMO=true says so. */
   seedDemo: boolean;
   logLevel: string;
   cookieSecure: boolean;
@@ -523,14 +533,44 @@ export function localPackageOrigin(appUrl: string): string | undefined {
   return `${url.protocol}//packages.localhost${url.port ? `:${url.port}` : ''}`;
 }
 
+/** A host name the browser keeps on this machine: localhost, *.localhost and loopback addresses. */
+const isLocalhostStyle = (hostname: string) =>
+  hostname === 'localhost' || hostname.endsWith('.localhost') || /^127\.|^\[::1\]$/.test(hostname);
+
+/**
+ * The registrable domain ("site") a host's cookies can be set for, by the Public Suffix List (private section
+ * included, as browsers use it: one github.io page cannot set cookies for another); an address or a single label is
+ * its own site.
+ */
+const siteOf = (hostname: string) => getDomain(hostname, { allowPrivateDomains: true }) ?? hostname;
+
+/**
+ * Why the package origin cannot be used beside this APP_URL (issue 29 §1), or null. Package content on the app's
+ * origin is what the package origin exists to prevent; on the app's host name at another port it shares the app's
+ * cookies (cookies ignore ports). On the app's site without Secure cookies a package could toss cookies: plain http
+ * cannot have the __Host- cookies that stop it (http/cookies.ts), so a sibling subdomain is refused there unless it
+ * is localhost-style (local use).
+ */
+function packageOriginConflict(packageOrigin: string, appUrl: string, cookieSecure: boolean): string | null {
+  const pkg = new URL(packageOrigin);
+  const app = new URL(appUrl);
+  if (pkg.origin === app.origin) return EXPECTED.PACKAGE_ORIGIN;
+  if (pkg.hostname === app.hostname)
+    return 'must be on another host name than APP_URL (cookies are shared across ports)';
+  if (!cookieSecure && !isLocalhostStyle(pkg.hostname) && siteOf(pkg.hostname) === siteOf(app.hostname))
+    return `must not share APP_URL's domain (${siteOf(app.hostname)}) while APP_URL is plain http: a package could set the app's cookies. Use https for APP_URL, or a package host on another domain (README "Cookies and the package origin")`;
+  return null;
+}
+
 export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const env = parseEnv(source);
   const dataDir = path.resolve(overrides.dataDir ?? env.DATA_DIR);
   const port = overrides.port ?? env.PORT;
   const appUrl = (overrides.appUrl ?? env.APP_URL ?? `http://localhost:${port}`).replace(/\/$/, '');
-  // Package content on the app's own origin is exactly what the package origin exists to prevent.
-  if (env.PACKAGE_ORIGIN && new URL(env.PACKAGE_ORIGIN).origin === new URL(appUrl).origin)
-    throw new ConfigError(['PACKAGE_ORIGIN']);
+  const cookieSecure =
+    env.COOKIE_SECURE === 'auto' ? appUrl.startsWith('https://') : env.COOKIE_SECURE === 'true';
+  const conflict = env.PACKAGE_ORIGIN && packageOriginConflict(env.PACKAGE_ORIGIN, appUrl, cookieSecure);
+  if (conflict) throw new ConfigError(['PACKAGE_ORIGIN'], { PACKAGE_ORIGIN: conflict });
   const webhooksAllowPrivate = ['true', '1'].includes(env.WEBHOOKS_ALLOW_PRIVATE);
   // SSRF: the test and development escape hatch must not reach a production server.
   if (webhooksAllowPrivate && env.NODE_ENV === 'production')
@@ -561,9 +601,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     sessionLifetimeMinutes: env.SESSION_LIFETIME_MINUTES,
     sessionAbsoluteLifetimeHours: env.SESSION_ABSOLUTE_LIFETIME_HOURS,
     tokenLifetimeDays: env.TOKEN_LIFETIME_DAYS,
-    seedDemo: env.SEED_DEMO === 'true',
+    seedDemo: env.SEED_DEMO ? env.SEED_DEMO === 'true' : env.NODE_ENV !== 'production',
     logLevel: env.LOG_LEVEL,
-    cookieSecure: env.COOKIE_SECURE === 'auto' ? appUrl.startsWith('https://') : env.COOKIE_SECURE === 'true',
+    cookieSecure,
     actorCacheMs: env.ACTOR_CACHE_MS ?? (env.NODE_ENV === 'test' ? 0 : 5000),
     databasePoolSize: env.DATABASE_POOL_SIZE,
     pgliteSharedBuffers: env.PGLITE_SHARED_BUFFERS,

@@ -1,4 +1,5 @@
 import { buildApp } from './app';
+import { accountsWithDemoPassword, firstAdminSetupLink } from './auth/first-admin';
 import { purgeExpiredCredentials, sessionLifetimeOf } from './auth/queries';
 import { purgeExpiredRegistrations } from './auth/registration';
 import { purgeStaleThrottles } from './auth/throttle';
@@ -25,6 +26,21 @@ async function sweepAuthRows(deps: Awaited<ReturnType<typeof openDeps>>): Promis
   await purgeExpiredRegistrations(deps.db, now);
 }
 
+/**
+ * Issue 29 §2, in production: no account may keep the published demo password (unless SEED_DEMO=true asks for a
+ * demo server), and an install without a super admin gets one through a one-time link, never a known password.
+ */
+async function productionAccounts(deps: Awaited<ReturnType<typeof openDeps>>): Promise<string | null> {
+  if (!deps.config.seedDemo) {
+    const demo = await accountsWithDemoPassword(deps.db);
+    if (demo.length)
+      throw new StartupError(
+        `Refusing to start in production: ${demo.length} account(s) still have the published demo password (${demo.slice(0, 3).join(', ')}${demo.length > 3 ? ', …' : ''}); change or remove them, or set SEED_DEMO=true for a demo server.`,
+      );
+  }
+  return firstAdminSetupLink(deps.db, deps.config.appUrl, deps.clock());
+}
+
 /** Process entry: config -> database -> migrate -> (demo seed) -> listen (ARCHITECTURE layout). */
 async function main() {
   const started = performance.now();
@@ -35,6 +51,13 @@ async function main() {
   const deps = await openDeps(config);
   if (deps.database.note) console.log(`database: ${deps.database.note}`);
   const seeded = config.seedDemo ? await seedDemoIfEmpty(deps.db, deps.storage) : false;
+  const setupLink =
+    config.env === 'production'
+      ? await productionAccounts(deps).catch(async (error) => {
+          await deps.close(); // the embedded engine stops with us
+          throw error;
+        })
+      : null;
   await sweepAuthRows(deps);
 
   const app = await buildApp(deps, {
@@ -57,6 +80,19 @@ async function main() {
     `  CareCompliance is running at ${config.appUrl}  (ready in ${seconds}s, database: ${deps.database.where})`,
     `  API docs: ${config.appUrl}/api/docs`,
     `  Uploaded files: ${config.s3 ? `S3 bucket ${config.s3.bucket}${config.s3.prefix ? `/${config.s3.prefix}` : ''}${config.s3.endpoint ? ` at ${config.s3.endpoint}` : ''}` : `${config.dataDir}/files`}`,
+    ...(setupLink
+      ? [
+          "  First start: set the first super admin's password with this one-time link (valid 24 hours; each start",
+          '  prints a new one until it is used). Then change their name and e-mail under Profile:',
+          `    ${setupLink}`,
+        ]
+      : []),
+    ...(config.env === 'production' && config.appUrl.startsWith('http://')
+      ? [
+          `  Warning: APP_URL is plain http in production: passwords and sessions cross the network readable, and`,
+          '  cookies are not __Host- protected. Serve it over https (README "Cookies and the package origin").',
+        ]
+      : []),
     ...(config.seedDemo
       ? [
           `  Demo logins${seeded ? ' (demo organisation created)' : ''}, password ${DEMO_PASSWORD}:`,

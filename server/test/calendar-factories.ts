@@ -24,6 +24,16 @@ const pad = (n: number) => String(n).padStart(2, '0');
 const ymd = (d: Date) => `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
 const hm = (d: Date) => `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}`;
 
+/**
+ * A session day ends on the day it starts (migration 026 checks end_time > start_time): a session built late in the
+ * evening ends at 23:59 rather than after midnight, so tests that build one "an hour from now" pass at any time of day.
+ */
+function withinItsDay(start: Date, hours: number) {
+  const lastMinute = new Date(`${ymd(start)}T23:59:00Z`);
+  const end = new Date(Math.min(start.getTime() + hours * 3_600_000, lastMinute.getTime()));
+  return end > start ? { start, end } : { start: new Date(end.getTime() - 60_000), end };
+}
+
 export async function buildFace2face(db: Db, entityId: number, courseTitle?: string) {
   return buildContent(db, entityId, { type: 'face2face', courseTitle });
 }
@@ -36,10 +46,9 @@ export async function buildSession(db: Db, o: SessionOptions) {
         .where('id', '=', o.contentId)
         .executeTakeFirstOrThrow()
     : await buildFace2face(db, o.entityId);
-  const days = (o.days ?? [{ start: new Date(Date.now() + 7 * 86_400_000) }]).map((d) => ({
-    start: d.start,
-    end: new Date(d.start.getTime() + (d.hours ?? 3) * 3_600_000),
-  }));
+  const days = (o.days ?? [{ start: new Date(Date.now() + 7 * 86_400_000) }]).map((d) =>
+    withinItsDay(d.start, d.hours ?? 3),
+  );
   const first = days[0];
   const last = days[days.length - 1];
   if (!first || !last) throw new Error('buildSession: no days');

@@ -1000,7 +1000,7 @@ const userComplianceCourse: PatchFixture<{ user: number; course: number }> = {
       validity: 12,
     });
     const u = await buildUser(w.h.db, { entityId: w.org.id, roleId: r.id });
-    await patch(w, `/api/users/${u.id}/compliance-courses/${c.id}`, { exempt: true });
+    await patch(w, `/api/users/${u.id}/compliance-courses/${c.id}`, { exempt: true, notes: 'Agency' });
     return { user: u.id, course: c.id };
   },
   url: (s) => `/api/users/${s.user}/compliance-courses/${s.course}`,

@@ -1448,7 +1448,7 @@ function resultCases(): Case[] {
       'POST',
       '/api/results/exempt',
       () => '/api/results/exempt',
-      (f) => ({ user_id: f.victim.id, course_id: f.course.id }),
+      (f) => ({ user_id: f.victim.id, course_id: f.course.id, notes: 'Taken over' }),
     ),
     s(
       'PATCH',
@@ -1741,7 +1741,7 @@ function complianceCases(): Case[] {
       'PATCH',
       '/api/users/:id/compliance-courses/:courseId',
       (f) => `/api/users/${f.victim.uuid}/compliance-courses/${f.course.id}`,
-      () => ({ exempt: true }),
+      () => ({ exempt: true, notes: 'Taken over' }),
     ),
     s('GET', '/api/entities/:id/score/:x', (f) => `/api/entities/${f.site.id}/score/all`),
   ];
@@ -1913,7 +1913,7 @@ const BODY_IDS: BodyCase[] = [
     name: "an exemption from the target's course",
     method: 'POST',
     url: () => '/api/results/exempt',
-    body: (o, f) => ({ user_id: o.user.id, course_id: f.course.id }),
+    body: (o, f) => ({ user_id: o.user.id, course_id: f.course.id, notes: 'Taken over' }),
   },
   {
     name: "a historical result of the target's course",

@@ -256,7 +256,8 @@ describe('/your-bookings at 375 px', () => {
     try {
       await signIn(page, LEARNER);
       await page.goto(`${BASE}/your-bookings?check_in=${s.id}`);
-      const form = page.getByTestId('check-in-form');
+      // The learner may hold other sessions today (other files book her too): the form on this session's card.
+      const form = page.locator(`[data-session-id="${s.id}"]`).getByTestId('check-in-form');
       await form.waitFor();
       const input = form.getByLabel('Check-in code');
       await page.waitForFunction(() =>

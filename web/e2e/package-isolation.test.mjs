@@ -135,4 +135,74 @@ describe('package isolation (issue 11 finding 1)', () => {
     const list = Array.isArray(courses) ? courses : (courses?.data ?? []);
     assert.equal(list.filter((c) => String(c.title).startsWith(PLANTED)).length, 0);
   });
+
+  it('a hostile package that plants cookies for every domain it can name leaves the viewer signed in as themselves (issue 29 §1)', async () => {
+    // Cookie tossing: cc_session and XSRF-TOKEN written with Domain= the app's host, its parent, the package's own
+    // host and none, on / and on /api. On the supported http set-up (a package origin on another site, here
+    // packages.localhost beside 127.0.0.1; config.ts refuses a sibling subdomain on http) none reaches the app.
+    const TOSSER = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Tosser</title><script>
+window.addEventListener('load', function () {
+  var host = location.hostname;
+  var domains = ['', host, host.split('.').slice(1).join('.'), '127.0.0.1', 'localhost'];
+  domains.forEach(function (d) {
+    ['/', '/api'].forEach(function (p) {
+      var attrs = (d ? '; domain=' + d : '') + '; path=' + p + '; max-age=3600';
+      try { document.cookie = 'cc_session=planted' + attrs; document.cookie = 'XSRF-TOKEN=planted' + attrs; } catch (e) {}
+    });
+  });
+  var w = window;
+  while (!w.API && w.parent !== w) w = w.parent;
+  w.API.LMSInitialize('');
+  w.API.LMSSetValue('cmi.suspend_data', String(document.cookie).slice(0, 200));
+  w.API.LMSCommit('');
+  document.getElementById('state').textContent = 'Planted';
+});
+</script></head><body><main><h1 id="state">Loading</h1></main></body></html>`;
+    const admin = client(await bearer(ADMIN, 'e2e cookie tossing'));
+    const me = await admin('GET', '/auth/user');
+    const { content } = await publishScorm(admin, {
+      course: `Tossing ${stamp}`,
+      title: `Cookie tosser ${stamp}`,
+      bytes: zip([
+        ['imsmanifest.xml', MANIFEST.replaceAll(TITLE, `Cookie tosser ${stamp}`)],
+        ['index.html', TOSSER],
+      ]),
+      file: 'tosser.zip',
+    });
+    const attempt = await admin('POST', `/users/${me.id}/attempts`, { content_id: content.id });
+
+    const { page } = await newPage(browser);
+    await signIn(page, ADMIN);
+    const before = await page.context().cookies(BASE);
+    await page.goto(`${BASE}/attempt/${attempt.id}`);
+    await scoFrame(page).getByText('Planted').waitFor();
+
+    // The package's writes landed on its own origin at most, never on the app's.
+    const after = await page.context().cookies(BASE);
+    assert.equal(after.filter((c) => c.value === 'planted').length, 0, JSON.stringify(after));
+    assert.deepEqual(
+      after.map((c) => `${c.name}=${c.value}`).sort(),
+      before.map((c) => `${c.name}=${c.value}`).sort(),
+    );
+    // After a reload the viewer is still themselves, and a write with the app's XSRF token still passes.
+    await page.reload();
+    const check = await page.evaluate(async () => {
+      const user = await fetch('/api/auth/user', { headers: { accept: 'application/json' } });
+      const xsrf = /(?:^|; )XSRF-TOKEN=([^;]+)/.exec(document.cookie)?.[1] ?? '';
+      // An empty course: 422 once past the XSRF check (419 had the token been replaced).
+      const write = await fetch('/api/courses', {
+        method: 'POST',
+        headers: {
+          accept: 'application/json',
+          'content-type': 'application/json',
+          'x-xsrf-token': decodeURIComponent(xsrf),
+        },
+        body: '{}',
+      });
+      return { user: user.status, email: (await user.json()).data?.email, write: write.status };
+    });
+    assert.equal(check.user, 200);
+    assert.equal(check.email, ADMIN.email);
+    assert.equal(check.write, 422, 'the XSRF token was not replaced');
+  });
 });

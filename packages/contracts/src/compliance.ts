@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { PageQuery, queryBool, updateSchemaOf } from './common';
+import { CELL_STATUSES, COURSE_STATUSES } from './course-status';
+import { exemptionEndDate, exemptionReason } from './results';
 
 /**
  * Role-course compliance, user compliance courses and entity scores (issue 5 items 2 and 3; spec 2 §3 "Compliance",
@@ -145,47 +147,23 @@ export type ExistingResultsMarker = z.infer<typeof ExistingResultsMarker>;
 
 // --- User compliance courses (GET /users/{id}/compliance-courses, permission 43 to change).
 
-/**
- * The status of a (user, course) cell, ONE list for every renderer (matrix, exports, reports, user and learner pages,
- * preset filters). Its order is the matrix wire's status code (MATRIX_STATUSES): append, never reorder.
- * - in_date: the latest pass has not expired (or never expires);
- * - expiring: in date, but it expires within the entity's expiry_warning days;
- * - expired: the latest pass (or exemption) is past its end;
- * - missing: no passed result;
- * - exempt: the latest result is an exemption (result type `exempt`, spec 2 §1) that has not ended. Exempt is its own
- *   status wherever a cell or a figure is shown, and counts as compliant in every score (cellCountsAsCompliant).
- */
-export const CELL_STATUSES = ['in_date', 'expiring', 'expired', 'missing', 'exempt'] as const;
-export type CellStatus = (typeof CELL_STATUSES)[number];
-/** The words of each status (STYLE.md: status is always text as well as colour). */
-export const CELL_STATUS_LABELS: Record<CellStatus, string> = {
-  in_date: 'In date',
-  expiring: 'Expiring',
-  expired: 'Expired',
-  missing: 'Missing',
-  exempt: 'Exempt',
-};
-/**
- * The colour of an exempt cell in the matrix, its exports and the status badges' legend: a blue apart from the
- * white-label traffic lights (in date, expiring, expired) and the grey of missing. Never the only sign: the cell says
- * Exempt (web, XLSX) or carries a ring (PDF).
- */
-export const EXEMPT_CELL_COLOUR = '#93c5fd';
-/** Statuses that count towards a score: in date, expiring (still in date) and exempt. */
-export const cellCountsAsCompliant = (status: CellStatus) =>
-  status === 'in_date' || status === 'expiring' || status === 'exempt';
-/** The compliant cells of a tally: in date + expiring + exempt (the numerator of every score). */
-export const compliantCells = (t: { in_date: number; expiring: number; exempt: number }) =>
-  t.in_date + t.expiring + t.exempt;
-
 export const UserComplianceCourse = z.object({
   course: z.object({ id: z.number(), title: z.string() }),
   type,
   validity: z.number().nullable(),
   inherited: z.boolean(),
   rule_id: z.number(),
+  /** The matrix/tally status (course-status.ts: in date, expiring, expired, missing, exempt). */
   status: z.enum(CELL_STATUSES),
+  /** The one status of this person x course (course-status.ts courseStatus): what every screen says. */
+  course_status: z.enum(COURSE_STATUSES),
+  /** The date course_status is about (valid until, expired on, due by, exempt until); null without one. */
+  status_date: z.string().nullable(),
+  /** Expired, or never done past its due date (courseStatus outOfDate). */
+  out_of_date: z.boolean(),
   exempt: z.boolean(),
+  /** The exemption of the latest result, when it is one: its reason and end date (null: it does not end). */
+  exemption: z.object({ reason: z.string().nullable(), end_date: z.string().nullable() }).nullable(),
   latest_result: z
     .object({
       result_id: z.number(),
@@ -200,8 +178,15 @@ export const UserComplianceCourse = z.object({
 export type UserComplianceCourse = z.infer<typeof UserComplianceCourse>;
 export const UserComplianceQuery = PageQuery.extend({ type: z.enum(SCORE_TYPES).optional() });
 export const UserCourseParams = z.object({ id: z.string().min(1).max(64), courseId: dbId });
-/** PATCH /users/{id}/compliance-courses/{courseId}: exempt the user from a required course, or lift it. */
-export const UserComplianceBody = z.object({ exempt: z.boolean() });
+/**
+ * PATCH /users/{id}/compliance-courses/{courseId}: exempt the user from a required course, or lift it. An exemption
+ * says why (`notes`, required with `exempt: true`) and may end (`end_date`, after today), as POST /results/exempt.
+ */
+export const UserComplianceBody = z.object({
+  exempt: z.boolean(),
+  notes: exemptionReason.optional(),
+  end_date: exemptionEndDate,
+});
 
 // --- Scores (GET /entities/{id}/score/{x}).
 

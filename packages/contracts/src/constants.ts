@@ -15,6 +15,12 @@ export const STORAGE_KEYS = {
 export const CSRF_COOKIE = 'XSRF-TOKEN';
 export const CSRF_HEADER = 'x-xsrf-token';
 export const SESSION_COOKIE = 'cc_session';
+/**
+ * Issue 29 §1: on https the server's cookies carry this prefix (__Host-XSRF-TOKEN, __Host-cc_session): the browser
+ * then takes them only Secure, Path=/ and without Domain, so a sibling subdomain (a package origin) cannot set or
+ * shadow them. Plain http (local use) keeps the bare names.
+ */
+export const HOST_COOKIE_PREFIX = '__Host-';
 export const ACTING_AS_HEADER = 'x-acting-as';
 
 export const MOBILE_BREAKPOINT_PX = 768;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PageQuery } from './common';
+import type { CourseStatus } from './course-status';
 import type { ComplianceFigures, ComplianceMonthRow } from './reports';
 
 /**
@@ -58,7 +59,13 @@ export interface DashboardCourseCell {
   title: string;
   /** primary = Mandatory, secondary = Required (white-label words). */
   type: 'primary' | 'secondary';
+  /** The matrix/tally status. */
   status: 'expired' | 'missing' | 'expiring' | 'in_date' | 'exempt';
+  /** The one status (course-status.ts courseStatus) and its date: what the line says (courseStatusText). */
+  course_status: CourseStatus;
+  status_date: string | null;
+  /** A result exists but is not a pass ("Not passed" rather than "Never done"). */
+  not_passed: boolean;
   expires_at: string | null;
 }
 
@@ -68,7 +75,10 @@ export interface DashboardPerson {
   name: string;
   role: string | null;
   entity: { id: number; name: string };
-  /** The courses that put the person on the list (out of date: expired or missing; expiring: expiring in the window). */
+  /**
+   * The courses that put the person on the list (out of date: courseStatus outOfDate, expired or never done past its
+   * due date; expiring: expiring in the window).
+   */
   courses: DashboardCourseCell[];
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { COURSE_STATUSES } from './course-status';
 
 /**
  * The learner's events (spec 1 §2 `/` "learner events", spec 2 §7 GraphQL `events`): what they must do, in order,
@@ -6,13 +7,15 @@ import { z } from 'zod';
  * the engine's cell status) and the courses they have started. GET /users/{id}/events.
  *
  * - kind: `mandatory` (primary compliance), `required` (secondary compliance), `optional` (started, not required).
- * - state: `overdue` (the pass has expired), `expiring` (in date, expires within the organisation's warning days),
- *   `due` (required, never passed; there is no due-date rule for a missing course, so it has no date),
- *   `in_progress` (an attempt is open and the course is not otherwise overdue or expiring), `done` (in date or exempt).
+ * - state, from the one status of the person x course (course-status.ts courseStatus): `overdue` (out of date: the
+ *   pass has expired, or the course was never done and its due date has passed or there is none), `expiring` (in
+ *   date, expires within the organisation's warning days), `due` (never done, due by a date still ahead: a new
+ *   starter's end of their new-starter period), `in_progress` (an attempt is open and the course is not otherwise
+ *   overdue or expiring), `done` (in date or exempt), `pending` (a record the learner submitted awaits approval).
  */
 export const EVENT_KINDS = ['mandatory', 'required', 'optional'] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
-export const EVENT_STATES = ['overdue', 'expiring', 'due', 'in_progress', 'done'] as const;
+export const EVENT_STATES = ['overdue', 'expiring', 'due', 'in_progress', 'done', 'pending'] as const;
 export type EventState = (typeof EVENT_STATES)[number];
 
 export const LearnerEvent = z.object({
@@ -21,7 +24,12 @@ export const LearnerEvent = z.object({
   state: z.enum(EVENT_STATES),
   /** The compliance cell status behind the state (`in_progress` optional courses: null). */
   status: z.enum(['in_date', 'expiring', 'expired', 'missing', 'exempt']).nullable(),
-  /** The expiry date of the latest pass (overdue: when it expired; expiring/done: until when it is valid). */
+  /** The one status (course-status.ts; optional courses: not_required, null while only started). */
+  course_status: z.enum(COURSE_STATUSES).nullable(),
+  /**
+   * The date of the status (courseStatus's date): expired on, valid until, due by, exempt until; null for a course
+   * never done past its due date, or without a date.
+   */
   due_date: z.string().nullable(),
   /** Whole days until due_date (negative: days overdue); null without a date. */
   days_left: z.number().nullable(),
@@ -44,7 +52,7 @@ export const LearnerEvent = z.object({
 export type LearnerEvent = z.infer<typeof LearnerEvent>;
 
 export const LearnerEventCounts = z.object({
-  /** To do and not overdue: expiring, due and in-progress items. */
+  /** To do and not overdue: expiring, due, in-progress and awaiting-approval items. */
   current: z.number(),
   overdue: z.number(),
   /** Required courses in date or exempt, and optional courses passed and in date. */

@@ -10,6 +10,7 @@ export * from './common';
 export * from './compliance';
 export * from './constants';
 export * from './content';
+export * from './course-status';
 export * from './dashboards';
 export * from './dates';
 export * from './designer';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 // MATRIX_TAKING_LONG_MS (15 s, spec 2 §9) lives in constants.ts.
-import { CELL_STATUSES, type CellStatus, cellCountsAsCompliant } from './compliance';
+import { CELL_STATUSES, type CellStatus, cellCountsAsCompliant } from './course-status';
 import type { MatrixPathwayAllocation } from './pathways';
 import { NEW_STARTERS_FILTERS, PRESET_COMPLIANCE_TYPES } from './presets';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PageQuery, updateSchemaOf } from './common';
-import { CELL_STATUSES } from './compliance';
+import { CELL_STATUSES } from './course-status';
 
 /**
  * Report presets and schedules (spec 2 §3 "Report preset", §7 "Reports", permission 117 "schedules").

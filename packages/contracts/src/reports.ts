@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { compliantCells } from './compliance';
+import { compliantCells } from './course-status';
 import type { ComplianceTally } from './matrix';
 import {
   EXPORT_FORMATS,

@@ -48,6 +48,8 @@ export const ResultsMessages = {
   completedInFuture: 'The completed date cannot be in the future.',
   startInFuture: 'The start date cannot be in the future.',
   endBeforeStart: 'The end date must be after the start date.',
+  endNotFuture: 'The end date must be after today.',
+  reasonRequired: 'Give the reason for the exemption.',
   courseInvalid: 'The selected course is invalid.',
   notPending: 'This result is not pending approval.',
   bulkAlreadyDeleted: 'These events have already been deleted.',
@@ -112,13 +114,31 @@ export const UpdateHistoricalResultBody = updateSchemaOf(HistoricalResultBody.om
 );
 export type UpdateHistoricalResultBody = z.infer<typeof UpdateHistoricalResultBody>;
 
-/** POST /results/exempt (26): an exemption counts as in date from start_date until end_date (never ends without one). */
+/**
+ * The reason of an exemption (issue 28 item 6): required wherever one is made (here and the one-click PATCH
+ * /users/{id}/compliance-courses/{courseId}), stored as the result's notes, shown in the exemptions list, the
+ * person's compliance courses (where a matrix cell opens) and the inspection pack.
+ */
+export const exemptionReason = z.preprocess(
+  (v) => (typeof v === 'string' ? v.trim() : v),
+  z
+    .string({ error: ResultsMessages.reasonRequired })
+    .min(1, ResultsMessages.reasonRequired)
+    .max(2000, 'The notes may not be greater than 2000 characters.'),
+);
+/** An exemption's optional end date: after it the requirement applies again (after today when it is set). */
+export const exemptionEndDate = dateOnly.nullable().optional();
+
+/**
+ * POST /results/exempt (26): an exemption counts as in date from start_date until end_date (never ends without one).
+ * `notes` is its reason, required.
+ */
 export const ExemptResultBody = z.object({
   user_id: id,
   course_id: id,
   start_date: dateOnly.optional(),
-  end_date: dateOnly.nullable().optional(),
-  notes: notes.optional(),
+  end_date: exemptionEndDate,
+  notes: exemptionReason,
 });
 export type ExemptResultBody = z.infer<typeof ExemptResultBody>;
 

@@ -3,6 +3,8 @@ import { PageQuery, queryBool, updateSchemaOf } from './common';
 
 const name = z.string().trim().min(1, 'The name field is required.').max(255);
 const email = z.string().trim().toLowerCase().email('The email must be a valid email address.').max(255);
+/** A user's address as POST /users stores it (trimmed, lower-case, checked): the importer reads its rows with it. */
+export const UserEmail = email;
 const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'The date must be in the format YYYY-MM-DD.');
 
 export const CreateUserBody = z.object({

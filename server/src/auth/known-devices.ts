@@ -1,6 +1,7 @@
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/connect';
 import type { Deps } from '../http/context';
+import { cookieName, cookieOptions } from '../http/cookies';
 import { hashToken, randomToken } from '../http/tokens';
 
 /**
@@ -64,11 +65,14 @@ export async function rememberDevice(
 }
 
 export function setDeviceCookie(reply: FastifyReply, deps: Deps, secret: string): void {
-  reply.setCookie(DEVICE_COOKIE, secret, {
-    path: '/',
-    httpOnly: true,
-    sameSite: 'lax',
-    secure: deps.config.cookieSecure,
-    maxAge: DEVICE_COOKIE_DAYS * 24 * 60 * 60,
-  });
+  const maxAge = DEVICE_COOKIE_DAYS * 24 * 60 * 60;
+  reply.setCookie(
+    cookieName(deps.config, DEVICE_COOKIE),
+    secret,
+    cookieOptions(deps.config, { httpOnly: true, maxAge }),
+  );
 }
+
+/** The device secret the browser sent (its __Host- name on https: http/cookies.ts), or null. */
+export const deviceCookieOf = (request: FastifyRequest, deps: Deps): string | null =>
+  request.cookies[cookieName(deps.config, DEVICE_COOKIE)] ?? null;

@@ -10,7 +10,6 @@ import {
   RegisterBody,
   RegisterParams,
   ResetPasswordBody,
-  SESSION_COOKIE,
   UpdateEmailBody,
   UpdatePasswordBody,
   VerificationSendParams,
@@ -18,12 +17,17 @@ import {
 } from '@cc/contracts';
 import { z } from 'zod';
 import type { App } from '../http/app-types';
-import { clearSessionCookies, setGuestCsrfCookie, setSessionCookies } from '../http/authenticate';
+import {
+  clearSessionCookies,
+  sessionCookieOf,
+  setGuestCsrfCookie,
+  setSessionCookies,
+} from '../http/authenticate';
 import { actorOf } from '../http/context';
 import { done, ok } from '../http/envelope';
 import { sendVerification, updateEmail, verifyEmail } from './email-flows';
 import { issueGuestCsrfToken } from './guest-csrf';
-import { DEVICE_COOKIE, setDeviceCookie } from './known-devices';
+import { deviceCookieOf, setDeviceCookie } from './known-devices';
 import { forgotPassword, resetPassword, updatePassword } from './password-flows';
 import { register } from './registration';
 import {
@@ -45,12 +49,12 @@ export async function authWebRoutes(app: App) {
     async (request, reply) => {
       const { ctx } = request;
       if (request.session) {
-        setSessionCookies(reply, ctx, request.cookies[SESSION_COOKIE] ?? '', request.session.csrf_token);
+        setSessionCookies(reply, ctx, sessionCookieOf(request, ctx) ?? '', request.session.csrf_token);
         return reply.status(204).send();
       }
       // Signed out: a signed token, no session row (issue 11 §12: anonymous calls must not fill the sessions table).
       const token = await issueGuestCsrfToken(ctx.db, ctx.clock());
-      setGuestCsrfCookie(reply, ctx, token, SESSION_COOKIE in request.cookies);
+      setGuestCsrfCookie(reply, ctx, token, sessionCookieOf(request, ctx) !== undefined);
       return reply.status(204).send();
     },
   );
@@ -66,7 +70,7 @@ export async function authWebRoutes(app: App) {
         request.ctx,
         request.body,
         request.session?.id ?? null,
-        { secret: request.cookies[DEVICE_COOKIE] ?? null, name: null },
+        { secret: deviceCookieOf(request, request.ctx), name: null },
       );
       setSessionCookies(reply, request.ctx, session.secret, session.csrfToken);
       setDeviceCookie(reply, request.ctx, deviceSecret);
@@ -95,7 +99,7 @@ export async function authWebRoutes(app: App) {
 
   app.post('/logout', { config: { auth: false }, schema: { tags: ['auth'] } }, async (request, reply) => {
     if (request.ctx.actor) await logout(request.ctx);
-    clearSessionCookies(reply);
+    clearSessionCookies(reply, request.ctx);
     return done(Messages.loggedOut);
   });
 }
@@ -111,7 +115,7 @@ export async function authRoutes(app: App) {
       schema: { tags: ['auth'], body: MobileLoginBody },
     },
     async (request, reply) => {
-      const result = await loginWithToken(request.ctx, request.body, request.cookies[DEVICE_COOKIE] ?? null);
+      const result = await loginWithToken(request.ctx, request.body, deviceCookieOf(request, request.ctx));
       setDeviceCookie(reply, request.ctx, result.device_token);
       return ok(result);
     },

@@ -305,7 +305,7 @@ describe('user compliance courses', () => {
       exempt: true,
     });
     expect(notRequired.statusCode).toBe(422);
-    const on = await manager('PATCH', url, { exempt: true });
+    const on = await manager('PATCH', url, { exempt: true, notes: 'Works nights only' });
     expect(on.statusCode, on.body).toBe(200);
     // issue 10 §4: an exemption is its own status, not in date.
     expect(on.json().data).toMatchObject({ exempt: true, status: 'exempt' });
@@ -358,7 +358,10 @@ describe('GET /entities/{id}/score/{x}', () => {
     await settleScore(`${org.id}:primary:own:include`);
     const before = await manager('GET', url);
     expect(before.statusCode).toBe(200);
-    await manager('PATCH', `/api/users/${carer.uuid}/compliance-courses/${fire.id}`, { exempt: true });
+    await manager('PATCH', `/api/users/${carer.uuid}/compliance-courses/${fire.id}`, {
+      exempt: true,
+      notes: 'Works nights only',
+    });
     expect((await manager('GET', url)).statusCode).toBe(202);
     await settleScore(`${org.id}:primary:own:include`);
     const after = await manager('GET', url);

@@ -62,6 +62,48 @@ export function newStarterSql(now: Date, u = 'u', e = 'e'): RawBuilder<SqlBool> 
     > ${now}::timestamptz - make_interval(days => ${sql.ref(`${e}.starter_period`)}))`;
 }
 
+/**
+ * When a never-done requirement of the user aliased `u` is due (contracts courseStatus's `dueBy`): a new starter's
+ * end of their new-starter period; null once it has ended (the course is then overdue, "never done").
+ */
+export function dueBySql(now: Date, u = 'u', e = 'e'): RawBuilder<Date | null> {
+  return sql<Date | null>`CASE WHEN ${newStarterSql(now, u, e)} THEN
+    coalesce(${sql.ref(`${u}.start_date`)}::timestamptz, ${sql.ref(`${u}.created_at`)})
+      + make_interval(days => ${sql.ref(`${e}.starter_period`)}) END`;
+}
+
+/** A submitted pass of (user, course) awaits approval (contracts courseStatus's `pending`; results_user_course_idx). */
+export function pendingSql(userId: RawBuilder<unknown>, courseId: RawBuilder<unknown>): RawBuilder<boolean> {
+  return sql<boolean>`EXISTS (SELECT 1 FROM results pr WHERE pr.user_id = ${userId} AND pr.course_id = ${courseId}
+    AND pr.status = 'pending' AND pr.passed AND pr.deleted_at IS NULL)`;
+}
+
+/** The (user, course) pairs of these users with a record awaiting approval, as `<user id>:<course id>`. */
+export async function pendingPairs(db: Executor, userIds: number[]): Promise<Set<string>> {
+  if (!userIds.length) return new Set();
+  const rows = await db
+    .selectFrom('results')
+    .select(['user_id', 'course_id'])
+    .distinct()
+    .where('user_id', 'in', userIds)
+    .where('status', '=', 'pending')
+    .where('passed', '=', true)
+    .where('deleted_at', 'is', null)
+    .execute();
+  return new Set(rows.map((r) => `${r.user_id}:${r.course_id}`));
+}
+
+/**
+ * "Out of date" over a user_requirements row aliased `ur` (user `u`, entity `e`): contracts courseStatus's
+ * outOfDate in SQL, for lists that filter in bulk (the manager dashboard, the weekly digest). Expired, or never
+ * passed and not a new starter still inside their period; a record awaiting approval takes it off the list.
+ */
+export function outOfDateSql(now: Date, ur = 'ur', u = 'u', e = 'e'): RawBuilder<SqlBool> {
+  const status = requirementStatusSql(now, ur, e);
+  return sql<SqlBool>`(${status} = 'expired' OR (${status} = 'missing' AND NOT ${newStarterSql(now, u, e)}))
+    AND NOT ${pendingSql(sql.ref(`${ur}.user_id`), sql.ref(`${ur}.course_id`))}`;
+}
+
 /** The rule that applies to (user, course) through the user's role in their primary entity, if any. */
 export async function effectiveRuleFor(db: Executor, userId: number, courseId: number) {
   return db

@@ -89,7 +89,7 @@ export async function complianceRoutes(app: App) {
     '/users/:id/compliance-courses/:courseId',
     { schema: { tags, params: UserCourseParams, body: UserComplianceBody } },
     async (r) => {
-      const row = await setUserCourseExemption(r.ctx, r.params.id, r.params.courseId, r.body.exempt);
+      const row = await setUserCourseExemption(r.ctx, r.params.id, r.params.courseId, r.body);
       return ok(row, row.exempt ? ComplianceMessages.exemptionAdded : ComplianceMessages.exemptionRemoved);
     },
   );

@@ -2,7 +2,7 @@ import { type SqlBool, sql } from 'kysely';
 import type { Db } from '../db/connect';
 import type { ComplianceType } from '../db/schema';
 import type { Trx } from '../results/queries';
-import { cellStatusSql } from './queries';
+import { dueBySql, pendingSql } from './queries';
 
 /**
  * SQL of the compliance rows API (routes.ts / service.ts). Reads of what applies go through the
@@ -153,8 +153,9 @@ export async function entitiesReachedBy(db: Executor, ruleId: number) {
 }
 
 /**
- * A user's compliance courses: the effective rows of their role in their primary entity, each with its cell status
- * (the engine's cellStatusSql over latest_results) and whether the latest result is an exemption.
+ * A user's compliance courses: the effective rows of their role in their primary entity, each with the facts of its
+ * status (latest_results, the organisation's warning days, the due date, a record awaiting approval): statusOfRow
+ * (contracts courseStatus) turns them into the one status.
  */
 export async function userComplianceCourses(
   db: Executor,
@@ -167,9 +168,11 @@ export async function userComplianceCourses(
     .selectFrom('effective_compliance_rules as ecr')
     .innerJoin('entities as e', 'e.id', 'ecr.entity_id')
     .innerJoin('courses as c', 'c.id', 'ecr.course_id')
+    .innerJoin('users as u', (j) => j.on('u.id', '=', user.id))
     .leftJoin('latest_results as lr', (j) =>
       j.onRef('lr.course_id', '=', 'ecr.course_id').on('lr.user_id', '=', user.id),
     )
+    .leftJoin('results as rs', 'rs.id', 'lr.result_id')
     .where('ecr.entity_id', '=', user.primary_entity_id)
     .where('ecr.role_id', '=', user.role_id);
   if (o.type) base = base.where('ecr.type', '=', o.type);
@@ -189,7 +192,12 @@ export async function userComplianceCourses(
         'lr.completed_at',
         'lr.expires_at',
         'lr.result_count',
-        cellStatusSql(now).as('status'),
+        'e.expiry_warning',
+        // contracts courseStatus's inputs beside the approved result: the due date and a record awaiting approval.
+        dueBySql(now).as('due_by'),
+        pendingSql(sql.val(user.id), sql.ref('ecr.course_id')).as('pending'),
+        // An exemption's reason (issue 28 item 6), shown where a matrix cell opens.
+        'rs.notes as result_notes',
       ])
       .orderBy('ecr.type')
       .orderBy(sql`lower(c.title)`)
@@ -206,7 +214,7 @@ export async function userComplianceCourses(
 export async function activeExemptions(db: Executor, userId: number, courseId: number) {
   return db
     .selectFrom('results')
-    .select(['id'])
+    .select(['id', 'expires_at'])
     .where('user_id', '=', userId)
     .where('course_id', '=', courseId)
     .where('type', '=', 'exempt')

@@ -3,7 +3,7 @@
  * thing in bulk; rules.test.ts holds both to one table of cases.
  */
 
-import type { CellStatus } from '@cc/contracts';
+import { type CellStatus, cellStatusOf } from '@cc/contracts';
 
 export type { CellStatus } from '@cc/contracts';
 
@@ -18,25 +18,19 @@ export interface LatestResultFacts {
 const DAY_MS = 86_400_000;
 
 /**
- * in date: the latest passed result has not expired (or never expires);
- * expiring: in date, but it expires within the entity's expiry_warning days;
- * expired: the latest pass (or exemption) is past its expiry; missing: no passed result;
- * exempt: the latest result is an exemption that has not ended (its own status, compliant in scores). An exemption
- * that ends within the warning period stays exempt: the cell shows its end date, and the end is not a lapse of
- * training the learner took.
+ * The cell status (in date, expiring, expired, missing, exempt): contracts course-status.ts cellStatusOf, the one
+ * definition every path reads; here over a result's `type`.
  */
 export function cellStatus(
   latest: LatestResultFacts | null | undefined,
   now: Date,
   expiryWarningDays: number,
 ): CellStatus {
-  if (!latest?.passed) return 'missing';
-  const expires = latest.expiresAt?.getTime() ?? null;
-  if (expires !== null && expires <= now.getTime()) return 'expired';
-  if (latest.type === 'exempt') return 'exempt';
-  if (expires === null) return 'in_date';
-  if (expires <= now.getTime() + expiryWarningDays * DAY_MS) return 'expiring';
-  return 'in_date';
+  return cellStatusOf(
+    latest ? { passed: latest.passed, exempt: latest.type === 'exempt', expiresAt: latest.expiresAt } : null,
+    now,
+    expiryWarningDays,
+  );
 }
 
 /**

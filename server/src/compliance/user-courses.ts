@@ -2,14 +2,18 @@ import {
   ComplianceMessages,
   CompliancePerm,
   type ComplianceType,
+  ResultsMessages,
   type UserComplianceCourse,
 } from '@cc/contracts';
 import { authorize, type Ctx } from '../http/context';
-import { invalidField } from '../http/errors';
+import { type FieldErrors, invalid, invalidField } from '../http/errors';
 import { loadLearner } from '../learning/learner';
+import { updateResultRow } from '../results/admin-queries';
+import { dayStart, exemptionEndErrors } from '../results/admin-shared';
 import { lockLatestResults, recomputeLatestResult, recordResult } from '../results/service';
 import { activeExemptions, softDeleteResults, userComplianceCourses } from './rule-queries';
 import { markScoresStale } from './scores-cache';
+import { requirementStatus } from './status';
 
 /**
  * A user's compliance courses (issue 5 item 2, permission 43): the effective compliance rows of their job role in
@@ -42,33 +46,41 @@ export async function listUserComplianceCourses(
     page: query.page,
     perPage: query.per_page,
   });
-  const data = presentRows(rows);
+  const data = presentRows(rows, ctx.clock());
   return { data, total };
 }
 
 /**
  * PATCH /users/{id}/compliance-courses/{courseId} (43): `exempt: true` records an exemption (an exempt result from
- * today, no end), `exempt: false` removes the user's exemptions for the course; latest_results in the same
+ * today) with its reason (`notes`, required: issue 28 item 6) and an optional end date after today, from which the
+ * requirement applies again; `exempt: false` removes the user's exemptions for the course; latest_results in the same
  * transaction. The course must be one of the user's compliance courses (422 otherwise).
  */
 export async function setUserCourseExemption(
   ctx: Ctx,
   ref: string,
   courseId: number,
-  exempt: boolean,
+  body: { exempt: boolean; notes?: string; end_date?: string | null },
 ): Promise<UserComplianceCourse> {
   const { user, actor } = await loadLearner(ctx, ref);
   authorize(ctx, [CompliancePerm.updateUserComplianceCourses]);
   const now = ctx.clock();
+  const errors: FieldErrors = {};
+  if (body.exempt && !body.notes) errors.notes = [ResultsMessages.reasonRequired];
+  const endErrors = body.exempt ? exemptionEndErrors(body.end_date, now) : null;
+  if (endErrors) errors.end_date = endErrors;
   const required = await userComplianceCourses(ctx.db, user, now, { page: 1, perPage: 1000 });
   if (!required.rows.some((r) => r.course_id === courseId))
-    throw invalidField('courseId', ComplianceMessages.notRequired);
+    errors.courseId = [ComplianceMessages.notRequired];
+  if (Object.keys(errors).length) throw invalid(errors);
   await ctx.db.transaction().execute(async (trx) => {
     // "Is there one already?" under the pair's lock: two parallel exempt: true record one exemption, not two.
     await lockLatestResults(trx, [{ userId: user.id, courseId }]);
     const existing = await activeExemptions(trx, user.id, courseId);
-    if (exempt && existing.length === 0)
-      await recordResult(
+    // One that has ended excuses nobody: exempting again records a new one.
+    const running = existing.filter((e) => e.expires_at === null || new Date(e.expires_at) > now);
+    if (body.exempt && running.length === 0) {
+      const result = await recordResult(
         trx,
         {
           userId: user.id,
@@ -79,13 +91,15 @@ export async function setUserCourseExemption(
           passed: true,
           score: null,
           completedAt: now,
-          expiresAt: null,
+          expiresAt: body.end_date ? dayStart(body.end_date) : null,
           attemptId: null,
           createdBy: actor.userId,
         },
         now,
       );
-    if (!exempt && existing.length) {
+      await updateResultRow(trx, result.id, { notes: body.notes ?? null }, now);
+    }
+    if (!body.exempt && existing.length) {
       await softDeleteResults(
         trx,
         existing.map((e) => e.id),
@@ -96,21 +110,35 @@ export async function setUserCourseExemption(
   });
   markScoresStale();
   const after = await userComplianceCourses(ctx.db, user, ctx.clock(), { page: 1, perPage: 1000 });
-  const row = presentRows(after.rows).find((r) => r.course.id === courseId);
+  const row = presentRows(after.rows, now).find((r) => r.course.id === courseId);
   if (!row) throw invalidField('courseId', ComplianceMessages.notRequired);
   return row;
 }
 
-function presentRows(rows: Awaited<ReturnType<typeof userComplianceCourses>>['rows']) {
-  return rows.map(
-    (r): UserComplianceCourse => ({
+type Row = Awaited<ReturnType<typeof userComplianceCourses>>['rows'][number];
+
+/** The one status of a compliance course row (contracts courseStatus over the row's facts). */
+export const statusOfRow = (r: Row, now: Date) =>
+  requirementStatus({ ...r, exempt: r.result_type === 'exempt' }, now);
+
+function presentRows(rows: Row[], now: Date) {
+  return rows.map((r): UserComplianceCourse => {
+    const s = statusOfRow(r, now);
+    return {
       course: { id: r.course_id, title: r.course_title },
       type: r.type,
       validity: r.validity_months,
       inherited: r.inherited,
       rule_id: r.rule_id,
-      status: r.status as UserComplianceCourse['status'],
+      status: s.cell,
+      course_status: s.status,
+      status_date: s.date,
+      out_of_date: s.outOfDate,
       exempt: r.result_type === 'exempt',
+      exemption:
+        r.result_type === 'exempt'
+          ? { reason: r.result_notes, end_date: r.expires_at ? iso(r.expires_at).slice(0, 10) : null }
+          : null,
       latest_result:
         r.result_id !== null && r.completed_at !== null
           ? {
@@ -122,6 +150,6 @@ function presentRows(rows: Awaited<ReturnType<typeof userComplianceCourses>>['ro
               result_count: r.result_count ?? 1,
             }
           : null,
-    }),
-  );
+    };
+  });
 }

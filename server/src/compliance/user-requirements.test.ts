@@ -173,7 +173,10 @@ describe('user_requirements kept on every write', () => {
           .executeTakeFirstOrThrow()
       ).exempt;
     const exempt = (on: boolean) =>
-      manager('PATCH', `/api/users/${carer}/compliance-courses/${fire}`, { exempt: on });
+      manager('PATCH', `/api/users/${carer}/compliance-courses/${fire}`, {
+        exempt: on,
+        notes: on ? 'Works nights only' : undefined,
+      });
     expect((await exempt(true)).statusCode).toBe(200);
     expect(await exemptOf()).toBe(true);
     await expectConsistent();

@@ -1,5 +1,11 @@
 import { type SqlBool, sql } from 'kysely';
-import { newStarterSql, requirementStatusSql } from '../compliance/queries';
+import {
+  dueBySql,
+  newStarterSql,
+  outOfDateSql,
+  pendingSql,
+  requirementStatusSql,
+} from '../compliance/queries';
 import type { Db } from '../db/connect';
 import type { ComplianceType } from '../db/schema';
 
@@ -34,14 +40,15 @@ function cells(db: Db, s: CellScope) {
 }
 
 /**
- * The cells that put a person on a list. Out of date: expired or missing now (the report's expired + missing).
+ * The cells that put a person on a list. Out of date: contracts courseStatus's outOfDate in SQL (outOfDateSql):
+ * expired, or never done past its due date; a new starter's course due by a date ahead and a record awaiting approval
+ * are not (the report's expired + missing cells less those).
  * Expiring in N days: passed, not expired yet, expiring at most N days from now (an exemption with an end date
  * included: it lapses then).
  */
 function matching(db: Db, s: CellScope, c: PeopleCondition) {
   const q = cells(db, s);
-  if (c.kind === 'out_of_date')
-    return q.where(sql<SqlBool>`${requirementStatusSql(s.now, 'ur', 'e')} IN ('expired', 'missing')`);
+  if (c.kind === 'out_of_date') return q.where(outOfDateSql(s.now, 'ur', 'u', 'e'));
   const until = new Date(s.now.getTime() + c.days * DAY_MS);
   return q
     .where('ur.passed', '=', true)
@@ -95,7 +102,12 @@ export async function peoplePage(
       'c.title',
       'ur.type',
       'ur.expires_at',
-      sql<string>`${requirementStatusSql(s.now, 'ur', 'e')}`.as('status'),
+      // contracts courseStatus's facts (service.ts turns them into the one status).
+      'ur.passed',
+      'ur.exempt',
+      'e.expiry_warning',
+      dueBySql(s.now, 'u', 'e').as('due_by'),
+      pendingSql(sql.ref('ur.user_id'), sql.ref('ur.course_id')).as('pending'),
     ])
     .where(
       'ur.user_id',

@@ -20,6 +20,7 @@ import {
   ResultsPerm,
   reportScore,
 } from '@cc/contracts';
+import { requirementStatus } from '../compliance/status';
 import { addTally, emptyTally } from '../compliance/tally';
 import { findEntityByRef } from '../entities/queries';
 import { entityScope, inScope } from '../entities/scope';
@@ -105,22 +106,26 @@ async function trendOf(
   };
 }
 
-function presentPeople(rows: Awaited<ReturnType<typeof peoplePage>>): DashboardPerson[] {
+function presentPeople(rows: Awaited<ReturnType<typeof peoplePage>>, now: Date): DashboardPerson[] {
   return rows.map((p) => ({
     id: p.id,
     uuid: p.uuid,
     name: p.name,
     role: p.role_name,
     entity: { id: p.entity_id, name: p.entity_name },
-    courses: p.courses.map(
-      (c): DashboardCourseCell => ({
+    courses: p.courses.map((c): DashboardCourseCell => {
+      const st = requirementStatus(c, now);
+      return {
         id: c.id,
         title: c.title,
         type: c.type,
-        status: c.status as DashboardCourseCell['status'],
+        status: st.cell,
+        course_status: st.status,
+        status_date: st.date,
+        not_passed: st.attempted,
         expires_at: iso(c.expires_at),
-      }),
-    ),
+      };
+    }),
   }));
 }
 
@@ -148,7 +153,7 @@ async function peopleList(
   page: { limit: number; offset: number },
 ): Promise<DashboardList<DashboardPerson>> {
   const [counts, rows] = await Promise.all([countPeople(ctx.db, s, c), peoplePage(ctx.db, s, c, page)]);
-  return { ...counts, rows: presentPeople(rows) };
+  return { ...counts, rows: presentPeople(rows, s.now) };
 }
 
 async function starterList(

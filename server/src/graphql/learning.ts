@@ -100,13 +100,14 @@ const AttemptRef = builder.objectRef<Attempt>('Attempt').implement({
 
 const LearnerEventRef = builder.objectRef<LearnerEvent>('LearnerEvent').implement({
   description:
-    "One course of a learner's to-do (GET /api/users/{id}/events): kind mandatory/required/optional, state overdue/expiring/due/in_progress/done.",
+    "One course of a learner's to-do (GET /api/users/{id}/events): kind mandatory/required/optional, state overdue/expiring/due/in_progress/done/pending, course_status the one status of the person x course.",
   fields: (t) => ({
     course_id: t.int({ resolve: (e) => e.course.id }),
     course_title: t.string({ resolve: (e) => e.course.title }),
     kind: t.exposeString('kind'),
     state: t.exposeString('state'),
     status: t.exposeString('status', { nullable: true }),
+    course_status: t.exposeString('course_status', { nullable: true }),
     due_date: t.exposeString('due_date', { nullable: true }),
     days_left: t.exposeInt('days_left', { nullable: true }),
     attempt_id: t.exposeInt('attempt_id', { nullable: true }),

@@ -16,6 +16,7 @@ import {
 import { emptyOnWrites } from '../cluster/process-caches';
 import { resolveActingAs } from '../entities/scope';
 import type { Ctx, Deps } from './context';
+import { cookieName, cookieOptions } from './cookies';
 import { csrfMismatch, sessionExpired, unauthenticated } from './errors';
 import { safeEqual } from './tokens';
 
@@ -97,7 +98,7 @@ async function authenticate(deps: Deps, cache: ActorCache, request: FastifyReque
       await touchAccessToken(deps.db, caller.token, now, ctx.ip);
     }
   } else {
-    const secret = request.cookies[SESSION_COOKIE];
+    const secret = request.cookies[cookieName(deps.config, SESSION_COOKIE)];
     request.credential = secret ? `s:${secret}` : null;
     const caller = secret
       ? await cached(cache, `s:${secret}`, async () => {
@@ -115,7 +116,7 @@ async function authenticate(deps: Deps, cache: ActorCache, request: FastifyReque
     const needsSession = csrfMode === 'session' || (csrfMode === 'session-or-json' && !isJson(request));
     // A browser that holds a session or a signed-out csrf cookie sends the header on every state change; so does
     // any browser on a web-session route.
-    const guestCookie = !secret && !!request.cookies[CSRF_COOKIE];
+    const guestCookie = !secret && !!request.cookies[cookieName(deps.config, CSRF_COOKIE)];
     if (isStateChanging(request) && csrfMode !== 'off' && (secret || guestCookie || needsSession)) {
       const expected = session?.csrf_token ?? (secret ? null : await guestCsrfOf(deps, request, now));
       if (!expected) throw sessionExpired();
@@ -149,7 +150,7 @@ async function cached(
 
 /** A signed-out browser's XSRF-TOKEN cookie, when this server signed it and it is still fresh (auth/guest-csrf.ts). */
 async function guestCsrfOf(deps: Deps, request: FastifyRequest, now: Date): Promise<string | null> {
-  const token = request.cookies[CSRF_COOKIE];
+  const token = request.cookies[cookieName(deps.config, CSRF_COOKIE)];
   if (!token) return null;
   return (await isGuestCsrfToken(deps.db, token, now, deps.config.sessionLifetimeMinutes)) ? token : null;
 }
@@ -180,11 +181,23 @@ export function actingAsSlug(request: FastifyRequest): string | null {
  * decides when it ends, idle or not, so an active user is not signed out by the browser at the idle lifetime.
  */
 export function setSessionCookies(reply: FastifyReply, deps: Deps, secret: string, csrfToken: string): void {
-  const secure = deps.config.cookieSecure;
-  const maxAge = deps.config.sessionAbsoluteLifetimeHours * 3600;
-  reply.setCookie(SESSION_COOKIE, secret, { path: '/', httpOnly: true, sameSite: 'lax', secure, maxAge });
-  reply.setCookie(CSRF_COOKIE, csrfToken, { path: '/', httpOnly: false, sameSite: 'lax', secure, maxAge });
+  const { config } = deps;
+  const maxAge = config.sessionAbsoluteLifetimeHours * 3600;
+  reply.setCookie(
+    cookieName(config, SESSION_COOKIE),
+    secret,
+    cookieOptions(config, { httpOnly: true, maxAge }),
+  );
+  reply.setCookie(
+    cookieName(config, CSRF_COOKIE),
+    csrfToken,
+    cookieOptions(config, { httpOnly: false, maxAge }),
+  );
 }
+
+/** The session cookie's secret the browser sent (its __Host- name on https: http/cookies.ts). */
+export const sessionCookieOf = (request: FastifyRequest, deps: Deps): string | undefined =>
+  request.cookies[cookieName(deps.config, SESSION_COOKIE)];
 
 /** A signed-out browser: the signed CSRF token only, no session cookie (and a stale one is dropped). */
 export function setGuestCsrfCookie(
@@ -193,15 +206,17 @@ export function setGuestCsrfCookie(
   token: string,
   hadSessionCookie: boolean,
 ): void {
-  const secure = deps.config.cookieSecure;
-  const maxAge = deps.config.sessionLifetimeMinutes * 60;
-  if (hadSessionCookie) reply.clearCookie(SESSION_COOKIE, { path: '/' });
-  reply.setCookie(CSRF_COOKIE, token, { path: '/', httpOnly: false, sameSite: 'lax', secure, maxAge });
+  const { config } = deps;
+  const maxAge = config.sessionLifetimeMinutes * 60;
+  if (hadSessionCookie)
+    reply.clearCookie(cookieName(config, SESSION_COOKIE), cookieOptions(config, { httpOnly: true }));
+  reply.setCookie(cookieName(config, CSRF_COOKIE), token, cookieOptions(config, { httpOnly: false, maxAge }));
 }
 
-export function clearSessionCookies(reply: FastifyReply): void {
-  reply.clearCookie(SESSION_COOKIE, { path: '/' });
-  reply.clearCookie(CSRF_COOKIE, { path: '/' });
+export function clearSessionCookies(reply: FastifyReply, deps: Deps): void {
+  const { config } = deps;
+  reply.clearCookie(cookieName(config, SESSION_COOKIE), cookieOptions(config, { httpOnly: true }));
+  reply.clearCookie(cookieName(config, CSRF_COOKIE), cookieOptions(config, { httpOnly: false }));
 }
 
 export const authenticationPlugin = fp(async (app: FastifyInstance, deps: Deps) => {

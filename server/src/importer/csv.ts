@@ -1,9 +1,9 @@
 import type { Readable } from 'node:stream';
 import type { IMPORT_COLUMNS, ImportKind } from '@cc/contracts';
-import { parse } from 'csv-parse';
+import { csvRecords } from './csv-records';
 
 /**
- * Reading an import's CSV: a streaming parse (csv-parse), headers mapped to our column names through an alias table,
+ * Reading an import's CSV: a streaming, lenient parse (csv-records.ts), headers mapped to our column names through an alias table,
  * dates in ISO (2024-03-31) or UK (31/03/2024) form.
  *
  * The training aliases accept the national workforce data set's bulk upload training file (ASC-WDS, Skills for
@@ -93,7 +93,17 @@ export interface CsvRow {
   fields: Partial<Record<Column, string>>;
   /** Every cell under its own header, as the file had it (for the errors CSV). */
   values: Record<string, string>;
+  /** The first of our columns whose cell reads as a spreadsheet formula (FORMULA): the row is refused, not stored. */
+  formula: Column | null;
 }
+
+/**
+ * A cell a spreadsheet would run as a formula (=, +, -, @ first: OWASP "CSV injection"). Such a cell is not a
+ * name, address, number or date; stored, it would run on the next export of the people or records.
+ */
+export const FORMULA = /^[=+\-@]/;
+export const formulaMessage = (cell: string) =>
+  `"${cell.length > 40 ? `${cell.slice(0, 40)}…` : cell}" is a spreadsheet formula, not a value: enter the value itself.`;
 
 /**
  * Streams the CSV's rows in chunks of `chunkSize`, so a 50 MB file is never in memory at once; `onHeader` sees the
@@ -105,20 +115,13 @@ export async function* csvChunks(
   chunkSize: number,
   onHeader: (headers: string[], columns: (Column | null)[]) => void,
 ): AsyncGenerator<CsvRow[]> {
-  const parser = body.pipe(
-    parse({
-      bom: true,
-      skip_empty_lines: true,
-      relax_column_count: true,
-      trim: true,
-      max_record_size: 100_000,
-    }),
-  );
   let headers: string[] | null = null;
   let columns: (Column | null)[] = [];
   let chunk: CsvRow[] = [];
   let rowNumber = 1;
-  for await (const record of parser as AsyncIterable<string[]>) {
+  for await (const record of csvRecords(body)) {
+    // An empty line is no row (as csv-parse's skip_empty_lines had it); a row of empty cells is counted.
+    if (record.length === 1 && record[0] === '') continue;
     if (!headers) {
       headers = record.map((h) => h.trim());
       columns = mapHeaders(kind, headers);
@@ -129,13 +132,15 @@ export async function* csvChunks(
     if (record.every((cell) => cell === '')) continue;
     const fields: CsvRow['fields'] = {};
     const values: Record<string, string> = {};
+    let formula: Column | null = null;
     headers.forEach((h, i) => {
       const cell = record[i] ?? '';
       values[h || `column ${i + 1}`] = cell;
       const column = columns[i];
       if (column && cell !== '') fields[column] = cell;
+      if (column && !formula && FORMULA.test(cell)) formula = column;
     });
-    chunk.push({ rowNumber, fields, values });
+    chunk.push({ rowNumber, fields, values, formula });
     if (chunk.length >= chunkSize) {
       yield chunk;
       chunk = [];

@@ -1,5 +1,6 @@
 import { calendarDay, ResultsMessages, WEBHOOK_EVENT_DOCS } from '@cc/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildEntity } from '../../test/factories';
 import { createHarness, type Harness } from '../../test/harness';
 import { as, buildUser, csv, importerWorld, planCsv, runJobs } from './fixtures';
 
@@ -216,6 +217,99 @@ describe('importer: people', () => {
         .statusCode,
     ).toBe(409);
     expect((await c('GET', '/api/importer/imports?unresolved=1')).json().data).toEqual([]);
+  });
+});
+
+describe('importer: people of the organisation it targets (issue 28 item 6)', () => {
+  it("a super admin's import never changes someone of another organisation: the row is rejected with its reason", async () => {
+    const w = await importerWorld(h);
+    const admin = await buildUser(h.db, { entityId: w.group.id, superAdmin: true });
+    const other = await buildEntity(h.db, { level: 'A' });
+    const trainer = await buildUser(h.db, {
+      entityId: other.id,
+      name: 'Their Trainer',
+      email: `trainer-${other.slug}@demo.test`,
+    });
+    const before = await h.db.selectFrom('users').selectAll().where('id', '=', trainer.id).execute();
+    const file = csv([
+      ['name', 'email', 'organisation'],
+      ['Renamed Trainer', `Trainer-${other.slug}@Demo.Test`, ''],
+      ['Moved Elsewhere', `new-${w.group.slug}@example.test`, other.slug],
+    ]);
+    const plan = (await planCsv(h, admin.id, 'users', file)).json().data;
+    expect(plan.counts).toMatchObject({ rows: 2, create: 0, update: 0, errors: 2 });
+    const errors = (await (await as(h, admin.id))('GET', `/api/importer/imports/${plan.uuid}/errors`)).json()
+      .data;
+    expect(errors.map((e: { row_number: number; column: string; message: string }) => e)).toMatchObject([
+      {
+        row_number: 2,
+        column: 'email',
+        message: 'This e-mail address belongs to someone in another organisation.',
+      },
+      { row_number: 3, column: 'organisation' },
+    ]);
+    await applyAndWait(admin.id, plan.uuid);
+    expect(await h.db.selectFrom('users').selectAll().where('id', '=', trainer.id).execute()).toEqual(before);
+  });
+
+  it('stores addresses lower-case as POST /users does, and emits user.created for each person it creates', async () => {
+    const w = await importerWorld(h);
+    const hook = await h.db
+      .insertInto('webhook_endpoints')
+      .values({
+        entity_id: w.group.id,
+        url: 'https://93.184.216.34/hooks/import',
+        event_types: '["user.created"]',
+        secret: 'whsec_MTIzNDU2Nzg5MDEyMzQ1Njc4OTAxMjM0',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const file = csv([
+      ['name', 'email', 'organisation', 'job_role'],
+      ['Mixed Case', ` Mixed.Case-${w.group.slug}@Example.TEST `, w.home.slug, 'Care Assistant'],
+    ]);
+    const plan = (await planCsv(h, w.importer.id, 'users', file)).json().data;
+    expect(plan.counts).toMatchObject({ create: 1, errors: 0 });
+    await applyAndWait(w.importer.id, plan.uuid);
+    const made = await h.db
+      .selectFrom('users')
+      .select(['id', 'uuid', 'email'])
+      .where('name', '=', 'Mixed Case')
+      .where('primary_entity_id', '=', w.home.id)
+      .executeTakeFirstOrThrow();
+    expect(made.email).toBe(`mixed.case-${w.group.slug}@example.test`);
+    const events = await h.db
+      .selectFrom('webhook_deliveries as d')
+      .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
+      .select(['e.type', 'e.payload', 'e.entity_id'])
+      .where('d.endpoint_id', '=', hook.id)
+      .execute();
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({
+      type: 'user.created',
+      entity_id: w.home.id,
+      payload: { user_id: made.id, user_uuid: made.uuid, entity_id: w.home.id, role_id: w.role.id },
+    });
+  });
+
+  it('an unquoted =HYPERLINK(…) cell is a rejected row, and the import finishes planning', async () => {
+    const w = await importerWorld(h);
+    const bytes = Buffer.from(
+      `name,email\n=HYPERLINK("http://evil.test/x","Click me"),eve-${w.group.slug}@example.test\n` +
+        `Fine Person,fine-${w.group.slug}@example.test\n@SUM(1+1),at-${w.group.slug}@example.test\n`,
+    );
+    const res = await planCsv(h, w.importer.id, 'users', bytes);
+    expect(res.statusCode, res.body).toBe(201);
+    const plan = res.json().data;
+    expect(plan.status).toBe('planned');
+    expect(plan.counts).toMatchObject({ rows: 3, create: 1, errors: 2 });
+    const errors = (
+      await (
+        await as(h, w.importer.id)
+      )('GET', `/api/importer/imports/${plan.uuid}/errors`)
+    ).json().data;
+    expect(errors.map((e: { row_number: number }) => e.row_number)).toEqual([2, 4]);
+    expect(errors[0].message).toMatch(/formula/);
   });
 });
 

@@ -5,7 +5,8 @@ import type { JobContext } from '../jobs/queue';
 import { PermanentJobError, registerJob } from '../jobs/queue';
 import { lockLatestResults, runResultListeners } from '../results/service';
 import { failTask, finishTask, reportTaskProgress } from '../tasks/service';
-import { emitWebhookEvent } from '../webhooks/events';
+import { emitWebhookEvent, emitWebhookEvents } from '../webhooks/events';
+import { userCreatedData } from '../webhooks/payloads';
 import {
   type BatchRow,
   createResults,
@@ -139,7 +140,27 @@ async function applyJob(job: JobContext, p: Payload) {
             const now = job.clock();
             if (imp.kind === 'users') {
               if (action === 'update') return updateUsers(trx, imp.id, rows, now);
-              const created = new Set(await createUsers(trx, imp.id, rows));
+              const people = await createUsers(trx, imp.id, rows);
+              // Webhooks hear of imported people as of people added by hand (users/service.ts createUser).
+              await emitWebhookEvents(
+                trx,
+                people.map((u) => ({
+                  entityId: u.primary_entity_id,
+                  type: 'user.created' as const,
+                  data: userCreatedData(
+                    u,
+                    {
+                      entityId: u.primary_entity_id,
+                      roleId: u.role_id,
+                      typeId: u.type_id,
+                      startDate: u.start_date,
+                    },
+                    now,
+                  ),
+                })),
+                now,
+              );
+              const created = new Set(people.map((u) => u.row_number));
               const lost = rows.filter((r) => !created.has(r.row_number));
               if (!lost.length) return;
               // Taken since the plan (someone else got the address or number): the row becomes an error.

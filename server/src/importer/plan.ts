@@ -1,15 +1,24 @@
 import type { Readable } from 'node:stream';
-import { type ImportKind, Perm, ResultsMessages, ResultsPerm } from '@cc/contracts';
+import { type ImportKind, Perm, ResultsMessages, ResultsPerm, UserEmail } from '@cc/contracts';
 import { sql } from 'kysely';
 import { expiryOf } from '../compliance/rules';
 import { visibleCourseClause } from '../courses/visibility';
 import { entityScope } from '../entities/scope';
+import { subtreeIds } from '../entities/tree';
 import { actorOf, type Ctx, can } from '../http/context';
 import { TYPE_ABOVE_YOU, wouldHoldOnlyWhatActorHolds } from '../permissions/privilege';
 import { evidenceRequired } from '../results/admin-shared';
 import { completedInFuture } from '../results/completion-date';
-import { EMAIL_TAKEN } from '../users/service';
-import { accreditedWords, type Column, type CsvRow, csvChunks, headerErrors, parseDate } from './csv';
+import {
+  accreditedWords,
+  type Column,
+  type CsvRow,
+  csvChunks,
+  formulaMessage,
+  headerErrors,
+  parseDate,
+} from './csv';
+import { CsvReadError } from './csv-records';
 import { insertPlanErrors, insertPlanRows, type PlanError, type PlanRow } from './queries';
 
 /**
@@ -30,6 +39,8 @@ import { insertPlanErrors, insertPlanRows, type PlanError, type PlanRow } from '
 export const CHUNK = 1000;
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** A row's address is someone's outside the organisation the import targets: refused, never matched (issue 28). */
+export const ELSEWHERE = 'This e-mail address belongs to someone in another organisation.';
 const lower = (s: string) => s.trim().toLowerCase();
 const iso = (d: Date | null) => (d ? d.toISOString().slice(0, 10) : null);
 
@@ -38,7 +49,8 @@ interface EntityInfo {
   name: string;
   parentId: number | null;
   aId: number;
-  inScope: boolean;
+  /** In the subtree the import targets (loadLookups). */
+  inTarget: boolean;
 }
 
 export interface PlanCounts {
@@ -60,8 +72,16 @@ interface Lookups {
   baseId: number;
 }
 
+/**
+ * The entities an import may touch: the organisation it targets (imports.entity_id, the caller's base) and the ones
+ * below it, never the rest of a super admin's reach (issue 28 item 6: a super admin's file renamed the trainer of
+ * another company). Its people are the only ones an import matches, changes or moves, and these the only
+ * organisations a row may name; the base's ancestors are loaded too, for the job roles and user types they own.
+ */
 async function loadLookups(ctx: Ctx): Promise<Lookups> {
   const scope = await entityScope(ctx);
+  const targetIds = await subtreeIds(ctx.db, scope.baseId);
+  const target = new Set(targetIds);
   const { rows } = await sql<{
     id: number;
     name: string;
@@ -70,7 +90,7 @@ async function loadLookups(ctx: Ctx): Promise<Lookups> {
     a_id: number;
   }>`
     SELECT e.id, e.name, e.slug, e.parent_id, importer_a_entity(e.id) AS a_id FROM entities e
-     WHERE ${scope.accessible === 'all' ? sql`true` : sql`e.id = ANY(${[...scope.accessible]}::int[])`}
+     WHERE e.id = ANY(${targetIds}::int[])
         OR e.id IN (WITH RECURSIVE chain AS (
               SELECT id, parent_id, 0 AS depth FROM entities WHERE id = ${scope.baseId}
               UNION ALL SELECT p.id, p.parent_id, c.depth + 1 FROM entities p JOIN chain c ON p.id = c.parent_id
@@ -80,9 +100,9 @@ async function loadLookups(ctx: Ctx): Promise<Lookups> {
   const bySlug = new Map<string, number>();
   const byName = new Map<string, number[]>();
   for (const r of rows) {
-    const inScope = scope.accessible === 'all' || scope.accessible.has(r.id);
-    entities.set(r.id, { id: r.id, name: r.name, parentId: r.parent_id, aId: r.a_id, inScope });
-    if (!inScope) continue;
+    const inTarget = target.has(r.id);
+    entities.set(r.id, { id: r.id, name: r.name, parentId: r.parent_id, aId: r.a_id, inTarget });
+    if (!inTarget) continue;
     bySlug.set(lower(r.slug), r.id);
     byName.set(lower(r.name), [...(byName.get(lower(r.name)) ?? []), r.id]);
   }
@@ -132,6 +152,16 @@ function byChain(l: Lookups, table: Map<number, Map<string, number>>, entityId: 
 }
 
 type RowErrors = { column: string; message: string }[];
+
+/** A row with a formula cell (csv.ts FORMULA) is refused whole: nothing of it is matched or stored. */
+function formulaError(row: CsvRow, column: Column): PlanError {
+  return {
+    rowNumber: row.rowNumber,
+    column,
+    message: formulaMessage(row.fields[column] ?? ''),
+    values: row.values,
+  };
+}
 
 interface Planner {
   seen: Map<string, number>;
@@ -206,10 +236,18 @@ async function planUserChunk(
   const plans: PlanRow[] = [];
   const errors: PlanError[] = [];
   for (const row of chunk) {
+    if (row.formula) {
+      errors.push(formulaError(row, row.formula));
+      continue;
+    }
     const f = row.fields;
     const errs: RowErrors = [];
     const err = (column: string, message: string) => errs.push({ column, message });
-    if (f.email && !EMAIL.test(f.email)) err('email', `"${f.email}" is not an e-mail address.`);
+    // Stored as POST /users stores an address (contracts UserEmail: trimmed, lower-case), so the same person is
+    // one address however the file spells it.
+    const email = f.email ? UserEmail.safeParse(f.email) : null;
+    if (f.email && (!EMAIL.test(f.email) || !email?.success))
+      err('email', `"${f.email}" is not an e-mail address.`);
     if (!f.email && !f.employee_number)
       err('email', 'Give an e-mail address or an employee number for each person.');
     if (f.name && f.name.length > 255) err('name', 'The name is longer than 255 characters.');
@@ -245,10 +283,10 @@ async function planUserChunk(
       lower(byMail.employee_number) !== lower(f.employee_number)
     )
       err('employee_number', `This person already has employee number ${byMail.employee_number}.`);
-    if (existing && !l.entities.get(existing.primary_entity_id)?.inScope)
+    if (existing && !l.entities.get(existing.primary_entity_id)?.inTarget)
       err(
         byNum ? 'employee_number' : 'email',
-        byNum ? 'This employee number belongs to someone outside your organisations.' : EMAIL_TAKEN,
+        byNum ? 'This employee number belongs to someone outside your organisations.' : ELSEWHERE,
       );
     if (existing && f.email && lower(existing.email) !== lower(f.email) && !errs.length)
       err(
@@ -302,7 +340,7 @@ async function planUserChunk(
             values: row.values,
             set: {
               name: f.name,
-              email: f.email,
+              email: email?.success ? email.data : f.email,
               employee_number: f.employee_number ?? null,
               primary_entity_id: targetEntity,
               role_id: roleId ?? null,
@@ -448,7 +486,7 @@ async function planTrainingChunk(
   const emails = chunk.flatMap((r) => (r.fields.email ? [lower(r.fields.email)] : []));
   const numbers = chunk.flatMap((r) => (r.fields.employee_number ? [lower(r.fields.employee_number)] : []));
   const people = (await existingUsers(ctx, emails, numbers)).filter(
-    (u) => l.entities.get(u.primary_entity_id)?.inScope,
+    (u) => l.entities.get(u.primary_entity_id)?.inTarget,
   );
   const byEmail = new Map(people.map((u) => [lower(u.email), u]));
   const byNumber = new Map<string, ExistingUser[]>();
@@ -469,6 +507,10 @@ async function planTrainingChunk(
   const errors: PlanError[] = [];
   const now = ctx.clock();
   for (const row of chunk) {
+    if (row.formula) {
+      errors.push(formulaError(row, row.formula));
+      continue;
+    }
     const f = row.fields;
     const errs: RowErrors = [];
     const err = (column: string, message: string) => errs.push({ column, message });
@@ -659,8 +701,8 @@ export async function planFile(
     }
   } catch (error) {
     if (error instanceof HeaderError) throw error;
-    if ((error as { code?: string })?.code?.startsWith?.('CSV_'))
-      throw new HeaderError(`The file could not be read as CSV: ${(error as Error).message}`);
+    if (error instanceof CsvReadError)
+      throw new HeaderError(`The file could not be read as CSV: ${error.message}`);
     throw error;
   }
   if (p.counts.rows === 0) throw new HeaderError('The file has no rows under its header.');

@@ -78,13 +78,23 @@ const setOf = (r: BatchRow) => (r.data as { set: Record<string, unknown> }).set;
 
 // ------------------------------------------------------------------------------------------------ people
 
+export interface CreatedUser {
+  row_number: number;
+  id: number;
+  uuid: string;
+  primary_entity_id: number;
+  role_id: number | null;
+  type_id: number | null;
+  start_date: string | null;
+}
+
 /**
  * Creates people in one INSERT ... SELECT; an address or employee number taken since the plan (a unique index says
- * so) skips the row, which the caller turns into an error. Returns the row numbers created.
+ * so) skips the row, which the caller turns into an error. Returns the people created, with their plan rows.
  */
-export async function createUsers(db: DbOrTrx, importId: number, rows: BatchRow[]): Promise<number[]> {
+export async function createUsers(db: DbOrTrx, importId: number, rows: BatchRow[]): Promise<CreatedUser[]> {
   const values = rows.map((r) => ({ row_number: r.row_number, ...setOf(r) }));
-  const { rows: done } = await sql<{ row_number: number }>`
+  const { rows: done } = await sql<CreatedUser>`
     WITH v AS (
       SELECT * FROM jsonb_to_recordset(${JSON.stringify(values)}::jsonb) AS x(
         row_number int, name text, email text, employee_number text, primary_entity_id int, role_id int,
@@ -94,12 +104,14 @@ export async function createUsers(db: DbOrTrx, importId: number, rows: BatchRow[
       SELECT name, email, employee_number, primary_entity_id, role_id, type_id, start_date, '{}'::jsonb
         FROM v ORDER BY row_number
       ON CONFLICT DO NOTHING
-      RETURNING id, lower(email) AS email)
+      RETURNING id, uuid, lower(email) AS email, primary_entity_id, role_id, type_id, start_date::text AS start_date)
     UPDATE import_rows r SET target_id = ins.id, applied = true
       FROM v JOIN ins ON ins.email = lower(v.email)
      WHERE r.import_id = ${importId} AND r.row_number = v.row_number
-    RETURNING r.row_number`.execute(db);
-  return done.map((d) => d.row_number);
+    RETURNING r.row_number, ins.id, ins.uuid, ins.primary_entity_id, ins.role_id, ins.type_id, ins.start_date`.execute(
+    db,
+  );
+  return done;
 }
 
 const USER_FIELDS = [

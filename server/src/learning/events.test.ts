@@ -142,8 +142,11 @@ describe('GET /users/{id}/events', () => {
     expect(fire.content_id).toBe(s.contents.fireOld.id);
     expect(fire.attempt_id).toBeNull();
     expect(by('Dementia awareness').days_left).toBe(5);
-    // Never done: no due-date rule exists, so no date.
-    expect(by('Safeguarding adults')).toMatchObject({ status: 'missing', due_date: null, days_left: null });
+    // Never done by a new starter (issue 28 item 5): due by the end of their new-starter period (90 days), not overdue.
+    const safeguarding = by('Safeguarding adults');
+    expect(safeguarding).toMatchObject({ status: 'missing', course_status: 'due', state: 'due' });
+    expect(safeguarding.days_left).toBeGreaterThanOrEqual(89);
+    expect(safeguarding.days_left).toBeLessThanOrEqual(90);
     expect(by('Data protection')).toMatchObject({ status: 'missing', attempt_id: s.attempts.data });
     expect(by('Baking for fun')).toMatchObject({ status: null, attempt_id: s.attempts.optional });
     expect(by('Equality and diversity')).toMatchObject({ status: 'exempt', due_date: null });

@@ -1,6 +1,7 @@
 import { CompliancePerm, type LearnerEvent, type LearnerEvents } from '@cc/contracts';
 import { type SqlBool, sql } from 'kysely';
 import { userComplianceCourses } from '../compliance/rule-queries';
+import { statusOfRow } from '../compliance/user-courses';
 import { authorize, type Ctx } from '../http/context';
 import { learnerClauses, loadLearner } from './learner';
 
@@ -8,8 +9,9 @@ import { learnerClauses, loadLearner } from './learner';
  * GET /users/{id}/events and the GraphQL `events` query: the learner's to-do (contracts events.ts), "what must I do,
  * in what order, by when". Required courses come from the compliance engine as it is (the effective rules of the
  * user's role in their primary entity, each with cellStatusSql over latest_results: the matrix, reports and scores
- * read the same), started courses from open attempts. There is no due-date rule for a course never done (the spec
- * has none): such a course is `due` with no date.
+ * read the same) and the one status of each (contracts courseStatus via statusOfRow), started courses from open
+ * attempts. A course never done is overdue once its due date (a new starter's end of their new-starter period) has
+ * passed or when there is none, as on the manager dashboard and in the inspection pack.
  *
  * Who may read: the user themself; someone else needs 24 (search training records) or 43 (their compliance courses)
  * and the user in scope (404 outside, like a missing user).
@@ -26,7 +28,7 @@ function rank(e: LearnerEvent): number {
   if (e.state === 'overdue') return e.kind === 'mandatory' ? 1 : 2;
   if (e.state === 'expiring') return 3;
   if (e.state === 'due') return 4;
-  return 5;
+  return 5; // in progress, awaiting approval
 }
 
 /** Earlier dates first, no date last. */
@@ -48,8 +50,10 @@ export function orderEvents(events: LearnerEvent[]): LearnerEvent[] {
 
 export function countEvents(events: LearnerEvent[]) {
   return {
-    current: events.filter((e) => e.state === 'expiring' || e.state === 'due' || e.state === 'in_progress')
-      .length,
+    current: events.filter(
+      (e) =>
+        e.state === 'expiring' || e.state === 'due' || e.state === 'in_progress' || e.state === 'pending',
+    ).length,
     overdue: events.filter((e) => e.state === 'overdue').length,
     completed: events.filter((e) => e.state === 'done').length,
   };
@@ -103,26 +107,27 @@ export async function learnerEvents(ctx: Ctx, ref: string): Promise<LearnerEvent
     d === null ? null : Math.ceil((new Date(d).getTime() - now.getTime()) / DAY_MS);
 
   for (const r of required.rows) {
-    const status = r.status as NonNullable<LearnerEvent['status']>;
+    const s = statusOfRow(r, now);
     const attemptId = openByCourse.get(r.course_id) ?? null;
-    const state: LearnerEvent['state'] =
-      status === 'expired'
-        ? 'overdue'
-        : status === 'expiring'
-          ? 'expiring'
-          : status === 'missing'
+    const state: LearnerEvent['state'] = s.outOfDate
+      ? 'overdue'
+      : s.status === 'expiring'
+        ? 'expiring'
+        : s.status === 'pending'
+          ? 'pending'
+          : s.status === 'due'
             ? attemptId
               ? 'in_progress'
               : 'due'
             : 'done';
-    const expires = r.passed && r.expires_at ? r.expires_at : null;
     events.push({
       course: { id: r.course_id, title: r.course_title },
       kind: r.type === 'primary' ? 'mandatory' : 'required',
       state,
-      status,
-      due_date: state === 'due' || state === 'in_progress' || !expires ? null : iso(expires),
-      days_left: state === 'due' || state === 'in_progress' ? null : daysTo(expires),
+      status: s.cell,
+      course_status: s.status,
+      due_date: s.date,
+      days_left: daysTo(s.date),
       attempt_id: attemptId,
       content_id: null,
       latest_result:
@@ -146,6 +151,7 @@ export async function learnerEvents(ctx: Ctx, ref: string): Promise<LearnerEvent
       kind: 'optional',
       state: 'in_progress',
       status: null,
+      course_status: null,
       due_date: null,
       days_left: null,
       attempt_id: a.id,
@@ -161,6 +167,7 @@ export async function learnerEvents(ctx: Ctx, ref: string): Promise<LearnerEvent
       kind: 'optional',
       state: 'done',
       status: p.type === 'exempt' ? 'exempt' : 'in_date',
+      course_status: 'not_required',
       due_date: p.expires_at ? iso(p.expires_at) : null,
       days_left: daysTo(p.expires_at),
       attempt_id: null,

@@ -64,7 +64,7 @@ async function expiryReminderRows(db: DbOrTrx, now: Date): Promise<NewNotificati
   });
   return due.flatMap((d) => {
     const expiresAt = new Date(d.expires_at);
-    const { title, body } = expiryReminderText(d.course_title, expiresAt, d.occasion);
+    const { title, body } = expiryReminderText(d.course_title, expiresAt, d.occasion, d.exempt);
     return bothChannels(
       {
         kind: 'expiry_reminder',

@@ -6,8 +6,22 @@ import type { MailMessage } from '../mail/mailer';
 export const LEARNER_LINK = '/learner-dashboard';
 export const MANAGER_LINK = '/manager-dashboard';
 
-export function expiryReminderText(course: string, expiresAt: Date, occasion: number) {
+/**
+ * The words of an expiry reminder; `exempt`: the cell is an exemption whose end date this is (issue 28 item 6: after
+ * it the course is required again), so the learner hears that the exemption ends, not that training expires.
+ */
+export function expiryReminderText(course: string, expiresAt: Date, occasion: number, exempt = false) {
   const on = formatDate(expiresAt);
+  if (exempt)
+    return occasion === 0
+      ? {
+          title: `Your exemption from ${course} ends today`,
+          body: `Your exemption from ${course} ends today (${on}). From now on you need to complete ${course}.`,
+        }
+      : {
+          title: `Your exemption from ${course} ends in ${occasion} days`,
+          body: `Your exemption from ${course} ends on ${on}. From then on you need to complete ${course}: take it before then to stay in date.`,
+        };
   if (occasion === 0)
     return {
       title: `${course} expires today`,

@@ -46,6 +46,8 @@ export async function dueExpiryReminders(db: DbOrTrx, now: Date, prefKeys: Recor
       'ur.user_id',
       'ur.course_id',
       'ur.expires_at',
+      // An exemption's end is an expiry too (its end date): the same reminders, in its own words.
+      'ur.exempt',
       'u.primary_entity_id as entity_id',
       'u.email',
       'c.title as course_title',

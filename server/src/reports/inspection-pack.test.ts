@@ -7,6 +7,7 @@ import { createHarness, type Harness } from '../../test/harness';
 import { buildCourse, buildPassedResult } from '../../test/learning-factories';
 import { pdfText } from '../../test/pdf-text';
 import { runDueJobs } from '../jobs/queue';
+import { recordResult } from '../results/service';
 
 /**
  * The inspection pack (issue 13): one request on a home queues a job; its PDF names the home, the figures' time and
@@ -19,6 +20,7 @@ let outsider: { id: number };
 let noPerm: { id: number };
 let expiredOn = '';
 let bookedOn = '';
+let exemptUntil = '';
 beforeAll(async () => {
   h = await createHarness();
   const org = await buildEntity(h.db, { level: 'A', name: 'Pack Test Group' });
@@ -112,6 +114,30 @@ beforeAll(async () => {
     entityId: home.id,
     status: 'accepted',
   });
+  // Cath: exempt from Moving and handling until a date, for a reason (issue 28 item 6).
+  const cath = await buildUser(h.db, { entityId: home.id, roleId: role.id, name: 'Cath Nurse' });
+  const until = new Date(Date.now() + 40 * 86_400_000);
+  const exempt = await h.db.transaction().execute((trx) =>
+    recordResult(trx, {
+      userId: cath.id,
+      entityId: home.id,
+      courseId: moving.id,
+      contentId: null,
+      type: 'exempt',
+      passed: true,
+      score: null,
+      completedAt: new Date(Date.now() - 86_400_000),
+      expiresAt: until,
+      attemptId: null,
+      createdBy: null,
+    }),
+  );
+  await h.db
+    .updateTable('results')
+    .set({ notes: 'Registered nurse: covered by her NMC revalidation' })
+    .where('id', '=', exempt.id)
+    .execute();
+  exemptUntil = formatDate(until);
   manager = await buildUser(h.db, { entityId: org.id, permissions: [13] });
   noPerm = await buildUser(h.db, { entityId: org.id, permissions: [] });
   outsider = await buildUser(h.db, { permissions: [13] });
@@ -145,13 +171,19 @@ describe('inspection pack', () => {
     expect(text).toContain('Inspection pack · Brookside Test Home');
     expect(text).toMatch(/Figures as at \d\d\/\d\d\/\d{4} \d\d:\d\d/);
     // The gaps with their dated plans: Bob's expired Fire safety, Ann's missing Moving and handling.
-    expect(text).toContain(`Booked on a session on ${bookedOn}. Overdue`);
-    expect(text.replace(/\s+/g, ' ')).toContain(`Overdue since ${expiredOn}`);
+    // In the one status's words (contracts courseStatusText), as every other screen says them.
+    expect(text).toContain(`Booked on a session on ${bookedOn}. Expired on`);
+    expect(text.replace(/\s+/g, ' ')).toContain(`Expired on ${expiredOn}: renew now`);
     expect(text.match(/Booked on a session on/g)).toHaveLength(1);
     expect(text).toContain('Moving and handling');
     expect(text).toContain('Gaps and plans');
     expect(text).toContain('Training matrix by job role');
     expect(text).toContain('ann fire certificate.pdf');
+    // The exemption: its end date in the matrix, and its reason and end date in the list of exemptions.
+    const flat = text.replace(/\s+/g, ' ');
+    expect(flat).toContain('Exemptions');
+    expect(flat).toContain('Registered nurse: covered by her NMC revalidation');
+    expect(flat).toContain(`Exempt until ${exemptUntil}`);
 
     const zipRes = await as('GET', status.zip_url);
     expect(zipRes.statusCode).toBe(200);

@@ -1,7 +1,12 @@
 import { PassThrough, type Readable } from 'node:stream';
 import {
   CELL_STATUS_LABELS,
+  type CellStatus,
   type CellsWire,
+  COURSE_STATUS_LABELS,
+  type CourseStatus,
+  courseStatus,
+  courseStatusText,
   type DateFormat,
   decodeCells,
   decodeUsers,
@@ -18,6 +23,7 @@ import PDFDocument from 'pdfkit';
 import yazl from 'yazl';
 import { loadActor } from '../auth/actor';
 import { trainingCertificate } from '../certificates/service';
+import { pendingPairs } from '../compliance/queries';
 import { scoreOf } from '../compliance/rules';
 import { type PolicyReceipt, policyReceipts, RECEIPT_STATE_LABELS } from '../documents/inspection-pack';
 import { assertEntityInScope, resolveActingAs } from '../entities/scope';
@@ -194,6 +200,8 @@ interface PackEvidence {
   completed: Date;
   expires: Date | null;
   type: string;
+  /** The result's notes: for an exemption, its reason (issue 28 item 6). */
+  notes: string | null;
   file: { key: string; name: string } | null;
 }
 
@@ -207,6 +215,8 @@ export interface PackData {
   evidence: PackEvidence[];
   /** The next booked session of a gap, by `<user id>:<course id>` (inspection-pack-bookings.ts). */
   booked?: Map<string, Date>;
+  /** `<user id>:<course id>` of the records awaiting approval (courseStatus's `pending`). */
+  pending?: Set<string>;
   /** New starters' Care Certificate status (inspection-pack-care-certificate.ts). */
   careCertificates?: PackCareCertificates;
   /** Who acknowledged which version of each required document (documents/inspection-pack.ts). */
@@ -267,10 +277,12 @@ export async function gatherPack(
           completed_at: Date;
           expires_at: Date | null;
           type: string;
+          notes: string | null;
           storage_key: string | null;
           original_name: string | null;
         }>`
-          SELECT r.id, r.user_id, r.course_id, r.completed_at, r.expires_at, r.type, f.storage_key, f.original_name
+          SELECT r.id, r.user_id, r.course_id, r.completed_at, r.expires_at, r.type, r.notes, f.storage_key,
+                 f.original_name
             FROM results r LEFT JOIN files f ON f.id = r.evidence_file_id
            WHERE r.id = ANY(${sql.val(resultIds)}::int[]) AND r.passed AND r.deleted_at IS NULL
            ORDER BY r.user_id, r.completed_at`.execute(ctx.db)
@@ -294,6 +306,7 @@ export async function gatherPack(
     })
     .sort((a, b) => a.role.localeCompare(b.role) || a.name.localeCompare(b.name));
   const booked = await nextBookedSessions(ctx.db, ids, ctx.clock());
+  const pending = await pendingPairs(ctx.db, ids);
   const careCertificates = await packCareCertificates(
     ctx,
     home.id,
@@ -303,6 +316,7 @@ export async function gatherPack(
   return {
     home,
     booked,
+    pending,
     careCertificates,
     receipts,
     generatedAt: ctx.clock(),
@@ -317,45 +331,47 @@ export async function gatherPack(
       completed: new Date(e.completed_at),
       expires: e.expires_at ? new Date(e.expires_at) : null,
       type: e.type,
+      notes: e.notes,
       file: e.storage_key ? { key: e.storage_key, name: e.original_name ?? 'evidence' } : null,
     })),
   };
 }
 
-/** A gap: a Mandatory or Required course expired or not done, with its dated plan. */
+/** A gap: a Mandatory or Required course that is not compliant (expired, never done, due, awaiting approval). */
 export interface PackGap {
   person: PackPerson;
   course: string;
   kind: 'Mandatory' | 'Required';
-  status: 'expired' | 'missing';
-  /** The date the plan is held to: the expiry (overdue since) or the end of the new-starter period. */
+  /** The one status of the person x course (contracts courseStatus), as on every other screen. */
+  status: CourseStatus;
+  /** Its matrix colour. */
+  cell: CellStatus;
+  /** The date the plan is held to: the expiry, or a new starter's due date; null when it is due now. */
   due: Date | null;
   plan: string;
   /** The start of the person's next booked session of the course, if any. */
   booked: Date | null;
 }
 
+/** What the pack says to do about a gap, after the status in words (courseStatusText). */
+const NEXT_STEP: Partial<Record<CourseStatus, string>> = {
+  expired: 'renew now (book the next session).',
+  missing: 'overdue, book it now (the next session).',
+  due: 'the end of their new-starter period.',
+  pending: 'a record was submitted; approve or reject it.',
+};
+
 export function packGaps(data: PackData, words: { primary: string; secondary: string }): PackGap[] {
   const f = data.dateFormat;
   const gaps: PackGap[] = [];
   for (const person of data.people) {
     for (const c of person.cells) {
-      if (c.type === 'none' || (c.status !== 'expired' && c.status !== 'missing')) continue;
+      if (c.type === 'none') continue;
+      const st = packCellStatus(data, person, c);
+      if (st.compliant) continue;
       const course = data.courses.get(c.course_id)?.title ?? `Course ${c.course_id}`;
-      let due: Date | null = null;
-      let plan: string;
-      if (c.status === 'expired' && c.latest_result_expires) {
-        due = new Date(c.latest_result_expires);
-        plan = `Overdue since ${formatDate(c.latest_result_expires, f)}: renew now (book the next session).`;
-      } else if (person.starterUntil && person.starterUntil > data.generatedAt) {
-        due = person.starterUntil;
-        plan = `New starter: due by ${formatDate(due, f)}, the end of their new-starter period.`;
-      } else {
-        due = person.starterUntil;
-        plan = due
-          ? `Overdue since ${formatDate(due, f)} (new-starter period ended): book it now.`
-          : 'Not done: due now (book the next session).';
-      }
+      const due = st.date ? new Date(st.date) : null;
+      let plan = `${courseStatusText(st, f)}: ${NEXT_STEP[st.status] ?? ''}`.trim();
       const booked = data.booked?.get(`${person.id}:${c.course_id}`) ?? null;
       if (booked) plan = `Booked on a session on ${formatDate(booked, f)}. ${plan}`;
       gaps.push({
@@ -363,18 +379,41 @@ export function packGaps(data: PackData, words: { primary: string; secondary: st
         course,
         booked,
         kind: c.type === 'primary' ? (words.primary as 'Mandatory') : (words.secondary as 'Required'),
-        status: c.status,
+        status: st.status,
+        cell: st.cell,
         due,
         plan,
       });
     }
   }
-  // The most overdue first; plans without a date last.
+  // Out of date first (the oldest expiry first, never done after), then awaiting approval, then due (soonest first).
+  const rank = (g: PackGap) => (g.status === 'pending' ? 1 : g.status === 'due' ? 2 : 0);
   return gaps.sort(
     (a, b) =>
+      rank(a) - rank(b) ||
       (a.due?.getTime() ?? Number.MAX_SAFE_INTEGER) - (b.due?.getTime() ?? Number.MAX_SAFE_INTEGER) ||
       a.person.name.localeCompare(b.person.name),
   );
+}
+
+/**
+ * The one status of a pack cell (contracts courseStatus over the matrix's cell status, which the matrix SQL computed
+ * in bulk), with the person's new-starter due date and a record awaiting approval.
+ */
+export function packCellStatus(data: PackData, person: PackPerson, c: MatrixCell) {
+  const passed = c.status !== 'missing';
+  return courseStatus({
+    required: c.type !== 'none',
+    cell: c.status,
+    latest:
+      c.latest_result_id === null && !passed
+        ? null
+        : { passed, exempt: c.status === 'exempt', expiresAt: c.latest_result_expires },
+    pending: data.pending?.has(`${person.id}:${c.course_id}`) ?? false,
+    dueBy: person.starterUntil,
+    warningDays: 0,
+    now: data.generatedAt,
+  });
 }
 
 // --- The PDF.
@@ -549,7 +588,10 @@ export async function packPdf(
               st.push(c?.status ?? '');
               if (!c) return '';
               if (c.status === 'missing') return CELL_STATUS_LABELS.missing;
-              if (c.status === 'exempt') return CELL_STATUS_LABELS.exempt;
+              if (c.status === 'exempt')
+                return c.latest_result_expires
+                  ? `${CELL_STATUS_LABELS.exempt} until ${formatDate(c.latest_result_expires, f)}`
+                  : CELL_STATUS_LABELS.exempt;
               return c.latest_result_expires ? formatDate(c.latest_result_expires, f) : 'No expiry';
             }),
           ];
@@ -565,8 +607,9 @@ export async function packPdf(
   doc.addPage();
   doc.font(font(true)).fontSize(14).fillColor('#111827').text('Gaps and plans', 36, 36);
   para(
-    'Each expired or missing Mandatory or Required course, the most overdue first. The plan is dated: the expiry it is ' +
-      "overdue since, or a new starter's due date, and the person's next booked session of the course where they have one.",
+    'Each Mandatory or Required course that is expired, never done, due or awaiting approval, the most overdue first. ' +
+      "The plan is dated: the expiry, or a new starter's due date, and the person's next booked session of the course " +
+      'where they have one.',
   );
   doc.moveDown(0.3);
   if (!gaps.length)
@@ -587,11 +630,11 @@ export async function packPdf(
         g.person.role,
         g.course,
         g.kind,
-        CELL_STATUS_LABELS[g.status],
+        COURSE_STATUS_LABELS[g.status],
         g.due ? formatDate(g.due, f) : 'Now',
         g.plan,
       ]),
-      (r, col) => (col === 4 ? (COLOURS[gaps[r]?.status ?? ''] ?? null) : null),
+      (r, col) => (col === 4 ? (COLOURS[gaps[r]?.cell ?? ''] ?? null) : null),
     );
 
   // New starters.
@@ -711,6 +754,34 @@ export async function packPdf(
         e.file?.name ?? '',
       ]),
     );
+
+  // Exemptions (issue 28 item 6): who is excused from what, why, and until when (after it the course is required
+  // again). Only those still running: an ended one is an expired cell, listed under the gaps.
+  const exemptions = evidenceRows.filter(
+    (e) => e.type === 'exempt' && (e.expires === null || e.expires > data.generatedAt),
+  );
+  if (exemptions.length) {
+    doc.moveDown(0.8);
+    doc.font(font(true)).fontSize(12).fillColor('#111827').text('Exemptions', 36);
+    para('People excused from a required course: they count as compliant until the end date.');
+    doc.moveDown(0.3);
+    table(
+      [
+        { header: 'Person', width: 140 },
+        { header: 'Course', width: 170 },
+        { header: 'From', width: 70 },
+        { header: 'Until', width: 70 },
+        { header: 'Reason', width: W - 450 },
+      ],
+      exemptions.map((e) => [
+        personOf.get(e.userId)?.name ?? '',
+        data.courses.get(e.courseId)?.title ?? '',
+        formatDate(e.completed, f),
+        e.expires ? formatDate(e.expires, f) : 'No end date',
+        e.notes ?? 'No reason recorded',
+      ]),
+    );
+  }
 
   // Footer on every page: the home, the figures' date and time, page n of m.
   const range = doc.bufferedPageRange();

@@ -24,6 +24,7 @@ import {
   courseVisible,
   dayStart,
   evidenceRequired,
+  exemptionEndErrors,
   loadLearnerById,
   loadResult,
   presentResult,
@@ -258,7 +259,8 @@ function exemptDateErrors(start: string, end: string | null | undefined, now: Da
 
 /**
  * POST /results/exempt (26): an exemption is a result of type exempt, passed, which counts as in date from
- * start_date (default today) until end_date, or for ever without one (ARCHITECTURE "Compliance rules").
+ * start_date (default today) until end_date (after today), or for ever without one (ARCHITECTURE "Compliance
+ * rules"); its reason (notes) is required.
  */
 export async function createExempt(ctx: Ctx, input: unknown): Promise<ResultView> {
   const actor = actorOf(ctx);
@@ -268,6 +270,8 @@ export async function createExempt(ctx: Ctx, input: unknown): Promise<ResultView
   const now = ctx.clock();
   const start = body.start_date ?? calendarDay(now);
   const errors = exemptDateErrors(start, body.end_date, now);
+  const endErrors = exemptionEndErrors(body.end_date, now);
+  if (endErrors && !errors.end_date) errors.end_date = endErrors;
   if (!(await courseVisible(ctx, body.course_id))) errors.course_id = [ResultsMessages.courseInvalid];
   if (Object.keys(errors).length) throw invalid(errors);
   const id = await ctx.db.transaction().execute(async (trx) => {
@@ -288,7 +292,7 @@ export async function createExempt(ctx: Ctx, input: unknown): Promise<ResultView
       },
       now,
     );
-    if (body.notes) await updateResultRow(trx, result.id, { notes: body.notes }, now);
+    await updateResultRow(trx, result.id, { notes: body.notes }, now);
     return result.id;
   });
   return reloadResult(ctx, id);
@@ -312,6 +316,10 @@ export async function updateExempt(ctx: Ctx, id: number, input: unknown): Promis
   if (row.type !== 'exempt') throw notFound();
   const body = UpdateExemptResultBody.parse(input);
   const errors = exemptDateErrors(...exemptDates(body, row), ctx.clock());
+  // A new end date must be after today; an edit that sends the stored one back (even one passed) keeps it.
+  const storedEnd = row.expires_at ? new Date(row.expires_at).toISOString().slice(0, 10) : null;
+  const endErrors = body.end_date !== storedEnd ? exemptionEndErrors(body.end_date, ctx.clock()) : null;
+  if (endErrors && !errors.end_date) errors.end_date = endErrors;
   if (
     body.course_id !== undefined &&
     body.course_id !== row.course_id &&

@@ -1,4 +1,5 @@
 import type { BulkOperationView, ResultView } from '@cc/contracts';
+import { ResultsMessages } from '@cc/contracts';
 import { visibleCourseClause } from '../courses/visibility';
 import { entityScope, inScope } from '../entities/scope';
 import { ancestorIds } from '../entities/tree';
@@ -59,6 +60,15 @@ export async function evidenceRequired(ctx: Ctx, entityId: number): Promise<bool
 
 /** 'YYYY-MM-DD' as midnight UTC. */
 export const dayStart = (date: string) => new Date(`${date}T00:00:00Z`);
+
+/**
+ * An exemption's end date, when one is sent, must be after today (issue 28 item 6): an exemption that has already
+ * ended would excuse nobody. Its end is midnight UTC of that day; from then the requirement applies again.
+ */
+export function exemptionEndErrors(end: string | null | undefined, now: Date): string[] | null {
+  if (!end) return null;
+  return dayStart(end).getTime() <= now.getTime() ? [ResultsMessages.endNotFuture] : null;
+}
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 

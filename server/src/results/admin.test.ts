@@ -355,7 +355,11 @@ describe('exemptions', () => {
     });
 
     const other = await buildUser(h.db, { entityId: w.org.id });
-    await admin('POST', '/api/results/exempt', { user_id: other.id, course_id: w.course.id });
+    await admin('POST', '/api/results/exempt', {
+      user_id: other.id,
+      course_id: w.course.id,
+      notes: 'Agency',
+    });
     const all = await (await as(reader.id))('GET', '/api/results/exempt');
     expect(all.json().meta.total).toBe(2);
     expect(

@@ -153,7 +153,7 @@ describeRaces('results edited in parallel', () => {
       created: 'create',
       extra: { completed_at: '2024-05-01' },
     },
-    { kind: 'exemption', path: '/api/results/exempt', created: '', extra: {} },
+    { kind: 'exemption', path: '/api/results/exempt', created: '', extra: { notes: 'Agency' } },
   ];
   for (const { kind, path, created, extra } of kinds) {
     it(`10 parallel moves of one ${kind} to other courses leave latest_results only on its final course`, async () => {

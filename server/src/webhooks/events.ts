@@ -33,6 +33,23 @@ export async function emitWebhookEvent(
 }
 
 /**
+ * emitWebhookEvent for many events at once (a batch of imported people): the subscribers are looked up once per
+ * organisation and type, not once per event.
+ */
+export async function emitWebhookEvents(db: DbOrTrx, events: WebhookEvent[], at: Date = new Date()) {
+  const subscribers = new Map<string, number[]>();
+  for (const event of events) {
+    const key = `${event.entityId}:${event.type}`;
+    let endpointIds = subscribers.get(key);
+    if (!endpointIds) {
+      endpointIds = await subscribedEndpointIds(db, event.entityId, event.type);
+      subscribers.set(key, endpointIds);
+    }
+    if (endpointIds.length) await writeEvent(db, event, endpointIds, at);
+  }
+}
+
+/**
  * The outbox rows of an event for the given endpoints, and their delivery jobs (`queue: false` when the caller sends
  * the first attempt itself, as the test event does: a failure then queues the retry).
  */

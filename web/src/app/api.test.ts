@@ -22,6 +22,7 @@ beforeEach(() => {
 afterEach(() => {
   vi.unstubAllGlobals();
   vi.unstubAllEnvs();
+  vi.restoreAllMocks();
   setNavigator(null);
 });
 
@@ -46,6 +47,16 @@ describe('api client (spec 1 §7)', () => {
     expect(init.headers['X-XSRF-TOKEN']).toBe('tok%3D123');
     expect(init.headers['Content-Type']).toBe('application/json');
     expect(init.body).toBe('{"name":"A"}');
+  });
+
+  it('sends the __Host-XSRF-TOKEN cookie of a server on https, never a bare XSRF-TOKEN planted beside it (issue 29 §1)', async () => {
+    // jsdom cannot hold a __Host- cookie (it is Secure): the reader sees what document.cookie would show on https.
+    vi.spyOn(document, 'cookie', 'get').mockReturnValue('XSRF-TOKEN=planted; __Host-XSRF-TOKEN=ours');
+    const fetchMock = vi.fn(async (_url: string, _init?: RequestInit) => json(200, { data: 1 }));
+    vi.stubGlobal('fetch', fetchMock);
+    await api.post('/users', { name: 'A' });
+    const init = fetchMock.mock.calls[0][1] as unknown as RequestInit & { headers: Record<string, string> };
+    expect(init.headers['X-XSRF-TOKEN']).toBe('ours');
   });
 
   it('fetches /sanctum/csrf-cookie first when the cookie is missing', async () => {

@@ -1,5 +1,5 @@
-import { ACTING_AS_HEADER, CSRF_COOKIE, type ErrorEnvelope, Messages } from '@cc/contracts';
-import { readCookie } from './cookies';
+import { ACTING_AS_HEADER, type ErrorEnvelope, Messages } from '@cc/contracts';
+import { readCsrfCookie } from './cookies';
 import { apiOrigin, isMobile, requestCredentials } from './env';
 import { isAuthLayoutPath, navigateTo } from './navigation';
 import { LONG_REQUEST_MS, startProgress } from './progress';
@@ -7,7 +7,7 @@ import { LONG_REQUEST_MS, startProgress } from './progress';
 /**
  * THE api client (spec 1 §7). Every call in the web app goes through it:
  * - base address: `${VITE_API_ORIGIN}/api`, cookies included on the web, none in the mobile app (bearer token, env.ts requestCredentials);
- * - web: the XSRF-TOKEN cookie is echoed as X-XSRF-TOKEN on state-changing calls, fetching
+ * - web: the XSRF-TOKEN cookie (__Host-XSRF-TOKEN on https: cookies.ts) is echoed as X-XSRF-TOKEN on state-changing calls, fetching
  *   /sanctum/csrf-cookie first when the cookie is missing;
  * - mobile mode: `Authorization: Bearer <stored token>`;
  * - the acting-as slug goes as header x-acting-as and, on GET, as query `actingAs`;
@@ -82,10 +82,10 @@ export function buildUrl(path: string, options: RequestOptions = {}, method = 'G
 }
 
 export async function ensureCsrfCookie(): Promise<string | null> {
-  let token = readCookie(CSRF_COOKIE);
+  let token = readCsrfCookie();
   if (!token) {
     await fetch(`${apiOrigin()}/sanctum/csrf-cookie`, { credentials: 'include' });
-    token = readCookie(CSRF_COOKIE);
+    token = readCsrfCookie();
   }
   return token;
 }

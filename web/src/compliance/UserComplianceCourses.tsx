@@ -16,7 +16,9 @@ import { useAuth, usePermissionChecker } from '../app/auth';
 import { scrollToHash } from '../app/hash-scroll';
 import { notifyError, notifySuccess } from '../app/notifications';
 import { useWhitelabel } from '../app/whitelabel';
-import { errorEnvelope, LoadError } from '../entities/shared';
+import { errorEnvelope, LoadError, serverFieldErrors } from '../entities/shared';
+import { todayInput } from '../results/api';
+import { exemptionErrors, type FieldErrors } from '../results/forms';
 import {
   Badge,
   type BadgeTone,
@@ -27,7 +29,10 @@ import {
   DataTable,
   EmptyState,
   Pagination,
+  TextArea,
+  TextField,
 } from '../ui';
+import { CourseStatusBadge } from './CourseStatusBadge';
 
 const STATUS_TONE: Record<CellStatus, BadgeTone> = {
   in_date: 'success',
@@ -63,6 +68,16 @@ function UserComplianceList({ userRef, name }: { userRef: string; name: string }
   const queryClient = useQueryClient();
   const [page, setPage] = useState(1);
   const [changing, setChanging] = useState<UserComplianceCourse | null>(null);
+  // An exemption asks why, and until when (issue 28 item 6); lifting one asks nothing.
+  const [reason, setReason] = useState('');
+  const [endDate, setEndDate] = useState('');
+  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+  const startChange = (r: UserComplianceCourse) => {
+    setReason('');
+    setEndDate('');
+    setFieldErrors({});
+    setChanging(r);
+  };
   const key = ['users', userRef, 'compliance-courses'];
   // `#course-{id}` (a matrix cell links here): that course's row is marked and scrolled to; the page is the largest
   // so the course is on it.
@@ -113,9 +128,21 @@ function UserComplianceList({ userRef, name }: { userRef: string; name: string }
       header: 'Status',
       render: (r) => (
         <span className="flex flex-wrap gap-1">
-          <Badge tone={STATUS_LABEL[r.status].tone}>{STATUS_LABEL[r.status].label}</Badge>
+          <CourseStatusBadge
+            status={r.course_status}
+            date={r.status_date}
+            attempted={r.latest_result !== null && !r.latest_result.passed}
+          />
           {/* An exemption that has ended: expired, and why. */}
           {r.exempt && r.status !== 'exempt' ? <Badge tone="neutral">Exemption ended</Badge> : null}
+          {r.exemption ? (
+            <span className="basis-full text-xs text-slate-600">
+              {r.exemption.end_date
+                ? `${r.status === 'exempt' ? 'Until' : 'Ended'} ${formatDay(r.exemption.end_date)}`
+                : 'No end date'}
+              {r.exemption.reason ? ` · Reason: ${r.exemption.reason}` : ''}
+            </span>
+          ) : null}
         </span>
       ),
     },
@@ -139,15 +166,24 @@ function UserComplianceList({ userRef, name }: { userRef: string; name: string }
   ];
   const change = async () => {
     if (!changing) return;
+    const exempting = !changing.exempt;
+    if (exempting) {
+      const errors = exemptionErrors({ notes: reason, end_date: endDate }, todayInput());
+      setFieldErrors(errors);
+      // A rejection keeps the dialog open, with the fields' messages.
+      if (Object.keys(errors).length) throw new Error('invalid');
+    }
     try {
       const res = await api.patch<Envelope<UserComplianceCourse>>(
         `/users/${encodeURIComponent(userRef)}/compliance-courses/${changing.course.id}`,
-        { exempt: !changing.exempt },
+        exempting ? { exempt: true, notes: reason.trim(), end_date: endDate || null } : { exempt: false },
       );
       notifySuccess(res.data.message ?? ComplianceMessages.updated);
       await queryClient.invalidateQueries({ queryKey: key });
     } catch (error) {
-      notifyError(errorEnvelope(error, 'Could not save.'), 'Could not save.');
+      const fields = serverFieldErrors(error);
+      if (fields.notes || fields.end_date) setFieldErrors(fields);
+      else notifyError(errorEnvelope(error, 'Could not save.'), 'Could not save.');
       throw error;
     }
   };
@@ -172,7 +208,7 @@ function UserComplianceList({ userRef, name }: { userRef: string; name: string }
                 <Button
                   size="sm"
                   variant="ghost"
-                  onClick={() => setChanging(r)}
+                  onClick={() => startChange(r)}
                   aria-label={`${r.exempt ? 'Lift exemption from' : 'Exempt from'} ${r.course.title}`}
                 >
                   {r.exempt ? 'Lift exemption' : 'Exempt'}
@@ -199,11 +235,36 @@ function UserComplianceList({ userRef, name }: { userRef: string; name: string }
         tone="primary"
         confirmLabel={changing?.exempt ? 'Lift exemption' : 'Exempt'}
         message={
-          changing
-            ? changing.exempt
-              ? `${name} will need ${changing.course.title} again.`
-              : `${name} will show as exempt from ${changing.course.title}, and count as compliant, until the exemption is lifted.`
-            : null
+          changing ? (
+            changing.exempt ? (
+              `${name} will need ${changing.course.title} again.`
+            ) : (
+              <div className="space-y-4">
+                <p>
+                  {name} will show as exempt from {changing.course.title}, and count as compliant, until the
+                  end date or until the exemption is lifted.
+                </p>
+                <TextArea
+                  label="Reason"
+                  value={reason}
+                  onChange={(e) => setReason(e.target.value)}
+                  error={fieldErrors.notes}
+                  maxLength={2000}
+                  required
+                  hint="Why they are exempt: shown in the exemptions list and the inspection pack."
+                />
+                <TextField
+                  label="End date"
+                  type="date"
+                  min={todayInput(new Date(Date.now() + 86_400_000))}
+                  value={endDate}
+                  onChange={(e) => setEndDate(e.target.value)}
+                  error={fieldErrors.end_date}
+                  hint="Optional: from this day the course is required again (they get a reminder first)."
+                />
+              </div>
+            )
+          ) : null
         }
         onConfirm={change}
         onClose={() => setChanging(null)}

@@ -1,4 +1,11 @@
-import { formatDate, type LearnerEvent, type LearnerEventCounts, LearningMessages } from '@cc/contracts';
+import {
+  COURSE_STATUS_LABELS,
+  courseStatusText,
+  formatDate,
+  type LearnerEvent,
+  type LearnerEventCounts,
+  LearningMessages,
+} from '@cc/contracts';
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { notifyError } from '../app/notifications';
@@ -10,13 +17,24 @@ import { plural } from './ManagerDashboardParts';
 
 /**
  * The learner's to-do (spec 1 §2 "learner events"; issue 13): "what must I do, in what order, by when", in words,
- * phone first. Three groups that match the three counts: overdue, to do (expiring, not done, in progress), completed.
+ * phone first. Three groups that match the three counts: overdue (out of date: expired, or never done past its due
+ * date), to do (expiring, due by a date, in progress, awaiting approval), completed.
  * The order inside each group is the server's (overdue mandatory first, then expiring soonest).
  */
 
 type Group = 'overdue' | 'current' | 'completed';
 const groupOf = (e: LearnerEvent): Group =>
   e.state === 'overdue' ? 'overdue' : e.state === 'done' ? 'completed' : 'current';
+
+/** The one status in words (contracts courseStatusText), as every other screen says it. */
+const statusLine = (e: LearnerEvent) =>
+  e.course_status
+    ? courseStatusText({
+        status: e.course_status,
+        date: e.due_date,
+        attempted: e.latest_result !== null && !e.latest_result.passed,
+      })
+    : '';
 
 /** The state in words: the badge and the line under the course name. */
 export function stateWords(e: LearnerEvent): { badge: string; tone: BadgeTone; line: string } {
@@ -25,10 +43,14 @@ export function stateWords(e: LearnerEvent): { badge: string; tone: BadgeTone; l
   const days = e.days_left ?? 0;
   switch (e.state) {
     case 'overdue':
+      // Out of date (contracts courseStatus): expired, or never done past its due date.
       return {
         badge: 'Overdue',
         tone: 'danger',
-        line: `Expired on ${date}${days < 0 ? ` (${plural(-days, 'day')} ago)` : ''}. Do it again now.`,
+        line:
+          e.course_status === 'expired'
+            ? `${statusLine(e)}${days < 0 ? ` (${plural(-days, 'day')} ago)` : ''}. Do it again now.`
+            : `${statusLine(e)}: it is overdue. Do it now.`,
       };
     case 'expiring':
       return {
@@ -38,12 +60,17 @@ export function stateWords(e: LearnerEvent): { badge: string; tone: BadgeTone; l
       };
     case 'due':
       return {
-        badge: 'Not done',
+        badge: COURSE_STATUS_LABELS.due,
         tone: 'neutral',
-        line:
-          e.latest_result && !e.latest_result.passed
-            ? 'Not passed yet. No due date is set: do it as soon as you can.'
-            : 'Not done yet. No due date is set: do it as soon as you can.',
+        line: `${statusLine(e)}, the end of your new-starter period.${
+          e.latest_result && !e.latest_result.passed ? ' Not passed yet.' : ''
+        }`,
+      };
+    case 'pending':
+      return {
+        badge: COURSE_STATUS_LABELS.pending,
+        tone: 'primary',
+        line: 'You sent a record of this course: it is waiting for a manager to approve it.',
       };
     case 'in_progress':
       return { badge: 'In progress', tone: 'primary', line: 'Started. Pick up where you left off.' };

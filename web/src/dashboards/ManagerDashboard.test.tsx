@@ -53,6 +53,9 @@ const person = (id: number, name: string, status: 'expired' | 'missing' | 'expir
       title: 'Fire safety',
       type: 'primary',
       status,
+      course_status: status,
+      status_date: status === 'missing' ? null : '2026-10-12T00:00:00.000Z',
+      not_passed: false,
       expires_at: status === 'missing' ? null : '2026-10-12T00:00:00.000Z',
     },
   ],
@@ -100,8 +103,9 @@ describe('/manager-dashboard', () => {
     expect(screen.getByTestId('dashboard-entity')).toHaveTextContent('Oakfield House');
     const card = document.getElementById('out-of-date') as HTMLElement;
     expect(within(card).getByRole('link', { name: 'Ben Alpha' })).toHaveAttribute('href', '/users/uuid-11');
-    expect(within(card).getByText('expired 12/10/2026')).toBeTruthy();
-    expect(within(card).getByText('never completed')).toBeTruthy();
+    // The one status in words (contracts courseStatusText), as the learner's page and the inspection pack say it.
+    expect(within(card).getByText('Expired on 12/10/2026')).toBeTruthy();
+    expect(within(card).getByText('Never done')).toBeTruthy();
     // Figures: each a link to the list behind it.
     expect(screen.getByRole('link', { name: /Pending approvals\s*2/ })).toHaveAttribute(
       'href',

@@ -1,4 +1,5 @@
 import {
+  courseStatusText,
   DASHBOARD_EXPIRY_WINDOWS,
   type DashboardCourseCell,
   type DashboardList,
@@ -34,18 +35,12 @@ import {
 const linkClass =
   'focus-ring rounded font-medium text-primary-800 underline decoration-primary-300 underline-offset-2 hover:decoration-primary-700';
 
-/** One required course of a person, in words: "Fire safety — expired 12/10/2026". */
+/** One required course of a person, in words (contracts courseStatusText): "Fire safety — Expired on 12/10/2026". */
 function CourseLine({ c }: { c: DashboardCourseCell }) {
   const typeLabel = useTypeLabel();
-  const when =
-    c.status === 'missing'
-      ? c.expires_at
-        ? 'not passed'
-        : 'never completed'
-      : c.status === 'expired'
-        ? `expired ${formatDate(c.expires_at)}`
-        : `expires ${formatDate(c.expires_at)}`;
-  const tone = c.status === 'expired' || c.status === 'missing' ? 'text-danger-700' : 'text-warning-800';
+  const when = courseStatusText({ status: c.course_status, date: c.status_date, attempted: c.not_passed });
+  const tone =
+    c.course_status === 'expired' || c.course_status === 'missing' ? 'text-danger-700' : 'text-warning-800';
   return (
     <li className="flex flex-wrap items-baseline gap-x-2 text-sm">
       <span className="text-slate-900">{c.title}</span>
@@ -306,8 +301,8 @@ function Dashboard({
 
       <Card id="out-of-date" className="scroll-mt-20" title="Out of date now">
         <p className="mb-2 text-sm text-slate-600">
-          People with a required course ({counted}) that has expired or was never completed. Most courses
-          first.
+          People with a required course ({counted}) that has expired, or was never done and is past its due
+          date. Most courses first.
         </p>
         <PeopleList
           list="out_of_date"

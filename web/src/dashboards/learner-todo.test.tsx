@@ -15,6 +15,8 @@ const event = (title: string, e: Partial<LearnerEvent>): LearnerEvent => ({
   kind: 'mandatory',
   state: 'due',
   status: 'missing',
+  course_status:
+    e.state === 'done' ? (e.status ?? 'in_date') : e.state === undefined ? 'due' : (e.status ?? null),
   due_date: null,
   days_left: null,
   attempt_id: null,
@@ -48,7 +50,8 @@ const body: LearnerEvents = {
       days_left: 12,
       latest_result: passed,
     }),
-    event('Safeguarding', {}),
+    // A new starter's course never done, due by the end of their new-starter period (issue 28 item 5).
+    event('Safeguarding', { due_date: '2026-12-20T09:00:00.000Z', days_left: 25 }),
     event('Data protection', { kind: 'optional', state: 'in_progress', status: null, attempt_id: 77 }),
     event('Health and safety', {
       state: 'done',
@@ -105,8 +108,8 @@ describe('the learner’s to-do', () => {
     expect(within(rows[0]).getByText('Expires in 12 days')).toBeInTheDocument();
     expect(within(rows[0]).getByText('Required')).toBeInTheDocument();
     expect(rows[0]).toHaveTextContent('Valid until 07/12/2026');
-    expect(within(rows[1]).getByText('Not done')).toBeInTheDocument();
-    expect(rows[1]).toHaveTextContent('No due date is set');
+    expect(within(rows[1]).getByText('Due')).toBeInTheDocument();
+    expect(rows[1]).toHaveTextContent('Due by 20/12/2026, the end of your new-starter period.');
     expect(within(rows[1]).getByRole('button', { name: 'Start Safeguarding' })).toBeInTheDocument();
     expect(within(rows[2]).getByText('Optional')).toBeInTheDocument();
     // Resume opens the attempt in its course (issue 28 item 4), with the course's other items beside it.

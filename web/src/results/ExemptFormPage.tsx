@@ -57,7 +57,7 @@ function ExemptForm({ existing }: { existing: ResultView | null }) {
 
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
-    const errors = exemptErrors(values, mode);
+    const errors = exemptErrors(values, mode, todayInput(), existing ? toDateInput(existing.expires_at) : '');
     setClientErrors(errors);
     setSaveError(null);
     if (Object.keys(errors).length) return;
@@ -119,7 +119,7 @@ function ExemptForm({ existing }: { existing: ResultView | null }) {
           value={values.end_date}
           onChange={(e) => set({ end_date: e.target.value })}
           error={fieldError('end_date')}
-          hint="Optional: leave empty for an exemption that does not end."
+          hint="Optional: the day the course is required again (they get a reminder before it). Leave empty for an exemption that does not end."
         />
         <div className="sm:col-span-2">
           <TextArea
@@ -128,7 +128,8 @@ function ExemptForm({ existing }: { existing: ResultView | null }) {
             onChange={(e) => set({ notes: e.target.value })}
             error={fieldError('notes')}
             maxLength={2000}
-            hint="Optional: why this user is exempt."
+            required
+            hint="Why this user is exempt: shown in the exemptions list, on their compliance courses and in the inspection pack."
           />
         </div>
       </FormSection>

@@ -64,8 +64,28 @@ export interface ExemptValues {
   notes: string;
 }
 
-export function exemptErrors(v: ExemptValues, mode: 'create' | 'update'): FieldErrors {
+/**
+ * An exemption's reason (required) and end date (optional; a new one after today, when the course is required again):
+ * issue 28 item 6, the same checks as the server's. `today` is the form's today (results/api.ts todayInput).
+ */
+export function exemptionErrors(v: { notes: string; end_date: string }, today: string): FieldErrors {
   const e: FieldErrors = {};
+  if (!v.notes.trim()) e.notes = [ResultsMessages.reasonRequired];
+  if (v.end_date && v.end_date <= today) e.end_date = [ResultsMessages.endNotFuture];
+  return e;
+}
+
+export function exemptErrors(
+  v: ExemptValues,
+  mode: 'create' | 'update',
+  today: string,
+  storedEnd = '',
+): FieldErrors {
+  // An edit may keep an end date that has passed (to correct the reason); only a new one must be after today.
+  const e: FieldErrors = exemptionErrors(
+    { notes: v.notes, end_date: v.end_date === storedEnd ? '' : v.end_date },
+    today,
+  );
   if (mode === 'create' && !v.user) e.user_id = ['Choose the user.'];
   if (!v.course) e.course_id = ['Choose the course.'];
   if (!v.start_date) e.start_date = ['Enter the start date.'];
@@ -79,7 +99,7 @@ export function exemptBody(v: ExemptValues, mode: 'create' | 'update') {
     course_id: v.course?.id,
     start_date: v.start_date,
     end_date: v.end_date || null,
-    notes: v.notes.trim() || null,
+    notes: v.notes.trim(),
   };
 }
 

@@ -69,11 +69,12 @@ describe('exemption form', () => {
     course: { id: 2, label: 'C' },
     start_date: '2024-01-01',
     end_date: '',
-    notes: ' ',
+    notes: ' Agency nurse ',
   };
+  const today = '2026-03-10';
   it('needs an end date after the start date, and sends null for no end', () => {
-    expect(exemptErrors(v, 'create')).toEqual({});
-    expect(exemptErrors({ ...v, end_date: '2024-01-01' }, 'create').end_date).toEqual([
+    expect(exemptErrors(v, 'create', today)).toEqual({});
+    expect(exemptErrors({ ...v, end_date: '2024-01-01' }, 'create', today).end_date).toEqual([
       ResultsMessages.endBeforeStart,
     ]);
     expect(exemptBody(v, 'create')).toEqual({
@@ -81,9 +82,21 @@ describe('exemption form', () => {
       course_id: 2,
       start_date: '2024-01-01',
       end_date: null,
-      notes: null,
+      notes: 'Agency nurse',
     });
     expect(exemptBody({ ...v, end_date: '2025-01-01' }, 'update')).not.toHaveProperty('user_id');
+  });
+
+  it('needs a reason, and a new end date after today; an edit may keep a stored end date that has passed', () => {
+    expect(exemptErrors({ ...v, notes: '  ' }, 'create', today).notes).toEqual([
+      ResultsMessages.reasonRequired,
+    ]);
+    for (const end of [today, '2026-03-01'])
+      expect(exemptErrors({ ...v, end_date: end }, 'create', today).end_date).toEqual([
+        ResultsMessages.endNotFuture,
+      ]);
+    expect(exemptErrors({ ...v, end_date: '2026-03-11' }, 'create', today)).toEqual({});
+    expect(exemptErrors({ ...v, end_date: '2026-03-01' }, 'update', today, '2026-03-01')).toEqual({});
   });
 });
 

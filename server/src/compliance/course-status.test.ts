@@ -1,0 +1,95 @@
+import { courseStatus, courseStatusText, newStarterDueBy } from '@cc/contracts';
+import { describe, expect, it } from 'vitest';
+
+/** Issue 28 item 5: the one status of a person x course (contracts course-status.ts), case by case. */
+const NOW = new Date('2026-06-15T12:00:00Z');
+const day = (n: number) => new Date(NOW.getTime() + n * 86_400_000);
+const base = { required: true, warningDays: 30, now: NOW };
+const pass = (expiresAt: Date | null, exempt = false) => ({ passed: true, exempt, expiresAt });
+
+describe('courseStatus', () => {
+  it.each([
+    ['never done, no due date: missing, out of date', { latest: null }, 'missing', true, 'Never done'],
+    [
+      'failed, no due date: missing, "Not passed"',
+      { latest: { passed: false, exempt: false, expiresAt: null } },
+      'missing',
+      true,
+      'Not passed',
+    ],
+    [
+      'never done, new starter: due by the end of the period',
+      { latest: null, dueBy: day(20) },
+      'due',
+      false,
+      'Due by 05/07/2026',
+    ],
+    ['never done, due date passed: missing', { latest: null, dueBy: day(-1) }, 'missing', true, 'Never done'],
+    ['in date', { latest: pass(day(200)) }, 'in_date', false, 'In date until 01/01/2027'],
+    ['no expiry', { latest: pass(null) }, 'in_date', false, 'In date (does not expire)'],
+    ['expiring', { latest: pass(day(10)) }, 'expiring', false, 'Expires on 25/06/2026'],
+    ['expired', { latest: pass(day(-3)) }, 'expired', true, 'Expired on 12/06/2026'],
+    [
+      'expired but a new starter: still expired',
+      { latest: pass(day(-3)), dueBy: day(20) },
+      'expired',
+      true,
+      'Expired on 12/06/2026',
+    ],
+    ['exempt for good', { latest: pass(null, true) }, 'exempt', false, 'Exempt'],
+    [
+      'exempt until a date (exemptUntil)',
+      { latest: pass(null, true), exemptUntil: day(10) },
+      'exempt',
+      false,
+      'Exempt until 25/06/2026',
+    ],
+    [
+      'exemption ended (exemptUntil)',
+      { latest: pass(null, true), exemptUntil: day(-1) },
+      'expired',
+      true,
+      'Expired on 14/06/2026',
+    ],
+    [
+      'never done, record awaiting approval',
+      { latest: null, pending: true },
+      'pending',
+      false,
+      'Awaiting approval',
+    ],
+    [
+      'expired, record awaiting approval',
+      { latest: pass(day(-3)), pending: true },
+      'pending',
+      false,
+      'Awaiting approval',
+    ],
+    [
+      'in date and a renewal awaiting approval: in date',
+      { latest: pass(day(200)), pending: true },
+      'in_date',
+      false,
+      'In date until 01/01/2027',
+    ],
+    ['not required', { required: false, latest: pass(day(200)) }, 'not_required', false, 'Not required'],
+  ] as const)('%s', (_name, facts, status, outOfDate, words) => {
+    const s = courseStatus({ ...base, ...facts });
+    expect({ status: s.status, outOfDate: s.outOfDate, words: courseStatusText(s, 'DD/MM/YYYY') }).toEqual({
+      status,
+      outOfDate,
+      words,
+    });
+  });
+
+  it('keeps the cell (matrix) status beside it: due and pending count as what the record says', () => {
+    expect(courseStatus({ ...base, latest: null, dueBy: day(5) }).cell).toBe('missing');
+    expect(courseStatus({ ...base, latest: pass(day(-3)), pending: true }).cell).toBe('expired');
+    expect(courseStatus({ ...base, latest: pass(day(10)), cell: 'in_date' }).status).toBe('in_date');
+  });
+
+  it('a new starter is due by their start plus the new-starter period, and not after it', () => {
+    expect(newStarterDueBy(day(-10), 90, NOW)).toBe(day(80).toISOString());
+    expect(newStarterDueBy(day(-100), 90, NOW)).toBeNull();
+  });
+});
