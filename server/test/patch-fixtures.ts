@@ -942,7 +942,13 @@ const exempt: PatchFixture<ResultState> = {
     return { id: r.id as number, course2: l.course2 };
   },
   url: (s) => `/api/results/exempt/${s.id}`,
-  values: (s) => ({ course_id: s.course2, start_date: '2025-02-01', end_date: null, notes: null }),
+  // The reason is required (issue 28 §6): it changes, it is never removed.
+  values: (s) => ({
+    course_id: s.course2,
+    start_date: '2025-02-01',
+    end_date: null,
+    notes: 'Changed by the manager',
+  }),
   read: (s, w) => get(w, `/api/results/${s.id}`),
   effects: {
     course_id: ['course_id', 'course'],
@@ -1004,8 +1010,12 @@ const userComplianceCourse: PatchFixture<{ user: number; course: number }> = {
     return { user: u.id, course: c.id };
   },
   url: (s) => `/api/users/${s.user}/compliance-courses/${s.course}`,
-  values: () => ({ exempt: false }),
-  effects: { exempt: ['exempt', 'status', 'latest_result'] },
+  values: () => ({ exempt: false, notes: 'Agency staff, trained elsewhere', end_date: '2031-03-01' }),
+  effects: {
+    exempt: ['exempt', 'status', 'latest_result', 'exemption', 'course_status', 'status_date', 'out_of_date'],
+    notes: ['exemption'],
+    end_date: ['exemption', 'latest_result', 'status_date'],
+  },
   read: (s, w) =>
     itemOf(
       w,

@@ -39,7 +39,7 @@ async function managerJourney(viewport, suffix) {
   const name = (await first.innerText()).trim();
   assert.ok(name.length > 0, 'an out-of-date person is named');
   // Each person is listed with the course that is out of date, in words.
-  assert.match(await outOfDate.innerText(), /never completed|expired \d{2}\/\d{2}\/\d{4}/);
+  assert.match(await outOfDate.innerText(), /Never done|Expired on \d{2}\/\d{2}\/\d{4}/);
   // The expiring tabs and the figures are there too.
   await page.getByRole('tab', { name: /30 days/ }).waitFor();
   await checkPage(page, `manager-dashboard${suffix}`);

@@ -67,6 +67,8 @@ export const ComplianceMessages = {
   failedToFetchScore: 'Failed to fetch the compliance score.',
   exemptionAdded: 'The user is now exempt from this course.',
   exemptionRemoved: 'The exemption has been removed.',
+  exemptionUpdated: 'The exemption has been updated.',
+  notExempt: 'The user is not exempt from this course: exempt them first.',
   notRequired: 'This course is not one of the user’s compliance courses.',
 } as const;
 
@@ -183,7 +185,8 @@ export const UserCourseParams = z.object({ id: z.string().min(1).max(64), course
  * says why (`notes`, required with `exempt: true`) and may end (`end_date`, after today), as POST /results/exempt.
  */
 export const UserComplianceBody = z.object({
-  exempt: z.boolean(),
+  /** Omitted: the running exemption's reason or end date change (notes, end_date), nothing else. */
+  exempt: z.boolean().optional(),
   notes: exemptionReason.optional(),
   end_date: exemptionEndDate,
 });

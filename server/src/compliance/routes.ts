@@ -90,7 +90,13 @@ export async function complianceRoutes(app: App) {
     { schema: { tags, params: UserCourseParams, body: UserComplianceBody } },
     async (r) => {
       const row = await setUserCourseExemption(r.ctx, r.params.id, r.params.courseId, r.body);
-      return ok(row, row.exempt ? ComplianceMessages.exemptionAdded : ComplianceMessages.exemptionRemoved);
+      const message =
+        r.body.exempt === undefined
+          ? ComplianceMessages.exemptionUpdated
+          : row.exempt
+            ? ComplianceMessages.exemptionAdded
+            : ComplianceMessages.exemptionRemoved;
+      return ok(row, message);
     },
   );
 

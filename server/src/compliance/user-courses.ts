@@ -51,23 +51,27 @@ export async function listUserComplianceCourses(
 }
 
 /**
- * PATCH /users/{id}/compliance-courses/{courseId} (43): `exempt: true` records an exemption (an exempt result from
- * today) with its reason (`notes`, required: issue 28 item 6) and an optional end date after today, from which the
- * requirement applies again; `exempt: false` removes the user's exemptions for the course; latest_results in the same
- * transaction. The course must be one of the user's compliance courses (422 otherwise).
+ * PATCH /users/{id}/compliance-courses/{courseId} (43). Only the fields sent change:
+ * - `exempt: true` records an exemption (an exempt result from today) with its reason (`notes`, required: issue 28
+ *   item 6) and an optional end date after today, from which the requirement applies again;
+ * - `exempt: false` removes the user's exemptions for the course;
+ * - `notes` or `end_date` alone (or beside `exempt: true` on an exemption that runs) change that exemption's reason or
+ *   end date; without a running exemption they are refused (422 on exempt).
+ * latest_results in the same transaction. The course must be one of the user's compliance courses (422 otherwise).
  */
 export async function setUserCourseExemption(
   ctx: Ctx,
   ref: string,
   courseId: number,
-  body: { exempt: boolean; notes?: string; end_date?: string | null },
+  body: { exempt?: boolean; notes?: string; end_date?: string | null },
 ): Promise<UserComplianceCourse> {
   const { user, actor } = await loadLearner(ctx, ref);
   authorize(ctx, [CompliancePerm.updateUserComplianceCourses]);
   const now = ctx.clock();
   const errors: FieldErrors = {};
-  if (body.exempt && !body.notes) errors.notes = [ResultsMessages.reasonRequired];
-  const endErrors = body.exempt ? exemptionEndErrors(body.end_date, now) : null;
+  if (body.notes !== undefined && !body.notes.trim()) errors.notes = [ResultsMessages.reasonRequired];
+  const endErrors =
+    body.exempt !== false && body.end_date !== undefined ? exemptionEndErrors(body.end_date, now) : null;
   if (endErrors) errors.end_date = endErrors;
   const required = await userComplianceCourses(ctx.db, user, now, { page: 1, perPage: 1000 });
   if (!required.rows.some((r) => r.course_id === courseId))
@@ -78,35 +82,54 @@ export async function setUserCourseExemption(
     await lockLatestResults(trx, [{ userId: user.id, courseId }]);
     const existing = await activeExemptions(trx, user.id, courseId);
     // One that has ended excuses nobody: exempting again records a new one.
-    const running = existing.filter((e) => e.expires_at === null || new Date(e.expires_at) > now);
-    if (body.exempt && running.length === 0) {
-      const result = await recordResult(
-        trx,
-        {
-          userId: user.id,
-          entityId: user.primary_entity_id,
-          courseId,
-          contentId: null,
-          type: 'exempt',
-          passed: true,
-          score: null,
-          completedAt: now,
-          expiresAt: body.end_date ? dayStart(body.end_date) : null,
-          attemptId: null,
-          createdBy: actor.userId,
-        },
-        now,
-      );
-      await updateResultRow(trx, result.id, { notes: body.notes ?? null }, now);
-    }
-    if (!body.exempt && existing.length) {
+    const running = existing.find((e) => e.expires_at === null || new Date(e.expires_at) > now);
+    if (body.exempt === false) {
+      if (!existing.length) return;
       await softDeleteResults(
         trx,
         existing.map((e) => e.id),
         now,
       );
       await recomputeLatestResult(trx, user.id, courseId, now);
+      return;
     }
+    if (running) {
+      // Its reason or end date, where sent; exempt: true alone changes nothing.
+      const changes = {
+        ...(body.notes !== undefined ? { notes: body.notes.trim() } : {}),
+        ...(body.end_date !== undefined
+          ? { expires_at: body.end_date ? dayStart(body.end_date) : null }
+          : {}),
+      };
+      if (!Object.keys(changes).length) return;
+      await updateResultRow(trx, running.id, changes, now);
+      if ('expires_at' in changes) await recomputeLatestResult(trx, user.id, courseId, now);
+      return;
+    }
+    if (body.exempt !== true) {
+      if (body.notes !== undefined || body.end_date !== undefined)
+        throw invalidField('exempt', ComplianceMessages.notExempt);
+      return;
+    }
+    if (!body.notes?.trim()) throw invalidField('notes', ResultsMessages.reasonRequired);
+    const result = await recordResult(
+      trx,
+      {
+        userId: user.id,
+        entityId: user.primary_entity_id,
+        courseId,
+        contentId: null,
+        type: 'exempt',
+        passed: true,
+        score: null,
+        completedAt: now,
+        expiresAt: body.end_date ? dayStart(body.end_date) : null,
+        attemptId: null,
+        createdBy: actor.userId,
+      },
+      now,
+    );
+    await updateResultRow(trx, result.id, { notes: body.notes.trim() }, now);
   });
   markScoresStale();
   const after = await userComplianceCourses(ctx.db, user, ctx.clock(), { page: 1, perPage: 1000 });

@@ -62,6 +62,17 @@ export async function claimJobs(db: Db, workerId: string, now: Date, limit: numb
   return rows.map((r) => ({ ...r, id: Number(r.id) }));
 }
 
+/** Gives a claimed job back unstarted (its worker began stopping while the claim was in flight): due again at once. */
+export async function releaseClaim(db: Db, id: number, workerId: string, now: Date): Promise<void> {
+  await db
+    .updateTable('jobs')
+    .set({ status: 'queued', locked_by: null, locked_at: null, updated_at: now })
+    .where('id', '=', id)
+    .where('locked_by', '=', workerId)
+    .where('status', '=', 'running')
+    .execute();
+}
+
 /**
  * Counts the attempt as the handler starts (and renews the lock from then); undefined when the claim is no longer
  * this worker's (it expired and another worker took the job).

@@ -11,6 +11,7 @@ import {
   insertJob,
   type JobRow,
   pruneFinishedJobs,
+  releaseClaim,
   startJob,
 } from './queries';
 
@@ -168,9 +169,16 @@ async function claimAndRun(
   workerId: string,
   now: Date,
   log: FastifyBaseLogger,
+  stopping: () => boolean = () => false,
 ): Promise<Outcome | null> {
   const [job] = await claimJobs(deps.db, workerId, now, 1);
-  return job ? runOne(deps, job, workerId, now, log) : null;
+  if (!job) return null;
+  // The claim was sent before a shutdown began and came back after: a stopping worker starts nothing new.
+  if (stopping()) {
+    await releaseClaim(deps.db, job.id, workerId, deps.clock());
+    return null;
+  }
+  return runOne(deps, job, workerId, now, log);
 }
 
 export interface RunOptions {
@@ -197,7 +205,7 @@ export async function runDueJobs(
   let ran = 0;
   let failed = 0;
   while (!(options.shouldStop?.() ?? false) && ran + failed < (options.max ?? Number.POSITIVE_INFINITY)) {
-    const outcome = await claimAndRun(deps, workerId, now, log);
+    const outcome = await claimAndRun(deps, workerId, now, log, options.shouldStop);
     if (!outcome) break;
     if (outcome === 'ran') ran += 1;
     else if (outcome === 'failed') failed += 1;
@@ -280,7 +288,8 @@ export function startWorker(deps: Deps, options: WorkerOptions = {}): Worker {
       let outcome: Outcome | null = null;
       try {
         if (polls) await housekeeping();
-        outcome = await claimAndRun(deps, workerId, deps.clock(), log);
+        if (stopping) return;
+        outcome = await claimAndRun(deps, workerId, deps.clock(), log, () => stopping);
       } catch (err) {
         log.error({ err }, 'job worker failed');
       }

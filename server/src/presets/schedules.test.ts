@@ -7,7 +7,12 @@ import { createHarness, type Harness } from '../../test/harness';
 import { registerAllJobs } from '../jobs';
 import { findJob } from '../jobs/queries';
 import { runDueJobs } from '../jobs/queue';
-import { registerReportRenderer, unregisterReportRenderer } from './renderers';
+import {
+  type ReportRenderer,
+  registerReportRenderer,
+  reportRenderer,
+  unregisterReportRenderer,
+} from './renderers';
 import { ENQUEUE_DUE_SCHEDULES, enqueueDueSchedules } from './schedules-jobs';
 import { nextRunAfter } from './schedules-service';
 
@@ -22,8 +27,11 @@ const setClock = (iso: string) => {
   (h.deps as { clock: () => Date }).clock = () => new Date(iso);
 };
 
+/** The real renderer, put back when the file ends: the PostgreSQL lane runs later files in this same process. */
+let realMatrixRenderer: ReportRenderer | undefined;
 beforeAll(async () => {
   registerAllJobs();
+  realMatrixRenderer = reportRenderer('matrix');
   // The clock travels years ahead of the tokens issued here; they must outlive it (TOKEN_LIFETIME_DAYS).
   h = await createHarness({ tokenLifetimeDays: 36_500 });
   org = await buildEntity(h.db, { level: 'A' });
@@ -41,7 +49,10 @@ beforeAll(async () => {
   });
   presetId = preset.json().data.id;
 });
-afterAll(async () => h?.close());
+afterAll(async () => {
+  if (realMatrixRenderer) registerReportRenderer('matrix', realMatrixRenderer);
+  await h?.close();
+});
 beforeEach(() => {
   (h.deps as { clock: () => Date }).clock = realClock;
   unregisterReportRenderer('matrix');

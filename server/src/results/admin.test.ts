@@ -597,6 +597,7 @@ describe('nothing is dated in the future (issue 28 §2): one rule, results/compl
       user_id: w.learner.id,
       course_id: w.course.id,
       start_date: tomorrow(),
+      notes: 'Trained by the agency',
     });
     expect(exempt.statusCode).toBe(422);
     expect(exempt.json().errors).toEqual({ start_date: [ResultsMessages.startInFuture] });
@@ -607,6 +608,7 @@ describe('nothing is dated in the future (issue 28 §2): one rule, results/compl
       user_id: w.learner.id,
       course_id: w.course.id,
       start_date: today(),
+      notes: 'Trained by the agency',
     });
     expect(started.statusCode, started.body).toBe(201);
     const moved = await admin('PATCH', `/api/results/exempt/${started.json().data.id}`, {
