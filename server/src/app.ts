@@ -33,6 +33,7 @@ import { corsPluginOptions } from './http/cors';
 import { errorHandler } from './http/error-handler';
 import { notFound } from './http/errors';
 import { inputGuardPlugin } from './http/input-guard';
+import { serializeRequest } from './http/log-redaction';
 import { createOpenApiTransform, createOpenApiTransformObject } from './http/openapi/transform';
 import { readCachePlugin } from './http/read-cache';
 import { securityHeadersPlugin } from './http/security-headers';
@@ -84,7 +85,10 @@ export interface BuildOptions {
 /** buildApp(deps): plugins, then each capability's routes (ARCHITECTURE layout). */
 export async function buildApp(deps: Deps, options: BuildOptions = {}) {
   const app = Fastify({
-    logger: options.logger ?? false,
+    // Tokens in addresses (reset, verify, feeds, package launches) never reach the log (http/log-redaction.ts).
+    logger: options.logger
+      ? { ...(options.logger as object), serializers: { req: serializeRequest } }
+      : false,
     // Only configured proxies are believed (TRUST_PROXY): otherwise any X-Forwarded-For would pick the address the
     // login throttle counts against.
     trustProxy: deps.config.trustProxy,
@@ -210,11 +214,13 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}) {
   const serveWeb = options.serveWeb && existsSync(path.join(webRoot, 'index.html'));
   if (serveWeb) await app.register(fastifyStatic, { root: webRoot, wildcard: false, index: false });
   app.setNotFoundHandler((request, reply) => {
+    // /packages/ holds package files only: anything else there is a 404, never the app's page under that address.
     const isPage =
-      request.method === 'GET' && !request.url.startsWith('/api/') && !request.url.startsWith('/graphql');
+      request.method === 'GET' &&
+      !['/api/', '/graphql', '/packages/'].some((prefix) => request.url.startsWith(prefix));
     if (serveWeb && isPage) {
       // Client-side routes (spec 1 §2): the app decides, including its own /404 page.
-      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+      return reply.header('cache-control', 'no-cache').sendFile('index.html', { cacheControl: false });
     }
     return errorHandler(notFound(), request, reply);
   });

@@ -147,3 +147,41 @@ describe('package files keep the headers of their own route', () => {
     expect(file.headers['x-dns-prefetch-control']).toBeUndefined();
   });
 });
+
+describe('everything else under /packages/ answers as the app does (issue 29 §3)', () => {
+  it.each([
+    ['an address that is no package file', '/packages/anything'],
+    ['a made-up launch token', '/packages/not-a-token/00000000-0000-0000-0000-000000000000/index.html'],
+    ['the runtime folder without a file', '/packages/runtime/no-such-file.js'],
+  ])('%s: a 404 with the app headers, never the app page', async (_name, url) => {
+    const res = await web.inject({ method: 'GET', url });
+    expect(res.statusCode).toBe(404);
+    expect(res.body).not.toContain('<div id="root">');
+    expectSecurityHeaders(res);
+  });
+});
+
+describe('API answers are not stored by browsers or proxies (issue 29 §12)', () => {
+  it('says no-store on JSON, errors and GraphQL', async () => {
+    for (const [url, headers] of [
+      ['/api/auth/user', signedIn],
+      ['/api/users', {}],
+      ['/api/version', {}],
+    ] as const) {
+      const res = await h.app.inject({ method: 'GET', url, headers });
+      expect(res.headers['cache-control'], url).toBe('no-store');
+    }
+    const gql = await h.app.inject({
+      method: 'POST',
+      url: '/graphql',
+      headers: signedIn,
+      payload: { query: '{ __typename }' },
+    });
+    expect(gql.headers['cache-control']).toBe('no-store');
+  });
+
+  it("keeps a route's own choice (the web app's page is not an API answer)", async () => {
+    const page = await web.inject({ method: 'GET', url: '/matrix' });
+    expect(page.headers['cache-control']).toBe('no-cache');
+  });
+});

@@ -5,9 +5,9 @@ import type { Config } from '../config';
 
 /**
  * Security headers on every answer (issue 11 §6, ASVS 14.4): API JSON, the web app's files, errors and GraphQL,
- * through @fastify/helmet. The one exception is uploaded package content under /packages/*: its route sets its own
- * Content-Security-Policy, framing and referrer rules for untrusted code (packages/routes.ts), and nothing here may
- * loosen or replace them, so helmet leaves those answers alone.
+ * through @fastify/helmet. The one exception is a package file being served (routes marked ownsSecurityHeaders): its
+ * route sets its own Content-Security-Policy, framing and referrer rules for untrusted code (packages/routes.ts), and
+ * nothing here may loosen or replace them. Anything else under /packages/ is a 404 with the app's headers.
  */
 
 /** The matrix's live updates (realtime/): the websocket at the app's own address. */
@@ -80,8 +80,24 @@ export function helmetOptions(config: SecurityHeadersOptions): FastifyHelmetOpti
   };
 }
 
-/** Package files carry their own policy (packages/routes.ts); every other answer gets ours. */
-const ownsItsHeaders = (request: FastifyRequest) => request.url.startsWith('/packages/');
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The route's successful answers carry their own security headers (package files, packages/routes.ts): helmet
+     * leaves them alone. Its errors, and every other address under the same prefix, get the app's headers.
+     */
+    ownsSecurityHeaders?: boolean;
+  }
+}
+
+/** A package file being served with its own policy; everything else (its 404s included) gets ours. */
+const ownsItsHeaders = (request: FastifyRequest) => request.routeOptions.config?.ownsSecurityHeaders === true;
+
+/**
+ * Issue 29 §12: API answers hold personal data, so no browser or proxy keeps them (ASVS 8.2.1) unless the route says
+ * otherwise (public white-label images, report files already marked private).
+ */
+const isApiAnswer = (url: string) => url.startsWith('/api/') || url.startsWith('/graphql');
 
 /**
  * The help-desk layout's pages (spec 1 §2: /helpscout-app, /helpscout-auth) are made to be framed by a help-desk
@@ -120,5 +136,12 @@ export const securityHeadersPlugin = fp(async (app: FastifyInstance, config: Sec
     if (ownsItsHeaders(request)) return;
     if (isHelpdeskPage(request.url)) reply.helmet(helpdesk);
     else reply.helmet();
+  });
+  app.addHook('onSend', async (request, reply, payload) => {
+    // A package route that failed (a bad token, a missing file) answers as the app does.
+    if (ownsItsHeaders(request) && reply.statusCode >= 400) reply.helmet();
+    if (isApiAnswer(request.url) && !reply.hasHeader('cache-control'))
+      reply.header('cache-control', 'no-store');
+    return payload;
   });
 });

@@ -293,7 +293,10 @@ const TokenParams = z.object({
 export async function packageFileRoutes(app: App) {
   app.get(
     `${PACKAGE_RUNTIME_PATH}/*`,
-    { schema: { hide: true, params: z.object({ '*': z.string().max(1024) }) } },
+    {
+      config: { ownsSecurityHeaders: true },
+      schema: { hide: true, params: z.object({ '*': z.string().max(1024) }) },
+    },
     async (request, reply) => {
       const config = request.ctx.config;
       if (!onPackageHost(request, config)) throw notFound();
@@ -308,7 +311,7 @@ export async function packageFileRoutes(app: App) {
   );
   app.get(
     '/packages/:token/:uuid/*',
-    { schema: { hide: true, params: TokenParams } },
+    { config: { ownsSecurityHeaders: true }, schema: { hide: true, params: TokenParams } },
     async (request, reply) => {
       const { ctx } = request;
       if (!onPackageHost(request, ctx.config)) throw notFound();
