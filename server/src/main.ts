@@ -11,6 +11,7 @@ import { guardStartupSignals } from './db/embedded/processes';
 import { drainOnSignals } from './http/shutdown';
 import { registerAllJobs, startWorker } from './jobs';
 import { closeSocketsOfEnded, openSockets } from './realtime/socket-registry';
+import { checkDataDir, databaseStartupError, listenStartupError } from './startup-errors';
 import { checkBucket, StorageError } from './storage/s3';
 import { initErrorReporting } from './system/error-reporting';
 
@@ -48,7 +49,10 @@ async function main() {
   const config = loadConfig();
   initErrorReporting(config, process.env.npm_package_version);
   if (config.s3) await checkBucket(config.s3);
-  const deps = await openDeps(config);
+  checkDataDir(config.dataDir);
+  const deps = await openDeps(config).catch((error) => {
+    throw databaseStartupError(error, config.databaseUrl) ?? error;
+  });
   if (deps.database.note) console.log(`database: ${deps.database.note}`);
   const seeded = config.seedDemo ? await seedDemoIfEmpty(deps.db, deps.storage) : false;
   const setupLink =
@@ -69,7 +73,13 @@ async function main() {
         : {}),
     },
   });
-  await app.listen({ port: config.port, host: config.host });
+  await app.listen({ port: config.port, host: config.host }).catch(async (error) => {
+    const known = listenStartupError(error, config.host, config.port);
+    if (!known) throw error;
+    await app.close();
+    await deps.close(); // the embedded engine stops with us
+    throw known;
+  });
   // The durable job queue's worker (scheduled reports, …): several processes may run one on the same database.
   registerAllJobs();
   const worker = startWorker(deps, { log: app.log });

@@ -78,14 +78,46 @@ async function connectPostgres(
   where: string,
 ): Promise<Connection> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize ?? 10 });
-  // An idle client can lose its connection (server restart, failover, a dropped test database): pg reports that
-  // on the pool, and an 'error' event nobody listens to would end the process. The pool replaces the client.
-  pool.on('error', (error) => {
-    console.error(`database: an idle connection ended (${error.message}); it will be replaced.`);
+  // Issue 30 §1: any connection can be lost (a restart, a failover, pg_terminate_backend, a killed backend). pg
+  // reports it as an 'error' event on the client, and an 'error' event nobody listens to ends the process. The pool
+  // listens only while a client is idle; a client lent to a request (in a query or between a transaction's
+  // statements) has no listener then. So every client gets one of its own for its whole life: the queries on it fail
+  // (the request answers 503, http/error-handler.ts), the pool drops it when it comes back (it is no longer
+  // queryable) and opens a new one for the next request.
+  const report = lossReporter();
+  pool.on('connect', (client) => {
+    client.on('error', (error) => report(client, error));
   });
+  pool.on('error', () => {}); // an idle client's loss, already reported by its own listener
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, engine: 'postgres', where, close: () => db.destroy() };
 }
+
+/**
+ * One line for the first lost connection, then quiet for LOSS_REPORT_MS (a restart cuts every connection at once):
+ * the next line says how many more were lost meanwhile. A client that reports twice (the server's message, then the
+ * closed socket) counts once.
+ */
+function lossReporter(log: (line: string) => void = (line) => console.error(line)) {
+  const seen = new WeakSet<pg.Client>();
+  let quietUntil = 0;
+  let more = 0;
+  return (client: pg.Client, error: Error) => {
+    if (seen.has(client)) return;
+    seen.add(client);
+    const now = Date.now();
+    if (now < quietUntil) {
+      more += 1;
+      return;
+    }
+    log(
+      `database: a connection was lost (${error.message})${more ? `; ${more} more were lost since the last such line` : ''}; the requests using it answer 503 and new connections are made.`,
+    );
+    more = 0;
+    quietUntil = now + LOSS_REPORT_MS;
+  };
+}
+const LOSS_REPORT_MS = 5000;
 
 /**
  * PGlite's first start copies its initial files into the folder; interrupted, the folder never started again (issue

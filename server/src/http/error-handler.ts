@@ -2,6 +2,7 @@ import { Messages } from '@cc/contracts';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ZodError } from 'zod';
+import { isLostConnection } from '../db/connection-errors';
 import { reportServerError } from '../system/error-reporting';
 import { type FieldErrors, fieldErrorsFromZod, HttpError, invalid } from './errors';
 
@@ -22,7 +23,20 @@ const STATUS_TEXT: Record<number, string> = {
   507: 'Insufficient Storage',
 };
 
-function toHttpError(error: unknown): HttpError {
+/** A failure the client may simply try again after `retryAfterSeconds` (sent as Retry-After). */
+class RetryableError extends HttpError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(503, message);
+  }
+}
+
+/** GET and HEAD change nothing: their failures never say that something was not saved (issue 30 §9). */
+const isRead = (method: string) => method === 'GET' || method === 'HEAD';
+
+function toHttpError(error: unknown, method: string): HttpError {
   if (error instanceof HttpError) return error;
   if (error instanceof ZodError) return invalid(fieldErrorsFromZod(error));
   if (hasZodFastifySchemaValidationErrors(error)) {
@@ -34,12 +48,22 @@ function toHttpError(error: unknown): HttpError {
     return invalid(errors);
   }
   const fe = error as FastifyError;
-  // PostgreSQL's disk_full (53100) or a file write's ENOSPC: nothing was saved, reads still work (issue 12 §1).
+  // Issue 30 §1: the database connection this request used was lost (a restart, a failover, a killed backend) or
+  // cannot be made yet. Only this request failed; the pool makes a new connection, so trying again is right.
+  if (isLostConnection(error))
+    return new RetryableError('The connection to the database was lost. Please try again.', 1);
+  // PostgreSQL's disk_full (53100) or a file write's ENOSPC: nothing was saved, reads still work (issue 12 §1). A
+  // read that needed the disk (a sort spilling to a temporary file) saved nothing either way: it answers 503.
   if (fe?.code === '53100' || fe?.code === 'ENOSPC')
-    return new HttpError(
-      507,
-      "The server's disk is full, so nothing was saved. Please tell your administrator.",
-    );
+    return isRead(method)
+      ? new HttpError(
+          503,
+          "The server's disk is full, so this cannot be shown now. Please tell your administrator.",
+        )
+      : new HttpError(
+          507,
+          "The server's disk is full, so nothing was saved. Please tell your administrator.",
+        );
   if (fe?.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return new HttpError(415, 'Unsupported content type.');
   if (
     fe?.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ||
@@ -57,8 +81,11 @@ function toHttpError(error: unknown): HttpError {
 
 /** Every failure leaves in the spec's envelope: {message, error, errors}. Unknown errors are logged, never leaked. */
 export function errorHandler(error: unknown, request: FastifyRequest, reply: FastifyReply) {
-  const http = toHttpError(error);
-  if (http.status >= 500) {
+  const http = toHttpError(error, request.method);
+  if (http instanceof RetryableError) {
+    // The lost connection itself is reported once by db/connect.ts; each request it failed is a line, no stack.
+    request.log.warn(`request failed: ${error instanceof Error ? error.message : String(error)}`);
+  } else if (http.status >= 500) {
     request.log.error({ err: error }, 'request failed');
     // Off unless SENTRY_DSN is set; 5xx only (system/error-reporting.ts).
     reportServerError(error, request, http.status);
@@ -66,5 +93,6 @@ export function errorHandler(error: unknown, request: FastifyRequest, reply: Fas
   const body: Record<string, unknown> = { message: http.message, error: STATUS_TEXT[http.status] ?? 'Error' };
   if (http.errors) body.errors = http.errors;
   if (http.data !== undefined) body.data = http.data;
+  if (http instanceof RetryableError) reply.header('retry-after', String(http.retryAfterSeconds));
   return reply.status(http.status).send(body);
 }

@@ -42,6 +42,8 @@ function folderError(error: unknown, dataDir: string): Error {
     );
   if (code === 'ENOSPC')
     return new StartupError(`The disk is full: the data folder ${dataDir} cannot be written.`);
+  if (code === 'EEXIST' || code === 'ENOTDIR')
+    return new StartupError(`DATA_DIR ${dataDir} is a file, not a folder: set DATA_DIR to a folder.`);
   return error as Error;
 }
 
