@@ -277,6 +277,8 @@ export const Topic = z.object({
   is_child: z.boolean(),
   h5p: Ref.nullable(),
   h5p_id: z.number().nullable(),
+  /** spec 2 §3 Topic `h5ps`: the topic's H5P as a list (empty or one), beside our `h5p` and `h5p_id`. */
+  h5ps: z.array(Ref),
   resources: z.array(TopicResource),
   entity_id: z.number().nullable(),
 });

@@ -275,7 +275,8 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   },
   'GET /api/users': {
     summary: 'List users',
-    description: "People in the caller's organisations (and below them unless deep=0), 15 a page by default.",
+    description:
+      "People of the caller's organisation (the acting-as one when set), 15 a page by default; deep=1 adds its sub-organisations (spec 1 §7: deep is a filter the caller sends, as on GET /auth-events/active).",
     status: 200,
     response: paged(UserSummary),
     responseExample: {
