@@ -228,7 +228,13 @@ export const EntityContentItem = z.object({
   enabled: z.boolean(),
   admin_only_override: z.boolean().nullable(),
 });
-export const EntityCourseItem = z.object({ course_id: z.number(), title: z.string(), enabled: z.boolean() });
+export const EntityCourseItem = z.object({
+  course_id: z.number(),
+  title: z.string(),
+  enabled: z.boolean(),
+  /** Available through a parent organisation, with no row of the entity's own (switch it off here to hide it). */
+  inherited: z.boolean(),
+});
 
 // --- Lessons, topics, quizzes, H5P ---------------------------------------------------------------------------
 

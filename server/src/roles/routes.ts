@@ -75,10 +75,8 @@ export async function roleRoutes(app: App) {
       return paginate(data, total, r.query, r.url);
     },
   );
-  app.get(
-    '/entities/:slug/roles/:id/details',
-    { schema: { ...roles, params: SlugIdParams } },
-    async (r) => ok(await roleDetails(r.ctx, r.params.id, r.params.slug)),
+  app.get('/entities/:slug/roles/:id/details', { schema: { ...roles, params: SlugIdParams } }, async (r) =>
+    ok(await roleDetails(r.ctx, r.params.id, r.params.slug)),
   );
 
   const types = { tags: ['types'] };
@@ -124,9 +122,7 @@ export async function roleRoutes(app: App) {
       return paginate(data, total, r.query, r.url);
     },
   );
-  app.get(
-    '/entities/:slug/types/:id/details',
-    { schema: { ...types, params: SlugIdParams } },
-    async (r) => ok(await typeDetails(r.ctx, r.params.id, r.params.slug)),
+  app.get('/entities/:slug/types/:id/details', { schema: { ...types, params: SlugIdParams } }, async (r) =>
+    ok(await typeDetails(r.ctx, r.params.id, r.params.slug)),
   );
 }
