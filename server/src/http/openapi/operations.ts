@@ -273,6 +273,22 @@ export const OPERATIONS: Record<string, OperationDoc> = {
       },
     },
   },
+  // issue 38: the spec lists restricted_access_password among the entity's settings; it is write-only here.
+  'GET /api/entities/{id}': {
+    summary: 'Get an entity',
+    description:
+      'One organisation or site by id or slug, with its direct children and white-label settings. Write-only: the restricted-access password is never returned; has_restricted_access_password says whether one is set.',
+  },
+  'POST /api/entities': {
+    summary: 'Create an entity',
+    description:
+      'A level A organisation or a level B site under one in your scope. Write-only: the restricted-access password is never returned; reads answer has_restricted_access_password.',
+  },
+  'PATCH /api/entities/{id}': {
+    summary: 'Update an entity',
+    description:
+      'Changes only the fields sent. Write-only: the restricted-access password is never returned (it is stored hashed); reads answer has_restricted_access_password.',
+  },
   'GET /api/users': {
     summary: 'List users',
     description:
