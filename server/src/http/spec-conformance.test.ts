@@ -305,6 +305,22 @@ describe('the spec’s calls answer the spec’s names (issue 38)', () => {
     expect(single.children.map((c: { slug: string }) => c.slug)).toEqual([vars.home]);
   });
 
+  it('answers 404 for another organisation under /entities/{slug}/roles|types (stats, details), as a missing one', async () => {
+    const elsewhere = await buildEntity(h.db, { level: 'A' });
+    const theirRole = await buildRole(h.db, elsewhere.id);
+    for (const url of [
+      `/api/entities/${elsewhere.slug}/roles/stats`,
+      `/api/entities/${elsewhere.slug}/types/stats`,
+      `/api/entities/${elsewhere.slug}/roles/${theirRole.id}/details`,
+      fill(`/api/entities/{group}/roles/${theirRole.id}/details`),
+      `/api/entities/no-such-slug/roles/stats`,
+    ])
+      expect((await h.app.inject({ method: 'GET', url, headers })).statusCode, url).toBe(404);
+    expect(
+      (await h.app.inject({ method: 'GET', url: fill('/api/entities/{group}/roles/stats') })).statusCode,
+    ).toBe(401);
+  });
+
   it('GET /users lists the organisation’s own people; deep=1 adds its sub-organisations, as documented', async () => {
     const own = (await h.app.inject({ method: 'GET', url: '/api/users?per_page=100', headers })).json();
     const deep = (
