@@ -1,3 +1,4 @@
+import { MatrixPerm } from '@cc/contracts';
 import type { ComponentType } from 'react';
 import {
   createBrowserRouter,
@@ -8,6 +9,7 @@ import {
 } from 'react-router';
 import { isLoggedIn, logout, verifyEmail } from './app/auth';
 import { setNavigator } from './app/navigation';
+import { RequirePermission } from './layouts/guards';
 import {
   AuthLayout,
   DashboardLayout,
@@ -250,8 +252,18 @@ const defaultRoutes: RouteObject[] = [
   // reports (spec 2 §2)
   built('/reports/presets', 'Report presets', () => import('./presets/PresetsPage')),
   built('/reports/schedules', 'Report schedules', () => import('./presets/SchedulesPage')),
-  built('/reports/matrix-legacy', 'Compliance matrix (legacy)', () => import('./matrix/MatrixLegacyPage')),
-  built('/reports/matrix', 'Compliance matrix', () => import('./matrix/MatrixPage')),
+  {
+    // The matrix reads the websocket: without permission 12 it goes to /403 as the other report pages do.
+    element: <RequirePermission ids={[MatrixPerm.report]} />,
+    children: [
+      built(
+        '/reports/matrix-legacy',
+        'Compliance matrix (legacy)',
+        () => import('./matrix/MatrixLegacyPage'),
+      ),
+      built('/reports/matrix', 'Compliance matrix', () => import('./matrix/MatrixPage')),
+    ],
+  },
   built(
     '/reports/compliance-legacy',
     'Compliance report (legacy)',

@@ -134,6 +134,9 @@ export const Compliance = z.object({
   role: Named,
   course_id: z.number(),
   course: z.object({ id: z.number(), title: z.string() }),
+  /** spec 2 §3 Compliance `roleId` / `courseId`: the same values as role_id / course_id (the request's names). */
+  roleId: z.number(),
+  courseId: z.number(),
   type,
   validity: z.number().nullable(),
   inherited: z.boolean(),

@@ -228,7 +228,13 @@ export const EntityContentItem = z.object({
   enabled: z.boolean(),
   admin_only_override: z.boolean().nullable(),
 });
-export const EntityCourseItem = z.object({ course_id: z.number(), title: z.string(), enabled: z.boolean() });
+export const EntityCourseItem = z.object({
+  course_id: z.number(),
+  title: z.string(),
+  enabled: z.boolean(),
+  /** Available through a parent organisation, with no row of the entity's own (switch it off here to hide it). */
+  inherited: z.boolean(),
+});
 
 // --- Lessons, topics, quizzes, H5P ---------------------------------------------------------------------------
 
@@ -277,6 +283,8 @@ export const Topic = z.object({
   is_child: z.boolean(),
   h5p: Ref.nullable(),
   h5p_id: z.number().nullable(),
+  /** spec 2 §3 Topic `h5ps`: the topic's H5P as a list (empty or one), beside our `h5p` and `h5p_id`. */
+  h5ps: z.array(Ref),
   resources: z.array(TopicResource),
   entity_id: z.number().nullable(),
 });

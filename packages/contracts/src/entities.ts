@@ -75,7 +75,10 @@ export const EntitySettings = z.object({
     .min(1, 'The longest token must be at least 1 day.')
     .max(3650, 'The longest token can be at most 3650 days (10 years).')
     .optional(),
-  restricted_access_password: optionalText(200),
+  /** Write-only (spec 2 §3 lists it among the settings; issue 38): never returned, see has_restricted_access_password. */
+  restricted_access_password: optionalText(200).describe(
+    'Write-only: the restricted-access password is never returned; reads answer has_restricted_access_password.',
+  ),
   restricted_access_at: z.string().datetime({ offset: true }).nullable().optional(),
   restricted_access_message: optionalText(1000),
   password_expire_period_in_months: z.number().int().min(1).max(60).nullable().optional(),
@@ -182,8 +185,8 @@ export type EntityCourseRow = z.infer<typeof EntityCourseRow>;
 
 /**
  * An entity as the API returns it (spec 2 §3 settings, spec 1 §3 flags). Never the restricted-access password
- * itself, only whether one is set; `notes` only for holders of permission 120. `children` and `whitelabel` are
- * present on the single-entity read (GET /entities/{id}).
+ * itself, only whether one is set; `notes` only for holders of permission 120. `children` is on the list items and
+ * the single-entity read; `whitelabel` on the single-entity read (GET /entities/{id}) only.
  */
 export const Entity = EntitySummary.extend({
   parent: EntityRefSummary.nullable(),
@@ -202,7 +205,9 @@ export const Entity = EntitySummary.extend({
   expiry_warning: z.number(),
   starter_period: z.number(),
   pat_max_days: z.number(),
-  has_restricted_access_password: z.boolean(),
+  has_restricted_access_password: z
+    .boolean()
+    .describe('Whether a restricted-access password is set (restricted_access_password is write-only).'),
   restricted_access_at: z.string().nullable(),
   restricted_access_message: z.string().nullable(),
   password_expire_period_in_months: z.number().nullable(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 // MATRIX_TAKING_LONG_MS (15 s, spec 2 §9) lives in constants.ts.
+import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from './constants';
 import { CELL_STATUSES, type CellStatus, cellCountsAsCompliant } from './course-status';
 import type { MatrixPathwayAllocation } from './pathways';
 import { NEW_STARTERS_FILTERS, PRESET_COMPLIANCE_TYPES } from './presets';
@@ -97,6 +98,13 @@ export const MatrixReportBody = MatrixFilters.extend({
   emailFormat: z.enum(['pdf', 'xlsx']).optional(),
 });
 export type MatrixReportBody = z.input<typeof MatrixReportBody>;
+
+/** GraphQL `matrix` (paged by users): the matrix filters plus `page` and `per_page` (the resolver's `first`). */
+export const MatrixPageQuery = MatrixFilters.extend({
+  page: z.coerce.number().int().min(1).default(1),
+  per_page: z.coerce.number().int().min(1).max(PAGE_SIZE_MAX).default(PAGE_SIZE_DEFAULT),
+});
+export type MatrixPageQuery = z.infer<typeof MatrixPageQuery>;
 
 /** spec 2 §3 "Matrix cell". Dates are ISO 'YYYY-MM-DD' (UTC day) or null. */
 export interface MatrixCell {

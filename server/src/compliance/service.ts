@@ -71,6 +71,9 @@ function present(
     role: { id: row.role_id, name: row.role_name },
     course_id: row.course_id,
     course: { id: row.course_id, title: row.course_title },
+    // spec 2 §3 "Compliance: entity, roleId, courseId": the request's names answered too (issue 38).
+    roleId: row.role_id,
+    courseId: row.course_id,
     type: row.type,
     validity: row.validity_months,
     inherited: Boolean(row.inherited),

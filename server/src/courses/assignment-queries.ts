@@ -19,6 +19,8 @@ export interface AssignmentRow {
   type: string | null;
   enabled: boolean;
   admin_only_override: boolean | null;
+  /** Courses only: available through a parent organisation, with no row of this entity's own (issue 38). */
+  inherited?: boolean;
 }
 
 /** Rows of one entity whose items the caller may see (`visible` is the item clause, alias `ct` or `c`). */
@@ -34,6 +36,7 @@ export async function listAssignments(
   const search = o.search
     ? sql`AND ${sql.ref(`${alias}.title`)} ILIKE ${`%${escapeLike(o.search)}%`}`
     : sql``;
+  if (kind === 'course') return listCourseRows(db, entityId, visible, search, o);
   const from = sql`FROM ${sql.table(table)} a JOIN ${sql.table(item)} ${sql.raw(alias)} ON ${sql.ref(`${alias}.id`)} = a.${sql.ref(key)}
     WHERE a.entity_id = ${entityId} AND ${visible} ${search}`;
   const typeCol = kind === 'content' ? sql`ct.type` : sql`NULL::text`;
@@ -44,6 +47,51 @@ export async function listAssignments(
       ${from} ORDER BY lower(${sql.ref(`${alias}.title`)}), a.${sql.ref(key)}
       LIMIT ${o.perPage} OFFSET ${(o.page - 1) * o.perPage}`.execute(db),
     sql<{ n: number }>`SELECT count(*) AS n ${from}`.execute(db),
+  ]);
+  return { rows: rows.rows, total: Number(total.rows[0]?.n ?? 0) };
+}
+
+/**
+ * An entity's course rows, and the courses it inherits (issue 38: a home lists what its organisation makes
+ * available): owned by an ancestor or switched on there, not switched off at an ancestor, with no row of the
+ * entity's own (its own row, on or off, wins). Inherited rows answer enabled true and inherited true; switching one
+ * off at the entity writes its own row (POST or updateMultiple), as for any other course.
+ */
+async function listCourseRows(
+  db: Db,
+  entityId: number,
+  visible: RawBuilder<SqlBool>,
+  search: RawBuilder<unknown>,
+  o: { page: number; perPage: number },
+): Promise<{ rows: AssignmentRow[]; total: number }> {
+  const rowsCte = sql`WITH RECURSIVE chain AS (
+      SELECT parent_id AS anc_id, 1 AS depth FROM entities WHERE id = ${entityId} AND parent_id IS NOT NULL
+      UNION ALL
+      SELECT e.parent_id, ch.depth + 1 FROM entities e JOIN chain ch ON e.id = ch.anc_id
+       WHERE e.parent_id IS NOT NULL AND ch.depth < 50
+    ), offered AS (
+      SELECT c.id AS course_id FROM courses c WHERE c.entity_id IN (SELECT anc_id FROM chain)
+      UNION
+      SELECT ec.course_id FROM entity_courses ec JOIN courses pc ON pc.id = ec.course_id
+       WHERE ec.entity_id IN (SELECT anc_id FROM chain) AND ec.enabled AND (pc.entity_id IS NOT NULL OR pc.published)
+    ), x AS (
+      SELECT a.course_id AS item_id, c.title, a.enabled, false AS inherited
+        FROM entity_courses a JOIN courses c ON c.id = a.course_id
+       WHERE a.entity_id = ${entityId} AND ${visible} ${search}
+      UNION ALL
+      SELECT c.id, c.title, true, true FROM offered o JOIN courses c ON c.id = o.course_id
+       WHERE ${visible} ${search}
+         AND NOT EXISTS (SELECT 1 FROM entity_courses own WHERE own.entity_id = ${entityId} AND own.course_id = c.id)
+         AND NOT EXISTS (SELECT 1 FROM entity_courses off WHERE off.entity_id IN (SELECT anc_id FROM chain)
+                           AND off.course_id = c.id AND NOT off.enabled)
+    )`;
+  const [rows, total] = await Promise.all([
+    sql<AssignmentRow>`${rowsCte} SELECT item_id, title, NULL::text AS type, enabled,
+        NULL::boolean AS admin_only_override, inherited
+      FROM x ORDER BY lower(title), item_id LIMIT ${o.perPage} OFFSET ${(o.page - 1) * o.perPage}`.execute(
+      db,
+    ),
+    sql<{ n: number }>`${rowsCte} SELECT count(*)::int AS n FROM x`.execute(db),
   ]);
   return { rows: rows.rows, total: Number(total.rows[0]?.n ?? 0) };
 }

@@ -110,7 +110,7 @@ export async function listEntityAssignments(
           enabled: r.enabled,
           admin_only_override: r.admin_only_override,
         }
-      : { course_id: r.item_id, title: r.title, enabled: r.enabled },
+      : { course_id: r.item_id, title: r.title, enabled: r.enabled, inherited: r.inherited ?? false },
   );
   return { data, total };
 }

@@ -290,13 +290,61 @@ describe('entity courses and content', () => {
     expect(added.statusCode, added.body).toBe(201);
     expect(added.json().data).toMatchObject({ course_id: course.id, enabled: true });
     const list = await admin('GET', url);
-    expect(list.json().data).toEqual([{ course_id: course.id, title: 'Assignable', enabled: true }]);
+    // The site's own row; the organisation's other courses are listed as inherited (issue 38).
+    expect(list.json().data.filter((r: { inherited: boolean }) => !r.inherited)).toEqual([
+      { course_id: course.id, title: 'Assignable', enabled: true, inherited: false },
+    ]);
 
     const off = await admin('PATCH', `${url}/${course.id}`, { enabled: false });
     expect(off.json()).toMatchObject({ message: Messages.successfullyUpdated, data: { enabled: false } });
     expect((await admin('PATCH', `${url}/99999999`, { enabled: false })).statusCode).toBe(404);
     expect((await admin('DELETE', `${url}/${course.id}`)).statusCode).toBe(200);
     expect((await admin('DELETE', `${url}/${course.id}`)).statusCode).toBe(404);
+  });
+
+  it('lists the courses a site inherits from its organisation, marked inherited; its own row wins (issue 38)', async () => {
+    const home = await buildEntity(h.db, { parentId: org.id });
+    const inherited = await buildCourse(h.db, org.id, { title: 'Zz inherited from the group' });
+    const catalogue = await buildCourse(h.db, null, {
+      title: 'Zz platform course on at the group',
+      published: true,
+    });
+    const hidden = await buildCourse(h.db, null, {
+      title: 'Zz platform course off at the group',
+      published: true,
+    });
+    await h.db
+      .insertInto('entity_courses')
+      .values([
+        { entity_id: org.id, course_id: catalogue.id, enabled: true },
+        { entity_id: org.id, course_id: hidden.id, enabled: false },
+      ])
+      .execute();
+    const url = `/api/entities/${home.slug}/courses`;
+    const rows = async () => (await admin('GET', `${url}?search=Zz&per_page=50`)).json();
+    const first = await rows();
+    expect(first.data).toEqual([
+      { course_id: inherited.id, title: 'Zz inherited from the group', enabled: true, inherited: true },
+      {
+        course_id: catalogue.id,
+        title: 'Zz platform course on at the group',
+        enabled: true,
+        inherited: true,
+      },
+    ]);
+    expect(first.meta.total).toBe(2);
+    // Switched off at the home: its own row, listed once, not inherited.
+    expect((await admin('POST', url, { course_id: inherited.id, enabled: false })).statusCode).toBe(201);
+    expect((await rows()).data).toContainEqual({
+      course_id: inherited.id,
+      title: 'Zz inherited from the group',
+      enabled: false,
+      inherited: false,
+    });
+    expect((await rows()).meta.total).toBe(2);
+    // The organisation itself inherits nothing: its own rows only.
+    const own = (await admin('GET', `/api/entities/${org.slug}/courses?search=Zz`)).json().data;
+    expect(own.every((r: { inherited: boolean }) => !r.inherited)).toBe(true);
   });
 
   it('keeps a platform course switched off for the organisation listed, so it can be switched back on', async () => {
@@ -325,7 +373,9 @@ describe('entity courses and content', () => {
     // Switched off, the course is hidden from the organisation's learners and authors, but still listed here.
     expect((await admin('GET', `/api/courses/${catalogue.id}`)).statusCode).toBe(404);
     const listed = (await admin('GET', `${url}?search=Catalogue`)).json().data;
-    expect(listed).toEqual([{ course_id: catalogue.id, title: 'Catalogue course', enabled: false }]);
+    expect(listed).toEqual([
+      { course_id: catalogue.id, title: 'Catalogue course', enabled: false, inherited: false },
+    ]);
     const on = await admin('PATCH', `${url}/${catalogue.id}`, { enabled: true });
     expect(on.statusCode, on.body).toBe(200);
     expect(on.json().data.enabled).toBe(true);

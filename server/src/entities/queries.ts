@@ -104,6 +104,18 @@ export async function childrenOf(db: Db, parentId: number) {
     .execute();
 }
 
+/** The direct children of several entities in one query (a list page's `children`). */
+export async function childrenOfMany(db: Db, parentIds: number[]) {
+  if (parentIds.length === 0) return [];
+  return db
+    .selectFrom('entities')
+    .select(['id', 'uuid', 'slug', 'name', 'level', 'parent_id', 'is_training_company'])
+    .where('parent_id', 'in', parentIds)
+    .orderBy(sql`lower(name)`)
+    .orderBy('id')
+    .execute();
+}
+
 export async function pagedChildrenOf(
   db: Db,
   parentId: number,

@@ -3,6 +3,7 @@ import {
   type EntityDto,
   type EntityListQuery,
   EntityMessages,
+  type EntitySummary,
   type OrganisationNode,
   type Paged,
   PERMISSIONS,
@@ -59,7 +60,23 @@ export async function listEntities(
     else filter.baseAndChildrenOf = scope.baseId;
   }
   const { rows, total } = await q.listEntities(ctx.db, filter, pageOf(query));
-  return paginate(await presentEntities(ctx, rows), total, query, withQuery(baseUrl, query));
+  // issue 38: list items carry `children` like the single entity (spec 1 §3), one query for the page.
+  const [entities, children] = await Promise.all([
+    presentEntities(ctx, rows),
+    q.childrenOfMany(
+      ctx.db,
+      rows.map((r) => r.id),
+    ),
+  ]);
+  const byParent = new Map<number, EntitySummary[]>();
+  for (const c of children) {
+    if (c.parent_id === null || !inScope(scope, c.id)) continue;
+    const list = byParent.get(c.parent_id);
+    if (list) list.push(presentEntitySummary(c));
+    else byParent.set(c.parent_id, [presentEntitySummary(c)]);
+  }
+  const data = entities.map((e) => ({ ...e, children: byParent.get(e.id) ?? [] }));
+  return paginate(data, total, query, withQuery(baseUrl, query));
 }
 
 /**

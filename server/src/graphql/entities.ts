@@ -92,7 +92,7 @@ export const EntityRef = builder.objectRef<EntityDto>('Entity').implement({
     children: t.field({
       type: [EntitySummaryRef],
       nullable: true,
-      description: 'Direct children: on the single-entity query only.',
+      description: 'Direct children (on the list and the single entity, spec 1 §3).',
       resolve: (e) => e.children ?? null,
     }),
     whitelabel: t.field({

@@ -23,6 +23,7 @@ import './tokens';
 import './webhooks';
 import './importer';
 import './tasks';
+import './matrix';
 import './signup-links';
 import './offline';
 import './push';

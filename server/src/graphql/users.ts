@@ -34,6 +34,11 @@ export const UserRef = builder.objectRef<UserShape>('User').implement({
     super_admin: t.boolean({ nullable: true, resolve: (u) => u.super_admin ?? null }),
     a_entity: t.field({ type: EntityRefRef, nullable: true, resolve: (u) => u.a_entity ?? null }),
     email_verified: t.boolean({ nullable: true, resolve: (u) => u.email_verified ?? null }),
+    emailVerified: t.boolean({
+      nullable: true,
+      description: 'The same as email_verified, by the name the signed-in user (`me`) carries (spec 1 §3).',
+      resolve: (u) => u.email_verified ?? null,
+    }),
     pending_email: t.string({
       nullable: true,
       description:

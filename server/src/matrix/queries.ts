@@ -51,6 +51,18 @@ export async function countMatrixUsers(db: Db, s: BlockScope): Promise<number> {
 }
 
 /**
+ * The id of the user just before position `offset` (0-based, id order) of the matrix's users: a page's keyset start
+ * (GraphQL `matrix`, paged by users). Null when the page starts past the last user.
+ */
+export async function userIdBefore(db: Db, s: BlockScope, offset: number): Promise<number | null> {
+  if (offset <= 0) return 0;
+  const { rows } = await sql<{ id: number }>`SELECT u.id FROM users u
+      JOIN entities e ON e.id = u.primary_entity_id WHERE ${userWhere(s)}
+     ORDER BY u.id OFFSET ${offset - 1} LIMIT 1`.execute(db);
+  return rows[0]?.id ?? null;
+}
+
+/**
  * The cell status as its wire code (MATRIX_STATUSES: 0 in date, 1 expiring, 2 expired, 3 missing, 4 exempt): the
  * compliance core's cellStatusSql with the entity's warning horizon (now + expiry_warning days) computed once per
  * user (bu.warn_at) instead of per cell; c0.type is the latest result's type. The property test (matrix.test.ts)

@@ -1,8 +1,12 @@
 import {
+  type CellsWire,
   type ComplianceTally,
   compliantCells,
+  decodeCells,
+  decodeUsers,
   MATRIX_BLOCK_USERS,
   type MatrixAggregate,
+  type MatrixCell,
   type MatrixCourse,
   type MatrixEntity,
   MatrixFilters,
@@ -10,6 +14,8 @@ import {
   MatrixPerm,
   type MatrixRole,
   type MatrixTopLevelAggregate,
+  type MatrixUser,
+  type UsersWire,
 } from '@cc/contracts';
 import { scoreOf } from '../compliance/rules';
 import { addTally, emptyTally } from '../compliance/tally';
@@ -29,6 +35,7 @@ import {
   matrixBlock,
   requiredCourses,
   rolesFor,
+  userIdBefore,
 } from './queries';
 
 /**
@@ -332,4 +339,52 @@ export async function* matrixBlocks(
     // An abandoned prefetch (cancelled subscription) must not surface as an unhandled rejection.
     await Promise.all(inFlight.map((p) => p.catch(() => undefined)));
   }
+}
+
+/** A page of the matrix: a page of its users (id order) with their cells, and the columns the page shows. */
+export interface MatrixPage {
+  total: number;
+  users: (MatrixUser & { score: number })[];
+  cells: MatrixCell[];
+  courses: MatrixCourse[];
+  roles: MatrixRole[];
+}
+
+/**
+ * The matrix paged by users (GraphQL `matrix`, spec 2 §7 "Paged fetches take first and page"): the same plan, scope
+ * and permission (12) as POST /reports/matrix, then one block of `perPage` users starting at the page's offset.
+ * `score` is the user's Mandatory score, as the REST response's primary_scores.
+ */
+export async function matrixPage(
+  ctx: Ctx,
+  input: MatrixFiltersInput | MatrixFilters,
+  page: number,
+  perPage: number,
+): Promise<MatrixPage> {
+  const plan = await planMatrix(ctx, input);
+  const base = { total: plan.total, courses: plan.courses, roles: plan.roles };
+  const after = await userIdBefore(ctx.db, plan, (page - 1) * perPage);
+  if (after === null) return { ...base, users: [], cells: [] };
+  const row = await matrixBlock(ctx.db, plan, after, perPage);
+  const users = decodeUsers(JSON.parse(row.users) as UsersWire);
+  const cells = decodeCells(JSON.parse(row.cells) as CellsWire, new Map(users.map((u) => [u.id, u])));
+  const known = new Set(plan.courses.map((c) => c.id));
+  const extra = (row.course_ids ?? []).filter((id) => !known.has(id));
+  const tally = new Map<number, [number, number]>();
+  for (const c of cells) {
+    if (c.type !== 'primary') continue;
+    const t = tally.get(c.user_id) ?? [0, 0];
+    t[1]++;
+    if (c.in_date_passed) t[0]++;
+    tally.set(c.user_id, t);
+  }
+  return {
+    ...base,
+    courses: extra.length ? [...plan.courses, ...(await coursesByIds(ctx.db, extra))] : plan.courses,
+    users: users.map((u) => {
+      const [passed, required] = tally.get(u.id) ?? [0, 0];
+      return { ...u, score: scoreOf(passed, required) };
+    }),
+    cells,
+  };
 }

@@ -66,6 +66,18 @@ export async function roleRoutes(app: App) {
   app.get('/roles/:id/details', { schema: { ...roles, params: RoleIdParams } }, async (r) =>
     ok(await roleDetails(r.ctx, r.params.id)),
   );
+  // spec 2 §7 "GET roles/stats; GET roles/{id}/details … Same for /entities/{slug}/…": seen from that entity.
+  app.get(
+    '/entities/:slug/roles/stats',
+    { schema: { ...roles, params: SlugParams, querystring: RoleStatsQuery } },
+    async (r) => {
+      const { data, total } = await roleStats(r.ctx, r.query, r.params.slug);
+      return paginate(data, total, r.query, r.url);
+    },
+  );
+  app.get('/entities/:slug/roles/:id/details', { schema: { ...roles, params: SlugIdParams } }, async (r) =>
+    ok(await roleDetails(r.ctx, r.params.id, r.params.slug)),
+  );
 
   const types = { tags: ['types'] };
   app.get(
@@ -100,5 +112,17 @@ export async function roleRoutes(app: App) {
   });
   app.get('/types/:id/details', { schema: { ...types, params: RoleIdParams } }, async (r) =>
     ok(await typeDetails(r.ctx, r.params.id)),
+  );
+  // spec 2 §7 "GET types/stats; GET types/{id}/details … Same for /entities/{slug}/…": seen from that entity.
+  app.get(
+    '/entities/:slug/types/stats',
+    { schema: { ...types, params: SlugParams, querystring: RoleStatsQuery } },
+    async (r) => {
+      const { data, total } = await typeStats(r.ctx, r.query, r.params.slug);
+      return paginate(data, total, r.query, r.url);
+    },
+  );
+  app.get('/entities/:slug/types/:id/details', { schema: { ...types, params: SlugIdParams } }, async (r) =>
+    ok(await typeDetails(r.ctx, r.params.id, r.params.slug)),
   );
 }

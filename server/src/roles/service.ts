@@ -91,6 +91,20 @@ async function visibility(ctx: Ctx): Promise<{ owners: number[] | null; holders:
   return { owners: [...new Set([...scope.accessible, ...ancestors])], holders: [...scope.accessible] };
 }
 
+/**
+ * The same bounds seen from a path entity (GET /entities/{slug}/roles/stats and …/roles/{id}/details, spec 2 §7,
+ * issue 38): roles of the entity, its ancestors and its sub-organisations; holders counted in its subtree. The
+ * entity must be in the caller's scope (404 otherwise).
+ */
+async function entityVisibility(ctx: Ctx, slug: string): Promise<{ owners: number[]; holders: number[] }> {
+  const entity = await entityInScope(ctx, slug);
+  const [ancestors, subtree] = await Promise.all([
+    ancestorIds(ctx.db, entity.id),
+    subtreeIds(ctx.db, entity.id),
+  ]);
+  return { owners: [...new Set([...ancestors, ...subtree])], holders: subtree };
+}
+
 async function list<K extends RoleKind>(
   ctx: Ctx,
   kind: K,
@@ -175,9 +189,15 @@ async function remove(ctx: Ctx, kind: RoleKind, slug: string, id: number): Promi
 }
 
 /** Users per role across the caller's scope (deep), most held first. */
-async function stats<K extends RoleKind>(ctx: Ctx, kind: K, query: z.infer<typeof RoleStatsQuery>) {
+async function stats<K extends RoleKind>(
+  ctx: Ctx,
+  kind: K,
+  query: z.infer<typeof RoleStatsQuery>,
+  slug?: string,
+) {
+  const bounds = slug === undefined ? undefined : await entityVisibility(ctx, slug);
   authorize(ctx, RULES[kind].view, 'any');
-  const { owners, holders } = await visibility(ctx);
+  const { owners, holders } = bounds ?? (await visibility(ctx));
   const { rows, total } = await listRoleRows(ctx.db, kind, {
     ownerEntityIds: owners,
     countEntityIds: holders,
@@ -190,8 +210,8 @@ async function stats<K extends RoleKind>(ctx: Ctx, kind: K, query: z.infer<typeo
 }
 
 /** One role, its entity, its holder count and first holders (by name), within the caller's scope. */
-async function details<K extends RoleKind>(ctx: Ctx, kind: K, id: number) {
-  const { owners, holders } = await visibility(ctx);
+async function details<K extends RoleKind>(ctx: Ctx, kind: K, id: number, slug?: string) {
+  const { owners, holders } = slug === undefined ? await visibility(ctx) : await entityVisibility(ctx, slug);
   const role = await findRole(ctx.db, kind, id, owners);
   if (!role) throw notFound();
   authorize(ctx, RULES[kind].view, 'any');
@@ -216,8 +236,10 @@ export const createRole = (ctx: Ctx, slug: string, body: z.infer<typeof RoleBody
 export const updateRole = (ctx: Ctx, slug: string, id: number, body: z.infer<typeof UpdateRoleBody>) =>
   update(ctx, 'role', slug, id, body);
 export const deleteRole = (ctx: Ctx, slug: string, id: number) => remove(ctx, 'role', slug, id);
-export const roleStats = (ctx: Ctx, query: z.infer<typeof RoleStatsQuery>) => stats(ctx, 'role', query);
-export const roleDetails = (ctx: Ctx, id: number) => details(ctx, 'role', id);
+/** `slug`: seen from that entity (GET /entities/{slug}/roles/stats), else across the caller's scope. */
+export const roleStats = (ctx: Ctx, query: z.infer<typeof RoleStatsQuery>, slug?: string) =>
+  stats(ctx, 'role', query, slug);
+export const roleDetails = (ctx: Ctx, id: number, slug?: string) => details(ctx, 'role', id, slug);
 
 // User types.
 export const listTypes = (ctx: Ctx, slug: string, query: z.infer<typeof TypeListQuery>) =>
@@ -228,5 +250,6 @@ export const createType = (ctx: Ctx, slug: string, body: z.infer<typeof TypeBody
 export const updateType = (ctx: Ctx, slug: string, id: number, body: z.infer<typeof UpdateTypeBody>) =>
   update(ctx, 'type', slug, id, body);
 export const deleteType = (ctx: Ctx, slug: string, id: number) => remove(ctx, 'type', slug, id);
-export const typeStats = (ctx: Ctx, query: z.infer<typeof RoleStatsQuery>) => stats(ctx, 'type', query);
-export const typeDetails = (ctx: Ctx, id: number) => details(ctx, 'type', id);
+export const typeStats = (ctx: Ctx, query: z.infer<typeof RoleStatsQuery>, slug?: string) =>
+  stats(ctx, 'type', query, slug);
+export const typeDetails = (ctx: Ctx, id: number, slug?: string) => details(ctx, 'type', id, slug);

@@ -46,6 +46,8 @@ const present = ({ h5p_title, ...row }: Row) => ({
   ...row,
   resources: row.resources ?? [],
   h5p: row.h5p_id === null ? null : { id: row.h5p_id, title: h5p_title ?? '' },
+  // spec 2 §3 Topic "h5ps": the same one H5P as a list (a topic holds at most one), issue 38.
+  h5ps: row.h5p_id === null ? [] : [{ id: row.h5p_id, title: h5p_title ?? '' }],
 });
 
 const base = (ctx: Ctx) => ctx.db.selectFrom('topics as t').leftJoin('h5ps as h', 'h.id', 't.h5p_id');

@@ -21,6 +21,7 @@ import { AddItemsModal, addModalName } from './AddItemsModal';
 import {
   type AssignmentKind,
   type AssignmentRow,
+  addAssignments,
   removeAssignment,
   updateAssignment,
   updateAssignments,
@@ -94,7 +95,12 @@ export function AssignmentsPanel({
   ) => {
     setBusyRow(row.id);
     try {
-      notifySuccess((await updateAssignment(slug, kind, row.id, body)) ?? Messages.successfullyUpdated);
+      // An inherited course has no row here yet: switching it writes this organisation's own row.
+      const message =
+        row.inherited && body.enabled !== undefined
+          ? await addAssignments(slug, kind, [row.id], body.enabled)
+          : await updateAssignment(slug, kind, row.id, body);
+      notifySuccess(message ?? Messages.successfullyUpdated);
       await refresh();
     } catch (error) {
       notifyError(errorEnvelope(error, Messages.somethingWentWrong), Messages.somethingWentWrong);
@@ -184,6 +190,7 @@ export function AssignmentsPanel({
         <span className="flex flex-wrap items-center gap-2">
           <span className="font-medium text-slate-900">{r.title}</span>
           {r.type ? <Badge>{TYPE_LABELS[r.type] ?? r.type}</Badge> : null}
+          {r.inherited ? <Badge>Inherited</Badge> : null}
         </span>
       ),
     },
@@ -303,17 +310,21 @@ export function AssignmentsPanel({
         rows={rows}
         rowKey={(r) => r.id}
         loading={list.isLoading}
-        rowActions={(r) => (
-          <Button
-            size="sm"
-            variant="ghost"
-            className="text-danger-700"
-            onClick={() => setRemoving(r)}
-            aria-label={`Remove ${r.title}`}
-          >
-            Remove
-          </Button>
-        )}
+        rowActions={(r) =>
+          r.inherited ? (
+            <span className="text-xs text-slate-600">From the parent organisation</span>
+          ) : (
+            <Button
+              size="sm"
+              variant="ghost"
+              className="text-danger-700"
+              onClick={() => setRemoving(r)}
+              aria-label={`Remove ${r.title}`}
+            >
+              Remove
+            </Button>
+          )
+        }
         empty={
           search ? (
             <EmptyState title={`No ${plural} match`} description="Try another search." />

@@ -17,6 +17,8 @@ export interface AssignmentRow {
   type?: ContentType;
   enabled: boolean;
   admin_only_override?: boolean | null;
+  /** Courses: available through a parent organisation, no row of this entity's own (issue 38). */
+  inherited?: boolean;
 }
 
 interface RawRow {
@@ -26,6 +28,7 @@ interface RawRow {
   type?: ContentType;
   enabled: boolean;
   admin_only_override?: boolean | null;
+  inherited?: boolean;
 }
 
 const segment = (kind: AssignmentKind) => (kind === 'course' ? 'courses' : 'content');
@@ -54,6 +57,7 @@ export function useAssignments(
         type: r.type,
         enabled: r.enabled,
         admin_only_override: r.admin_only_override,
+        inherited: r.inherited ?? false,
       }));
       return { ...res.data, data };
     },

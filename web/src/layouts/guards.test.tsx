@@ -55,6 +55,17 @@ describe('route guards (spec 1 §2)', () => {
     expect(router.state.location.pathname).toBe('/');
   });
 
+  it('sends a user without permission 12 from /reports/matrix to /403 (issue 38), and lets a holder in', async () => {
+    setUser(makeUser());
+    const router = renderAt('/reports/matrix');
+    await screen.findByRole('heading', { name: "You don't have access to this" });
+    expect(router.state.location.pathname).toBe('/403');
+    permissionsStore.set([12]);
+    const allowed = renderAt('/reports/matrix-legacy');
+    await vi.waitFor(() => expect(allowed.state.location.pathname).toBe('/reports/matrix-legacy'));
+    await vi.waitFor(() => expect(document.title).toBe('Compliance matrix (legacy) | CareCompliance'));
+  });
+
   it('unknown paths go to /404?resource=page', async () => {
     const router = renderAt('/no/such/page');
     await screen.findByRole('heading', { name: "We couldn't find that page" });

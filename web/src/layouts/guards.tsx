@@ -1,6 +1,6 @@
 import { Perm } from '@cc/contracts';
 import type { ReactNode } from 'react';
-import { Navigate, useLocation } from 'react-router';
+import { Navigate, Outlet, useLocation } from 'react-router';
 import { useActingAs } from '../app/acting-as';
 import { authStore, isLoggedIn, mustChangePassword, useAuth, usePermission } from '../app/auth';
 import { fullPath, loginUrlFor } from '../app/navigation';
@@ -55,4 +55,15 @@ export function LearnerDashboardGuard({ children }: { children: ReactNode }) {
     return <Navigate to="/" replace />;
   }
   return <>{children}</>;
+}
+
+/**
+ * A page that only shows what its permission allows: without it, /403 as every page whose first call the server
+ * refuses (spec 1 §4 "On 403 the user goes to /403"). For pages whose data does not come through the api client
+ * (the matrix reads the websocket), so the refusal would otherwise only show inline (issue 38).
+ */
+export function RequirePermission({ ids, mode = 'all' }: { ids: number[]; mode?: 'all' | 'any' }) {
+  const allowed = usePermission(ids, mode);
+  if (!allowed) return <Navigate to="/403" replace />;
+  return <Outlet />;
 }

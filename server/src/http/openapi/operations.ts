@@ -273,9 +273,26 @@ export const OPERATIONS: Record<string, OperationDoc> = {
       },
     },
   },
+  // issue 38: the spec lists restricted_access_password among the entity's settings; it is write-only here.
+  'GET /api/entities/{id}': {
+    summary: 'Get an entity',
+    description:
+      'One organisation or site by id or slug, with its direct children and white-label settings. Write-only: the restricted-access password is never returned; has_restricted_access_password says whether one is set.',
+  },
+  'POST /api/entities': {
+    summary: 'Create an entity',
+    description:
+      'A level A organisation or a level B site under one in your scope. Write-only: the restricted-access password is never returned; reads answer has_restricted_access_password.',
+  },
+  'PATCH /api/entities/{id}': {
+    summary: 'Update an entity',
+    description:
+      'Changes only the fields sent. Write-only: the restricted-access password is never returned (it is stored hashed); reads answer has_restricted_access_password.',
+  },
   'GET /api/users': {
     summary: 'List users',
-    description: "People in the caller's organisations (and below them unless deep=0), 15 a page by default.",
+    description:
+      "People of the caller's organisation (the acting-as one when set), 15 a page by default; deep=1 adds its sub-organisations (spec 1 §7: deep is a filter the caller sends, as on GET /auth-events/active).",
     status: 200,
     response: paged(UserSummary),
     responseExample: {
