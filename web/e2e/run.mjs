@@ -2,7 +2,7 @@
 /**
  * Browser test runner: `npm run test:e2e -w web`.
  * 1. builds web/dist and web/dist-mobile (VITE_FORCE_MOBILE=1) when the sources are newer;
- * 2. splits e2e/*.test.mjs into shards (E2E_SHARDS, default 2) of about equal duration (e2e/durations.json, the
+ * 2. splits e2e/*.test.mjs into shards (E2E_SHARDS, default 3) of about equal duration (e2e/durations.json, the
  *    measured seconds of each file; a file not in it is estimated from its length), run side by side: each shard is a
  *    child process with its OWN server, data folder and database, so no test sees another shard's changes, and runs
  *    its files one after another like the single server did;
@@ -344,7 +344,7 @@ async function main() {
     .filter((f) => lane === 'all' || POSTGRES_FILES.includes(f))
     .filter((f) => only.length === 0 || only.some((word) => f.includes(word)))
     .map((f) => path.join(here, f));
-  const wanted = Number(process.env.E2E_SHARDS ?? 2);
+  const wanted = Number(process.env.E2E_SHARDS ?? 3);
   if (!Number.isInteger(wanted) || wanted < 1)
     throw new Error(`E2E_SHARDS must be a whole number ≥ 1 (${wanted})`);
   const known = knownDurations();
