@@ -252,7 +252,7 @@ const topic: PatchFixture<{ id: number; h5p2: number }> = {
     resources: [{ title: 'Other', url: 'https://example.test/other' }],
   }),
   read: (s, w) => get(w, `/api/topics/${s.id}`),
-  effects: { h5p_id: ['h5p_id', 'h5p'] },
+  effects: { h5p_id: ['h5p_id', 'h5p', 'h5ps'] },
 };
 
 const quiz: PatchFixture<{ id: number }> = {

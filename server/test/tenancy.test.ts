@@ -393,6 +393,21 @@ const SCOPED: Case[] = [
     url: (f) => `/api/types/${f.type.id}/details`,
     kind: 'scoped',
   },
+  // The spec's addresses of the same figures, seen from an organisation (issue 38): another's slug is a 404.
+  ...(['roles', 'types'] as const).flatMap((kind): Case[] => [
+    {
+      method: 'GET',
+      route: `/api/entities/:slug/${kind}/stats`,
+      url: (f) => `/api/entities/${f.org.slug}/${kind}/stats`,
+      kind: 'scoped',
+    },
+    {
+      method: 'GET',
+      route: `/api/entities/:slug/${kind}/:id/details`,
+      url: (f) => `/api/entities/${f.org.slug}/${kind}/${kind === 'roles' ? f.role.id : f.type.id}/details`,
+      kind: 'scoped',
+    },
+  ]),
   {
     method: 'GET',
     route: '/api/entity-permissions/:slug/permissions',
