@@ -98,7 +98,7 @@ describe('delivery is at least once, with one Message-ID (issue 30 §8)', () => 
     }) as typeof transport.sendMail;
     const mailer = createMailer(
       h.db,
-      { smtp: null, mailFrom: 'Training <noreply@care.example.test>' },
+      { smtp: undefined, mailFrom: 'Training <noreply@care.example.test>' },
       transport,
     );
     const { id } = await mailer.send({ to: 'c@example.test', subject: 'Hello', text: 'hi', template: 't' });
