@@ -38,15 +38,28 @@ export interface Mailer {
   deliver(id: number): Promise<boolean>;
 }
 
-export function createMailer(db: Db, config: Pick<Config, 'smtp' | 'mailFrom'>): Mailer {
-  const transport: Transporter | null = config.smtp
-    ? nodemailer.createTransport({
-        host: config.smtp.host,
-        port: config.smtp.port,
-        secure: config.smtp.secure,
-        auth: config.smtp.user ? { user: config.smtp.user, pass: config.smtp.password ?? '' } : undefined,
-      })
-    : null;
+/**
+ * Issue 30 §8: the Message-ID of an outbox message, the same on every delivery attempt. Delivery is at least once (a
+ * crash between the SMTP server's acceptance and our record of it sends again); receivers and relays that
+ * de-duplicate by Message-ID then show it once. The row's creation time keeps two installations' ids apart.
+ */
+export function outboxMessageId(id: number, createdAt: Date, mailFrom: string): string {
+  const domain = /@([^>\s]+)>?\s*$/.exec(mailFrom)?.[1] ?? 'carecompliance.invalid';
+  return `<outbox-${id}.${createdAt.getTime()}@${domain}>`;
+}
+
+/** `smtp`: the transport to deliver with (a test's nodemailer stream transport); default from config.smtp. */
+export function createMailer(db: Db, config: Pick<Config, 'smtp' | 'mailFrom'>, smtp?: Transporter): Mailer {
+  const transport: Transporter | null = smtp
+    ? smtp
+    : config.smtp
+      ? nodemailer.createTransport({
+          host: config.smtp.host,
+          port: config.smtp.port,
+          secure: config.smtp.secure,
+          auth: config.smtp.user ? { user: config.smtp.user, pass: config.smtp.password ?? '' } : undefined,
+        })
+      : null;
 
   async function record(trx: DbOrTrx, message: MailMessage, key: string | null) {
     const row = await trx
@@ -92,7 +105,7 @@ export function createMailer(db: Db, config: Pick<Config, 'smtp' | 'mailFrom'>):
     if (!transport) return false;
     const row = await db
       .selectFrom('mail_outbox')
-      .select(['to_address', 'subject', 'text_body', 'html_body', 'sent_at'])
+      .select(['to_address', 'subject', 'text_body', 'html_body', 'sent_at', 'created_at'])
       .where('id', '=', id)
       .executeTakeFirst();
     if (!row) return false;
@@ -105,6 +118,7 @@ export function createMailer(db: Db, config: Pick<Config, 'smtp' | 'mailFrom'>):
       .execute();
     try {
       await transport.sendMail({
+        messageId: outboxMessageId(id, new Date(row.created_at), config.mailFrom),
         from: config.mailFrom,
         to: row.to_address,
         subject: row.subject,

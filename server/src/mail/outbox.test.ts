@@ -1,7 +1,9 @@
+import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, buildUser } from '../../test/factories';
 import { createHarness, type Harness } from '../../test/harness';
 import { lastMail, linkIn } from '../auth/flows-test-support';
+import { createMailer, outboxMessageId } from './mailer';
 import { MASKED, maskLinks } from './mask-links';
 
 let h: Harness;
@@ -81,5 +83,38 @@ describe('the outbox view masks the secrets of links (issue 11 §11)', () => {
     const plain = 'https://training-for-care-2024.example.test/courses/fire-safety-awareness-level/12';
     expect(maskLinks(plain)).toBe(plain);
     expect(maskLinks(null)).toBeNull();
+  });
+});
+
+describe('delivery is at least once, with one Message-ID (issue 30 §8)', () => {
+  it('sends the outbox id as the Message-ID, the same on a second delivery of the same message', async () => {
+    const sent: string[] = [];
+    const transport = nodemailer.createTransport({ streamTransport: true, buffer: true });
+    const send = transport.sendMail.bind(transport);
+    transport.sendMail = (async (mail: Parameters<typeof send>[0]) => {
+      const info = await send(mail);
+      sent.push(String((info as unknown as { message: Buffer }).message));
+      return info;
+    }) as typeof transport.sendMail;
+    const mailer = createMailer(
+      h.db,
+      { smtp: undefined, mailFrom: 'Training <noreply@care.example.test>' },
+      transport,
+    );
+    const { id } = await mailer.send({ to: 'c@example.test', subject: 'Hello', text: 'hi', template: 't' });
+    // A retry after a crash that came between the SMTP server's acceptance and our record of it: sent_at is unset.
+    await h.db.updateTable('mail_outbox').set({ sent_at: null }).where('id', '=', id).execute();
+    expect(await mailer.deliver(id)).toBe(true);
+    const ids = sent.map((raw) => /^Message-ID: (.+)$/im.exec(raw)?.[1]?.trim());
+    const row = await h.db
+      .selectFrom('mail_outbox')
+      .select('created_at')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(ids).toEqual([
+      outboxMessageId(id, new Date(row.created_at), 'noreply@care.example.test'),
+      outboxMessageId(id, new Date(row.created_at), 'noreply@care.example.test'),
+    ]);
+    expect(ids[0]).toMatch(new RegExp(`^<outbox-${id}\\.\\d+@care\\.example\\.test>$`));
   });
 });

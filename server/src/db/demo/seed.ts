@@ -194,11 +194,22 @@ export async function insertStaff(db: Db, o: StaffOptions): Promise<number> {
  * and the four logins printed at start-up. Runs only on an empty database.
  */
 export async function seedDemoIfEmpty(db: Db, storage: DemoStorage = null): Promise<boolean> {
-  const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM entities`.execute(db);
-  if ((rows[0]?.n ?? 0) > 0) return false;
-  await seedDemo(db, storage);
-  return true;
+  // Issue 30 §7: processes started together on an empty database (a cluster's first start) each found it empty and
+  // seeded, and all but one crashed on a duplicate key. One seeds under a session lock; the others wait for it, then
+  // find the demo there.
+  return db.connection().execute(async (conn) => {
+    await sql`SELECT pg_advisory_lock(hashtext(${DEMO_SEED_LOCK}))`.execute(conn);
+    try {
+      const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM entities`.execute(conn);
+      if ((rows[0]?.n ?? 0) > 0) return false;
+      await seedDemo(conn, storage);
+      return true;
+    } finally {
+      await sql`SELECT pg_advisory_unlock(hashtext(${DEMO_SEED_LOCK}))`.execute(conn);
+    }
+  });
 }
+const DEMO_SEED_LOCK = 'carecompliance:demo-seed';
 
 export async function seedDemo(db: Db, storage: DemoStorage = null): Promise<void> {
   const passwordHash = await hashPassword(DEMO_PASSWORD);
