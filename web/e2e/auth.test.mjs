@@ -65,7 +65,9 @@ describe('sign in and out (web session)', () => {
     await page.getByRole('menuitem', { name: 'Log out' }).click();
     await page.waitForURL(/\/login/);
     assert.equal(await page.evaluate(() => localStorage.getItem('authUser')), null);
-    const me = await page.evaluate(async () => (await fetch('/api/auth/user')).status);
+    const me = await page.evaluate(
+      async () => await fetch('/api/auth/user').then(async (r) => (await r.text(), r.status)),
+    );
     assert.equal(me, 401, 'the server session is gone too');
     await page.goto(`${BASE}/entities`);
     await page.waitForURL(/\/login\?redirect=%2Fentities/);

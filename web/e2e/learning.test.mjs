@@ -85,7 +85,9 @@ describe('learning: author, take, certify', () => {
 
     const structure = await page.evaluate(
       async (id) =>
-        (await fetch(`/api/attempts/${id}/structure`, { headers: { Accept: 'application/json' } })).status,
+        await fetch(`/api/attempts/${id}/structure`, { headers: { Accept: 'application/json' } }).then(
+          async (r) => (await r.text(), r.status),
+        ),
       attemptId,
     );
     let text;

@@ -116,7 +116,9 @@ async function completeCourse(page, f, t) {
   const attemptId = Number(new URL(page.url()).pathname.split('/').pop());
   const structure = await page.evaluate(
     async (id) =>
-      (await fetch(`/api/attempts/${id}/structure`, { headers: { Accept: 'application/json' } })).status,
+      await fetch(`/api/attempts/${id}/structure`, { headers: { Accept: 'application/json' } }).then(
+        async (r) => (await r.text(), r.status),
+      ),
     attemptId,
   );
   if (structure === 200) {

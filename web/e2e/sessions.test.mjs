@@ -73,7 +73,10 @@ const statusWithToken = async (token) =>
 
 const statusIn = (page) =>
   page.evaluate(
-    async () => (await fetch('/api/auth/user', { headers: { Accept: 'application/json' } })).status,
+    async () =>
+      await fetch('/api/auth/user', { headers: { Accept: 'application/json' } }).then(
+        async (r) => (await r.text(), r.status),
+      ),
   );
 
 describe('sessions and devices', () => {
