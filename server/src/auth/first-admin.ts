@@ -1,5 +1,5 @@
 import { PRODUCT_NAME } from '@cc/contracts';
-import { sql } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { Db } from '../db/connect';
 import {
   DEMO_LOGINS,
@@ -8,6 +8,8 @@ import {
   insertEntity,
   insertStarterTypes,
 } from '../db/demo/seed';
+import { lockKeys } from '../db/locks';
+import type { Database } from '../db/schema';
 import { uniqueEntitySlug } from '../entities/slugs';
 import { resetUrl } from '../mail/templates';
 import { verifyPassword } from './passwords';
@@ -48,7 +50,11 @@ const hasSuperAdmin = async (db: Db) =>
  * create-admin's path; the start's when the database has no super admin at all.
  */
 export async function createSuperAdmin(db: Db, who: FirstAdmin, now: Date): Promise<number> {
-  return db.transaction().execute(async (trx) => {
+  return db.transaction().execute((trx) => createSuperAdminIn(trx, who, now));
+}
+
+async function createSuperAdminIn(trx: Transaction<Database>, who: FirstAdmin, now: Date): Promise<number> {
+  {
     const existing = await trx
       .selectFrom('entities')
       .select('id')
@@ -79,7 +85,7 @@ export async function createSuperAdmin(db: Db, who: FirstAdmin, now: Date): Prom
       .returning('id')
       .executeTakeFirstOrThrow();
     return user.id;
-  });
+  }
 }
 
 async function newOrganisation(trx: Db, name: string): Promise<number> {
@@ -106,11 +112,16 @@ export async function setupLink(db: Db, appUrl: string, user: { id: number; emai
  * password yet (creating the account on an empty database), else null.
  */
 export async function firstAdminSetupLink(db: Db, appUrl: string, now: Date): Promise<string | null> {
-  let pending = await pendingSuperAdmin(db);
-  if (!pending && !(await hasSuperAdmin(db))) {
+  // Servers started together on an empty database (a cluster's first start) each found no super admin and each
+  // made an organisation for one: all but the first crashed on its slug. Under one lock, one creates the account and
+  // the others find it.
+  const pending = await db.transaction().execute(async (trx) => {
+    await lockKeys(trx, 'first-super-admin', [[0]]);
+    const found = await pendingSuperAdmin(trx);
+    if (found || (await hasSuperAdmin(trx))) return found ?? null;
     const who = { email: SETUP_ADMIN_EMAIL, name: 'Administrator', organisation: PRODUCT_NAME };
-    pending = { id: await createSuperAdmin(db, who, now), email: who.email };
-  }
+    return { id: await createSuperAdminIn(trx, who, now), email: who.email };
+  });
   return pending ? setupLink(db, appUrl, pending, now) : null;
 }
 
