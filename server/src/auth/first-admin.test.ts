@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../test/ports';
 import { createTestDatabase } from '../../test/test-database';
 
 /**
@@ -36,16 +36,6 @@ afterAll(async () => {
   for (const child of running) child.kill('SIGKILL');
   for (const cleanup of cleanups) await cleanup();
 });
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const address = s.address();
-      s.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-    s.on('error', reject);
-  });
 
 interface Run {
   base: string;

@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ROOT, type ServerProcess, startServer } from '../../test/cluster/cluster';
 import { bearer, buildUser } from '../../test/factories';
+import { freePort } from '../../test/ports';
 import { createTestDatabase, type TestDatabase } from '../../test/test-database';
 import { CACHE_BUS_APPLICATION_NAME } from '../cluster/cache-bus';
 import { connect } from './connect';
@@ -18,14 +18,6 @@ import { connect } from './connect';
  * connections, the cache bus LISTENs again, and later requests succeed.
  */
 const databaseUrl = process.env.DATABASE_URL;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** Polls `check` until it holds, failing after `ms` with `why()` (the server's output). */
 async function until(ms: number, check: () => Promise<boolean>, why: () => string): Promise<void> {

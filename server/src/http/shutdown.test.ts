@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
+import { freePort } from '../../test/ports';
 import { createTestDatabase } from '../../test/test-database';
 
 /**
@@ -37,16 +38,6 @@ interface Running {
   /** Resolves when the output contains `text`. */
   waitFor(text: string): Promise<void>;
 }
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const address = s.address();
-      s.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-    s.on('error', reject);
-  });
 
 const running = new Set<ChildProcess>();
 
