@@ -1,5 +1,4 @@
 import { buildApp } from './app';
-import { accountsWithDemoPassword, firstAdminSetupLink } from './auth/first-admin';
 import { purgeExpiredCredentials, sessionLifetimeOf } from './auth/queries';
 import { purgeExpiredRegistrations } from './auth/registration';
 import { purgeStaleThrottles } from './auth/throttle';
@@ -8,6 +7,7 @@ import { ConfigError, loadConfig } from './config';
 import { DEMO_LOGINS, DEMO_PASSWORD, seedDemoIfEmpty } from './db/demo/seed';
 import { StartupError } from './db/embedded/errors';
 import { guardStartupSignals } from './db/embedded/processes';
+import { accountsWithDemoPassword, firstAdminSetupLink } from './first-admin';
 import { drainOnSignals } from './http/shutdown';
 import { registerAllJobs, startWorker } from './jobs';
 import { closeSocketsOfEnded, openSockets } from './realtime/socket-registry';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createHarness, type Harness } from '../../test/harness';
-import { describeRaces } from '../../test/parallel';
+import { createHarness, type Harness } from '../test/harness';
+import { describeRaces } from '../test/parallel';
 import { firstAdminSetupLink } from './first-admin';
 
 /** Issue 29 §2 with issue 30 §7: production servers starting together on an empty database make one first admin. */

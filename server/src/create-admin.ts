@@ -1,10 +1,10 @@
 import { parseArgs } from 'node:util';
 import { PRODUCT_NAME } from '@cc/contracts';
 import { z } from 'zod';
-import { openDeps } from '../bootstrap';
-import { ConfigError, loadConfig } from '../config';
-import { StartupError } from '../db/embedded/errors';
-import { guardStartupSignals } from '../db/embedded/processes';
+import { openDeps } from './bootstrap';
+import { ConfigError, loadConfig } from './config';
+import { StartupError } from './db/embedded/errors';
+import { guardStartupSignals } from './db/embedded/processes';
 import { createSuperAdmin, SETUP_LINK_TTL_MINUTES, setupLink } from './first-admin';
 
 const USAGE = `Usage: npm run create-admin -- --email you@example.com --name "Your Name" [--organisation "Name"]

@@ -1,19 +1,19 @@
 import { PRODUCT_NAME } from '@cc/contracts';
 import { sql, type Transaction } from 'kysely';
-import type { Db } from '../db/connect';
+import { verifyPassword } from './auth/passwords';
+import { issueUserToken } from './auth/user-tokens';
+import type { Db } from './db/connect';
 import {
   DEMO_LOGINS,
   DEMO_PASSWORD,
   insertCareRoles,
   insertEntity,
   insertStarterTypes,
-} from '../db/demo/seed';
-import { lockKeys } from '../db/locks';
-import type { Database } from '../db/schema';
-import { uniqueEntitySlug } from '../entities/slugs';
-import { resetUrl } from '../mail/templates';
-import { verifyPassword } from './passwords';
-import { issueUserToken } from './user-tokens';
+} from './db/demo/seed';
+import { lockKeys } from './db/locks';
+import type { Database } from './db/schema';
+import { uniqueEntitySlug } from './entities/slugs';
+import { resetUrl } from './mail/templates';
 
 /**
  * The first super admin of a production install (issue 29 §2): never a known password. The account is made without

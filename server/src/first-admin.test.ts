@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../test/ports';
-import { createTestDatabase } from '../../test/test-database';
+import { freePort } from '../test/ports';
+import { createTestDatabase } from '../test/test-database';
 
 /**
  * Issue 29 §2 on the real server process (src/main.ts) in production, on a fresh database (PGlite in a temporary
@@ -13,7 +13,7 @@ import { createTestDatabase } from '../../test/test-database';
  * one-time link printed on the console (never a known password), and a database that holds the demo password stops
  * the start with one line unless SEED_DEMO=true asks for a demo server.
  */
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const running = new Set<ChildProcess>();
 const cleanups: (() => Promise<void> | void)[] = [];
 
