@@ -1015,16 +1015,40 @@ let insider: Record<string, string>;
 /** An insider holding every permission, calling with a personal access token without abilities (issue 18). */
 let tokenInsider: Record<string, string>;
 
+/**
+ * What has been written to the tenant tables so far: a count of rows inserted, updated or deleted per table, kept by
+ * a trigger on each (installed before the cases run). A thousand cases each read it twice, so it is one small query;
+ * a table whose count moved names itself in a failing comparison. Of sessions only a new, removed or re-owned one
+ * counts: the callers' own sessions are touched on use.
+ */
 async function databaseState(): Promise<string> {
-  const parts: string[] = [];
-  for (const table of TENANT_TABLES) {
-    const { rows } = await sql<
-      Record<string, unknown>
-    >`SELECT * FROM ${sql.table(table)} ORDER BY 1, 2`.execute(h.db);
-    // Sessions and tokens of the callers themselves are touched on use; compare only what tenants own.
-    parts.push(JSON.stringify(table === 'sessions' ? rows.map((r) => [r.public_id, r.user_id]) : rows));
+  const { rows } = await sql<{ table_name: string; writes: string }>`
+    SELECT table_name, writes FROM test_tenant_writes ORDER BY table_name`.execute(h.db);
+  return rows.map((r) => `${r.table_name} ${r.writes}`).join('\n');
+}
+
+async function countTenantWrites(): Promise<void> {
+  await sql`CREATE TABLE test_tenant_writes (table_name text PRIMARY KEY, writes bigint NOT NULL)`.execute(
+    h.db,
+  );
+  await sql
+    .raw(`CREATE FUNCTION test_count_tenant_write() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        INSERT INTO test_tenant_writes VALUES (TG_TABLE_NAME, 1)
+          ON CONFLICT (table_name) DO UPDATE SET writes = test_tenant_writes.writes + 1;
+        RETURN NULL;
+      END $$`)
+    .execute(h.db);
+  for (const table of new Set(TENANT_TABLES)) {
+    const events =
+      table === 'sessions'
+        ? 'INSERT OR DELETE OR UPDATE OF public_id, user_id'
+        : 'INSERT OR UPDATE OR DELETE';
+    await sql
+      .raw(`CREATE TRIGGER test_count_tenant_write AFTER ${events} ON ${table}
+        FOR EACH ROW EXECUTE FUNCTION test_count_tenant_write()`)
+      .execute(h.db);
   }
-  return parts.join('\n');
 }
 
 beforeAll(async () => {
@@ -1190,6 +1214,7 @@ beforeAll(async () => {
     permissions: PERMISSIONS.map((p) => p.id),
   });
   tokenInsider = await personalTokenHeaders(h.db, tokenInsiderUser.id, []);
+  await countTenantWrites();
 });
 afterAll(async () => h?.close());
 
@@ -1203,6 +1228,16 @@ const call = (
     headers,
     ...(c.body ? { payload: c.body(f) as object } : {}),
   });
+
+describe('the write counter the cases rely on', () => {
+  it('sees a write to a tenant table, and a session touched on use does not count', async () => {
+    const before = await databaseState();
+    await sql`UPDATE sessions SET last_activity_at = last_activity_at`.execute(h.db);
+    expect(await databaseState()).toBe(before);
+    await sql`UPDATE courses SET title = title WHERE id = ${f.course.id}`.execute(h.db);
+    expect(await databaseState()).not.toBe(before);
+  });
+});
 
 describe('every route is covered', () => {
   it('lists each /api route as scoped, list or exempt', () => {
