@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { serverProgram } from '../test/server-program';
 import { ConfigError, loadConfig, parseEnv } from './config';
 
 /**
@@ -281,7 +282,7 @@ describe('a wrong value is one clear line naming the variable', () => {
 describe('the server process', () => {
   const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
   const start = (env: Record<string, string>) =>
-    spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    spawnSync(process.execPath, serverProgram(), {
       cwd: serverDir,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
       encoding: 'utf8',

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../test/ports';
+import { serverProgram } from '../test/server-program';
 import { createTestDatabase } from '../test/test-database';
 
 /**
@@ -65,7 +66,7 @@ async function start(install: Install, env: Record<string, string> = {}): Promis
     delete childEnv.DATABASE_URL;
     childEnv.EMBEDDED_ENGINE = 'pglite';
   }
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server/src/main.ts')], {
+  const child = spawn(process.execPath, serverProgram(), {
     cwd: root,
     env: childEnv,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ROOT } from '../test/cluster/cluster';
+import { serverProgram } from '../test/server-program';
 import { createTestDatabase, type TestDatabase } from '../test/test-database';
 
 /**
@@ -20,7 +21,7 @@ interface Ended {
 
 function start(env: NodeJS.ProcessEnv): Promise<Ended> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server/src/main.ts')], {
+    const child = spawn(process.execPath, serverProgram(), {
       cwd: ROOT,
       env: { ...process.env, NODE_ENV: 'test', SEED_DEMO: 'false', LOG_LEVEL: 'fatal', PORT: '0', ...env },
       stdio: ['ignore', 'ignore', 'pipe'],

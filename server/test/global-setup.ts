@@ -9,6 +9,7 @@ import type { TestProject } from 'vitest/node';
 import { connect } from '../src/db/connect';
 import { migrate } from '../src/db/migrate';
 import type { Database } from '../src/db/schema';
+import { serverBundle } from './cluster/cluster';
 import { createTestDatabase } from './test-database';
 
 declare module 'vitest' {
@@ -17,6 +18,8 @@ declare module 'vitest' {
     pgliteSnapshot: string | null;
     /** A database on DATABASE_URL's server migrated by this run: each test file's database is a copy of it. */
     templateDatabase: string | null;
+    /** Node's arguments for the real server process: the bundle `npm start` runs, built once by this run. */
+    serverProgram: string[];
   }
 }
 
@@ -28,6 +31,8 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   project.provide('pgliteSnapshot', null);
   project.provide('templateDatabase', null);
+  // Tests that start the real server process start this bundle (test/server-program.ts).
+  project.provide('serverProgram', await serverBundle());
   const adminUrl = process.env.DATABASE_URL;
   if (adminUrl) {
     const template = await migratedTemplate(adminUrl);

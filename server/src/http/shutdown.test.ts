@@ -8,10 +8,11 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { freePort } from '../../test/ports';
+import { serverProgram } from '../../test/server-program';
 import { createTestDatabase } from '../../test/test-database';
 
 /**
- * Graceful shutdown (issue 12 §3), on the real server process (src/main.ts through tsx) with the demo data, on
+ * Graceful shutdown (issue 12 §3), on the real server process (the bundle `npm start` runs, test/server-program.ts) with the demo data, on
  * PGlite in a temporary folder or on a fresh database of DATABASE_URL's server: a burst of reads and matrix exports
  * cut by SIGTERM 80 ms in is answered in full, the live connection is closed with 1012 "Service Restart", a
  * half-sent request holds the process no longer than SHUTDOWN_TIMEOUT_SECONDS, and a second signal exits at once.
@@ -60,10 +61,7 @@ async function startServer(
   };
   if (databaseUrl) childEnv.DATABASE_URL = databaseUrl;
   else delete childEnv.DATABASE_URL;
-  const args =
-    via === 'server'
-      ? ['--import', 'tsx', path.join(root, 'server/src/main.ts')]
-      : [path.join(root, 'scripts/start.mjs')];
+  const args = via === 'server' ? serverProgram() : [path.join(root, 'scripts/start.mjs')];
   if (via === 'npm-start') childEnv.SKIP_WEB_BUILD = 'true';
   const child = spawn(process.execPath, args, {
     cwd: root,
