@@ -32,8 +32,10 @@ import { cookieName } from './http/cookies';
 import { corsPluginOptions } from './http/cors';
 import { errorHandler } from './http/error-handler';
 import { notFound } from './http/errors';
+import { healthRoutes } from './http/health';
 import { inputGuardPlugin } from './http/input-guard';
 import { serializeRequest } from './http/log-redaction';
+import { metricsPlugin } from './http/metrics';
 import { createOpenApiTransform, createOpenApiTransformObject } from './http/openapi/transform';
 import { readCachePlugin } from './http/read-cache';
 import { securityHeadersPlugin } from './http/security-headers';
@@ -119,6 +121,9 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}) {
     analytics: deps.config.analytics,
   });
 
+  // Issue 35 §5: every request counted from here on (only with METRICS_TOKEN; /metrics is a 404 without it).
+  await app.register(metricsPlugin, { token: deps.config.metricsToken, probes: deps.probes });
+
   // The package origin (issue 11 finding 1) serves package files and nothing else: not the app, not the API.
   const packageHost = deps.config.packageOrigin ? new URL(deps.config.packageOrigin).host : null;
   if (packageHost)
@@ -128,6 +133,8 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}) {
     });
 
   await app.register(fastifyCookie);
+  // Issue 35 §5: /health/live and /health/ready for supervisors and load balancers (no session, no version).
+  await app.register(healthRoutes, { readiness: deps.probes.readiness });
   // Same-origin by default; a separate web host (CORS_ORIGINS) with credentials, the mobile shell without (cors.ts).
   await app.register(fastifyCors, corsPluginOptions(deps.config));
   await app.register(fastifyMultipart, { limits: { fileSize: MAX_IMAGE_BYTES, files: 4, fields: 60 } });

@@ -1,16 +1,21 @@
 import path from 'node:path';
+import { sql } from 'kysely';
 import { type CacheBus, createLocalBus, createPgBus } from './cluster/cache-bus';
 import { wireProcessCaches } from './cluster/process-caches';
 import type { Config } from './config';
 import { connect } from './db/connect';
-import { migrate } from './db/migrate';
+import { migrate, pendingMigrations } from './db/migrate';
 import type { Deps } from './http/context';
+import { type Probes, Readiness } from './http/probes';
+import { queueDepth } from './jobs/queries';
+import { observeJobs, startWorker, type Worker, type WorkerOptions } from './jobs/queue';
 import { createMailer } from './mail/mailer';
 import { syncPermissionCatalogue } from './permissions/catalogue';
 // Registers pathway completion on every recorded result (results/service.ts afterResultRecorded).
 import './pathways/reconcile';
 // Issue 18: result.recorded and compliance.status_changed webhook events on every recorded result.
 import './webhooks/listeners';
+import { openSockets } from './realtime/socket-registry';
 import { createS3Storage } from './storage/s3';
 import { createDiskStorage } from './storage/storage';
 
@@ -43,6 +48,7 @@ export async function openDeps(
     throw error;
   }
   const unwire = wireProcessCaches(bus);
+  const clock = () => new Date();
   return {
     db: connection.db,
     engine: connection.engine,
@@ -51,12 +57,43 @@ export async function openDeps(
     mailer: createMailer(connection.db, config),
     // Issue 12 §4: the bucket when S3_BUCKET is set (shared by every process), else DATA_DIR/files.
     storage: config.s3 ? createS3Storage(config.s3) : createDiskStorage(path.join(config.dataDir, 'files')),
-    clock: () => new Date(),
+    clock,
     bus,
+    probes: probesOf(connection, clock),
     async close() {
       unwire();
       await bus.close();
       await connection.close();
     },
   };
+}
+
+/**
+ * Issue 35 §5: what /health/ready and /metrics read, composed here so the http layer, the database and the job queue
+ * stay unaware of each other. Readiness: the database answers a query, every migration this code knows is applied, and
+ * this process's job worker runs ("queue" fails until startJobWorker, and again once the worker stops for a shutdown).
+ */
+function probesOf(connection: Awaited<ReturnType<typeof connect>>, clock: () => Date): Probes {
+  const { db } = connection;
+  const readiness = new Readiness();
+  readiness.register('database', async () => {
+    await sql`SELECT 1`.execute(db);
+    return true;
+  });
+  readiness.register('migrations', async () => (await pendingMigrations(db)).length === 0);
+  readiness.register('queue', () => false);
+  return {
+    readiness,
+    poolUse: () => connection.poolUse?.() ?? null,
+    queueDepth: () => queueDepth(db, clock()),
+    websockets: () => openSockets().length,
+    observeJobs,
+  };
+}
+
+/** Starts this process's job worker (jobs/queue.ts) and counts it in readiness while it runs. */
+export function startJobWorker(deps: Deps, options: WorkerOptions = {}): Worker {
+  const worker = startWorker(deps, options);
+  deps.probes.readiness.register('queue', () => worker.running());
+  return worker;
 }

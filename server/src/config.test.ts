@@ -46,6 +46,7 @@ const OPTIONAL = [
   'S3_ACCESS_KEY_ID',
   'S3_SECRET_ACCESS_KEY',
   'S3_PREFIX',
+  'METRICS_TOKEN',
 ];
 
 const errorOf = (env: NodeJS.ProcessEnv): ConfigError => {
@@ -148,6 +149,13 @@ describe('HELPDESK_FRAME_ANCESTORS (issue 14)', () => {
       loadConfig({ HELPDESK_FRAME_ANCESTORS: "https://secure.helpscout.net, https://*.example.com 'self'" })
         .helpdeskFrameAncestors,
     ).toEqual(['https://secure.helpscout.net', 'https://*.example.com', "'self'"]);
+  });
+});
+
+describe('METRICS_TOKEN (issue 35 §5)', () => {
+  it('is unset by default (no /metrics), and taken as given', () => {
+    expect(loadConfig({}).metricsToken).toBeUndefined();
+    expect(loadConfig({ METRICS_TOKEN: 'f00dcafe'.repeat(4) }).metricsToken).toBe('f00dcafe'.repeat(4));
   });
 });
 
@@ -259,6 +267,8 @@ describe('a wrong value is one clear line naming the variable', () => {
     ['HELPDESK_FRAME_ANCESTORS', 'http://insecure.example.com', 'must be https origins'],
     ['HELPDESK_FRAME_ANCESTORS', "https://ok.example.com 'unsafe-inline'", 'must be https origins'],
     ['HELPDESK_FRAME_ANCESTORS', '*', 'must be https origins'],
+    ['METRICS_TOKEN', 'short', 'must be 16 to 512 characters without spaces'],
+    ['METRICS_TOKEN', 'a token with spaces in it', 'must be 16 to 512 characters without spaces'],
   ])('%s=%j', (name, value, expected) => {
     const error = errorOf({ [name]: value });
     expect(error.variables).toEqual([name]);

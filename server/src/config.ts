@@ -239,6 +239,14 @@ const Env = z.object({
     .optional(),
   /** https://api.push.apple.com (the default) or https://api.sandbox.push.apple.com for development builds. */
   APNS_HOST: z.string().refine(isBareOrigin).default('https://api.push.apple.com'),
+  /**
+   * Issue 35 §5: the bearer token a Prometheus scraper sends to GET /metrics (http/metrics.ts); unset: /metrics is a
+   * 404 and nothing is collected. Long enough not to be guessed, and safe in a header (no spaces).
+   */
+  METRICS_TOKEN: z
+    .string()
+    .regex(/^[\x21-\x7e]{16,512}$/)
+    .optional(),
 });
 type EnvName = keyof typeof Env.shape;
 
@@ -310,6 +318,7 @@ const EXPECTED: Record<EnvName, string> = {
   APNS_BUNDLE_ID:
     'must be the app bundle id such as com.example.carecompliance, set together with APNS_KEY_FILE',
   APNS_HOST: 'must be an origin such as https://api.push.apple.com',
+  METRICS_TOKEN: 'must be 16 to 512 characters without spaces, such as the output of openssl rand -hex 32',
 };
 
 /**
@@ -401,6 +410,8 @@ export interface Config {
   analytics?: { measurementId: string; requiresConsent: boolean };
   /** Push notifications (push/, README "Push notifications"); a platform left out is not pushed to. */
   push: PushSettings;
+  /** The bearer token of GET /metrics (http/metrics.ts); undefined: /metrics is a 404. */
+  metricsToken?: string;
 }
 
 /** FCM and APNs credentials, read from the environment at start (never from the repository). */
@@ -624,6 +635,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
         }
       : undefined,
     push: { fcm: fcmSettings(env), apns: apnsSettings(env) },
+    metricsToken: env.METRICS_TOKEN,
     ...overrides,
   };
 }

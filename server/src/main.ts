@@ -2,14 +2,14 @@ import { buildApp } from './app';
 import { purgeExpiredCredentials, sessionLifetimeOf } from './auth/queries';
 import { purgeExpiredRegistrations } from './auth/registration';
 import { purgeStaleThrottles } from './auth/throttle';
-import { openDeps } from './bootstrap';
+import { openDeps, startJobWorker } from './bootstrap';
 import { ConfigError, loadConfig } from './config';
 import { DEMO_LOGINS, DEMO_PASSWORD, seedDemoIfEmpty } from './db/demo/seed';
 import { StartupError } from './db/embedded/errors';
 import { guardStartupSignals } from './db/embedded/processes';
 import { accountsWithDemoPassword, firstAdminSetupLink } from './first-admin';
 import { drainOnSignals } from './http/shutdown';
-import { registerAllJobs, startWorker } from './jobs';
+import { registerAllJobs } from './jobs';
 import { closeSocketsOfEnded, openSockets } from './realtime/socket-registry';
 import { checkDataDir, databaseStartupError, listenStartupError } from './startup-errors';
 import { checkBucket, StorageError } from './storage/s3';
@@ -82,7 +82,7 @@ async function main() {
   });
   // The durable job queue's worker (scheduled reports, …): several processes may run one on the same database.
   registerAllJobs();
-  const worker = startWorker(deps, { log: app.log });
+  const worker = startJobWorker(deps, { log: app.log });
 
   const seconds = ((performance.now() - started) / 1000).toFixed(2);
   const lines = [

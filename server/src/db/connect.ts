@@ -27,7 +27,19 @@ export interface Connection {
   where: string;
   /** One line to print at start when the embedded engine is not the one asked for (README "Embedded database"). */
   note?: string;
+  /**
+   * The pool's connections now (issue 35 §5 metrics): opened in all, idle among them, requests waiting for one, and
+   * the most it opens. Absent on PGlite, which has one connection and no pool.
+   */
+  poolUse?: () => PoolUse;
   close(): Promise<void>;
+}
+
+export interface PoolUse {
+  total: number;
+  idle: number;
+  waiting: number;
+  max: number;
 }
 
 /**
@@ -90,7 +102,13 @@ async function connectPostgres(
   });
   pool.on('error', () => {}); // an idle client's loss, already reported by its own listener
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, engine: 'postgres', where, close: () => db.destroy() };
+  const poolUse = () => ({
+    total: pool.totalCount,
+    idle: pool.idleCount,
+    waiting: pool.waitingCount,
+    max: pool.options.max ?? 10,
+  });
+  return { db, engine: 'postgres', where, poolUse, close: () => db.destroy() };
 }
 
 /**

@@ -97,6 +97,22 @@ async function refuseNewerSchema(db: Db): Promise<void> {
     );
 }
 
+/**
+ * The migrations this code knows that the database has not applied (empty once migrate() has run): the readiness
+ * check's "migrations" (issue 35 §5). A database without the migrations table has applied none.
+ */
+export async function pendingMigrations(db: Db): Promise<string[]> {
+  const table = await sql<{
+    name: string | null;
+  }>`SELECT to_regclass('public.kysely_migration')::text AS name`.execute(db);
+  const applied = table.rows[0]?.name
+    ? new Set(
+        (await sql<{ name: string }>`SELECT name FROM kysely_migration`.execute(db)).rows.map((r) => r.name),
+      )
+    : new Set<string>();
+  return Object.keys(migrations).filter((name) => !applied.has(name));
+}
+
 export async function migrate(db: Db): Promise<string[]> {
   await refuseNewerSchema(db);
   const migrator = new Migrator({ db, provider, allowUnorderedMigrations: false });

@@ -46,6 +46,11 @@ declare module 'fastify' {
     readOnly?: true;
     /** true: a POST that writes only what no cached caller or answer holds (a device login: its own new token). */
     keepsCaches?: true;
+    /**
+     * true: an operator's probe (/health/*, /metrics: http/health.ts, http/metrics.ts). No caller is looked up, so a
+     * cookie or a bearer header (the metrics token) never costs a database query, and /health/live none at all.
+     */
+    probe?: true;
   }
 }
 
@@ -75,6 +80,7 @@ async function authenticate(deps: Deps, cache: ActorCache, request: FastifyReque
   request.ctx = ctx;
   request.session = null;
   request.credential = null;
+  if (request.routeOptions.config?.probe === true) return;
 
   const authorization = request.headers.authorization;
   if (authorization?.startsWith('Bearer ')) {

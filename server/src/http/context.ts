@@ -5,6 +5,7 @@ import type { Db } from '../db/connect';
 import type { Mailer } from '../mail/mailer';
 import type { Storage } from '../storage/storage';
 import { forbidden, unauthenticated } from './errors';
+import type { Probes } from './probes';
 
 export interface ActorEntity {
   id: number;
@@ -51,6 +52,8 @@ export interface Deps {
   clock: () => Date;
   /** What this process changed, told to every process on the database (cluster/cache-bus.ts). */
   bus: CacheBus;
+  /** What /health/ready and /metrics read (http/probes.ts), wired in bootstrap.ts. */
+  probes: Probes;
 }
 
 /** Everything a service needs: dependencies, the caller and request facts. The same for REST, GraphQL and jobs. */

@@ -157,3 +157,23 @@ export async function findJob(db: Db, id: number): Promise<JobRow | undefined> {
   const row = await db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst();
   return row ? { ...row, id: Number(row.id) } : undefined;
 }
+
+/** Jobs waiting by kind: `due` are queued for now or earlier (the backlog), `running` are claimed (issue 35 §5). */
+export interface QueueDepth {
+  kind: string;
+  due: number;
+  running: number;
+}
+
+/** The queue's depth for the metrics: one set-based read over the two partial indexes of open jobs. */
+export async function queueDepth(db: Db, now: Date): Promise<QueueDepth[]> {
+  const { rows } = await sql<QueueDepth>`
+    SELECT name AS kind,
+           count(*) FILTER (WHERE status = 'queued')::int AS due,
+           count(*) FILTER (WHERE status = 'running')::int AS running
+      FROM jobs
+     WHERE (status = 'queued' AND run_at <= ${now}) OR status = 'running'
+     GROUP BY name
+     ORDER BY name`.execute(db);
+  return rows;
+}

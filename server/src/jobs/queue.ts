@@ -128,6 +128,37 @@ export async function enqueueRecurring(db: DbOrTrx, now: Date): Promise<void> {
 
 const silent = pino({ level: 'silent' });
 
+/** One job run, as the metrics count it (issue 35 §5): its kind (the job's name), how it ended and how long it took. */
+export interface FinishedJob {
+  kind: string;
+  outcome: 'ran' | 'failed';
+  /** From the time it was due (run_at) to the start of its handler, on the worker's clock. */
+  waitSeconds: number;
+  /** The handler's run, on the process's monotonic clock. */
+  runSeconds: number;
+}
+
+const jobObservers = new Set<(job: FinishedJob) => void>();
+
+/**
+ * Tells `observer` of every job this process runs from now on; returns the function that stops it. The metrics
+ * (http/metrics.ts) are wired to it at composition (bootstrap.ts), so the queue knows nothing of them.
+ */
+export function observeJobs(observer: (job: FinishedJob) => void): () => void {
+  jobObservers.add(observer);
+  return () => jobObservers.delete(observer);
+}
+
+function tellObservers(job: FinishedJob): void {
+  for (const observer of jobObservers) {
+    try {
+      observer(job);
+    } catch {
+      // an observer's failure is never the job's
+    }
+  }
+}
+
 /** What became of one claimed job: ran, failed (for now or for good), or lost (its claim had expired). */
 type Outcome = 'ran' | 'failed' | 'lost';
 
@@ -140,6 +171,16 @@ async function runOne(
 ): Promise<Outcome> {
   const registered = handlers.get(claimed.name);
   let job = claimed;
+  let began: number | null = null;
+  const finished = (outcome: FinishedJob['outcome']) => {
+    if (began === null) return; // never started: nothing ran to count
+    tellObservers({
+      kind: job.name,
+      outcome,
+      waitSeconds: Math.max(0, (now.getTime() - new Date(job.run_at).getTime()) / 1000),
+      runSeconds: (performance.now() - began) / 1000,
+    });
+  };
   try {
     if (!registered) throw new PermanentJobError(`No handler is registered for job "${claimed.name}".`);
     // Begun as often as allowed and never finished: its process died each time (or it outran its timeout).
@@ -148,9 +189,11 @@ async function runOne(
     const started = await startJob(deps.db, claimed.id, workerId, now);
     if (!started) return 'lost';
     job = started;
+    began = performance.now();
     const finish = (trx: DbOrTrx) => completeJob(trx, job.id, workerId, deps.clock());
     await registered.handler({ ...deps, log, job, now, finish }, job.payload as never);
     await completeJob(deps.db, job.id, workerId, deps.clock());
+    finished('ran');
     return 'ran';
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
@@ -159,6 +202,7 @@ async function runOne(
     const retryAt = permanent ? null : new Date(now.getTime() + backoff(job.attempts));
     log.warn({ job: job.id, name: job.name, attempt: job.attempts, err: error }, 'job failed');
     await failJob(deps.db, job.id, workerId, deps.clock(), message.slice(0, 2000), retryAt);
+    finished('failed');
     return 'failed';
   }
 }
@@ -214,6 +258,8 @@ export async function runDueJobs(
 }
 
 export interface Worker {
+  /** True from its start until stop() is called: the readiness check's "queue" (http/health.ts). */
+  running(): boolean;
   /** Poll now instead of waiting for the next interval (after an enqueue in this process). */
   wake(): void;
   /** Graceful shutdown: finishes the jobs in hand, claims no more. */
@@ -306,6 +352,7 @@ export function startWorker(deps: Deps, options: WorkerOptions = {}): Worker {
   const running = Array.from({ length: slots }, (_, i) => slot(i === 0));
 
   return {
+    running: () => !stopping,
     wake() {
       if (!stopping) wakeOne(true);
     },
