@@ -1,6 +1,18 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { BASE, bearer, checkPage, client, launch, MANAGER, newPage, signIn } from './lib.mjs';
+import {
+  BASE,
+  bearer,
+  checkPage,
+  client,
+  launch,
+  login,
+  MANAGER,
+  MOBILE,
+  NARROW,
+  newPage,
+  signIn,
+} from './lib.mjs';
 
 /**
  * The compliance matrix (issue 5 item 4) on the demo: the Oakfield House manager opens /reports/matrix, the live
@@ -241,5 +253,28 @@ describe('compliance matrix', () => {
     await page.getByTestId('matrix-summary').waitFor({ timeout: 30_000 });
     await page.getByRole('grid').locator('[role="gridcell"][data-status]').first().waitFor();
     await checkPage(page, 'matrix-375');
+  });
+
+  // Issue 31 §4: the mobile build has no cookie; its socket authenticates with the bearer `auth` message, sent with the
+  // subscribe right behind it. It said "The matrix is too large to show here" before.
+  it('loads in the mobile build at 375 px over a bearer-authenticated socket', async () => {
+    const { page, context, errors } = await newPage(browser, NARROW);
+    page.on('dialog', (d) => void d.accept());
+    const sent = [];
+    page.on('websocket', (ws) => ws.on('framesent', (f) => sent.push(JSON.parse(String(f.payload)).type)));
+    await page.goto(`${MOBILE}/login`);
+    await login(page, MANAGER);
+    await page.waitForURL(`${MOBILE}/`);
+    await page.goto(`${MOBILE}/reports/matrix`);
+    await page.getByTestId('matrix-summary').waitFor({ timeout: 30_000 });
+    await page.getByRole('grid').locator('[role="gridcell"][data-status]').first().waitFor();
+    assert.deepEqual(sent.slice(0, 2), ['auth', 'subscribe']);
+    assert.deepEqual(
+      await context.cookies(MOBILE).then((c) => c.map((x) => x.name).filter((n) => /session/i.test(n))),
+      [],
+    );
+    await checkPage(page, 'matrix-mobile-375');
+    assert.deepEqual(errors, []);
+    await context.close();
   });
 });

@@ -1,5 +1,6 @@
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer, request } from 'node:http';
+import { connect } from 'node:net';
 import path from 'node:path';
 
 const TYPES = {
@@ -51,6 +52,22 @@ export function startStaticProxy(dir, apiBase) {
       file = path.join(dir, 'index.html');
     res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' });
     createReadStream(file).pipe(res);
+  });
+  // The matrix websocket (/api/ws): the upgrade request is passed on as it came and the two sockets joined, as the
+  // shell's API host would answer it.
+  server.on('upgrade', (req, socket, head) => {
+    if (!isApi(req)) return socket.destroy();
+    const upstream = connect(Number(api.port), api.hostname, () => {
+      const headers = Object.entries({ ...req.headers, host: api.host })
+        .map(([name, value]) => `${name}: ${value}`)
+        .join('\r\n');
+      upstream.write(`${req.method} ${req.url} HTTP/1.1\r\n${headers}\r\n\r\n`);
+      if (head.length) upstream.write(head);
+      upstream.pipe(socket);
+      socket.pipe(upstream);
+    });
+    upstream.on('error', () => socket.destroy());
+    socket.on('error', () => upstream.destroy());
   });
   return new Promise((resolve) => {
     server.listen(0, '127.0.0.1', () => {

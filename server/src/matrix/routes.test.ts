@@ -194,6 +194,51 @@ describe('websocket /api/ws', () => {
     expect(cells[0]).toContain(learner.id);
   });
 
+  // issue 31 §4: a client that does not wait for `authenticated` (the web client sends both at once) got 401 and
+  // a closed socket, because the subscribe arrived while the token was still being looked up.
+  it('queues a subscribe sent right behind auth and answers it once authenticated', async () => {
+    const headers = await bearer(h.db, manager.id);
+    if (!h.app.server.listening) await h.app.listen({ port: 0, host: '127.0.0.1' });
+    const address = h.app.server.address() as { port: number };
+    const ws = new WebSocket(`ws://127.0.0.1:${address.port}/api/ws`);
+    await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+    const messages: Record<string, unknown>[] = [];
+    const done = new Promise<number | undefined>((resolve) => {
+      ws.on('message', (raw) => {
+        const m = JSON.parse(String(raw));
+        messages.push(m);
+        if ((m.type === 'progress' && m.progress >= 1) || m.type === 'error') resolve(undefined);
+      });
+      ws.on('close', (code) => resolve(code));
+    });
+    ws.send(JSON.stringify({ type: 'auth', token: headers.authorization.slice(7) }));
+    ws.send(JSON.stringify({ type: 'ping' }));
+    ws.send(
+      JSON.stringify({ type: 'subscribe', channel: 'matrix', id: 'q1', filters: { compliance_type: 'all' } }),
+    );
+    const closed = await done;
+    ws.terminate();
+    expect(closed).toBeUndefined();
+    expect(messages.find((x) => x.type === 'error')).toBeUndefined();
+    expect(messages.slice(0, 3).map((x) => x.type)).toEqual(['authenticated', 'pong', 'subscribed']);
+    const cells = messages.find((x) => x.kind === 'matrix_cells')!.data as number[][];
+    expect(cells[0]).toContain(learner.id);
+    expect(messages.at(-1)).toMatchObject({ type: 'progress', id: 'q1', progress: 1 });
+  });
+
+  it('still refuses a subscribe sent before any auth message', async () => {
+    if (!h.app.server.listening) await h.app.listen({ port: 0, host: '127.0.0.1' });
+    const address = h.app.server.address() as { port: number };
+    const ws = new WebSocket(`ws://127.0.0.1:${address.port}/api/ws`);
+    await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+    const messages: Record<string, unknown>[] = [];
+    ws.on('message', (raw) => messages.push(JSON.parse(String(raw))));
+    const closed = new Promise<number>((resolve) => ws.on('close', (code) => resolve(code)));
+    ws.send(JSON.stringify({ type: 'subscribe', channel: 'matrix', id: 'q2', filters: {} }));
+    expect(await closed).toBe(4401);
+    expect(messages).toEqual([{ type: 'error', status: 401, message: 'Unauthenticated.' }]);
+  });
+
   it("answers another organisation's entity with a 404 error and no data", async () => {
     const m = await session(outsider.id, { entities: [org.id] });
     expect(m.find((x) => x.type === 'error')).toMatchObject({ status: 404 });

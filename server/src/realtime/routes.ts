@@ -22,7 +22,9 @@ import { closeSignedOut, registerSocket, type SocketOwner, trackSocket } from '.
  * The websocket channel (spec 2 §4, §7; ARCHITECTURE realtime/): GET /api/ws upgrades.
  * - Web: the session cookie of the upgrade request authenticates it; the Origin must be this site's (or a
  *   configured CORS origin), so another site cannot open a socket with the user's cookie. Acting-as: ?actingAs=slug.
- * - Mobile: no cookie; the first message is {type:'auth', token, actingAs?} with the bearer token.
+ * - Mobile: no cookie; the first message is {type:'auth', token, actingAs?} with the bearer token. A client need not
+ *   wait for {type:'authenticated'}: what arrives while the token is being checked is queued and handled, in order,
+ *   once it is (issue 31 §4); a message before any auth message is still refused with 401.
  * Then {type:'subscribe', channel:'matrix', id, filters} → {type:'subscribed', id} at once, progress and fetch_data
  * messages (see matrix-channel.ts), {type:'unsubscribe', id} (or closing) cancels. Errors: {type:'error', message}.
  * - The socket lives only as long as its session or token (issue 11 §4): the code that ends one closes its sockets
@@ -31,6 +33,8 @@ import { closeSignedOut, registerSocket, type SocketOwner, trackSocket } from '.
  */
 
 const MAX_SUBSCRIPTIONS = 4;
+/** Messages held while an auth message is being checked; a client that sends more before the answer is refused. */
+const MAX_QUEUED = 16;
 
 function originAllowed(request: FastifyRequest, ctx: Ctx): boolean {
   const origin = request.headers.origin;
@@ -142,7 +146,15 @@ export async function realtimeRoutes(app: App) {
         for (const controller of subscriptions.values()) controller.abort();
         subscriptions.clear();
       });
-      socket.on('message', async (raw) => {
+      // While an auth message is being checked (a database read), later messages wait here instead of meeting an
+      // unauthenticated socket; null when nothing is being checked.
+      let queued: ClientMessage[] | null = null;
+      const releaseQueue = () => {
+        const waiting = queued ?? [];
+        queued = null;
+        for (const message of waiting) void handle(message);
+      };
+      socket.on('message', (raw) => {
         let message: ClientMessage;
         try {
           const parsed = ClientMessage.safeParse(JSON.parse(String(raw)));
@@ -152,31 +164,31 @@ export async function realtimeRoutes(app: App) {
           sendJson(socket, { type: 'error', status: 422, message: 'The message could not be understood.' });
           return;
         }
+        if (queued) {
+          if (queued.length >= MAX_QUEUED) {
+            sendJson(socket, {
+              type: 'error',
+              status: 429,
+              message: 'Too many messages before authentication.',
+            });
+            socket.close(1008, 'too many messages');
+            return;
+          }
+          queued.push(message);
+          return;
+        }
+        void handle(message);
+      });
+      const handle = async (message: ClientMessage) => {
+        if (socket.readyState !== socket.OPEN) return;
         try {
           if (message.type === 'ping') return sendJson(socket, { type: 'pong' });
           if (message.type === 'auth') {
             if (authenticated) return;
-            const now = ctx.clock();
-            const token = await findAccessToken(ctx.db, message.token, now, ctx.config.tokenLifetimeDays);
-            const actor = token
-              ? await loadActor(ctx.db, token.user_id, {
-                  via: 'token',
-                  tokenId: token.id,
-                  abilities: token.abilities,
-                  kind: token.kind,
-                })
-              : null;
-            if (!actor) {
-              sendJson(socket, { type: 'error', status: 401, message: 'Unauthenticated.' });
-              socket.close(4401, 'unauthenticated');
-              return;
-            }
-            ctx.actor = actor;
-            if (message.actingAs) actor.actingAs = await resolveActingAs(ctx, message.actingAs, actor);
-            authenticated = true;
-            registerSocket(socket, ownerOf(actor));
-            if (token) endAt(tokenEnd(token, ctx.config.tokenLifetimeDays));
-            return sendJson(socket, { type: 'authenticated' });
+            queued = [];
+            // Its own error (an unknown acting-as slug) is told before the queued messages are answered.
+            await authenticate(message).catch((error) => report(error, message));
+            return releaseQueue();
           }
           if (!authenticated || !ctx.actor) {
             sendJson(socket, { type: 'error', status: 401, message: 'Unauthenticated.' });
@@ -213,28 +225,54 @@ export async function realtimeRoutes(app: App) {
             if (subscriptions.get(message.id) === controller) subscriptions.delete(message.id);
           }
         } catch (error) {
-          // Closed under it (a shutdown, a sign-out): nobody is left to tell.
-          if (socket.readyState !== socket.OPEN) return;
-          const id = 'id' in message ? message.id : undefined;
-          if (error instanceof HttpError) {
-            sendJson(socket, {
-              type: 'error',
-              id,
-              status: error.status,
-              message: error.message,
-              errors: error.errors,
-            });
-          } else {
-            request.log.error({ err: error }, 'websocket message failed');
-            sendJson(socket, {
-              type: 'error',
-              id,
-              status: 500,
-              message: 'Server error. Please try again or contact support.',
-            });
-          }
+          report(error, message);
         }
-      });
+      };
+      const report = (error: unknown, message: ClientMessage) => {
+        // Closed under it (a shutdown, a sign-out): nobody is left to tell.
+        if (socket.readyState !== socket.OPEN) return;
+        const id = 'id' in message ? message.id : undefined;
+        if (error instanceof HttpError) {
+          sendJson(socket, {
+            type: 'error',
+            id,
+            status: error.status,
+            message: error.message,
+            errors: error.errors,
+          });
+        } else {
+          request.log.error({ err: error }, 'websocket message failed');
+          sendJson(socket, {
+            type: 'error',
+            id,
+            status: 500,
+            message: 'Server error. Please try again or contact support.',
+          });
+        }
+      };
+      const authenticate = async (message: Extract<ClientMessage, { type: 'auth' }>) => {
+        const now = ctx.clock();
+        const token = await findAccessToken(ctx.db, message.token, now, ctx.config.tokenLifetimeDays);
+        const actor = token
+          ? await loadActor(ctx.db, token.user_id, {
+              via: 'token',
+              tokenId: token.id,
+              abilities: token.abilities,
+              kind: token.kind,
+            })
+          : null;
+        if (!actor || !token) {
+          sendJson(socket, { type: 'error', status: 401, message: 'Unauthenticated.' });
+          socket.close(4401, 'unauthenticated');
+          return;
+        }
+        ctx.actor = actor;
+        if (message.actingAs) actor.actingAs = await resolveActingAs(ctx, message.actingAs, actor);
+        authenticated = true;
+        registerSocket(socket, ownerOf(actor));
+        endAt(tokenEnd(token, ctx.config.tokenLifetimeDays));
+        sendJson(socket, { type: 'authenticated' });
+      };
     },
   );
 }

@@ -2,6 +2,7 @@ import { ACTING_AS_HEADER, type ErrorEnvelope, Messages } from '@cc/contracts';
 import { readCsrfCookie } from './cookies';
 import { apiOrigin, isMobile, requestCredentials } from './env';
 import { isAuthLayoutPath, navigateTo } from './navigation';
+import { isNetworkError, markReachable } from './network';
 import { LONG_REQUEST_MS, startProgress } from './progress';
 
 /**
@@ -149,6 +150,11 @@ export async function request<T = unknown>(
       signal: options.signal,
       ...(options.keepalive ? { keepalive: true } : {}),
     });
+    markReachable(true);
+  } catch (error) {
+    // No answer at all (offline, the server unreachable): pages show what the device holds (network.ts).
+    if (isNetworkError(error)) markReachable(false);
+    throw error;
   } finally {
     clearTimeout(timer);
     (stop as (() => void) | null)?.();

@@ -1,9 +1,14 @@
 import { MATRIX_RECONNECT_TRIES, MatrixMessages } from '@cc/contracts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { apiHooks } from '../app/api';
 import { FakeSocket } from '../test/fake-socket';
-import { subscribeMatrix } from './socket';
+import { matrixSocketUrl, subscribeMatrix } from './socket';
 
-afterEach(() => vi.useRealTimers());
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllEnvs();
+  vi.restoreAllMocks();
+});
 
 describe('subscribeMatrix', () => {
   it('retries subscribe 5 times waiting 1000 ms × attempt², then reports no response', () => {
@@ -147,5 +152,73 @@ describe('a server restart mid-stream (issue 12 §3)', () => {
     expect(FakeSocket.all).toHaveLength(1);
     expect(calls.errors).toEqual(['Unauthenticated.']);
     expect(calls.status).toEqual([]);
+  });
+});
+
+// issue 31 §4: the mobile build's page (capacitor://localhost) serves no API; the socket goes where the API calls go.
+describe('the socket address and the mobile auth message', () => {
+  it('derives the socket URL from the API origin: https → wss, http → ws, acting-as in the query', () => {
+    expect(matrixSocketUrl(null, 'https://api.example.com')).toBe('wss://api.example.com/api/ws');
+    expect(matrixSocketUrl('oak & ash', 'http://10.0.2.2:3000')).toBe(
+      'ws://10.0.2.2:3000/api/ws?actingAs=oak+%26+ash',
+    );
+  });
+
+  it('opens on VITE_API_ORIGIN when it is set, on the page host otherwise', () => {
+    subscribeMatrix({
+      filters: {},
+      onMessage: () => {},
+      onError: () => {},
+      WebSocketImpl: FakeSocket as never,
+    });
+    expect(FakeSocket.last.url).toBe(`ws://${window.location.host}/api/ws`);
+    vi.stubEnv('VITE_API_ORIGIN', 'https://api.example.com/');
+    subscribeMatrix({
+      filters: {},
+      onMessage: () => {},
+      onError: () => {},
+      WebSocketImpl: FakeSocket as never,
+    });
+    expect(FakeSocket.last.url).toBe('wss://api.example.com/api/ws');
+  });
+
+  it('mobile mode: sends the bearer auth (with acting-as) first, then the subscribe without waiting', () => {
+    vi.stubEnv('VITE_FORCE_MOBILE', '1');
+    vi.stubEnv('VITE_API_ORIGIN', 'https://api.example.com');
+    vi.spyOn(apiHooks, 'getToken').mockReturnValue('tkn-1');
+    const onMessage = vi.fn();
+    subscribeMatrix({
+      filters: { compliance_type: 'all' },
+      actingAs: 'oak',
+      onMessage,
+      onError: () => {},
+      WebSocketImpl: FakeSocket as never,
+    });
+    const ws = FakeSocket.last;
+    expect(ws.url).toBe('wss://api.example.com/api/ws?actingAs=oak');
+    ws.onopen?.();
+    const sent = ws.sent.map((m) => JSON.parse(m));
+    expect(sent[0]).toEqual({ type: 'auth', token: 'tkn-1', actingAs: 'oak' });
+    expect(sent[1]).toMatchObject({
+      type: 'subscribe',
+      channel: 'matrix',
+      filters: { compliance_type: 'all' },
+    });
+    // The server's `authenticated` is not a matrix message for the page.
+    ws.receive({ type: 'authenticated' });
+    ws.receive({ type: 'subscribed', id: sent[1].id });
+    expect(onMessage.mock.calls.map(([m]) => m.type)).toEqual(['subscribed']);
+  });
+
+  it('web mode: no auth message, the session cookie authenticates', () => {
+    vi.spyOn(apiHooks, 'getToken').mockReturnValue('tkn-1');
+    subscribeMatrix({
+      filters: {},
+      onMessage: () => {},
+      onError: () => {},
+      WebSocketImpl: FakeSocket as never,
+    });
+    FakeSocket.last.onopen?.();
+    expect(FakeSocket.last.sent.map((m) => JSON.parse(m).type)).toEqual(['subscribe']);
   });
 });

@@ -9,10 +9,40 @@ import {
   RESTART_CLOSE_CODE,
   type ServerMessage,
 } from '@cc/contracts';
+import { apiHooks } from '../app/api';
+import { apiOrigin, isMobile } from '../app/env';
 
 /**
- * The matrix channel client (spec 2 §4, §9): opens the socket (same origin, the session cookie authenticates; the
- * acting-as slug goes in the query), subscribes, and retries the subscribe up to MATRIX_SUBSCRIBE_RETRIES times,
+ * The socket's address: on the API's host (VITE_API_ORIGIN, as every API call; the page's own host when unset),
+ * ws for http and wss for https. The mobile shell's page (capacitor://localhost, https://localhost) serves no API,
+ * so the page's host would never answer there (issue 31 §4).
+ */
+export function matrixSocketUrl(
+  actingAs?: string | null,
+  origin = apiOrigin() || window.location.origin,
+): string {
+  const url = new URL(MATRIX_WS_PATH, `${origin}/`);
+  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+  if (actingAs) url.searchParams.set('actingAs', actingAs);
+  return url.toString();
+}
+
+/**
+ * The first message in mobile mode (spec 2 §4): the bearer token, since the shell sends no cookie, and the acting-as
+ * slug with it. Null on the web, where the upgrade request's session cookie authenticates.
+ */
+export function matrixAuthMessage(actingAs?: string | null): string | null {
+  if (!isMobile()) return null;
+  const token = apiHooks.getToken();
+  if (!token) return null;
+  return JSON.stringify({ type: 'auth', token, ...(actingAs ? { actingAs } : {}) });
+}
+
+/**
+ * The matrix channel client (spec 2 §4, §9): opens the socket on the API host (matrixSocketUrl; on the web the
+ * session cookie authenticates and the acting-as slug goes in the query, in mobile mode the first message is the
+ * bearer `auth`, followed at once by the subscribe: the server queues it until the token is checked), subscribes,
+ * and retries the subscribe up to MATRIX_SUBSCRIBE_RETRIES times,
  * waiting 1000 ms × attempt² each time, until the server acknowledges. Messages go to onMessage; a failure to
  * connect or to be acknowledged goes to onError (the page shows "too large / no response").
  *
@@ -43,9 +73,7 @@ export function subscribeMatrix(opts: {
   reconnectWait?: (attempt: number) => number;
 }): MatrixSubscription {
   const Impl = opts.WebSocketImpl ?? WebSocket;
-  const proto = window.location.protocol === 'https:' ? 'wss' : 'ws';
-  const query = opts.actingAs ? `?actingAs=${encodeURIComponent(opts.actingAs)}` : '';
-  const url = `${proto}://${window.location.host}${MATRIX_WS_PATH}${query}`;
+  const url = matrixSocketUrl(opts.actingAs);
   const id = `m${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
   const wait = opts.wait ?? matrixSubscribeWait;
   const reconnectWait = opts.reconnectWait ?? matrixReconnectWait;
@@ -93,11 +121,15 @@ export function subscribeMatrix(opts: {
     let opened = false;
     socket.onopen = () => {
       opened = true;
+      // Read at each connect: a reconnect after a token refresh sends the current one.
+      const auth = matrixAuthMessage(opts.actingAs);
+      if (auth) socket.send(auth);
       subscribe();
     };
     socket.onmessage = (event) => {
       if (socket !== ws || closed) return;
-      const message = JSON.parse(String(event.data)) as ServerMessage;
+      const message = JSON.parse(String(event.data)) as ServerMessage | { type: 'authenticated' };
+      if (message.type === 'authenticated') return;
       if ('id' in message && message.id !== undefined && message.id !== id) return;
       if (message.type === 'subscribed') {
         acked = true;

@@ -130,6 +130,8 @@ export function useOfflineSync() {
   useEffect(() => {
     if (userId === null) return;
     void refreshCounts(userId);
+    // The events below only reach a mounted page: one mounted after the signal came back must not say "offline".
+    syncStore.set((s) => (s.online === navigator.onLine ? s : { ...s, online: navigator.onLine }));
     const wentOnline = () => {
       syncStore.set((s) => ({ ...s, online: true }));
       void run();
