@@ -10,6 +10,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundleServer } from './bundle-server.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -181,6 +182,9 @@ for (const step of checks) {
   const code = runInline(step);
   if (code !== 0) finish(code);
 }
+// The server bundle `npm start` runs, built once here: the server and browser suites start it side by side, and two
+// builds at once could each read the other's half-written file.
+await bundleServer(root);
 // Checked first: a missing browser under CI=true fails before the long suites start.
 const toRun = suites.filter(shouldRun);
 if (results.some((r) => r.status === 'failed')) finish(1);
