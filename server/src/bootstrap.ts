@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { type CacheBus, createLocalBus, createPgBus } from './cluster/cache-bus';
 import { wireProcessCaches } from './cluster/process-caches';
 import type { Config } from './config';
-import { connect } from './db/connect';
+import { connect, type DatabaseSession } from './db/connect';
 import { migrate, pendingMigrations } from './db/migrate';
 import type { Deps } from './http/context';
 import { type Probes, Readiness } from './http/probes';
@@ -23,7 +23,9 @@ import { createDiskStorage } from './storage/storage';
 export async function openDeps(
   config: Config,
   opts: { inMemory?: boolean; joinRunningServer?: boolean } = {},
-): Promise<Deps & { database: { where: string; note?: string }; close(): Promise<void> }> {
+): Promise<
+  Deps & { database: { where: string; note?: string; session: DatabaseSession }; close(): Promise<void> }
+> {
   const connection = await connect({
     databaseUrl: config.databaseUrl,
     dataDir: opts.inMemory ? null : config.dataDir,
@@ -52,7 +54,7 @@ export async function openDeps(
   return {
     db: connection.db,
     engine: connection.engine,
-    database: { where: connection.where, note: connection.note },
+    database: { where: connection.where, note: connection.note, session: connection.session },
     config,
     mailer: createMailer(connection.db, config),
     // Issue 12 §4: the bucket when S3_BUCKET is set (shared by every process), else DATA_DIR/files.
