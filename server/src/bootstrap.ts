@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { sql } from 'kysely';
+import { backupFiles, registerNightlyBackup } from './backup/nightly';
 import { type CacheBus, createLocalBus, createPgBus } from './cluster/cache-bus';
 import { wireProcessCaches } from './cluster/process-caches';
 import type { Config } from './config';
@@ -91,6 +92,22 @@ function probesOf(connection: Awaited<ReturnType<typeof connect>>, clock: () => 
     websockets: () => openSockets().length,
     observeJobs,
   };
+}
+
+/**
+ * Issue 35 §1: with BACKUP_DIR set, the nightly backup (backup/nightly.ts) of this process's database and, on local
+ * disk, its files. Called with the other jobs' registration, before the worker starts.
+ */
+export function registerBackupJobs(deps: Awaited<ReturnType<typeof openDeps>>): void {
+  const { config } = deps;
+  if (!config.backup) return;
+  registerNightlyBackup(
+    { db: deps.db, engine: deps.engine, session: deps.database.session },
+    {
+      ...config.backup,
+      ...backupFiles(config),
+    },
+  );
 }
 
 /** Starts this process's job worker (jobs/queue.ts) and counts it in readiness while it runs. */

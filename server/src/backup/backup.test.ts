@@ -85,9 +85,9 @@ describe('backup and restore (issue 35 §1)', () => {
       },
     });
     const written = await (during as unknown as Promise<{ id: number }>);
-    expect(await h.db.selectFrom('entities').where('id', '=', written.id).select('id').executeTakeFirst()).toEqual(
-      { id: written.id },
-    );
+    expect(
+      await h.db.selectFrom('entities').where('id', '=', written.id).select('id').executeTakeFirst(),
+    ).toEqual({ id: written.id });
     expect(summary.rows).toBeGreaterThan(100);
     expect(summary.files).toBe(Object.keys(filesBefore).length);
 
@@ -99,7 +99,11 @@ describe('backup and restore (issue 35 §1)', () => {
     expect(await fingerprint(target.db)).toEqual(before);
     expect(fileHashes(restoredFiles)).toEqual(filesBefore);
     expect(
-      await target.db.selectFrom('entities').where('name', '=', 'Written during the backup').selectAll().execute(),
+      await target.db
+        .selectFrom('entities')
+        .where('name', '=', 'Written during the backup')
+        .selectAll()
+        .execute(),
     ).toEqual([]);
 
     // Sequences follow the restored ids: a new row gets a fresh one.
@@ -112,11 +116,17 @@ describe('backup and restore (issue 35 §1)', () => {
 
     // The target is no longer empty: a second restore refuses it in one line.
     await expect(
-      restoreBackup({ db: target.db, session: target.session }, file, { filesRoot: path.join(work, 'other') }),
+      restoreBackup({ db: target.db, session: target.session }, file, {
+        filesRoot: path.join(work, 'other'),
+      }),
     ).rejects.toThrow(RestoreError);
     await expect(
-      restoreBackup({ db: target.db, session: target.session }, file, { filesRoot: path.join(work, 'other') }),
-    ).rejects.toThrow(/^Refusing to restore: the database has \d+ tables and sequences; restore into an empty one\.$/);
+      restoreBackup({ db: target.db, session: target.session }, file, {
+        filesRoot: path.join(work, 'other'),
+      }),
+    ).rejects.toThrow(
+      /^Refusing to restore: the database has \d+ tables and sequences; restore into an empty one\.$/,
+    );
   });
 });
 

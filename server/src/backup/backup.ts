@@ -3,10 +3,10 @@ import { open, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import yazl from 'yazl';
-import type { Db, DatabaseSession } from '../db/connect';
+import type { DatabaseSession, Db } from '../db/connect';
 import { copyOf, readSequences, readTables } from './catalogue';
+import { BACKUP_FORMAT, BACKUP_VERSION, MANIFEST_ENTRY, type Manifest } from './manifest';
 import { meter } from './meter';
-import { BACKUP_FORMAT, BACKUP_VERSION, type Manifest, MANIFEST_ENTRY } from './manifest';
 import { withSession } from './session';
 
 /** The database to back up: its Kysely handle and how a session of the backup's own is opened (db/connect.ts). */
@@ -146,7 +146,13 @@ export async function writeBackup(
         for (const table of await readTables(session)) {
           const entry = `tables/${table.name}.copy`;
           const added = await archive.add(entry, await session.copyOut(copyOf(table)));
-          manifest.tables.push({ ...table, entry, rows: added.lines, bytes: added.bytes, sha256: added.sha256 });
+          manifest.tables.push({
+            ...table,
+            entry,
+            rows: added.lines,
+            bytes: added.bytes,
+            sha256: added.sha256,
+          });
         }
         // Sequences are outside transactions: read last, each is at least what the copied rows used.
         manifest.sequences = await readSequences(session);

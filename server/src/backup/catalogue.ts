@@ -56,7 +56,10 @@ export async function readTables(session: Session): Promise<TablePlan[]> {
     // (session_replication_role = replica), so the rest go by name.
     const next = ready.length
       ? ready
-      : [...tables.keys()].filter((name) => !placed.has(name)).sort().slice(0, 1);
+      : [...tables.keys()]
+          .filter((name) => !placed.has(name))
+          .sort()
+          .slice(0, 1);
     for (const name of next) {
       placed.add(name);
       ordered.push(tables.get(name) as TablePlan);

@@ -5,12 +5,12 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { sql } from 'kysely';
 import yauzl from 'yauzl';
-import type { Db, DatabaseSession } from '../db/connect';
+import type { DatabaseSession, Db } from '../db/connect';
 import { migrateTo, migrationNames } from '../db/migrate';
 import { checkKey } from '../storage/storage';
 import { copyOf, ident, readTables, sequenceColumns } from './catalogue';
+import { BACKUP_FORMAT, BACKUP_VERSION, MANIFEST_ENTRY, type Manifest } from './manifest';
 import { meter } from './meter';
-import { BACKUP_FORMAT, BACKUP_VERSION, type Manifest, MANIFEST_ENTRY } from './manifest';
 import { type Session, withSession } from './session';
 
 /** An empty database to restore into: its Kysely handle and how a session of the restore's own is opened. */
@@ -69,7 +69,8 @@ class ArchiveReader {
     const chunks: Buffer[] = [];
     for await (const chunk of await this.stream(MANIFEST_ENTRY)) chunks.push(chunk as Buffer);
     const manifest = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Manifest;
-    if (manifest.format !== BACKUP_FORMAT) throw new RestoreError('This file is not a CareCompliance backup.');
+    if (manifest.format !== BACKUP_FORMAT)
+      throw new RestoreError('This file is not a CareCompliance backup.');
     if (manifest.version !== BACKUP_VERSION)
       throw new RestoreError(
         `This backup has format version ${manifest.version}; this version of CareCompliance reads version ${BACKUP_VERSION}: restore it with the version that made it.`,
@@ -192,7 +193,8 @@ export async function restoreBackup(
         throw error;
       }
     });
-    if (options.filesRoot && manifest.files.included) await restoreFiles(archive, manifest, options.filesRoot);
+    if (options.filesRoot && manifest.files.included)
+      await restoreFiles(archive, manifest, options.filesRoot);
     return {
       tables: manifest.tables.length,
       rows: manifest.tables.reduce((sum, t) => sum + t.rows, 0),

@@ -3,7 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
-import type { Db, DatabaseSession } from '../db/connect';
+import type { DatabaseSession, Db } from '../db/connect';
 
 /**
  * One database session of the backup or the restore, the same on both engines: plain queries, and COPY in PostgreSQL's
