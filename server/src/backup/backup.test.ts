@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -11,6 +11,7 @@ import { createTestDatabase, type TestDatabase } from '../../test/test-database'
 import { type Connection, connect, type Db } from '../db/connect';
 import { seedDemoIfEmpty } from '../db/demo/seed';
 import { writeBackup } from './backup';
+import { backupName, takeNightlyBackup } from './nightly';
 import { RestoreError, restoreBackup } from './restore';
 
 /** Every public table's row count and an md5 over the md5 of each of its rows (sorted): equal iff the rows are. */
@@ -127,6 +128,23 @@ describe('backup and restore (issue 35 §1)', () => {
     ).rejects.toThrow(
       /^Refusing to restore: the database has \d+ tables and sequences; restore into an empty one\.$/,
     );
+  });
+
+  it('the nightly backup keeps the newest BACKUP_KEEP and removes an interrupted one', async () => {
+    const dir = path.join(work, 'nightly');
+    const source = { db: h.db, engine: h.deps.engine, session: sessionOf(h) };
+    const settings = { dir, keep: 2, filesRoot: filesRoot() };
+    for (const day of ['2026-01-01', '2026-01-02'])
+      await takeNightlyBackup(source, settings, new Date(`${day}T00:00:05Z`));
+    writeFileSync(path.join(dir, `${backupName(new Date('2026-01-03T00:00:05Z'))}.partial`), 'cut short');
+    writeFileSync(path.join(dir, 'notes.txt'), 'not a backup');
+    const { removed } = await takeNightlyBackup(source, settings, new Date('2026-01-03T00:00:05Z'));
+    expect(removed).toEqual(['carecompliance-20260101-000005.zip']);
+    expect(readdirSync(dir).sort()).toEqual([
+      'carecompliance-20260102-000005.zip',
+      'carecompliance-20260103-000005.zip',
+      'notes.txt',
+    ]);
   });
 });
 
