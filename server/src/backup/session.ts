@@ -65,7 +65,7 @@ function pgliteSession(client: PGlite): Session {
     async copyIn(copy, rows) {
       const chunks: Buffer[] = [];
       for await (const chunk of rows) chunks.push(chunk as Buffer);
-      await client.query(`${copy} FROM '/dev/blob'`, [], { blob: new Blob(chunks) });
+      await client.query(`${copy} FROM '/dev/blob'`, [], { blob: new Blob(chunks as unknown as BlobPart[]) });
     },
   };
 }
