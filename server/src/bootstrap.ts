@@ -1,9 +1,10 @@
 import path from 'node:path';
 import { sql } from 'kysely';
+import { backupFiles, registerNightlyBackup } from './backup/nightly';
 import { type CacheBus, createLocalBus, createPgBus } from './cluster/cache-bus';
 import { wireProcessCaches } from './cluster/process-caches';
 import type { Config } from './config';
-import { connect } from './db/connect';
+import { connect, type DatabaseSession } from './db/connect';
 import { migrate, pendingMigrations } from './db/migrate';
 import type { Deps } from './http/context';
 import { type Probes, Readiness } from './http/probes';
@@ -23,7 +24,9 @@ import { createDiskStorage } from './storage/storage';
 export async function openDeps(
   config: Config,
   opts: { inMemory?: boolean; joinRunningServer?: boolean } = {},
-): Promise<Deps & { database: { where: string; note?: string }; close(): Promise<void> }> {
+): Promise<
+  Deps & { database: { where: string; note?: string; session: DatabaseSession }; close(): Promise<void> }
+> {
   const connection = await connect({
     databaseUrl: config.databaseUrl,
     dataDir: opts.inMemory ? null : config.dataDir,
@@ -52,7 +55,7 @@ export async function openDeps(
   return {
     db: connection.db,
     engine: connection.engine,
-    database: { where: connection.where, note: connection.note },
+    database: { where: connection.where, note: connection.note, session: connection.session },
     config,
     mailer: createMailer(connection.db, config),
     // Issue 12 §4: the bucket when S3_BUCKET is set (shared by every process), else DATA_DIR/files.
@@ -89,6 +92,22 @@ function probesOf(connection: Awaited<ReturnType<typeof connect>>, clock: () => 
     websockets: () => openSockets().length,
     observeJobs,
   };
+}
+
+/**
+ * Issue 35 §1: with BACKUP_DIR set, the nightly backup (backup/nightly.ts) of this process's database and, on local
+ * disk, its files. Called with the other jobs' registration, before the worker starts.
+ */
+export function registerBackupJobs(deps: Awaited<ReturnType<typeof openDeps>>): void {
+  const { config } = deps;
+  if (!config.backup) return;
+  registerNightlyBackup(
+    { db: deps.db, engine: deps.engine, session: deps.database.session },
+    {
+      ...config.backup,
+      ...backupFiles(config),
+    },
+  );
 }
 
 /** Starts this process's job worker (jobs/queue.ts) and counts it in readiness while it runs. */

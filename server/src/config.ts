@@ -247,6 +247,13 @@ const Env = z.object({
     .string()
     .regex(/^[\x21-\x7e]{16,512}$/)
     .optional(),
+  /**
+   * Issue 35 §1: the server writes a backup (npm run backup's file) into this folder once a day (backup/nightly.ts);
+   * unset: no nightly backup.
+   */
+  BACKUP_DIR: z.string().optional(),
+  /** How many nightly backups BACKUP_DIR keeps: older ones are removed after each new one. */
+  BACKUP_KEEP: wholeNumber(1, 3650).default(7),
 });
 type EnvName = keyof typeof Env.shape;
 
@@ -319,6 +326,8 @@ const EXPECTED: Record<EnvName, string> = {
     'must be the app bundle id such as com.example.carecompliance, set together with APNS_KEY_FILE',
   APNS_HOST: 'must be an origin such as https://api.push.apple.com',
   METRICS_TOKEN: 'must be 16 to 512 characters without spaces, such as the output of openssl rand -hex 32',
+  BACKUP_DIR: 'must be a folder for the nightly backups',
+  BACKUP_KEEP: 'must be a whole number of backups to keep, from 1 to 3650',
 };
 
 /**
@@ -412,6 +421,8 @@ export interface Config {
   push: PushSettings;
   /** The bearer token of GET /metrics (http/metrics.ts); undefined: /metrics is a 404. */
   metricsToken?: string;
+  /** The nightly backup (backup/nightly.ts): its folder and how many it keeps; undefined: none. */
+  backup?: { dir: string; keep: number };
 }
 
 /** FCM and APNs credentials, read from the environment at start (never from the repository). */
@@ -636,6 +647,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
       : undefined,
     push: { fcm: fcmSettings(env), apns: apnsSettings(env) },
     metricsToken: env.METRICS_TOKEN,
+    backup: env.BACKUP_DIR ? { dir: path.resolve(env.BACKUP_DIR), keep: env.BACKUP_KEEP } : undefined,
     ...overrides,
   };
 }

@@ -2,7 +2,7 @@ import { buildApp } from './app';
 import { purgeExpiredCredentials, sessionLifetimeOf } from './auth/queries';
 import { purgeExpiredRegistrations } from './auth/registration';
 import { purgeStaleThrottles } from './auth/throttle';
-import { openDeps, startJobWorker } from './bootstrap';
+import { openDeps, registerBackupJobs, startJobWorker } from './bootstrap';
 import { ConfigError, loadConfig } from './config';
 import { DEMO_LOGINS, DEMO_PASSWORD, seedDemoIfEmpty } from './db/demo/seed';
 import { StartupError } from './db/embedded/errors';
@@ -82,6 +82,7 @@ async function main() {
   });
   // The durable job queue's worker (scheduled reports, …): several processes may run one on the same database.
   registerAllJobs();
+  registerBackupJobs(deps);
   const worker = startJobWorker(deps, { log: app.log });
 
   const seconds = ((performance.now() - started) / 1000).toFixed(2);
@@ -90,6 +91,9 @@ async function main() {
     `  CareCompliance is running at ${config.appUrl}  (ready in ${seconds}s, database: ${deps.database.where})`,
     `  API docs: ${config.appUrl}/api/docs`,
     `  Uploaded files: ${config.s3 ? `S3 bucket ${config.s3.bucket}${config.s3.prefix ? `/${config.s3.prefix}` : ''}${config.s3.endpoint ? ` at ${config.s3.endpoint}` : ''}` : `${config.dataDir}/files`}`,
+    ...(config.backup
+      ? [`  Nightly backups: ${config.backup.dir} (the last ${config.backup.keep} kept)`]
+      : []),
     ...(setupLink
       ? [
           "  First start: set the first super admin's password with this one-time link (valid 24 hours; each start",

@@ -32,8 +32,15 @@ export interface Connection {
    * the most it opens. Absent on PGlite, which has one connection and no pool.
    */
   poolUse?: () => PoolUse;
+  /**
+   * How a tool opens a session of its own beside the pool (the backup's snapshot transaction and COPY, issue 35 §1):
+   * PostgreSQL's address (a URL, or the embedded cluster's socket), or PGlite's one client, which Kysely shares.
+   */
+  session: DatabaseSession;
   close(): Promise<void>;
 }
+
+export type DatabaseSession = { kind: 'postgres'; url: string } | { kind: 'pglite'; client: PGlite };
 
 export interface PoolUse {
   total: number;
@@ -108,7 +115,14 @@ async function connectPostgres(
     waiting: pool.waitingCount,
     max: pool.options.max ?? 10,
   });
-  return { db, engine: 'postgres', where, poolUse, close: () => db.destroy() };
+  return {
+    db,
+    engine: 'postgres',
+    where,
+    poolUse,
+    session: { kind: 'postgres', url },
+    close: () => db.destroy(),
+  };
 }
 
 /**
@@ -172,5 +186,5 @@ async function connectPglite(
     },
   });
   const db = new Kysely<Database>({ dialect: new PGliteDialect(client) });
-  return { db, engine: 'pglite', where, close: () => db.destroy() };
+  return { db, engine: 'pglite', where, session: { kind: 'pglite', client }, close: () => db.destroy() };
 }

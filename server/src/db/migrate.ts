@@ -113,6 +113,21 @@ export async function pendingMigrations(db: Db): Promise<string[]> {
   return Object.keys(migrations).filter((name) => !applied.has(name));
 }
 
+/** Every migration this code knows, in the order they apply (Kysely's: by name). */
+export function migrationNames(): string[] {
+  return Object.keys(migrations).sort();
+}
+
+/**
+ * Applies the migrations up to and including `name` and no further: a restore rebuilds the schema a backup was taken
+ * on (backup/restore.ts), and the next start migrates it to the latest.
+ */
+export async function migrateTo(db: Db, name: string): Promise<void> {
+  const migrator = new Migrator({ db, provider, allowUnorderedMigrations: false });
+  const { error } = await migrator.migrateTo(name);
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+}
+
 export async function migrate(db: Db): Promise<string[]> {
   await refuseNewerSchema(db);
   const migrator = new Migrator({ db, provider, allowUnorderedMigrations: false });
