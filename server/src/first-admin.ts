@@ -9,7 +9,7 @@ import {
   insertCareRoles,
   insertEntity,
   insertStarterTypes,
-} from './db/demo/seed';
+} from './demo/seed';
 import { lockKeys } from './db/locks';
 import type { Database } from './db/schema';
 import { uniqueEntitySlug } from './entities/slugs';

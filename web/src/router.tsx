@@ -9,6 +9,7 @@ import {
 } from 'react-router';
 import { isLoggedIn, logout, verifyEmail } from './app/auth';
 import { setNavigator } from './app/navigation';
+import { setBuiltPathCheck } from './layouts/built-paths';
 import { RequirePermission } from './layouts/guards';
 import {
   AuthLayout,
@@ -350,6 +351,7 @@ export function isBuiltPath(path: string): boolean {
   if (!leaf || leaf.path === '*') return false;
   return !(leaf.handle as { notBuilt?: boolean } | undefined)?.notBuilt;
 }
+setBuiltPathCheck(isBuiltPath);
 
 export function createAppRouter() {
   const router = createBrowserRouter(routes);

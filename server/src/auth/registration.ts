@@ -1,7 +1,7 @@
 import { Messages, type RegisterBody, type RegisterParams } from '@cc/contracts';
 import type { z } from 'zod';
 import type { Db } from '../db/connect';
-import { insertCareRoles, insertEntity, insertStarterTypes } from '../db/demo/seed';
+import { insertCareRoles, insertEntity, insertStarterTypes } from '../demo/seed';
 import { uniqueEntitySlug } from '../entities/slugs';
 import type { Ctx } from '../http/context';
 import { invalid, invalidField, tooManyRequests } from '../http/errors';

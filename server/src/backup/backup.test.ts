@@ -9,7 +9,7 @@ import { buildEntity, buildUser } from '../../test/factories';
 import { createHarness, type Harness } from '../../test/harness';
 import { createTestDatabase, type TestDatabase } from '../../test/test-database';
 import { type Connection, connect, type Db } from '../db/connect';
-import { seedDemoIfEmpty } from '../db/demo/seed';
+import { seedDemoIfEmpty } from '../demo/seed';
 import { writeBackup } from './backup';
 import { backupName, takeNightlyBackup } from './nightly';
 import { RestoreError, restoreBackup } from './restore';

@@ -2,7 +2,7 @@ import { BookingsMessages } from '@cc/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUser } from '../../test/factories';
 import { createHarness, type Harness } from '../../test/harness';
-import { registerAllJobs } from '../jobs';
+import { registerAllJobs } from '../register-jobs';
 import { registeredJobNames, runDueJobs } from '../jobs/queue';
 import {
   type BookingWorld,

@@ -2,7 +2,7 @@ import { CareCertificatePerm as P } from '@cc/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientFor } from '../../test/factories';
 import { createHarness, type Harness } from '../../test/harness';
-import { seedDemo } from '../db/demo/seed';
+import { seedDemo } from '../demo/seed';
 import { DEMO_ASSESSOR_EMAIL } from './demo';
 
 /** The Care Certificate demo: people at every stage, read back through the API as the demo manager sees them. */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientFor } from '../../test/factories';
 import { createHarness, type Harness } from '../../test/harness';
-import { registerAllJobs } from '../jobs';
+import { registerAllJobs } from '../register-jobs';
 import { runDueJobs } from '../jobs/queue';
 import {
   buildCertificate,

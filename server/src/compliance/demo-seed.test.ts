@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../../test/harness';
-import { seedDemo } from '../db/demo/seed';
+import { seedDemo } from '../demo/seed';
 import { currentCounts } from './queries';
 import { computeScore } from './scores';
 

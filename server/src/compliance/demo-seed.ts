@@ -140,7 +140,7 @@ export async function seedComplianceDemo(
       .execute();
     await trx.insertInto('lesson_topics').values({ lesson_id: lesson.id, topic_id: topic.id }).execute();
   }
-  // Platform catalogue courses made available to the group (db/demo/catalogue.ts).
+  // Platform catalogue courses made available to the group (demo/catalogue.ts).
   const catalogue = await trx
     .selectFrom('courses')
     .select(['id', 'title'])
@@ -317,7 +317,7 @@ export async function seedComplianceDemo(
       .execute();
   }
 
-  // Results recorded before these rows existed (db/demo results) get the rules' validity too.
+  // Results recorded before these rows existed (demo/ results) get the rules' validity too.
   const stored = await trx
     .selectFrom('compliance_rules')
     .select(['id', 'course_id', 'validity_months'])

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientFor } from '../../test/factories';
 import { createHarness, type Harness } from '../../test/harness';
 import { loadActor } from '../auth/actor';
-import { seedDemo } from '../db/demo/seed';
+import { seedDemo } from '../demo/seed';
 import type { Ctx } from '../http/context';
 import { gatherPack, packCellStatus, packGaps } from '../reports/inspection-pack';
 

@@ -2,7 +2,7 @@ import { LibraryPerm as P } from '@cc/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientFor } from '../../test/factories';
 import { createHarness, type Harness } from '../../test/harness';
-import { seedDemo } from '../db/demo/seed';
+import { seedDemo } from '../demo/seed';
 import { DEMO_LIBRARY, DEMO_SAFEGUARDING, DEMO_WHISTLEBLOWING } from './demo';
 
 /** The documents demo, read back through the API as the demo manager and the demo learner see it. */

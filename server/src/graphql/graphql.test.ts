@@ -5,7 +5,7 @@ import { bearer, buildEntity, buildRole, buildUser, snapshot, TEST_PASSWORD } fr
 import { createHarness, type Harness, webLogin } from '../../test/harness';
 import { HttpError } from '../http/errors';
 import { INVALID_INPUT, maskError, UNEXPECTED } from './errors';
-import { LIMITS } from './routes';
+import { LIMITS } from './limits';
 
 let h: Harness;
 beforeAll(async () => {

@@ -9,7 +9,7 @@ import type { Ctx } from '../http/context';
 import { unauthenticated } from '../http/errors';
 import { findInputProblem, type InputProblem } from '../http/input-guard';
 import { INVALID_INPUT, maskError } from './errors';
-import { LIMITS } from './routes';
+import { LIMITS } from './limits';
 import { schema } from './schema';
 
 /**

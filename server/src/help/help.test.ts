@@ -14,7 +14,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, buildEntity, buildRole, buildUser, clientFor } from '../../test/factories';
 import { createHarness, type Harness } from '../../test/harness';
-import { registerAllJobs } from '../jobs';
+import { registerAllJobs } from '../register-jobs';
 import { runDueJobs } from '../jobs/queue';
 import { HELP_CONTACT_JOB } from './contact';
 import { DEMO_HELP_ARTICLES, seedHelpDemo } from './demo';

@@ -347,7 +347,7 @@ async function undoJob(job: JobContext, p: Payload) {
   }
 }
 
-/** Issue 18: the importer capability's job handlers (registered by jobs/index.ts). */
+/** Issue 18: the importer capability's job handlers (registered by register-jobs.ts). */
 export function registerImporterJobs(): void {
   registerJob<Payload>('importer.plan', planJob, { maxAttempts: 1, timeoutSeconds: 1800 });
   registerJob<Payload>('importer.apply', applyJob, { maxAttempts: 1, timeoutSeconds: 1800 });

@@ -4,7 +4,7 @@ import { bearer, buildEntity, buildRole, buildUser } from '../../test/factories'
 import { createHarness, type Harness } from '../../test/harness';
 import { buildCourse, buildPassedResult } from '../../test/learning-factories';
 import type { Deps } from '../http/context';
-import { registerAllJobs } from '../jobs';
+import { registerAllJobs } from '../register-jobs';
 import { runDueJobs } from '../jobs/queue';
 import type { Mailer } from '../mail/mailer';
 import { DELIVERY_ATTEMPTS } from './jobs';

@@ -2,7 +2,7 @@ import { PathwayPerm as P } from '@cc/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientFor } from '../../test/factories';
 import { createHarness, type Harness } from '../../test/harness';
-import { seedDemo } from '../db/demo/seed';
+import { seedDemo } from '../demo/seed';
 import { DEMO_PATHWAY_TITLE, DEMO_SIGN_OFF_TITLE } from './demo';
 
 /** The pathways demo, read back through the API as the demo learner and manager see it. */

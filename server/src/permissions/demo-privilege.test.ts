@@ -7,7 +7,7 @@ import { ACTING_AS_HEADER } from '@cc/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, clientFor } from '../../test/factories';
 import { createHarness, type Harness } from '../../test/harness';
-import { seedDemo } from '../db/demo/seed';
+import { seedDemo } from '../demo/seed';
 import { TYPE_ABOVE_YOU, USER_ABOVE_YOU } from './privilege';
 
 let h: Harness;

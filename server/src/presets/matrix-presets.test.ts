@@ -4,7 +4,7 @@ import { buildEntity, buildRole, buildUser, clientFor } from '../../test/factori
 import { createHarness, type Harness } from '../../test/harness';
 import { buildCourse, buildPassedResult } from '../../test/learning-factories';
 import { pdfText } from '../../test/pdf-text';
-import { registerAllJobs } from '../jobs';
+import { registerAllJobs } from '../register-jobs';
 import { runDueJobs } from '../jobs/queue';
 
 /**

@@ -4,7 +4,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { bearer, buildEntity, buildUser, clientFor } from '../../test/factories';
 import { createHarness, type Harness } from '../../test/harness';
-import { registerAllJobs } from '../jobs';
+import { registerAllJobs } from '../register-jobs';
 import { findJob } from '../jobs/queries';
 import { runDueJobs } from '../jobs/queue';
 import {

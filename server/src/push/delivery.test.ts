@@ -6,7 +6,7 @@ import { buildCourse, buildPassedResult } from '../../test/learning-factories';
 import { type PushReceivers, startPushReceivers } from '../../test/push-receivers';
 import type { PushSettings } from '../config';
 import type { Deps } from '../http/context';
-import { registerAllJobs } from '../jobs';
+import { registerAllJobs } from '../register-jobs';
 import { runDueJobs } from '../jobs/queue';
 import { sendMessageOnBehalf } from '../messaging/service';
 

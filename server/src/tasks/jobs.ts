@@ -1,6 +1,6 @@
 import { registerBulkAttemptsJob } from './bulk-attempts';
 
-/** Issue 18: the tasks capability's job handlers (registered by jobs/index.ts). */
+/** Issue 18: the tasks capability's job handlers (registered by register-jobs.ts). */
 export function registerTaskJobs(): void {
   registerBulkAttemptsJob();
 }

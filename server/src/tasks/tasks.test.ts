@@ -2,7 +2,7 @@ import { TaskMessages } from '@cc/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, buildUser, clientFor } from '../../test/factories';
 import { createHarness, type Harness } from '../../test/harness';
-import { registerAllJobs } from '../jobs';
+import { registerAllJobs } from '../register-jobs';
 import { enqueue, PermanentJobError, registerJob, runDueJobs } from '../jobs/queue';
 import { finishTask, linkTaskJob, startTask, TASK_FAILED_GENERIC, trackJobTask } from './service';
 

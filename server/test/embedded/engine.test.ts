@@ -122,7 +122,7 @@ describe('two processes on one data folder', () => {
     const dir = folder();
     const server = hold(dir);
     await server.first;
-    const seed = spawnSync(process.execPath, ['--import', 'tsx', 'src/db/demo/cli.ts'], {
+    const seed = spawnSync(process.execPath, ['--import', 'tsx', 'src/demo/cli.ts'], {
       cwd: path.resolve(__dirname, '../..'),
       env: { ...process.env, DATABASE_URL: '', DATA_DIR: dir, NODE_ENV: 'development' },
       encoding: 'utf8',
@@ -142,7 +142,7 @@ describe('two processes on one data folder', () => {
     const dir = folder();
     const server = hold(dir, { EMBEDDED_ENGINE: 'pglite' });
     await server.first;
-    const seed = spawnSync(process.execPath, ['--import', 'tsx', 'src/db/demo/cli.ts'], {
+    const seed = spawnSync(process.execPath, ['--import', 'tsx', 'src/demo/cli.ts'], {
       cwd: path.resolve(__dirname, '../..'),
       env: { ...process.env, DATABASE_URL: '', DATA_DIR: dir, EMBEDDED_ENGINE: 'pglite' },
       encoding: 'utf8',

@@ -14,10 +14,10 @@ import { HelpWidget } from '../help/HelpWidget';
 import { useUnreadCount } from '../messaging/api';
 import { TabletMenuItems } from '../native/tablet/TabletMenu';
 import { NotificationBell } from '../notifications/NotificationBell';
-import { isBuiltPath } from '../router';
 import { TasksBadge } from '../tasks/TasksBadge';
 import { cx } from '../ui';
 import { organisationWord } from '../whitelabel/words';
+import { isBuiltPath } from './built-paths';
 import { EntityModal } from './EntityModal';
 import { navSections, visibleNav } from './nav';
 

@@ -2,12 +2,12 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
-import { hashPassword } from '../../auth/passwords';
-import { openDeps } from '../../bootstrap';
-import { ConfigError, loadConfig } from '../../config';
-import { connect } from '../connect';
-import { StartupError } from '../embedded/errors';
-import { guardStartupSignals } from '../embedded/processes';
+import { hashPassword } from '../auth/passwords';
+import { openDeps } from '../bootstrap';
+import { ConfigError, loadConfig } from '../config';
+import { connect } from '../db/connect';
+import { StartupError } from '../db/embedded/errors';
+import { guardStartupSignals } from '../db/embedded/processes';
 import { defaultHomeCount, seedLargeOrganisation } from './large';
 import { DEMO_PASSWORD, seedDemoIfEmpty } from './seed';
 

@@ -1,4 +1,4 @@
-import type { Trx } from '../../results/queries';
+import type { Trx } from '../results/queries';
 
 /**
  * Demo data for the entity content screens (issue 4: entity courses, course categories, certificate branding): a few

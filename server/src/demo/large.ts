@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../connect';
+import type { Db } from '../db/connect';
 import { insertCareRoles, insertEntity, insertStaff, insertStarterTypes, isoDaysAgo } from './seed';
 
 /** Homes by default: one per 40 staff, at least 3 and at most 250. */

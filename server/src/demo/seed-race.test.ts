@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createHarness, type Harness } from '../../../test/harness';
-import { describeRaces } from '../../../test/parallel';
+import { createHarness, type Harness } from '../../test/harness';
+import { describeRaces } from '../../test/parallel';
 import { seedDemoIfEmpty } from './seed';
 
 /** Issue 30 §7: three servers starting together on an empty database seed the demo once (PostgreSQL only). */
