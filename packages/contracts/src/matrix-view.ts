@@ -110,6 +110,26 @@ const NEW_STARTER_WORDS: Record<(typeof NEW_STARTERS_FILTERS)[number], string> =
   new_starters_only: 'only new starters',
 };
 
+/** The compliance filters every compliance-style report shares (its type and new starters), in the page's words. */
+export function describeComplianceFilters(
+  filters: {
+    compliance_type: (typeof PRESET_COMPLIANCE_TYPES)[number];
+    new_starters_filter: (typeof NEW_STARTERS_FILTERS)[number];
+  },
+  words: Pick<MatrixFilterWords, 'primary' | 'secondary'>,
+): { type: string; newStarters: string } {
+  const type =
+    filters.compliance_type === 'all'
+      ? `${words.primary} and ${words.secondary}`
+      : filters.compliance_type === 'primary'
+        ? words.primary
+        : words.secondary;
+  return {
+    type: `Compliance type: ${type}`,
+    newStarters: `New starters: ${NEW_STARTER_WORDS[filters.new_starters_filter]}`,
+  };
+}
+
 /**
  * The filters, search and sort behind a matrix, in the words of the page's controls, one phrase each:
  * "Compliance type: Mandatory", "Home: Oakfield House", "New starters: included", "Show: Exempt",
@@ -124,15 +144,10 @@ export function describeMatrixView(
   words: MatrixFilterWords,
   scope: { entityNames: string[] } = { entityNames: [] },
 ): string[] {
-  const type =
-    filters.compliance_type === 'all'
-      ? `${words.primary} and ${words.secondary}`
-      : filters.compliance_type === 'primary'
-        ? words.primary
-        : words.secondary;
-  const out = [`Compliance type: ${type}`];
+  const common = describeComplianceFilters(filters, words);
+  const out = [common.type];
   out.push(`${words.entityAltName}: ${scope.entityNames.length ? scope.entityNames.join(', ') : 'All'}`);
-  out.push(`New starters: ${NEW_STARTER_WORDS[filters.new_starters_filter]}`);
+  out.push(common.newStarters);
   out.push(`Show: ${MATRIX_STATUS_FILTERS.find((f) => f.value === view.status)?.label ?? 'Everyone'}`);
   if (view.search.trim()) out.push(`Search: “${view.search.trim()}”`);
   out.push(`Sort by: ${MATRIX_SORTS.find((s) => s.value === view.sort)?.label ?? MATRIX_SORTS[0].label}`);
