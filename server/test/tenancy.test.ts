@@ -159,8 +159,9 @@ interface Fixture {
   notification: { id: number };
   // Delegates (issue 15): the target's session, the victim's booking on it, an order of the target's.
   delegates: DelegateFixture;
-  // Face-to-face training (issue 15): a session of the target's site.
+  // Face-to-face training (issue 15): a session of the target's site; a trainer of it (issue 33 §3: the picker).
   trainingSession: { id: number };
+  trainer: { id: number };
   // Care Certificate report (issue 16): a certificate of the victim's.
   careCertificateReport: CareCertificateReportFixture;
   // The Care Certificate (issue 16): the victim's certificate with an evidence file.
@@ -874,6 +875,14 @@ const LISTS: ListCase[] = [
   ...signupLinkLists(CANARY),
   ...importerLists(),
   {
+    // Issue 33 §3: the trainers a session may name; another organisation's trainers never.
+    method: 'GET',
+    route: '/api/training-sessions/trainers',
+    url: () => `/api/training-sessions/trainers?per_page=100&search=${CANARY_PREFIX}`,
+    secrets: (f) => [CANARY, `"id":${f.trainer.id},`],
+    insider: 403,
+  },
+  {
     method: 'GET',
     route: '/api/training-sessions',
     url: () => '/api/training-sessions?per_page=100',
@@ -1131,6 +1140,7 @@ beforeAll(async () => {
       contentId: content.id,
       courseId: course.id,
     }),
+    trainer: await buildUser(h.db, { entityId: site.id, isTrainer: true, name: `${CANARY} Trainer` }),
     pack: await h.db
       .insertInto('inspection_packs')
       .values({ entity_id: site.id, requested_by: victim.id })

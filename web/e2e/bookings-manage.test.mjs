@@ -86,6 +86,20 @@ async function delegateSettings(page) {
 }
 
 describe('manage bookings', () => {
+  // Issue 33 §3: the group books with Brightpath Training, so its trainer Jordan Reid (who runs the demo's internal
+  // sessions) can be named on the group's own session; it said "No matches" before.
+  it("offers the training company's trainer on the group's session form", async () => {
+    const { page, errors } = await newPage(browser);
+    await signIn(page, MANAGER);
+    await page.goto(`${BASE}/manage-bookings/new`);
+    await page.getByRole('combobox', { name: /Trainer/ }).fill('Jordan');
+    const option = page.getByRole('option', { name: /Jordan Reid/ }).first();
+    await option.waitFor();
+    assert.match(await option.innerText(), /Brightpath Training \(training provider\)/);
+    await option.click();
+    assert.deepEqual(errors, []);
+  });
+
   it('creates a two-day session, edits it, runs delegate actions and cancels it with a reason', async () => {
     const { content, api } = await face2faceCourse(`Moving and handling ${Date.now()}`);
     // Sam Patel (the Oakfield House manager) also trains: the trainer picker offers the trainers in scope.

@@ -201,6 +201,22 @@ export const TrainingSessionsQuery = PageQuery.extend({
 });
 export type TrainingSessionsQuery = z.infer<typeof TrainingSessionsQuery>;
 
+/**
+ * GET /training-sessions/trainers (ours, issue 33 §3): the trainers a session may name, for the session form's
+ * Trainer picker and the sessions filter: trainers (is_trainer) of the caller's own organisation tree, and of the
+ * training companies it books with (its people booked on their sessions, or its orders of their places). A
+ * trainerId outside that set is refused on save (422, notATrainer).
+ */
+export const TrainersQuery = PageQuery.pick({ page: true, per_page: true, search: true, actingAs: true });
+export type TrainersQuery = z.infer<typeof TrainersQuery>;
+export interface TrainerOption {
+  id: number;
+  name: string;
+  /** The trainer's organisation (their primary entity), and whether it is a provider the caller books with. */
+  entity: { id: number; name: string };
+  provider: boolean;
+}
+
 export const PersonRef = z.object({ id: z.number(), uuid: z.string(), name: z.string() });
 export type PersonRef = z.infer<typeof PersonRef>;
 export const EntityRef = z.object({ id: z.number(), slug: z.string(), name: z.string() });

@@ -21,6 +21,7 @@ export * from './help';
 export * from './importer';
 export * from './learning';
 export * from './matrix';
+export * from './matrix-view';
 export * from './messages';
 export * from './messaging';
 export * from './notifications';

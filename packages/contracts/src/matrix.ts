@@ -2,6 +2,7 @@ import { z } from 'zod';
 // MATRIX_TAKING_LONG_MS (15 s, spec 2 §9) lives in constants.ts.
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from './constants';
 import { CELL_STATUSES, type CellStatus, cellCountsAsCompliant } from './course-status';
+import { MatrixView } from './matrix-view';
 import type { MatrixPathwayAllocation } from './pathways';
 import { NEW_STARTERS_FILTERS, PRESET_COMPLIANCE_TYPES } from './presets';
 
@@ -96,6 +97,11 @@ export const MatrixReportBody = MatrixFilters.extend({
   directFormat: z.enum(['json', 'file']).optional(),
   format: z.enum(['pdf', 'xlsx']).optional(),
   emailFormat: z.enum(['pdf', 'xlsx']).optional(),
+  /**
+   * Ours (issue 33 §5): the page's search, "Show" filter and sort (matrix-view.ts), so a file or e-mailed export
+   * holds the people on the screen in the screen's order. Absent: everyone, by name. JSON answers ignore it.
+   */
+  view: MatrixView.optional(),
 });
 export type MatrixReportBody = z.input<typeof MatrixReportBody>;
 

@@ -157,8 +157,11 @@ export interface ComplianceTooLarge {
   cells: number;
 }
 
-/** POST /reports/role (13): per role, its users and their compliance. */
-export const RoleReportBody = z.object(scopeFields);
+/**
+ * POST /reports/role (13): per role, its users and their compliance. `format` (ours, issue 33 §5): the same rows as
+ * a file, XLSX (17) or PDF (16) like the compliance report's, its header naming the filters.
+ */
+export const RoleReportBody = z.object({ ...scopeFields, format: z.enum(['pdf', 'xlsx']).optional() });
 export type RoleReportBody = z.infer<typeof RoleReportBody>;
 export interface RoleReportRow extends ComplianceFigures {
   id: number;

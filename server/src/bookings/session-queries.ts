@@ -233,3 +233,71 @@ export async function reasonIdByName(db: Db | Trx, name: string) {
     .executeTakeFirst();
   return row?.id ?? null;
 }
+
+/**
+ * The training companies (their level A roots) whose sessions the organisation `orgIds` books with: a delegate of
+ * its own on one of their sessions (any status but declined or removed), or a placed order of its own for their
+ * places. Its own tree is never one of them.
+ */
+export async function bookedProviderIds(db: Db | Trx, orgIds: number[]): Promise<number[]> {
+  if (!orgIds.length) return [];
+  const own = sql.join(orgIds.map((id) => sql`${id}::int`));
+  const { rows } = await sql<{ id: number }>`
+    WITH RECURSIVE booked AS (
+      SELECT DISTINCT s.entity_id AS id FROM training_sessions s
+      WHERE s.entity_id NOT IN (${own}) AND (
+        EXISTS (SELECT 1 FROM session_delegates d WHERE d.session_id = s.id AND d.entity_id IN (${own})
+                AND d.status NOT IN ('declined', 'deleted'))
+        OR EXISTS (SELECT 1 FROM training_orders o WHERE o.session_id = s.id AND o.entity_id IN (${own})
+                AND o.status = 'placed'))
+    ), chain AS (
+      SELECT b.id AS start, e.id, e.parent_id, e.level, e.is_training_company, 0 AS depth
+        FROM booked b JOIN entities e ON e.id = b.id
+      UNION ALL
+      SELECT c.start, e.id, e.parent_id, e.level, e.is_training_company, c.depth + 1
+        FROM entities e JOIN chain c ON e.id = c.parent_id WHERE c.depth < 50
+    )
+    SELECT DISTINCT id FROM chain
+    WHERE level = 'A' AND is_training_company AND id NOT IN (${own})`.execute(db);
+  return rows.map((r) => Number(r.id));
+}
+
+/**
+ * Trainers (is_trainer) whose primary entity is in `entityIds` (null: any), by name; `providerIds`: the
+ * entities marked as a provider's in the answer. One page and the total.
+ */
+export async function listTrainers(
+  db: Db,
+  entityIds: number[] | null,
+  providerIds: ReadonlySet<number>,
+  q: { search?: string; limit: number; offset: number },
+) {
+  let query = db
+    .selectFrom('users as u')
+    .innerJoin('entities as e', 'e.id', 'u.primary_entity_id')
+    .where('u.is_trainer', '=', true);
+  if (entityIds) query = query.where('u.primary_entity_id', 'in', entityIds.length ? entityIds : [0]);
+  if (q.search) {
+    const like = `%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    query = query.where((eb) => eb.or([eb('u.name', 'ilike', like), eb('u.email', 'ilike', like)]));
+  }
+  const [rows, count] = await Promise.all([
+    query
+      .select(['u.id', 'u.name', 'e.id as entity_id', 'e.name as entity_name'])
+      .orderBy(sql`lower(u.name)`)
+      .orderBy('u.id')
+      .limit(q.limit)
+      .offset(q.offset)
+      .execute(),
+    query.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirst(),
+  ]);
+  return {
+    total: Number(count?.n ?? 0),
+    data: rows.map((r) => ({
+      id: r.id,
+      name: r.name,
+      entity: { id: r.entity_id, name: r.entity_name },
+      provider: providerIds.has(r.entity_id),
+    })),
+  };
+}

@@ -4,6 +4,7 @@ import {
   CheckInBody,
   IdParams,
   BookingsMessages as M,
+  TrainersQuery,
   TrainingSessionBody,
   TrainingSessionsQuery,
   TrainingSessionUpdate,
@@ -21,6 +22,7 @@ import {
   listSessions,
   patchSession,
 } from './session-service';
+import { searchTrainers } from './trainers';
 
 /** Training sessions (issue 15; contracts bookings.ts). HTTP only: the rules live in session-service.ts. */
 export async function sessionRoutes(app: App) {
@@ -30,6 +32,11 @@ export async function sessionRoutes(app: App) {
   );
   app.get('/training-sessions', { schema: { tags, querystring: TrainingSessionsQuery } }, async (r) => {
     const { data, total } = await listSessions(r.ctx, r.query);
+    return paginate(data, total, r.query, r.url);
+  });
+  // The trainers a session may name (issue 33 §3): its organisation's and those of the providers it books with.
+  app.get('/training-sessions/trainers', { schema: { tags, querystring: TrainersQuery } }, async (r) => {
+    const { data, total } = await searchTrainers(r.ctx, r.query);
     return paginate(data, total, r.query, r.url);
   });
   app.post('/training-sessions', { schema: { tags, body: TrainingSessionBody } }, async (r, reply) =>

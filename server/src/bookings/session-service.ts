@@ -34,6 +34,7 @@ import {
   sessionDays,
   updateSession,
 } from './session-queries';
+import { trainerScope } from './trainers';
 import { offerFreedPlaces } from './waitlist';
 
 /**
@@ -133,7 +134,8 @@ async function checkSession(
     else errors.contentId = [M.notFace2face];
   }
   if (check.trainer && v.trainerId !== null) {
-    const trainer = await findTrainer(db, v.trainerId, scope.entityIds);
+    // Own organisation's trainers and those of the training companies it books with (trainers.ts, issue 33 §3).
+    const trainer = await findTrainer(db, v.trainerId, (await trainerScope(ctx, db)).entityIds);
     if (!trainer) errors.trainerId = [M.notATrainer];
   }
   if (v.minDelegates > v.maxDelegates) errors.minDelegates = [M.minAboveMax];

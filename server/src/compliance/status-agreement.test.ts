@@ -231,7 +231,8 @@ describe('one status per person x course, on every screen (demo)', () => {
     if (!ws) throw new Error('no sheet');
     const courseByTitle = new Map(data.courses.map((c) => [c.title, c.id]));
     const columns = new Map<number, number>();
-    ws.getRow(1).eachCell((cell, col) => {
+    // Three title rows (issue 33 §5), then the column headers on row 4.
+    ws.getRow(4).eachCell((cell, col) => {
       const id = courseByTitle.get(String(cell.value));
       if (id) columns.set(col, id);
     });
@@ -239,7 +240,7 @@ describe('one status per person x course, on every screen (demo)', () => {
     for (const p of people.values()) names.set(p.name, [...(names.get(p.name) ?? []), p.id]);
     let checked = 0;
     ws.eachRow((row, n) => {
-      if (n === 1) return;
+      if (n <= 4) return;
       const ids = names.get(String(row.getCell(1).value));
       if (ids?.length !== 1) return; // a name two people share: the JSON check above covers them
       const userId = ids[0] as number;

@@ -3,13 +3,17 @@ import {
   CELL_STATUS_LABELS,
   cellCountsAsCompliant,
   type DateFormat,
+  DEFAULT_MATRIX_VIEW,
   dayNumberToIso,
+  describeMatrixView,
   EXEMPT_CELL_COLOUR,
   formatDate,
   formatDateTime,
   MATRIX_STATUSES,
   type MatrixCourse,
   type MatrixStatus,
+  type MatrixView,
+  matrixViewRows,
   type UsersWire,
 } from '@cc/contracts';
 import PDFDocument from 'pdfkit';
@@ -43,6 +47,9 @@ interface Colours {
   danger: string;
   /** The white-label word for a home (the "Home" column). */
   entityAltName: string;
+  /** The white-label words for the compliance types (Mandatory, Required). */
+  primary: string;
+  secondary: string;
 }
 
 async function coloursOf(ctx: Ctx, plan: MatrixPlan): Promise<Colours> {
@@ -51,13 +58,23 @@ async function coloursOf(ctx: Ctx, plan: MatrixPlan): Promise<Colours> {
   const w = (wl ?? {}) as Record<string, unknown>;
   const pick = (k: string, d: string) =>
     typeof w[k] === 'string' && /^#[0-9a-f]{6}$/i.test(w[k] as string) ? (w[k] as string) : d;
+  const word = (k: string, d: string) =>
+    typeof w[k] === 'string' && (w[k] as string).trim() ? (w[k] as string).trim() : d;
   return {
     ok: pick('trafficLightOk', '#48bb78'),
     warning: pick('trafficLightWarning', '#ffbf00'),
     danger: pick('trafficLightDanger', '#e53e3e'),
-    entityAltName:
-      typeof w.entityAltName === 'string' && w.entityAltName.trim() ? w.entityAltName.trim() : 'Home',
+    entityAltName: word('entityAltName', 'Home'),
+    primary: word('primaryComplianceAltName', 'Mandatory'),
+    secondary: word('secondaryComplianceAltName', 'Required'),
   };
+}
+
+/** The filters, search and sort behind the export, in the organisation's words (describeMatrixView). */
+function filterLine(plan: MatrixPlan, view: MatrixView, colours: Colours): string {
+  const named = new Set(plan.filters.entities);
+  const entityNames = plan.entities.filter((e) => named.has(e.id)).map((e) => e.name);
+  return describeMatrixView(plan.filters, view, colours, { entityNames }).join(' · ');
 }
 
 const MISSING_COLOUR = '#d1d5db';
@@ -101,6 +118,8 @@ interface ExportRows {
   status: Int8Array;
   /** Expiry day (UTC day number); an exemption: its end day; NULL_INT: none (never expires, or not done). */
   day: Int32Array;
+  /** Per user: one bit per status (1 << wire code) of their REQUIRED cells, for the view's "Show" filter. */
+  bits: Uint8Array;
 }
 
 function exportRowsOf(
@@ -117,6 +136,7 @@ function exportRowsOf(
   const day = new Int32Array(ids.length * width).fill(NULL_INT);
   const passed = new Int32Array(ids.length);
   const required = new Int32Array(ids.length);
+  const bits = new Uint8Array(ids.length);
   const cellCount = uids?.length ?? 0;
   for (let k = 0; k < cellCount; k++) {
     const i = index.get(uids?.[k] as number);
@@ -130,6 +150,7 @@ function exportRowsOf(
     if (types?.[k] !== 0) {
       required[i] = (required[i] as number) + 1;
       passed[i] = (passed[i] as number) + (COMPLIANT_CODE[code] ?? 0);
+      bits[i] = (bits[i] as number) | (1 << code);
     }
   }
   return {
@@ -141,6 +162,7 @@ function exportRowsOf(
     width,
     status,
     day,
+    bits,
   };
 }
 
@@ -164,6 +186,39 @@ async function* exportBlocks(
   for (let rows = await nextRows(); rows; rows = await nextRows()) yield rows;
 }
 
+/** One row of an export: a user (i) of a block. */
+interface ExportRow {
+  rows: ExportRows;
+  i: number;
+}
+
+/**
+ * The rows the export writes, in order: every block is read (compact typed arrays, a few bytes a cell), then the
+ * matrix page's own view function (contracts matrixViewRows) picks and orders them, so the file holds exactly the
+ * people the screen lists, in its order (issue 33 §5).
+ */
+async function viewedRows(
+  ctx: Ctx,
+  plan: MatrixPlan,
+  courses: MatrixCourse[],
+  view: MatrixView,
+  signal?: AbortSignal,
+): Promise<ExportRow[]> {
+  const all: ExportRow[] = [];
+  for await (const rows of exportBlocks(ctx, plan, courses, signal))
+    for (let i = 0; i < rows.count; i++) all.push({ rows, i });
+  const order = matrixViewRows(
+    {
+      count: all.length,
+      name: (k) => (all[k] as ExportRow).rows.names[(all[k] as ExportRow).i] as string,
+      statusBits: (k) => (all[k] as ExportRow).rows.bits[(all[k] as ExportRow).i] as number,
+      score: (k) => (all[k] as ExportRow).rows.scores[(all[k] as ExportRow).i] as number,
+    },
+    view,
+  );
+  return Array.from(order, (k) => all[k] as ExportRow);
+}
+
 function lookups(plan: MatrixPlan) {
   return {
     roleName: new Map(plan.roles.map((r) => [r.id, r.name])),
@@ -172,7 +227,8 @@ function lookups(plan: MatrixPlan) {
 }
 
 /**
- * The matrix as an XLSX stream: a header row (User, Role, Home, Score, courses…) and one row per user, written as
+ * The matrix as an XLSX stream: a title block (title and scope, the filters, search and sort that made it, when),
+ * a header row (User, Role, Home, Score, courses…) and one row per user the view shows, in its order, written as
  * sheet XML by XlsxStreamWriter (exceljs costs ~6 µs a cell: 12 s for a 10,000 × 200 matrix). A cell with an expiry is
  * a real date (the one date format) filled with its status colour; the others say No expiry, Missing or Exempt (with
  * its end date). A second sheet, Legend, says what the colours mean, for which scope and when it was made.
@@ -185,6 +241,16 @@ export async function matrixXlsx(
 ): Promise<Readable> {
   const colours = await coloursOf(ctx, plan);
   const courses = await exportCourses(ctx, plan);
+  const view = options.view ?? DEFAULT_MATRIX_VIEW;
+  const shown = await viewedRows(ctx, plan, courses, view, signal);
+  const filters = filterLine(plan, view, colours);
+  const generated = formatDateTime(options.generatedAt, options.dateFormat);
+  // The title block above the table: what the file covers and which filters, search and sort made it (issue 33 §5).
+  const titleRows = [
+    [`${options.title} · ${options.scopeName}`],
+    [`Filters: ${filters}`],
+    [`Generated ${generated} · ${peopleCount(shown.length)}`],
+  ];
   const argb = (s: MatrixStatus) => `FF${colourOf(colours, s).slice(1).toUpperCase()}`;
   // Styles 2 + code: a date on the status fill; 2 + statuses + code: text on the status fill.
   const dateStyle = (code: number) => 2 + code;
@@ -198,7 +264,8 @@ export async function matrixXlsx(
       { header: 'Score', width: 8 },
       ...courses.map((c) => ({ header: c.title, width: 12 })),
     ],
-    frozen: { xSplit: 1, ySplit: 1 },
+    titleRows,
+    frozen: { xSplit: 1, ySplit: titleRows.length + 1 },
     cellStyles: [
       ...MATRIX_STATUSES.map((s) => ({ argb: argb(s), date: true })),
       ...MATRIX_STATUSES.map((s) => ({ argb: argb(s) })),
@@ -216,7 +283,8 @@ export async function matrixXlsx(
           }),
           [],
           ['Covers', options.scopeName],
-          ['Generated', formatDateTime(options.generatedAt, options.dateFormat)],
+          ['Filters', filters],
+          ['Generated', generated],
           [
             'Fills',
             "In date green, Expiring soon amber, Expired red, Missing grey, Exempt blue (the organisation's colours).",
@@ -228,44 +296,46 @@ export async function matrixXlsx(
   const exemptTo = new Map<number, string>();
   (async () => {
     const width = courses.length;
-    for await (const rows of exportBlocks(ctx, plan, courses, signal)) {
-      for (let i = 0; i < rows.count; i++) {
-        const values: XlsxValue[] = new Array(width + 4).fill(null);
-        values[0] = rows.names[i] as string;
-        values[1] = rows.roles[i] as string;
-        values[2] = rows.entities[i] as string;
-        values[3] = rows.scores[i] as number;
-        for (let col = 0, at = i * width; col < width; col++, at++) {
-          const code = rows.status[at] as number;
-          if (code < 0) continue;
-          const day = rows.day[at] as number;
-          if (code === EXEMPT_CODE) {
-            let t = exemptTo.get(day);
-            if (t === undefined) {
-              t =
-                day === NULL_INT
-                  ? STATUS_LABELS.exempt
-                  : `${STATUS_LABELS.exempt} to ${formatDate(dayNumberToIso(day), options.dateFormat)}`;
-              exemptTo.set(day, t);
-            }
-            values[col + 4] = { v: t, s: textStyle(code) };
-          } else if (code === MISSING_CODE)
-            values[col + 4] = { v: STATUS_LABELS.missing, s: textStyle(code) };
-          else if (day === NULL_INT) values[col + 4] = { v: 'No expiry', s: textStyle(code) };
-          else values[col + 4] = { v: excelDay(day), s: dateStyle(code) };
-        }
-        xlsx.addRow(values);
+    let written = 0;
+    for (const { rows, i } of shown) {
+      const values: XlsxValue[] = new Array(width + 4).fill(null);
+      values[0] = rows.names[i] as string;
+      values[1] = rows.roles[i] as string;
+      values[2] = rows.entities[i] as string;
+      values[3] = rows.scores[i] as number;
+      for (let col = 0, at = i * width; col < width; col++, at++) {
+        const code = rows.status[at] as number;
+        if (code < 0) continue;
+        const day = rows.day[at] as number;
+        if (code === EXEMPT_CODE) {
+          let t = exemptTo.get(day);
+          if (t === undefined) {
+            t =
+              day === NULL_INT
+                ? STATUS_LABELS.exempt
+                : `${STATUS_LABELS.exempt} to ${formatDate(dayNumberToIso(day), options.dateFormat)}`;
+            exemptTo.set(day, t);
+          }
+          values[col + 4] = { v: t, s: textStyle(code) };
+        } else if (code === MISSING_CODE) values[col + 4] = { v: STATUS_LABELS.missing, s: textStyle(code) };
+        else if (day === NULL_INT) values[col + 4] = { v: 'No expiry', s: textStyle(code) };
+        else values[col + 4] = { v: excelDay(day), s: dateStyle(code) };
       }
-      // Let the stream drain before the next block (backpressure: memory stays flat).
-      await xlsx.drained();
+      // Let the stream drain now and then (backpressure: the sheet XML does not pile up in memory).
+      if (!xlsx.addRow(values) || ++written % 500 === 0) await xlsx.drained();
+      if (signal?.aborted) break;
     }
     xlsx.finish();
   })().catch((error) => xlsx.fail(error instanceof Error ? error : new Error(String(error))));
   return xlsx.output;
 }
 
+const peopleCount = (n: number) => `${n} ${n === 1 ? 'person' : 'people'}`;
+
 /** How a matrix PDF is titled: the scope's real name, when it was made, and the one date format. */
 export interface MatrixPdfOptions {
+  /** The page's search, "Show" filter and sort (issue 33 §5); absent: everyone, by name. */
+  view?: MatrixView;
   /** "Compliance matrix" (or the inspection pack's heading). */
   title: string;
   /** The home or organisation the matrix covers. */
@@ -330,6 +400,9 @@ export async function matrixPdf(
 ): Promise<Readable> {
   const colours = await coloursOf(ctx, plan);
   const courses = await exportCourses(ctx, plan);
+  const view = options.view ?? DEFAULT_MATRIX_VIEW;
+  const shown = await viewedRows(ctx, plan, courses, view, signal);
+  const filters = `Filters: ${filterLine(plan, view, colours)}`;
   const doc = useUnicodeFonts(
     new PDFDocument({
       size: 'A3',
@@ -377,7 +450,7 @@ export async function matrixPdf(
   for (let i = 0; i < Math.max(1, courses.length); i += perChunk) chunks.push(courses.slice(i, i + perChunk));
   const available = PAGE_W - MARGIN * 2 - FIXED_W;
   const cellW = Math.min(MAX_CELL_W, available / perChunk);
-  const rowPages = Math.max(1, Math.ceil(plan.total / PDF_USERS_PER_PAGE));
+  const rowPages = Math.max(1, Math.ceil(shown.length / PDF_USERS_PER_PAGE));
   const totalPages = rowPages * chunks.length;
   const generated = formatDateTime(options.generatedAt, options.dateFormat);
   const homeHeader = colours.entityAltName;
@@ -424,7 +497,7 @@ export async function matrixPdf(
     pageNo++;
     put(`${options.title} · ${options.scopeName}`, MARGIN, MARGIN - 4, 14, BOLD);
     put(
-      `Generated ${generated} · ${plan.total} ${plan.total === 1 ? 'person' : 'people'} · ${courses.length} courses` +
+      `Generated ${generated} · ${peopleCount(shown.length)} · ${courses.length} courses` +
         (chunks.length > 1
           ? ` (this page: ${chunkIndex * perChunk + 1}–${chunkIndex * perChunk + (chunks[chunkIndex]?.length ?? 0)})`
           : ''),
@@ -434,6 +507,8 @@ export async function matrixPdf(
       REGULAR,
       '#374151',
     );
+    // Which filters, search and sort made this file, in the organisation's words (issue 33 §5).
+    put(fitText(filters, 8, PAGE_W - MARGIN * 2), MARGIN, MARGIN + 44, 8, REGULAR, '#111827');
     // The legend: a swatch (with the expired bar) and the words of each status.
     let x = MARGIN;
     const ly = MARGIN + 30;
@@ -487,8 +562,8 @@ export async function matrixPdf(
 
   (async () => {
     /** Rows waiting for their page: a page holds PDF_USERS_PER_PAGE users and may span two blocks. */
-    let pending: { rows: ExportRows; i: number }[] = [];
-    const flush = (pageRows: { rows: ExportRows; i: number }[]) => {
+    let pending: ExportRow[] = [];
+    const flush = (pageRows: ExportRow[]) => {
       // Each row's name, role and home fitted once for all the page-widths it is repeated on.
       const fixedText = pageRows.map(({ rows, i }) => [
         fitText(rows.names[i] as string, TEXT_SIZE, FIXED.name - 6),
@@ -570,15 +645,15 @@ export async function matrixPdf(
         text.flush();
       });
     };
-    for await (const rows of exportBlocks(ctx, plan, courses, signal)) {
-      for (let i = 0; i < rows.count; i++) pending.push({ rows, i });
-      while (pending.length >= PDF_USERS_PER_PAGE) {
-        flush(pending.slice(0, PDF_USERS_PER_PAGE));
-        pending = pending.slice(PDF_USERS_PER_PAGE);
-        // pdfkit pushes without backpressure: wait while its unread output is large (memory stays flat).
-        while (doc.readableLength > 1 << 20 && !signal?.aborted)
-          await new Promise((resolve) => setTimeout(resolve, 2));
-      }
+    for (const row of shown) {
+      pending.push(row);
+      if (pending.length < PDF_USERS_PER_PAGE) continue;
+      flush(pending);
+      pending = [];
+      if (signal?.aborted) break;
+      // pdfkit pushes without backpressure: wait while its unread output is large (memory stays flat).
+      while (doc.readableLength > 1 << 20 && !signal?.aborted)
+        await new Promise((resolve) => setTimeout(resolve, 2));
     }
     if (pending.length || pageNo === 0) flush(pending);
     doc.end();

@@ -11,6 +11,7 @@ import {
   MatrixPerm,
   type MatrixResponse,
   type MatrixUser,
+  MatrixView,
   type ReportPreset,
   reportFileName,
   type UsersWire,
@@ -125,11 +126,16 @@ export async function matrixScopeName(ctx: Ctx, filters: MatrixFilters): Promise
   return actor.actingAs?.name ?? actor.primaryEntity.name;
 }
 
+/**
+ * The matrix as a file. `view` (the page's search, "Show" filter and sort) picks and orders its people with the
+ * page's own function (contracts matrixViewRows), and the file's header names every filter (issue 33 §5).
+ */
 export async function matrixFile(
   ctx: Ctx,
   filters: MatrixFilters,
   format: 'pdf' | 'xlsx',
   signal?: AbortSignal,
+  view?: MatrixView,
 ): Promise<MatrixFile> {
   const plan = await planMatrix(ctx, filters, permissionsFor(format));
   const actor = actorOf(ctx);
@@ -139,6 +145,7 @@ export async function matrixFile(
     scopeName: await matrixScopeName(ctx, filters),
     generatedAt: ctx.clock(),
     dateFormat: await dateFormatOfScope(ctx),
+    view,
   };
   const body =
     format === 'xlsx'
@@ -148,7 +155,12 @@ export async function matrixFile(
 }
 
 /** emailFormat: checks now (permissions, scope, filters), then a job renders and e-mails the file to the caller. */
-export async function requestEmailedMatrix(ctx: Ctx, filters: MatrixFilters, format: 'pdf' | 'xlsx') {
+export async function requestEmailedMatrix(
+  ctx: Ctx,
+  filters: MatrixFilters,
+  format: 'pdf' | 'xlsx',
+  view?: MatrixView,
+) {
   await planMatrix(ctx, filters, permissionsFor(format));
   const actor = actorOf(ctx);
   // The user follows it on /tasks-in-progress: the task commits with the job (issue 18).
@@ -158,6 +170,7 @@ export async function requestEmailedMatrix(ctx: Ctx, filters: MatrixFilters, for
       acting_as: actor.actingAs?.slug ?? null,
       filters,
       format,
+      view: view ?? null,
     });
     await startTask(trx, {
       userId: actor.userId,
@@ -173,10 +186,12 @@ export function parseReportRequest(body: {
   directFormat?: 'json' | 'file';
   format?: 'pdf' | 'xlsx';
   emailFormat?: 'pdf' | 'xlsx';
+  view?: unknown;
 }) {
   if (!body.emailFormat && body.directFormat === 'file' && !body.format)
     throw invalidField('format', 'Choose pdf or xlsx.');
-  return { filters: parseFilters(body) };
+  const view = body.view === undefined ? undefined : MatrixView.parse(body.view);
+  return { filters: parseFilters(body), view };
 }
 
 type EmailedMatrixPayload = {
@@ -184,6 +199,8 @@ type EmailedMatrixPayload = {
   acting_as: string | null;
   filters: MatrixFilters;
   format: 'pdf' | 'xlsx';
+  /** The page's search, "Show" filter and sort; null (or absent, a job queued before issue 33): everyone. */
+  view?: MatrixView | null;
 };
 
 async function sendEmailedMatrix(ctx: JobContext, payload: EmailedMatrixPayload) {
@@ -196,7 +213,13 @@ async function emailMatrix(ctx: JobContext, payload: EmailedMatrixPayload, track
   const base: Ctx = { ...ctx, actor, ip: null, userAgent: null, memo: new Map(), clock: () => ctx.now };
   try {
     if (payload.acting_as) actor.actingAs = await resolveActingAs(base, payload.acting_as, actor);
-    const file = await matrixFile(base, payload.filters, payload.format);
+    const file = await matrixFile(
+      base,
+      payload.filters,
+      payload.format,
+      undefined,
+      payload.view ?? undefined,
+    );
     const chunks: Buffer[] = [];
     for await (const chunk of file.body) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
     await ctx.mailer.send({

@@ -81,9 +81,11 @@ describe('POST /api/reports/matrix', () => {
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load(res.rawPayload as never);
     const ws = wb.worksheets[0]!;
-    expect(ws.getRow(1).getCell(3).value).toBe(DEFAULT_WHITELABEL.entityAltName);
-    expect(ws.getRow(1).getCell(5).value).toBe('Fire safety');
-    const row = ws.getRows(2, ws.rowCount - 1)!.find((r) => r.getCell(1).value === 'Ann Learner')!;
+    // Three title rows (title, filters, generated: issue 33 §5), then the column headers.
+    expect(ws.getRow(4).getCell(1).value).toBe('User');
+    expect(ws.getRow(4).getCell(3).value).toBe(DEFAULT_WHITELABEL.entityAltName);
+    expect(ws.getRow(4).getCell(5).value).toBe('Fire safety');
+    const row = ws.getRows(5, ws.rowCount - 4)!.find((r) => r.getCell(1).value === 'Ann Learner')!;
     // The expiry as a date (exceljs reads a date-formatted serial back as a Date), DD/MM/YYYY.
     const expiry = row.getCell(5);
     expect(expiry.value).toBeInstanceOf(Date);
@@ -93,7 +95,7 @@ describe('POST /api/reports/matrix', () => {
     const fill = (c: ExcelJS.Cell) => (c.fill as ExcelJS.FillPattern | undefined)?.fgColor?.argb;
     expect(fill(expiry)).toBe('FF48BB78');
     // issue 10 §4: the exemption says Exempt (no date: it never ends), scores 100, and has a fill of its own.
-    const exemptRow = ws.getRows(2, ws.rowCount - 1)!.find((r) => r.getCell(1).value === 'Eve Exempt')!;
+    const exemptRow = ws.getRows(5, ws.rowCount - 4)!.find((r) => r.getCell(1).value === 'Eve Exempt')!;
     expect(exemptRow.getCell(5).value).toBe('Exempt');
     expect(exemptRow.getCell(4).value).toBe(100);
     expect(fill(exemptRow.getCell(5))).toBe('FF93C5FD');

@@ -16,9 +16,10 @@ export async function matrixRoutes(app: App) {
     '/reports/matrix',
     { config: { readOnly: true }, schema: { tags: ['reports'], body: MatrixReportBody } },
     async (r, reply) => {
-      const { filters } = parseReportRequest(r.body);
+      // view: the page's search, "Show" filter and sort, which the file follows (issue 33 §5).
+      const { filters, view } = parseReportRequest(r.body);
       if (r.body.emailFormat) {
-        await requestEmailedMatrix(r.ctx, filters, r.body.emailFormat);
+        await requestEmailedMatrix(r.ctx, filters, r.body.emailFormat, view);
         return reply.status(202).send(done(MatrixMessages.emailQueued));
       }
       if (r.body.directFormat === 'file' && r.body.format) {
@@ -27,7 +28,7 @@ export async function matrixRoutes(app: App) {
         reply.raw.on('close', () => {
           if (!reply.raw.writableFinished) abort.abort();
         });
-        const file = await matrixFile(r.ctx, filters, r.body.format, abort.signal);
+        const file = await matrixFile(r.ctx, filters, r.body.format, abort.signal, view);
         return reply
           .header('content-type', file.contentType)
           .header('content-disposition', `attachment; filename="${file.filename}"`)

@@ -48,6 +48,8 @@ export interface XlsxSheetOptions {
   cellStyles?: XlsxCellStyle[];
   /** The number format of `date` styles, e.g. 'dd/mm/yyyy' (excelDateFormat). */
   dateFormatCode?: string;
+  /** Rows of text above the column headers (a title block: the first bold), e.g. what the export covers. */
+  titleRows?: string[][];
   /** Small sheets after the first (a legend): rows of text, the first bold. */
   extraSheets?: { name: string; rows: string[][]; widths?: number[] }[];
 }
@@ -199,6 +201,9 @@ export class XlsxStreamWriter {
     this.sheet.write(
       `${HEAD}<worksheet xmlns="${MAIN}" xmlns:r="${REL}"><sheetViews><sheetView workbookViewId="0">${pane}</sheetView></sheetViews><sheetFormatPr defaultRowHeight="15"/><cols>${cols}</cols><sheetData>`,
     );
+    (o.titleRows ?? []).forEach((row, i) => {
+      this.addRow(row, i === 0);
+    });
     this.addRow(
       o.columns.map((c) => c.header),
       true,

@@ -32,6 +32,7 @@ import {
 import { emailCompliance, genericReport } from './generic-service';
 import { registerReportRenderers } from './jobs';
 import { certificateReport, resultsFile, resultsReport, roleReport, staffFile } from './lists-service';
+import { roleFile } from './role-export';
 
 /** spec 2 §7 "Reports" (HTTP only; rules, permissions and scope live in the services). */
 
@@ -79,8 +80,14 @@ export async function reportRoutes(app: App) {
     async (r, reply) => sendFile(reply, await complianceFile(r.ctx, r.query, r.params.format)),
   );
 
-  app.post('/reports/role', { config: READ_ONLY, schema: { tags, body: RoleReportBody } }, async (r) =>
-    ok(await roleReport(r.ctx, r.body)),
+  // format (ours, issue 33 §5): the same rows as an XLSX or PDF file.
+  app.post(
+    '/reports/role',
+    { config: READ_ONLY, schema: { tags, body: RoleReportBody } },
+    async (r, reply) => {
+      if (r.body.format) return sendFile(reply, await roleFile(r.ctx, r.body, r.body.format));
+      return ok(await roleReport(r.ctx, r.body));
+    },
   );
 
   app.post(

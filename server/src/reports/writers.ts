@@ -18,6 +18,8 @@ export interface Column {
 }
 export interface Sheet {
   name: string;
+  /** Lines above the column headers (the first bold): what the sheet covers, which filters, when made. */
+  title?: string[];
   columns: Column[];
   rows: AsyncIterable<Cell[][]> | Iterable<Cell[][]>;
 }
@@ -36,14 +38,30 @@ export function writeXlsx(sheets: Sheet[], meta: { creator: string }): Readable 
     });
     wb.creator = meta.creator;
     for (const sheet of sheets) {
-      const ws = wb.addWorksheet(sheet.name.slice(0, 31), { views: [{ state: 'frozen', ySplit: 1 }] });
-      ws.columns = sheet.columns.map((c, i) => ({
-        header: spreadsheetText(c.header),
-        key: `c${i}`,
-        width: c.width,
-      }));
-      ws.getRow(1).font = { bold: true };
-      ws.getRow(1).commit();
+      const title = sheet.title ?? [];
+      const ws = wb.addWorksheet(sheet.name.slice(0, 31), {
+        views: [{ state: 'frozen', ySplit: title.length + 1 }],
+      });
+      if (title.length) {
+        // The title lines first, then the column headers as a bold row of their own.
+        ws.columns = sheet.columns.map((c, i) => ({ key: `c${i}`, width: c.width }));
+        title.forEach((line, i) => {
+          const row = ws.addRow([spreadsheetText(line)]);
+          if (i === 0) row.font = { bold: true };
+          row.commit();
+        });
+        const header = ws.addRow(sheet.columns.map((c) => spreadsheetText(c.header)));
+        header.font = { bold: true };
+        header.commit();
+      } else {
+        ws.columns = sheet.columns.map((c, i) => ({
+          header: spreadsheetText(c.header),
+          key: `c${i}`,
+          width: c.width,
+        }));
+        ws.getRow(1).font = { bold: true };
+        ws.getRow(1).commit();
+      }
       // Text cells that could read as formulas are quoted (spreadsheet-text.ts).
       for await (const batch of sheet.rows)
         for (const row of batch) ws.addRow(row.map(spreadsheetCell)).commit();

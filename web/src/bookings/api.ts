@@ -5,6 +5,7 @@ import {
   type DelegatesQuery,
   type DelegateView,
   type Paged,
+  type TrainerOption,
   type TrainingOrderView,
   type TrainingProviderSettings,
   type TrainingSessionsQuery,
@@ -172,13 +173,20 @@ export async function searchFace2face(search: string): Promise<PickItem[]> {
   return res.data.data.map((c) => ({ id: c.id, label: c.title, hint: c.course?.title ?? '' }));
 }
 
-/** Trainers the caller may see (GET /users?is_trainer=1). */
+/**
+ * Trainers a session may name (GET /training-sessions/trainers, issue 33 §3): the organisation's own and those of
+ * the training companies it books with (their company shown as the hint).
+ */
 export async function searchTrainers(search: string): Promise<PickItem[]> {
-  const res = await api.get<Paged<UserSummary>>('/users', {
-    params: params({ is_trainer: 1, deep: true, search, per_page: 20 }),
+  const res = await api.get<Paged<TrainerOption>>('/training-sessions/trainers', {
+    params: params({ search, per_page: 20 }),
     skipAuthHandling: true,
   });
-  return res.data.data.map((u) => ({ id: u.id, label: u.name, hint: u.primary_entity?.name ?? '' }));
+  return res.data.data.map((t) => ({
+    id: t.id,
+    label: t.name,
+    hint: t.provider ? `${t.entity.name} (training provider)` : t.entity.name,
+  }));
 }
 
 /** People in the caller's scope, to add as delegates or name on an order. */

@@ -223,12 +223,13 @@ export default function MatrixPage() {
     ? `${active.row}:${active.col}`
     : `${rowItems[0]?.index ?? -1}:${colItems[0]?.index ?? -1}`;
   const tooLarge = error && (error.status === 500 || error.status === 504);
-  const body = { ...filters, directFormat: 'file' };
+  // Exports follow the screen (issue 33 §5): the same filters, plus the search, "Show" filter and sort (view).
+  const body = { ...filters, view, directFormat: 'file' };
   const filtering = view.search.trim() !== '' || view.status !== 'all';
 
   const emailMe = async (format: 'pdf' | 'xlsx') => {
     try {
-      await api.post('/reports/matrix', { ...filters, emailFormat: format });
+      await api.post('/reports/matrix', { ...filters, view, emailFormat: format });
       taskStarted(); // the header's count of tasks in progress
       notifySuccess(MatrixMessages.emailQueued);
     } catch {

@@ -2,14 +2,21 @@ import {
   CELL_STATUS_LABELS,
   type CellsWire,
   cellCountsAsCompliant,
+  DEFAULT_MATRIX_VIEW,
   dayNumberToIso,
   EXEMPT_CELL_COLOUR,
   formatDate,
+  MATRIX_SORTS,
+  MATRIX_STATUS_FILTERS,
   MATRIX_STATUSES,
   type MatrixCourse,
   type MatrixEntity,
   type MatrixRole,
+  type MatrixSort,
   type MatrixStatus,
+  type MatrixStatusFilter,
+  type MatrixView,
+  matrixViewRows,
   type UsersWire,
 } from '@cc/contracts';
 
@@ -189,72 +196,30 @@ export const LEGEND: { status: MatrixStatus | 'blank'; label: string; meaning: s
   { status: 'blank', label: 'Blank', meaning: 'not required for their role' },
 ];
 
-// --- The rows the page shows: search (person), status filter and sort, over the streamed grid.
+// --- The rows the page shows: search (person), status filter and sort, over the streamed grid. The view is defined
+// once in the contracts (matrix-view.ts): the XLSX and PDF exports apply the same function to the rows they write.
 
-export const MATRIX_SORTS = [
-  { value: 'name', label: 'Name (A to Z)' },
-  { value: 'name_desc', label: 'Name (Z to A)' },
-  { value: 'score_asc', label: 'Score (lowest first)' },
-  { value: 'score_desc', label: 'Score (highest first)' },
-] as const;
-export type MatrixSort = (typeof MATRIX_SORTS)[number]['value'];
+export {
+  DEFAULT_MATRIX_VIEW as DEFAULT_VIEW,
+  MATRIX_SORTS,
+  MATRIX_STATUS_FILTERS,
+  type MatrixSort,
+  type MatrixStatusFilter,
+  type MatrixView,
+};
 
-const bit = (s: MatrixStatus) => 1 << MATRIX_STATUSES.indexOf(s);
-/** The status filter: which users (by the statuses of their required cells) the grid shows. */
-export const MATRIX_STATUS_FILTERS = [
-  { value: 'all', label: 'Everyone', test: (_: number) => true },
-  {
-    value: 'gaps',
-    label: 'Expired or missing only',
-    test: (b: number) => (b & (bit('expired') | bit('missing'))) !== 0,
-  },
-  { value: 'expiring', label: 'Expiring soon', test: (b: number) => (b & bit('expiring')) !== 0 },
-  { value: 'expired', label: 'Expired', test: (b: number) => (b & bit('expired')) !== 0 },
-  { value: 'missing', label: 'Missing', test: (b: number) => (b & bit('missing')) !== 0 },
-  { value: 'exempt', label: 'Exempt', test: (b: number) => (b & bit('exempt')) !== 0 },
-  {
-    value: 'complete',
-    label: 'Fully in date',
-    test: (b: number) => (b & (bit('expired') | bit('missing'))) === 0,
-  },
-] as const;
-export type MatrixStatusFilter = (typeof MATRIX_STATUS_FILTERS)[number]['value'];
-
-export interface MatrixView {
-  search: string;
-  sort: MatrixSort;
-  status: MatrixStatusFilter;
-}
-export const DEFAULT_VIEW: MatrixView = { search: '', sort: 'name', status: 'all' };
-
-const collator = new Intl.Collator('en-GB', { sensitivity: 'base', numeric: true });
-
-/**
- * The grid rows (indexes into grid.users) in the order the page shows them: the users whose name contains the
- * search (any case) and whose required cells match the status filter, sorted by name or score (ties by name).
- * O(n log n) over the loaded users only; the page recomputes it once per animation frame while blocks stream in.
- */
+/** The grid rows (indexes into grid.users) in the order the page shows them (contracts matrixViewRows). */
 export function viewRows(grid: MatrixGrid, view: MatrixView): Int32Array {
-  const needle = view.search.trim().toLocaleLowerCase();
-  const test = MATRIX_STATUS_FILTERS.find((f) => f.value === view.status)?.test ?? (() => true);
-  const rows: number[] = [];
   const users = grid.users;
-  for (let i = 0; i < users.length; i++) {
-    if (needle && !(users[i]?.name ?? '').toLocaleLowerCase().includes(needle)) continue;
-    if (!test(grid.statusBits[i] ?? 0)) continue;
-    rows.push(i);
-  }
-  const byName = (a: number, b: number) =>
-    collator.compare(users[a]?.name ?? '', users[b]?.name ?? '') || a - b;
-  if (view.sort === 'name') rows.sort(byName);
-  else if (view.sort === 'name_desc') rows.sort((a, b) => byName(b, a));
-  else {
-    const scores = new Int16Array(users.length);
-    for (const r of rows) scores[r] = grid.score(r);
-    const dir = view.sort === 'score_asc' ? 1 : -1;
-    rows.sort((a, b) => dir * ((scores[a] as number) - (scores[b] as number)) || byName(a, b));
-  }
-  return Int32Array.from(rows);
+  return matrixViewRows(
+    {
+      count: users.length,
+      name: (i) => users[i]?.name ?? '',
+      statusBits: (i) => grid.statusBits[i] ?? 0,
+      score: (i) => grid.score(i),
+    },
+    view,
+  );
 }
 
 const channel = (v: number) => {

@@ -71,16 +71,27 @@ export function useComplianceQuery(): ComplianceQuery {
   };
 }
 
-/** Export buttons (16 PDF / 17 XLSX) with spec 2 §8's failure message. */
-export function ExportButtons({ query }: { query: ComplianceQuery }) {
+/**
+ * Export buttons (16 PDF / 17 XLSX) with spec 2 §8's failure message: the compliance report's files, or another
+ * compliance-style report's (`exporter`, e.g. the role report's) over the same query.
+ */
+export function ExportButtons({
+  query,
+  exporter = exportCompliance,
+  name = 'compliance',
+}: {
+  query: ComplianceQuery;
+  exporter?: (q: ComplianceQuery, format: 'pdf' | 'xlsx') => ReturnType<typeof exportCompliance>;
+  name?: string;
+}) {
   const canPdf = usePermission([ReportsPerm.compliancePdf]);
   const canXlsx = usePermission([ReportsPerm.complianceExcel]);
   const [busy, setBusy] = useState<'pdf' | 'xlsx' | null>(null);
   const run = async (format: 'pdf' | 'xlsx') => {
     setBusy(format);
     await download(
-      () => exportCompliance(query, format),
-      `compliance.${format}`,
+      () => exporter(query, format),
+      `${name}.${format}`,
       ReportMessages.exportFailed,
       () => notifyError(null, ReportMessages.emptyExport),
     );

@@ -1,7 +1,7 @@
 import { ComplianceFilters } from '../compliance/filters';
 import { Card, DataTable, EmptyState, PageHeader } from '../ui';
-import { useRoleReport } from './api';
-import { useComplianceQuery } from './ComplianceReportPage';
+import { exportRoles, useRoleReport } from './api';
+import { ExportButtons, useComplianceQuery } from './ComplianceReportPage';
 import { ScoreBar } from './charts';
 import { ReportMessages } from './messages';
 
@@ -15,6 +15,11 @@ export default function RoleReportPage() {
         title="Role report"
         description="Compliance of each job role across your organisations."
         breadcrumbs={[{ label: 'Reports' }, { label: 'Roles' }]}
+        actions={
+          <div className="flex flex-wrap gap-2">
+            <ExportButtons query={query} exporter={exportRoles} name="roles" />
+          </div>
+        }
       />
       <Card>
         <ComplianceFilters show={['newStarters', 'complianceType']} />

@@ -86,6 +86,10 @@ export const download = (
 export const exportCompliance = (q: ComplianceQuery, format: 'pdf' | 'xlsx') =>
   api.get<Blob>(`/reports/compliance/export/${format}`, { params: complianceParams(q) });
 
+/** The role report as a file (issue 33 §5): POST /reports/role with the page's filters and `format`. */
+export const exportRoles = (q: ComplianceQuery, format: 'pdf' | 'xlsx') =>
+  api.post<Blob>('/reports/role', { ...q, format });
+
 /** A drill-down: 202 while computing (polled every DRILL_DOWN_POLL_MS, spec 2 §4), then 200 with the rows. */
 export type Drill<T> = { ready: false } | { ready: true; rows: T[] };
 function useDrill<T>(key: unknown[], path: string | null, params: Params) {

@@ -52,10 +52,17 @@ export const FILE_ANSWERS: Record<string, FileAnswer> = {
       [PDF]:
         'directFormat "file", format "pdf": the matrix as a landscape PDF, one page per block of courses.',
       [XLSX]:
-        'directFormat "file", format "xlsx": one row per person, one column per course, expiry dates as dates.',
+        'directFormat "file", format "xlsx": one row per person, one column per course, expiry dates as dates. `view` (search, status, sort) picks and orders the people as the page does; the filters are named above the table.',
     },
     alsoJson:
       'directFormat "json" (the default): the matrix as JSON; emailFormat: 202, the file is e-mailed.',
+  },
+  'POST /api/reports/role': {
+    files: {
+      [PDF]: 'format "pdf": the role report as PDF, its filters named in the header.',
+      [XLSX]: 'format "xlsx": one row per role, its filters named above the table.',
+    },
+    alsoJson: 'without format: the rows as JSON.',
   },
   'GET /api/reports/compliance/export/{format}': {
     files: { [PDF]: 'The compliance report as PDF.', [XLSX]: 'The compliance report as a workbook.' },

@@ -1,0 +1,155 @@
+import { z } from 'zod';
+import { CELL_STATUSES, type CellStatus } from './course-status';
+import type { NEW_STARTERS_FILTERS, PRESET_COMPLIANCE_TYPES } from './presets';
+
+/**
+ * The matrix "view" (issue 33 §5): the person search, the "Show" status filter and the sort the matrix page applies
+ * to its rows. It is defined ONCE here: the page runs matrixViewRows over the streamed grid, and the XLSX / PDF
+ * exports run the same function over the rows they write, so an export holds exactly the people on the screen,
+ * in the screen's order. POST /reports/matrix takes it as `view` beside the matrix filters (ours: the spec names
+ * only directFormat, format and emailFormat).
+ */
+
+export const MATRIX_SORTS = [
+  { value: 'name', label: 'Name (A to Z)' },
+  { value: 'name_desc', label: 'Name (Z to A)' },
+  { value: 'score_asc', label: 'Score (lowest first)' },
+  { value: 'score_desc', label: 'Score (highest first)' },
+] as const;
+export type MatrixSort = (typeof MATRIX_SORTS)[number]['value'];
+
+/** Bit of a status in a person's status bits: 1 << its wire code (its index in CELL_STATUSES). */
+export const matrixStatusBit = (s: CellStatus) => 1 << CELL_STATUSES.indexOf(s);
+const bit = matrixStatusBit;
+
+/** The "Show" filter: which people (by the statuses of their REQUIRED cells) the matrix lists. */
+export const MATRIX_STATUS_FILTERS = [
+  { value: 'all', label: 'Everyone', test: (_: number) => true },
+  {
+    value: 'gaps',
+    label: 'Expired or missing only',
+    test: (b: number) => (b & (bit('expired') | bit('missing'))) !== 0,
+  },
+  { value: 'expiring', label: 'Expiring soon', test: (b: number) => (b & bit('expiring')) !== 0 },
+  { value: 'expired', label: 'Expired', test: (b: number) => (b & bit('expired')) !== 0 },
+  { value: 'missing', label: 'Missing', test: (b: number) => (b & bit('missing')) !== 0 },
+  { value: 'exempt', label: 'Exempt', test: (b: number) => (b & bit('exempt')) !== 0 },
+  {
+    value: 'complete',
+    label: 'Fully in date',
+    test: (b: number) => (b & (bit('expired') | bit('missing'))) === 0,
+  },
+] as const;
+export type MatrixStatusFilter = (typeof MATRIX_STATUS_FILTERS)[number]['value'];
+
+const sortValues = MATRIX_SORTS.map((s) => s.value) as [MatrixSort, ...MatrixSort[]];
+const statusValues = MATRIX_STATUS_FILTERS.map((s) => s.value) as [
+  MatrixStatusFilter,
+  ...MatrixStatusFilter[],
+];
+
+export const MatrixView = z.object({
+  search: z.string().max(200).default(''),
+  status: z.enum(statusValues).default('all'),
+  sort: z.enum(sortValues).default('name'),
+});
+export type MatrixView = z.infer<typeof MatrixView>;
+export const DEFAULT_MATRIX_VIEW: MatrixView = { search: '', sort: 'name', status: 'all' };
+
+/** What matrixViewRows reads of row i: the person's name, status bits (required cells) and score. */
+export interface MatrixViewSource {
+  count: number;
+  name(i: number): string;
+  statusBits(i: number): number;
+  score(i: number): number;
+}
+
+const collator = new Intl.Collator('en-GB', { sensitivity: 'base', numeric: true });
+
+/**
+ * The rows (indexes 0..count-1, in load order: user id) a view shows, in its order: the people whose name contains
+ * the search (any case) and whose required cells match the status filter, sorted by name or score (ties by name,
+ * then load order). O(n log n).
+ */
+export function matrixViewRows(src: MatrixViewSource, view: MatrixView): Int32Array {
+  const needle = view.search.trim().toLocaleLowerCase();
+  const test = MATRIX_STATUS_FILTERS.find((f) => f.value === view.status)?.test ?? (() => true);
+  const rows: number[] = [];
+  const names: string[] = new Array(src.count);
+  for (let i = 0; i < src.count; i++) {
+    const name = src.name(i);
+    names[i] = name;
+    if (needle && !name.toLocaleLowerCase().includes(needle)) continue;
+    if (!test(src.statusBits(i))) continue;
+    rows.push(i);
+  }
+  const byName = (a: number, b: number) => collator.compare(names[a] ?? '', names[b] ?? '') || a - b;
+  if (view.sort === 'name') rows.sort(byName);
+  else if (view.sort === 'name_desc') rows.sort((a, b) => byName(b, a));
+  else {
+    const scores = new Int16Array(src.count);
+    for (const r of rows) scores[r] = src.score(r);
+    const dir = view.sort === 'score_asc' ? 1 : -1;
+    rows.sort((a, b) => dir * ((scores[a] as number) - (scores[b] as number)) || byName(a, b));
+  }
+  return Int32Array.from(rows);
+}
+
+/** The organisation's words an export's header uses (white-label labels). */
+export interface MatrixFilterWords {
+  /** White-label entityAltName ("Home"). */
+  entityAltName: string;
+  /** White-label primaryComplianceAltName / secondaryComplianceAltName ("Mandatory" / "Required"). */
+  primary: string;
+  secondary: string;
+}
+
+const NEW_STARTER_WORDS: Record<(typeof NEW_STARTERS_FILTERS)[number], string> = {
+  include_new_starters: 'included',
+  exclude_new_starters: 'excluded',
+  new_starters_only: 'only new starters',
+};
+
+/** The compliance filters every compliance-style report shares (its type and new starters), in the page's words. */
+export function describeComplianceFilters(
+  filters: {
+    compliance_type: (typeof PRESET_COMPLIANCE_TYPES)[number];
+    new_starters_filter: (typeof NEW_STARTERS_FILTERS)[number];
+  },
+  words: Pick<MatrixFilterWords, 'primary' | 'secondary'>,
+): { type: string; newStarters: string } {
+  const type =
+    filters.compliance_type === 'all'
+      ? `${words.primary} and ${words.secondary}`
+      : filters.compliance_type === 'primary'
+        ? words.primary
+        : words.secondary;
+  return {
+    type: `Compliance type: ${type}`,
+    newStarters: `New starters: ${NEW_STARTER_WORDS[filters.new_starters_filter]}`,
+  };
+}
+
+/**
+ * The filters, search and sort behind a matrix, in the words of the page's controls, one phrase each:
+ * "Compliance type: Mandatory", "Home: Oakfield House", "New starters: included", "Show: Exempt",
+ * "Search: “ann”", "Sort by: Name (A to Z)". Exports print them in their header.
+ */
+export function describeMatrixView(
+  filters: {
+    compliance_type: (typeof PRESET_COMPLIANCE_TYPES)[number];
+    new_starters_filter: (typeof NEW_STARTERS_FILTERS)[number];
+  },
+  view: MatrixView,
+  words: MatrixFilterWords,
+  scope: { entityNames: string[] } = { entityNames: [] },
+): string[] {
+  const common = describeComplianceFilters(filters, words);
+  const out = [common.type];
+  out.push(`${words.entityAltName}: ${scope.entityNames.length ? scope.entityNames.join(', ') : 'All'}`);
+  out.push(common.newStarters);
+  out.push(`Show: ${MATRIX_STATUS_FILTERS.find((f) => f.value === view.status)?.label ?? 'Everyone'}`);
+  if (view.search.trim()) out.push(`Search: “${view.search.trim()}”`);
+  out.push(`Sort by: ${MATRIX_SORTS.find((s) => s.value === view.sort)?.label ?? MATRIX_SORTS[0].label}`);
+  return out;
+}
