@@ -5,7 +5,7 @@ import { apiGet, BASE, checkPage, launch, NARROW, newPage, signIn, toast } from 
 /**
  * Entity content screens (issue 4): /entities/{slug}/courses (entity courses and content, updateMultiple),
  * /entities/{slug}/course-categories and /entities/{slug}/certificate-branding, on the demo organisation
- * (server/src/db/demo/catalogue.ts makes three catalogue courses available to Meadowbrook, one switched off).
+ * (server/src/demo/catalogue.ts makes three catalogue courses available to Meadowbrook, one switched off).
  */
 // A 1×1 PNG: the certificate logo must be a PNG or JPEG (the PDF prints it).
 const PNG = Buffer.from(
