@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../test/test-database';
 import { type Connection, connect } from '../db/connect';
@@ -22,7 +22,7 @@ beforeAll(async () => {
     conn = await connect({ dataDir: null });
   }
   await migrateTo(conn.db, '041_offline_refusals');
-});
+}, 300_000); // every migration from an empty database: minutes on PGlite on a busy machine
 afterAll(async () => {
   await conn?.close();
   await database?.drop();
@@ -103,7 +103,11 @@ describe('042_care_certificate_criteria on an existing database', () => {
     expect(after2025.find((c) => c.code === '9.4e')?.outcome_title).toBeNull();
 
     // Idempotent: once more changes nothing.
-    await syncBuiltInVersion(conn.db, data2015 as StandardsData, shipped2015 as StandardsData);
+    await syncBuiltInVersion(
+      conn.db as unknown as Kysely<unknown>,
+      data2015 as StandardsData,
+      shipped2015 as StandardsData,
+    );
     expect(await criteria('2015')).toEqual(after2015);
   });
 
