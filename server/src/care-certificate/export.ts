@@ -1,9 +1,4 @@
-import {
-  type CareCertificateReportRow,
-  NMDS_LABELS,
-  reportFileName,
-  type StandardStatus,
-} from '@cc/contracts';
+import { type CareCertificateReportRow, NMDS_LABELS, reportFileName } from '@cc/contracts';
 import { entityScope } from '../entities/scope';
 import { actorOf, type Ctx } from '../http/context';
 import type { ReportFile } from '../reports/compliance-export';
@@ -26,14 +21,6 @@ import { withoutJit } from './report-details';
  * words. The title and sheet use the organisation's white-label name for the certificate (certificateGroupMenuName).
  */
 export const EXPORT_BATCH = 500;
-
-/** The PDF's short codes of the standard statuses (explained under its title). */
-export const STANDARD_STATUS_CODES: Record<StandardStatus, string> = {
-  approved: 'A',
-  awaiting_approval: 'AA',
-  working_towards: 'W',
-  outstanding: 'O',
-};
 
 export async function careCertificateFile(
   ctx: Ctx,
@@ -73,28 +60,20 @@ export async function careCertificateFile(
     { header: 'Workforce data set', width: 20 },
     ...numbers.map((n) => ({ header: `Standard ${n}`, width: 13 })),
   ];
-  // A landscape page holds 16 standards only as short codes (a legend under the title says what they mean).
-  const pdf = format === 'pdf';
-  const pdfColumns: Column[] = [
-    ...columns.slice(0, 9),
-    ...numbers.map((n) => ({ header: `S${n}`, width: 3.2 })),
-  ];
+  async function* reportBatches(): AsyncIterable<CareCertificateReportRow[]> {
+    for (let i = 0; i < people.length; i += EXPORT_BATCH)
+      yield await withoutJit(ctx, (c: Ctx) => reportRows(c, f, people.slice(i, i + EXPORT_BATCH)));
+  }
+  const statusOf = (r: CareCertificateReportRow) => {
+    const c = r.certificate;
+    if (!c) return 'Not assigned';
+    if (c.status === 'complete') return c.historical ? 'Complete (historical)' : 'Complete';
+    return c.overdue ? 'In progress (overdue)' : 'In progress';
+  };
   async function* batches(): AsyncIterable<Cell[][]> {
-    for (let i = 0; i < people.length; i += EXPORT_BATCH) {
-      const rows: CareCertificateReportRow[] = await withoutJit(ctx, (c: Ctx) =>
-        reportRows(c, f, people.slice(i, i + EXPORT_BATCH)),
-      );
+    for await (const rows of reportBatches())
       yield rows.map((r): Cell[] => {
         const c = r.certificate;
-        const status = !c
-          ? 'Not assigned'
-          : c.status === 'complete'
-            ? c.historical
-              ? 'Complete (historical)'
-              : 'Complete'
-            : c.overdue
-              ? 'In progress (overdue)'
-              : 'In progress';
         return [
           r.user.name,
           r.user.entity.name,
@@ -103,16 +82,14 @@ export async function careCertificateFile(
           dmy(c?.started_on, dates),
           dmy(c?.expected_by, dates),
           dmy(c?.completed_on, dates),
-          status,
+          statusOf(r),
           NMDS_LABELS[r.nmds],
           ...numbers.map((n) => {
             const s = r.standards[String(n)];
-            if (!s) return '';
-            return pdf ? STANDARD_STATUS_CODES[s] : STANDARD_STATUS_WORDS[s];
+            return s ? STANDARD_STATUS_WORDS[s] : '';
           }),
         ];
       });
-    }
   }
   const filename = reportFileName('care-certificate', actor.name, now, format);
   const title = `${label} report`;
@@ -122,6 +99,38 @@ export async function careCertificateFile(
       contentType: XLSX_TYPE,
       stream: writeXlsx([{ name: label, columns, rows: batches() }], { creator: actor.name }),
     };
+  // The PDF (issue 32 §5): landscape A4 has no room for 9 facts and 16 statuses in words on one line, so it prints two
+  // tables in the same order: the people (every date whole in the organisation's format), then each person's
+  // standards under S1..S16 headings, statuses in words wrapped to two lines. No cell is left blank: what a person
+  // does not have says so. Each table repeats its header on every page (reports/writers.ts).
+  async function* peopleTable(): AsyncIterable<Cell[][]> {
+    for await (const rows of reportBatches())
+      yield rows.map((r): Cell[] => {
+        const c = r.certificate;
+        return [
+          r.user.name,
+          r.user.entity.name,
+          r.role || 'No role',
+          c?.version.code ?? 'None',
+          c ? dmy(c.started_on, dates) : 'Not assigned',
+          c ? dmy(c.expected_by, dates) || 'Not set' : 'Not assigned',
+          c ? dmy(c.completed_on, dates) || 'Not yet' : 'Not assigned',
+          statusOf(r),
+          NMDS_LABELS[r.nmds],
+        ];
+      });
+  }
+  async function* standardsTable(): AsyncIterable<Cell[][]> {
+    for await (const rows of reportBatches())
+      yield rows.map((r): Cell[] => [
+        r.user.name,
+        ...numbers.map((n) => {
+          if (!r.certificate) return 'Not assigned';
+          const s = r.standards[String(n)];
+          return s ? STANDARD_STATUS_WORDS[s] : 'Not in version';
+        }),
+      ]);
+  }
   return {
     filename,
     contentType: 'application/pdf',
@@ -129,14 +138,41 @@ export async function careCertificateFile(
       title,
       subtitle: [
         `Generated ${dmyTime(now, dates)} by ${actor.name}`,
-        `${people.length} ${people.length === 1 ? 'person' : 'people'}. Standards (S1, S2, …): ${Object.entries(
-          STANDARD_STATUS_CODES,
-        )
-          .map(([s, code]) => `${code} = ${STANDARD_STATUS_WORDS[s as StandardStatus]}`)
-          .join(', ')}.`,
+        `${people.length} ${people.length === 1 ? 'person' : 'people'}. Standards S1 to S${numbers.length ? numbers[numbers.length - 1] : 16}: ${Object.values(
+          STANDARD_STATUS_WORDS,
+        ).join(', ')}.`,
       ],
       author: actor.name,
-      tables: [{ columns: pdfColumns, rows: batches() }],
+      tables: [
+        {
+          heading: 'People',
+          columns: [
+            { header: 'Person', width: 24 },
+            { header: 'Organisation', width: 22 },
+            { header: 'Role', width: 16 },
+            { header: 'Version', width: 9 },
+            { header: 'Started', width: 12 },
+            { header: 'Expected by', width: 12 },
+            { header: 'Completed', width: 12 },
+            { header: 'Status', width: 18 },
+            { header: 'Workforce data set', width: 20 },
+          ],
+          rows: peopleTable(),
+          lines: 2, // "In progress or partially completed", long names and organisations stay whole
+        },
+        {
+          heading: 'Standards',
+          columns: [
+            { header: 'Person', width: 18 },
+            ...numbers.map((n) => ({ header: `S${n}`, width: 8.5 })),
+          ],
+          rows: standardsTable(),
+          // 16 columns of about 42 pt: "Outstanding" whole at 7 pt, "Awaiting approval" on two lines.
+          fontSize: 7,
+          lines: 2,
+          padding: 2,
+        },
+      ],
     }),
   };
 }

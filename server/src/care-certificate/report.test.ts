@@ -385,9 +385,41 @@ describe('GET /reports/care-certificate/export/{format}', () => {
     const text = await pdfText(res.rawPayload);
     expect(text).toContain('Induction Standards report');
     expect(text).toContain('3 people');
-    expect(text).toContain('A = Approved');
     for (const name of ['Ann', 'Bob', 'Eve']) expect(text).toContain(name);
     expect(text).not.toContain('Cat');
+    // Issue 32 §5: dates whole in the organisation's format, S1..S15 headings (2015 only here), no blank cell.
+    const flat = text.replace(/\s+/g, ' ');
+    expect(flat).toContain(
+      'Ann Report Home Carer 2015 05/01/2026 01/01/2026 Not yet In progress (overdue) In progress or partially completed',
+    );
+    expect(flat).not.toMatch(/\d{2}\/\d{2}\/\d{0,3}…/);
+    expect(flat).toContain(`Person ${Array.from({ length: 15 }, (_, i) => `S${i + 1}`).join(' ')} Ann`);
+    expect(flat).not.toContain('S16');
+    expect(flat).toContain(
+      `Ann Approved Awaiting approval Working towards ${'Outstanding '.repeat(11)}Outstanding Bob`,
+    );
+  });
+
+  it('writes every standard of every version in the PDF, and fills the cells a person has no status for', async () => {
+    await h.db.updateTable('entities').set({ date_format: 'YYYY-MM-DD' }).where('id', '=', org.id).execute();
+    try {
+      const res = await (await as('manager'))(
+        'GET',
+        `/api/reports/care-certificate/export/pdf?people=all&entities=${site.id}`,
+      );
+      expect(res.statusCode, res.body).toBe(200);
+      const flat = (await pdfText(res.rawPayload)).replace(/\s+/g, ' ');
+      expect(flat).toContain(`Person ${Array.from({ length: 16 }, (_, i) => `S${i + 1}`).join(' ')} Ann`);
+      expect(flat).toContain('Ann Report Home Carer 2015 2026-01-05 2026-01-01 Not yet');
+      // Ann's 2015 certificate has no Standard 16; Dan has no certificate.
+      expect(flat).toMatch(/Ann Approved Awaiting approval Working towards (Outstanding ){12}Not in version/);
+      expect(flat).toContain(
+        'Dan Report Home Carer None Not assigned Not assigned Not assigned Not assigned',
+      );
+      expect(flat).toContain(`Dan ${'Not assigned '.repeat(16)}`);
+    } finally {
+      await h.db.updateTable('entities').set({ date_format: null }).where('id', '=', org.id).execute();
+    }
   });
 
   it('answers 401, 422, 403 and 404', async () => {

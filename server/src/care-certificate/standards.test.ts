@@ -62,7 +62,7 @@ describe('versions', () => {
     const tree = await c('GET', `/api/care-certificate-versions/${await versionId(h.db, '2015')}`);
     expect(tree.json().data.standards).toHaveLength(15);
     expect(tree.json().data.standards[0].outcomes[0].criteria[0]).toMatchObject({ code: expect.any(String) });
-    expect(tree.json().data.criteria_count).toBe(175);
+    expect(tree.json().data.criteria_count).toBe(180);
     expect((await c('GET', '/api/care-certificate-versions/999999')).statusCode).toBe(404);
     expect((await c('GET', '/api/care-certificate-versions/x')).statusCode).toBe(422);
   });
@@ -78,7 +78,7 @@ describe('versions', () => {
     });
     expect(created.statusCode).toBe(201);
     const copy = created.json().data;
-    expect(copy).toMatchObject({ standards_count: 15, criteria_count: 175, is_default: false });
+    expect(copy).toMatchObject({ standards_count: 15, criteria_count: 180, is_default: false });
     const dup = await c('POST', '/api/care-certificate-versions', { code: copy.code, title: 'Again' });
     expect(dup.statusCode).toBe(422);
     expect(dup.json().errors).toEqual({ code: ['That code is already used.'] });

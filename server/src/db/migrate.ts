@@ -37,6 +37,7 @@ import * as m038 from './migrations/038_personal_access_tokens';
 import * as m039 from './migrations/039_offline_attempts';
 import * as m040 from './migrations/040_push_devices';
 import * as m041 from './migrations/041_offline_refusals';
+import * as m042 from './migrations/042_care_certificate_criteria';
 
 /** Ordered, forward-only. Add a file, import it here; never edit one that has shipped. */
 const migrations: Record<string, Migration> = {
@@ -76,6 +77,7 @@ const migrations: Record<string, Migration> = {
   '039_offline_attempts': m039,
   '040_push_devices': m040,
   '041_offline_refusals': m041,
+  '042_care_certificate_criteria': m042,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

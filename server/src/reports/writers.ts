@@ -78,6 +78,12 @@ export interface PdfTable {
   rows: AsyncIterable<Cell[][]> | Iterable<Cell[][]>;
   /** Fill colour of a row (e.g. a score band), by row. */
   rowColour?: (row: Cell[]) => string | null;
+  /** Text size of the header and cells (8 unless given). */
+  fontSize?: number;
+  /** Lines a cell may wrap to before its ellipsis (1 unless given): narrow columns of words stay whole. */
+  lines?: number;
+  /** Space between a cell's edge and its text, in points (3 unless given). */
+  padding?: number;
 }
 
 /** A landscape A4 document of a title, facts lines and tables, drawn as rows arrive (pdfkit flushes pages). */
@@ -98,31 +104,50 @@ export function writePdf(
   const left = 36;
   const usable = pdf.page.width - 72;
   const bottom = () => pdf.page.height - 48;
-  const rowHeight = 16;
+  /** A table's line metrics: one line of 8 pt is the 16 pt row every report had; more lines grow the row. */
+  const metrics = (table: PdfTable) => {
+    const fontSize = table.fontSize ?? 8;
+    const lines = table.lines ?? 1;
+    const pad = table.padding ?? 3;
+    const lineHeight = fontSize * 1.2;
+    return {
+      fontSize,
+      lines,
+      pad,
+      rowHeight: lines === 1 ? 2 * fontSize : Math.ceil(lines * lineHeight + 6),
+    };
+  };
+  type Metrics = ReturnType<typeof metrics>;
 
-  /** One line of a table at pdf.y: each text cut to its column with an ellipsis. */
-  const drawCells = (texts: string[], widths: number[], y: number, weight: FontWeight) => {
+  /** One row of a table at pdf.y: each text wrapped to its column's lines, then cut with an ellipsis. */
+  const drawCells = (texts: string[], widths: number[], y: number, weight: FontWeight, m: Metrics) => {
     let x = left;
     texts.forEach((text, i) => {
-      pdf.font(fontFor(text, weight)).text(text, x + 3, y + 2, {
-        width: widths[i] - 6,
-        height: rowHeight,
-        ellipsis: true,
-        lineBreak: false,
-      });
+      pdf
+        .font(fontFor(text, weight))
+        .fontSize(m.fontSize)
+        .text(text, x + m.pad, y + 2, {
+          width: widths[i] - 2 * m.pad,
+          height: m.lines === 1 ? m.rowHeight : m.rowHeight - 3,
+          ellipsis: true,
+          lineBreak: m.lines > 1,
+        });
       x += widths[i];
     });
-    pdf.y = y + rowHeight;
+    pdf.y = y + m.rowHeight;
   };
-  const drawHeader = (columns: Column[], widths: number[]) => {
+  /** The header row: one line (headers are short), repeated at the top of every page the table runs onto. */
+  const drawHeader = (columns: Column[], widths: number[], table: Metrics) => {
+    const m = { ...table, lines: 1, rowHeight: 2 * table.fontSize };
     const y = pdf.y;
-    pdf.rect(left, y - 2, usable, rowHeight).fill('#e5e7eb');
-    pdf.fillColor('#111827').fontSize(8);
+    pdf.rect(left, y - 2, usable, m.rowHeight).fill('#e5e7eb');
+    pdf.fillColor('#111827');
     drawCells(
       columns.map((c) => c.header),
       widths,
       y,
       'bold',
+      m,
     );
   };
 
@@ -134,30 +159,32 @@ export function writePdf(
     for (const table of doc.tables) {
       const total = table.columns.reduce((s, c) => s + c.width, 0);
       const widths = table.columns.map((c) => (c.width / total) * usable);
-      if (pdf.y > bottom() - 3 * rowHeight) pdf.addPage();
+      const m = metrics(table);
+      if (pdf.y > bottom() - 3 * m.rowHeight) pdf.addPage();
       if (table.heading) {
         pdf.moveDown(0.5);
         pdf.fillColor('#111827').font(fontFor(table.heading, 'bold')).fontSize(11).text(table.heading, left);
         pdf.moveDown(0.2);
       }
-      drawHeader(table.columns, widths);
+      drawHeader(table.columns, widths, m);
       let n = 0;
       for await (const batch of table.rows) {
         for (const row of batch) {
-          if (pdf.y + rowHeight > bottom()) {
+          if (pdf.y + m.rowHeight > bottom()) {
             pdf.addPage();
             pdf.y = 36;
-            drawHeader(table.columns, widths);
+            drawHeader(table.columns, widths, m);
           }
           const y = pdf.y;
           const fill = table.rowColour?.(row) ?? (n % 2 === 1 ? '#f9fafb' : null);
-          if (fill) pdf.rect(left, y - 2, usable, rowHeight).fill(fill);
-          pdf.fillColor('#111827').fontSize(8);
+          if (fill) pdf.rect(left, y - 2, usable, m.rowHeight).fill(fill);
+          pdf.fillColor('#111827');
           drawCells(
             row.map((cell) => (cell === null ? '' : String(cell))),
             widths,
             y,
             'regular',
+            m,
           );
           n += 1;
         }

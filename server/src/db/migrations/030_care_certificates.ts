@@ -1,13 +1,15 @@
 import { type Kysely, sql } from 'kysely';
 // Imported, not read from disk: the bundle (scripts/bundle-server.mjs) carries the data, whatever its own path.
-import standards2015 from '../../care-certificate/standards/2015.json';
-import standards2025 from '../../care-certificate/standards/2025.json';
+// The data as this migration shipped it, frozen (030-data/): later corrections of the standards come in later
+// migrations (042_care_certificate_criteria) from care-certificate/standards/, so this one seeds the same on every run.
+import standards2015 from './030-data/2015.json';
+import standards2025 from './030-data/2025.json';
 
 /**
  * 030_care_certificates (issue 16 "The Care Certificate"; contracts care-certificate.ts).
  *
  * - care_certificate_versions → _standards → _outcomes → _criteria: the standards as versioned data, seeded here
- *   from care-certificate/standards/{2015,2025}.json (see SOURCES.md there for what was checked) and edited by super
+ *   from 030-data/{2015,2025}.json (care-certificate/standards/SOURCES.md says what was checked) and edited by super
  *   admins afterwards. `standard_id` on a criterion is denormalised from its outcome for the per-standard queries.
  *   `requires_observation`: seeded true for criteria that begin "Demonstrate" (observed in the work setting).
  * - course_care_certificate_criteria: a course's passed results evidence these criteria (automatic evidence).
