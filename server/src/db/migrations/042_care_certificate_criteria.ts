@@ -1,7 +1,8 @@
 import { type Kysely, sql } from 'kysely';
-// Imported, not read from disk (the bundle carries the data). The current standards, and the data 030 seeded.
-import current2015 from '../../care-certificate/standards/2015.json';
-import current2025 from '../../care-certificate/standards/2025.json';
+// Imported, not read from disk (the bundle carries the data). Frozen copies: the standards as of this migration
+// (care-certificate/standards/ on the day it was written) and the data 030 seeded; a later edit there is a new migration.
+import current2015 from './042-data/2015.json';
+import current2025 from './042-data/2025.json';
 import shipped2015 from './030-data/2015.json';
 import shipped2025 from './030-data/2025.json';
 
