@@ -3,15 +3,9 @@ import { sql, type Transaction } from 'kysely';
 import { verifyPassword } from './auth/passwords';
 import { issueUserToken } from './auth/user-tokens';
 import type { Db } from './db/connect';
-import {
-  DEMO_LOGINS,
-  DEMO_PASSWORD,
-  insertCareRoles,
-  insertEntity,
-  insertStarterTypes,
-} from './demo/seed';
 import { lockKeys } from './db/locks';
 import type { Database } from './db/schema';
+import { DEMO_LOGINS, DEMO_PASSWORD, insertCareRoles, insertEntity, insertStarterTypes } from './demo/seed';
 import { uniqueEntitySlug } from './entities/slugs';
 import { resetUrl } from './mail/templates';
 

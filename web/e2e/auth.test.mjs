@@ -66,7 +66,11 @@ describe('sign in and out (web session)', () => {
     await page.waitForURL(/\/login/);
     assert.equal(await page.evaluate(() => localStorage.getItem('authUser')), null);
     const me = await page.evaluate(
-      async () => await fetch('/api/auth/user').then(async (r) => (await r.text(), r.status)),
+      async () =>
+        await fetch('/api/auth/user').then(async (r) => {
+          await r.text();
+          return r.status;
+        }),
     );
     assert.equal(me, 401, 'the server session is gone too');
     await page.goto(`${BASE}/entities`);

@@ -86,7 +86,10 @@ describe('learning: author, take, certify', () => {
     const structure = await page.evaluate(
       async (id) =>
         await fetch(`/api/attempts/${id}/structure`, { headers: { Accept: 'application/json' } }).then(
-          async (r) => (await r.text(), r.status),
+          async (r) => {
+            await r.text();
+            return r.status;
+          },
         ),
       attemptId,
     );

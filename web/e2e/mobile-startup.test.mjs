@@ -78,9 +78,10 @@ describe('mobile start-up with the secure token', () => {
     assert.equal(await stored(page, 'authUser'), null);
     const status = await page.evaluate(
       async (t) =>
-        await fetch('/api/auth/user', { headers: { Authorization: `Bearer ${t}` } }).then(
-          async (r) => (await r.text(), r.status),
-        ),
+        await fetch('/api/auth/user', { headers: { Authorization: `Bearer ${t}` } }).then(async (r) => {
+          await r.text();
+          return r.status;
+        }),
       token,
     );
     assert.equal(status, 401, 'the server revoked the token');
@@ -168,9 +169,10 @@ describe('shared tablet', () => {
     // The manager was not logged out by the switch: their token still works.
     const status = await page.evaluate(
       async (t) =>
-        await fetch('/api/auth/user', { headers: { Authorization: `Bearer ${t}` } }).then(
-          async (r) => (await r.text(), r.status),
-        ),
+        await fetch('/api/auth/user', { headers: { Authorization: `Bearer ${t}` } }).then(async (r) => {
+          await r.text();
+          return r.status;
+        }),
       managerToken,
     );
     assert.equal(status, 200);

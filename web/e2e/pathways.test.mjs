@@ -117,7 +117,10 @@ async function completeCourse(page, f, t) {
   const structure = await page.evaluate(
     async (id) =>
       await fetch(`/api/attempts/${id}/structure`, { headers: { Accept: 'application/json' } }).then(
-        async (r) => (await r.text(), r.status),
+        async (r) => {
+          await r.text();
+          return r.status;
+        },
       ),
     attemptId,
   );

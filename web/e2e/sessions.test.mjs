@@ -74,9 +74,10 @@ const statusWithToken = async (token) =>
 const statusIn = (page) =>
   page.evaluate(
     async () =>
-      await fetch('/api/auth/user', { headers: { Accept: 'application/json' } }).then(
-        async (r) => (await r.text(), r.status),
-      ),
+      await fetch('/api/auth/user', { headers: { Accept: 'application/json' } }).then(async (r) => {
+        await r.text();
+        return r.status;
+      }),
   );
 
 describe('sessions and devices', () => {

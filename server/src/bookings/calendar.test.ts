@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDelegate, buildSession, setDelegateStatus } from '../../test/calendar-factories';
 import { buildEntity, buildUser, clientFor } from '../../test/factories';
 import { createHarness, type Harness } from '../../test/harness';
-import { registerAllJobs } from '../register-jobs';
 import { runDueJobs } from '../jobs/queue';
+import { registerAllJobs } from '../register-jobs';
 import { BOOKING_INVITE } from './calendar-jobs';
 import { type DelegateEvent, delegateChanged, type SessionEvent, sessionChanged } from './effects';
 

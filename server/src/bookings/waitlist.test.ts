@@ -2,8 +2,8 @@ import { BookingsMessages } from '@cc/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUser } from '../../test/factories';
 import { createHarness, type Harness } from '../../test/harness';
-import { registerAllJobs } from '../register-jobs';
 import { registeredJobNames, runDueJobs } from '../jobs/queue';
+import { registerAllJobs } from '../register-jobs';
 import {
   type BookingWorld,
   bookingWorld,

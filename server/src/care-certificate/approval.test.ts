@@ -4,8 +4,8 @@ import { clientFor } from '../../test/factories';
 import { createHarness, type Harness } from '../../test/harness';
 import { pdfText } from '../../test/pdf-text';
 import { londonDate } from '../bookings/session-service';
-import { registerAllJobs } from '../register-jobs';
 import { runDueJobs } from '../jobs/queue';
+import { registerAllJobs } from '../register-jobs';
 import {
   buildCertificate,
   buildObservation,

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientFor } from '../../test/factories';
 import { createHarness, type Harness } from '../../test/harness';
-import { registerAllJobs } from '../register-jobs';
 import { runDueJobs } from '../jobs/queue';
+import { registerAllJobs } from '../register-jobs';
 import {
   buildCertificate,
   buildObservation,

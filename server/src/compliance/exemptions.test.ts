@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCourse } from '../../test/content-factories';
 import { buildEntity, buildRole, buildUser, clientFor } from '../../test/factories';
 import { createHarness, type Harness } from '../../test/harness';
-import { registerAllJobs } from '../register-jobs';
 import { runDueJobs } from '../jobs/queue';
+import { registerAllJobs } from '../register-jobs';
 
 /**
  * An exemption says why and may end (issue 28 item 6): the one-click exemption (PATCH

@@ -4,6 +4,7 @@ import { hashPassword } from '../auth/passwords';
 import { seedBookingsDemo } from '../bookings/demo';
 import { seedCareCertificateDemo } from '../care-certificate/demo';
 import { seedComplianceDemo } from '../compliance/demo-seed';
+import type { Db } from '../db/connect';
 import { type DemoStorage, seedDocumentsDemo } from '../documents/demo';
 import { seedHelpDemo } from '../help/demo';
 import { seedMessagingDemo } from '../messaging/demo';
@@ -13,7 +14,6 @@ import { seedPresetsDemo } from '../presets/demo';
 import { backfillComplianceHistoryIn } from '../reports/jobs';
 import { seedResultsDemo } from '../results/demo';
 import { seedTagsDemo } from '../tags/demo';
-import type { Db } from '../db/connect';
 import { seedCatalogue } from './catalogue';
 import { FIRST_NAMES, LAST_NAMES } from './names';
 

@@ -4,8 +4,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { crashOnce, removeCrashes } from '../../test/crash';
 import { buildEntity, buildRole, buildUser, clientFor } from '../../test/factories';
 import { createHarness, type Harness } from '../../test/harness';
-import { registerAllJobs } from '../register-jobs';
 import { runDueJobs } from '../jobs/queue';
+import { registerAllJobs } from '../register-jobs';
 import { MESSAGE_MAIL } from './jobs';
 import { MessagingErrors, sendMessageOnBehalf } from './service';
 

@@ -4,9 +4,9 @@ import { bearer, buildEntity, buildRole, buildUser } from '../../test/factories'
 import { createHarness, type Harness } from '../../test/harness';
 import { buildCourse, buildPassedResult } from '../../test/learning-factories';
 import type { Deps } from '../http/context';
-import { registerAllJobs } from '../register-jobs';
 import { runDueJobs } from '../jobs/queue';
 import type { Mailer } from '../mail/mailer';
+import { registerAllJobs } from '../register-jobs';
 import { DELIVERY_ATTEMPTS } from './jobs';
 import { isoWeek } from './messages';
 import { quietHoursEnd } from './quiet-hours';

@@ -4,9 +4,9 @@ import { buildEntity, buildRole, buildUser } from '../../test/factories';
 import { createHarness, type Harness } from '../../test/harness';
 import { buildCourse, buildPassedResult } from '../../test/learning-factories';
 import { describeRaces, parallel } from '../../test/parallel';
-import { registerAllJobs } from '../register-jobs';
 import type { JobRow } from '../jobs/queries';
 import type { JobContext } from '../jobs/queue';
+import { registerAllJobs } from '../register-jobs';
 import { DELIVER_NOTIFICATION, SEND_REMINDERS, sendReminders } from './jobs';
 
 /**

@@ -4,8 +4,8 @@ import { buildEntity, buildRole, buildUser, clientFor } from '../../test/factori
 import { createHarness, type Harness } from '../../test/harness';
 import { buildCourse, buildPassedResult } from '../../test/learning-factories';
 import { pdfText } from '../../test/pdf-text';
-import { registerAllJobs } from '../register-jobs';
 import { runDueJobs } from '../jobs/queue';
+import { registerAllJobs } from '../register-jobs';
 
 /**
  * Matrix presets end to end (spec 2 §3 "Report preset": report_type certificate or matrix; issue 10 §5): a saved

@@ -4,9 +4,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { crashOnce, removeCrashes } from '../../test/crash';
 import { buildEntity, buildUser, clientFor } from '../../test/factories';
 import { createHarness, type Harness } from '../../test/harness';
-import { registerAllJobs } from '../register-jobs';
 import { completeJob } from '../jobs/queries';
 import { type JobContext, runDueJobs } from '../jobs/queue';
+import { registerAllJobs } from '../register-jobs';
 import {
   type ReportRenderer,
   registerReportRenderer,

@@ -4,9 +4,9 @@ import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { bearer, buildEntity, buildUser, clientFor } from '../../test/factories';
 import { createHarness, type Harness } from '../../test/harness';
-import { registerAllJobs } from '../register-jobs';
 import { findJob } from '../jobs/queries';
 import { runDueJobs } from '../jobs/queue';
+import { registerAllJobs } from '../register-jobs';
 import {
   type ReportRenderer,
   registerReportRenderer,

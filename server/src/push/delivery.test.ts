@@ -6,9 +6,9 @@ import { buildCourse, buildPassedResult } from '../../test/learning-factories';
 import { type PushReceivers, startPushReceivers } from '../../test/push-receivers';
 import type { PushSettings } from '../config';
 import type { Deps } from '../http/context';
-import { registerAllJobs } from '../register-jobs';
 import { runDueJobs } from '../jobs/queue';
 import { sendMessageOnBehalf } from '../messaging/service';
+import { registerAllJobs } from '../register-jobs';
 
 /**
  * Reminders and messages by push (issue 19), through the real job queue, against local FCM and APNs stand-ins

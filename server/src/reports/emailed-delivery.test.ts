@@ -3,8 +3,8 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { crashOnce, removeCrashes } from '../../test/crash';
 import { buildEntity, buildUser, clientFor } from '../../test/factories';
 import { createHarness, type Harness } from '../../test/harness';
-import { registerAllJobs } from '../register-jobs';
 import { runDueJobs } from '../jobs/queue';
+import { registerAllJobs } from '../register-jobs';
 
 /**
  * An e-mailed compliance report (POST /reports/compliance with emailFormat) is one job: its mail and "job done"

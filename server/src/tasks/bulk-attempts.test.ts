@@ -4,8 +4,8 @@ import { bearer, buildEntity, buildUser, clientFor } from '../../test/factories'
 import { createHarness, type Harness } from '../../test/harness';
 import { buildContent, buildPassedResult } from '../../test/learning-factories';
 import { parallel } from '../../test/parallel';
-import { registerAllJobs } from '../register-jobs';
 import { runDueJobs } from '../jobs/queue';
+import { registerAllJobs } from '../register-jobs';
 
 /** POST /attempts/bulk (issue 18, permission 111): scope, skipped ids, idempotence, progress through the task. */
 let h: Harness;

@@ -2,8 +2,8 @@ import { TaskMessages } from '@cc/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, buildUser, clientFor } from '../../test/factories';
 import { createHarness, type Harness } from '../../test/harness';
-import { registerAllJobs } from '../register-jobs';
 import { enqueue, PermanentJobError, registerJob, runDueJobs } from '../jobs/queue';
+import { registerAllJobs } from '../register-jobs';
 import { finishTask, linkTaskJob, startTask, TASK_FAILED_GENERIC, trackJobTask } from './service';
 
 /** Tasks in progress (issue 18): the routes, and a task's lifecycle through a real job of the durable queue. */

@@ -1,10 +1,10 @@
 import { type Kysely, sql } from 'kysely';
+import shipped2015 from './030-data/2015.json';
+import shipped2025 from './030-data/2025.json';
 // Imported, not read from disk (the bundle carries the data). Frozen copies: the standards as of this migration
 // (care-certificate/standards/ on the day it was written) and the data 030 seeded; a later edit there is a new migration.
 import current2015 from './042-data/2015.json';
 import current2025 from './042-data/2025.json';
-import shipped2015 from './030-data/2015.json';
-import shipped2025 from './030-data/2025.json';
 
 /**
  * 042_care_certificate_criteria (issue 32 §1 "The Care Certificate can be completed"): the built-in versions ('2015'
