@@ -106,9 +106,10 @@ describe('POST /report with report_type matrix', () => {
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load(xlsx.rawPayload as never);
     const ws = wb.worksheets[0]!;
-    const header = (ws.getRow(1).values as unknown[]).slice(1);
+    // Three title rows (what it covers, its filters, when) sit above the header row (issue 33 §5).
+    const header = (ws.getRow(4).values as unknown[]).slice(1);
     expect(header).toEqual(expect.arrayContaining(['Fire safety', 'Food hygiene']));
-    const names = ws.getRows(2, ws.rowCount - 1)!.map((r) => r.getCell(1).value);
+    const names = ws.getRows(5, ws.rowCount - 4)!.map((r) => r.getCell(1).value);
     expect(names).toEqual(expect.arrayContaining(['Ann Learner', 'Bob Learner']));
 
     const pdf = await as('POST', '/api/report', { report_type: 'matrix', format: 'PDF' });
@@ -200,11 +201,11 @@ describe('a scheduled matrix preset', () => {
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load(attachment.content as never);
     const ws = wb.worksheets[0]!;
-    const rows = ws.getRows(2, ws.rowCount - 1) ?? [];
+    const rows = ws.getRows(5, ws.rowCount - 4) ?? [];
     const byName = new Map(rows.map((r) => [String(r.getCell(1).value), r]));
     expect([...byName.keys()]).toEqual(expect.arrayContaining(['Ann Learner', 'Bob Learner']));
     // Only expired and missing cells are filled in: Ann's in-date fire cell is left out by the preset.
-    const col = (title: string) => (ws.getRow(1).values as unknown[]).indexOf(title);
+    const col = (title: string) => (ws.getRow(4).values as unknown[]).indexOf(title);
     expect(byName.get('Ann Learner')?.getCell(col('Fire safety')).value ?? null).toBeNull();
     // An expired cell is its expiry date (a real date, in the past) on the status fill; the Legend sheet names it.
     const expired = byName.get('Ann Learner')?.getCell(col('Food hygiene'));
