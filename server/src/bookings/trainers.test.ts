@@ -37,18 +37,7 @@ beforeAll(async () => {
     name: 'Jo North',
   });
   await buildUser(h.db, { entityId: provider.id, name: 'Jordan Office' }); // not a trainer
-  const content = await buildContent(h.db, { entityId: provider.id, type: 'face2face', published: true });
-  const external = await insertSession(h, {
-    entityId: provider.id,
-    contentId: content.id,
-    courseId: content.course_id,
-  });
-  const learner = await h.db
-    .selectFrom('users')
-    .select(['id', 'primary_entity_id'])
-    .where('id', '=', w.learner.id)
-    .executeTakeFirstOrThrow();
-  await placeDelegate(h, external.id, learner);
+  await bookOnSessionOf(provider.id, w.learner.id);
   // A training company nobody in the group books with, and an unrelated care organisation's trainer.
   const unbooked = await buildEntity(h.db, { level: 'A', isTrainingCompany: true });
   unbookedTrainer = await buildUser(h.db, {
@@ -62,24 +51,25 @@ beforeAll(async () => {
     name: 'Jordan Outsider',
   });
   // The outsider's organisation books with the unbooked company: that relationship is not the group's.
-  const unbookedContent = await buildContent(h.db, {
-    entityId: unbooked.id,
-    type: 'face2face',
-    published: true,
-  });
-  const theirs = await insertSession(h, {
-    entityId: unbooked.id,
-    contentId: unbookedContent.id,
-    courseId: unbookedContent.course_id,
-  });
-  const outsiderRow = await h.db
-    .selectFrom('users')
-    .select(['id', 'primary_entity_id'])
-    .where('id', '=', w.outsider.id)
-    .executeTakeFirstOrThrow();
-  await placeDelegate(h, theirs.id, outsiderRow);
+  await bookOnSessionOf(unbooked.id, w.outsider.id);
   admin = await buildUser(h.db, { entityId: w.site.id, superAdmin: true });
 });
+/** A face-to-face session of `providerId` with `userId` booked on it: the provider is one their organisation books with. */
+async function bookOnSessionOf(providerId: number, userId: number): Promise<void> {
+  const content = await buildContent(h.db, { entityId: providerId, type: 'face2face', published: true });
+  const session = await insertSession(h, {
+    entityId: providerId,
+    contentId: content.id,
+    courseId: content.course_id,
+  });
+  const delegate = await h.db
+    .selectFrom('users')
+    .select(['id', 'primary_entity_id'])
+    .where('id', '=', userId)
+    .executeTakeFirstOrThrow();
+  await placeDelegate(h, session.id, delegate);
+}
+
 afterAll(async () => h?.close());
 
 async function trainers(userId: number, search = '') {
