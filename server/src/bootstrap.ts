@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { sql } from 'kysely';
+import { usePasswordHashing } from './auth/passwords';
 import { backupFiles, registerNightlyBackup } from './backup/nightly';
 import { type CacheBus, createLocalBus, createPgBus } from './cluster/cache-bus';
 import { wireProcessCaches } from './cluster/process-caches';
@@ -27,6 +28,7 @@ export async function openDeps(
 ): Promise<
   Deps & { database: { where: string; note?: string; session: DatabaseSession }; close(): Promise<void> }
 > {
+  usePasswordHashing(config.passwordHashing);
   const connection = await connect({
     databaseUrl: config.databaseUrl,
     dataDir: opts.inMemory ? null : config.dataDir,

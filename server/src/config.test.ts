@@ -320,3 +320,12 @@ describe('the server process', () => {
     expect(run.stdout).toBe('');
   }, 60_000);
 });
+
+describe('PASSWORD_HASHING (issue 27: the suites hash at the smallest cost)', () => {
+  it('is standard unless set, and fast is refused in production', () => {
+    expect(loadConfig({}).passwordHashing).toBe('standard');
+    expect(loadConfig({ PASSWORD_HASHING: 'fast' }).passwordHashing).toBe('fast');
+    expect(() => loadConfig({ NODE_ENV: 'production', PASSWORD_HASHING: 'fast' })).toThrow(ConfigError);
+    expect(loadConfig({ NODE_ENV: 'production' }).passwordHashing).toBe('standard');
+  });
+});

@@ -135,6 +135,12 @@ const Env = z.object({
   SESSION_ABSOLUTE_LIFETIME_HOURS: wholeNumber(1, 24 * 366).default(12),
   /** A device (bearer) token ends this long after it was issued; the device signs in again. */
   TOKEN_LIFETIME_DAYS: wholeNumber(1, 3660).default(30),
+  /**
+   * `fast`: argon2id at its smallest cost, for the test suites only (each standard hash is about 0.2 CPU-seconds, and
+   * the suites sign in thousands of times); refused in production. Hashes record their own cost, so either kind
+   * verifies under the other.
+   */
+  PASSWORD_HASHING: z.enum(['standard', 'fast']).default('standard'),
   /** Unset: the demo on a developer's machine, never in production (issue 29 §2: its passwords are published). */
   SEED_DEMO: z.enum(['true', 'false']).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -304,6 +310,7 @@ const EXPECTED: Record<EnvName, string> = {
   S3_FORCE_PATH_STYLE: 'must be true or false',
   S3_ACCESS_KEY_ID: 'must be set together with S3_SECRET_ACCESS_KEY',
   S3_SECRET_ACCESS_KEY: 'must be set together with S3_ACCESS_KEY_ID',
+  PASSWORD_HASHING: 'must be standard or fast, and standard in production (fast is for the test suites)',
   WEBHOOKS_ALLOW_PRIVATE:
     'must be true or false, and false in production (it lets webhooks reach private networks)',
   S3_PREFIX: 'must be a folder path inside the bucket such as carecompliance/production',
@@ -393,6 +400,8 @@ export interface Config {
   sessionLifetimeMinutes: number;
   sessionAbsoluteLifetimeHours: number;
   tokenLifetimeDays: number;
+  /** The cost of new password hashes (auth/passwords.ts): `fast` only in the test suites, never in production. */
+  passwordHashing: 'standard' | 'fast';
   /** The demo organisation on an empty database; in production only when SEED_DEMO=true says so. */
   seedDemo: boolean;
   logLevel: string;
@@ -597,6 +606,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
   // SSRF: the test and development escape hatch must not reach a production server.
   if (webhooksAllowPrivate && env.NODE_ENV === 'production')
     throw new ConfigError(['WEBHOOKS_ALLOW_PRIVATE']);
+  if (env.PASSWORD_HASHING === 'fast' && env.NODE_ENV === 'production')
+    throw new ConfigError(['PASSWORD_HASHING']);
   return {
     env: env.NODE_ENV,
     port,
@@ -623,6 +634,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     sessionLifetimeMinutes: env.SESSION_LIFETIME_MINUTES,
     sessionAbsoluteLifetimeHours: env.SESSION_ABSOLUTE_LIFETIME_HOURS,
     tokenLifetimeDays: env.TOKEN_LIFETIME_DAYS,
+    passwordHashing: env.PASSWORD_HASHING,
     seedDemo: env.SEED_DEMO ? env.SEED_DEMO === 'true' : env.NODE_ENV !== 'production',
     logLevel: env.LOG_LEVEL,
     cookieSecure,

@@ -52,6 +52,8 @@ async function start(install: Install, env: Record<string, string> = {}): Promis
   const childEnv: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: 'production',
+    // The suite's fast password hashing (vitest.config.ts) is refused in production.
+    PASSWORD_HASHING: 'standard',
     PORT: String(port),
     HOST: '127.0.0.1',
     APP_URL: `http://127.0.0.1:${port}`,

@@ -179,6 +179,9 @@ async function runShard(shard, files) {
     OUTBOX_SHOW_LINKS: 'true',
     // The webhooks test registers a receiver on 127.0.0.1, which the SSRF guard refuses otherwise.
     WEBHOOKS_ALLOW_PRIVATE: 'true',
+    // argon2id at its smallest cost (server/src/auth/passwords.ts): every sign-in of the suite verifies a hash, about
+    // 0.2 CPU-seconds each at the standard cost.
+    PASSWORD_HASHING: 'fast',
   };
   delete env[SHARD_FILES];
   delete env[SERVER_BUNDLE];

@@ -75,6 +75,7 @@ beforeAll(async () => {
   proxyUrl = `http://127.0.0.1:${listenPort}`;
   const env = {
     NODE_ENV: 'production',
+    PASSWORD_HASHING: 'standard',
     DATABASE_URL: databaseUrl,
     DATA_DIR: filesDir,
     APP_URL: proxyUrl,

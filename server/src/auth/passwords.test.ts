@@ -1,0 +1,24 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { hashPassword, usePasswordHashing, verifyPassword } from './passwords';
+
+/**
+ * The standard cost is argon2id at 64 MiB, t=3, p=4 (OWASP ASVS); the suites run at the fast one (vitest.config.ts),
+ * and a hash of either cost verifies under the other, because a hash records its own.
+ */
+describe('password hashing', () => {
+  afterAll(() => usePasswordHashing('fast'));
+
+  it('hashes at argon2id 64 MiB, t=3, p=4 when standard, and verifies a hash of either cost', async () => {
+    usePasswordHashing('fast');
+    const fast = await hashPassword('Correct-Horse-9');
+    expect(fast).toMatch(/^\$argon2id\$v=19\$m=1024,p=1,t=1\$/);
+    usePasswordHashing('standard');
+    const standard = await hashPassword('Correct-Horse-9');
+    expect(standard).toMatch(/^\$argon2id\$v=19\$m=65536,p=4,t=3\$/);
+    expect(await verifyPassword(fast, 'Correct-Horse-9')).toBe(true);
+    usePasswordHashing('fast');
+    expect(await verifyPassword(standard, 'Correct-Horse-9')).toBe(true);
+    expect(await verifyPassword(standard, 'Wrong-Horse-9')).toBe(false);
+    expect(await verifyPassword(null, 'Correct-Horse-9')).toBe(false);
+  });
+});
