@@ -939,7 +939,8 @@ const EXEMPT: Record<string, string> = {
   'GET /api/attempts/current-attempt': 'the caller only',
   'GET /api/notifications': "the caller's own notifications only (src/notifications/notifications.test.ts)",
   'POST /api/notifications/read-all': "the caller's own notifications only",
-  'GET /api/help-articles': 'global platform help, the same for every organisation (src/help/help.test.ts)',
+  'GET /api/help-articles':
+    'public: global platform help written by super admins, the same for every organisation and for signed-out people (src/help/help.test.ts)',
   'POST /api/help-articles': 'super admins only: global platform help (src/help/help.test.ts)',
   'PATCH /api/help-articles/:id': 'super admins only: global platform help (src/help/help.test.ts)',
   'DELETE /api/help-articles/:id': 'super admins only: global platform help (src/help/help.test.ts)',

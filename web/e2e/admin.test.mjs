@@ -63,6 +63,23 @@ describe('acting-as', () => {
     assert.deepEqual(errors, []);
     await context.close();
   });
+  it('a super admin viewing Meadowbrook opens Brightpath’s provider settings by their address: Viewing follows (issue 38 §3)', async () => {
+    const { page, context, errors } = await newPage(browser);
+    await signIn(page);
+    assert.equal(await page.getByTestId('acting-as').innerText(), 'Meadowbrook Care Group');
+    const address = `${BASE}/entities/brightpath-training/training-provider-settings`;
+    await page.goto(address);
+    await page.getByRole('button', { name: 'Save settings' }).waitFor();
+    await page.getByText('How Brightpath Training runs its sessions for other organisations.').waitFor();
+    await toast(page, 'Now viewing Brightpath Training.');
+    assert.equal(page.url(), address);
+    assert.equal(await page.getByTestId('acting-as').innerText(), 'Brightpath Training');
+    // Saving goes to Brightpath too, under the Viewing the page now shows.
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await toast(page, 'Settings updated.');
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
 });
 
 describe('users', () => {

@@ -4,7 +4,8 @@ import { ADMIN, BASE, checkPage, launch, login, MANAGER, NARROW, newPage, signIn
 
 /**
  * The help widget (issue 14) on the demo data: the manager opens Help on the matrix and sees the matrix article (not
- * the dashboard's), reads it, and sends a question to support; the super admin adds an article, sees it on its page
+ * the dashboard's), reads it, and sends a question to support; signed out, /login's Help shows its article and no
+ * Contact support (issue 38 §3); the super admin adds an article, sees it on its page
  * and deletes it again; the help desk's customer view signs a support agent in and shows a customer.
  */
 
@@ -58,6 +59,32 @@ describe('help widget', () => {
       await page.keyboard.press('Escape');
       await page.getByTestId('help-button').waitFor();
       assert.equal(await page.getByTestId('help-panel').count(), 0);
+      assert.deepEqual(errors, []);
+      await context.close();
+    });
+  }
+
+  for (const viewport of [undefined, NARROW]) {
+    const width = viewport?.width ?? 1280;
+    it(`signed out, /login's Help shows its articles and no Contact support (${width} px)`, async () => {
+      const { page, context, errors } = await newPage(browser, viewport);
+      await page.goto(`${BASE}/login`);
+      await page.getByRole('button', { name: 'Sign in' }).waitFor();
+      const panel = await openHelp(page);
+      const forPage = panel.getByRole('list', { name: 'Help for this page' });
+      await forPage.getByRole('button', { name: 'Signing in and keeping your account safe' }).waitFor();
+      assert.equal(await forPage.getByRole('button', { name: 'Reading the compliance matrix' }).count(), 0);
+      assert.equal(await panel.getByRole('button', { name: 'Contact support' }).count(), 0);
+      await checkPage(page, 'help-signed-out');
+      await forPage.getByRole('button', { name: 'Signing in and keeping your account safe' }).click();
+      const article = page.getByRole('dialog', { name: 'Signing in and keeping your account safe' });
+      await article.getByRole('heading', { name: 'Sessions and devices' }).waitFor();
+      assert.equal(await article.getByRole('button', { name: 'Contact support' }).count(), 0);
+      await page.keyboard.press('Escape');
+      // The error pages have it too.
+      await page.goto(`${BASE}/404?resource=page`);
+      await page.getByRole('heading', { level: 1, name: "We couldn't find that page" }).waitFor();
+      await page.getByTestId('help-button').waitFor();
       assert.deepEqual(errors, []);
       await context.close();
     });

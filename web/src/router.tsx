@@ -98,6 +98,42 @@ const dashboardRoutes: RouteObject[] = [
 ];
 
 const e = (rest: string) => `/entities/:slug${rest}`;
+const entityViewing = async () => ({ Component: (await import('./entities/EntityViewing')).EntityViewing });
+const entityRoutes: RouteObject[] = [
+  built(e(''), 'Organisation', () => import('./entities/EntityPage')),
+  built(e('/update'), 'Edit organisation', () => import('./entities/EntityUpdatePage')),
+  built(e('/branding'), 'Branding', () => import('./whitelabel/BrandingPage')),
+  built(e('/course-categories'), 'Course categories', () => import('./entity-content/CourseCategoriesPage')),
+  built(
+    e('/password-requirements'),
+    'Password requirements',
+    () => import('./entities/PasswordRequirementsPage'),
+  ),
+  built(e('/courses'), 'Organisation courses', () => import('./entity-content/EntityCoursesPage')),
+  built(e('/permissions'), 'Permissions', () => import('./permissions/EntityPermissionsPage')),
+  built(e('/types/permissions'), 'User type permissions', () => import('./permissions/TypePermissionsPage')),
+  built(e('/role/:role/courses'), 'Job role courses', () => import('./compliance/RoleCoursesPage')),
+  built(e('/role/:role/pathways'), 'Job role pathways', () => import('./compliance/RolePathwaysPage')),
+  built(
+    e('/update/role/:role/course/:course/compliance'),
+    'Course compliance',
+    () => import('./compliance/ComplianceUpdatePage'),
+  ),
+  built(e('/roles'), 'Job roles', () => import('./roles/RolesPage')),
+  built(e('/types'), 'User types', () => import('./roles/TypesPage')),
+  built(e('/tags'), 'Tags', () => import('./tags/TagsPage')),
+  built(
+    e('/certificate-branding'),
+    'Certificate branding',
+    () => import('./entity-content/CertificateBrandingPage'),
+  ),
+  built(e('/delegate-settings'), 'Delegate settings', () => import('./bookings/DelegateSettingsPage')),
+  built(
+    e('/training-provider-settings'),
+    'Training provider settings',
+    () => import('./bookings/TrainingProviderSettingsPage'),
+  ),
+];
 const defaultRoutes: RouteObject[] = [
   // users
   built('/users', 'Users', () => import('./users/UsersPage')),
@@ -132,39 +168,8 @@ const defaultRoutes: RouteObject[] = [
   // entities
   built('/entities', 'Organisations', () => import('./entities/EntitiesPage')),
   built('/entities/create', 'Add an organisation', () => import('./entities/EntityCreatePage')),
-  built(e(''), 'Organisation', () => import('./entities/EntityPage')),
-  built(e('/update'), 'Edit organisation', () => import('./entities/EntityUpdatePage')),
-  built(e('/branding'), 'Branding', () => import('./whitelabel/BrandingPage')),
-  built(e('/course-categories'), 'Course categories', () => import('./entity-content/CourseCategoriesPage')),
-  built(
-    e('/password-requirements'),
-    'Password requirements',
-    () => import('./entities/PasswordRequirementsPage'),
-  ),
-  built(e('/courses'), 'Organisation courses', () => import('./entity-content/EntityCoursesPage')),
-  built(e('/permissions'), 'Permissions', () => import('./permissions/EntityPermissionsPage')),
-  built(e('/types/permissions'), 'User type permissions', () => import('./permissions/TypePermissionsPage')),
-  built(e('/role/:role/courses'), 'Job role courses', () => import('./compliance/RoleCoursesPage')),
-  built(e('/role/:role/pathways'), 'Job role pathways', () => import('./compliance/RolePathwaysPage')),
-  built(
-    e('/update/role/:role/course/:course/compliance'),
-    'Course compliance',
-    () => import('./compliance/ComplianceUpdatePage'),
-  ),
-  built(e('/roles'), 'Job roles', () => import('./roles/RolesPage')),
-  built(e('/types'), 'User types', () => import('./roles/TypesPage')),
-  built(e('/tags'), 'Tags', () => import('./tags/TagsPage')),
-  built(
-    e('/certificate-branding'),
-    'Certificate branding',
-    () => import('./entity-content/CertificateBrandingPage'),
-  ),
-  built(e('/delegate-settings'), 'Delegate settings', () => import('./bookings/DelegateSettingsPage')),
-  built(
-    e('/training-provider-settings'),
-    'Training provider settings',
-    () => import('./bookings/TrainingProviderSettingsPage'),
-  ),
+  // An organisation's pages: Viewing follows the address for someone who may choose it (issue 38 §3).
+  { lazy: entityViewing, children: entityRoutes },
   // results
   built(
     '/results/historical/create',

@@ -1,5 +1,5 @@
 /**
- * Help (issue 14): articles (GET for everyone signed in, management for super admins), "Contact support" (mail job
+ * Help (issue 14): articles (GET for everyone, signed out too, management for super admins), "Contact support" (mail job
  * recorded with the request, e-mails written by the job, throttle), the help desk's customer view, and the
  * help-desk pages' frame-ancestors.
  */
@@ -78,8 +78,28 @@ describe('url_regex checks (contracts)', () => {
 });
 
 describe('GET /help-articles', () => {
-  it('answers 401 signed out', async () => {
-    expect((await anon('GET', '/api/help-articles')).statusCode).toBe(401);
+  it('answers a signed-out person too (the widget on the sign-in and error pages, issue 38 §3)', async () => {
+    const login = await insertArticle({ title: 'Signing in', url_regex: '^/login$', link_suffix: null });
+    const all = await anon('GET', '/api/help-articles');
+    expect(all.statusCode).toBe(200);
+    expect((all.json().data as { id: number }[]).map((a) => a.id)).toContain(login.id);
+    const onLogin = await anon('GET', '/api/help-articles?route=/login');
+    expect(onLogin.statusCode).toBe(200);
+    expect(onLogin.json().data).toContainEqual(
+      expect.objectContaining({ id: login.id, title: 'Signing in' }),
+    );
+    // Still read-only for them: every write answers 401 before any check of its body.
+    expect((await anon('POST', '/api/help-articles', article())).statusCode).toBe(401);
+    expect((await anon('PATCH', `/api/help-articles/${login.id}`, { title: 'x' })).statusCode).toBe(401);
+    expect((await anon('DELETE', `/api/help-articles/${login.id}`)).statusCode).toBe(401);
+    // GraphQL stays for signed-in callers (the widget signed in uses it).
+    const gql = await h.app.inject({
+      method: 'POST',
+      url: '/api/graphql',
+      payload: { query: '{ helpArticles { id } }' },
+    });
+    expect(gql.json().errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+    await h.db.deleteFrom('help_articles').where('id', '=', login.id).execute();
   });
   it('lists every article to anyone signed in, and filters by route pattern', async () => {
     const matrix = await insertArticle({ title: 'Matrix help', url_regex: '^/reports/matrix$' });

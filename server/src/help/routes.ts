@@ -22,9 +22,14 @@ const one = <T extends z.ZodTypeAny>(data: T) => z.object({ data, message: z.str
 /** Help articles, "Contact support" and the help desk's customer view (contracts help.ts). HTTP only. */
 export async function helpRoutes(app: App) {
   const tags = ['help'];
+  // auth: false: the widget shows articles on the sign-in and error pages too, to a signed-out person (issue 38 §3).
+  // Articles are global content written by super admins, nothing of any organisation; the writes stay signed-in.
   app.get(
     '/help-articles',
-    { schema: { tags, querystring: HelpArticleListQuery, response: { 200: one(z.array(HelpArticle)) } } },
+    {
+      config: { auth: false },
+      schema: { tags, querystring: HelpArticleListQuery, response: { 200: one(z.array(HelpArticle)) } },
+    },
     async (r) => ok(await listHelpArticles(r.ctx, r.query)),
   );
   app.post(

@@ -17,8 +17,9 @@ import {
 } from './queries';
 
 /**
- * Help articles (contracts help.ts): global platform help. Everyone signed in reads them (the widget loads them once
- * at app start, spec 1 §4); only super admins create, change and delete them (403 for anyone else, who can see them).
+ * Help articles (contracts help.ts): global platform help. Everyone reads them, signed out too (the widget loads them
+ * once at app start, spec 1 §4, and on the sign-in and error pages: issue 38 §3); only super admins create, change and
+ * delete them (403 for anyone else signed in, 401 signed out).
  */
 
 const iso = (d: Date | string) => new Date(d).toISOString();
@@ -39,9 +40,11 @@ function superAdminOnly(ctx: Ctx): void {
   if (!actorOf(ctx).superAdmin) throw forbidden();
 }
 
-/** GET /help-articles: all of them, or those whose url_regex matches `route` (a route pattern such as /users/*). */
+/**
+ * GET /help-articles: all of them, or those whose url_regex matches `route` (a route pattern such as /users/*). No
+ * caller needed: the REST route answers signed-out people; GraphQL's helpArticles asks for one itself.
+ */
 export async function listHelpArticles(ctx: Ctx, query: HelpArticleListQuery): Promise<HelpArticle[]> {
-  actorOf(ctx);
   const rows = await listArticles(ctx.db);
   const route = query.route;
   const chosen = route === undefined ? rows : rows.filter((r) => helpArticleMatches(r.url_regex, route));

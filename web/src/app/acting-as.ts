@@ -1,4 +1,4 @@
-import { type AuthUser, Perm, STORAGE_KEYS } from '@cc/contracts';
+import { ACTING_AS_HEADER, type AuthUser, Perm, STORAGE_KEYS } from '@cc/contracts';
 import { api, apiHooks, type Envelope } from './api';
 import { authStore, checkPermission, onLogout, permissionsStore } from './auth';
 import { readJson, readString, writeJson, writeString } from './storage';
@@ -65,6 +65,28 @@ export async function setActingAs(entityId: number | null): Promise<ActingAsEnti
   }
   const res = await api.get<Envelope<ActingAsEntity>>(`/entities/${entityId}`, { actingAs: false });
   const entity = res.data.data;
+  persist(entity);
+  void loadWhitelabel({ slug: entity.slug });
+  return entity;
+}
+
+/**
+ * Viewing follows the organisation of an /entities/{slug} address (issue 38 §3: entities/EntityViewing.tsx). Asked
+ * with the slug itself as acting-as, so the server decides whether the caller may act as it (a super admin anywhere,
+ * permission 19 within their organisation) and answers the entity as it will be seen from there. `loaded` runs with
+ * the entity before Viewing changes, so a page never renders for the new Viewing without its entity.
+ */
+export async function viewEntityAt<T extends ActingAsEntity>(
+  slug: string,
+  loaded: (entity: T) => void,
+): Promise<T> {
+  const res = await api.get<Envelope<T>>(`/entities/${encodeURIComponent(slug)}`, {
+    actingAs: false,
+    headers: { [ACTING_AS_HEADER]: slug },
+    skipAuthHandling: true,
+  });
+  const entity = res.data.data;
+  loaded(entity);
   persist(entity);
   void loadWhitelabel({ slug: entity.slug });
   return entity;

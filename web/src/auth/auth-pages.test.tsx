@@ -19,14 +19,18 @@ const json = (status: number, body: unknown) =>
 let handler: Handler = () => undefined;
 const calls: { method: string; path: string; body: unknown }[] = [];
 
-function renderAt(path: string) {
+function renderAtWithUnmount(path: string) {
   const router = createMemoryRouter(routes, { initialEntries: [path] });
-  render(
+  const { unmount } = render(
     <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
       <RouterProvider router={router} />
     </QueryClientProvider>,
   );
-  return router;
+  return { router, unmount };
+}
+
+function renderAt(path: string) {
+  return renderAtWithUnmount(path).router;
 }
 
 beforeEach(() => {
@@ -258,6 +262,22 @@ describe('password change required', () => {
     const current = screen.getByLabelText(/^Current password/);
     await waitFor(() => expect(current).toHaveAccessibleDescription('The current password is incorrect.'));
     expect(screen.getByText('Please correct the highlighted fields.').closest('[role=alert]')).toHaveFocus();
+  });
+});
+
+describe('the Help button signed out (issue 38 §3)', () => {
+  it('is on the sign-in pages and the error pages', async () => {
+    for (const path of [
+      '/login',
+      '/forgot-password',
+      '/reset-password/tok-1',
+      '/404?resource=page',
+      '/403',
+    ]) {
+      const { unmount } = renderAtWithUnmount(path);
+      expect(await screen.findByTestId('help-button'), path).toHaveTextContent('Help');
+      unmount();
+    }
   });
 });
 

@@ -32,10 +32,12 @@ export function useEntities(filters: EntityListFilters) {
   });
 }
 
+export const entityKey = (ref: string | undefined) => ['entities', 'one', ref] as const;
+
 /** GET /entities/{id|slug}: the entity with its children and white-label. */
 export function useEntity(ref: string | undefined) {
   return useQuery({
-    queryKey: ['entities', 'one', ref],
+    queryKey: entityKey(ref),
     enabled: Boolean(ref),
     queryFn: async () =>
       (await api.get<Envelope<EntityDto>>(`/entities/${encodeURIComponent(ref ?? '')}`)).data.data,

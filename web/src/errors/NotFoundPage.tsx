@@ -1,19 +1,27 @@
 import { useSearchParams } from 'react-router';
+import { useWhitelabel } from '../app/whitelabel';
 import { ButtonLink, Card } from '../ui';
+import { organisationWord } from '../whitelabel/words';
 
-/** /404?resource=page|user|entity|… (spec 1 §2): names what could not be found. */
-export function resourceLabel(resource: string | null): string {
+/**
+ * /404?resource=page|user|entity|… (spec 1 §2): names what could not be found, in the words users read: an entity is
+ * the organisation's own word for one (issue 38 §3: "We couldn't find that entity" showed the data model's word), a
+ * role a job role, a type a user type.
+ */
+export function resourceLabel(resource: string | null, organisation = 'organisation'): string {
   const cleaned = (resource ?? '')
     .replace(/[^a-zA-Z0-9 _-]/g, '')
     .replace(/[_-]+/g, ' ')
     .trim()
     .toLowerCase();
-  return cleaned.slice(0, 40) || 'page';
+  const plain: Record<string, string> = { entity: organisation, role: 'job role', type: 'user type' };
+  return plain[cleaned] ?? (cleaned.slice(0, 40) || 'page');
 }
 
 export default function NotFoundPage() {
   const [params] = useSearchParams();
-  const resource = resourceLabel(params.get('resource'));
+  const wl = useWhitelabel();
+  const resource = resourceLabel(params.get('resource'), organisationWord(wl).toLowerCase());
   return (
     <Card>
       <div className="space-y-3 py-2 text-center">

@@ -46,7 +46,7 @@ const toDraft = (a: HelpArticle): Draft => ({
 
 export default function HelpArticlesPage() {
   const { user } = useAuth();
-  const list = useHelpArticles(Boolean(user?.super_admin));
+  const list = useHelpArticles(true, Boolean(user?.super_admin));
   const queryClient = useQueryClient();
   const [draft, setDraft] = useState<Draft | null>(null);
   const [deleting, setDeleting] = useState<HelpArticle | null>(null);

@@ -20,6 +20,8 @@ import { articleLink, articlesForRoute, sessionData, useHelpArticles } from './h
  * of every page of the signed-in shell, opening a panel with the articles for the current route pattern, each
  * readable in place with its link on this page, a search over all articles, and "Contact support", which sends the
  * question with the user's identification and session data (spec 1 §4) to POST /help/contact.
+ * On the sign-in and error pages (AuthLayout, ExternalLayout) it shows a signed-out person the articles only (issue
+ * 38 §3): "Contact support" sends the caller's identity, which a signed-out person does not have.
  */
 type View =
   | { kind: 'home' }
@@ -33,8 +35,11 @@ export function HelpWidget() {
   const [view, setView] = useState<View>({ kind: 'home' });
   const buttonRef = useRef<HTMLButtonElement>(null);
   const panelId = useId();
-  // Loaded as soon as a signed-in shell shows (spec 1 §4 "loaded ... at app start"), not on first open.
-  const articles = useHelpArticles(Boolean(user));
+  // Loaded as soon as a signed-in shell shows (spec 1 §4 "loaded ... at app start"), not on first open; signed out
+  // (a sign-in or error page, which most people never ask help from) on first open.
+  const signedIn = Boolean(user);
+  const [opened, setOpened] = useState(false);
+  const articles = useHelpArticles(signedIn, signedIn || opened);
 
   const close = () => {
     setOpen(false);
@@ -42,7 +47,6 @@ export function HelpWidget() {
     buttonRef.current?.focus();
   };
 
-  if (!user) return null;
   return (
     <>
       {open ? (
@@ -63,7 +67,11 @@ export function HelpWidget() {
         data-testid="help-button"
         aria-expanded={open}
         aria-controls={open ? panelId : undefined}
-        onClick={() => (open ? close() : setOpen(true))}
+        onClick={() => {
+          if (open) return close();
+          setOpen(true);
+          setOpened(true);
+        }}
         className={cx(
           'focus-ring fixed right-3 bottom-3 z-40 flex items-center gap-2 rounded-full px-4 py-2.5 text-sm font-semibold shadow-lg sm:right-5 sm:bottom-5',
           'bg-primary-700 text-on-primary-700 hover:bg-primary-800',
@@ -108,9 +116,13 @@ function HelpPanel({
 }) {
   const headingRef = useRef<HTMLHeadingElement>(null);
   const titleId = `${id}-title`;
+  const { user } = useAuth();
+  // Contact support needs the caller's identity: signed out (or signed out meanwhile) the panel is articles only.
+  const shown: View = !user && (view.kind === 'contact' || view.kind === 'sent') ? { kind: 'home' } : view;
+  const onContact = user ? () => setView({ kind: 'contact' }) : null;
   // Each view change (open, article, contact, sent) puts focus on its title, so keyboard and screen-reader users
   // start at the top of what just appeared.
-  const viewKey = view.kind === 'article' ? `article-${view.article.id}` : view.kind;
+  const viewKey = shown.kind === 'article' ? `article-${shown.article.id}` : shown.kind;
   useEffect(() => {
     if (viewKey) headingRef.current?.focus();
   }, [viewKey]);
@@ -123,7 +135,7 @@ function HelpPanel({
   }, [onClose]);
 
   const title =
-    view.kind === 'article' ? view.article.title : view.kind === 'home' ? 'Help' : 'Contact support';
+    shown.kind === 'article' ? shown.article.title : shown.kind === 'home' ? 'Help' : 'Contact support';
   return (
     <section
       id={id}
@@ -136,7 +148,7 @@ function HelpPanel({
       )}
     >
       <header className="flex items-center gap-2 rounded-t-2xl bg-primary-700 px-4 py-3 text-on-primary-700">
-        {view.kind !== 'home' ? (
+        {shown.kind !== 'home' ? (
           <button
             type="button"
             onClick={() => setView({ kind: 'home' })}
@@ -174,14 +186,21 @@ function HelpPanel({
         </button>
       </header>
       <div className="min-h-0 flex-1 overflow-y-auto p-4">
-        {view.kind === 'home' ? (
-          <HomeView articles={articles} loading={loading} error={error} onRetry={onRetry} setView={setView} />
-        ) : view.kind === 'article' ? (
-          <ArticleView article={view.article} onContact={() => setView({ kind: 'contact' })} />
-        ) : view.kind === 'contact' ? (
+        {shown.kind === 'home' ? (
+          <HomeView
+            articles={articles}
+            loading={loading}
+            error={error}
+            onRetry={onRetry}
+            setView={setView}
+            onContact={onContact}
+          />
+        ) : shown.kind === 'article' ? (
+          <ArticleView article={shown.article} onContact={onContact} />
+        ) : shown.kind === 'contact' ? (
           <ContactView onSent={(to) => setView({ kind: 'sent', to })} />
         ) : (
-          <SentView to={view.to} onDone={() => setView({ kind: 'home' })} />
+          <SentView to={shown.to} onDone={() => setView({ kind: 'home' })} />
         )}
       </div>
     </section>
@@ -237,12 +256,15 @@ function HomeView({
   error,
   onRetry,
   setView,
+  onContact,
 }: {
   articles: HelpArticle[] | undefined;
   loading: boolean;
   error: unknown;
   onRetry: () => void;
   setView: (v: View) => void;
+  /** null signed out: no "Contact support". */
+  onContact: (() => void) | null;
 }) {
   const { user } = useAuth();
   const pattern = useStore(routePatternStore);
@@ -253,11 +275,14 @@ function HomeView({
     if (!q) return [];
     return (articles ?? []).filter((a) => `${a.title}\n${a.body}`.toLowerCase().includes(q));
   }, [articles, search]);
-  const firstName = user?.name.split(/\s+/)[0] ?? '';
+  const firstName = user?.name.split(/\s+/)[0];
 
   return (
     <div className="space-y-4">
-      <Bubble>Hi {firstName}, how can we help? Here is what we have for this page.</Bubble>
+      <Bubble>
+        {firstName ? `Hi ${firstName}, how can we help?` : 'How can we help?'} Here is what we have for this
+        page.
+      </Bubble>
       {loading ? (
         <Spinner label="Loading help articles" />
       ) : error ? (
@@ -271,7 +296,7 @@ function HomeView({
         <ArticleList articles={forPage} setView={setView} label="Help for this page" />
       ) : (
         <p className="text-sm text-slate-600" data-testid="help-none">
-          There are no articles for this page yet. Search all articles below, or ask us.
+          There are no articles for this page yet. Search all articles below{onContact ? ', or ask us' : ''}.
         </p>
       )}
       <SearchInput label="Search help articles" onSearch={setSearch} />
@@ -282,17 +307,19 @@ function HomeView({
           <p className="text-sm text-slate-600">No article mentions “{search.trim()}”.</p>
         )
       ) : null}
-      <div className="border-t border-slate-200 pt-4">
-        <p className="mb-2 text-sm text-slate-700">Still stuck? Our support team answers by e-mail.</p>
-        <Button variant="secondary" onClick={() => setView({ kind: 'contact' })} className="w-full">
-          Contact support
-        </Button>
-      </div>
+      {onContact ? (
+        <div className="border-t border-slate-200 pt-4">
+          <p className="mb-2 text-sm text-slate-700">Still stuck? Our support team answers by e-mail.</p>
+          <Button variant="secondary" onClick={onContact} className="w-full">
+            Contact support
+          </Button>
+        </div>
+      ) : null}
     </div>
   );
 }
 
-function ArticleView({ article, onContact }: { article: HelpArticle; onContact: () => void }) {
+function ArticleView({ article, onContact }: { article: HelpArticle; onContact: (() => void) | null }) {
   const link = articleLink(window.location.href, article.link_suffix);
   return (
     <article className="space-y-4" data-testid="help-article">
@@ -305,12 +332,14 @@ function ArticleView({ article, onContact }: { article: HelpArticle; onContact: 
           Show me on this page
         </a>
       ) : null}
-      <div className="border-t border-slate-200 pt-4">
-        <p className="mb-2 text-sm text-slate-700">Did this not answer your question?</p>
-        <Button variant="secondary" onClick={onContact} className="w-full">
-          Contact support
-        </Button>
-      </div>
+      {onContact ? (
+        <div className="border-t border-slate-200 pt-4">
+          <p className="mb-2 text-sm text-slate-700">Did this not answer your question?</p>
+          <Button variant="secondary" onClick={onContact} className="w-full">
+            Contact support
+          </Button>
+        </div>
+      ) : null}
     </article>
   );
 }

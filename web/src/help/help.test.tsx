@@ -1,8 +1,12 @@
 import type { HelpArticle } from '@cc/contracts';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
-import { routePattern } from '../app/route-meta';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { authStore } from '../app/auth';
+import { routePattern, routePatternStore } from '../app/route-meta';
 import { HelpBody } from './HelpBody';
+import { HelpWidget } from './HelpWidget';
 import { articleLink, articlesForRoute, connectionStrength } from './help';
 
 const article = (id: number, url_regex: string, link_suffix: string | null = null): HelpArticle => ({
@@ -81,5 +85,46 @@ describe('HelpBody', () => {
     expect(container.textContent).toContain('<img src=x onerror=alert(1)>');
     expect(screen.getByRole('link', { name: 'the guide' })).toHaveAttribute('href', 'https://example.com/g');
     expect(screen.queryByRole('link', { name: 'bad' })).toBeNull();
+  });
+});
+
+describe('the widget signed out (sign-in and error pages, issue 38 §3)', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it("shows the route's articles from GET /api/help-articles, and no Contact support", async () => {
+    authStore.set({ user: null, message: null, loading: false, error: null, token: null });
+    routePatternStore.set('/login');
+    const calls: string[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: string, init?: RequestInit) => {
+        const url = new URL(input, 'http://localhost');
+        calls.push(`${init?.method ?? 'GET'} ${url.pathname}`);
+        const data = [
+          { ...article(1, '^/login$'), title: 'Signing in' },
+          { ...article(2, '^/reports/matrix$'), title: 'The matrix' },
+        ];
+        return new Response(JSON.stringify({ data }), {
+          status: 200,
+          headers: { 'content-type': 'application/json' },
+        });
+      }),
+    );
+    render(
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <HelpWidget />
+      </QueryClientProvider>,
+    );
+    const user = userEvent.setup();
+    await user.click(screen.getByTestId('help-button'));
+    const forPage = await screen.findByRole('list', { name: 'Help for this page' });
+    expect(forPage).toHaveTextContent('Signing in');
+    expect(forPage).not.toHaveTextContent('The matrix');
+    expect(screen.getByText(/^How can we help\?/)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Contact support' })).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Signing in' }));
+    await screen.findByTestId('help-article');
+    expect(screen.queryByRole('button', { name: 'Contact support' })).toBeNull();
+    expect(calls).toEqual(['GET /api/help-articles']);
   });
 });

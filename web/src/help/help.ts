@@ -6,7 +6,7 @@ import {
   VersionResponse,
 } from '@cc/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { api } from '../app/api';
+import { api, type Envelope } from '../app/api';
 import { isMobile } from '../app/env';
 import { helpArticles } from '../app/graphql/operations';
 
@@ -21,14 +21,27 @@ import { helpArticles } from '../app/graphql/operations';
 
 export const HELP_ARTICLES_KEY = ['help-articles'] as const;
 
-/** Articles load once per signed-in session (spec 1 §4 "loaded ... at app start") and are kept: they rarely change. */
-export function useHelpArticles(enabled: boolean) {
+/** GET /api/help-articles as a signed-out person (issue 38 §3): no acting-as, and a refusal never signs anyone out. */
+async function publicHelpArticles(): Promise<HelpArticle[]> {
+  const res = await api.get<Envelope<HelpArticle[]>>('/help-articles', {
+    actingAs: false,
+    skipAuthHandling: true,
+  });
+  return res.data.data;
+}
+
+/**
+ * Articles load once per signed-in session (spec 1 §4 "loaded ... at app start") and are kept: they rarely change.
+ * Signed in they come over GraphQL (spec 2 §7 "help articles": web/src/app/graphql/README.md); signed out (the
+ * sign-in and error pages) over REST, which answers anonymous callers while GraphQL does not. Each has its own key
+ * under HELP_ARTICLES_KEY, so invalidating that key refreshes both.
+ */
+export function useHelpArticles(signedIn: boolean, enabled = true) {
   return useQuery({
-    queryKey: HELP_ARTICLES_KEY,
+    queryKey: [...HELP_ARTICLES_KEY, signedIn ? 'signed-in' : 'signed-out'],
     enabled,
     staleTime: Number.POSITIVE_INFINITY,
-    // GraphQL (spec 2 §7 "help articles"): web/src/app/graphql/README.md.
-    queryFn: helpArticles,
+    queryFn: signedIn ? helpArticles : publicHelpArticles,
   });
 }
 

@@ -1,5 +1,6 @@
 import { Outlet } from 'react-router';
 import { useWhitelabel } from '../app/whitelabel';
+import { HelpWidget } from '../help/HelpWidget';
 import { AppShell } from './AppShell';
 import { LearnerDashboardGuard, RequireAuth } from './guards';
 
@@ -40,12 +41,15 @@ export function RequireAuthOutlet() {
   );
 }
 
-/** Authentication layout: a centred card under the white-label login logo. */
+/**
+ * Authentication layout: a centred card under the white-label login logo, and the Help button (issue 38 §3: a
+ * signed-out person needs help most here; articles only until signed in). pb-20: the button never covers the card.
+ */
 export function AuthLayout() {
   const wl = useWhitelabel();
   const name = wl.companyName || wl.entity?.name || 'CareCompliance';
   return (
-    <div className="flex min-h-screen flex-col items-center justify-center bg-slate-100 px-4 py-10">
+    <div className="flex min-h-screen flex-col items-center justify-center bg-slate-100 px-4 pt-10 pb-20">
       <main className="w-full max-w-md">
         <div className="mb-6 flex justify-center">
           {wl.loginLogo || wl.logo ? (
@@ -65,17 +69,19 @@ export function AuthLayout() {
           <Outlet />
         </div>
       </main>
+      <HelpWidget />
     </div>
   );
 }
 
-/** External layout (403, 404, request verify): a simple centred page without navigation. */
+/** External layout (403, 404, request verify): a simple centred page without navigation, with the Help button. */
 export function ExternalLayout() {
   return (
-    <div className="flex min-h-screen items-center justify-center bg-slate-100 px-4 py-10">
+    <div className="flex min-h-screen items-center justify-center bg-slate-100 px-4 pt-10 pb-20">
       <main className="w-full max-w-lg">
         <Outlet />
       </main>
+      <HelpWidget />
     </div>
   );
 }

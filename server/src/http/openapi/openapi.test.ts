@@ -144,6 +144,8 @@ describe('the OpenAPI document at /api/docs/json', () => {
     expect(security('GET /api/users')).toEqual([{ session: [] }, { bearer: [] }]);
     expect(security('POST /api/auth/login')).toEqual([]);
     expect(security('GET /api/whitelabel')).toEqual([]);
+    expect(security('GET /api/help-articles')).toEqual([]);
+    expect(security('POST /api/help-articles')).toEqual([{ session: [] }, { bearer: [] }]);
   });
 
   it('has a valid example for every JSON body and every JSON success answer', () => {
