@@ -268,6 +268,12 @@ const SCOPED: Case[] = [
   },
   {
     method: 'POST',
+    route: '/api/auth/:uuid/verification-send',
+    url: (f) => `/api/auth/${f.victim.uuid}/verification-send`,
+    kind: 'scoped',
+  },
+  {
+    method: 'POST',
     route: '/api/auth/logout/:id',
     url: (f) => `/api/auth/logout/${f.victimSession}`,
     kind: 'own',

@@ -1,6 +1,7 @@
-import { Messages, Perm, type UpdateEmailBody } from '@cc/contracts';
+import { Messages, Perm, type UpdateEmailBody, type VerificationStatus } from '@cc/contracts';
 import type { z } from 'zod';
 import { assertEntityInScope } from '../entities/scope';
+import { subtreeIds } from '../entities/tree';
 import { actorOf, authorize, type Ctx } from '../http/context';
 import { invalidField, notFound, tooManyRequests } from '../http/errors';
 import { type MailMessage, sendAfterCommit } from '../mail/mailer';
@@ -11,6 +12,8 @@ import {
   verifyEmailMail,
   verifyUrl,
 } from '../mail/templates';
+import { effectivePermissionIds } from '../permissions/catalogue';
+import { holdsAll } from '../permissions/privilege';
 import { closeSocketsEverywhere } from '../realtime/socket-registry';
 import { emailTaken } from '../users/queries';
 import {
@@ -124,30 +127,58 @@ export async function recordEmailChange(
 }
 
 /**
- * GET /auth/{uuid}/verification-send: a fresh verify link, to yourself (any signed-in user), or to a user in the
- * actor's scope with permission 18 (404 outside the scope, 403 without 18). Returns the message to show.
+ * Whom the caller may send a verify link, or read the verification state of (issue 29 §13): themselves, or a user in
+ * their reach with permission 18 (403 without). The reach is the caller's scope and, for all but a super admin, their
+ * own organisation's tree too, so acting as a parent organisation reaches none of its users; a user holding
+ * permissions the caller does not hold is above them. Outside the reach or above the caller: the same 404 as a
+ * missing user, so the answer tells nothing of who exists there.
  */
-export async function sendVerification(ctx: Ctx, uuid: string): Promise<string> {
+async function verificationTarget(ctx: Ctx, uuid: string): Promise<{ user: AccountRow; self: boolean }> {
   const actor = actorOf(ctx);
-  const self = uuid === actor.uuid;
   const user = await findAccountByUuid(ctx.db, uuid);
   if (!user) throw notFound();
-  if (!self) {
-    await assertEntityInScope(ctx, user.primary_entity_id);
-    authorize(ctx, [Perm.updateUser]);
-  }
+  if (user.id === actor.userId) return { user, self: true };
+  await assertEntityInScope(ctx, user.primary_entity_id);
+  if (
+    !actor.superAdmin &&
+    !(await subtreeIds(ctx.db, actor.primaryEntity.id)).includes(user.primary_entity_id)
+  )
+    throw notFound();
+  authorize(ctx, [Perm.updateUser]);
+  if (!actor.superAdmin && (user.super_admin || !holdsAll(actor, await effectivePermissionIds(ctx.db, user))))
+    throw notFound();
+  return { user, self: false };
+}
+
+/**
+ * GET /auth/{uuid}/verification-send (spec 1 §7's route): sends nothing (a GET must not make the server send mail,
+ * issue 29 §13); answers whether the address is verified and how long until a new link may be sent. Same reach as
+ * the POST.
+ */
+export async function verificationStatus(ctx: Ctx, uuid: string): Promise<VerificationStatus> {
+  const { user } = await verificationTarget(ctx, uuid);
+  if (user.email_verified_at) return { email_verified: true, send_in_seconds: 0 };
+  return { email_verified: false, send_in_seconds: await secondsUntilNextMail(ctx, user) };
+}
+
+/**
+ * POST /auth/{uuid}/verification-send: a fresh verify link, to yourself (any signed-in user), or to a user in the
+ * caller's reach (verificationTarget). Returns the message to show.
+ */
+export async function sendVerification(ctx: Ctx, uuid: string): Promise<string> {
+  const { user, self } = await verificationTarget(ctx, uuid);
   if (user.email_verified_at) return Messages.alreadyVerified;
-  await assertNotTooSoon(ctx, user);
+  const wait = await secondsUntilNextMail(ctx, user);
+  if (wait > 0) throw tooManyRequests(Messages.verificationThrottled.replace(':seconds', String(wait)));
   const token = await issueVerifyLink(ctx, ctx.db, user);
   await sendAfterCommit(ctx, verifyEmailMail(user, verifyUrl(ctx.config.appUrl, token)));
   return self ? Messages.verificationSent : Messages.verificationSentToUser;
 }
 
-async function assertNotTooSoon(ctx: Ctx, user: AccountRow): Promise<void> {
+async function secondsUntilNextMail(ctx: Ctx, user: AccountRow): Promise<number> {
   const since = await secondsSinceLastToken(ctx.db, user.id, 'email_verify');
-  if (since === null || since >= VERIFY_MAIL_INTERVAL_SECONDS) return;
-  const wait = Math.max(1, Math.ceil(VERIFY_MAIL_INTERVAL_SECONDS - since));
-  throw tooManyRequests(Messages.verificationThrottled.replace(':seconds', String(wait)));
+  if (since === null || since >= VERIFY_MAIL_INTERVAL_SECONDS) return 0;
+  return Math.max(1, Math.ceil(VERIFY_MAIL_INTERVAL_SECONDS - since));
 }
 
 /**

@@ -394,7 +394,7 @@ describe('verify e-mail', () => {
   it("accepts the mobile shell's cookieless JSON call (no csrf session to fetch there)", async () => {
     const user = await buildUser(h.db, { verified: false });
     await h.app.inject({
-      method: 'GET',
+      method: 'POST',
       url: `/api/auth/${user.uuid}/verification-send`,
       headers: await bearer(h.db, user.id),
     });
@@ -412,7 +412,7 @@ describe('verify e-mail', () => {
     const user = await buildUser(h.db, { verified: false });
     const headers = await bearer(h.db, user.id);
     const send = await h.app.inject({
-      method: 'GET',
+      method: 'POST',
       url: `/api/auth/${user.uuid}/verification-send`,
       headers,
     });
@@ -441,7 +441,7 @@ describe('verify e-mail', () => {
     expect(again.statusCode).toBe(422);
 
     const already = await h.app.inject({
-      method: 'GET',
+      method: 'POST',
       url: `/api/auth/${user.uuid}/verification-send`,
       headers,
     });
@@ -457,15 +457,15 @@ describe('verify e-mail', () => {
     const outsider = await buildUser(h.db, { permissions: [Perm.updateUser] });
     const url = `/api/auth/${target.uuid}/verification-send`;
     const call = async (userId: number) =>
-      h.app.inject({ method: 'GET', url, headers: await bearer(h.db, userId) });
+      h.app.inject({ method: 'POST', url, headers: await bearer(h.db, userId) });
 
-    expect((await h.app.inject({ method: 'GET', url })).statusCode).toBe(401);
+    expect((await h.app.inject({ method: 'POST', url })).statusCode).toBe(401);
     expect((await call(outsider.id)).statusCode).toBe(404);
     expect((await call(colleague.id)).statusCode).toBe(403);
     expect(
       (
         await h.app.inject({
-          method: 'GET',
+          method: 'POST',
           url: '/api/auth/not-a-uuid/verification-send',
           headers: await bearer(h.db, admin.id),
         })
@@ -479,6 +479,71 @@ describe('verify e-mail', () => {
     const soon = await call(admin.id);
     expect(soon.statusCode).toBe(429);
     expect(await mailCount(h, target.email, 'verify_email')).toBe(1);
+  });
+
+  it('sends nothing on a GET (issue 29 §13): the GET reads the state, in the same reach as the POST', async () => {
+    const entity = await buildEntity(h.db);
+    const target = await buildUser(h.db, { entityId: entity.id, verified: false });
+    const admin = await buildUser(h.db, { entityId: entity.id, permissions: [Perm.updateUser] });
+    const outsider = await buildUser(h.db, { permissions: [Perm.updateUser] });
+    const url = `/api/auth/${target.uuid}/verification-send`;
+    const get = async (userId: number) =>
+      h.app.inject({ method: 'GET', url, headers: await bearer(h.db, userId) });
+
+    const state = await get(admin.id);
+    expect(state.statusCode).toBe(200);
+    expect(state.json().data).toEqual({ email_verified: false, send_in_seconds: 0 });
+    expect((await get(target.id)).statusCode).toBe(200);
+    expect((await get(outsider.id)).statusCode).toBe(404);
+    expect(await mailCount(h, target.email, 'verify_email')).toBe(0);
+
+    await h.app.inject({ method: 'POST', url, headers: await bearer(h.db, admin.id) });
+    const after = (await get(admin.id)).json().data;
+    expect(after.email_verified).toBe(false);
+    expect(after.send_in_seconds).toBeGreaterThan(0);
+    expect(await mailCount(h, target.email, 'verify_email')).toBe(1);
+  });
+
+  it('answers 404, as for a missing user, for a user above the caller or outside their own organisation', async () => {
+    const group = await buildEntity(h.db);
+    const home = await buildEntity(h.db, { parentId: group.id });
+    // A home manager with permission 18, and 19 to act as the group.
+    const manager = await buildUser(h.db, {
+      entityId: home.id,
+      permissions: [Perm.updateUser, Perm.actingAs],
+    });
+    const groupManager = await buildUser(h.db, { entityId: group.id, verified: false });
+    const aboveInHome = await buildUser(h.db, {
+      entityId: home.id,
+      verified: false,
+      permissions: [Perm.updateUser, Perm.addUser],
+    });
+    const superAdmin = await buildUser(h.db, { entityId: home.id, verified: false, superAdmin: true });
+    const peer = await buildUser(h.db, {
+      entityId: home.id,
+      verified: false,
+      permissions: [Perm.updateUser],
+    });
+    const headers = await bearer(h.db, manager.id);
+    const send = (uuid: string, query = '') =>
+      h.app.inject({ method: 'POST', url: `/api/auth/${uuid}/verification-send${query}`, headers });
+    const missing = await send('00000000-0000-4000-8000-000000000000');
+    expect(missing.statusCode).toBe(404);
+
+    // Acting as the group puts its users in scope, but not in the manager's own reach.
+    const up = await send(groupManager.uuid, `?actingAs=${group.slug}`);
+    expect(up.statusCode).toBe(404);
+    expect(up.body).toBe(missing.body);
+    for (const above of [aboveInHome, superAdmin]) {
+      const res = await send(above.uuid);
+      expect(res.statusCode).toBe(404);
+      expect(res.body).toBe(missing.body);
+    }
+    for (const who of [groupManager, aboveInHome, superAdmin])
+      expect(await mailCount(h, who.email, 'verify_email')).toBe(0);
+    // A user holding nothing the manager does not hold is theirs to send to.
+    expect((await send(peer.uuid)).statusCode).toBe(200);
+    expect(await mailCount(h, peer.email, 'verify_email')).toBe(1);
   });
 });
 
