@@ -4,7 +4,8 @@ import WebSocket from 'ws';
 import { bearer, buildUser, TEST_PASSWORD } from '../../test/factories';
 import { cookiesOf, createHarness, type Harness, webLogin } from '../../test/harness';
 import { closeSocketsOf } from '../realtime/socket-registry';
-import { guest, lastMail, linkIn } from './flows-test-support';
+import { registerAllJobs } from '../register-jobs';
+import { guest, lastMail, linkIn, runJobs } from './flows-test-support';
 import { createAccessToken, purgeExpiredCredentials, sessionLifetimeOf } from './queries';
 
 /**
@@ -25,6 +26,7 @@ beforeAll(async () => {
     sessionAbsoluteLifetimeHours: ABSOLUTE_HOURS,
     tokenLifetimeDays: TOKEN_DAYS,
   });
+  registerAllJobs();
 });
 afterEach(() => {
   (h.deps as { clock: () => Date }).clock = realClock;
@@ -154,6 +156,7 @@ describe('the matrix websocket ends with its session or token (issue 11 §4)', (
     const post = (url: string, payload: object) =>
       h.app.inject({ method: 'POST', url, cookies: g.cookies(), headers: g.headers(), payload });
     expect((await post('/api/auth/forgot-password', { email: user.email })).statusCode).toBe(200);
+    await runJobs(h);
     const link = linkIn((await lastMail(h, user.email, 'reset_password'))?.text_body ?? '', 'reset-password');
     const reset = await post('/api/auth/reset-password', {
       token: link.token,

@@ -3,14 +3,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildEntity, buildType, buildUser, clientFor } from '../../test/factories';
 import { createHarness, type Harness } from '../../test/harness';
 import { buildContent } from '../../test/learning-factories';
-import { lastMail, mailCount } from '../auth/flows-test-support';
+import { lastMail, mailCount, runJobs } from '../auth/flows-test-support';
 import { hashToken } from '../http/tokens';
 import { TYPE_ABOVE_YOU } from '../permissions/privilege';
+import { registerAllJobs } from '../register-jobs';
 import { linkBody, makeLink, nextAddress, sessionOf, signUp, signupWorld } from './fixtures';
 
 let h: Harness;
 beforeAll(async () => {
   h = await createHarness();
+  registerAllJobs();
 });
 afterAll(async () => h?.close());
 
@@ -411,6 +413,7 @@ describe('approving and rejecting', () => {
       payload: { email },
     });
     expect(forgot.statusCode).toBe(200);
+    await runJobs(h);
     expect(await mailCount(h, email, 'reset_password')).toBe(0);
   });
 });
