@@ -632,17 +632,20 @@ describe('POST /auth/update-email', () => {
     const wrong = await post({ email: newEmail, password: 'wrong-password' });
     expect(wrong.statusCode).toBe(422);
     expect(wrong.json().errors.password).toEqual([Messages.incorrectPassword]);
+    // A taken address: the same answer as a free one (issue 29 §5); its owner is told instead of sent a link.
     const taken = await post({ email: other.email, password: TEST_PASSWORD });
-    expect(taken.statusCode).toBe(422);
-    expect(taken.json().errors.email).toEqual([Messages.emailTaken]);
 
     const ok = await post({ email: newEmail, password: TEST_PASSWORD });
     expect(ok.statusCode).toBe(200);
     expect(ok.json().message).toBe(Messages.emailUpdated);
+    expect(taken.statusCode).toBe(200);
+    expect(taken.body).toBe(ok.body);
+    expect(await mailCount(h, other.email, 'email_change_attempt')).toBe(1);
+    expect(await mailCount(h, other.email, 'confirm_email_change')).toBe(0);
     // Pending: the account keeps its address (and this session) until the link sent to the new one is followed.
     const me = (await h.app.inject({ method: 'GET', url: '/api/auth/user', headers })).json().data;
     expect(me).toMatchObject({ email: user.email, emailVerified: true });
-    expect(await mailCount(h, user.email, 'email_change_requested')).toBe(1);
+    expect(await mailCount(h, user.email, 'email_change_requested')).toBe(2);
     const link = linkIn(
       (await lastMail(h, newEmail, 'confirm_email_change'))?.text_body ?? '',
       'verify-email',
@@ -655,6 +658,54 @@ describe('POST /auth/update-email', () => {
     expect((await h.app.inject({ method: 'GET', url: '/api/auth/user', headers })).statusCode).toBe(401);
     expect((await webLogin(h.app, newEmail, TEST_PASSWORD)).login.statusCode).toBe(200);
     expect((await postAsGuest('/api/auth/verify-email', { token: link.token })).statusCode).toBe(422);
+  });
+});
+
+describe('POST /auth/update-email tells nothing of other accounts (issue 29 §5)', () => {
+  it('answers a taken address as a free one, to a caller who sees the same afterwards, and is throttled', async () => {
+    const owner = await buildUser(h.db);
+    const results: { body: string; pending: string | null }[] = [];
+    for (const email of [owner.email, `free-${uid()}@example.test`]) {
+      const user = await buildUser(h.db, { permissions: [Perm.selfUpdate] });
+      const headers = await bearer(h.db, user.id);
+      const res = await h.app.inject({
+        method: 'POST',
+        url: '/api/auth/update-email',
+        headers,
+        payload: { email, password: TEST_PASSWORD },
+      });
+      expect(res.statusCode).toBe(200);
+      // The account shows the address as pending either way (the caller sees it on their own record).
+      const row = await h.db
+        .selectFrom('users')
+        .select('pending_email')
+        .where('id', '=', user.id)
+        .executeTakeFirstOrThrow();
+      results.push({ body: res.body, pending: row.pending_email });
+      expect(await mailCount(h, user.email, 'email_change_requested')).toBe(1);
+    }
+    expect(results[0]?.body).toBe(results[1]?.body);
+    expect(results.map((r) => typeof r.pending)).toEqual(['string', 'string']);
+    expect(await mailCount(h, owner.email, 'email_change_attempt')).toBe(1);
+    // The taken address can never become the caller's: no link was made for it.
+    expect(await mailCount(h, owner.email, 'confirm_email_change')).toBe(0);
+
+    // Five requests an hour per account: the sixth is refused before anything is checked.
+    const prober = await buildUser(h.db, { permissions: [Perm.selfUpdate] });
+    const headers = await bearer(h.db, prober.id);
+    const codes: number[] = [];
+    for (let i = 0; i < 6; i++)
+      codes.push(
+        (
+          await h.app.inject({
+            method: 'POST',
+            url: '/api/auth/update-email',
+            headers,
+            payload: { email: `probe-${i}-${uid()}@example.test`, password: TEST_PASSWORD },
+          })
+        ).statusCode,
+      );
+    expect(codes).toEqual([200, 200, 200, 200, 200, 429]);
   });
 });
 

@@ -1616,9 +1616,22 @@ export interface SignupLinkSignupsTable {
   created_at: DefaultTimestamp;
 }
 
+/** 043: a sign-up through a link waiting for its address to be confirmed (issue 29 §5). */
+export interface PendingSignupsTable {
+  id: Generated<number>;
+  token_hash: string;
+  link_id: number;
+  name: string;
+  email: string;
+  password_hash: string;
+  created_at: DefaultTimestamp;
+  expires_at: Timestamp;
+}
+
 export interface Database {
   signup_links: SignupLinksTable;
   signup_link_signups: SignupLinkSignupsTable;
+  pending_signups: PendingSignupsTable;
 }
 
 /** 040: a phone of the mobile shell registered for push notifications (push/). */
