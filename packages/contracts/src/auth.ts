@@ -64,6 +64,15 @@ export const VerificationStatus = z.object({
 });
 export type VerificationStatus = z.infer<typeof VerificationStatus>;
 
+/**
+ * Issue 29 §6: listing or ending one's sessions and devices needs the password given on this session or device
+ * within this many minutes (at sign-in, or POST /auth/confirm-password); otherwise the answer is 423.
+ */
+export const PASSWORD_CONFIRM_MINUTES = 15;
+export const ConfirmPasswordBody = z.object({
+  password: z.string().min(1, 'The password field is required.').max(200),
+});
+
 export const UpdateEmailBody = z.object({
   email: z.string().trim().toLowerCase().email('The email must be a valid email address.'),
   password: z.string().min(1, 'The password field is required.').max(200),

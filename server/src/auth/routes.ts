@@ -1,5 +1,6 @@
 import {
   AuthUser,
+  ConfirmPasswordBody,
   ForgotPasswordBody,
   LoginBody,
   Messages,
@@ -33,6 +34,7 @@ import { forgotPassword, resetPassword, updatePassword } from './password-flows'
 import { register } from './registration';
 import {
   checkPermissions,
+  confirmOwnPassword,
   currentAuthUser,
   endOtherSessions,
   endOwnSession,
@@ -212,6 +214,16 @@ export async function authRoutes(app: App) {
     async (request) => {
       await updatePassword(request.ctx, request.body);
       return done(Messages.passwordUpdated);
+    },
+  );
+
+  // issue 29 §6: the password again, before managing sessions and devices (their routes answer 423 until then).
+  app.post(
+    '/auth/confirm-password',
+    { schema: { tags: ['auth'], body: ConfirmPasswordBody } },
+    async (request) => {
+      await confirmOwnPassword(request.ctx, request.body);
+      return done(Messages.passwordConfirmed);
     },
   );
 

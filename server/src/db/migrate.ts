@@ -39,6 +39,7 @@ import * as m040 from './migrations/040_push_devices';
 import * as m041 from './migrations/041_offline_refusals';
 import * as m042 from './migrations/042_care_certificate_criteria';
 import * as m043 from './migrations/043_pending_signups';
+import * as m044 from './migrations/044_password_confirmed';
 
 /** Ordered, forward-only. Add a file, import it here; never edit one that has shipped. */
 const migrations: Record<string, Migration> = {
@@ -80,6 +81,7 @@ const migrations: Record<string, Migration> = {
   '041_offline_refusals': m041,
   '042_care_certificate_criteria': m042,
   '043_pending_signups': m043,
+  '044_password_confirmed': m044,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

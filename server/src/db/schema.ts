@@ -129,6 +129,8 @@ export interface SessionsTable {
   created_at: DefaultTimestamp;
   last_activity_at: DefaultTimestamp;
   expires_at: Timestamp;
+  /** 044: when the password was last given on this session (sign-in, confirm-password); issue 29 §6. */
+  password_confirmed_at: Date | null;
 }
 
 export interface PersonalAccessTokensTable {
@@ -146,6 +148,8 @@ export interface PersonalAccessTokensTable {
   token_prefix: string | null;
   last_used_ip: string | null;
   revoked_at: Date | null;
+  /** 044: when the password was last given on this device token (sign-in, confirm-password); never for 'personal'. */
+  password_confirmed_at: Date | null;
 }
 
 /** Keys shared by every server process (016_server_secrets). */

@@ -89,7 +89,10 @@ export async function signupLinkRoutes(app: App): Promise<void> {
     },
     async (r, reply) => {
       const { userId } = await confirmSignup(r.ctx, r.body.token);
-      const { session, user } = await startWebSession(r.ctx, userId, r.session?.id ?? null);
+      // Signed in by the mailed link, not by a password: managing sessions will ask for it (issue 29 §6).
+      const { session, user } = await startWebSession(r.ctx, userId, r.session?.id ?? null, {
+        passwordGiven: false,
+      });
       setSessionCookies(reply, r.ctx, session.secret, session.csrfToken);
       return reply.status(201).send({ data: { user, pending: true as const }, message: M.signedUp });
     },
