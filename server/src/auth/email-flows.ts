@@ -1,8 +1,6 @@
-import { Messages, Perm, type UpdateEmailBody, type VerificationStatus } from '@cc/contracts';
+import { Messages, Perm, type UpdateEmailBody } from '@cc/contracts';
 import type { z } from 'zod';
-import { assertEntityInScope } from '../entities/scope';
-import { subtreeIds } from '../entities/tree';
-import { actorOf, authorize, type Ctx } from '../http/context';
+import { authorize, type Ctx } from '../http/context';
 import { invalidField, notFound, tooManyRequests } from '../http/errors';
 import { type MailMessage, sendAfterCommit } from '../mail/mailer';
 import {
@@ -13,8 +11,6 @@ import {
   verifyEmailMail,
   verifyUrl,
 } from '../mail/templates';
-import { effectivePermissionIds } from '../permissions/catalogue';
-import { holdsAll } from '../permissions/privilege';
 import { closeSocketsEverywhere } from '../realtime/socket-registry';
 import {
   type AccountRow,
@@ -22,7 +18,6 @@ import {
   endUserSessions,
   findAccountByEmail,
   findAccountById,
-  findAccountByUuid,
   markEmailVerified,
   secondsSinceLastToken,
   setPendingEmail,
@@ -129,58 +124,21 @@ export async function recordEmailChange(
 }
 
 /**
- * Whom the caller may send a verify link, or read the verification state of (issue 29 §13): themselves, or a user in
- * their reach with permission 18 (403 without). The reach is the caller's scope and, for all but a super admin, their
- * own organisation's tree too, so acting as a parent organisation reaches none of its users; a user holding
- * permissions the caller does not hold is above them. Outside the reach or above the caller: the same 404 as a
- * missing user, so the answer tells nothing of who exists there.
+ * Seconds until another verify link may be sent to the user (0: now). Who may ask is the caller's business
+ * (users/verification.ts, /auth/{uuid}/verification-send).
  */
-async function verificationTarget(ctx: Ctx, uuid: string): Promise<{ user: AccountRow; self: boolean }> {
-  const actor = actorOf(ctx);
-  const user = await findAccountByUuid(ctx.db, uuid);
-  if (!user) throw notFound();
-  if (user.id === actor.userId) return { user, self: true };
-  await assertEntityInScope(ctx, user.primary_entity_id);
-  if (
-    !actor.superAdmin &&
-    !(await subtreeIds(ctx.db, actor.primaryEntity.id)).includes(user.primary_entity_id)
-  )
-    throw notFound();
-  authorize(ctx, [Perm.updateUser]);
-  if (!actor.superAdmin && (user.super_admin || !holdsAll(actor, await effectivePermissionIds(ctx.db, user))))
-    throw notFound();
-  return { user, self: false };
-}
-
-/**
- * GET /auth/{uuid}/verification-send (spec 1 §7's route): sends nothing (a GET must not make the server send mail,
- * issue 29 §13); answers whether the address is verified and how long until a new link may be sent. Same reach as
- * the POST.
- */
-export async function verificationStatus(ctx: Ctx, uuid: string): Promise<VerificationStatus> {
-  const { user } = await verificationTarget(ctx, uuid);
-  if (user.email_verified_at) return { email_verified: true, send_in_seconds: 0 };
-  return { email_verified: false, send_in_seconds: await secondsUntilNextMail(ctx, user) };
-}
-
-/**
- * POST /auth/{uuid}/verification-send: a fresh verify link, to yourself (any signed-in user), or to a user in the
- * caller's reach (verificationTarget). Returns the message to show.
- */
-export async function sendVerification(ctx: Ctx, uuid: string): Promise<string> {
-  const { user, self } = await verificationTarget(ctx, uuid);
-  if (user.email_verified_at) return Messages.alreadyVerified;
-  const wait = await secondsUntilNextMail(ctx, user);
-  if (wait > 0) throw tooManyRequests(Messages.verificationThrottled.replace(':seconds', String(wait)));
-  const token = await issueVerifyLink(ctx, ctx.db, user);
-  await sendAfterCommit(ctx, verifyEmailMail(user, verifyUrl(ctx.config.appUrl, token)));
-  return self ? Messages.verificationSent : Messages.verificationSentToUser;
-}
-
-async function secondsUntilNextMail(ctx: Ctx, user: AccountRow): Promise<number> {
+export async function secondsUntilNextVerifyMail(ctx: Ctx, user: AccountRow): Promise<number> {
   const since = await secondsSinceLastToken(ctx.db, user.id, 'email_verify');
   if (since === null || since >= VERIFY_MAIL_INTERVAL_SECONDS) return 0;
   return Math.max(1, Math.ceil(VERIFY_MAIL_INTERVAL_SECONDS - since));
+}
+
+/** Mails the user a fresh verify link (earlier ones stop working); 429 within a minute of the last one. */
+export async function mailVerifyLink(ctx: Ctx, user: AccountRow): Promise<void> {
+  const wait = await secondsUntilNextVerifyMail(ctx, user);
+  if (wait > 0) throw tooManyRequests(Messages.verificationThrottled.replace(':seconds', String(wait)));
+  const token = await issueVerifyLink(ctx, ctx.db, user);
+  await sendAfterCommit(ctx, verifyEmailMail(user, verifyUrl(ctx.config.appUrl, token)));
 }
 
 /** E-mail changes a user may ask for an hour, and a client address (issue 29 §5: each one mails two addresses). */

@@ -13,8 +13,6 @@ import {
   ResetPasswordBody,
   UpdateEmailBody,
   UpdatePasswordBody,
-  VerificationSendParams,
-  VerificationStatus,
   VerifyEmailBody,
 } from '@cc/contracts';
 import { z } from 'zod';
@@ -27,7 +25,7 @@ import {
 } from '../http/authenticate';
 import { actorOf } from '../http/context';
 import { done, ok } from '../http/envelope';
-import { sendVerification, updateEmail, verificationStatus, verifyEmail } from './email-flows';
+import { updateEmail, verifyEmail } from './email-flows';
 import { issueGuestCsrfToken } from './guest-csrf';
 import { deviceCookieOf, setDeviceCookie } from './known-devices';
 import { forgotPassword, resetPassword, updatePassword } from './password-flows';
@@ -181,26 +179,6 @@ export async function authRoutes(app: App) {
     '/auth/verify-email',
     { config: { csrf: 'session-or-json', auth: false }, schema: { tags: ['auth'], body: VerifyEmailBody } },
     async (request) => done(await verifyEmail(request.ctx, request.body)),
-  );
-
-  // spec 1 §7 lists GET /auth/{uuid}/verification-send. A GET that sends mail can be fired by any page the caller
-  // visits (an image tag needs no XSRF token), so the GET only reads the state and the POST sends (issue 29 §13).
-  app.get(
-    '/auth/:uuid/verification-send',
-    {
-      schema: {
-        tags: ['auth'],
-        params: VerificationSendParams,
-        response: { 200: z.object({ data: VerificationStatus }) },
-      },
-    },
-    async (request) => ok(await verificationStatus(request.ctx, request.params.uuid)),
-  );
-
-  app.post(
-    '/auth/:uuid/verification-send',
-    { schema: { tags: ['auth'], params: VerificationSendParams } },
-    async (request) => done(await sendVerification(request.ctx, request.params.uuid)),
   );
 
   app.post('/auth/update-email', { schema: { tags: ['auth'], body: UpdateEmailBody } }, async (request) => {

@@ -203,7 +203,7 @@ function ConfirmPasswordCard({ onConfirmed }: { onConfirmed: () => Promise<void>
       await onConfirmed();
     } catch (err) {
       const envelope = errorEnvelope(err, 'Your password could not be checked.');
-      setError(envelope.errors?.password?.[0] ?? envelope.message);
+      setError(envelope.errors?.password?.[0] ?? envelope.message ?? null);
     } finally {
       setBusy(false);
     }
