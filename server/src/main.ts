@@ -11,6 +11,7 @@ import { accountsWithDemoPassword, firstAdminSetupLink } from './first-admin';
 import { drainOnSignals } from './http/shutdown';
 import { closeSocketsOfEnded, openSockets } from './realtime/socket-registry';
 import { registerAllJobs } from './register-jobs';
+import { purgeExpiredSignups } from './signup-links/queries';
 import { checkDataDir, databaseStartupError, listenStartupError } from './startup-errors';
 import { checkBucket, StorageError } from './storage/s3';
 import { initErrorReporting } from './system/error-reporting';
@@ -25,6 +26,7 @@ async function sweepAuthRows(deps: Awaited<ReturnType<typeof openDeps>>): Promis
   closeSocketsOfEnded(deps.bus, await purgeExpiredCredentials(deps.db, now, lifetimes));
   await purgeStaleThrottles(deps.db, now);
   await purgeExpiredRegistrations(deps.db, now);
+  await purgeExpiredSignups(deps.db, now);
 }
 
 /**

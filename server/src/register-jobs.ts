@@ -1,5 +1,6 @@
 // Composition (issue 34 §1): the job queue (jobs/) is a lower layer and knows no capability; the registry of every
 // capability's handlers sits here, at the top beside bootstrap.ts and main.ts.
+import { registerAuthJobs } from './auth/mail-jobs';
 import { registerBookingJobs } from './bookings/jobs';
 import { registerHelpJobs } from './help/contact';
 import { registerImporterJobs } from './importer/jobs';
@@ -15,6 +16,7 @@ import { registerWebhookJobs } from './webhooks/jobs';
 /** Every capability's job handlers; a process calls this once before it starts the worker (or runs jobs in tests). */
 export function registerAllJobs(): void {
   registerMailJobs();
+  registerAuthJobs();
   registerScheduleJobs();
   registerMatrixJobs();
   registerReportJobs();

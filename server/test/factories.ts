@@ -122,6 +122,15 @@ export async function bearer(db: Db, userId: number, abilities?: string[]) {
   return { authorization: `Bearer ${token.plainText}` };
 }
 
+/**
+ * Bearer headers of a device that has just signed in with the password (issue 29 §6: it may manage the user's
+ * sessions and devices for PASSWORD_CONFIRM_MINUTES). `bearer` stands for a device signed in long ago.
+ */
+export async function signedInBearer(db: Db, userId: number) {
+  const token = await createAccessToken(db, { userId, name: 'test', passwordConfirmedAt: new Date() });
+  return { authorization: `Bearer ${token.plainText}` };
+}
+
 /** Calls the API as a user: `as(user)('GET', '/api/users')`. */
 export async function clientFor(app: TestApp, db: Db, userId: number) {
   const headers = await bearer(db, userId);

@@ -268,6 +268,12 @@ const SCOPED: Case[] = [
   },
   {
     method: 'POST',
+    route: '/api/auth/:uuid/verification-send',
+    url: (f) => `/api/auth/${f.victim.uuid}/verification-send`,
+    kind: 'scoped',
+  },
+  {
+    method: 'POST',
     route: '/api/auth/logout/:id',
     url: (f) => `/api/auth/logout/${f.victimSession}`,
     kind: 'own',
@@ -925,6 +931,7 @@ const EXEMPT: Record<string, string> = {
   'GET /api/auth/permissions': 'the caller only',
   'POST /api/auth/permission-check': 'the caller only',
   'GET /api/auth/sessions': 'the caller only',
+  'POST /api/auth/confirm-password': 'the caller only (src/auth/sessions.test.ts)',
   'POST /api/auth/logout-others': 'the caller only (src/auth/sessions.test.ts)',
   'POST /api/auth/forgot-password': 'public, same answer for every address',
   'POST /api/auth/reset-password': 'public, needs the token',
@@ -1085,6 +1092,7 @@ beforeAll(async () => {
     userAgent: null,
     lifetime: { idleMinutes: 60, absoluteHours: 12 },
     now: new Date(),
+    passwordConfirmed: true,
   });
   const category = await buildCategory(h.db, org.id);
   const course = await buildCourse(h.db, org.id, { categoryId: category.id, title: `${CANARY} Course` });

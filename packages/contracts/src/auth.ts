@@ -52,8 +52,26 @@ export const UpdatePasswordBody = confirmed(
 export const VerifyEmailBody = z.object({
   token: z.string().min(1, 'The token field is required.').max(200),
 });
-/** GET /auth/{uuid}/verification-send (spec 1 §7). */
+/**
+ * /auth/{uuid}/verification-send (spec 1 §7's path): POST sends a new verify link; GET only reads whether the address
+ * is verified and how long until a link may be sent again (issue 29 §13: a GET must not send mail).
+ */
 export const VerificationSendParams = z.object({ uuid: z.uuid('The user id must be a valid uuid.') });
+export const VerificationStatus = z.object({
+  email_verified: z.boolean(),
+  /** Seconds until another link may be sent (0: now; always 0 once verified). */
+  send_in_seconds: z.number().int().min(0),
+});
+export type VerificationStatus = z.infer<typeof VerificationStatus>;
+
+/**
+ * Issue 29 §6: listing or ending one's sessions and devices needs the password given on this session or device
+ * within this many minutes (at sign-in, or POST /auth/confirm-password); otherwise the answer is 423.
+ */
+export const PASSWORD_CONFIRM_MINUTES = 15;
+export const ConfirmPasswordBody = z.object({
+  password: z.string().min(1, 'The password field is required.').max(200),
+});
 
 export const UpdateEmailBody = z.object({
   email: z.string().trim().toLowerCase().email('The email must be a valid email address.'),

@@ -39,6 +39,10 @@ export const Messages = {
   loggedOut: 'You have been logged out.',
   sessionEnded: 'Session has been ended.',
   otherSessionsEnded: 'Your other sessions and devices have been signed out.',
+  passwordConfirmationRequired: 'Please confirm your password to manage your sessions and devices.',
+  passwordConfirmed: 'Password confirmed.',
+  sessionsViaToken:
+    'Sessions and devices cannot be managed with a personal access token. Sign in to the app to manage them.',
   entityCreated: 'Entity has been created.',
   entityUpdated: 'Entity has been updated.',
   userCreated: 'User has been created.',

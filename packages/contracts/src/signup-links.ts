@@ -194,7 +194,13 @@ export const SignUpBody = z
       });
   });
 export type SignUpBody = z.input<typeof SignUpBody>;
-/** 200: signed in (session cookie set), the learner's auth user. (202 with a message for a taken address.) */
+/**
+ * POST /signup-links/sign-up answers 202 with checkEmail whether or not the address has an account (issue 29 §5); a
+ * new address is mailed a link to the sign-up page with ?confirm=<token>, which sends it here.
+ */
+export const ConfirmSignupBody = z.object({ token });
+export const SIGNUP_CONFIRM_PARAM = 'confirm';
+/** POST /signup-links/confirm, 201: signed in (session cookie set), the learner's auth user. */
 export const SignedUp = z.object({ user: AuthUser, pending: z.literal(true) });
 
 /** GET /signup-links/mine: the caller's own sign-up, for the dashboard banner (null when not signed up by link). */

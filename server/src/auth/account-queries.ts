@@ -13,6 +13,8 @@ export interface AccountRow {
   password_hash: string | null;
   email_verified_at: Date | null;
   primary_entity_id: number;
+  type_id: number | null;
+  super_admin: boolean;
   password_change_required: boolean;
   password_changed_at: Date | null;
   created_at: Date;
@@ -26,6 +28,8 @@ const accountColumns = [
   'password_hash',
   'email_verified_at',
   'primary_entity_id',
+  'type_id',
+  'super_admin',
   'password_change_required',
   'password_changed_at',
   'created_at',

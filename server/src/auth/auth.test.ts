@@ -1,6 +1,6 @@
 import { CSRF_COOKIE, SESSION_COOKIE } from '@cc/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, buildEntity, buildUser, TEST_PASSWORD } from '../../test/factories';
+import { bearer, buildEntity, buildUser, signedInBearer, TEST_PASSWORD } from '../../test/factories';
 import { cookiesOf, createHarness, type Harness, webLogin } from '../../test/harness';
 
 let h: Harness;
@@ -208,7 +208,7 @@ describe('mobile login (spec 1 §7)', () => {
   it('ends another session of the same user, and not one of another user (404)', async () => {
     const user = await buildUser(h.db);
     const other = await buildUser(h.db);
-    const mine = await bearer(h.db, user.id);
+    const mine = await signedInBearer(h.db, user.id);
     const phone = await h.app.inject({
       method: 'POST',
       url: '/api/auth/login',

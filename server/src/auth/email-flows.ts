@@ -1,31 +1,31 @@
 import { Messages, Perm, type UpdateEmailBody } from '@cc/contracts';
 import type { z } from 'zod';
-import { assertEntityInScope } from '../entities/scope';
-import { actorOf, authorize, type Ctx } from '../http/context';
+import { authorize, type Ctx } from '../http/context';
 import { invalidField, notFound, tooManyRequests } from '../http/errors';
 import { type MailMessage, sendAfterCommit } from '../mail/mailer';
 import {
   confirmEmailChangeMail,
+  emailChangeAttemptMail,
   emailChangedMail,
   emailChangeRequestedMail,
   verifyEmailMail,
   verifyUrl,
 } from '../mail/templates';
 import { closeSocketsEverywhere } from '../realtime/socket-registry';
-import { emailTaken } from '../users/queries';
 import {
   type AccountRow,
   applyPendingEmail,
   endUserSessions,
+  findAccountByEmail,
   findAccountById,
-  findAccountByUuid,
   markEmailVerified,
   secondsSinceLastToken,
   setPendingEmail,
 } from './account-queries';
 import { completeRegistration } from './registration';
 import { confirmPassword } from './service';
-import { consumeUserToken, issueUserToken, TOKEN_TTL_MINUTES } from './user-tokens';
+import { recordFailure, type ThrottleRule, throttleWait } from './throttle';
+import { consumeUserToken, dropUserTokens, issueUserToken, TOKEN_TTL_MINUTES } from './user-tokens';
 
 /** One verify e-mail per account per minute. */
 export const VERIFY_MAIL_INTERVAL_SECONDS = 60;
@@ -124,45 +124,63 @@ export async function recordEmailChange(
 }
 
 /**
- * GET /auth/{uuid}/verification-send: a fresh verify link, to yourself (any signed-in user), or to a user in the
- * actor's scope with permission 18 (404 outside the scope, 403 without 18). Returns the message to show.
+ * Seconds until another verify link may be sent to the user (0: now). Who may ask is the caller's business
+ * (users/verification.ts, /auth/{uuid}/verification-send).
  */
-export async function sendVerification(ctx: Ctx, uuid: string): Promise<string> {
-  const actor = actorOf(ctx);
-  const self = uuid === actor.uuid;
-  const user = await findAccountByUuid(ctx.db, uuid);
-  if (!user) throw notFound();
-  if (!self) {
-    await assertEntityInScope(ctx, user.primary_entity_id);
-    authorize(ctx, [Perm.updateUser]);
-  }
-  if (user.email_verified_at) return Messages.alreadyVerified;
-  await assertNotTooSoon(ctx, user);
-  const token = await issueVerifyLink(ctx, ctx.db, user);
-  await sendAfterCommit(ctx, verifyEmailMail(user, verifyUrl(ctx.config.appUrl, token)));
-  return self ? Messages.verificationSent : Messages.verificationSentToUser;
+export async function secondsUntilNextVerifyMail(ctx: Ctx, user: AccountRow): Promise<number> {
+  const since = await secondsSinceLastToken(ctx.db, user.id, 'email_verify');
+  if (since === null || since >= VERIFY_MAIL_INTERVAL_SECONDS) return 0;
+  return Math.max(1, Math.ceil(VERIFY_MAIL_INTERVAL_SECONDS - since));
 }
 
-async function assertNotTooSoon(ctx: Ctx, user: AccountRow): Promise<void> {
-  const since = await secondsSinceLastToken(ctx.db, user.id, 'email_verify');
-  if (since === null || since >= VERIFY_MAIL_INTERVAL_SECONDS) return;
-  const wait = Math.max(1, Math.ceil(VERIFY_MAIL_INTERVAL_SECONDS - since));
-  throw tooManyRequests(Messages.verificationThrottled.replace(':seconds', String(wait)));
+/** Mails the user a fresh verify link (earlier ones stop working); 429 within a minute of the last one. */
+export async function mailVerifyLink(ctx: Ctx, user: AccountRow): Promise<void> {
+  const wait = await secondsUntilNextVerifyMail(ctx, user);
+  if (wait > 0) throw tooManyRequests(Messages.verificationThrottled.replace(':seconds', String(wait)));
+  const token = await issueVerifyLink(ctx, ctx.db, user);
+  await sendAfterCommit(ctx, verifyEmailMail(user, verifyUrl(ctx.config.appUrl, token)));
 }
+
+/** E-mail changes a user may ask for an hour, and a client address (issue 29 §5: each one mails two addresses). */
+export const EMAIL_CHANGE_ACCOUNT_RULE: ThrottleRule = { free: 5, maxDelaySeconds: 0, perHour: 5 };
+export const EMAIL_CHANGE_ADDRESS_RULE: ThrottleRule = { free: 20, maxDelaySeconds: 0, perHour: 20 };
 
 /**
  * POST /auth/update-email {email, password} (spec 1 §7 Users): the caller's own address, confirmed with their
  * password (needs permission 127, self update), then confirmed from the new address (recordEmailChange).
+ *
+ * The answer is the same whether or not the new address has an account (issue 29 §5: it answered "taken", so any
+ * signed-in user could test addresses): a taken address is recorded as pending as a free one is and the old address
+ * is told as usual, but its owner is mailed that someone tried to use it instead of a confirmation link, and nothing
+ * can make it this account's. Throttled per account and per client address, counted before anything is checked.
  */
 export async function updateEmail(ctx: Ctx, input: z.infer<typeof UpdateEmailBody>): Promise<void> {
   const actor = authorize(ctx, [Perm.selfUpdate]);
+  const now = ctx.clock();
+  const keys = [
+    { key: `email-change:${actor.userId}`, rule: EMAIL_CHANGE_ACCOUNT_RULE },
+    { key: `email-change-address:${ctx.ip ?? 'unknown'}`, rule: EMAIL_CHANGE_ADDRESS_RULE },
+  ];
+  const seconds = await throttleWait(ctx.db, keys, now);
+  if (seconds > 0) throw tooManyRequests(Messages.tooManyRequests.replace(':seconds', String(seconds)));
+  await recordFailure(
+    ctx.db,
+    keys.map((k) => k.key),
+    now,
+  );
+
   const user = await findAccountById(ctx.db, actor.userId);
   if (!user) throw notFound();
   if (!(await confirmPassword(ctx, user, input.password)))
     throw invalidField('password', Messages.incorrectPassword);
   if (input.email === user.email.toLowerCase()) throw invalidField('email', Messages.emailUnchanged);
-  if (await emailTaken(ctx.db, input.email, user.id)) throw invalidField('email', Messages.emailTaken);
 
-  const mail = await ctx.db.transaction().execute((trx) => recordEmailChange(ctx, trx, user, input.email));
+  const owner = await findAccountByEmail(ctx.db, input.email);
+  const mail = await ctx.db.transaction().execute(async (trx) => {
+    if (!owner) return recordEmailChange(ctx, trx, user, input.email);
+    await setPendingEmail(trx, user.id, input.email, ctx.clock());
+    await dropUserTokens(trx, user.id, 'email_change'); // as a new request does: earlier links stop working
+    return [emailChangeAttemptMail(owner), emailChangeRequestedMail(user, input.email)];
+  });
   await sendAfterCommit(ctx, ...mail);
 }

@@ -2,6 +2,7 @@ import { CSRF_COOKIE, SESSION_COOKIE } from '@cc/contracts';
 import { sql } from 'kysely';
 import { cookiesOf, type Harness, type TestApp } from '../../test/harness';
 import { buildApp } from '../app';
+import { runDueJobs } from '../jobs/queue';
 import { passwordGatePlugin } from './password-gate';
 
 /** A browser that fetched GET /sanctum/csrf-cookie: its cookie jar and the X-XSRF-TOKEN header (spec 1 §7). */
@@ -60,4 +61,12 @@ export async function gatedApp(h: Harness): Promise<TestApp> {
   app.get('/api/probe', async () => ({ data: 'reached' }));
   await app.ready();
   return app;
+}
+
+/**
+ * Runs the queued jobs, as the server's worker does after each request: account mail whose request must not tell
+ * whether the address has an account is written by a job (auth/mail-jobs.ts). Call registerAllJobs() first.
+ */
+export async function runJobs(h: Harness): Promise<void> {
+  await runDueJobs(h.deps);
 }

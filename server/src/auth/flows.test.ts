@@ -1,12 +1,15 @@
 import { Messages, PERMISSIONS, Perm } from '@cc/contracts';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, buildEntity, buildUser, TEST_PASSWORD } from '../../test/factories';
 import { cookiesOf, createHarness, type Harness, webLogin } from '../../test/harness';
-import { guest, lastMail, linkIn, mailCount } from './flows-test-support';
+import { registerAllJobs } from '../register-jobs';
+import { guest, lastMail, linkIn, mailCount, runJobs } from './flows-test-support';
 
 let h: Harness;
 beforeAll(async () => {
   h = await createHarness();
+  registerAllJobs();
 });
 afterAll(async () => h?.close());
 
@@ -222,6 +225,7 @@ describe('forgot and reset password', () => {
     expect(known.statusCode).toBe(200);
     expect(unknown.json()).toEqual({ message: Messages.resetLinkSent });
     expect(known.json()).toEqual(unknown.json());
+    await runJobs(h);
     expect(await mailCount(h, user.email, 'reset_password')).toBe(1);
     // Mobile shell: no cookie at all.
     const again = await h.app.inject({
@@ -231,7 +235,60 @@ describe('forgot and reset password', () => {
     });
     expect(again.statusCode).toBe(200);
     expect(again.json()).toEqual(unknown.json());
+    await runJobs(h);
     expect(await mailCount(h, user.email, 'reset_password')).toBe(1);
+  });
+
+  it('does the same work for a registered address and an unknown one: it queues one job (issue 29 §9)', async () => {
+    const user = await buildUser(h.db);
+    const nobody = `nobody-${uid()}@x.test`;
+    const jobsFor = (email: string) =>
+      h.db
+        .selectFrom('jobs')
+        .select(['name', 'payload', 'status'])
+        .where(sql`payload->>'email'`, '=', email.toLowerCase())
+        .execute();
+    await runJobs(h); // nothing else queued when the requests come
+    const before = {
+      tokens: await h.db.selectFrom('user_tokens').select('id').where('user_id', '=', user.id).execute(),
+      mails: await mailCount(h, user.email, 'reset_password'),
+    };
+    for (const email of [user.email, nobody])
+      expect((await postAsGuest('/api/auth/forgot-password', { email })).statusCode).toBe(200);
+
+    // The request itself wrote one job and nothing else, whoever the address names: no link, no mail yet.
+    const known = await jobsFor(user.email);
+    const unknown = await jobsFor(nobody);
+    expect(known).toHaveLength(1);
+    expect(unknown).toHaveLength(1);
+    expect(known.map((j) => [j.name, Object.keys(j.payload as object), j.status])).toEqual(
+      unknown.map((j) => [j.name, Object.keys(j.payload as object), j.status]),
+    );
+    expect(
+      await h.db.selectFrom('user_tokens').select('id').where('user_id', '=', user.id).execute(),
+    ).toEqual(before.tokens);
+    expect(await mailCount(h, user.email, 'reset_password')).toBe(before.mails);
+
+    // The job mails the owner; the unknown address gets nothing.
+    await runJobs(h);
+    expect(await mailCount(h, user.email, 'reset_password')).toBe(before.mails + 1);
+    expect(await mailCount(h, nobody, 'reset_password')).toBe(0);
+
+    // And the answer's time tells nothing either (33 ms against 7 ms before, issue 29 §9): medians of 15 calls each,
+    // interleaved so a slow moment of the machine falls on both.
+    const timings: Record<'known' | 'unknown', number[]> = { known: [], unknown: [] };
+    for (let i = 0; i < 15; i++)
+      for (const [kind, email] of [
+        ['known', `${user.email}`],
+        ['unknown', `nobody-${uid()}@x.test`],
+      ] as const) {
+        await h.db.deleteFrom('user_tokens').where('user_id', '=', user.id).execute(); // a link is due each time
+        const started = performance.now();
+        await h.app.inject({ method: 'POST', url: '/api/auth/forgot-password', payload: { email } });
+        timings[kind].push(performance.now() - started);
+      }
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+    expect(median(timings.known)).toBeLessThan(median(timings.unknown) * 1.5 + 2);
   });
 
   it('rejects a bad e-mail with 422, and a cookie without the XSRF header with 419', async () => {
@@ -253,6 +310,7 @@ describe('forgot and reset password', () => {
     const web = await webLogin(h.app, user.email, TEST_PASSWORD);
     const phone = await bearer(h.db, user.id);
     expect((await postAsGuest('/api/auth/forgot-password', { email: user.email })).statusCode).toBe(200);
+    await runJobs(h);
     const mail = await lastMail(h, user.email, 'reset_password');
     const link = linkIn(mail?.text_body ?? '', 'reset-password');
     expect(link.origin).toBe(h.deps.config.appUrl);
@@ -319,6 +377,7 @@ describe('forgot and reset password', () => {
   it('refuses an expired link, and needs the csrf session (419)', async () => {
     const user = await buildUser(h.db);
     await postAsGuest('/api/auth/forgot-password', { email: user.email });
+    await runJobs(h);
     const link = linkIn((await lastMail(h, user.email, 'reset_password'))?.text_body ?? '', 'reset-password');
     const payload = {
       token: link.token,
@@ -355,6 +414,7 @@ describe('forgot and reset password', () => {
     const resetWith = async (entityId: number, password: string) => {
       const user = await buildUser(h.db, { entityId });
       await postAsGuest('/api/auth/forgot-password', { email: user.email });
+      await runJobs(h);
       const link = linkIn(
         (await lastMail(h, user.email, 'reset_password'))?.text_body ?? '',
         'reset-password',
@@ -394,7 +454,7 @@ describe('verify e-mail', () => {
   it("accepts the mobile shell's cookieless JSON call (no csrf session to fetch there)", async () => {
     const user = await buildUser(h.db, { verified: false });
     await h.app.inject({
-      method: 'GET',
+      method: 'POST',
       url: `/api/auth/${user.uuid}/verification-send`,
       headers: await bearer(h.db, user.id),
     });
@@ -412,7 +472,7 @@ describe('verify e-mail', () => {
     const user = await buildUser(h.db, { verified: false });
     const headers = await bearer(h.db, user.id);
     const send = await h.app.inject({
-      method: 'GET',
+      method: 'POST',
       url: `/api/auth/${user.uuid}/verification-send`,
       headers,
     });
@@ -441,7 +501,7 @@ describe('verify e-mail', () => {
     expect(again.statusCode).toBe(422);
 
     const already = await h.app.inject({
-      method: 'GET',
+      method: 'POST',
       url: `/api/auth/${user.uuid}/verification-send`,
       headers,
     });
@@ -457,15 +517,15 @@ describe('verify e-mail', () => {
     const outsider = await buildUser(h.db, { permissions: [Perm.updateUser] });
     const url = `/api/auth/${target.uuid}/verification-send`;
     const call = async (userId: number) =>
-      h.app.inject({ method: 'GET', url, headers: await bearer(h.db, userId) });
+      h.app.inject({ method: 'POST', url, headers: await bearer(h.db, userId) });
 
-    expect((await h.app.inject({ method: 'GET', url })).statusCode).toBe(401);
+    expect((await h.app.inject({ method: 'POST', url })).statusCode).toBe(401);
     expect((await call(outsider.id)).statusCode).toBe(404);
     expect((await call(colleague.id)).statusCode).toBe(403);
     expect(
       (
         await h.app.inject({
-          method: 'GET',
+          method: 'POST',
           url: '/api/auth/not-a-uuid/verification-send',
           headers: await bearer(h.db, admin.id),
         })
@@ -479,6 +539,71 @@ describe('verify e-mail', () => {
     const soon = await call(admin.id);
     expect(soon.statusCode).toBe(429);
     expect(await mailCount(h, target.email, 'verify_email')).toBe(1);
+  });
+
+  it('sends nothing on a GET (issue 29 §13): the GET reads the state, in the same reach as the POST', async () => {
+    const entity = await buildEntity(h.db);
+    const target = await buildUser(h.db, { entityId: entity.id, verified: false });
+    const admin = await buildUser(h.db, { entityId: entity.id, permissions: [Perm.updateUser] });
+    const outsider = await buildUser(h.db, { permissions: [Perm.updateUser] });
+    const url = `/api/auth/${target.uuid}/verification-send`;
+    const get = async (userId: number) =>
+      h.app.inject({ method: 'GET', url, headers: await bearer(h.db, userId) });
+
+    const state = await get(admin.id);
+    expect(state.statusCode).toBe(200);
+    expect(state.json().data).toEqual({ email_verified: false, send_in_seconds: 0 });
+    expect((await get(target.id)).statusCode).toBe(200);
+    expect((await get(outsider.id)).statusCode).toBe(404);
+    expect(await mailCount(h, target.email, 'verify_email')).toBe(0);
+
+    await h.app.inject({ method: 'POST', url, headers: await bearer(h.db, admin.id) });
+    const after = (await get(admin.id)).json().data;
+    expect(after.email_verified).toBe(false);
+    expect(after.send_in_seconds).toBeGreaterThan(0);
+    expect(await mailCount(h, target.email, 'verify_email')).toBe(1);
+  });
+
+  it('answers 404, as for a missing user, for a user above the caller or outside their own organisation', async () => {
+    const group = await buildEntity(h.db);
+    const home = await buildEntity(h.db, { parentId: group.id });
+    // A home manager with permission 18, and 19 to act as the group.
+    const manager = await buildUser(h.db, {
+      entityId: home.id,
+      permissions: [Perm.updateUser, Perm.actingAs],
+    });
+    const groupManager = await buildUser(h.db, { entityId: group.id, verified: false });
+    const aboveInHome = await buildUser(h.db, {
+      entityId: home.id,
+      verified: false,
+      permissions: [Perm.updateUser, Perm.addUser],
+    });
+    const superAdmin = await buildUser(h.db, { entityId: home.id, verified: false, superAdmin: true });
+    const peer = await buildUser(h.db, {
+      entityId: home.id,
+      verified: false,
+      permissions: [Perm.updateUser],
+    });
+    const headers = await bearer(h.db, manager.id);
+    const send = (uuid: string, query = '') =>
+      h.app.inject({ method: 'POST', url: `/api/auth/${uuid}/verification-send${query}`, headers });
+    const missing = await send('00000000-0000-4000-8000-000000000000');
+    expect(missing.statusCode).toBe(404);
+
+    // Acting as the group puts its users in scope, but not in the manager's own reach.
+    const up = await send(groupManager.uuid, `?actingAs=${group.slug}`);
+    expect(up.statusCode).toBe(404);
+    expect(up.body).toBe(missing.body);
+    for (const above of [aboveInHome, superAdmin]) {
+      const res = await send(above.uuid);
+      expect(res.statusCode).toBe(404);
+      expect(res.body).toBe(missing.body);
+    }
+    for (const who of [groupManager, aboveInHome, superAdmin])
+      expect(await mailCount(h, who.email, 'verify_email')).toBe(0);
+    // A user holding nothing the manager does not hold is theirs to send to.
+    expect((await send(peer.uuid)).statusCode).toBe(200);
+    expect(await mailCount(h, peer.email, 'verify_email')).toBe(1);
   });
 });
 
@@ -507,17 +632,20 @@ describe('POST /auth/update-email', () => {
     const wrong = await post({ email: newEmail, password: 'wrong-password' });
     expect(wrong.statusCode).toBe(422);
     expect(wrong.json().errors.password).toEqual([Messages.incorrectPassword]);
+    // A taken address: the same answer as a free one (issue 29 §5); its owner is told instead of sent a link.
     const taken = await post({ email: other.email, password: TEST_PASSWORD });
-    expect(taken.statusCode).toBe(422);
-    expect(taken.json().errors.email).toEqual([Messages.emailTaken]);
 
     const ok = await post({ email: newEmail, password: TEST_PASSWORD });
     expect(ok.statusCode).toBe(200);
     expect(ok.json().message).toBe(Messages.emailUpdated);
+    expect(taken.statusCode).toBe(200);
+    expect(taken.body).toBe(ok.body);
+    expect(await mailCount(h, other.email, 'email_change_attempt')).toBe(1);
+    expect(await mailCount(h, other.email, 'confirm_email_change')).toBe(0);
     // Pending: the account keeps its address (and this session) until the link sent to the new one is followed.
     const me = (await h.app.inject({ method: 'GET', url: '/api/auth/user', headers })).json().data;
     expect(me).toMatchObject({ email: user.email, emailVerified: true });
-    expect(await mailCount(h, user.email, 'email_change_requested')).toBe(1);
+    expect(await mailCount(h, user.email, 'email_change_requested')).toBe(2);
     const link = linkIn(
       (await lastMail(h, newEmail, 'confirm_email_change'))?.text_body ?? '',
       'verify-email',
@@ -530,6 +658,54 @@ describe('POST /auth/update-email', () => {
     expect((await h.app.inject({ method: 'GET', url: '/api/auth/user', headers })).statusCode).toBe(401);
     expect((await webLogin(h.app, newEmail, TEST_PASSWORD)).login.statusCode).toBe(200);
     expect((await postAsGuest('/api/auth/verify-email', { token: link.token })).statusCode).toBe(422);
+  });
+});
+
+describe('POST /auth/update-email tells nothing of other accounts (issue 29 §5)', () => {
+  it('answers a taken address as a free one, to a caller who sees the same afterwards, and is throttled', async () => {
+    const owner = await buildUser(h.db);
+    const results: { body: string; pending: string | null }[] = [];
+    for (const email of [owner.email, `free-${uid()}@example.test`]) {
+      const user = await buildUser(h.db, { permissions: [Perm.selfUpdate] });
+      const headers = await bearer(h.db, user.id);
+      const res = await h.app.inject({
+        method: 'POST',
+        url: '/api/auth/update-email',
+        headers,
+        payload: { email, password: TEST_PASSWORD },
+      });
+      expect(res.statusCode).toBe(200);
+      // The account shows the address as pending either way (the caller sees it on their own record).
+      const row = await h.db
+        .selectFrom('users')
+        .select('pending_email')
+        .where('id', '=', user.id)
+        .executeTakeFirstOrThrow();
+      results.push({ body: res.body, pending: row.pending_email });
+      expect(await mailCount(h, user.email, 'email_change_requested')).toBe(1);
+    }
+    expect(results[0]?.body).toBe(results[1]?.body);
+    expect(results.map((r) => typeof r.pending)).toEqual(['string', 'string']);
+    expect(await mailCount(h, owner.email, 'email_change_attempt')).toBe(1);
+    // The taken address can never become the caller's: no link was made for it.
+    expect(await mailCount(h, owner.email, 'confirm_email_change')).toBe(0);
+
+    // Five requests an hour per account: the sixth is refused before anything is checked.
+    const prober = await buildUser(h.db, { permissions: [Perm.selfUpdate] });
+    const headers = await bearer(h.db, prober.id);
+    const codes: number[] = [];
+    for (let i = 0; i < 6; i++)
+      codes.push(
+        (
+          await h.app.inject({
+            method: 'POST',
+            url: '/api/auth/update-email',
+            headers,
+            payload: { email: `probe-${i}-${uid()}@example.test`, password: TEST_PASSWORD },
+          })
+        ).statusCode,
+      );
+    expect(codes).toEqual([200, 200, 200, 200, 200, 429]);
   });
 });
 

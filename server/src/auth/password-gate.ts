@@ -13,6 +13,7 @@ const ALLOWED = new Set([
   'GET /api/auth/permissions',
   'POST /api/auth/permission-check',
   'GET /api/auth/sessions',
+  'POST /api/auth/confirm-password',
   'POST /api/auth/update-password',
   'POST /api/auth/logout',
   'POST /api/auth/logout/:id',

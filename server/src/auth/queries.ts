@@ -56,6 +56,8 @@ export async function createSession(
     userAgent: string | null;
     lifetime: SessionLifetime;
     now: Date;
+    /** The password was given to open it (a sign-in), not only a link followed (issue 29 §6). */
+    passwordConfirmed: boolean;
   },
 ): Promise<{ secret: string; csrfToken: string; record: SessionRecord }> {
   const secret = randomToken(32);
@@ -71,6 +73,7 @@ export async function createSession(
       created_at: input.now,
       last_activity_at: input.now,
       expires_at: sessionEnd(input.now, input.now, input.lifetime),
+      password_confirmed_at: input.passwordConfirmed ? input.now : null,
     })
     .returning(sessionColumns)
     .executeTakeFirstOrThrow();
@@ -159,7 +162,14 @@ const tokenInForce = (now: Date, days: number) =>
 /** Personal access tokens, Sanctum format `<id>|<secret>`; only the secret's hash is stored. */
 export async function createAccessToken(
   db: Db,
-  input: { userId: number; name: string; abilities?: string[]; expiresAt?: Date | null },
+  input: {
+    userId: number;
+    name: string;
+    abilities?: string[];
+    expiresAt?: Date | null;
+    /** When the password was given for it (a device sign-in), issue 29 §6. */
+    passwordConfirmedAt?: Date | null;
+  },
 ): Promise<{ id: number; plainText: string }> {
   const secret = randomToken(40);
   const row = await db
@@ -170,6 +180,7 @@ export async function createAccessToken(
       token_hash: hashToken(secret),
       abilities: JSON.stringify(input.abilities ?? ['*']),
       expires_at: input.expiresAt ?? null,
+      password_confirmed_at: input.passwordConfirmedAt ?? null,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -297,6 +308,94 @@ export function listLiveTokens(db: Db, userId: number, now: Date, lifetimeDays: 
     .select(['id', 'name', 'created_at', 'last_used_at', 'expires_at'])
     .where('user_id', '=', userId)
     .where(tokenInForce(now, lifetimeDays))
+    .execute();
+}
+
+/**
+ * When the password was last given on the caller's session or device token (issue 29 §6), or null: never, or a
+ * personal access token, which never has one.
+ */
+export async function passwordConfirmedAt(
+  db: Db,
+  credential: { sessionId?: string; tokenId?: number },
+): Promise<Date | null> {
+  if (credential.sessionId) {
+    const row = await db
+      .selectFrom('sessions')
+      .select('password_confirmed_at')
+      .where('id', '=', credential.sessionId)
+      .executeTakeFirst();
+    return row?.password_confirmed_at ?? null;
+  }
+  if (credential.tokenId) {
+    const row = await db
+      .selectFrom('personal_access_tokens')
+      .select('password_confirmed_at')
+      .where('id', '=', credential.tokenId)
+      .where('kind', '=', 'device')
+      .executeTakeFirst();
+    return row?.password_confirmed_at ?? null;
+  }
+  return null;
+}
+
+/** Records that the password was just given on this session or device token (POST /auth/confirm-password). */
+export async function markPasswordConfirmed(
+  db: Db,
+  credential: { sessionId?: string; tokenId?: number },
+  now: Date,
+): Promise<void> {
+  if (credential.sessionId)
+    await db
+      .updateTable('sessions')
+      .set({ password_confirmed_at: now })
+      .where('id', '=', credential.sessionId)
+      .execute();
+  else if (credential.tokenId)
+    await db
+      .updateTable('personal_access_tokens')
+      .set({ password_confirmed_at: now })
+      .where('id', '=', credential.tokenId)
+      .where('kind', '=', 'device')
+      .execute();
+}
+
+/** Whether one of the user's sessions (public uuid) or device tokens (numeric id) exists, without ending it. */
+export async function ownsCredential(db: Db, input: { id: string; userId: number }): Promise<boolean> {
+  if (/^\d{1,10}$/.test(input.id)) {
+    const row = await db
+      .selectFrom('personal_access_tokens')
+      .select('id')
+      .where('id', '=', Number(input.id))
+      .where('user_id', '=', input.userId)
+      .executeTakeFirst();
+    return !!row;
+  }
+  if (!/^[0-9a-f-]{36}$/i.test(input.id)) return false;
+  const row = await db
+    .selectFrom('sessions')
+    .select('id')
+    .where('public_id', '=', input.id)
+    .where('user_id', '=', input.userId)
+    .executeTakeFirst();
+  return !!row;
+}
+
+/**
+ * A personal access token signing out (POST /auth/logout): revoked, never deleted, so it stays on the tokens page
+ * as revoked and cannot hide that it existed (issue 29 §6).
+ */
+export async function revokeOwnPersonalToken(
+  db: Db,
+  input: { id: number; userId: number; now: Date },
+): Promise<void> {
+  await db
+    .updateTable('personal_access_tokens')
+    .set({ revoked_at: input.now })
+    .where('id', '=', input.id)
+    .where('user_id', '=', input.userId)
+    .where('kind', '=', 'personal')
+    .where('revoked_at', 'is', null)
     .execute();
 }
 

@@ -1,5 +1,6 @@
 import {
   AuthUser,
+  ConfirmPasswordBody,
   ForgotPasswordBody,
   LoginBody,
   Messages,
@@ -12,7 +13,6 @@ import {
   ResetPasswordBody,
   UpdateEmailBody,
   UpdatePasswordBody,
-  VerificationSendParams,
   VerifyEmailBody,
 } from '@cc/contracts';
 import { z } from 'zod';
@@ -25,13 +25,14 @@ import {
 } from '../http/authenticate';
 import { actorOf } from '../http/context';
 import { done, ok } from '../http/envelope';
-import { sendVerification, updateEmail, verifyEmail } from './email-flows';
+import { updateEmail, verifyEmail } from './email-flows';
 import { issueGuestCsrfToken } from './guest-csrf';
 import { deviceCookieOf, setDeviceCookie } from './known-devices';
 import { forgotPassword, resetPassword, updatePassword } from './password-flows';
 import { register } from './registration';
 import {
   checkPermissions,
+  confirmOwnPassword,
   currentAuthUser,
   endOtherSessions,
   endOwnSession,
@@ -180,12 +181,6 @@ export async function authRoutes(app: App) {
     async (request) => done(await verifyEmail(request.ctx, request.body)),
   );
 
-  app.get(
-    '/auth/:uuid/verification-send',
-    { schema: { tags: ['auth'], params: VerificationSendParams } },
-    async (request) => done(await sendVerification(request.ctx, request.params.uuid)),
-  );
-
   app.post('/auth/update-email', { schema: { tags: ['auth'], body: UpdateEmailBody } }, async (request) => {
     await updateEmail(request.ctx, request.body);
     return done(Messages.emailUpdated);
@@ -197,6 +192,16 @@ export async function authRoutes(app: App) {
     async (request) => {
       await updatePassword(request.ctx, request.body);
       return done(Messages.passwordUpdated);
+    },
+  );
+
+  // issue 29 §6: the password again, before managing sessions and devices (their routes answer 423 until then).
+  app.post(
+    '/auth/confirm-password',
+    { schema: { tags: ['auth'], body: ConfirmPasswordBody } },
+    async (request) => {
+      await confirmOwnPassword(request.ctx, request.body);
+      return done(Messages.passwordConfirmed);
     },
   );
 

@@ -1,9 +1,9 @@
-import { Messages, type OwnSession, type PermissionCheckBody } from '@cc/contracts';
+import { Messages, type OwnSession, PASSWORD_CONFIRM_MINUTES, type PermissionCheckBody } from '@cc/contracts';
 import type { z } from 'zod';
 import { actorOf, type Ctx, can } from '../http/context';
-import { invalidField, notFound, tooManyRequests } from '../http/errors';
+import { forbidden, HttpError, invalidField, notFound, tooManyRequests } from '../http/errors';
 import { closeSocketsEverywhere } from '../realtime/socket-registry';
-import { endUserSessions, flagPasswordChangeRequired } from './account-queries';
+import { endUserSessions, findAccountById, flagPasswordChangeRequired } from './account-queries';
 import { loadActor, presentAuthUser } from './actor';
 import { deviceIdOf, isKnownDevice, rememberDevice } from './known-devices';
 import { isCompromised, passwordPolicyOf } from './password-rules';
@@ -17,7 +17,11 @@ import {
   findUserForLogin,
   listLiveSessions,
   listLiveTokens,
+  markPasswordConfirmed,
+  ownsCredential,
+  passwordConfirmedAt,
   recordAuthEvent,
+  revokeOwnPersonalToken,
   sessionAbsoluteEnd,
   sessionLifetimeOf,
   tokenEnd,
@@ -164,7 +168,12 @@ export async function confirmPassword(
 }
 
 /** A new web session for a user who just proved who they are (login, register): ASVS 3.2.1, a fresh session id. */
-export async function startWebSession(ctx: Ctx, userId: number, replacedSessionId: string | null) {
+export async function startWebSession(
+  ctx: Ctx,
+  userId: number,
+  replacedSessionId: string | null,
+  how: { passwordGiven: boolean } = { passwordGiven: false },
+) {
   // Signing in again over a live session replaces it (guests have no row since issue 11 §12).
   if (replacedSessionId) {
     await deleteSession(ctx.db, replacedSessionId);
@@ -176,6 +185,7 @@ export async function startWebSession(ctx: Ctx, userId: number, replacedSessionI
     userAgent: ctx.userAgent,
     lifetime: sessionLifetimeOf(ctx.config),
     now: ctx.clock(),
+    passwordConfirmed: how.passwordGiven,
   });
   const actor = await loadActor(ctx.db, userId, { via: 'session', sessionId: session.record.id });
   if (!actor) throw notFound();
@@ -190,7 +200,7 @@ export async function loginWithSession(
   device: LoginDevice,
 ) {
   const { userId, deviceSecret } = await checkCredentials(ctx, input, 'web', device);
-  return { ...(await startWebSession(ctx, userId, guestSessionId)), deviceSecret };
+  return { ...(await startWebSession(ctx, userId, guestSessionId, { passwordGiven: true })), deviceSecret };
 }
 
 /**
@@ -212,6 +222,7 @@ export async function loginWithToken(
     name: input.device_name,
     abilities: ['*'],
     expiresAt,
+    passwordConfirmedAt: ctx.clock(),
   });
   const actor = await loadActor(ctx.db, userId, { via: 'token', tokenId: token.id, abilities: ['*'] });
   if (!actor) throw notFound();
@@ -226,7 +237,10 @@ export async function loginWithToken(
 export async function logout(ctx: Ctx): Promise<void> {
   const actor = actorOf(ctx);
   if (actor.via === 'token' && actor.tokenId) {
-    await deleteAccessToken(ctx.db, { id: actor.tokenId, userId: actor.userId });
+    // A personal access token ends as revoked, still listed: it cannot take itself off the tokens page (§6).
+    if (actor.tokenKind === 'personal')
+      await revokeOwnPersonalToken(ctx.db, { id: actor.tokenId, userId: actor.userId, now: ctx.clock() });
+    else await deleteAccessToken(ctx.db, { id: actor.tokenId, userId: actor.userId });
     closeSocketsEverywhere(ctx.bus, { tokenId: actor.tokenId });
   } else if (actor.sessionId) {
     await deleteSession(ctx.db, actor.sessionId);
@@ -244,11 +258,41 @@ export async function logout(ctx: Ctx): Promise<void> {
 }
 
 /**
+ * Issue 29 §6: listing and ending sessions and devices is for the account's owner, proven recently: a browser session
+ * or device token on which the password was given within PASSWORD_CONFIRM_MINUTES (sign-in, or POST
+ * /auth/confirm-password), else 423 and the page asks for the password. A personal access token never qualifies,
+ * whatever its abilities (403): it is an integration's key, no permission is about one's own sessions, and the tokens
+ * page refuses it likewise, so a leaked token cannot sign its owner out everywhere or list where they are.
+ */
+async function assertRecentPassword(ctx: Ctx): Promise<void> {
+  const actor = actorOf(ctx);
+  if (actor.tokenKind === 'personal') throw forbidden(Messages.sessionsViaToken);
+  const at = await passwordConfirmedAt(ctx.db, { sessionId: actor.sessionId, tokenId: actor.tokenId });
+  if (!at || ctx.clock().getTime() - at.getTime() > PASSWORD_CONFIRM_MINUTES * 60_000)
+    throw new HttpError(423, Messages.passwordConfirmationRequired);
+}
+
+/**
+ * POST /auth/confirm-password {password}: the password given again on this session or device token, so its sessions
+ * and devices can be managed for PASSWORD_CONFIRM_MINUTES. A wrong password counts against the sign-in throttle.
+ */
+export async function confirmOwnPassword(ctx: Ctx, input: { password: string }): Promise<void> {
+  const actor = actorOf(ctx);
+  if (actor.tokenKind === 'personal') throw forbidden(Messages.sessionsViaToken);
+  const user = await findAccountById(ctx.db, actor.userId);
+  if (!user) throw notFound();
+  if (!(await confirmPassword(ctx, user, input.password)))
+    throw invalidField('password', Messages.incorrectPassword);
+  await markPasswordConfirmed(ctx.db, { sessionId: actor.sessionId, tokenId: actor.tokenId }, ctx.clock());
+}
+
+/**
  * GET /auth/sessions (issue 11 §10): the caller's live browser sessions and device tokens, newest activity first,
  * the one making the call marked, so they can end one (POST /auth/logout/{id}) or all the others.
  */
 export async function listOwnSessions(ctx: Ctx): Promise<OwnSession[]> {
   const actor = actorOf(ctx);
+  await assertRecentPassword(ctx);
   const now = ctx.clock();
   const lifetime = sessionLifetimeOf(ctx.config);
   const [sessions, tokens] = await Promise.all([
@@ -289,6 +333,9 @@ export async function listOwnSessions(ctx: Ctx): Promise<OwnSession[]> {
  */
 export async function endOwnSession(ctx: Ctx, id: string): Promise<void> {
   const actor = actorOf(ctx);
+  // Another user's id, or a missing one, is 404 first: the same answer whoever asks (the tenancy suite's rule).
+  if (!(await ownsCredential(ctx.db, { id, userId: actor.userId }))) throw notFound();
+  await assertRecentPassword(ctx);
   if (/^\d{1,10}$/.test(id)) {
     const tokenId = Number(id);
     if (!(await deleteAccessToken(ctx.db, { id: tokenId, userId: actor.userId }))) throw notFound();
@@ -305,6 +352,7 @@ export async function endOwnSession(ctx: Ctx, id: string): Promise<void> {
 /** POST /auth/logout-others: ends every other session and device token of the caller (and their sockets). */
 export async function endOtherSessions(ctx: Ctx): Promise<void> {
   const actor = actorOf(ctx);
+  await assertRecentPassword(ctx);
   const keep = { sessionId: actor.sessionId, tokenId: actor.tokenId };
   await endUserSessions(ctx.db, actor.userId, keep);
   closeSocketsEverywhere(ctx.bus, { userId: actor.userId }, keep);

@@ -1,10 +1,12 @@
-import { CSRF_COOKIE, Messages, Perm, SESSION_COOKIE } from '@cc/contracts';
+import { CSRF_COOKIE, Messages, PASSWORD_CONFIRM_MINUTES, Perm, SESSION_COOKIE } from '@cc/contracts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { bearer, buildUser, TEST_PASSWORD } from '../../test/factories';
+import { bearer, buildUser, signedInBearer, TEST_PASSWORD } from '../../test/factories';
 import { cookiesOf, createHarness, type Harness, webLogin } from '../../test/harness';
 import { closeSocketsOf } from '../realtime/socket-registry';
-import { guest, lastMail, linkIn } from './flows-test-support';
+import { registerAllJobs } from '../register-jobs';
+import { personalTokenHeaders } from '../tokens/tenancy-tokens';
+import { guest, lastMail, linkIn, runJobs } from './flows-test-support';
 import { createAccessToken, purgeExpiredCredentials, sessionLifetimeOf } from './queries';
 
 /**
@@ -25,6 +27,7 @@ beforeAll(async () => {
     sessionAbsoluteLifetimeHours: ABSOLUTE_HOURS,
     tokenLifetimeDays: TOKEN_DAYS,
   });
+  registerAllJobs();
 });
 afterEach(() => {
   (h.deps as { clock: () => Date }).clock = realClock;
@@ -154,6 +157,7 @@ describe('the matrix websocket ends with its session or token (issue 11 §4)', (
     const post = (url: string, payload: object) =>
       h.app.inject({ method: 'POST', url, cookies: g.cookies(), headers: g.headers(), payload });
     expect((await post('/api/auth/forgot-password', { email: user.email })).statusCode).toBe(200);
+    await runJobs(h);
     const link = linkIn((await lastMail(h, user.email, 'reset_password'))?.text_body ?? '', 'reset-password');
     const reset = await post('/api/auth/reset-password', {
       token: link.token,
@@ -168,7 +172,7 @@ describe('the matrix websocket ends with its session or token (issue 11 §4)', (
   it('closes the socket of a session ended from "Sessions and devices"', async () => {
     const user = await buildUser(h.db, { permissions: [12, 14, 15] });
     const laptop = await webLogin(h.app, user.email, TEST_PASSWORD);
-    const phone = await bearer(h.db, user.id);
+    const phone = await signedInBearer(h.db, user.id);
     const socket = await openSocket({ cookies: laptop.cookies() });
     const list = await h.app.inject({ method: 'GET', url: '/api/auth/sessions', headers: phone });
     const session = list.json().data.find((s: { kind: string }) => s.kind === 'session');
@@ -283,7 +287,7 @@ describe('a user sees and ends their own sessions and devices (issue 11 §10)', 
   it("never lists or ends another user's: 404 like a missing one", async () => {
     const user = await buildUser(h.db);
     const other = await buildUser(h.db);
-    const mine = await bearer(h.db, user.id);
+    const mine = await signedInBearer(h.db, user.id);
     const theirs = await webLogin(h.app, other.email, TEST_PASSWORD);
     const theirToken = await createAccessToken(h.db, { userId: other.id, name: 'their phone' });
     const listed = await h.app.inject({ method: 'GET', url: '/api/auth/sessions', headers: mine });
@@ -385,5 +389,128 @@ describe('GET /sanctum/csrf-cookie stores nothing for a signed-out browser (issu
       payload: { email: user.email, password: TEST_PASSWORD },
     });
     expect(res.statusCode).toBe(419);
+  });
+});
+
+describe('managing sessions and devices needs the password, recently (issue 29 §6)', () => {
+  const sessionsOf = (o: { cookies?: Record<string, string>; headers?: Record<string, string> }) =>
+    h.app.inject({ method: 'GET', url: '/api/auth/sessions', ...o });
+
+  it('refuses a personal access token whatever its abilities: no list, no ending, and it cannot hide itself', async () => {
+    const user = await buildUser(h.db, { permissions: [21] });
+    const laptop = await webLogin(h.app, user.email, TEST_PASSWORD);
+    const phone = await h.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: user.email, password: TEST_PASSWORD, device_name: 'Owner phone' },
+    });
+    const phoneHeaders = { authorization: `Bearer ${phone.json().data.token}` };
+    const pat = await personalTokenHeaders(h.db, user.id, [21]); // one unrelated ability
+    const patId = (
+      await h.db
+        .selectFrom('personal_access_tokens')
+        .select('id')
+        .where('user_id', '=', user.id)
+        .where('kind', '=', 'personal')
+        .executeTakeFirstOrThrow()
+    ).id;
+    const laptopId = (await sessionsOf({ cookies: laptop.cookies() })).json().data[0].id;
+
+    const list = await sessionsOf({ headers: pat });
+    expect(list.statusCode).toBe(403);
+    expect(list.json().message).toBe(Messages.sessionsViaToken);
+    expect(list.body).not.toContain('Owner phone');
+    for (const url of [
+      '/api/auth/logout-others',
+      `/api/auth/logout/${laptopId}`,
+      `/api/auth/logout/${String(patId)}`,
+    ])
+      expect((await h.app.inject({ method: 'POST', url, headers: pat })).statusCode, url).toBe(403);
+    const confirm = await h.app.inject({
+      method: 'POST',
+      url: '/api/auth/confirm-password',
+      headers: pat,
+      payload: { password: TEST_PASSWORD },
+    });
+    expect(confirm.statusCode).toBe(403);
+    // Everything of the owner still stands.
+    expect(await status({ cookies: laptop.cookies() })).toBe(200);
+    expect(await status({ headers: phoneHeaders })).toBe(200);
+    expect(await status({ headers: pat })).toBe(200);
+
+    // Signing itself out revokes it; it stays on the tokens page, marked revoked.
+    expect((await h.app.inject({ method: 'POST', url: '/api/auth/logout', headers: pat })).statusCode).toBe(
+      200,
+    );
+    expect(await status({ headers: pat })).toBe(401);
+    const row = await h.db
+      .selectFrom('personal_access_tokens')
+      .select('revoked_at')
+      .where('id', '=', patId)
+      .executeTakeFirst();
+    expect(row?.revoked_at).toBeInstanceOf(Date);
+  });
+
+  it('asks a session for its password again after 15 minutes (423), a wrong one counts, the right one opens it', async () => {
+    const user = await buildUser(h.db);
+    const web = await webLogin(h.app, user.email, TEST_PASSWORD);
+    const second = await webLogin(h.app, user.email, TEST_PASSWORD);
+    const browser = { cookies: web.cookies(), headers: web.headers() };
+    // Signed in with the password a moment ago: allowed.
+    const fresh = await sessionsOf(browser);
+    expect(fresh.statusCode).toBe(200);
+    const secondId = (fresh.json().data as { id: string; current: boolean }[]).find((r) => !r.current)?.id;
+
+    at((PASSWORD_CONFIRM_MINUTES + 1) * 60_000);
+    const stale = await sessionsOf(browser);
+    expect(stale.statusCode).toBe(423);
+    expect(stale.json().message).toBe(Messages.passwordConfirmationRequired);
+    for (const url of ['/api/auth/logout-others', `/api/auth/logout/${secondId}`])
+      expect((await h.app.inject({ method: 'POST', url, ...browser })).statusCode, url).toBe(423);
+    expect(await status({ cookies: second.cookies() })).toBe(200);
+
+    const confirm = (password: string) =>
+      h.app.inject({ method: 'POST', url: '/api/auth/confirm-password', ...browser, payload: { password } });
+    const wrong = await confirm('not-the-password');
+    expect(wrong.statusCode).toBe(422);
+    expect(wrong.json().errors.password).toEqual([Messages.incorrectPassword]);
+    const failures = await h.db
+      .selectFrom('auth_events')
+      .select('event')
+      .where('user_id', '=', user.id)
+      .where('event', '=', 'failed_login')
+      .execute();
+    expect(failures).toHaveLength(1);
+    expect((await sessionsOf(browser)).statusCode).toBe(423);
+
+    const right = await confirm(TEST_PASSWORD);
+    expect(right.statusCode).toBe(200);
+    expect(right.json().message).toBe(Messages.passwordConfirmed);
+    expect((await sessionsOf(browser)).statusCode).toBe(200);
+    const ended = await h.app.inject({ method: 'POST', url: `/api/auth/logout/${secondId}`, ...browser });
+    expect(ended.statusCode).toBe(200);
+    expect(await status({ cookies: second.cookies() })).toBe(401);
+  });
+
+  it('lets a device that signed in with the password manage them, and asks one signed in long ago', async () => {
+    const user = await buildUser(h.db);
+    const phone = await h.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: user.email, password: TEST_PASSWORD, device_name: 'phone' },
+    });
+    expect(
+      (await sessionsOf({ headers: { authorization: `Bearer ${phone.json().data.token}` } })).statusCode,
+    ).toBe(200);
+    const old = await bearer(h.db, user.id); // no password given on it since the change
+    expect((await sessionsOf({ headers: old })).statusCode).toBe(423);
+    const confirmed = await h.app.inject({
+      method: 'POST',
+      url: '/api/auth/confirm-password',
+      headers: old,
+      payload: { password: TEST_PASSWORD },
+    });
+    expect(confirmed.statusCode).toBe(200);
+    expect((await sessionsOf({ headers: old })).statusCode).toBe(200);
   });
 });

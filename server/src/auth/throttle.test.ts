@@ -3,7 +3,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildUser, TEST_PASSWORD } from '../../test/factories';
 import { cookiesOf, createHarness, type Harness, type TestApp } from '../../test/harness';
 import { buildApp } from '../app';
-import { browser, lastMail, linkIn } from './flows-test-support';
+import { registerAllJobs } from '../register-jobs';
+import { browser, lastMail, linkIn, runJobs } from './flows-test-support';
 import { DEVICE_COOKIE } from './known-devices';
 import { ACCOUNT_RULE, accountKey, WINDOW_MS } from './throttle';
 
@@ -23,6 +24,7 @@ const freshAddress = () => `198.51.100.${++n}`;
 
 beforeAll(async () => {
   h = await createHarness();
+  registerAllJobs();
   h.deps.clock = () => now;
 });
 afterAll(async () => h?.close());
@@ -262,6 +264,7 @@ describe('per account', () => {
     );
 
     await h.app.inject({ method: 'POST', url: '/api/auth/forgot-password', payload: { email: user.email } });
+    await runJobs(h);
     const link = linkIn((await lastMail(h, user.email, 'reset_password'))?.text_body ?? '', 'reset-password');
     const reset = await h.app.inject({
       method: 'POST',

@@ -7,17 +7,19 @@ export type UserTokenPurpose = 'password_reset' | 'email_verify' | 'email_change
 /** Password-reset links last an hour; welcome (set-your-password) links a week; verify links a day. */
 export const TOKEN_TTL_MINUTES = { password_reset: 60, welcome: 7 * 24 * 60, email_verify: 24 * 60 } as const;
 
+/** Removes the user's links of one purpose (a new request replaces them). */
+export async function dropUserTokens(db: Db, userId: number, purpose: UserTokenPurpose): Promise<void> {
+  await db.deleteFrom('user_tokens').where('user_id', '=', userId).where('purpose', '=', purpose).execute();
+}
+
 /** Issues a single-use token for a user; only its hash is stored. Earlier unused tokens of that purpose are revoked. */
+
 export async function issueUserToken(
   db: Db,
   input: { userId: number; purpose: UserTokenPurpose; email: string; ttlMinutes: number; now: Date },
 ): Promise<string> {
   const token = randomToken(32);
-  await db
-    .deleteFrom('user_tokens')
-    .where('user_id', '=', input.userId)
-    .where('purpose', '=', input.purpose)
-    .execute();
+  await dropUserTokens(db, input.userId, input.purpose);
   await db
     .insertInto('user_tokens')
     .values({

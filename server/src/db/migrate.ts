@@ -38,6 +38,8 @@ import * as m039 from './migrations/039_offline_attempts';
 import * as m040 from './migrations/040_push_devices';
 import * as m041 from './migrations/041_offline_refusals';
 import * as m042 from './migrations/042_care_certificate_criteria';
+import * as m043 from './migrations/043_pending_signups';
+import * as m044 from './migrations/044_password_confirmed';
 
 /** Ordered, forward-only. Add a file, import it here; never edit one that has shipped. */
 const migrations: Record<string, Migration> = {
@@ -78,6 +80,8 @@ const migrations: Record<string, Migration> = {
   '040_push_devices': m040,
   '041_offline_refusals': m041,
   '042_care_certificate_criteria': m042,
+  '043_pending_signups': m043,
+  '044_password_confirmed': m044,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

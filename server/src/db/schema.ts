@@ -129,6 +129,8 @@ export interface SessionsTable {
   created_at: DefaultTimestamp;
   last_activity_at: DefaultTimestamp;
   expires_at: Timestamp;
+  /** 044: when the password was last given on this session (sign-in, confirm-password); issue 29 §6. */
+  password_confirmed_at: Date | null;
 }
 
 export interface PersonalAccessTokensTable {
@@ -146,6 +148,8 @@ export interface PersonalAccessTokensTable {
   token_prefix: string | null;
   last_used_ip: string | null;
   revoked_at: Date | null;
+  /** 044: when the password was last given on this device token (sign-in, confirm-password); never for 'personal'. */
+  password_confirmed_at: Date | null;
 }
 
 /** Keys shared by every server process (016_server_secrets). */
@@ -1616,9 +1620,22 @@ export interface SignupLinkSignupsTable {
   created_at: DefaultTimestamp;
 }
 
+/** 043: a sign-up through a link waiting for its address to be confirmed (issue 29 §5). */
+export interface PendingSignupsTable {
+  id: Generated<number>;
+  token_hash: string;
+  link_id: number;
+  name: string;
+  email: string;
+  password_hash: string;
+  created_at: DefaultTimestamp;
+  expires_at: Timestamp;
+}
+
 export interface Database {
   signup_links: SignupLinksTable;
   signup_link_signups: SignupLinkSignupsTable;
+  pending_signups: PendingSignupsTable;
 }
 
 /** 040: a phone of the mobile shell registered for push notifications (push/). */

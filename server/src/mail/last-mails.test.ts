@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUser } from '../../test/factories';
 import { createHarness, type Harness } from '../../test/harness';
-import { guest, lastMail, linkIn } from '../auth/flows-test-support';
+import { guest, lastMail, linkIn, runJobs } from '../auth/flows-test-support';
+import { registerAllJobs } from '../register-jobs';
 import { formatMails, lastMails, linksIn } from './last-mails';
 import { MASKED } from './mask-links';
 
@@ -18,6 +19,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../.
 let h: Harness;
 beforeAll(async () => {
   h = await createHarness();
+  registerAllJobs();
 });
 afterAll(async () => h?.close());
 
@@ -31,6 +33,7 @@ async function forgotPassword(email: string) {
     payload: { email },
   });
   expect(res.statusCode).toBe(200);
+  await runJobs(h);
   const row = await lastMail(h, email, 'reset_password');
   return linkIn(row?.text_body ?? '', 'reset-password');
 }

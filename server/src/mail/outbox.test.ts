@@ -2,13 +2,15 @@ import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, buildUser } from '../../test/factories';
 import { createHarness, type Harness } from '../../test/harness';
-import { lastMail, linkIn } from '../auth/flows-test-support';
+import { lastMail, linkIn, runJobs } from '../auth/flows-test-support';
+import { registerAllJobs } from '../register-jobs';
 import { createMailer, outboxMessageId } from './mailer';
 import { MASKED, maskLinks } from './mask-links';
 
 let h: Harness;
 beforeAll(async () => {
   h = await createHarness();
+  registerAllJobs();
 });
 afterAll(async () => h?.close());
 
@@ -50,6 +52,7 @@ describe('the outbox view masks the secrets of links (issue 11 §11)', () => {
       payload: { email: user.email },
     });
     expect(forgot.statusCode, forgot.body).toBeLessThan(300);
+    await runJobs(h);
     const stored = await lastMail(h, user.email, 'reset_password');
     const { token } = linkIn(stored?.text_body ?? '', 'reset-password');
     expect(token.length).toBeGreaterThan(20);

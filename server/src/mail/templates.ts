@@ -150,6 +150,47 @@ export function confirmRegistrationMail(
   };
 }
 
+/**
+ * A sign-up through a sign-up link waits for its address to be confirmed (issue 29 §5): the account is made, and its
+ * owner signed in, when the link is followed.
+ */
+export function confirmSignupMail(
+  to: { name: string; email: string },
+  organisation: string,
+  confirmUrl: string,
+): MailMessage {
+  return {
+    to: to.email,
+    template: 'confirm_signup',
+    subject: `Confirm your e-mail address to join ${organisation}`,
+    ...layout(
+      `Hello ${to.name}`,
+      [
+        `Please confirm this is your e-mail address to finish creating your account at ${organisation}. This link works for 24 hours.`,
+        'If you did not sign up, ignore this e-mail: nothing is created without it.',
+      ],
+      { label: 'Confirm and create my account', url: confirmUrl },
+    ),
+  };
+}
+
+/**
+ * Someone asked to move another account to an address that already has one (issue 29 §5): they were answered as for
+ * a free address, and the address's owner hears of it here instead. Nothing changes.
+ */
+export function emailChangeAttemptMail(to: { name: string; email: string }): MailMessage {
+  return {
+    to: to.email,
+    template: 'email_change_attempt',
+    subject: `Someone tried to use your e-mail address on another ${PRODUCT_NAME} account`,
+    ...layout(`Hello ${to.name}`, [
+      'Someone asked to change the e-mail address of another account to yours. Your address already has an account, so nothing was changed, and your account is as it was.',
+      'If it was you, you already have an account with this address: sign in with it instead.',
+      'If it was not you, you need do nothing.',
+    ]),
+  };
+}
+
 /** To the old address when a change is asked for, so its owner hears of it before anything changes. */
 export function emailChangeRequestedMail(to: { name: string; email: string }, newEmail: string): MailMessage {
   return {

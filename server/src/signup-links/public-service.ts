@@ -2,6 +2,7 @@ import {
   SignupLinkMessages as M,
   type MySignup,
   type PublicSignupLink,
+  SIGNUP_LINK_PATH,
   type SignUpBody,
 } from '@cc/contracts';
 import type { z } from 'zod';
@@ -9,16 +10,17 @@ import { findAccountByEmail } from '../auth/account-queries';
 import { passwordErrors, passwordPolicyOf } from '../auth/password-rules';
 import { hashPassword } from '../auth/passwords';
 import { recordFailure, type ThrottleRule, throttleWait } from '../auth/throttle';
+import { TOKEN_TTL_MINUTES } from '../auth/user-tokens';
 import { londonDate } from '../bookings/session-service';
 import { insertCertificate } from '../care-certificate/certificate-service';
 import { actorOf, type Ctx } from '../http/context';
 import { invalid, notFound, tooManyRequests } from '../http/errors';
-import { hashToken } from '../http/tokens';
+import { hashToken, randomToken } from '../http/tokens';
 import { sendAfterCommit } from '../mail/mailer';
-import { forgotPasswordUrl, loginUrl, registrationAttemptMail } from '../mail/templates';
+import { confirmSignupMail, forgotPasswordUrl, loginUrl, registrationAttemptMail } from '../mail/templates';
 import { emailTaken } from '../users/queries';
 import { emitWebhookEvent } from '../webhooks/events';
-import { findLinkByHash, spendUse } from './queries';
+import { findLink, findLinkByHash, insertPendingSignup, spendUseById, takePendingSignup } from './queries';
 import { linkStatus } from './service';
 
 /**
@@ -49,18 +51,19 @@ export async function openSignupLink(ctx: Ctx, token: string): Promise<PublicSig
   };
 }
 
-export type SignUpOutcome = { kind: 'created'; userId: number } | { kind: 'taken' };
+/** A sign-up waits this long for its address to be confirmed (the same as a verify link). */
+export const SIGNUP_CONFIRM_TTL_MINUTES = TOKEN_TTL_MINUTES.email_verify;
 
 /**
- * POST /signup-links/sign-up. In one transaction: a use of the link is spent (one conditional UPDATE: a link used up,
- * revoked or expired meanwhile refuses, and two sign-ups at once cannot pass its limit), the account is made in the
- * home with the link's role, type and start date, its sign-up is recorded as pending, the certificate is assigned
- * when the link says "at sign-up", and webhooks hear `user.created`. The caller then starts a web session.
- *
- * An address that already has an account is answered as registration answers (auth/registration.ts): nothing is
- * made, the owner is e-mailed how to sign in or reset, and the page says to check the e-mail.
+ * POST /signup-links/sign-up: the same answer (202, "check your e-mail") whether or not the address has an account,
+ * so the page cannot be used to find accounts (issue 29 §5; it answered 201 and signed a new address in, 202 for a
+ * taken one). Throttled per client address, per link and per e-mail address, counted before anything is checked.
+ * - a new address: the sign-up waits in pending_signups and a confirm link is mailed to it; following it makes the
+ *   account (confirmSignup). The link's use is spent then, not now.
+ * - a taken address: nothing is kept; the owner is e-mailed how to sign in or reset (auth/registration.ts's mail).
+ * Both paths hash the password, look the address up, write one row or none, and send one mail.
  */
-export async function signUpThroughLink(ctx: Ctx, body: z.output<typeof SignUpBody>): Promise<SignUpOutcome> {
+export async function signUpThroughLink(ctx: Ctx, body: z.output<typeof SignUpBody>): Promise<void> {
   const tokenHash = hashToken(body.token);
   const now = ctx.clock();
   const keys = [
@@ -83,19 +86,51 @@ export async function signUpThroughLink(ctx: Ctx, body: z.output<typeof SignUpBo
   if (failing.length) throw invalid({ password: failing });
 
   const hash = await hashPassword(body.password); // slow on purpose, and on both paths
-  if (await tellOwner(ctx, body.email)) return { kind: 'taken' };
+  if (await tellOwner(ctx, body.email)) return;
+  const confirm = randomToken(32);
+  await insertPendingSignup(ctx.db, {
+    token_hash: hashToken(confirm),
+    link_id: link.id,
+    name: body.name,
+    email: body.email,
+    password_hash: hash,
+    created_at: now,
+    expires_at: new Date(now.getTime() + SIGNUP_CONFIRM_TTL_MINUTES * 60_000),
+  });
+  await sendAfterCommit(ctx, confirmSignupMail(body, link.entity_name, signupConfirmUrl(ctx, confirm)));
+}
 
+/** The confirm link of a sign-up: the sign-up page, which sends the token to POST /signup-links/confirm. */
+const signupConfirmUrl = (ctx: Ctx, token: string) =>
+  `${ctx.config.appUrl}${SIGNUP_LINK_PATH}?confirm=${encodeURIComponent(token)}`;
+
+/**
+ * POST /signup-links/confirm {token}: the link mailed to a new starter's address. In one transaction the pending
+ * sign-up is taken (the link works once), a use of the sign-up link is spent (one conditional UPDATE: a link used
+ * up, revoked or expired meanwhile refuses, and two confirmations at once cannot pass its limit), the account is made
+ * in the home with the link's role, type and start date, its sign-up is recorded as pending approval, the
+ * certificate is assigned when the link says "at sign-up", and webhooks hear `user.created`. The caller then starts
+ * a web session: the link proved the address, and the person chose the password a moment before.
+ * An address that got an account meanwhile: its owner is told, as at sign-up, and the link is refused.
+ */
+export async function confirmSignup(ctx: Ctx, token: string): Promise<{ userId: number }> {
+  const now = ctx.clock();
   try {
     const userId = await ctx.db.transaction().execute(async (trx) => {
-      const spent = await spendUse(trx, tokenHash, ctx.clock());
-      if (!spent) throw deadLink(); // revoked, expired or used up since the check above
-      if (await emailTaken(trx, body.email)) throw taken();
+      const pending = await takePendingSignup(trx, hashToken(token), now);
+      if (!pending) throw deadLink();
+      const spent = await spendUseById(trx, pending.link_id, ctx.clock());
+      if (!spent) throw deadLink(); // revoked, expired or used up since the sign-up
+      const link = await findLink(trx, spent.id);
+      if (!link) throw deadLink();
+      if (await emailTaken(trx, pending.email)) throw taken();
       const user = await trx
         .insertInto('users')
         .values({
-          name: body.name,
-          email: body.email,
-          password_hash: hash,
+          name: pending.name,
+          email: pending.email,
+          password_hash: pending.password_hash,
+          email_verified_at: now, // the link proved it
           primary_entity_id: spent.entity_id,
           role_id: spent.role_id,
           type_id: spent.type_id,
@@ -107,7 +142,13 @@ export async function signUpThroughLink(ctx: Ctx, body: z.output<typeof SignUpBo
         .executeTakeFirstOrThrow();
       await trx
         .insertInto('signup_link_signups')
-        .values({ link_id: spent.id, user_id: user.id, name: body.name, email: body.email, created_at: now })
+        .values({
+          link_id: spent.id,
+          user_id: user.id,
+          name: pending.name,
+          email: pending.email,
+          created_at: now,
+        })
         .execute();
       if (spent.care_certificate_version_id && spent.care_certificate_when === 'signup')
         await insertCertificate(trx, {
@@ -123,8 +164,8 @@ export async function signUpThroughLink(ctx: Ctx, body: z.output<typeof SignUpBo
         data: {
           id: user.id,
           uuid: user.uuid,
-          name: body.name,
-          email: body.email,
+          name: pending.name,
+          email: pending.email,
           organisation: { id: spent.entity_id, slug: link.entity_slug, name: link.entity_name },
           role: { id: spent.role_id, name: link.role_name },
           start_date: String(spent.start_date),
@@ -133,13 +174,10 @@ export async function signUpThroughLink(ctx: Ctx, body: z.output<typeof SignUpBo
       });
       return user.id;
     });
-    return { kind: 'created', userId };
+    return { userId };
   } catch (error) {
-    // Another sign-up of the same address committed first: the same answer as any taken address.
-    if ((error as { code?: string })?.code === '23505' || error === TAKEN) {
-      await tellOwner(ctx, body.email);
-      return { kind: 'taken' };
-    }
+    // The address got an account after the sign-up (another sign-up confirmed first): nothing is made.
+    if ((error as { code?: string })?.code === '23505' || error === TAKEN) throw deadLink();
     throw error;
   }
 }

@@ -93,14 +93,15 @@ export function findLinkByHash(db: DbOrTrx, tokenHash: string) {
 }
 
 /**
- * Spends one use of a working link in one statement: the row lock of the UPDATE serialises concurrent sign-ups, and
- * the condition is re-read after the lock, so `uses` never passes `max_uses`. Undefined: the link does not work.
+ * Spends one use of a working link in one statement, when a sign-up through it is confirmed (issue 29 §5): the row
+ * lock of the UPDATE serialises concurrent confirmations, and the condition is re-read after the lock, so `uses`
+ * never passes `max_uses`. Undefined: the link does not work.
  */
-export function spendUse(trx: DbOrTrx, tokenHash: string, now: Date) {
+export function spendUseById(trx: DbOrTrx, linkId: number, now: Date) {
   return trx
     .updateTable('signup_links as l')
     .set((eb) => ({ uses: eb('l.uses', '+', 1) }))
-    .where('l.token_hash', '=', tokenHash)
+    .where('l.id', '=', linkId)
     .where(usable(now))
     .returning([
       'l.id',
@@ -113,6 +114,37 @@ export function spendUse(trx: DbOrTrx, tokenHash: string, now: Date) {
       'l.created_by',
     ])
     .executeTakeFirst();
+}
+
+/** A sign-up waiting for its address to be confirmed (issue 29 §5). */
+export async function insertPendingSignup(
+  db: DbOrTrx,
+  row: {
+    token_hash: string;
+    link_id: number;
+    name: string;
+    email: string;
+    password_hash: string;
+    created_at: Date;
+    expires_at: Date;
+  },
+): Promise<void> {
+  await db.insertInto('pending_signups').values(row).execute();
+}
+
+/** Takes the unexpired pending sign-up of a confirm token (deleted: the link works once), or undefined. */
+export function takePendingSignup(trx: DbOrTrx, tokenHash: string, now: Date) {
+  return trx
+    .deleteFrom('pending_signups')
+    .where('token_hash', '=', tokenHash)
+    .where('expires_at', '>', now)
+    .returning(['link_id', 'name', 'email', 'password_hash'])
+    .executeTakeFirst();
+}
+
+/** Sign-ups never confirmed are dropped with the hourly sweep. */
+export async function purgeExpiredSignups(db: DbOrTrx, now: Date): Promise<void> {
+  await db.deleteFrom('pending_signups').where('expires_at', '<=', now).execute();
 }
 
 /** Revokes a link not yet revoked; undefined when it was (one statement, so two revokes cannot both succeed). */

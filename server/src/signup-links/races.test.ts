@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../../test/harness';
 import { describeRaces, parallel } from '../../test/parallel';
-import { makeLink, signUp, signupWorld } from './fixtures';
+import { confirmSignUp, makeLink, requestSignUp, signUp, signupWorld } from './fixtures';
 
 /** Sign-up links under concurrency (PostgreSQL only): a link's limit holds, and a sign-up is decided once. */
 let h: Harness;
@@ -50,14 +50,23 @@ describeRaces('sign-up link races', () => {
     expect(codes.filter((c) => c === 409)).toHaveLength(7);
   });
 
-  it('the same address signing up 3 times at once: one account, the others told to check their e-mail', async () => {
+  it('the same address signing up 3 times, its 3 links followed at once: one account, the others refused', async () => {
     const w = await signupWorld(h);
     const link = await makeLink(w);
-    const codes = await parallel(3, () =>
-      signUp(h, link.token, { email: 'twin@example.test' }).then((r) => r.statusCode),
-    );
+    const email = `twin-${Date.now()}@example.test`;
+    const asked = await parallel(3, () => requestSignUp(h, link.token, { email }).then((r) => r.statusCode));
+    expect(asked).toEqual([202, 202, 202]);
+    const mails = await h.db
+      .selectFrom('mail_outbox')
+      .select('text_body')
+      .where('to_address', '=', email)
+      .where('template', '=', 'confirm_signup')
+      .execute();
+    const tokens = mails.map((m) => decodeURIComponent(/[?&]confirm=([^\s&]+)/.exec(m.text_body)?.[1] ?? ''));
+    expect(tokens).toHaveLength(3);
+    const codes = await parallel(3, (i) => confirmSignUp(h, tokens[i] ?? '').then((r) => r.statusCode));
     expect(codes.filter((c) => c === 201)).toHaveLength(1);
-    expect(codes.filter((c) => c === 202)).toHaveLength(2);
+    expect(codes.filter((c) => c === 404)).toHaveLength(2);
     const row = await h.db
       .selectFrom('signup_links')
       .select('uses')

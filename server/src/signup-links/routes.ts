@@ -1,4 +1,5 @@
 import {
+  ConfirmSignupBody,
   CreateSignupLinkBody,
   SignupLinkMessages as M,
   OpenSignupLinkBody,
@@ -13,7 +14,7 @@ import { startWebSession } from '../auth/service';
 import type { App } from '../http/app-types';
 import { setSessionCookies } from '../http/authenticate';
 import { ok, paginate } from '../http/envelope';
-import { mySignup, openSignupLink, signUpThroughLink } from './public-service';
+import { confirmSignup, mySignup, openSignupLink, signUpThroughLink } from './public-service';
 import {
   approveSignup,
   createSignupLink,
@@ -62,24 +63,36 @@ export async function signupLinkRoutes(app: App): Promise<void> {
     { config: { auth: false, csrf: 'off' }, schema: { tags, body: OpenSignupLinkBody } },
     async (r) => ok(await openSignupLink(r.ctx, r.body.token)),
   );
-  // A web-session route like /login (a signed-out browser sends its csrf-cookie token), then signed in at once.
+  // The same answer whether or not the address has an account (issue 29 §5): a confirm link, or the owner, is mailed.
   app.post(
     '/signup-links/sign-up',
     {
       config: { auth: false, csrf: 'session-or-json' },
+      schema: { tags, body: SignUpBody, response: { 202: z.object({ message: z.string() }) } },
+    },
+    async (r, reply) => {
+      await signUpThroughLink(r.ctx, r.body);
+      return reply.status(202).send({ message: M.checkEmail });
+    },
+  );
+  // The confirm link's page calls this: a web-session route like /login (a signed-out browser sends its csrf-cookie
+  // token), then signed in at once and on to the learner dashboard.
+  app.post(
+    '/signup-links/confirm',
+    {
+      config: { auth: false, csrf: 'session-or-json' },
       schema: {
         tags,
-        body: SignUpBody,
-        response: {
-          201: z.object({ data: SignedUp, message: z.string() }),
-          202: z.object({ message: z.string() }),
-        },
+        body: ConfirmSignupBody,
+        response: { 201: z.object({ data: SignedUp, message: z.string() }) },
       },
     },
     async (r, reply) => {
-      const outcome = await signUpThroughLink(r.ctx, r.body);
-      if (outcome.kind === 'taken') return reply.status(202).send({ message: M.checkEmail });
-      const { session, user } = await startWebSession(r.ctx, outcome.userId, r.session?.id ?? null);
+      const { userId } = await confirmSignup(r.ctx, r.body.token);
+      // Signed in by the mailed link, not by a password: managing sessions will ask for it (issue 29 §6).
+      const { session, user } = await startWebSession(r.ctx, userId, r.session?.id ?? null, {
+        passwordGiven: false,
+      });
       setSessionCookies(reply, r.ctx, session.secret, session.csrfToken);
       return reply.status(201).send({ data: { user, pending: true as const }, message: M.signedUp });
     },

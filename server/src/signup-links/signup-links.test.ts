@@ -3,14 +3,26 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildEntity, buildType, buildUser, clientFor } from '../../test/factories';
 import { createHarness, type Harness } from '../../test/harness';
 import { buildContent } from '../../test/learning-factories';
-import { lastMail, mailCount } from '../auth/flows-test-support';
+import { lastMail, mailCount, runJobs } from '../auth/flows-test-support';
 import { hashToken } from '../http/tokens';
 import { TYPE_ABOVE_YOU } from '../permissions/privilege';
-import { linkBody, makeLink, nextAddress, sessionOf, signUp, signupWorld } from './fixtures';
+import { registerAllJobs } from '../register-jobs';
+import {
+  confirmSignUp,
+  confirmTokenFor,
+  linkBody,
+  makeLink,
+  nextAddress,
+  requestSignUp,
+  sessionOf,
+  signUp,
+  signupWorld,
+} from './fixtures';
 
 let h: Harness;
 beforeAll(async () => {
   h = await createHarness();
+  registerAllJobs();
 });
 afterAll(async () => h?.close());
 
@@ -210,7 +222,7 @@ describe('the public page', () => {
     ).toBe(0);
   });
 
-  it('sign-up: 201 signs the new starter in, in the home with the role, type and start date, pending approval', async () => {
+  it('sign-up, then its confirm link: 201 signs the new starter in, in the home with the role, type and start date, pending approval', async () => {
     const w = await signupWorld(h);
     const link = await makeLink(w, {
       care_certificate_version_id: w.versionId,
@@ -277,6 +289,55 @@ describe('the public page', () => {
           .executeTakeFirstOrThrow()
       ).uses,
     ).toBe(0);
+  });
+
+  it('answers a new address exactly as one that has an account (issue 29 §5); the account waits for its link', async () => {
+    const w = await signupWorld(h);
+    const link = await makeLink(w);
+    const existing = await buildUser(h.db);
+    const fresh = `fresh-${Date.now()}@example.test`;
+    const taken = await requestSignUp(h, link.token, { email: existing.email });
+    const created = await requestSignUp(h, link.token, { email: fresh });
+    for (const res of [taken, created]) {
+      expect(res.statusCode).toBe(202);
+      expect(res.json()).toEqual({ message: M.checkEmail });
+      expect(res.cookies).toEqual([]);
+    }
+    expect(created.body).toBe(taken.body);
+    // Nothing is made and no use is spent until the new address's link is followed.
+    expect(await h.db.selectFrom('users').select('id').where('email', '=', fresh).execute()).toEqual([]);
+    const uses = async () =>
+      (
+        await h.db
+          .selectFrom('signup_links')
+          .select('uses')
+          .where('id', '=', link.id)
+          .executeTakeFirstOrThrow()
+      ).uses;
+    expect(await uses()).toBe(0);
+    expect(await lastMail(h, existing.email, 'registration_attempt')).toBeDefined();
+    expect(await lastMail(h, existing.email, 'confirm_signup')).toBeUndefined();
+    const confirm = await confirmTokenFor(h, fresh);
+    expect(confirm).toBeTruthy();
+
+    const made = await confirmSignUp(h, confirm ?? '');
+    expect(made.statusCode).toBe(201);
+    expect(made.json().data.user.email).toBe(fresh);
+    expect(await uses()).toBe(1);
+    const user = await h.db
+      .selectFrom('users')
+      .select('email_verified_at')
+      .where('email', '=', fresh)
+      .executeTakeFirstOrThrow();
+    expect(user.email_verified_at).not.toBeNull(); // the link proved the address
+    // The link works once; a made-up one, or one whose sign-up link was revoked meanwhile, is the dead-link answer.
+    expect((await confirmSignUp(h, confirm ?? '')).statusCode).toBe(404);
+    expect((await confirmSignUp(h, 'not-a-confirm-token')).json().message).toBe(M.invalidLink);
+    const other = `other-${Date.now()}@example.test`;
+    expect((await requestSignUp(h, link.token, { email: other })).statusCode).toBe(202);
+    await w.as('POST', `/api/signup-links/${link.id}/revoke`);
+    expect((await confirmSignUp(h, (await confirmTokenFor(h, other)) ?? '')).statusCode).toBe(404);
+    expect(await h.db.selectFrom('users').select('id').where('email', '=', other).execute()).toEqual([]);
   });
 
   it('429 after too many sign-ups from one address', async () => {
@@ -411,6 +472,7 @@ describe('approving and rejecting', () => {
       payload: { email },
     });
     expect(forgot.statusCode).toBe(200);
+    await runJobs(h);
     expect(await mailCount(h, email, 'reset_password')).toBe(0);
   });
 });

@@ -107,6 +107,8 @@ export const SIGNUP_LINK_EXEMPT: Record<string, string> = {
   'POST /api/signup-links/open': 'public (no login): the token is the only key; tested in src/signup-links/',
   'POST /api/signup-links/sign-up':
     'public (no login): the token is the only key; tested in src/signup-links/',
+  'POST /api/signup-links/confirm':
+    'public (no login): the confirm token mailed to the new starter is the only key; tested in src/signup-links/',
 };
 
 /** The manager's GraphQL operations with the target's ids answer as for missing ids. */

@@ -1,11 +1,19 @@
-import { Messages, type OwnSession } from '@cc/contracts';
+import { Messages, type OwnSession, PASSWORD_CONFIRM_MINUTES } from '@cc/contracts';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { notifyError, notifySuccess } from '../app/notifications';
 import { errorEnvelope, LoadError } from '../entities/shared';
 import { formatDateTime } from '../results/api';
-import { Badge, Button, Card, ConfirmDialog, EmptyState, PageHeader, Spinner } from '../ui';
-import { describeSession, endOtherSessions, endSession, sessionKeys, useOwnSessions } from './api';
+import { Badge, Button, Card, ConfirmDialog, EmptyState, PageHeader, Spinner, TextField } from '../ui';
+import {
+  confirmPassword,
+  describeSession,
+  endOtherSessions,
+  endSession,
+  needsPasswordConfirmation,
+  sessionKeys,
+  useOwnSessions,
+} from './api';
 
 /**
  * /account/sessions (issue 11 §10), from the account menu: where the user is signed in (browsers and the mobile
@@ -20,6 +28,10 @@ export default function SessionsPage() {
   const others = rows.filter((s) => !s.current);
   const refresh = () => queryClient.invalidateQueries({ queryKey: sessionKeys.list });
 
+  // The password again, when the server asks for it (423) on the list or on signing something out.
+  const [askPassword, setAskPassword] = useState(false);
+  const locked = askPassword || needsPasswordConfirmation(list.error);
+
   const confirmEnd = async () => {
     if (!ending) return;
     try {
@@ -28,12 +40,33 @@ export default function SessionsPage() {
         res.data?.message ?? (ending === 'others' ? Messages.otherSessionsEnded : Messages.sessionEnded),
       );
     } catch (error) {
+      if (needsPasswordConfirmation(error)) {
+        setEnding(null);
+        setAskPassword(true);
+        return;
+      }
       notifyError(errorEnvelope(error, 'Could not sign it out.'), 'Could not sign it out.');
       throw error;
     } finally {
       await refresh();
     }
   };
+
+  if (locked)
+    return (
+      <div className="space-y-6">
+        <PageHeader
+          title="Sessions and devices"
+          description="Where your account is signed in. Sign out of anything you do not recognise, then change your password."
+        />
+        <ConfirmPasswordCard
+          onConfirmed={async () => {
+            setAskPassword(false);
+            await refresh();
+          }}
+        />
+      </div>
+    );
 
   return (
     <div className="space-y-6">
@@ -152,5 +185,49 @@ function SessionList({ sessions, onEnd }: { sessions: OwnSession[]; onEnd?: (s: 
         );
       })}
     </ul>
+  );
+}
+
+/** Asks for the password before sessions and devices are shown or signed out (issue 29 §6). */
+function ConfirmPasswordCard({ onConfirmed }: { onConfirmed: () => Promise<void> }) {
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      await confirmPassword(password);
+      setPassword('');
+      await onConfirmed();
+    } catch (err) {
+      const envelope = errorEnvelope(err, 'Your password could not be checked.');
+      setError(envelope.errors?.password?.[0] ?? envelope.message ?? null);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Card title="Confirm your password" aria-label="Confirm your password">
+      <form className="space-y-4" onSubmit={submit}>
+        <p className="text-sm text-slate-600">
+          For your security, enter your password to see and sign out your sessions and devices. We ask again
+          after {PASSWORD_CONFIRM_MINUTES} minutes.
+        </p>
+        <TextField
+          label="Password"
+          type="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          error={error ?? undefined}
+        />
+        <Button type="submit" loading={busy}>
+          Confirm
+        </Button>
+      </form>
+    </Card>
   );
 }

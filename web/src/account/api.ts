@@ -1,6 +1,6 @@
 import type { OwnSession } from '@cc/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { api, type Envelope } from '../app/api';
+import { api, type Envelope, isApiError } from '../app/api';
 
 /** The caller's own sessions and devices (issue 11 §10), through THE api client; query key ['account', 'sessions']. */
 
@@ -12,6 +12,15 @@ export function useOwnSessions() {
     queryFn: async () => (await api.get<Envelope<OwnSession[]>>('/auth/sessions')).data.data,
   });
 }
+
+/**
+ * Issue 29 §6: the server answers 423 to the list and to ending sessions until the password has been given on this
+ * session or device within PASSWORD_CONFIRM_MINUTES; the page then asks for it (POST /auth/confirm-password).
+ */
+export const needsPasswordConfirmation = (error: unknown) => isApiError(error) && error.status === 423;
+
+export const confirmPassword = (password: string) =>
+  api.post<{ message?: string }>('/auth/confirm-password', { password });
 
 /** Ends one of the caller's sessions or device tokens (spec 1 §7 POST /auth/logout/{id}). */
 export const endSession = (id: string) =>

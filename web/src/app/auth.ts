@@ -299,12 +299,15 @@ export async function updatePassword(body: {
   return ok;
 }
 
-/** GET /auth/{uuid}/verification-send for the signed-in user (spec 1 §7): a new verify link, the message shown. */
+/**
+ * POST /auth/{uuid}/verification-send for the signed-in user (spec 1 §7's path; a POST since issue 29 §13, the GET
+ * only reads the state): a new verify link, the message shown.
+ */
 export function sendVerificationEmail(): Promise<boolean> {
   const user = authStore.get().user;
   if (!user) return Promise.resolve(false);
   return messageCall(() =>
-    api.get<{ message?: string }>(`/auth/${encodeURIComponent(user.uuid)}/verification-send`, {
+    api.post<{ message?: string }>(`/auth/${encodeURIComponent(user.uuid)}/verification-send`, undefined, {
       actingAs: false,
       skipAuthHandling: true,
     }),

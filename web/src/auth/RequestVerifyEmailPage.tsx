@@ -5,7 +5,7 @@ import { ErrorSummary, StatusMessage, splitErrors } from './shared';
 
 /**
  * /request/verify-email (spec 1 §2, external layout, auth required): why the address must be verified, and a
- * button for a new link (GET /api/auth/{uuid}/verification-send); the server's answer is shown.
+ * button for a new link (POST /api/auth/{uuid}/verification-send); the server's answer is shown.
  */
 export default function RequestVerifyEmailPage() {
   const { user, loading, message, error } = useAuth();

@@ -6,7 +6,7 @@ import { AuthHeading, ErrorSummary, StatusMessage, splitErrors } from './shared'
 /**
  * /verify-email/{token}: the route's loader has already called POST /api/auth/verify-email (spec 1 §2
  * "triggers email verification with the token before entry"); this shows the outcome. A signed-in user whose
- * link failed can ask for a new one (GET /api/auth/{uuid}/verification-send).
+ * link failed can ask for a new one (POST /api/auth/{uuid}/verification-send).
  */
 export default function VerifyEmailPage() {
   const { message, error, user, loading } = useAuth();

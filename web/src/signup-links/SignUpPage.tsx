@@ -2,17 +2,18 @@ import {
   formatDate,
   type PasswordRequirements,
   type PublicSignupLink,
+  SIGNUP_CONFIRM_PARAM,
   SignupLinkMessages,
 } from '@cc/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useId, useState } from 'react';
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { isApiError } from '../app/api';
 import { setUser } from '../app/auth';
 import { loadWhitelabel, useWhitelabel } from '../app/whitelabel';
 import { AuthHeading, ErrorSummary, StatusMessage, TextLink } from '../auth/shared';
 import { Button, Card, Spinner, TextField } from '../ui';
-import { openLink, signUp } from './api';
+import { confirmSignup, openLink, signUp } from './api';
 
 /** The organisation's rules as a checklist that ticks while the new starter types (the server checks them again). */
 export function passwordChecks(r: PasswordRequirements, password: string) {
@@ -63,13 +64,66 @@ function DeadLink() {
 }
 
 /**
- * /signUpOnMonday?token=… (spec 1 §2, no login; issue 18): a new starter creates their account in the home the link
- * was made for, with its job role and start date, and lands on their learner dashboard, signed in and waiting for a
- * manager's approval. A link that does not work shows one message, whatever the reason.
+ * /signUpOnMonday?token=… (spec 1 §2, no login; issue 18): a new starter fills in their account for the home the link
+ * was made for, with its job role and start date, and is asked to check their e-mail (issue 29 §5: the same answer
+ * whether or not the address has an account). The link mailed to them comes back here as ?confirm=…: the account is
+ * made, and they land on their learner dashboard, signed in and waiting for a manager's approval. A link that does
+ * not work shows one message, whatever the reason.
  */
 export default function SignUpPage() {
   const [params] = useSearchParams();
-  const token = params.get('token') ?? '';
+  const confirm = params.get(SIGNUP_CONFIRM_PARAM);
+  if (confirm !== null) return <ConfirmSignUp token={confirm} />;
+  return <SignUpWithLink token={params.get('token') ?? ''} />;
+}
+
+function ConfirmSignUp({ token }: { token: string }) {
+  const navigate = useNavigate();
+  const [dead, setDead] = useState(false);
+  const [failed, setFailed] = useState<string | null>(null);
+  // One call per page, even when React runs the effect twice (a confirm link works once).
+  const call = useRef<ReturnType<typeof confirmSignup> | null>(null);
+  useEffect(() => {
+    let live = true;
+    call.current ??= confirmSignup(token);
+    call.current
+      .then((res) => {
+        if (!live) return;
+        setUser(res.data.user);
+        navigate('/learner-dashboard', { replace: true });
+      })
+      .catch((error) => {
+        if (!live) return;
+        if (isApiError(error) && (error.status === 404 || error.status === 422)) setDead(true);
+        else
+          setFailed(
+            isApiError(error) && error.data?.message
+              ? error.data.message
+              : 'Something went wrong. Please open the link again.',
+          );
+      });
+    return () => {
+      live = false;
+    };
+  }, [token, navigate]);
+  if (dead) return <DeadLink />;
+  if (failed)
+    return (
+      <Card className="mx-auto mt-10 max-w-lg">
+        <AuthHeading title="Your account could not be created" />
+        <div className="mt-3">
+          <ErrorSummary lines={[failed]} />
+        </div>
+      </Card>
+    );
+  return (
+    <div className="flex justify-center py-16">
+      <Spinner label="Creating your account" />
+    </div>
+  );
+}
+
+function SignUpWithLink({ token }: { token: string }) {
   const link = useQuery({
     queryKey: ['signup-links', 'open', token],
     enabled: token !== '',
@@ -93,7 +147,6 @@ export default function SignUpPage() {
 
 function SignUpForm({ token, link }: { token: string; link: PublicSignupLink }) {
   const wl = useWhitelabel();
-  const navigate = useNavigate();
   const [form, setForm] = useState({ name: '', email: '', password: '', password_confirmation: '' });
   const [errors, setErrors] = useState<Record<string, string[]>>({});
   const [summary, setSummary] = useState<string[]>([]);
@@ -111,12 +164,7 @@ function SignUpForm({ token, link }: { token: string; link: PublicSignupLink }) 
     setSummary([]);
     try {
       const res = await signUp({ token, ...form, name: form.name.trim(), email: form.email.trim() });
-      if (res.status === 202 || !res.data.data) {
-        setCheckEmail(res.data.message);
-        return;
-      }
-      setUser(res.data.data.user);
-      navigate('/learner-dashboard', { replace: true });
+      setCheckEmail(res.data.message);
     } catch (error) {
       if (isApiError(error) && error.status === 404) setDead(true);
       else if (isApiError(error) && error.status === 422) {

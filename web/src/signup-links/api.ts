@@ -72,11 +72,23 @@ export async function openLink(token: string) {
     )
   ).data.data;
 }
+/** 202 "check your e-mail", whether or not the address has an account (issue 29 §5). */
 export async function signUp(body: SignUpBody) {
   await fetchCsrfCookie();
-  return api.post<{ data?: { user: import('@cc/contracts').AuthUser }; message: string }>(
-    '/signup-links/sign-up',
-    body,
-    { skipAuthHandling: true, actingAs: false },
-  );
+  return api.post<{ message: string }>('/signup-links/sign-up', body, {
+    skipAuthHandling: true,
+    actingAs: false,
+  });
+}
+
+/** The link mailed to a new address: makes the account and signs its owner in. */
+export async function confirmSignup(token: string) {
+  await fetchCsrfCookie();
+  return (
+    await api.post<{ data: { user: import('@cc/contracts').AuthUser }; message: string }>(
+      '/signup-links/confirm',
+      { token },
+      { skipAuthHandling: true, actingAs: false },
+    )
+  ).data;
 }

@@ -273,6 +273,18 @@ export const OPERATIONS: Record<string, OperationDoc> = {
       },
     },
   },
+  // issue 29 §13: the spec's GET stays, but only reads; sending is a POST, so no page can make the server send mail.
+  'GET /api/auth/{uuid}/verification-send': {
+    summary: 'Read whether an address is verified',
+    description:
+      'Sends nothing. Whether the user\'s e-mail address is verified, and how many seconds until a new verification link may be sent. Your own account, or a user of your organisations with permission 18 who holds no access you do not hold; anyone else is "not found".',
+    responseExample: { data: { email_verified: false, send_in_seconds: 0 } },
+  },
+  'POST /api/auth/{uuid}/verification-send': {
+    summary: 'Send a new verification link',
+    description:
+      'E-mails a new verification link (at most one a minute per account; 429 sooner). Your own account, or a user of your organisations with permission 18 who holds no access you do not hold; anyone else is "not found".',
+  },
   // issue 38: the spec lists restricted_access_password among the entity's settings; it is write-only here.
   'GET /api/entities/{id}': {
     summary: 'Get an entity',
