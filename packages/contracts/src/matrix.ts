@@ -11,7 +11,8 @@ import { NEW_STARTERS_FILTERS, PRESET_COMPLIANCE_TYPES } from './presets';
  * POST /reports/matrix, §9 subscribe retries and column span). Permissions: 12 matrix report, 14 PDF, 15 Excel.
  *
  * The matrix is big (10,000 users × 200 courses ≈ 1.3M cells), so the websocket sends it COMPACT, in blocks of about
- * MATRIX_BLOCK_USERS users, and the browser builds the grid. Wire encoding (ours; the spec shows no payloads):
+ * MATRIX_BLOCK_USERS users, and the browser builds the grid. Wire encoding (ours; the spec shows no payloads; the
+ * column lists MATRIX_USERS_COLUMNS and MATRIX_CELLS_COLUMNS below, and the OpenAPI description, say the same):
  *
  * - users block (fetch_data kind 'users'): columnar arrays
  *     [ids[], names[], primary_entity_ids[], role_ids (null: none)[], new_starter (0|1)[]]
@@ -179,6 +180,29 @@ export interface MatrixTopLevelAggregate extends ComplianceTally {
   primary: ComplianceTally;
   secondary: ComplianceTally;
 }
+
+/**
+ * The columns of the socket's columnar blocks, in wire order, with what each holds (issue 38: the OpenAPI
+ * description documents the wire from these, server/src/http/openapi/realtime.ts; decodeUsers and decodeCells read
+ * the same order, and server/src/matrix/routes.test.ts decodes a live block by these names against the REST cells).
+ */
+export const MATRIX_USERS_COLUMNS = [
+  { name: 'id', what: 'user id' },
+  { name: 'name', what: 'full name' },
+  { name: 'primary_entity_id', what: 'id of their primary organisation or site' },
+  { name: 'role_id', what: 'job role id, or null for none' },
+  { name: 'new_starter', what: '1 for a new starter, else 0' },
+] as const;
+export const MATRIX_CELLS_COLUMNS = [
+  { name: 'user_id', what: 'user id (one of the users block)' },
+  { name: 'course_id', what: 'course id (one of a courses message)' },
+  { name: 'type', what: 'type code (below)' },
+  { name: 'status', what: 'status code (below)' },
+  { name: 'latest_result_id', what: 'id of the latest result, or null' },
+  { name: 'latest_result_completed', what: 'day number of its completion, or null' },
+  { name: 'latest_result_expires', what: 'day number of its expiry, or null' },
+  { name: 'result_count', what: 'how many results the person has for the course' },
+] as const;
 
 export type UsersWire = [number[], string[], number[], (number | null)[], number[]];
 export type CellsWire = [

@@ -1,4 +1,11 @@
-import { DEFAULT_WHITELABEL } from '@cc/contracts';
+import {
+  DEFAULT_WHITELABEL,
+  dayNumberToIso,
+  MATRIX_CELLS_COLUMNS,
+  MATRIX_STATUSES,
+  MATRIX_TYPES,
+  MATRIX_USERS_COLUMNS,
+} from '@cc/contracts';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -194,6 +201,52 @@ describe('websocket /api/ws', () => {
     expect(m.at(-1)).toMatchObject({ type: 'progress', progress: 1 });
     const cells = m.find((x) => x.kind === 'matrix_cells')!.data as number[][];
     expect(cells[0]).toContain(learner.id);
+  });
+
+  // Issue 38 §3: the blocks carry no names; the OpenAPI description tells the column order (MATRIX_*_COLUMNS).
+  // Decoded by those names alone, a live block gives the cells POST /reports/matrix answers.
+  it('sends users and matrix_cells as the columns the OpenAPI description names, in that order', async () => {
+    const filters = { compliance_type: 'all' };
+    const m = await session(manager.id, filters);
+    const byName = (columns: readonly { name: string }[], data: unknown[][]) => {
+      expect(data).toHaveLength(columns.length);
+      return (data[0] ?? []).map((_, k) => Object.fromEntries(columns.map((c, i) => [c.name, data[i]?.[k]])));
+    };
+    const users = m
+      .filter((x) => x.kind === 'users')
+      .flatMap((x) => byName(MATRIX_USERS_COLUMNS, x.data as unknown[][]));
+    const people = new Map(users.map((u) => [u.id, u]));
+    expect(people.get(learner.id)).toMatchObject({ name: 'Ann Learner', new_starter: expect.any(Number) });
+    const cells = m
+      .filter((x) => x.kind === 'matrix_cells')
+      .flatMap((x) => byName(MATRIX_CELLS_COLUMNS, x.data as unknown[][]))
+      .map((c) => ({
+        user_id: c.user_id,
+        course_id: c.course_id,
+        type: MATRIX_TYPES[c.type as number],
+        status: MATRIX_STATUSES[c.status as number],
+        latest_result_id: c.latest_result_id,
+        latest_result_completed: dayNumberToIso(c.latest_result_completed as number | null),
+        latest_result_expires: dayNumberToIso(c.latest_result_expires as number | null),
+        result_count: c.result_count,
+        primary_entity_id: people.get(c.user_id)?.primary_entity_id,
+        role_id: people.get(c.user_id)?.role_id,
+      }));
+    const as = await clientFor(h.app, h.db, manager.id);
+    const rest = (await as('POST', '/api/reports/matrix', { ...filters, directFormat: 'json' })).json().data
+      .cells as Record<string, unknown>[];
+    const key = (c: Record<string, unknown>) => `${c.user_id}:${c.course_id}`;
+    const sorted = (list: Record<string, unknown>[]) => [...list].sort((a, b) => (key(a) < key(b) ? -1 : 1));
+    expect(cells.length).toBeGreaterThan(1);
+    expect(cells.length).toBe(rest.length);
+    expect(sorted(cells)).toEqual(
+      sorted(rest).map((c) => Object.fromEntries(Object.keys(cells[0] ?? {}).map((k) => [k, c[k]]))),
+    );
+    expect(cells.find((c) => c.user_id === learner.id)).toMatchObject({
+      type: 'primary',
+      status: 'in_date',
+      result_count: 1,
+    });
   });
 
   // issue 31 §4: a client that does not wait for `authenticated` (the web client sends both at once) got 401 and

@@ -1,3 +1,4 @@
+import { MATRIX_CELLS_COLUMNS, MATRIX_USERS_COLUMNS } from '@cc/contracts';
 import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -40,7 +41,7 @@ const NOT_IN_DOCUMENT: Record<string, string> = {
   'GET /api/docs/static/index.html': 'Swagger UI assets',
   'GET /api/docs/static/swagger-initializer.js': 'Swagger UI assets',
   'GET /api/docs/static/*': 'Swagger UI assets',
-  'GET /api/ws': 'the realtime websocket (matrix progress), not a REST call',
+  'GET /api/ws': 'the realtime websocket (the matrix), not a REST call: described in info.description',
   'GET /api/graphql': 'GraphQL describes itself (introspection, GraphiQL at /graphql)',
   'POST /api/graphql': 'GraphQL describes itself (introspection, GraphiQL at /graphql)',
 };
@@ -244,6 +245,44 @@ describe('the OpenAPI document at /api/docs/json', () => {
     const described = new Map((doc.tags ?? []).map((t) => [t.name, t.description]));
     for (const tag of used) expect(described.get(tag), tag).toBeTruthy();
     expect(doc.info.description).toContain('Authorization: Bearer <token>');
+  });
+
+  // Issue 38 §3: the socket's matrix_cells are columnar arrays without names; the document tells their order.
+  it('describes the matrix websocket: its messages and the columns of users and matrix_cells, in wire order', () => {
+    const text = doc.info.description ?? '';
+    expect(text).toContain('## Realtime: the matrix websocket (`GET /api/ws`)');
+    for (const message of [
+      '"type":"auth"',
+      '"type":"subscribe"',
+      '"type":"unsubscribe"',
+      '"type":"progress"',
+    ])
+      expect(text).toContain(message);
+    for (const kind of [
+      'roles',
+      'entities',
+      'courses',
+      'users',
+      'matrix_cells',
+      'aggregate',
+      'top_level_aggregate',
+    ])
+      expect(text).toContain(`\`${kind}\``);
+    // The rows of the first table after a heading: [index, column name].
+    const table = (heading: string) => {
+      const lines = text.slice(text.indexOf(heading)).split('\n');
+      const start = lines.findIndex((l) => l.startsWith('| 0 |'));
+      const end = lines.findIndex((l, i) => i > start && !l.startsWith('| '));
+      return lines.slice(start, end).map((l) => {
+        const [, index, name] = /^\| (\d+) \| `(\w+)` \|/.exec(l) ?? [];
+        return [Number(index), name];
+      });
+    };
+    const rows = (list: readonly { name: string }[]) => list.map((c, i) => [i, c.name]);
+    expect(table('`users`:')).toEqual(rows(MATRIX_USERS_COLUMNS));
+    expect(table('`matrix_cells`:')).toEqual(rows(MATRIX_CELLS_COLUMNS));
+    expect(text).toContain('Type codes: 0 none, 1 primary, 2 secondary');
+    expect(text).toContain('Status codes: 0 in_date, 1 expiring, 2 expired, 3 missing, 4 exempt.');
   });
 
   it('serves the same document as YAML', async () => {

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { exampleOf, type JsonSchema } from './example';
 import { FILE_ANSWERS, MULTIPART_BODIES } from './media';
 import { OPERATIONS } from './operations';
+import { REALTIME_DESCRIPTION } from './realtime';
 import { summaryFor, tagFromPath } from './summary';
 import { TAG_DESCRIPTIONS } from './tags';
 
@@ -203,4 +204,6 @@ const API_DESCRIPTION = [
   'POST /login, after GET /sanctum/csrf-cookie, and send the XSRF-TOKEN cookie back as X-XSRF-TOKEN on writes.',
   '',
   "Ids in paths are numeric unless the path says {uuid} or {slug}; another organisation's id answers 404.",
+  '',
+  REALTIME_DESCRIPTION,
 ].join('\n');
