@@ -193,6 +193,44 @@ describe('entity courses and content (/entities/{slug}/courses)', () => {
     ]);
   });
 
+  // Issue 38 §3: a home said "No courses yet" while its organisation made courses available to it.
+  it('lists inherited courses marked Inherited, without Remove; switching one off writes the site’s own row', async () => {
+    withPerms([ContentPerm.entityCourses]);
+    handler = (c) => {
+      if (c.method === 'GET' && c.path.startsWith('/entities/meadowbrook/courses'))
+        return json(
+          200,
+          page([
+            { course_id: 11, title: 'Fire Safety', enabled: true, inherited: false },
+            { course_id: 14, title: 'Infection Control', enabled: true, inherited: true },
+          ]),
+        );
+      if (c.method === 'POST') return json(201, { data: {}, message: Messages.successfullyUpdated });
+      return undefined;
+    };
+    const user = userEvent.setup();
+    renderAt('/entities/meadowbrook/courses', '/entities/:slug/courses', EntityCoursesPage);
+    expect(await screen.findByText('Infection Control')).toBeInTheDocument();
+    expect(screen.queryByText('No courses yet')).toBeNull();
+    const inheritedRow = screen.getByText('Infection Control').closest('tr') as HTMLElement;
+    expect(within(inheritedRow).getByText('Inherited')).toBeInTheDocument();
+    expect(within(inheritedRow).getByText('From the parent organisation')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Remove Infection Control' })).toBeNull();
+    const ownRow = screen.getByText('Fire Safety').closest('tr') as HTMLElement;
+    expect(within(ownRow).queryByText('Inherited')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Remove Fire Safety' })).toBeInTheDocument();
+
+    await user.click(
+      screen.getByRole('switch', { name: 'Infection Control available at Meadowbrook Care Group' }),
+    );
+    await waitFor(() => expect(writes()).toHaveLength(1));
+    expect(writes()[0]).toMatchObject({
+      method: 'POST',
+      path: '/entities/meadowbrook/courses',
+      body: { course_id: 14, enabled: false },
+    });
+  });
+
   it('adds courses picked from the catalogue', async () => {
     withPerms([ContentPerm.entityCourses, ContentPerm.contentCreator]);
     handler = (c) => {
