@@ -57,6 +57,7 @@ import {
   documentsFixture,
   documentsLists,
 } from '../src/documents/tenancy-documents';
+import { openApiPath } from '../src/http/openapi/transform';
 import {
   IMPORTER_EXEMPT,
   IMPORTER_TABLES,
@@ -1265,6 +1266,23 @@ describe('every route is covered', () => {
       .filter((r) => r.url.startsWith('/api/') && !r.url.startsWith('/api/docs'))
       .map((r) => `${r.method} ${r.url}`)
       .filter((key) => !known.has(key) && !(key in EXEMPT));
+    expect(missing).toEqual([]);
+  });
+
+  it('covers every operation of the OpenAPI document too (issue 29 "Also")', async () => {
+    const known = new Set(
+      [...[...SCOPED, ...LISTS].map((c) => `${c.method} ${c.route}`), ...Object.keys(EXEMPT)].map((key) => {
+        const [method, route] = key.split(' ') as [string, string];
+        return `${method} ${openApiPath(route)}`;
+      }),
+    );
+    const doc = (await h.app.inject({ method: 'GET', url: '/api/docs/json' })).json() as {
+      paths: Record<string, Record<string, unknown>>;
+    };
+    const missing = Object.entries(doc.paths)
+      .filter(([path]) => path.startsWith('/api/') && !path.startsWith('/api/docs'))
+      .flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`))
+      .filter((key) => !known.has(key));
     expect(missing).toEqual([]);
   });
 });
