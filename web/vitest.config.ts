@@ -22,7 +22,12 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'shared', include: ALL, exclude: [...configDefaults.exclude, ...ISOLATED], isolate: false },
+        test: {
+          name: 'shared',
+          include: ALL,
+          exclude: [...configDefaults.exclude, ...ISOLATED],
+          isolate: false,
+        },
       },
       { extends: true, test: { name: 'isolated', include: ISOLATED, isolate: true } },
     ],
