@@ -244,7 +244,9 @@ async function runShard(shard, files) {
       seconds[name] = (seconds[name] ?? 0) + (e.details?.duration_ms ?? 0) / 1000;
     }
   };
-  const stream = run({ files, concurrency: 1, timeout: 600_000 });
+  // A file's bound: the longest (acceptance-scorm, admin, navigation) take 330-420 s on a quiet CI machine and passed
+  // 600 s under a second suite's load.
+  const stream = run({ files, concurrency: 1, timeout: 900_000 });
   stream.on('test:pass', (e) => {
     count(e);
     if (e.details?.type !== 'suite') passed++;
