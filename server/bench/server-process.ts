@@ -119,6 +119,8 @@ export async function startServerProcess(o: {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: 'production',
+    // A production server refuses the suites' fast hashing (inherited from vitest's env); the bench measures real logins.
+    PASSWORD_HASHING: 'standard',
     PORT: String(port),
     HOST: '127.0.0.1',
     APP_URL: `http://127.0.0.1:${port}`,
