@@ -11,6 +11,7 @@ import { migrate } from '../src/db/migrate';
 import type { Database } from '../src/db/schema';
 import { serverBundle } from './cluster/cluster';
 import { createTestDatabase } from './test-database';
+import { bundleTestPrograms } from './test-programs';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -20,6 +21,8 @@ declare module 'vitest' {
     templateDatabase: string | null;
     /** Node's arguments for the real server process: the bundle `npm start` runs, built once by this run. */
     serverProgram: string[];
+    /** Node's arguments for test/embedded/hold-folder.ts, bundled by this run (test/test-programs.ts). */
+    holderProgram: string[];
   }
 }
 
@@ -33,15 +36,23 @@ export default async function setup(project: TestProject) {
   project.provide('templateDatabase', null);
   // Tests that start the real server process start this bundle (test/server-program.ts).
   project.provide('serverProgram', await serverBundle());
+  const testPrograms = await bundleTestPrograms({ 'hold-folder': 'server/test/embedded/hold-folder.ts' });
+  project.provide('holderProgram', testPrograms.programs['hold-folder'] as string[]);
   const adminUrl = process.env.DATABASE_URL;
   if (adminUrl) {
     const template = await migratedTemplate(adminUrl);
     project.provide('templateDatabase', template.name);
-    return template.drop;
+    return async () => {
+      testPrograms.remove();
+      await template.drop();
+    };
   }
   const file = await migratedPgliteSnapshot();
   project.provide('pgliteSnapshot', file);
-  return () => rmSync(file, { force: true });
+  return () => {
+    testPrograms.remove();
+    rmSync(file, { force: true });
+  };
 }
 
 async function migratedTemplate(adminUrl: string) {

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import AxeBuilder from '@axe-core/playwright';
@@ -52,18 +54,60 @@ export async function newPage(browser, { width = 1280, height = 800 } = {}) {
 
 let shot = 0;
 /**
- * Every visited page: wait until settled, save a full-page screenshot and run axe-core; no serious or
- * critical violations are allowed.
+ * Full-page screenshots of every checked page, for a person to look at (README "Tests"): on by default, off under CI
+ * (nobody looks at them there, and each costs about 0.4 CPU-seconds of Chromium); E2E_SCREENSHOTS=1 or 0 decides.
+ */
+const SCREENSHOTS = (process.env.E2E_SCREENSHOTS ?? (process.env.CI === 'true' ? '0' : '1')) === '1';
+
+/**
+ * What axe checks once per run: the page's address with its ids as ":id", its width, and the dialogs open on it. The
+ * same page in the same state, visited again by another test, holds the same markup; axe costs 1 to 2 CPU-seconds of
+ * Chromium a page (colour contrast most of it), about a tenth of the browser suite.
+ */
+async function pageState(page) {
+  const { pathname, search, dialogs } = await page.evaluate(() => ({
+    pathname: location.pathname,
+    search: location.search,
+    dialogs: [...document.querySelectorAll('[role=dialog],[role=alertdialog],dialog[open]')].map(
+      (d) => d.getAttribute('aria-label') || d.querySelector('h1,h2,h3')?.textContent?.trim() || 'dialog',
+    ),
+  }));
+  const id = (segment) => (/^(\d+|[0-9a-f-]{20,}|[A-Za-z0-9_-]{32,})$/i.test(segment) ? ':id' : segment);
+  const address = pathname.split('/').map(id).join('/');
+  const query = [...new URLSearchParams(search).entries()].map(([k, v]) => `${k}=${id(v)}`).sort();
+  const width = page.viewportSize()?.width ?? 0;
+  return JSON.stringify([address, query, width, dialogs.sort()]);
+}
+
+/** True for the first test of the run (every shard, every file) to check this page state: it runs axe there. */
+function firstToCheck(state) {
+  const dir = path.join(ARTIFACTS, 'axe-checked');
+  mkdirSync(dir, { recursive: true });
+  const marker = path.join(dir, createHash('sha1').update(state).digest('hex'));
+  try {
+    closeSync(openSync(marker, 'wx'));
+    return true;
+  } catch (error) {
+    if (error.code === 'EEXIST') return false;
+    throw error;
+  }
+}
+
+/**
+ * Every visited page: wait until settled, save a full-page screenshot (see SCREENSHOTS) and run axe-core on each page
+ * state the run has not checked yet; no serious or critical violations are allowed.
  */
 export async function checkPage(page, name) {
   await page.waitForLoadState('networkidle');
   await page.waitForSelector('[role=progressbar][data-active=false]');
   const width = page.viewportSize()?.width ?? 0;
   shot += 1;
-  await page.screenshot({
-    path: path.join(ARTIFACTS, 'screenshots', `${String(shot).padStart(2, '0')}-${name}-${width}.png`),
-    fullPage: true,
-  });
+  if (SCREENSHOTS)
+    await page.screenshot({
+      path: path.join(ARTIFACTS, 'screenshots', `${String(shot).padStart(2, '0')}-${name}-${width}.png`),
+      fullPage: true,
+    });
+  if (!firstToCheck(await pageState(page))) return;
   // Only violations are read, so axe skips building the passes' node lists; legacy mode runs axe once in the page
   // (iframes reached by axe's own messaging) instead of per frame and then again in a blank page opened for every
   // check. Together about a fifth of the default's time on a large page (2.9 s to 0.6 s per check), with the same rules.

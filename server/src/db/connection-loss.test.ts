@@ -3,9 +3,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { ROOT, type ServerProcess, startServer } from '../../test/cluster/cluster';
+import { type ServerProcess, startServer } from '../../test/cluster/cluster';
 import { bearer, buildUser } from '../../test/factories';
 import { freePort } from '../../test/ports';
+import { serverProgram } from '../../test/server-program';
 import { createTestDatabase, type TestDatabase } from '../../test/test-database';
 import { CACHE_BUS_APPLICATION_NAME } from '../cluster/cache-bus';
 import { connect } from './connect';
@@ -53,24 +54,20 @@ describe.skipIf(!databaseUrl)('a lost database connection (issue 30 §1, a real 
     );
     const url = database.url;
     dataDir = mkdtempSync(path.join(tmpdir(), 'cc-conn-loss-'));
-    server = startServer(
-      'app',
-      await freePort(),
-      ['--import', 'tsx', path.join(ROOT, 'server/src/main.ts')],
-      {
-        DATABASE_URL: url,
-        DATA_DIR: dataDir,
-        NODE_ENV: 'test',
-        SEED_DEMO: 'false',
-        LOG_LEVEL: 'fatal',
-        DATABASE_POOL_SIZE: '12',
-      },
-    );
+    server = startServer('app', await freePort(), serverProgram(), {
+      DATABASE_URL: url,
+      DATA_DIR: dataDir,
+      NODE_ENV: 'test',
+      SEED_DEMO: 'false',
+      LOG_LEVEL: 'fatal',
+      DATABASE_POOL_SIZE: '12',
+    });
     server.child.on('exit', (code, signal) => {
       exited = `exit code ${code}, signal ${signal}`;
     });
+    // A start takes seconds alone; CI's two cores run a browser suite beside this one.
     await until(
-      60_000,
+      120_000,
       async () => {
         if (exited) throw new Error('ended');
         return (await fetch(`${server.url}/api/check`)).status === 200;
@@ -79,7 +76,7 @@ describe.skipIf(!databaseUrl)('a lost database connection (issue 30 §1, a real 
     );
     admin = new pg.Client({ connectionString: url });
     await admin.connect();
-  }, 90_000);
+  }, 150_000);
 
   afterAll(async () => {
     if (server && !exited) {

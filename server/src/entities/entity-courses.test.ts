@@ -123,9 +123,15 @@ describe('the entity record carries courses and score (spec 1 §3)', () => {
 
     clearScores();
     const url = `/api/entities/${org.id}/score/primary?deep=1`;
-    await manager('GET', url);
-    await settleScore(`${org.id}:primary:deep:include`);
-    expect((await manager('GET', url)).json().data.score).toBe(50);
+    // A score computed within 2 s of the last write is provisional and computed once more after that (scores-cache.ts):
+    // on a busy machine the second GET can meet that recomputation, so ask until it answers 200.
+    let score = await manager('GET', url);
+    for (let tries = 0; score.statusCode === 202 && tries < 5; tries++) {
+      await settleScore(`${org.id}:primary:deep:include`);
+      score = await manager('GET', url);
+    }
+    expect(score.statusCode, score.body).toBe(200);
+    expect(score.json().data.score).toBe(50);
 
     const editor = await clientFor(
       h.app,

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
 
 export { isRunning } from '../../src/db/embedded/processes';
 
@@ -26,7 +27,8 @@ export interface Holder {
 
 /** hold-folder.ts in its own process on `dataDir`: the embedded database opened exactly as the server opens it. */
 export function holdFolder(dataDir: string, env: NodeJS.ProcessEnv = {}): Holder {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'hold-folder.ts')], {
+  // Bundled once per run by test/global-setup.ts (a start through tsx compiles every module again).
+  const child = spawn(process.execPath, inject('holderProgram'), {
     cwd: path.resolve(here, '../..'),
     env: { ...process.env, DATABASE_URL: '', ...env, DATA_DIR: dataDir },
     stdio: ['pipe', 'pipe', 'inherit'],
