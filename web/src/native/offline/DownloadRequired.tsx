@@ -54,40 +54,45 @@ export function DownloadRequiredTraining({ events }: { events: readonly LearnerE
     : 0;
   return (
     <div className="space-y-3 border-b border-slate-100 px-5 py-4" data-testid="download-required">
-      <p className="text-sm text-slate-700" id="download-required-help">
-        Take {left.length === items.length ? 'the' : 'the other'} {plural(left.length, 'course')} you must do
-        without a signal: save {left.length === 1 ? 'it' : 'them'} on this phone, overdue first.
-      </p>
+      {bulk.running ? null : (
+        <p className="text-sm text-slate-700" id="download-required-help">
+          Take {left.length === items.length ? 'the' : 'the other'} {plural(left.length, 'course')} you must
+          do without a signal: save {left.length === 1 ? 'it' : 'them'} on this phone, overdue first.
+        </p>
+      )}
       <Button
         variant="secondary"
         className="w-full sm:w-auto"
         loading={bulk.running}
-        aria-describedby="download-required-help"
+        aria-describedby={bulk.running ? undefined : 'download-required-help'}
         onClick={() =>
           void downloadInOrder(userId, items).catch(() => notifyError(null, OfflineMessages.downloadFailed))
         }
       >
         {OfflineMessages.saveRequired}
       </Button>
-      {bulk.running ? (
-        <div className="space-y-1" aria-live="polite">
-          <p className="text-sm text-slate-700 wrap-anywhere">
-            {bulk.current
-              ? `Saving ${Math.min(bulk.done + 1, bulk.total)} of ${bulk.total}: ${bulk.current.title}…`
-              : 'Getting ready…'}
-          </p>
-          <div
-            role="progressbar"
-            aria-label="Downloading your required training"
-            aria-valuemin={0}
-            aria-valuemax={100}
-            aria-valuenow={percent}
-            className="h-2 w-full overflow-hidden rounded bg-slate-200"
-          >
-            <div className="h-full bg-primary-600" style={{ width: `${Math.max(4, percent)}%` }} />
-          </div>
-        </div>
-      ) : null}
+      {/* Always there, so a screen reader hears each course as it is saved. */}
+      <div className="space-y-1" aria-live="polite">
+        {bulk.running ? (
+          <>
+            <p className="text-sm text-slate-700 wrap-anywhere">
+              {bulk.current
+                ? `Saving ${Math.min(bulk.done + 1, bulk.total)} of ${bulk.total}: ${bulk.current.title}…`
+                : 'Getting ready…'}
+            </p>
+            <div
+              role="progressbar"
+              aria-label="Downloading your required training"
+              aria-valuemin={0}
+              aria-valuemax={100}
+              aria-valuenow={percent}
+              className="h-2 w-full overflow-hidden rounded bg-slate-200"
+            >
+              <div className="h-full bg-primary-600" style={{ width: `${Math.max(4, percent)}%` }} />
+            </div>
+          </>
+        ) : null}
+      </div>
     </div>
   );
 }

@@ -208,7 +208,9 @@ describe('issue 31 §1: her required training can be taken offline', () => {
     );
     await userEvent.click(within(block).getByRole('button', { name: OfflineMessages.saveRequired }));
 
-    await waitFor(() => expect(block).toHaveTextContent(OfflineMessages.requiredSaved));
+    await waitFor(() =>
+      expect(screen.getByTestId('download-required')).toHaveTextContent(OfflineMessages.requiredSaved),
+    );
     // In the to-do's order, the one already on the phone not fetched again, optional and pending ones left.
     expect(downloads()).toEqual([
       { content_id: fire.content_id },
@@ -218,7 +220,7 @@ describe('issue 31 §1: her required training can be taken offline', () => {
     ]);
     expect(messages()).toEqual([['success', OfflineMessages.requiredSaved]]);
     for (const e of [fire, food, moving, safeguarding, dataProtection])
-      expect(screen.getByRole('link', { name: `Take ${e.course.title} offline` })).toBeVisible();
+      expect(await screen.findByRole('link', { name: `Take ${e.course.title} offline` })).toBeVisible();
     expect(screen.getByRole('button', { name: 'Download Baking for offline' })).toBeVisible();
     expect(bulkStore.get().running).toBe(false);
   });
