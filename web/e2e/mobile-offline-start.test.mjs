@@ -117,6 +117,14 @@ describe('opening the app offline (mobile build, 375 px)', () => {
     );
     // Failed reads would be retried for ~3 s before a toast: wait past that, then nothing has gone wrong on screen.
     await page.waitForTimeout(4000);
+    // No broken image in the header: the organisation's logo is the server's, the product's mark stands in for it.
+    const broken = await page.evaluate(() =>
+      [...document.querySelectorAll('header img')]
+        .filter((img) => !img.complete || img.naturalWidth === 0)
+        .map((img) => img.getAttribute('src')),
+    );
+    assert.deepEqual(broken, []);
+    await page.locator('header img[src="/favicon.svg"]').waitFor();
     await checkPage(page, 'offline-start');
     assert.deepEqual(await page.getByRole('alert').allInnerTexts(), []);
     const text = await page.locator('body').innerText();

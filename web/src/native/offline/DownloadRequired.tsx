@@ -7,7 +7,13 @@ import { Button } from '../../ui';
 import { bulkStore, downloadInOrder, requiredForOffline } from './required';
 import { getLibrary, savedStore } from './state';
 
-const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+/** "Take the 3 courses you must do without a signal: save them on this phone, overdue first." */
+function helpText(left: number, someSaved: boolean): string {
+  const the = someSaved ? 'the other' : 'the';
+  return left === 1
+    ? `Take ${the} course you must do without a signal: save it on this phone.`
+    : `Take ${the} ${left} courses you must do without a signal: save them on this phone, overdue first.`;
+}
 
 /**
  * "Download my required training" at the top of the to-do in the mobile app (issue 31 §1): saves on the phone the
@@ -56,8 +62,7 @@ export function DownloadRequiredTraining({ events }: { events: readonly LearnerE
     <div className="space-y-3 border-b border-slate-100 px-5 py-4" data-testid="download-required">
       {bulk.running ? null : (
         <p className="text-sm text-slate-700" id="download-required-help">
-          Take {left.length === items.length ? 'the' : 'the other'} {plural(left.length, 'course')} you must
-          do without a signal: save {left.length === 1 ? 'it' : 'them'} on this phone, overdue first.
+          {helpText(left.length, left.length < items.length)}
         </p>
       )}
       <Button
