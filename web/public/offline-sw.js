@@ -19,7 +19,8 @@ async function precacheShell() {
   const html = await page.clone().text();
   await cache.put('/', page);
   const assets = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((m) => m[1]);
-  await cache.addAll([...new Set([...assets, ...(await builtAssets())])]);
+  // The product's mark too: the header shows it when the organisation's logo (the server's) cannot load offline.
+  await cache.addAll([...new Set([...assets, ...(await builtAssets()), '/favicon.svg'])]);
 }
 
 /**

@@ -37,6 +37,11 @@ export const LearnerEvent = z.object({
   attempt_id: z.number().nullable(),
   /** The online content (e-learning, SCORM) to start or retake; null when the course is not taken online here. */
   content_id: z.number().nullable(),
+  /**
+   * The type of content_id (`elearning`, `scorm`; null without one): the mobile app offers "Download for offline" on
+   * the to-do for the types the device can take offline (issue 31 §1).
+   */
+  content_type: z.string().nullable(),
   /** Issue 17: the document to read when the course backs a document (link "Read" to /document/{id}). */
   document_id: z.number().nullable().optional(),
   latest_result: z

@@ -19,6 +19,16 @@ export const OfflineMessages = {
   downloadFailed: 'Unable to save this course for offline use. Please try again when you are online.',
   saveForOffline: 'Download for offline',
   savedForOffline: 'Available offline',
+  // Issue 31 §1: the learner's required training, overdue first, saved on the phone in one go.
+  saveRequired: 'Download my required training',
+  requiredSaved: 'Your required training is saved on this phone. You can take it without a signal.',
+  requiredPartly:
+    ':failed of :total courses could not be saved. Please try again when you have a good signal.',
+  requiredStopped:
+    'The signal went: :saved of :total courses were saved. The rest will download when you try again online.',
+  // Issue 31 §3: the start page opened without a connection.
+  offlineStartMobile: 'You are offline: showing the training saved on this phone.',
+  offlineStartWeb: 'You are offline',
   waitingToSync: ':count attempts waiting to sync',
   waitingToSyncOne: '1 attempt waiting to sync',
   syncFailed: 'Could not sync yet. Your answers are kept on this device and will be sent later.',

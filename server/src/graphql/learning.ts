@@ -112,6 +112,7 @@ const LearnerEventRef = builder.objectRef<LearnerEvent>('LearnerEvent').implemen
     days_left: t.exposeInt('days_left', { nullable: true }),
     attempt_id: t.exposeInt('attempt_id', { nullable: true }),
     content_id: t.exposeInt('content_id', { nullable: true }),
+    content_type: t.exposeString('content_type', { nullable: true }),
     document_id: t.int({ nullable: true, resolve: (e) => e.document_id ?? null }),
     result_id: t.int({ nullable: true, resolve: (e) => e.latest_result?.result_id ?? null }),
     completed_at: t.string({ nullable: true, resolve: (e) => e.latest_result?.completed_at ?? null }),

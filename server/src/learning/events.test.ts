@@ -108,6 +108,7 @@ type Event = {
   days_left: number | null;
   attempt_id: number | null;
   content_id: number | null;
+  content_type: string | null;
 };
 
 describe('GET /users/{id}/events', () => {
@@ -140,6 +141,8 @@ describe('GET /users/{id}/events', () => {
     expect(fire.days_left).toBe(-40);
     expect(new Date(fire.due_date ?? '').getTime()).toBeCloseTo(daysFromNow(-40).getTime(), -5);
     expect(fire.content_id).toBe(s.contents.fireOld.id);
+    // Its type, so the mobile app offers "Download for offline" on the to-do (issue 31 §1).
+    expect(fire.content_type).toBe('elearning');
     expect(fire.attempt_id).toBeNull();
     expect(by('Dementia awareness').days_left).toBe(5);
     // Never done by a new starter (issue 28 item 5): due by the end of their new-starter period (90 days), not overdue.
@@ -190,7 +193,13 @@ describe('GET /users/{id}/events', () => {
       )('GET', `/api/users/${user.uuid}/events`)
     ).json().data as { data: Event[] };
     expect(body.data).toEqual([
-      expect.objectContaining({ kind: 'mandatory', state: 'due', content_id: null, attempt_id: null }),
+      expect.objectContaining({
+        kind: 'mandatory',
+        state: 'due',
+        content_id: null,
+        content_type: null,
+        attempt_id: null,
+      }),
     ]);
   });
 });
@@ -202,7 +211,7 @@ describe('GraphQL events (spec 2 §7)', () => {
     const headers = await bearer(h.db, s.carer.id);
     const query = `query($user: String) { events(user: $user) {
       counts { current overdue completed }
-      data { course_id course_title kind state status due_date days_left attempt_id content_id }
+      data { course_id course_title kind state status due_date days_left attempt_id content_id content_type }
     } }`;
     const res = await h.app.inject({ method: 'POST', url: '/graphql', headers, payload: { query } });
     const body = res.json();
@@ -213,6 +222,7 @@ describe('GraphQL events (spec 2 §7)', () => {
       kind: 'mandatory',
       state: 'overdue',
       days_left: -40,
+      content_type: 'elearning',
     });
     const other = await buildUser(h.db);
     const denied = await h.app.inject({

@@ -130,6 +130,7 @@ export async function learnerEvents(ctx: Ctx, ref: string): Promise<LearnerEvent
       days_left: daysTo(s.date),
       attempt_id: attemptId,
       content_id: null,
+      content_type: null,
       latest_result:
         r.result_id !== null && r.completed_at !== null
           ? {
@@ -156,6 +157,7 @@ export async function learnerEvents(ctx: Ctx, ref: string): Promise<LearnerEvent
       days_left: null,
       attempt_id: a.id,
       content_id: null,
+      content_type: null,
       latest_result: null,
     });
   }
@@ -172,6 +174,7 @@ export async function learnerEvents(ctx: Ctx, ref: string): Promise<LearnerEvent
       days_left: daysTo(p.expires_at),
       attempt_id: null,
       content_id: null,
+      content_type: null,
       latest_result: {
         result_id: p.result_id,
         type: p.type,
@@ -189,16 +192,20 @@ export async function learnerEvents(ctx: Ctx, ref: string): Promise<LearnerEvent
     const contents = await db
       .selectFrom('contents as c')
       .innerJoin('courses as co', 'co.id', 'c.course_id')
-      .select(['c.id', 'c.course_id'])
+      .select(['c.id', 'c.course_id', 'c.type'])
       .where('c.course_id', 'in', courseIds)
       .where('c.type', 'in', [...ONLINE])
       .where(takeable)
       .orderBy(sql`lower(c.title)`)
       .orderBy('c.id')
       .execute();
-    const first = new Map<number, number>();
-    for (const c of contents) if (!first.has(c.course_id)) first.set(c.course_id, c.id);
-    for (const e of events) e.content_id = first.get(e.course.id) ?? null;
+    const first = new Map<number, { id: number; type: string }>();
+    for (const c of contents) if (!first.has(c.course_id)) first.set(c.course_id, c);
+    for (const e of events) {
+      const c = first.get(e.course.id);
+      e.content_id = c?.id ?? null;
+      e.content_type = c?.type ?? null;
+    }
     // A course backing a document is read, not taken: the to-do links to the document (issue 17).
     const documents = await db
       .selectFrom('documents')

@@ -42,8 +42,9 @@ export default function EventsPage() {
       <PageHeader
         title={`Welcome, ${firstName}`}
         description={
+          // Offline, the notice below says so (once).
           offline
-            ? 'You are offline: here is what is on this device.'
+            ? undefined
             : 'What you need to do, in order: overdue courses first, then what expires soonest.'
         }
       />

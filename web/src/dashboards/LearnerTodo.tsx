@@ -8,9 +8,13 @@ import {
 } from '@cc/contracts';
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
+import { isMobile } from '../app/env';
 import { notifyError } from '../app/notifications';
 import { useWhitelabel } from '../app/whitelabel';
 import { downloadCertificate, startAttempt } from '../learning/api';
+import { DownloadRequiredTraining } from '../native/offline/DownloadRequired';
+import { OfflineDownloadButton } from '../native/offline/OfflineDownloadButton';
+import { offeredOffline } from '../native/offline/required';
 import { Badge, type BadgeTone, Button, ButtonLink, Card, Spinner } from '../ui';
 import { useLearnerEvents } from './api';
 import { plural } from './ManagerDashboardParts';
@@ -136,7 +140,11 @@ export function EventCounts({ counts }: { counts: LearnerEventCounts }) {
   );
 }
 
-/** The counts, then the to-do grouped as the counts are, then the completed courses with their certificates. */
+/**
+ * The counts, then the to-do grouped as the counts are, then the completed courses with their certificates. In the
+ * mobile app (issue 31 §1) each course she can take online can be downloaded for offline use from its row, and
+ * "Download my required training" saves her required ones, overdue first.
+ */
 export function LearnerTodo({
   userRef,
   completedTitle = 'Completed',
@@ -179,6 +187,7 @@ export function LearnerTodo({
           </p>
         ) : (
           <>
+            {isMobile() ? <DownloadRequiredTraining events={data} /> : null}
             <TodoGroup id="todo-overdue" title="Overdue" items={overdue} userRef={userRef} />
             <TodoGroup id="todo-current" title="To do" items={current} userRef={userRef} />
           </>
@@ -258,6 +267,15 @@ function TodoRow({ event: e, userRef }: { event: LearnerEvent; userRef: string }
       </div>
       <div className="flex shrink-0 flex-wrap gap-2">
         <TodoAction event={e} userRef={userRef} />
+        {/* Offline learning is the mobile app's (issue 19); every course she can take online, here too (31 §1). */}
+        {isMobile() && offeredOffline(e) ? (
+          <OfflineDownloadButton
+            contentId={e.content_id}
+            title={e.course.title}
+            size="md"
+            className="w-full sm:w-auto"
+          />
+        ) : null}
       </div>
     </li>
   );

@@ -21,6 +21,7 @@ const event = (title: string, e: Partial<LearnerEvent>): LearnerEvent => ({
   days_left: null,
   attempt_id: null,
   content_id: 100 + nextId,
+  content_type: 'elearning',
   latest_result: null,
   ...e,
 });

@@ -1,7 +1,7 @@
 import { type Paged, Perm } from '@cc/contracts';
 import { Menu, MenuButton, MenuItem, MenuItems } from '@headlessui/react';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Link, NavLink, Outlet } from 'react-router';
 import { useActingAs } from '../app/acting-as';
 import { api } from '../app/api';
@@ -30,15 +30,21 @@ function initials(name: string): string {
     .join('');
 }
 
+/**
+ * The organisation's logo, or the product's mark and name. A logo that does not load (the app opened offline: the
+ * logo is the server's, issue 31 §3) shows the mark and name instead of a broken image.
+ */
 function Logo({ compact }: { compact: boolean }) {
   const wl = useWhitelabel();
   const label = wl.companyName || wl.entity?.name || 'CareCompliance';
+  const [failed, setFailed] = useState<string | null>(null);
   return (
     <Link to="/" className="focus-ring flex items-center gap-2 rounded-md" aria-label={`${label} home`}>
-      {wl.logo ? (
+      {wl.logo && failed !== wl.logo ? (
         <img
           src={wl.logo}
           alt=""
+          onError={() => setFailed(wl.logo)}
           className={cx('h-8 w-auto object-contain', compact ? 'max-w-20 sm:max-w-40' : 'max-w-40')}
         />
       ) : (

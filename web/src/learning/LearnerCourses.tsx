@@ -92,20 +92,20 @@ export function LearnerCourses({
                         ) : null}
                       </span>
                       {ONLINE.has(content.type) ? (
-                        current.data?.content_id === content.id ? (
-                          <ButtonLink
-                            size="sm"
-                            to={`/attempt/${current.data.id}`}
-                            aria-label={`Continue ${content.title}`}
-                          >
-                            Continue
-                          </ButtonLink>
-                        ) : (
-                          <span className="flex flex-wrap gap-2">
-                            {/* Offline learning is the mobile app's (issue 19). */}
-                            {isMobile() && canTakeOffline(content.type) ? (
-                              <OfflineDownloadButton contentId={content.id} title={content.title} />
-                            ) : null}
+                        <span className="flex flex-wrap gap-2">
+                          {/* Offline learning is the mobile app's (issue 19): the one in progress too (31 §1). */}
+                          {isMobile() && canTakeOffline(content.type) ? (
+                            <OfflineDownloadButton contentId={content.id} title={content.title} />
+                          ) : null}
+                          {current.data?.content_id === content.id ? (
+                            <ButtonLink
+                              size="sm"
+                              to={`/attempt/${current.data.id}`}
+                              aria-label={`Continue ${content.title}`}
+                            >
+                              Continue
+                            </ButtonLink>
+                          ) : (
                             <Button
                               size="sm"
                               loading={starting === content.id}
@@ -114,8 +114,8 @@ export function LearnerCourses({
                             >
                               Start
                             </Button>
-                          </span>
-                        )
+                          )}
+                        </span>
                       ) : null}
                     </li>
                   ))}

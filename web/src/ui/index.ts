@@ -1,5 +1,12 @@
 export { Badge, type BadgeTone } from './Badge';
-export { Button, ButtonLink, type ButtonProps, type ButtonVariant, buttonClasses } from './Button';
+export {
+  Button,
+  ButtonLink,
+  type ButtonProps,
+  type ButtonSize,
+  type ButtonVariant,
+  buttonClasses,
+} from './Button';
 export { Card } from './Card';
 export { ConfirmDialog } from './ConfirmDialog';
 export { cx } from './cx';

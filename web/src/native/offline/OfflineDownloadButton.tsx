@@ -3,34 +3,53 @@ import { useEffect, useState } from 'react';
 import { isApiError } from '../../app/api';
 import { useAuth } from '../../app/auth';
 import { notifyError, notifySuccess } from '../../app/notifications';
-import { Button, ButtonLink } from '../../ui';
-import { packagesPlayOffline } from './files';
-import { downloadForOffline, getLibrary } from './state';
+import { useStore } from '../../app/store';
+import { Button, ButtonLink, type ButtonSize } from '../../ui';
+import { bulkStore } from './required';
+import { downloadForOffline, getLibrary, savedStore } from './state';
 
-/** "Download for offline" beside a content the learner can start (mobile build); "Available offline" once saved. */
-/** Whether this device can take a content of this type offline: e-learning anywhere, packages in the shell. */
-export function canTakeOffline(type: string): boolean {
-  return type === 'elearning' || (type === 'scorm' && packagesPlayOffline());
-}
+export { canTakeOffline } from './required';
 
-export function OfflineDownloadButton({ contentId, title }: { contentId: number; title: string }) {
+/**
+ * "Download for offline" beside a content the learner can start (mobile build); "Available offline" once saved, on
+ * every page that shows it (savedStore), and "Saving…" while "Download my required training" saves this one.
+ */
+export function OfflineDownloadButton({
+  contentId,
+  title,
+  size = 'sm',
+  className,
+}: {
+  contentId: number;
+  title: string;
+  size?: ButtonSize;
+  className?: string;
+}) {
   const { user } = useAuth();
+  const version = useStore(savedStore, (s) => s.version);
+  const inBulk = useStore(bulkStore, (s) => s.current?.contentId === contentId);
   const [saved, setSaved] = useState(false);
   const [progress, setProgress] = useState<string | null>(null);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: version is the change signal (a copy saved or removed elsewhere)
   useEffect(() => {
     if (!user) return;
+    let live = true;
     void getLibrary()
       .getDownload(user.id, contentId)
-      .then((d) => setSaved(Boolean(d)));
-  }, [user, contentId]);
+      .then((d) => live && setSaved(Boolean(d)));
+    return () => {
+      live = false;
+    };
+  }, [user, contentId, version]);
 
   if (!user) return null;
   if (saved)
     return (
       <ButtonLink
-        size="sm"
+        size={size}
         variant="secondary"
+        className={className}
         to={`/offline/${contentId}`}
         aria-label={`Take ${title} offline`}
       >
@@ -56,15 +75,17 @@ export function OfflineDownloadButton({ contentId, title }: { contentId: number;
     }
   }
 
+  const busy = progress !== null || inBulk;
   return (
     <Button
-      size="sm"
+      size={size}
       variant="secondary"
-      loading={progress !== null}
+      className={className}
+      loading={busy}
       onClick={() => void save()}
       aria-label={`Download ${title} for offline`}
     >
-      {progress ?? OfflineMessages.saveForOffline}
+      {progress ?? (inBulk ? 'Saving…' : OfflineMessages.saveForOffline)}
     </Button>
   );
 }

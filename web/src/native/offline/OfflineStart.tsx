@@ -1,6 +1,7 @@
-import { formatDateTime } from '@cc/contracts';
+import { formatDateTime, OfflineMessages } from '@cc/contracts';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
+import { api } from '../../app/api';
 import { isMobile } from '../../app/env';
 import { networkStore, retryNetwork } from '../../app/network';
 import { useStore } from '../../app/store';
@@ -9,16 +10,39 @@ import type { StoredDownload } from './library';
 import { OfflineSyncBanner } from './OfflineSyncBanner';
 import { getLibrary, syncStore } from './state';
 
+/** How often the start page asks the server again while the browser says online but no answer came. */
+export const PROBE_MS = 15_000;
+
 /**
  * The start page without a connection (issue 31 §3): says so once, in words, and shows what the device holds (the
  * courses saved for offline use, read from IndexedDB, and what waits to sync) instead of the server's lists failing
  * one by one with "contact support". The web app has no offline copies: it says it is offline and no more.
+ *
+ * It turns back into the online page as soon as the signal returns: the browser's `online` event (network.ts), or,
+ * when the browser said online all along and the server did not answer (a signal too weak, a captive network), the
+ * first answer to a quiet call made every PROBE_MS (the api client marks the server reachable on any answer).
  */
 export function OfflineStart({ userId }: { userId: number }) {
   const online = useStore(networkStore, (s) => s.online);
   const waiting = useStore(syncStore, (s) => s.waiting);
   const mobile = isMobile();
   const [downloads, setDownloads] = useState<StoredDownload[] | null>(null);
+
+  useEffect(() => {
+    if (!online) return;
+    const timer = setInterval(() => {
+      // Only its answer matters (any answer, even 401, is the server answering): nothing to show, nothing to say.
+      // A call that hangs is given up before the next (an abort says nothing about the network).
+      api
+        .get('/auth/user', {
+          skipAuthHandling: true,
+          actingAs: false,
+          signal: AbortSignal.timeout(PROBE_MS - 1000),
+        })
+        .catch(() => undefined);
+    }, PROBE_MS);
+    return () => clearInterval(timer);
+  }, [online]);
 
   useEffect(() => {
     if (!mobile) return;
@@ -43,11 +67,11 @@ export function OfflineStart({ userId }: { userId: number }) {
         className="rounded-xl border border-warning-500 bg-warning-50 px-5 py-4"
       >
         <h2 id="offline-notice-title" className="text-base font-semibold text-slate-900">
-          You are offline
+          {mobile ? OfflineMessages.offlineStartMobile : OfflineMessages.offlineStartWeb}
         </h2>
         <p className="mt-1 text-sm text-slate-700">
           {mobile
-            ? 'The courses saved on this device are below, and you can take them now. Your other courses and your training history come back when you are online.'
+            ? 'What you do offline is kept on this phone and sent when you are back online. Your other courses and your training history come back with the signal.'
             : 'Your courses and your training history come back when you are online.'}
         </p>
         {/* The browser says it is online but the server did not answer: the learner may ask again. */}
@@ -59,13 +83,13 @@ export function OfflineStart({ userId }: { userId: number }) {
       </section>
       {mobile && waiting > 0 ? <OfflineSyncBanner /> : null}
       {mobile ? (
-        <Card title="Saved on this device" data-testid="offline-start-downloads">
+        <Card title="Saved on this phone" data-testid="offline-start-downloads">
           {downloads === null ? (
             <Spinner label="Loading saved courses" />
           ) : downloads.length === 0 ? (
             <EmptyState
-              title="Nothing saved on this device"
-              description="When you are online, use “Download for offline” on a course to take it without a connection."
+              title="Nothing saved on this phone"
+              description={`When you are online, use “${OfflineMessages.saveRequired}” or “${OfflineMessages.saveForOffline}” on a course to take it without a signal.`}
             />
           ) : (
             <ul className="divide-y divide-slate-100">

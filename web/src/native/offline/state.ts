@@ -44,6 +44,14 @@ export const syncStore = createStore<SyncState>({
   online: typeof navigator === 'undefined' ? true : navigator.onLine,
 });
 
+/**
+ * Bumped whenever a copy is saved on this device or removed from it, by whichever page did it: every "Download for
+ * offline" button and "Download my required training" read the device again (a bulk download turns the to-do's
+ * buttons into "Available offline" as it goes).
+ */
+export const savedStore = createStore<{ version: number }>({ version: 0 });
+const savedChanged = () => savedStore.set((s) => ({ version: s.version + 1 }));
+
 export async function refreshCounts(userId: number) {
   const queue = await getLibrary().listQueue(userId);
   syncStore.set((s) => ({ ...s, waiting: queue.length, refused: queue.filter((q) => q.refused).length }));
@@ -99,6 +107,7 @@ export async function downloadForOffline(
   const files = await savePackageFiles(userId, download, sink, undefined, onProgress);
   const stored: StoredDownload = { download, files, saved_at: new Date().toISOString() };
   await getLibrary().saveDownload(userId, stored);
+  savedChanged();
   return stored;
 }
 
@@ -109,6 +118,7 @@ export async function removeFromDevice(
   sink: FileSink | null = defaultSink(),
 ) {
   await removeSavedCourse(getLibrary(), userId, contentId, sink);
+  savedChanged();
   await refreshCounts(userId);
 }
 
