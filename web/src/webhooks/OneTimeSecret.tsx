@@ -18,7 +18,7 @@ export function OneTimeSecret({ secret, onDone }: { secret: string; onDone: () =
   return (
     <section
       aria-labelledby="new-secret-title"
-      className="mt-2 space-y-3 rounded border border-warning-300 bg-warning-50 p-3"
+      className="mt-2 space-y-3 rounded border border-warning-500 bg-warning-100 p-3"
       data-testid="new-secret"
     >
       <h4 id="new-secret-title" className="text-sm font-semibold text-slate-900">
