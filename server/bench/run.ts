@@ -19,6 +19,7 @@
  * cc_bench_keep_<users>x<courses>) and reuse it on the next run with the same sizes, instead of a fresh seed (the
  * 2–5 minute seed is paid once while iterating; migrations still run on open). Default: a fresh seed, dropped after.
  */
+import { randomBytes } from 'node:crypto';
 import {
   chmodSync,
   existsSync,
@@ -165,6 +166,8 @@ async function onEngine(engine: BenchEngine, measures: Measure[], adminUrl: stri
     {
       ...process.env,
       NODE_ENV: 'production',
+      // Required in production (issue 29 §14).
+      SECRETS_KEY: process.env.SECRETS_KEY || randomBytes(32).toString('base64'),
       DATABASE_URL: databaseUrl,
       SEED_DEMO: 'false',
       LOG_LEVEL: 'error',

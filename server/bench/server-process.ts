@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
@@ -121,6 +122,8 @@ export async function startServerProcess(o: {
     NODE_ENV: 'production',
     // A production server refuses the suites' fast hashing (inherited from vitest's env); the bench measures real logins.
     PASSWORD_HASHING: 'standard',
+    // Required in production (issue 29 §14).
+    SECRETS_KEY: process.env.SECRETS_KEY || randomBytes(32).toString('base64'),
     PORT: String(port),
     HOST: '127.0.0.1',
     APP_URL: `http://127.0.0.1:${port}`,

@@ -18,8 +18,11 @@ import './pathways/reconcile';
 // Issue 18: result.recorded and compliance.status_changed webhook events on every recorded result.
 import './webhooks/listeners';
 import { openSockets } from './realtime/socket-registry';
+import { type SecretBox, secretBox } from './security/sealing';
+import { localSecretsKey } from './security/secrets-key';
 import { createS3Storage } from './storage/s3';
 import { createDiskStorage } from './storage/storage';
+import { sealClearWebhookSecrets } from './webhooks/secrets';
 
 /** config -> database -> migrate -> catalogue. Shared by main, the seed CLI, tests and the bench. */
 export async function openDeps(
@@ -37,8 +40,14 @@ export async function openDeps(
     embeddedEngine: config.embeddedEngine,
     joinRunningServer: opts.joinRunningServer,
   });
+  let secrets: SecretBox;
   try {
     await migrate(connection.db);
+    // Issue 29 §14: SECRETS_KEY (required in production), else a key kept in DATA_DIR beside the embedded database
+    // (read after connect(), which made and locked the folder). Migration 047 cannot seal without the key: the
+    // secrets still in clear are sealed here, at every start, before anything signs with them.
+    secrets = secretBox([config.secretsKey ?? localSecretsKey(config.dataDir)]);
+    await sealClearWebhookSecrets(connection.db, secrets);
   } catch (error) {
     await connection.close();
     throw error;
@@ -65,6 +74,7 @@ export async function openDeps(
     clock,
     bus,
     probes: probesOf(connection, clock),
+    secrets,
     async close() {
       unwire();
       await bus.close();

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -47,6 +48,7 @@ const OPTIONAL = [
   'S3_SECRET_ACCESS_KEY',
   'S3_PREFIX',
   'METRICS_TOKEN',
+  'SECRETS_KEY',
 ];
 
 const errorOf = (env: NodeJS.ProcessEnv): ConfigError => {
@@ -159,12 +161,70 @@ describe('METRICS_TOKEN (issue 35 §5)', () => {
   });
 });
 
+/** A production environment: SECRETS_KEY is required there (issue 29 §14). */
+const PRODUCTION = { NODE_ENV: 'production', SECRETS_KEY: randomBytes(32).toString('base64') };
+
+describe('SECRETS_KEY (issue 29 §14)', () => {
+  const loadError = (env: NodeJS.ProcessEnv): ConfigError => {
+    try {
+      loadConfig(env);
+    } catch (error) {
+      if (error instanceof ConfigError) return error;
+      throw error;
+    }
+    throw new Error('expected a ConfigError');
+  };
+
+  it('is required in production, in one line naming it and how to make one', () => {
+    const error = loadError({ NODE_ENV: 'production' });
+    expect(error.variables).toEqual(['SECRETS_KEY']);
+    expect(error.message.split('\n')).toHaveLength(1);
+    expect(error.message).toMatch(/^Configuration error: SECRETS_KEY is required in production: /);
+    expect(error.message).toContain('openssl rand -base64 32');
+  });
+
+  it('is 32 bytes as base64 or hex; unset elsewhere (a key kept in DATA_DIR then)', () => {
+    const key = randomBytes(32);
+    expect(loadConfig({ ...PRODUCTION, SECRETS_KEY: key.toString('base64') }).secretsKey?.equals(key)).toBe(
+      true,
+    );
+    expect(loadConfig({ SECRETS_KEY: key.toString('hex') }).secretsKey?.equals(key)).toBe(true);
+    expect(loadConfig({}).secretsKey).toBeUndefined();
+    expect(loadConfig({ NODE_ENV: 'test' }).secretsKey).toBeUndefined();
+    const wrong = loadError({ NODE_ENV: 'production', SECRETS_KEY: randomBytes(16).toString('base64') });
+    expect(wrong.message).toBe(
+      'Configuration error: SECRETS_KEY must be 32 random bytes written as base64 or hex, such as the output of openssl rand -base64 32.',
+    );
+  });
+
+  it('the production server refuses to start without it, before touching any database', () => {
+    const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+    const run = spawnSync(process.execPath, serverProgram(), {
+      cwd: serverDir,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        NODE_ENV: 'production',
+        DATA_DIR: '/nonexistent/never-created',
+      },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).toMatch(
+      /^Configuration error: SECRETS_KEY is required in production: .*openssl rand -base64 32/,
+    );
+    expect(run.stdout).toBe('');
+  }, 60_000);
+});
+
 describe('SEED_DEMO (issue 29 §2)', () => {
   it('seeds the demo on a developer machine by default, never in production unless asked', () => {
     expect(loadConfig({}).seedDemo).toBe(true);
     expect(loadConfig({ NODE_ENV: 'development' }).seedDemo).toBe(true);
-    expect(loadConfig({ NODE_ENV: 'production' }).seedDemo).toBe(false);
-    expect(loadConfig({ NODE_ENV: 'production', SEED_DEMO: 'true' }).seedDemo).toBe(true);
+    expect(loadConfig(PRODUCTION).seedDemo).toBe(false);
+    expect(loadConfig({ ...PRODUCTION, SEED_DEMO: 'true' }).seedDemo).toBe(true);
     expect(loadConfig({ NODE_ENV: 'development', SEED_DEMO: 'false' }).seedDemo).toBe(false);
   });
 });
@@ -268,6 +328,8 @@ describe('a wrong value is one clear line naming the variable', () => {
     ['HELPDESK_FRAME_ANCESTORS', "https://ok.example.com 'unsafe-inline'", 'must be https origins'],
     ['HELPDESK_FRAME_ANCESTORS', '*', 'must be https origins'],
     ['METRICS_TOKEN', 'short', 'must be 16 to 512 characters without spaces'],
+    ['SECRETS_KEY', 'short', 'must be 32 random bytes written as base64 or hex'],
+    ['SECRETS_KEY', 'ab'.repeat(31), 'must be 32 random bytes written as base64 or hex'],
     ['METRICS_TOKEN', 'a token with spaces in it', 'must be 16 to 512 characters without spaces'],
   ])('%s=%j', (name, value, expected) => {
     const error = errorOf({ [name]: value });
@@ -325,7 +387,7 @@ describe('PASSWORD_HASHING (issue 27: the suites hash at the smallest cost)', ()
   it('is standard unless set, and fast is refused in production', () => {
     expect(loadConfig({}).passwordHashing).toBe('standard');
     expect(loadConfig({ PASSWORD_HASHING: 'fast' }).passwordHashing).toBe('fast');
-    expect(() => loadConfig({ NODE_ENV: 'production', PASSWORD_HASHING: 'fast' })).toThrow(ConfigError);
-    expect(loadConfig({ NODE_ENV: 'production' }).passwordHashing).toBe('standard');
+    expect(() => loadConfig({ ...PRODUCTION, PASSWORD_HASHING: 'fast' })).toThrow(/PASSWORD_HASHING/);
+    expect(loadConfig(PRODUCTION).passwordHashing).toBe('standard');
   });
 });

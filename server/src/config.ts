@@ -4,6 +4,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { getDomain } from 'tldts';
 import { z } from 'zod';
+import { parseSecretsKey } from './security/secrets-key';
 
 const wholeNumber = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 const isPostgresUrl = (v: string) => {
@@ -260,6 +261,15 @@ const Env = z.object({
   BACKUP_DIR: z.string().optional(),
   /** How many nightly backups BACKUP_DIR keeps: older ones are removed after each new one. */
   BACKUP_KEEP: wholeNumber(1, 3650).default(7),
+  /**
+   * Issue 29 §14: the key that seals the secrets the server must read back (webhook signing secrets;
+   * security/sealing.ts): 32 bytes as base64 or hex. Required in production; elsewhere, unset, a key is kept in
+   * DATA_DIR/secrets.key (security/secrets-key.ts).
+   */
+  SECRETS_KEY: z
+    .string()
+    .refine((v) => parseSecretsKey(v) !== null)
+    .optional(),
 });
 type EnvName = keyof typeof Env.shape;
 
@@ -335,7 +345,13 @@ const EXPECTED: Record<EnvName, string> = {
   METRICS_TOKEN: 'must be 16 to 512 characters without spaces, such as the output of openssl rand -hex 32',
   BACKUP_DIR: 'must be a folder for the nightly backups',
   BACKUP_KEEP: 'must be a whole number of backups to keep, from 1 to 3650',
+  SECRETS_KEY:
+    'must be 32 random bytes written as base64 or hex, such as the output of openssl rand -base64 32',
 };
+
+/** The one line for a production server started without SECRETS_KEY. */
+const SECRETS_KEY_REQUIRED =
+  'is required in production: it seals the webhook signing secrets. Make one with openssl rand -base64 32, give every server process the same one, and keep it apart from the backups';
 
 /**
  * A configuration the server cannot start with. Its message is one line per wrong variable, naming it and what
@@ -432,6 +448,11 @@ export interface Config {
   metricsToken?: string;
   /** The nightly backup (backup/nightly.ts): its folder and how many it keeps; undefined: none. */
   backup?: { dir: string; keep: number };
+  /**
+   * SECRETS_KEY's 32 bytes (never logged); undefined outside production without it: openDeps then keeps a key in
+   * DATA_DIR/secrets.key (security/secrets-key.ts).
+   */
+  secretsKey?: Buffer;
 }
 
 /** FCM and APNs credentials, read from the environment at start (never from the repository). */
@@ -608,6 +629,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     throw new ConfigError(['WEBHOOKS_ALLOW_PRIVATE']);
   if (env.PASSWORD_HASHING === 'fast' && env.NODE_ENV === 'production')
     throw new ConfigError(['PASSWORD_HASHING']);
+  // Issue 29 §14: a key made on the machine would be lost with DATA_DIR, and differ between processes.
+  if (!env.SECRETS_KEY && env.NODE_ENV === 'production')
+    throw new ConfigError(['SECRETS_KEY'], { SECRETS_KEY: SECRETS_KEY_REQUIRED });
   return {
     env: env.NODE_ENV,
     port,
@@ -660,6 +684,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     push: { fcm: fcmSettings(env), apns: apnsSettings(env) },
     metricsToken: env.METRICS_TOKEN,
     backup: env.BACKUP_DIR ? { dir: path.resolve(env.BACKUP_DIR), keep: env.BACKUP_KEEP } : undefined,
+    secretsKey: env.SECRETS_KEY ? (parseSecretsKey(env.SECRETS_KEY) ?? undefined) : undefined,
     ...overrides,
   };
 }

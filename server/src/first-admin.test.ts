@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -46,6 +47,8 @@ interface Run {
   stop(): Promise<void>;
 }
 
+const SECRETS_KEY = randomBytes(32).toString('base64');
+
 /** Starts src/main.ts in production; resolves once it listens or has exited. */
 async function start(install: Install, env: Record<string, string> = {}): Promise<Run> {
   const port = await freePort();
@@ -54,6 +57,8 @@ async function start(install: Install, env: Record<string, string> = {}): Promis
     NODE_ENV: 'production',
     // The suite's fast password hashing (vitest.config.ts) is refused in production.
     PASSWORD_HASHING: 'standard',
+    // Required in production (issue 29 §14): one key for every start of this file's installs.
+    SECRETS_KEY,
     PORT: String(port),
     HOST: '127.0.0.1',
     APP_URL: `http://127.0.0.1:${port}`,

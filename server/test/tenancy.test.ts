@@ -1189,7 +1189,7 @@ beforeAll(async () => {
     task: await taskFixture(h.db, { victimId: victim.id, canary: CANARY }),
     push: await pushFixture(h.db, { victimId: victim.id, canary: CANARY }),
     tokens: await tokensFixture(h.db, { victimId: victim.id }),
-    webhooks: await webhooksFixture(h.db, { siteId: site.id, canary: CANARY }),
+    webhooks: await webhooksFixture(h.deps, { siteId: site.id, canary: CANARY }),
     signupLinks: await signupLinkFixture(h.db, { siteId: site.id, roleId: role.id, canary: CANARY }),
     importer: await importerFixture(h.db, { siteId: site.id, victimId: victim.id, canary: CANARY }),
     delegates: await delegateFixture(h.db, {

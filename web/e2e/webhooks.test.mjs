@@ -8,8 +8,9 @@ import { BASE, checkPage, launch, NARROW, newPage, signIn, toast } from './lib.m
  * Issue 18, webhooks in the browser: an administrator registers a receiver this test starts on 127.0.0.1 (the e2e
  * server runs with WEBHOOKS_ALLOW_PRIVATE), is told by the field why the cloud metadata address is refused, sends a
  * test event, sees it delivered in the log, and the receiver checks its signature with the standardwebhooks package
- * using the secret revealed on the page. Then rotates the secret (both sign for 24 hours) and deletes the endpoint.
- * Screenshots and axe at 1280 and 375 px.
+ * using the secret the page showed once when the endpoint was added (issue 29 §14: after a reload it is gone, and
+ * nothing on the page holds it). Then rotates the secret (shown once again; both sign for 24 hours) and deletes the
+ * endpoint. Screenshots and axe at 1280 and 375 px.
  */
 const WIDE = { width: 1280, height: 800 };
 const received = [];
@@ -71,6 +72,12 @@ describe('webhooks', () => {
     await toast(page, 'Webhook endpoint added.');
     const panel = page.getByTestId('endpoint-panel');
     await panel.getByRole('heading', { name: receiverUrl }).waitFor();
+    // Shown this once, with a Copy button and the warning.
+    const once = panel.getByTestId('new-secret');
+    await once.getByText('It will not be shown again.', { exact: false }).waitFor();
+    await once.getByRole('button', { name: 'Copy' }).waitFor();
+    const secret = (await once.getByTestId('signing-secret').textContent())?.trim() ?? '';
+    assert.match(secret, /^whsec_[A-Za-z0-9+/]{32}$/);
 
     await panel.getByRole('button', { name: 'Send test event' }).click();
     await panel.getByTestId('test-outcome').filter({ hasText: 'Delivered (answer 200)' }).waitFor();
@@ -82,14 +89,26 @@ describe('webhooks', () => {
     await row.getByText('Details').click();
     await row.getByText('thanks from the e2e receiver').waitFor();
 
-    await panel.getByRole('button', { name: 'Reveal' }).click();
-    const secret = (await panel.getByTestId('signing-secret').textContent())?.trim() ?? '';
-    assert.match(secret, /^whsec_/);
     assert.equal(received.length, 1);
     const [message] = received;
     const verified = new Webhook(secret).verify(message.body, message.headers);
     assert.equal(verified.type, 'webhook.test');
+    // The one-time panel itself, at both widths without a reload (a reload ends it).
+    const size = page.viewportSize();
+    for (const viewport of [NARROW, WIDE]) {
+      await page.setViewportSize(viewport);
+      await checkPage(page, 'webhook-new-secret');
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
+      assert.equal(overflow, false, `the new secret overflows at ${viewport.width} px`);
+    }
+    await page.setViewportSize(size);
+    await panel.getByRole('button', { name: 'I have copied it' }).click();
+    await once.waitFor({ state: 'detached' });
+    // checkBoth reloads the page: the secret is not shown again, nor anywhere in it.
     await checkBoth(page, 'webhook-endpoint');
+    await panel.getByText('shown only once', { exact: false }).waitFor();
+    assert.equal(await panel.getByTestId('signing-secret').count(), 0);
+    assert.equal((await page.content()).includes(secret.slice(6)), false);
 
     await panel.getByRole('button', { name: 'Rotate secret' }).click();
     const confirm = page.getByRole('alertdialog');
@@ -98,6 +117,7 @@ describe('webhooks', () => {
     await toast(page, 'New signing secret created');
     await panel.getByText('The previous secret also signs messages until', { exact: false }).waitFor();
     await panel
+      .getByTestId('new-secret')
       .getByTestId('signing-secret')
       .filter({ hasText: /whsec_[A-Za-z0-9+/]{32}/ })
       .filter({ hasNotText: secret })

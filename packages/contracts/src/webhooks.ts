@@ -198,8 +198,12 @@ export const WebhookEndpointView = z.object({
   created_at: z.string(),
   updated_at: z.string(),
   last_delivery: WebhookLastDelivery.nullable(),
-  /** Only on GET /webhooks/{id}, create and rotate: the signing secret(s). */
+  /**
+   * The signing secret (whsec_…), only in the answers of create and rotate: it is shown that once and never again
+   * (stored sealed, issue 29 §14). Lost, it is replaced by a rotation.
+   */
   secret: z.string().optional(),
+  /** GET /webhooks/{id}, create and rotate: until when the secret before the last rotation signs too, or null. */
   previous_secret_expires_at: z.string().nullable().optional(),
 });
 export type WebhookEndpointView = z.infer<typeof WebhookEndpointView>;

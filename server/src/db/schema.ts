@@ -1534,9 +1534,16 @@ export interface WebhookEndpointsTable {
   /** contracts webhooks.ts WebhookEventType values. */
   event_types: Json<string[]>;
   enabled: Generated<boolean>;
-  /** whsec_ + base64 key (Standard Webhooks); kept readable because it signs. */
-  secret: string;
+  /**
+   * Before migration 047: whsec_ + base64 key (Standard Webhooks) in clear. Now null: sealed at start into
+   * secret_sealed (webhooks/secrets.ts); a value here is one an older process wrote during an upgrade.
+   */
+  secret: string | null;
   previous_secret: string | null;
+  /** Issue 29 §14: the signing secret sealed under SECRETS_KEY (security/sealing.ts), bound to the row's uuid. */
+  secret_sealed: string | null;
+  /** The secret before the last rotation, sealed; it signs too until previous_secret_expires_at. */
+  previous_secret_sealed: string | null;
   previous_secret_expires_at: Date | null;
   created_by: number | null;
   created_at: DefaultTimestamp;

@@ -60,7 +60,8 @@ const WebhookObject = builder.objectRef<WebhookEndpointView>('WebhookEndpoint').
     last_delivery: t.field({ type: LastDeliveryObject, nullable: true, resolve: (w) => w.last_delivery }),
     secret: t.string({
       nullable: true,
-      description: 'The signing secret (webhook query, upsert and rotation only).',
+      description:
+        'The signing secret, only in the answer of upsertWebhook when it creates the endpoint and of rotateWebhookSecret: shown that once, never by a query (stored sealed).',
       resolve: (w) => w.secret ?? null,
     }),
     previous_secret_expires_at: t.string({
@@ -123,7 +124,7 @@ builder.queryField('webhooks', (t) =>
 builder.queryField('webhook', (t) =>
   t.field({
     type: WebhookObject,
-    description: 'GET /api/webhooks/{id} (112), with its signing secret.',
+    description: 'GET /api/webhooks/{id} (112). Never the signing secret: it is shown once, when made.',
     args: { id: t.arg.id({ required: true }) },
     resolve: (_root, { id }, ctx) => {
       actorOf(ctx);
@@ -176,7 +177,8 @@ const WebhookInput = builder.inputType('WebhookInput', {
 builder.mutationField('upsertWebhook', (t) =>
   t.field({
     type: WebhookObject,
-    description: 'POST /api/webhooks or PATCH /api/webhooks/{id} (112).',
+    description:
+      'POST /api/webhooks or PATCH /api/webhooks/{id} (112). Creating answers the signing secret, this once.',
     args: { input: t.arg({ type: WebhookInput, required: true }) },
     resolve: (_root, { input }, ctx) => {
       actorOf(ctx);
@@ -205,7 +207,8 @@ builder.mutationField('deleteWebhook', (t) =>
 builder.mutationField('rotateWebhookSecret', (t) =>
   t.field({
     type: WebhookObject,
-    description: 'POST /api/webhooks/{id}/rotate-secret (112): the old secret signs too for 24 hours.',
+    description:
+      'POST /api/webhooks/{id}/rotate-secret (112): answers the new signing secret, this once; the old secret signs too for 24 hours.',
     args: { id: t.arg.id({ required: true }) },
     resolve: (_root, { id }, ctx) => {
       actorOf(ctx);

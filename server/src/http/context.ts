@@ -3,6 +3,7 @@ import type { CacheBus } from '../cluster/cache-bus';
 import type { Config } from '../config';
 import type { Db } from '../db/connect';
 import type { Mailer } from '../mail/mailer';
+import type { SecretBox } from '../security/sealing';
 import type { Storage } from '../storage/storage';
 import { forbidden, unauthenticated } from './errors';
 import type { Probes } from './probes';
@@ -54,6 +55,8 @@ export interface Deps {
   bus: CacheBus;
   /** What /health/ready and /metrics read (http/probes.ts), wired in bootstrap.ts. */
   probes: Probes;
+  /** Seals and opens the secrets the server reads back (webhook signing secrets) under SECRETS_KEY (issue 29 §14). */
+  secrets: SecretBox;
 }
 
 /** Everything a service needs: dependencies, the caller and request facts. The same for REST, GraphQL and jobs. */

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
@@ -53,6 +54,8 @@ async function startServer(
     NODE_ENV: 'production',
     // The suite's fast password hashing (vitest.config.ts) is refused in production.
     PASSWORD_HASHING: 'standard',
+    // Required in production (issue 29 §14).
+    SECRETS_KEY: randomBytes(32).toString('base64'),
     PORT: String(port),
     HOST: '127.0.0.1',
     APP_URL: `http://127.0.0.1:${port}`,

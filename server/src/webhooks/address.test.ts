@@ -1,7 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildEntity } from '../../test/factories';
 import { createHarness, type Harness } from '../../test/harness';
-import { ConfigError, loadConfig } from '../config';
+import { loadConfig } from '../config';
 import { addressAllowed, checkEndpointUrl } from './address';
 import { attemptDelivery } from './delivery';
 import { writeEvent } from './events';
@@ -73,7 +74,11 @@ describe('addresses', () => {
   });
 
   it('refuses WEBHOOKS_ALLOW_PRIVATE in production', () => {
-    expect(() => loadConfig({ NODE_ENV: 'production', WEBHOOKS_ALLOW_PRIVATE: 'true' })).toThrow(ConfigError);
+    const key = { SECRETS_KEY: randomBytes(32).toString('base64') };
+    expect(() => loadConfig({ NODE_ENV: 'production', ...key, WEBHOOKS_ALLOW_PRIVATE: 'true' })).toThrow(
+      /WEBHOOKS_ALLOW_PRIVATE/,
+    );
+    expect(loadConfig({ NODE_ENV: 'production', ...key }).webhooksAllowPrivate).toBe(false);
     expect(loadConfig({ NODE_ENV: 'development', WEBHOOKS_ALLOW_PRIVATE: '1' }).webhooksAllowPrivate).toBe(
       true,
     );

@@ -5,11 +5,14 @@ import { DELIVER_JOB } from './events';
 import {
   claimDelivery,
   type DeliveryRow,
+  type EndpointRow,
+  type EventRow,
   endpointById,
   eventById,
   insertAttempt,
   settleDelivery,
 } from './queries';
+import { signingSecrets, UnreadableSecretError } from './secrets';
 import { eventBody, type SendOutcome, sendWebhook } from './send';
 
 /**
@@ -76,25 +79,35 @@ export async function attemptDelivery(
       error: 'The endpoint is turned off.',
     };
   } else {
-    const secrets = [endpoint.secret];
-    if (
-      endpoint.previous_secret &&
-      endpoint.previous_secret_expires_at &&
-      endpoint.previous_secret_expires_at > now
-    )
-      secrets.push(endpoint.previous_secret);
-    outcome = await sendWebhook(
-      {
-        url: endpoint.url,
-        secrets,
-        eventId: event.id,
-        body: eventBody(event),
-        timestampSeconds: Math.floor(now.getTime() / 1000),
-      },
-      deps.config,
-    );
+    outcome = await signAndSend(deps, endpoint, event, now);
   }
   return recordAttempt(deps, delivery, before.status, outcome, mode, !endpoint.enabled, now);
+}
+
+/** Issue 29 §14: the secrets are sealed at rest and opened here only, to sign. */
+async function signAndSend(
+  deps: Deps,
+  endpoint: EndpointRow,
+  event: EventRow,
+  now: Date,
+): Promise<SendOutcome> {
+  let secrets: string[];
+  try {
+    secrets = await signingSecrets(deps.db, deps.secrets, endpoint, now);
+  } catch (error) {
+    if (!(error instanceof UnreadableSecretError)) throw error;
+    return { ok: false, responseCode: null, durationMs: 0, body: null, error: error.message };
+  }
+  return sendWebhook(
+    {
+      url: endpoint.url,
+      secrets,
+      eventId: event.id,
+      body: eventBody(event),
+      timestampSeconds: Math.floor(now.getTime() / 1000),
+    },
+    deps.config,
+  );
 }
 
 async function recordAttempt(

@@ -3,7 +3,14 @@ import type { DeliveryPageRow, EndpointListRow } from './queries';
 
 const iso = (d: Date | string) => new Date(d).toISOString();
 
-export function presentEndpoint(row: EndpointListRow, withSecret: boolean): WebhookEndpointView {
+/**
+ * `detail`: GET /webhooks/{id} and the answers of changes (with the rotation's overlap). `secret`: only in the answer
+ * that made it (create, rotate): it is shown once and never read back (issue 29 §14).
+ */
+export function presentEndpoint(
+  row: EndpointListRow,
+  view: { detail: boolean; secret?: string } = { detail: false },
+): WebhookEndpointView {
   return {
     id: row.id,
     uuid: row.uuid,
@@ -18,14 +25,14 @@ export function presentEndpoint(row: EndpointListRow, withSecret: boolean): Webh
       row.last_status && row.last_at
         ? { status: row.last_status, at: iso(row.last_at), response_code: row.last_code ?? null }
         : null,
-    ...(withSecret
+    ...(view.detail
       ? {
-          secret: row.secret,
           previous_secret_expires_at: row.previous_secret_expires_at
             ? iso(row.previous_secret_expires_at)
             : null,
         }
       : {}),
+    ...(view.secret !== undefined ? { secret: view.secret } : {}),
   };
 }
 

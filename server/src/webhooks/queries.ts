@@ -171,7 +171,6 @@ export function endpointColumns(q: ReturnType<typeof endpointsQuery>) {
     'w.description',
     'w.event_types',
     'w.enabled',
-    'w.secret',
     'w.previous_secret_expires_at',
     'w.created_at',
     'w.updated_at',

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   type CreateWebhookBody,
   WebhookPerm as P,
@@ -21,11 +22,14 @@ import { attemptDelivery } from './delivery';
 import { writeEvent } from './events';
 import { presentDelivery, presentEndpoint } from './presenters';
 import { deliveryPage, deliveryWithEndpoint, endpointColumns, endpointsQuery } from './queries';
+import { sealSecret } from './secrets';
 import { newSigningSecret } from './signing';
 
 /**
  * Webhook endpoints, their log, resend and test (issue 18; permission 112; contracts webhooks.ts). An endpoint
  * belongs to an organisation in the caller's scope; any other id answers the same 404 as a missing one.
+ * Signing secrets (issue 29 §14) are stored sealed under SECRETS_KEY (webhooks/secrets.ts) and shown once: in the
+ * answer of the create or rotation that made them, never by a read.
  */
 
 /** How long the previous secret keeps signing after a rotation. */
@@ -61,13 +65,18 @@ export async function listWebhooks(
       .execute(),
     base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);
-  return { data: rows.map((r) => presentEndpoint(r, false)), total: Number(total.n) };
+  return { data: rows.map((r) => presentEndpoint(r)), total: Number(total.n) };
 }
 
-/** GET /webhooks/{id}: with the signing secret (holders of 112 manage it). */
+/** GET /webhooks/{id}: with the rotation's overlap; never the signing secret (shown once, when made). */
 export async function getWebhook(ctx: Ctx, id: number): Promise<WebhookEndpointView> {
   authorize(ctx, [P.manage]);
-  return presentEndpoint(await endpointRow(ctx, id), true);
+  return presentEndpoint(await endpointRow(ctx, id), { detail: true });
+}
+
+/** The answer of a change that made a secret: the endpoint with that secret, this once. */
+async function withNewSecret(ctx: Ctx, id: number, secret: string): Promise<WebhookEndpointView> {
+  return presentEndpoint(await endpointRow(ctx, id), { detail: true, secret });
 }
 
 /** POST /webhooks: for the named organisation (in scope, else 404) or the caller's own. */
@@ -78,22 +87,26 @@ export async function createWebhook(ctx: Ctx, body: CreateWebhookBody): Promise<
   if (!entity || !inScope(scope, entity.id)) throw notFound();
   const url = await checkEndpointUrl(body.url, ctx.config);
   const now = ctx.clock();
+  // The uuid is made here: the secret is sealed bound to it, before the row exists.
+  const uuid = randomUUID();
+  const secret = newSigningSecret();
   const row = await ctx.db
     .insertInto('webhook_endpoints')
     .values({
+      uuid,
       entity_id: entity.id,
       url,
       description: body.description ?? null,
       event_types: JSON.stringify(orderedTypes(body.event_types)),
       enabled: body.enabled ?? true,
-      secret: newSigningSecret(),
+      secret_sealed: sealSecret(ctx.secrets, uuid, secret),
       created_by: actor.userId,
       created_at: now,
       updated_at: now,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
-  return getWebhook(ctx, row.id);
+  return withNewSecret(ctx, row.id, secret);
 }
 
 /** PATCH /webhooks/{id}: only the fields sent. */
@@ -131,23 +144,30 @@ export async function deleteWebhook(ctx: Ctx, id: number): Promise<void> {
 /**
  * POST /webhooks/{id}/rotate-secret: a new secret signs from now on; the current one keeps signing too for 24 hours
  * (Standard Webhooks allows several signatures), so a receiver can switch without losing an event. One statement:
- * two rotations at once cannot both keep the same "previous" secret.
+ * two rotations at once cannot both keep the same "previous" secret. The sealed current secret moves to the previous
+ * one as it is (both are bound to this endpoint), so a rotation never opens a secret. The answer shows the new secret,
+ * once.
  */
 export async function rotateWebhookSecret(ctx: Ctx, id: number): Promise<WebhookEndpointView> {
   authorize(ctx, [P.manage]);
-  await endpointRow(ctx, id);
+  const endpoint = await endpointRow(ctx, id);
   const now = ctx.clock();
+  const secret = newSigningSecret();
   await ctx.db
     .updateTable('webhook_endpoints')
     .set((eb) => ({
-      previous_secret: eb.ref('secret'),
+      previous_secret_sealed: eb.ref('secret_sealed'),
       previous_secret_expires_at: new Date(now.getTime() + ROTATION_OVERLAP_MS),
-      secret: newSigningSecret(),
+      secret_sealed: sealSecret(ctx.secrets, endpoint.uuid, secret),
+      // Sealed at start (webhooks/secrets.ts); emptied here too, so a clear value an older process wrote cannot
+      // outlive the rotation that replaced it.
+      secret: null,
+      previous_secret: null,
       updated_at: now,
     }))
     .where('id', '=', id)
     .execute();
-  return getWebhook(ctx, id);
+  return withNewSecret(ctx, id, secret);
 }
 
 function attemptView(

@@ -1,5 +1,7 @@
-import type { Db } from '../db/connect';
-import { newEventId } from './signing';
+import { randomUUID } from 'node:crypto';
+import type { Deps } from '../http/context';
+import { sealSecret } from './secrets';
+import { newEventId, newSigningSecret } from './signing';
 
 /**
  * Webhooks in server/test/tenancy.test.ts (issue 18): an endpoint of the target's site with one delivered event,
@@ -18,19 +20,21 @@ interface F {
 }
 
 export async function webhooksFixture(
-  db: Db,
+  { db, secrets }: Pick<Deps, 'db' | 'secrets'>,
   o: { siteId: number; canary: string },
 ): Promise<WebhooksFixture> {
   // An address nobody answers (TEST-NET-1): a case that wrongly got through would never reach a real host.
   const url = `https://192.0.2.10/${o.canary.toLowerCase()}`;
+  const uuid = randomUUID();
   const endpoint = await db
     .insertInto('webhook_endpoints')
     .values({
+      uuid,
       entity_id: o.siteId,
       url,
       description: `${o.canary} receiver`,
       event_types: JSON.stringify(['user.created']),
-      secret: 'whsec_dGVuYW5jeS10ZW5hbmN5LXRlbmFuY3ktdGVu',
+      secret_sealed: sealSecret(secrets, uuid, newSigningSecret()),
     })
     .returning('id')
     .executeTakeFirstOrThrow();

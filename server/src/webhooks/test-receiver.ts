@@ -15,6 +15,8 @@ export interface Receiver {
   received: Received[];
   /** Status codes of the next answers, in order (then 200). */
   answer(...codes: number[]): void;
+  /** Forgets what was received and the answers still queued (a test that used fewer than it queued). */
+  reset(): void;
   close(): Promise<void>;
 }
 
@@ -38,6 +40,10 @@ export async function startReceiver(): Promise<Receiver> {
     port,
     received,
     answer: (...codes) => queue.push(...codes),
+    reset: () => {
+      received.length = 0;
+      queue.length = 0;
+    },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

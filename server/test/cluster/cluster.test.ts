@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -76,6 +77,8 @@ beforeAll(async () => {
   const env = {
     NODE_ENV: 'production',
     PASSWORD_HASHING: 'standard',
+    // Issue 29 §14: every process on the database seals and opens with the same key.
+    SECRETS_KEY: randomBytes(32).toString('base64'),
     DATABASE_URL: databaseUrl,
     DATA_DIR: filesDir,
     APP_URL: proxyUrl,

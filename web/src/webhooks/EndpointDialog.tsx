@@ -15,7 +15,10 @@ import { errorEnvelope, type FieldErrors, serverFieldErrors, zodFieldErrors } fr
 import { Checkbox, FormError, Select, TextArea, TextField } from '../ui';
 import { createWebhook, updateWebhook, webhookAction } from './api';
 
-/** `endpoint`: undefined = closed, null = add one, an endpoint = edit it. `onSaved` gets the saved endpoint's id. */
+/**
+ * `endpoint`: undefined = closed, null = add one, an endpoint = edit it. `onSaved` gets the saved endpoint (after a
+ * create, with its signing secret: the one time it is shown).
+ */
 export function EndpointDialog({
   endpoint,
   onClose,
@@ -23,7 +26,7 @@ export function EndpointDialog({
 }: {
   endpoint: WebhookEndpointView | null | undefined;
   onClose: () => void;
-  onSaved?: (id: number) => void;
+  onSaved?: (saved: WebhookEndpointView) => void;
 }) {
   const wl = useWhitelabel();
   const queryClient = useQueryClient();
@@ -66,14 +69,14 @@ export function EndpointDialog({
     setRefusal(null);
     setBusy(true);
     try {
-      const saved = await webhookAction(
+      const saved = await webhookAction<WebhookEndpointView>(
         queryClient,
         () => (endpoint ? updateWebhook(endpoint.id, body) : createWebhook(body)),
         endpoint ? WebhookMessages.updated : WebhookMessages.created,
         { quietErrors: true },
       );
       onClose();
-      if (saved && typeof saved === 'object' && 'id' in saved) onSaved?.((saved as WebhookEndpointView).id);
+      if (saved && typeof saved === 'object' && 'id' in saved) onSaved?.(saved);
     } catch (error) {
       const fields = Object.fromEntries(
         Object.entries(serverFieldErrors(error)).map(([k, v]) => [k.split('.')[0] as string, v]),

@@ -1,25 +1,34 @@
 import { formatDateTime, WEBHOOK_EVENT_DOCS, type WebhookEndpointView, WebhookMessages } from '@cc/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { notifyError, notifySuccess } from '../app/notifications';
 import { errorEnvelope } from '../entities/shared';
 import { Badge, Button, Card, ConfirmDialog, Spinner } from '../ui';
 import { attemptSummary, deleteWebhook, rotateSecret, sendTest, useWebhook, webhookAction } from './api';
 import { DeliveryLog } from './DeliveryLog';
+import { OneTimeSecret } from './OneTimeSecret';
 
-/** One endpoint: its events, signing secret (reveal, copy, rotate), test event, delete, and its delivery log. */
+/**
+ * One endpoint: its events, signing secret (rotate; a new one shown once), test event, delete, and its delivery log.
+ * `newSecret`: the secret the create or rotation just answered (issue 29 §14: no read shows it again), kept by the
+ * page until `onSecretShown` says it was copied.
+ */
 export function EndpointPanel({
   id,
   onEdit,
   onDeleted,
+  newSecret,
+  onNewSecret,
+  onSecretShown,
 }: {
   id: number;
   onEdit: (w: WebhookEndpointView) => void;
   onDeleted: () => void;
+  newSecret: string | null;
+  onNewSecret: (secret: string) => void;
+  onSecretShown: () => void;
 }) {
   const queryClient = useQueryClient();
   const endpoint = useWebhook(id);
-  const [revealed, setRevealed] = useState(false);
   const [rotating, setRotating] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const [testing, setTesting] = useState(false);
@@ -36,14 +45,6 @@ export function EndpointPanel({
     );
   const w = endpoint.data;
 
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(w.secret ?? '');
-      notifySuccess('Signing secret copied.');
-    } catch {
-      notifyError(null, 'The secret could not be copied: reveal it and copy it by hand.');
-    }
-  };
   const test = async () => {
     setTesting(true);
     setTestOutcome(null);
@@ -106,26 +107,11 @@ export function EndpointPanel({
         <h3 className="mt-6 text-sm font-semibold text-slate-900">Signing secret</h3>
         <p className="mt-1 text-sm text-slate-600">
           Your system checks each message's webhook-signature header with this secret (the Standard Webhooks
-          convention). Keep it private.
+          convention). For safety it is shown only once, when the endpoint is added and each time the secret
+          is rotated. Lost it? Rotate the secret to get a new one.
         </p>
+        {newSecret ? <OneTimeSecret secret={newSecret} onDone={onSecretShown} /> : null}
         <div className="mt-2 flex flex-wrap items-center gap-2">
-          <code
-            data-testid="signing-secret"
-            className="min-w-0 max-w-full rounded bg-slate-100 px-2 py-1 font-mono text-xs wrap-anywhere"
-          >
-            {revealed ? w.secret : 'whsec_••••••••••••••••••••••••'}
-          </code>
-          <Button
-            size="sm"
-            variant="secondary"
-            onClick={() => setRevealed((r) => !r)}
-            aria-pressed={revealed}
-          >
-            {revealed ? 'Hide' : 'Reveal'}
-          </Button>
-          <Button size="sm" variant="secondary" onClick={() => void copy()}>
-            Copy
-          </Button>
           <Button size="sm" variant="secondary" onClick={() => setRotating(true)}>
             Rotate secret
           </Button>
@@ -142,12 +128,16 @@ export function EndpointPanel({
       <ConfirmDialog
         open={rotating}
         title="Rotate the signing secret?"
-        message="A new secret is created now. The old one keeps working for 24 hours, so you have time to update your system."
+        message="A new secret is created now and shown to you once. The old one keeps working for 24 hours, so you have time to update your system."
         confirmLabel="Rotate secret"
         tone="primary"
         onConfirm={async () => {
-          await webhookAction(queryClient, () => rotateSecret(w.id), WebhookMessages.rotated);
-          setRevealed(true);
+          const rotated = await webhookAction<WebhookEndpointView>(
+            queryClient,
+            () => rotateSecret(w.id),
+            WebhookMessages.rotated,
+          );
+          if (rotated?.secret) onNewSecret(rotated.secret);
         }}
         onClose={() => setRotating(false)}
       />

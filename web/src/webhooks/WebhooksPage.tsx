@@ -12,7 +12,8 @@ const eventCount = (n: number) => (n === 1 ? '1 event' : `${n} events`);
 
 /**
  * `/webhooks` (permission 112): the organisation's endpoints, each with its events, status and last delivery; the
- * chosen one (?endpoint=) below with its secret, test event, delivery log and resend.
+ * chosen one (?endpoint=) below with its secret, test event, delivery log and resend. A signing secret is shown once
+ * (issue 29 §14): the answer of the create or rotation that made it is kept here, in memory only, until copied.
  */
 export default function WebhooksPage() {
   const filters = useAddressFilters(['endpoint']);
@@ -20,6 +21,7 @@ export default function WebhooksPage() {
   const selected = Number(filters.params.get('endpoint')) || null;
   const list = useWebhooks(page);
   const [editing, setEditing] = useState<WebhookEndpointView | null | undefined>(undefined);
+  const [newSecret, setNewSecret] = useState<{ id: number; secret: string } | null>(null);
   const open = (id: number | null) => filters.set({ endpoint: id ? String(id) : '', page: String(page) });
 
   const columns: Column<WebhookEndpointView>[] = [
@@ -108,9 +110,23 @@ export default function WebhooksPage() {
         />
       </Card>
       {selected ? (
-        <EndpointPanel id={selected} onEdit={(w) => setEditing(w)} onDeleted={() => open(null)} />
+        <EndpointPanel
+          id={selected}
+          onEdit={(w) => setEditing(w)}
+          onDeleted={() => open(null)}
+          newSecret={newSecret?.id === selected ? newSecret.secret : null}
+          onNewSecret={(secret) => setNewSecret({ id: selected, secret })}
+          onSecretShown={() => setNewSecret(null)}
+        />
       ) : null}
-      <EndpointDialog endpoint={editing} onClose={() => setEditing(undefined)} onSaved={(id) => open(id)} />
+      <EndpointDialog
+        endpoint={editing}
+        onClose={() => setEditing(undefined)}
+        onSaved={(saved) => {
+          if (saved.secret) setNewSecret({ id: saved.id, secret: saved.secret });
+          open(saved.id);
+        }}
+      />
     </div>
   );
 }

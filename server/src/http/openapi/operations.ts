@@ -12,6 +12,7 @@ import {
   TaskView,
   UserDetail,
   UserSummary,
+  WebhookEndpointView,
 } from '@cc/contracts';
 import { z } from 'zod';
 
@@ -244,6 +245,24 @@ const course = (id: number, title: string) => ({
   created_at: '2025-06-01T09:00:00.000Z',
   updated_at: '2026-02-11T16:45:00.000Z',
 });
+
+/** A webhook endpoint as reads show it: never its signing secret (issue 29 §14). */
+const HR_ENDPOINT = {
+  id: 5,
+  uuid: '6d1f0c3a-2b4e-4f5a-9c8d-7e6f5a4b3c2d',
+  entity: GROUP,
+  url: 'https://hr.example.com/webhooks/carecompliance',
+  description: 'HR system',
+  event_types: ['user.created', 'user.updated'],
+  enabled: true,
+  created_at: '2026-03-02T10:00:00.000Z',
+  updated_at: '2026-03-02T10:00:00.000Z',
+  last_delivery: { status: 'succeeded', at: '2026-03-02T10:15:02.000Z', response_code: 204 },
+  previous_secret_expires_at: null,
+};
+const WEBHOOK_SECRET_ONCE =
+  'The answer holds the signing secret (`secret`, whsec_…) this once: it is stored sealed and no read shows it ' +
+  'again. Keep it in the receiving system; if it is lost, rotate it.';
 
 export const OPERATIONS: Record<string, OperationDoc> = {
   'POST /api/login': {
@@ -634,5 +653,48 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   'DELETE /api/push-devices/{id}': {
     summary: 'Stop push notifications to one of my phones',
     description: "Another user's phone answers 404, like a missing one.",
+  },
+  // Issue 29 §14: a webhook's signing secret is shown once, in the answer that made it.
+  'POST /api/webhooks': {
+    summary: 'Add a webhook endpoint',
+    description: `For the named organisation (its slug) or your own. ${WEBHOOK_SECRET_ONCE}`,
+    status: 201,
+    response: one(WebhookEndpointView),
+    bodyExample: {
+      url: 'https://hr.example.com/webhooks/carecompliance',
+      description: 'HR system',
+      event_types: ['user.created', 'user.updated'],
+    },
+    responseExample: {
+      data: {
+        ...HR_ENDPOINT,
+        last_delivery: null,
+        secret: 'whsec_ZXhhbXBsZSBzaWduaW5nIGtleSBvbmUh',
+      },
+      message: 'Webhook endpoint added.',
+    },
+  },
+  'GET /api/webhooks/{id}': {
+    summary: 'Get a webhook endpoint',
+    description:
+      'Its events, status, last delivery and, after a rotation, until when the previous secret signs too. Never the signing secret: it is shown once, when created or rotated.',
+    status: 200,
+    response: one(WebhookEndpointView),
+    responseExample: { data: HR_ENDPOINT },
+  },
+  'POST /api/webhooks/{id}/rotate-secret': {
+    summary: 'Rotate the signing secret of a webhook endpoint',
+    description: `A new secret signs from now on; the previous one signs too for 24 hours (two signatures in webhook-signature), so the receiver can switch without losing an event. ${WEBHOOK_SECRET_ONCE}`,
+    status: 200,
+    response: one(WebhookEndpointView),
+    responseExample: {
+      data: {
+        ...HR_ENDPOINT,
+        updated_at: '2026-03-09T09:00:00.000Z',
+        previous_secret_expires_at: '2026-03-10T09:00:00.000Z',
+        secret: 'whsec_ZXhhbXBsZSBzaWduaW5nIGtleSB0d28h',
+      },
+      message: 'New signing secret created: the old one keeps working for 24 hours.',
+    },
   },
 };
