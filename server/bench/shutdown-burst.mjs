@@ -6,6 +6,7 @@
 //   node server/bench/shutdown-burst.mjs [dataDir] [delayMs]      (DATABASE_URL from the environment, if set)
 // Run it a few times: whether requests are still queued at the signal depends on timing.
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +19,8 @@ const port = 39000 + Math.floor(Math.random() * 1000);
 const env = {
   ...process.env,
   NODE_ENV: 'production',
+  // Production needs a server key (issue 29 §14); a throwaway one for this throwaway data folder.
+  SECRETS_KEY: process.env.SECRETS_KEY || randomBytes(32).toString('base64'),
   PORT: String(port),
   HOST: '127.0.0.1',
   APP_URL: `http://127.0.0.1:${port}`,
