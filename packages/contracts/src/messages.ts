@@ -59,8 +59,14 @@ export const Messages = {
   emailUpdated:
     'A confirmation link has been sent to your new e-mail address. Your address changes when you follow it.',
   emailChangeConfirmed: 'Your new e-mail address has been confirmed.',
+  // Issue 29 §4: a change someone else asked for needs the old address too.
   emailChangePending:
-    'A confirmation link has been sent to the new address. The address changes when it is followed.',
+    'Confirmation links have been sent to the new address and to the current one. The address changes when both are followed.',
+  emailChangeAwaitsOldAddress:
+    'Your new e-mail address has been confirmed. The change also needs the link sent to the current address of the account; the address changes when it is followed.',
+  emailChangeAwaitsNewAddress:
+    'Thank you for agreeing. The address changes when the link sent to the new address is followed too.',
+  emailChangeApplied: 'The e-mail address of your account has been changed.',
   // The same words whether or not the address already has an account (issue 11 §8): nothing is created until the
   // address is confirmed.
   registered:

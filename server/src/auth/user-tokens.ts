@@ -2,9 +2,12 @@ import { sql } from 'kysely';
 import type { Db } from '../db/connect';
 import { hashToken, randomToken } from '../http/tokens';
 
-export type UserTokenPurpose = 'password_reset' | 'email_verify' | 'email_change';
+export type UserTokenPurpose = 'password_reset' | 'email_verify' | 'email_change' | 'email_change_old';
 
-/** Password-reset links last an hour; welcome (set-your-password) links a week; verify links a day. */
+/**
+ * Password-reset links last an hour; welcome (set-your-password) links a week; verify links (and both links of an
+ * e-mail change) a day.
+ */
 export const TOKEN_TTL_MINUTES = { password_reset: 60, welcome: 7 * 24 * 60, email_verify: 24 * 60 } as const;
 
 /** Removes the user's links of one purpose (a new request replaces them). */

@@ -40,6 +40,7 @@ import * as m041 from './migrations/041_offline_refusals';
 import * as m042 from './migrations/042_care_certificate_criteria';
 import * as m043 from './migrations/043_pending_signups';
 import * as m044 from './migrations/044_password_confirmed';
+import * as m045 from './migrations/045_email_change_old_address';
 
 /** Ordered, forward-only. Add a file, import it here; never edit one that has shipped. */
 const migrations: Record<string, Migration> = {
@@ -82,6 +83,7 @@ const migrations: Record<string, Migration> = {
   '042_care_certificate_criteria': m042,
   '043_pending_signups': m043,
   '044_password_confirmed': m044,
+  '045_email_change_old_address': m045,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

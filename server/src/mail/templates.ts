@@ -112,8 +112,15 @@ export function emailChangedMail(to: { name: string; email: string }, newEmail: 
   };
 }
 
-/** To the new address of an e-mail change: the change happens only when this link is followed (issue 11 §3). */
-export function confirmEmailChangeMail(to: { name: string; email: string }, confirmUrl: string): MailMessage {
+/**
+ * To the new address of an e-mail change: the change happens only when this link is followed (issue 11 §3), and,
+ * when someone else asked for it, the one sent to the old address too (issue 29 §4).
+ */
+export function confirmEmailChangeMail(
+  to: { name: string; email: string },
+  confirmUrl: string,
+  o: { alsoOldAddress?: boolean } = {},
+): MailMessage {
   return {
     to: to.email,
     template: 'confirm_email_change',
@@ -122,9 +129,37 @@ export function confirmEmailChangeMail(to: { name: string; email: string }, conf
       `Hello ${to.name}`,
       [
         `Your account's e-mail address is being changed to ${to.email}. Follow this link to confirm it; until then your account keeps its current address. This link works for 24 hours.`,
+        ...(o.alsoOldAddress
+          ? ['The change also needs the link sent to the current address of the account to be followed.']
+          : []),
         'If you did not expect this, you can ignore this e-mail.',
       ],
       { label: 'Confirm e-mail address', url: confirmUrl },
+    ),
+  };
+}
+
+/**
+ * To the old address when someone else (an administrator) asked to change it (issue 29 §4): the owner agrees by
+ * following the link, else the account keeps its address whatever happens at the new one.
+ */
+export function approveEmailChangeMail(
+  to: { name: string; email: string },
+  newEmail: string,
+  approveUrl: string,
+): MailMessage {
+  return {
+    to: to.email,
+    template: 'approve_email_change',
+    subject: 'Do you agree to a change of your e-mail address?',
+    ...layout(
+      `Hello ${to.name}`,
+      [
+        `Someone who manages accounts in your organisation asked to change the e-mail address of your account to ${newEmail}.`,
+        'If you agree, follow this link. The address changes only when this link and the one sent to the new address have both been followed. This link works for 24 hours.',
+        'If you do not agree, ignore this e-mail: your account keeps this address. If you did not expect it, tell your administrator.',
+      ],
+      { label: 'Agree to the change', url: approveUrl },
     ),
   };
 }
