@@ -35,6 +35,11 @@ export const Messages = {
   csrfMismatch: 'CSRF token mismatch.',
   sessionExpired: 'Page expired. Please sign in again.',
   tooManyAttempts: 'Too many login attempts. Please try again in :seconds seconds.',
+  // Issue 29 §8: failed sign-ins elsewhere hold the account's new devices back; the owner has a way in by e-mail.
+  signInLocked:
+    'Too many login attempts for this account. Please try again in :seconds seconds, or use the link we have e-mailed to the account’s address to sign in from a new browser now.',
+  signInUnlocked: 'This browser may now sign in to your account. Sign in with your password.',
+  invalidUnlockToken: 'This sign-in link is invalid or has expired.',
   invalidCredentials: 'These credentials do not match our records.',
   loggedOut: 'You have been logged out.',
   sessionEnded: 'Session has been ended.',

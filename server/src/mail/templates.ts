@@ -265,6 +265,27 @@ export function registrationAttemptMail(
 }
 
 /**
+ * Issue 29 §8: failed sign-ins hold the account's new devices back. The owner can still sign in where they have
+ * before, and this one-time link makes the browser it is opened in such a place.
+ */
+export function signInLockedMail(to: { name: string; email: string }, unlockUrl: string): MailMessage {
+  return {
+    to: to.email,
+    template: 'sign_in_locked',
+    subject: 'Sign-in to your account is paused after failed attempts',
+    ...layout(
+      `Hello ${to.name}`,
+      [
+        'There have been several failed attempts to sign in to your account, so signing in from a new browser or device is paused for a while. Browsers and devices you have signed in with before are not affected.',
+        'To sign in from a new browser now, open this link in it, then sign in with your password. The link works once, for 60 minutes.',
+        'If the attempts were not yours, they failed, as the wrong password was given. If your password is weak or used elsewhere, change it.',
+      ],
+      { label: 'Sign in from this browser', url: unlockUrl },
+    ),
+  };
+}
+
+/**
  * A message sent in the app and also e-mailed (messaging, `messageTypes: ['mail']`). The text is plain, as the sender
  * wrote it, line by line (blank lines dropped) in both parts; the HTML part escapes every line, so it is never markup.
  */
@@ -283,11 +304,16 @@ export function messageMail(
   };
 }
 
-/** Links point at the web app's routes (spec 1 §2): /reset-password/{token}, /verify-email/{token}. */
+/**
+ * Links point at the web app's routes (spec 1 §2): /reset-password/{token}, /verify-email/{token}; ours:
+ * /unlock-sign-in/{token} (issue 29 §8).
+ */
 export const resetUrl = (appUrl: string, token: string, email: string) =>
   `${appUrl}/reset-password/${encodeURIComponent(token)}?email=${encodeURIComponent(email)}`;
 export const verifyUrl = (appUrl: string, token: string) =>
   `${appUrl}/verify-email/${encodeURIComponent(token)}`;
+export const unlockSignInUrl = (appUrl: string, token: string) =>
+  `${appUrl}/unlock-sign-in/${encodeURIComponent(token)}`;
 export const forgotPasswordUrl = (appUrl: string) => `${appUrl}/forgot-password`;
 export const loginUrl = (appUrl: string) => `${appUrl}/login`;
 export const messagesUrl = (appUrl: string) => `${appUrl}/messages`;
