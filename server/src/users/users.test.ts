@@ -738,6 +738,30 @@ describe('issue 29 §4: nobody takes over an account above their own organisatio
     expect(await emailOf(carer.id)).toBe(newEmail);
   });
 
+  it('both links followed at the same moment apply the change once', async () => {
+    const { siteA, groupManager } = await groupAndHome();
+    const carer = await buildUser(h.db, { entityId: siteA.id });
+    const newEmail = `both-${carer.id}@example.test`;
+    expect(
+      (await (await as(groupManager.id))('PATCH', `/api/users/${carer.id}`, { email: newEmail })).statusCode,
+    ).toBe(200);
+    const approve = (await outbox(carer.email)).find((m) => m.template === 'approve_email_change');
+    const [confirm] = await outbox(newEmail);
+    const answers = await Promise.all(
+      [approve, confirm].map((mail) =>
+        anon('POST', '/api/auth/verify-email', { token: verifyTokenIn(mail?.text_body) }),
+      ),
+    );
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200]);
+    // One of them waited for the other, which then applied the change.
+    const waiting: string[] = [Messages.emailChangeAwaitsOldAddress, Messages.emailChangeAwaitsNewAddress];
+    expect(answers.filter((a) => waiting.includes(a.json().message))).toHaveLength(1);
+    expect(await emailOf(carer.id)).toBe(newEmail);
+    expect(
+      await outbox(carer.email).then((mails) => mails.filter((m) => m.template === 'email_changed')),
+    ).toHaveLength(1);
+  });
+
   it('a newer change kills the links of the earlier one, on both sides', async () => {
     const { siteA, groupManager } = await groupAndHome();
     const carer = await buildUser(h.db, { entityId: siteA.id });
