@@ -937,6 +937,7 @@ const EXEMPT: Record<string, string> = {
   'POST /api/auth/forgot-password': 'public, same answer for every address',
   'POST /api/auth/reset-password': 'public, needs the token',
   'POST /api/auth/verify-email': 'public, needs the token',
+  'POST /api/auth/unlock-sign-in': 'public, needs the token (src/auth/throttle.test.ts)',
   'POST /api/auth/update-email': 'the caller only',
   'POST /api/auth/update-password': 'the caller only',
   'GET /api/mail/outbox': 'super admins only',

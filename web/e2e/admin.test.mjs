@@ -120,12 +120,13 @@ describe('users', () => {
     await page.waitForURL(/\/users\/update\//);
     await page.getByLabel(/^Name/).waitFor();
     await checkPage(page, 'user-update');
-    // Issue 11 §3: a new address waits for its confirmation link; the account keeps (and signs in with) the old one.
+    // Issue 11 §3: a new address waits for its confirmation links (issue 29 §4: the new address's and the current
+    // one's); the account keeps (and signs in with) the old one.
     const newEmail = `e2e.moved.${Date.now()}@demo.test`;
     await page.getByLabel(/^E-mail/).fill(newEmail);
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.waitForURL(/\/users\/[0-9a-f-]{36}$/);
-    await toast(page, 'A confirmation link has been sent to the new address.');
+    await toast(page, 'Confirmation links have been sent to the new address and to the current one.');
     assert.equal(await page.getByTestId('pending-email').innerText(), newEmail);
     assert.match(await page.getByTestId('user-details').innerText(), /Confirmation sent to the new address/);
     assert.match(await page.getByTestId('user-details').innerText(), new RegExp(email.replace(/\./g, '\\.')));

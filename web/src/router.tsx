@@ -7,7 +7,7 @@ import {
   Navigate,
   type RouteObject,
 } from 'react-router';
-import { isLoggedIn, logout, verifyEmail } from './app/auth';
+import { isLoggedIn, logout, unlockSignIn, verifyEmail } from './app/auth';
 import { setNavigator } from './app/navigation';
 import { setBuiltPathCheck } from './layouts/built-paths';
 import { RequirePermission } from './layouts/guards';
@@ -64,6 +64,12 @@ export async function logoutFirstLoader() {
 /** /verify-email/{token} verifies before entry (spec 1 §2, §7 POST /auth/verify-email). */
 export async function verifyEmailLoader({ params }: LoaderFunctionArgs) {
   await verifyEmail(params.token ?? '');
+  return null;
+}
+
+/** /unlock-sign-in/{token} follows the mailed link before entry (issue 29 §8, POST /auth/unlock-sign-in). */
+export async function unlockSignInLoader({ params }: LoaderFunctionArgs) {
+  await unlockSignIn(params.token ?? '');
   return null;
 }
 
@@ -306,6 +312,14 @@ export const routes: RouteObject[] = [
           {
             ...built('/verify-email/:token', 'Verify e-mail', () => import('./auth/VerifyEmailPage')),
             loader: verifyEmailLoader,
+          },
+          {
+            ...built(
+              '/unlock-sign-in/:token',
+              'Sign in from this browser',
+              () => import('./auth/UnlockSignInPage'),
+            ),
+            loader: unlockSignInLoader,
           },
           {
             element: <RequireAuthOutlet />,

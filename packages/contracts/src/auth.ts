@@ -52,6 +52,10 @@ export const UpdatePasswordBody = confirmed(
 export const VerifyEmailBody = z.object({
   token: z.string().min(1, 'The token field is required.').max(200),
 });
+/** POST /auth/unlock-sign-in (issue 29 §8): the one-time link mailed while failed sign-ins hold the account back. */
+export const UnlockSignInBody = z.object({
+  token: z.string().min(1, 'The token field is required.').max(200),
+});
 /**
  * /auth/{uuid}/verification-send (spec 1 §7's path): POST sends a new verify link; GET only reads whether the address
  * is verified and how long until a link may be sent again (issue 29 §13: a GET must not send mail).

@@ -35,6 +35,11 @@ export const Messages = {
   csrfMismatch: 'CSRF token mismatch.',
   sessionExpired: 'Page expired. Please sign in again.',
   tooManyAttempts: 'Too many login attempts. Please try again in :seconds seconds.',
+  // Issue 29 §8: failed sign-ins elsewhere hold the account's new devices back; the owner has a way in by e-mail.
+  signInLocked:
+    'Too many login attempts for this account. Please try again in :seconds seconds, or use the link we have e-mailed to the account’s address to sign in from a new browser now.',
+  signInUnlocked: 'This browser may now sign in to your account. Sign in with your password.',
+  invalidUnlockToken: 'This sign-in link is invalid or has expired.',
   invalidCredentials: 'These credentials do not match our records.',
   loggedOut: 'You have been logged out.',
   sessionEnded: 'Session has been ended.',
@@ -59,8 +64,14 @@ export const Messages = {
   emailUpdated:
     'A confirmation link has been sent to your new e-mail address. Your address changes when you follow it.',
   emailChangeConfirmed: 'Your new e-mail address has been confirmed.',
+  // Issue 29 §4: a change someone else asked for needs the old address too.
   emailChangePending:
-    'A confirmation link has been sent to the new address. The address changes when it is followed.',
+    'Confirmation links have been sent to the new address and to the current one. The address changes when both are followed.',
+  emailChangeAwaitsOldAddress:
+    'Your new e-mail address has been confirmed. The change also needs the link sent to the current address of the account; the address changes when it is followed.',
+  emailChangeAwaitsNewAddress:
+    'Thank you for agreeing. The address changes when the link sent to the new address is followed too.',
+  emailChangeApplied: 'The e-mail address of your account has been changed.',
   // The same words whether or not the address already has an account (issue 11 §8): nothing is created until the
   // address is confirmed.
   registered:

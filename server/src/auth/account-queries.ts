@@ -77,6 +77,56 @@ export function peekUserToken(db: Db, token: string, purpose: UserTokenPurpose, 
     .executeTakeFirst();
 }
 
+/** The two links of an e-mail change (issue 29 §4): to the new address, and to the old one when someone else asked. */
+export type EmailChangePurpose = 'email_change' | 'email_change_old';
+
+/** A live link of an e-mail change, either side, without spending it: which side it is, its user and new address. */
+export function peekEmailChangeLink(db: Db, token: string, now: Date) {
+  return db
+    .selectFrom('user_tokens')
+    .select(['user_id', 'email', 'purpose'])
+    .where('token_hash', '=', hashToken(token))
+    .where('purpose', 'in', ['email_change', 'email_change_old'])
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst() as Promise<
+    { user_id: number; email: string; purpose: EmailChangePurpose } | undefined
+  >;
+}
+
+/**
+ * Locks the account's row for the rest of the transaction and returns its pending address (null: none; undefined:
+ * no such account). The two links of a change are followed under this lock one at a time, so two followed at once
+ * cannot each see the other as not yet followed.
+ */
+export async function lockPendingEmail(db: Db, userId: number): Promise<string | null | undefined> {
+  const row = await db
+    .selectFrom('users')
+    .select('pending_email')
+    .where('id', '=', userId)
+    .forUpdate()
+    .executeTakeFirst();
+  return row ? row.pending_email : undefined;
+}
+
+/** Whether the change to `email` has a link of this side not yet followed (expired or not). */
+export async function emailChangeLinkOutstanding(
+  db: Db,
+  userId: number,
+  purpose: EmailChangePurpose,
+  email: string,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('user_tokens')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('purpose', '=', purpose)
+    .where('email', '=', email.toLowerCase())
+    .where('used_at', 'is', null)
+    .executeTakeFirst();
+  return Boolean(row);
+}
+
 /** Seconds since the newest token of this purpose was issued to the user (database clock), or null when none. */
 export async function secondsSinceLastToken(
   db: Db,

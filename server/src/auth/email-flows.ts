@@ -4,6 +4,7 @@ import { authorize, type Ctx } from '../http/context';
 import { invalidField, notFound, tooManyRequests } from '../http/errors';
 import { type MailMessage, sendAfterCommit } from '../mail/mailer';
 import {
+  approveEmailChangeMail,
   confirmEmailChangeMail,
   emailChangeAttemptMail,
   emailChangedMail,
@@ -15,10 +16,14 @@ import { closeSocketsEverywhere } from '../realtime/socket-registry';
 import {
   type AccountRow,
   applyPendingEmail,
+  type EmailChangePurpose,
+  emailChangeLinkOutstanding,
   endUserSessions,
   findAccountByEmail,
   findAccountById,
+  lockPendingEmail,
   markEmailVerified,
+  peekEmailChangeLink,
   secondsSinceLastToken,
   setPendingEmail,
 } from './account-queries';
@@ -40,18 +45,38 @@ async function issueVerifyLink(ctx: Ctx, db: Ctx['db'], user: { id: number; emai
   });
 }
 
+/** What following an e-mail change link did: applied the change, or recorded one side that waits for the other. */
+type ChangeOutcome =
+  | {
+      kind: 'applied';
+      userId: number;
+      newEmail: string;
+      oldEmail: string;
+      name: string;
+      side: EmailChangePurpose;
+    }
+  | { kind: 'waiting'; side: EmailChangePurpose };
+
+/** The other link of a change: the new address's and, when someone else asked for it, the old address's. */
+const OTHER_SIDE: Record<EmailChangePurpose, EmailChangePurpose> = {
+  email_change: 'email_change_old',
+  email_change_old: 'email_change',
+};
+
 /**
  * POST /auth/verify-email {token} (spec 1 §2 /verify-email/{token}). Works signed in or not: the link is the proof.
- * Two kinds of link arrive here: a verify link for the current address (refused once the address has changed) and
- * the confirmation of an e-mail change (issue 11 §3), which makes the pending address the account's, ends the
- * user's other sessions and device tokens, and tells the old address. Returns the message to show.
+ * Three kinds of link arrive here: a verify link for the current address (refused once the address has changed),
+ * and the two links of an e-mail change (issue 11 §3, issue 29 §4): the one mailed to the new address, and, when
+ * someone else asked for the change, the one mailed to the old address. The change is applied when every link it
+ * was given has been followed, in either order: the pending address becomes the account's, the user's other sessions
+ * and device tokens end, and the old address is told. Returns the message to show.
  */
 export async function verifyEmail(ctx: Ctx, input: { token: string }): Promise<string> {
   // A sign-up's confirm link comes to the same page (/verify-email/{token}).
   if (await completeRegistration(ctx, input.token)) return Messages.registrationCompleted;
-  const changed = await ctx.db
+  const outcome = await ctx.db
     .transaction()
-    .execute(async (trx) => {
+    .execute(async (trx): Promise<ChangeOutcome | null> => {
       const now = ctx.clock();
       const spent = await consumeUserToken(trx, input.token, 'email_verify', now);
       if (spent) {
@@ -61,24 +86,50 @@ export async function verifyEmail(ctx: Ctx, input: { token: string }): Promise<s
         await markEmailVerified(trx, user.id, now);
         return null;
       }
-      const change = await consumeUserToken(trx, input.token, 'email_change', now);
-      const applied = change ? await applyPendingEmail(trx, change.user_id, change.email, now) : null;
-      if (!change || !applied) throw invalidField('token', Messages.invalidVerifyToken);
-      await endOtherSessions(ctx, trx, change.user_id);
-      return { ...applied, userId: change.user_id, newEmail: change.email };
+      return followEmailChangeLink(ctx, trx, input.token, now);
     })
     .catch((error) => {
       // Another account took the address while the change waited for its link.
       if ((error as { code?: string }).code === '23505') throw invalidField('token', Messages.emailTaken);
       throw error;
     });
-  if (!changed) return Messages.emailVerified;
-  closeSocketsEverywhere(ctx.bus, { userId: changed.userId }, ownCredentials(ctx, changed.userId));
+  if (!outcome) return Messages.emailVerified;
+  if (outcome.kind === 'waiting')
+    return outcome.side === 'email_change'
+      ? Messages.emailChangeAwaitsOldAddress
+      : Messages.emailChangeAwaitsNewAddress;
+  closeSocketsEverywhere(ctx.bus, { userId: outcome.userId }, ownCredentials(ctx, outcome.userId));
   await sendAfterCommit(
     ctx,
-    emailChangedMail({ name: changed.name, email: changed.oldEmail }, changed.newEmail),
+    emailChangedMail({ name: outcome.name, email: outcome.oldEmail }, outcome.newEmail),
   );
-  return Messages.emailChangeConfirmed;
+  return outcome.side === 'email_change' ? Messages.emailChangeConfirmed : Messages.emailChangeApplied;
+}
+
+/**
+ * One link of an e-mail change, spent under the account's row lock (lock first, as recordEmailChange does, so the
+ * two cannot deadlock; and two links followed at once see each other one after the other). A link for an address
+ * that is no longer the pending one is dead. While the other side's link is unfollowed the change waits.
+ */
+async function followEmailChangeLink(
+  ctx: Ctx,
+  trx: Ctx['db'],
+  token: string,
+  now: Date,
+): Promise<ChangeOutcome> {
+  const link = await peekEmailChangeLink(trx, token, now);
+  if (!link) throw invalidField('token', Messages.invalidVerifyToken);
+  const pending = await lockPendingEmail(trx, link.user_id);
+  if (!pending || pending.toLowerCase() !== link.email)
+    throw invalidField('token', Messages.invalidVerifyToken);
+  const change = await consumeUserToken(trx, token, link.purpose, now);
+  if (!change) throw invalidField('token', Messages.invalidVerifyToken); // spent meanwhile
+  if (await emailChangeLinkOutstanding(trx, change.user_id, OTHER_SIDE[link.purpose], change.email))
+    return { kind: 'waiting', side: link.purpose };
+  const applied = await applyPendingEmail(trx, change.user_id, change.email, now);
+  if (!applied) throw invalidField('token', Messages.invalidVerifyToken);
+  await endOtherSessions(ctx, trx, change.user_id);
+  return { kind: 'applied', ...applied, userId: change.user_id, newEmail: change.email, side: link.purpose };
 }
 
 /**
@@ -97,29 +148,47 @@ function ownCredentials(ctx: Ctx, userId: number) {
 
 /**
  * An e-mail change, for oneself (POST /auth/update-email) or by an administrator (PATCH /users/{id}): the new
- * address is recorded as pending and sent a confirmation link; the old address is told at once. The account keeps
- * its address, sessions and reset links until the link is followed (verifyEmail), so whoever typed the address
- * cannot take the account over with it. The caller has checked that the address is free.
+ * address is recorded as pending and sent a confirmation link. The account keeps its address, sessions and reset
+ * links until the change is confirmed (verifyEmail), so whoever typed the address cannot take the account over with
+ * it.
  *
- * Writes in the caller's transaction and returns the mail to send once it has committed.
+ * - Oneself (the password was given): the new address's link alone confirms it; the old address is told at once.
+ * - Someone else (`confirmAtOldAddress`, issue 29 §4): the old address is sent a link too, and the change needs both.
+ *   Whoever can edit the account cannot move it to a mailbox of theirs without its owner agreeing from the address
+ *   the account has now.
+ *
+ * The caller has checked that the address is free. Writes in the caller's transaction (after locking the account's
+ * row with setPendingEmail) and returns the mail to send once it has committed.
  */
 export async function recordEmailChange(
   ctx: Ctx,
   trx: Ctx['db'],
   user: { id: number; name: string; email: string },
   newEmail: string,
+  how: { confirmAtOldAddress: boolean },
 ): Promise<MailMessage[]> {
   await setPendingEmail(trx, user.id, newEmail, ctx.clock());
-  const token = await issueUserToken(trx, {
-    userId: user.id,
-    purpose: 'email_change',
-    email: newEmail,
-    ttlMinutes: TOKEN_TTL_MINUTES.email_verify,
-    now: ctx.clock(),
-  });
+  const link = (purpose: 'email_change' | 'email_change_old') =>
+    issueUserToken(trx, {
+      userId: user.id,
+      purpose,
+      email: newEmail,
+      ttlMinutes: TOKEN_TTL_MINUTES.email_verify,
+      now: ctx.clock(),
+    });
+  const confirm = confirmEmailChangeMail(
+    { name: user.name, email: newEmail },
+    verifyUrl(ctx.config.appUrl, await link('email_change')),
+    { alsoOldAddress: how.confirmAtOldAddress },
+  );
+  if (!how.confirmAtOldAddress) {
+    // An earlier change asked by someone else waited for the old address: this one replaces it.
+    await dropUserTokens(trx, user.id, 'email_change_old');
+    return [confirm, emailChangeRequestedMail(user, newEmail)];
+  }
   return [
-    confirmEmailChangeMail({ name: user.name, email: newEmail }, verifyUrl(ctx.config.appUrl, token)),
-    emailChangeRequestedMail(user, newEmail),
+    confirm,
+    approveEmailChangeMail(user, newEmail, verifyUrl(ctx.config.appUrl, await link('email_change_old'))),
   ];
 }
 
@@ -177,9 +246,11 @@ export async function updateEmail(ctx: Ctx, input: z.infer<typeof UpdateEmailBod
 
   const owner = await findAccountByEmail(ctx.db, input.email);
   const mail = await ctx.db.transaction().execute(async (trx) => {
-    if (!owner) return recordEmailChange(ctx, trx, user, input.email);
+    if (!owner) return recordEmailChange(ctx, trx, user, input.email, { confirmAtOldAddress: false });
     await setPendingEmail(trx, user.id, input.email, ctx.clock());
-    await dropUserTokens(trx, user.id, 'email_change'); // as a new request does: earlier links stop working
+    // As a new request does: earlier links (of either side) stop working.
+    await dropUserTokens(trx, user.id, 'email_change');
+    await dropUserTokens(trx, user.id, 'email_change_old');
     return [emailChangeAttemptMail(owner), emailChangeRequestedMail(user, input.email)];
   });
   await sendAfterCommit(ctx, ...mail);

@@ -41,7 +41,7 @@ export async function mailCount(h: Harness, to: string, template: string): Promi
 }
 
 /** Reads the token (and e-mail) out of a link in a mail's text, as a person clicking it would. */
-export function linkIn(text: string, route: 'reset-password' | 'verify-email') {
+export function linkIn(text: string, route: 'reset-password' | 'verify-email' | 'unlock-sign-in') {
   const match = text.match(new RegExp(`(https?://[^\\s]+)/${route}/([^?\\s]+)(?:\\?email=([^\\s]+))?`));
   if (!match) throw new Error(`no /${route}/ link in mail:\n${text}`);
   return {

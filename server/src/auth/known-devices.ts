@@ -5,9 +5,11 @@ import { cookieName, cookieOptions } from '../http/cookies';
 import { hashToken, randomToken } from '../http/tokens';
 
 /**
- * Known devices (issue 11 §5): a browser or app that has signed in successfully as a user before. It holds a
- * long-lived random secret, the server keeps only its hash per user. An attacker hammering an account cannot hold
- * back the owner on such a device (the account's throttle does not apply to it; its own device throttle does).
+ * Known devices (issue 11 §5): a browser or app that has signed in successfully as a user before, or (issue 29 §8)
+ * a browser that followed the unlock link mailed to the user while failed sign-ins held their new devices back
+ * (POST /auth/unlock-sign-in). It holds a long-lived random secret, the server keeps only its hash per user. An
+ * attacker hammering an account cannot hold back the owner on such a device (the account's throttle does not apply
+ * to it; its own device throttle does).
  *
  * - Web: the httpOnly cookie `cc_device`, set at every successful login (one secret per browser, valid for the
  *   users who signed in with it).

@@ -11,6 +11,7 @@ import {
   RegisterBody,
   RegisterParams,
   ResetPasswordBody,
+  UnlockSignInBody,
   UpdateEmailBody,
   UpdatePasswordBody,
   VerifyEmailBody,
@@ -40,6 +41,7 @@ import {
   loginWithSession,
   loginWithToken,
   logout,
+  unlockSignIn,
 } from './service';
 
 /** Web-session routes (spec 1 §7 "Web login: GET /sanctum/csrf-cookie, then POST /login"). Mounted at / and /api. */
@@ -179,6 +181,18 @@ export async function authRoutes(app: App) {
     '/auth/verify-email',
     { config: { csrf: 'session-or-json', auth: false }, schema: { tags: ['auth'], body: VerifyEmailBody } },
     async (request) => done(await verifyEmail(request.ctx, request.body)),
+  );
+
+  // issue 29 §8: the mailed link that lets this browser sign in while failed sign-ins elsewhere hold the account's new
+  // devices back. Like verify-email: a web-session route that the mobile shell may call with JSON and no cookie.
+  app.post(
+    '/auth/unlock-sign-in',
+    { config: { csrf: 'session-or-json', auth: false }, schema: { tags: ['auth'], body: UnlockSignInBody } },
+    async (request, reply) => {
+      const secret = await unlockSignIn(request.ctx, request.body, deviceCookieOf(request, request.ctx));
+      setDeviceCookie(reply, request.ctx, secret);
+      return done(Messages.signInUnlocked);
+    },
   );
 
   app.post('/auth/update-email', { schema: { tags: ['auth'], body: UpdateEmailBody } }, async (request) => {

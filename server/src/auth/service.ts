@@ -2,10 +2,12 @@ import { Messages, type OwnSession, PASSWORD_CONFIRM_MINUTES, type PermissionChe
 import type { z } from 'zod';
 import { actorOf, type Ctx, can } from '../http/context';
 import { forbidden, HttpError, invalidField, notFound, tooManyRequests } from '../http/errors';
+import { hashToken } from '../http/tokens';
 import { closeSocketsEverywhere } from '../realtime/socket-registry';
 import { endUserSessions, findAccountById, flagPasswordChangeRequired } from './account-queries';
 import { loadActor, presentAuthUser } from './actor';
 import { deviceIdOf, isKnownDevice, rememberDevice } from './known-devices';
+import { queueSignInUnlockMail } from './mail-jobs';
 import { isCompromised, passwordPolicyOf } from './password-rules';
 import { verifyPassword } from './passwords';
 import {
@@ -32,12 +34,15 @@ import {
   accountKey,
   addressKey,
   clearFailures,
+  credentialKey,
   DEVICE_RULE,
   deviceKey,
   recordFailure,
   type ThrottleKey,
   throttleWait,
+  throttleWaits,
 } from './throttle';
+import { consumeUserToken } from './user-tokens';
 
 /** What the client holds to prove it is a known device (auth/known-devices.ts), and its name for the list. */
 export interface LoginDevice {
@@ -46,16 +51,40 @@ export interface LoginDevice {
 }
 
 /**
- * The throttle keys of a sign-in attempt (ASVS 2.2.1). A device that has signed in as this user before has its own
- * counter only, so an attacker hammering the account (or sharing the owner's address) never holds the owner back
- * there; any other attempt counts against the account and the client address.
+ * The throttle of a sign-in attempt (ASVS 2.2.1; issue 11 §5, issue 29 §8), per client address and per account
+ * separately:
+ * - a device that has signed in as this user before (or followed the user's mailed unlock link) has its own counter
+ *   only, so an attacker hammering the account, or sharing the owner's address, never holds the owner back there;
+ * - any other attempt is held back by its client address's failures (whatever account it tries: spraying), then by
+ *   the account's failures from anywhere, which lock the account's NEW devices only. A new device refused for the
+ *   account's sake is told of the link mailed to the account's address (queued at most every 15 minutes, the same
+ *   work for an unknown address), which makes the browser it is opened in a known device.
+ * A failure counts against the keys that were checked.
  */
-function loginKeys(ctx: Ctx, email: string, knownDevice: string | null): ThrottleKey[] {
-  if (knownDevice) return [{ key: knownDevice, rule: DEVICE_RULE }];
-  return [
-    { key: accountKey(email), rule: ACCOUNT_RULE },
-    { key: addressKey(ctx.ip), rule: ADDRESS_RULE },
-  ];
+async function assertMaySignIn(ctx: Ctx, email: string, knownDevice: string | null): Promise<string[]> {
+  const now = ctx.clock();
+  if (knownDevice) {
+    const [wait = 0] = await throttleWaits(ctx.db, [{ key: knownDevice, rule: DEVICE_RULE }], now);
+    if (wait > 0) throw tooManyRequests(Messages.tooManyAttempts.replace(':seconds', String(wait)));
+    return [knownDevice];
+  }
+  const address = addressKey(ctx.ip);
+  const account = accountKey(email);
+  const [addressWait = 0, accountWait = 0] = await throttleWaits(
+    ctx.db,
+    [
+      { key: address, rule: ADDRESS_RULE },
+      { key: account, rule: ACCOUNT_RULE },
+    ],
+    now,
+  );
+  if (addressWait > 0)
+    throw tooManyRequests(Messages.tooManyAttempts.replace(':seconds', String(addressWait)));
+  if (accountWait > 0) {
+    await queueSignInUnlockMail(ctx, email);
+    throw tooManyRequests(Messages.signInLocked.replace(':seconds', String(accountWait)));
+  }
+  return [account, address];
 }
 
 /** 429 with the seconds to wait, before any password is checked (so a refused guess tells nothing). */
@@ -83,15 +112,10 @@ async function checkCredentials(
   const { email, password } = input;
   const user = await findUserForLogin(ctx.db, email);
   const knownDevice = await knownDeviceKey(ctx, user?.id, device);
-  const keys = loginKeys(ctx, email, knownDevice);
-  await assertNotThrottled(ctx, keys);
+  const keys = await assertMaySignIn(ctx, email, knownDevice);
   const valid = await verifyPassword(user?.password_hash ?? null, password);
   if (!user || !valid) {
-    await recordFailure(
-      ctx.db,
-      keys.map((k) => k.key),
-      ctx.clock(),
-    );
+    await recordFailure(ctx.db, keys, ctx.clock());
     await recordAuthEvent(ctx.db, {
       event: 'failed_login',
       userId: user?.id ?? null,
@@ -139,22 +163,32 @@ async function checkCredentials(
 }
 
 /**
- * A wrong password given to confirm an account change (update e-mail or password) counts as a failed login of the
- * account and address, so the same throttle stops guessing with a borrowed session.
+ * A wrong password given to confirm an account change (update e-mail or password, confirm-password) counts as a
+ * failed sign-in of the account, so guessing with a borrowed session also locks the account's new devices. It is
+ * held back by the session's or device token's own counter, as a known device is (issue 29 §8): the owner, signed
+ * in, can still change their password or end other sessions while someone elsewhere hammers the account. Without a
+ * session (never today) it is throttled as a sign-in from a new device.
  */
 export async function confirmPassword(
   ctx: Ctx,
   user: { id: number; email: string; primary_entity_id: number; password_hash: string | null },
   password: string,
 ): Promise<boolean> {
-  const keys = loginKeys(ctx, user.email, null);
+  const own = ctx.actor?.userId === user.id ? ctx.actor : null;
+  const credential = own?.sessionId
+    ? credentialKey(`session:${hashToken(own.sessionId).slice(0, 32)}`)
+    : own?.tokenId
+      ? credentialKey(`token:${own.tokenId}`)
+      : null;
+  const keys = credential
+    ? [{ key: credential, rule: DEVICE_RULE }]
+    : [
+        { key: accountKey(user.email), rule: ACCOUNT_RULE },
+        { key: addressKey(ctx.ip), rule: ADDRESS_RULE },
+      ];
   await assertNotThrottled(ctx, keys);
   if (await verifyPassword(user.password_hash, password)) return true;
-  await recordFailure(
-    ctx.db,
-    keys.map((k) => k.key),
-    ctx.clock(),
-  );
+  await recordFailure(ctx.db, [...keys.map((k) => k.key), accountKey(user.email)], ctx.clock());
   await recordAuthEvent(ctx.db, {
     event: 'failed_login',
     userId: user.id,
@@ -165,6 +199,29 @@ export async function confirmPassword(
     via: ctx.actor?.via === 'token' ? 'mobile' : 'web',
   });
   return false;
+}
+
+/**
+ * POST /auth/unlock-sign-in {token} (issue 29 §8): the link mailed while the account's failed sign-ins hold its new
+ * devices back. Spends it and makes the browser that followed it a known device of the account (its device secret
+ * is kept when this server issued it, else a new one is made), so the next sign-in there with the right password
+ * is held back only by that device's own counter. It signs nobody in: the password is still needed. Returns the
+ * device secret to set as the cookie.
+ */
+export async function unlockSignIn(
+  ctx: Ctx,
+  input: { token: string },
+  deviceSecret: string | null,
+): Promise<string> {
+  const now = ctx.clock();
+  return ctx.db.transaction().execute(async (trx) => {
+    const spent = await consumeUserToken(trx, input.token, 'sign_in_unlock', now);
+    const user = spent ? await findAccountById(trx, spent.user_id) : undefined;
+    // A link sent to an address the account no longer has is dead, as a reset link is.
+    if (!spent || !user || user.email.toLowerCase() !== spent.email)
+      throw invalidField('token', Messages.invalidUnlockToken);
+    return rememberDevice(trx, { secret: deviceSecret, userId: user.id, name: ctx.userAgent, now });
+  });
 }
 
 /** A new web session for a user who just proved who they are (login, register): ASVS 3.2.1, a fresh session id. */

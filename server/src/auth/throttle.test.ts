@@ -4,7 +4,7 @@ import { buildUser, TEST_PASSWORD } from '../../test/factories';
 import { cookiesOf, createHarness, type Harness, type TestApp } from '../../test/harness';
 import { buildApp } from '../app';
 import { registerAllJobs } from '../register-jobs';
-import { browser, lastMail, linkIn, runJobs } from './flows-test-support';
+import { browser, lastMail, linkIn, mailCount, runJobs } from './flows-test-support';
 import { DEVICE_COOKIE } from './known-devices';
 import { ACCOUNT_RULE, accountKey, WINDOW_MS } from './throttle';
 
@@ -280,5 +280,135 @@ describe('per account', () => {
     expect(
       (await login(h.app, user.email, 'Brand-New-Lantern-8', { address: freshAddress() })).res.statusCode,
     ).toBe(200);
+  });
+});
+
+/**
+ * Issue 29 §8: about one request a minute kept a victim out of any new device (15 x 429, 1 x 200 over 200 s with the
+ * right password). Failures from an address hold that address back; failures against an account hold back the
+ * account's new devices only; the owner gets in on a known device, signed in they can still give their password,
+ * and from any browser through the link the lock mails them.
+ */
+describe('an account under attack (issue 29 §8)', () => {
+  const unlock = (token: string, jar: Record<string, string> = {}) =>
+    h.app.inject({
+      method: 'POST',
+      url: '/api/auth/unlock-sign-in',
+      remoteAddress: freshAddress(),
+      cookies: jar,
+      payload: { token },
+    });
+
+  it("an attacker's request a minute holds back neither a known device, nor a browser with the unlock link", async () => {
+    const user = await buildUser(h.db);
+    const home = freshAddress();
+    const known = await login(h.app, user.email, TEST_PASSWORD, { address: home });
+    expect(known.res.statusCode).toBe(200);
+    const knownJar = { [DEVICE_COOKIE]: known.jar[DEVICE_COOKIE] ?? '' };
+    const attacker = freshAddress();
+
+    // Twelve minutes of one wrong password a minute from the attacker's address; the owner tries half-way through
+    // each minute: on the known device, and on a new browser from another address.
+    const attacks: number[] = [];
+    const fromNew: { statusCode: number; message: string }[] = [];
+    for (let minute = 0; minute < 12; minute++) {
+      attacks.push(
+        (await login(h.app, user.email, `guess-${minute}-password`, { address: attacker })).res.statusCode,
+      );
+      advance(30);
+      const onKnown = await login(h.app, user.email, TEST_PASSWORD, { address: home, jar: knownJar });
+      expect(onKnown.res.statusCode).toBe(200);
+      const onNew = (await login(h.app, user.email, TEST_PASSWORD, { address: freshAddress() })).res;
+      fromNew.push({ statusCode: onNew.statusCode, message: onNew.json().message });
+      advance(30);
+    }
+    // Every guess was checked (and failed), so the account's new devices stay held back: from the eighth failure on,
+    // the delay outlasts the half minute (2^5 = 32 s, then 60 s).
+    expect(attacks).toEqual(Array(12).fill(422));
+    expect(fromNew.slice(7).map((r) => r.statusCode)).toEqual(Array(5).fill(429));
+    expect(fromNew.at(-1)?.message).toBe(Messages.signInLocked.replace(':seconds', '30'));
+
+    // ...and is mailed the way in, once however many refusals asked for it.
+    await runJobs(h);
+    expect(await mailCount(h, user.email, 'sign_in_locked')).toBe(1);
+    const link = linkIn((await lastMail(h, user.email, 'sign_in_locked'))?.text_body ?? '', 'unlock-sign-in');
+    const laptop = freshAddress();
+    const opened = await unlock(link.token);
+    expect(opened.statusCode).toBe(200);
+    expect(opened.json().message).toBe(Messages.signInUnlocked);
+    const laptopJar = cookiesOf(opened);
+    expect(laptopJar[DEVICE_COOKIE]).toBeTruthy();
+    // The attacker carries on; the owner signs in from that browser, from any address, with the right password.
+    expect((await login(h.app, user.email, 'guess-13-password', { address: attacker })).res.statusCode).toBe(
+      422,
+    );
+    advance(5);
+    const inAgain = await login(h.app, user.email, TEST_PASSWORD, { address: laptop, jar: laptopJar });
+    expect(inAgain.res.statusCode).toBe(200);
+    const me = await h.app.inject({
+      method: 'GET',
+      url: '/api/auth/user',
+      cookies: browser(inAgain.jar).cookies(),
+    });
+    expect(me.json().data.id).toBe(user.id);
+    // The link works once.
+    expect((await unlock(link.token)).statusCode).toBe(422);
+
+    // Signed in on the known device, the owner can still give their password (to change it, or end sessions).
+    const session = browser(known.jar);
+    const confirm = await h.app.inject({
+      method: 'POST',
+      url: '/api/auth/confirm-password',
+      remoteAddress: home,
+      cookies: session.cookies(),
+      headers: session.headers(),
+      payload: { password: TEST_PASSWORD },
+    });
+    expect(confirm.statusCode).toBe(200);
+
+    // The attacker's own address is held back, whatever account it tries next (13 failures: 2^3 s after the last);
+    // another address is not.
+    const other = await buildUser(h.db);
+    const spray = (await login(h.app, other.email, 'Wrong-password-1', { address: attacker })).res;
+    expect(spray.statusCode).toBe(429);
+    expect(spray.json().message).toBe(Messages.tooManyAttempts.replace(':seconds', '3'));
+    expect((await login(h.app, other.email, TEST_PASSWORD, { address: freshAddress() })).res.statusCode).toBe(
+      200,
+    );
+  });
+
+  it('the unlock link: only for its own account, nothing mailed for an unknown address, dead after an e-mail change', async () => {
+    const user = await buildUser(h.db);
+    const stranger = await buildUser(h.db);
+    for (const email of [user.email, stranger.email, 'ghost@nowhere.test'])
+      for (let i = 0; i < 4; i++)
+        await login(h.app, email, `guess-${i}-password`, { address: freshAddress() });
+    await runJobs(h);
+    expect(await mailCount(h, 'ghost@nowhere.test', 'sign_in_locked')).toBe(0);
+    const link = linkIn((await lastMail(h, user.email, 'sign_in_locked'))?.text_body ?? '', 'unlock-sign-in');
+    const opened = await unlock(link.token);
+    expect(opened.statusCode).toBe(200);
+    // The browser is a known device of that account only.
+    const jar = cookiesOf(opened);
+    expect(
+      (await login(h.app, stranger.email, TEST_PASSWORD, { address: freshAddress(), jar })).res.statusCode,
+    ).toBe(429);
+    expect(
+      (await login(h.app, user.email, TEST_PASSWORD, { address: freshAddress(), jar })).res.statusCode,
+    ).toBe(200);
+    // A made-up link, or one mailed to an address the account no longer has, is refused.
+    expect((await unlock('not-a-real-link')).statusCode).toBe(422);
+    const second = linkIn(
+      (await lastMail(h, stranger.email, 'sign_in_locked'))?.text_body ?? '',
+      'unlock-sign-in',
+    );
+    await h.db
+      .updateTable('users')
+      .set({ email: `moved-${stranger.id}@example.test` })
+      .where('id', '=', stranger.id)
+      .execute();
+    const dead = await unlock(second.token);
+    expect(dead.statusCode).toBe(422);
+    expect(dead.json().errors.token).toEqual([Messages.invalidUnlockToken]);
   });
 });

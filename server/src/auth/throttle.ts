@@ -48,9 +48,9 @@ export function waitSeconds(row: ThrottleRow | undefined, rule: ThrottleRule, no
   return Math.max(0, Math.ceil((allowedAt - now.getTime()) / 1000));
 }
 
-/** The longest wait among the keys (0 when every key may try now). */
-export async function throttleWait(db: Db, keys: ThrottleKey[], now: Date): Promise<number> {
-  if (!keys.length) return 0;
+/** Each key's wait in seconds (0: it may try now), in the order given; one query. */
+export async function throttleWaits(db: Db, keys: ThrottleKey[], now: Date): Promise<number[]> {
+  if (!keys.length) return [];
   const rows = await db
     .selectFrom('auth_throttles')
     .selectAll()
@@ -61,7 +61,12 @@ export async function throttleWait(db: Db, keys: ThrottleKey[], now: Date): Prom
     )
     .execute();
   const byKey = new Map(rows.map((r) => [r.key, r]));
-  return Math.max(0, ...keys.map((k) => waitSeconds(byKey.get(k.key), k.rule, now)));
+  return keys.map((k) => waitSeconds(byKey.get(k.key), k.rule, now));
+}
+
+/** The longest wait among the keys (0 when every key may try now). */
+export async function throttleWait(db: Db, keys: ThrottleKey[], now: Date): Promise<number> {
+  return Math.max(0, ...(await throttleWaits(db, keys, now)));
 }
 
 /**
@@ -99,3 +104,5 @@ export async function purgeStaleThrottles(db: Db, now: Date): Promise<void> {
 export const accountKey = (email: string) => `account:${email.trim().toLowerCase()}`;
 export const addressKey = (ip: string | null) => `address:${ip ?? 'unknown'}`;
 export const deviceKey = (deviceId: string, userId: number) => `device:${userId}:${deviceId}`;
+/** A signed-in session or device token giving its password again (never the secret: a hash of its id). */
+export const credentialKey = (credentialId: string) => `credential:${credentialId}`;

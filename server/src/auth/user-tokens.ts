@@ -2,24 +2,46 @@ import { sql } from 'kysely';
 import type { Db } from '../db/connect';
 import { hashToken, randomToken } from '../http/tokens';
 
-export type UserTokenPurpose = 'password_reset' | 'email_verify' | 'email_change';
+export type UserTokenPurpose =
+  | 'password_reset'
+  | 'email_verify'
+  | 'email_change'
+  | 'email_change_old'
+  | 'sign_in_unlock';
 
-/** Password-reset links last an hour; welcome (set-your-password) links a week; verify links a day. */
-export const TOKEN_TTL_MINUTES = { password_reset: 60, welcome: 7 * 24 * 60, email_verify: 24 * 60 } as const;
+/**
+ * Password-reset links last an hour; welcome (set-your-password) links a week; verify links (and both links of an
+ * e-mail change) a day; a sign-in unlock link an hour.
+ */
+export const TOKEN_TTL_MINUTES = {
+  password_reset: 60,
+  welcome: 7 * 24 * 60,
+  email_verify: 24 * 60,
+  sign_in_unlock: 60,
+} as const;
 
 /** Removes the user's links of one purpose (a new request replaces them). */
 export async function dropUserTokens(db: Db, userId: number, purpose: UserTokenPurpose): Promise<void> {
   await db.deleteFrom('user_tokens').where('user_id', '=', userId).where('purpose', '=', purpose).execute();
 }
 
-/** Issues a single-use token for a user; only its hash is stored. Earlier unused tokens of that purpose are revoked. */
-
+/**
+ * Issues a single-use token for a user; only its hash is stored. Earlier tokens of that purpose are revoked unless
+ * `keepEarlier` (sign-in unlock links: a new one mailed while the owner opens the last must not spoil it).
+ */
 export async function issueUserToken(
   db: Db,
-  input: { userId: number; purpose: UserTokenPurpose; email: string; ttlMinutes: number; now: Date },
+  input: {
+    userId: number;
+    purpose: UserTokenPurpose;
+    email: string;
+    ttlMinutes: number;
+    now: Date;
+    keepEarlier?: boolean;
+  },
 ): Promise<string> {
   const token = randomToken(32);
-  await dropUserTokens(db, input.userId, input.purpose);
+  if (!input.keepEarlier) await dropUserTokens(db, input.userId, input.purpose);
   await db
     .insertInto('user_tokens')
     .values({

@@ -40,6 +40,8 @@ import * as m041 from './migrations/041_offline_refusals';
 import * as m042 from './migrations/042_care_certificate_criteria';
 import * as m043 from './migrations/043_pending_signups';
 import * as m044 from './migrations/044_password_confirmed';
+import * as m045 from './migrations/045_email_change_old_address';
+import * as m046 from './migrations/046_sign_in_unlock';
 import * as m047 from './migrations/047_sealed_webhook_secrets';
 
 /** Ordered, forward-only. Add a file, import it here; never edit one that has shipped. */
@@ -83,6 +85,8 @@ const migrations: Record<string, Migration> = {
   '042_care_certificate_criteria': m042,
   '043_pending_signups': m043,
   '044_password_confirmed': m044,
+  '045_email_change_old_address': m045,
+  '046_sign_in_unlock': m046,
   '047_sealed_webhook_secrets': m047,
 };
 

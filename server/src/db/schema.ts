@@ -162,7 +162,8 @@ export interface ServerSecretsTable {
 export interface UserTokensTable {
   id: Generated<number>;
   user_id: number;
-  purpose: 'password_reset' | 'email_verify' | 'email_change';
+  /** 045: 'email_change_old' (the old address agrees to a change, issue 29 §4); 046: 'sign_in_unlock' (§8). */
+  purpose: 'password_reset' | 'email_verify' | 'email_change' | 'email_change_old' | 'sign_in_unlock';
   token_hash: string;
   email: string;
   expires_at: Timestamp;

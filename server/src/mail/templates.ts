@@ -112,8 +112,15 @@ export function emailChangedMail(to: { name: string; email: string }, newEmail: 
   };
 }
 
-/** To the new address of an e-mail change: the change happens only when this link is followed (issue 11 §3). */
-export function confirmEmailChangeMail(to: { name: string; email: string }, confirmUrl: string): MailMessage {
+/**
+ * To the new address of an e-mail change: the change happens only when this link is followed (issue 11 §3), and,
+ * when someone else asked for it, the one sent to the old address too (issue 29 §4).
+ */
+export function confirmEmailChangeMail(
+  to: { name: string; email: string },
+  confirmUrl: string,
+  o: { alsoOldAddress?: boolean } = {},
+): MailMessage {
   return {
     to: to.email,
     template: 'confirm_email_change',
@@ -122,9 +129,37 @@ export function confirmEmailChangeMail(to: { name: string; email: string }, conf
       `Hello ${to.name}`,
       [
         `Your account's e-mail address is being changed to ${to.email}. Follow this link to confirm it; until then your account keeps its current address. This link works for 24 hours.`,
+        ...(o.alsoOldAddress
+          ? ['The change also needs the link sent to the current address of the account to be followed.']
+          : []),
         'If you did not expect this, you can ignore this e-mail.',
       ],
       { label: 'Confirm e-mail address', url: confirmUrl },
+    ),
+  };
+}
+
+/**
+ * To the old address when someone else (an administrator) asked to change it (issue 29 §4): the owner agrees by
+ * following the link, else the account keeps its address whatever happens at the new one.
+ */
+export function approveEmailChangeMail(
+  to: { name: string; email: string },
+  newEmail: string,
+  approveUrl: string,
+): MailMessage {
+  return {
+    to: to.email,
+    template: 'approve_email_change',
+    subject: 'Do you agree to a change of your e-mail address?',
+    ...layout(
+      `Hello ${to.name}`,
+      [
+        `Someone who manages accounts in your organisation asked to change the e-mail address of your account to ${newEmail}.`,
+        'If you agree, follow this link. The address changes only when this link and the one sent to the new address have both been followed. This link works for 24 hours.',
+        'If you do not agree, ignore this e-mail: your account keeps this address. If you did not expect it, tell your administrator.',
+      ],
+      { label: 'Agree to the change', url: approveUrl },
     ),
   };
 }
@@ -230,6 +265,27 @@ export function registrationAttemptMail(
 }
 
 /**
+ * Issue 29 §8: failed sign-ins hold the account's new devices back. The owner can still sign in where they have
+ * before, and this one-time link makes the browser it is opened in such a place.
+ */
+export function signInLockedMail(to: { name: string; email: string }, unlockUrl: string): MailMessage {
+  return {
+    to: to.email,
+    template: 'sign_in_locked',
+    subject: 'Sign-in to your account is paused after failed attempts',
+    ...layout(
+      `Hello ${to.name}`,
+      [
+        'There have been several failed attempts to sign in to your account, so signing in from a new browser or device is paused for a while. Browsers and devices you have signed in with before are not affected.',
+        'To sign in from a new browser now, open this link in it, then sign in with your password. The link works once, for 60 minutes.',
+        'If the attempts were not yours, they failed, as the wrong password was given. If your password is weak or used elsewhere, change it.',
+      ],
+      { label: 'Sign in from this browser', url: unlockUrl },
+    ),
+  };
+}
+
+/**
  * A message sent in the app and also e-mailed (messaging, `messageTypes: ['mail']`). The text is plain, as the sender
  * wrote it, line by line (blank lines dropped) in both parts; the HTML part escapes every line, so it is never markup.
  */
@@ -248,11 +304,16 @@ export function messageMail(
   };
 }
 
-/** Links point at the web app's routes (spec 1 §2): /reset-password/{token}, /verify-email/{token}. */
+/**
+ * Links point at the web app's routes (spec 1 §2): /reset-password/{token}, /verify-email/{token}; ours:
+ * /unlock-sign-in/{token} (issue 29 §8).
+ */
 export const resetUrl = (appUrl: string, token: string, email: string) =>
   `${appUrl}/reset-password/${encodeURIComponent(token)}?email=${encodeURIComponent(email)}`;
 export const verifyUrl = (appUrl: string, token: string) =>
   `${appUrl}/verify-email/${encodeURIComponent(token)}`;
+export const unlockSignInUrl = (appUrl: string, token: string) =>
+  `${appUrl}/unlock-sign-in/${encodeURIComponent(token)}`;
 export const forgotPasswordUrl = (appUrl: string) => `${appUrl}/forgot-password`;
 export const loginUrl = (appUrl: string) => `${appUrl}/login`;
 export const messagesUrl = (appUrl: string) => `${appUrl}/messages`;

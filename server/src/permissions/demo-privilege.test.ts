@@ -2,13 +2,14 @@
  * Issue 11 findings 2 and 3 as they were reproduced, on the demo organisation: the home manager (manager@demo.test)
  * created an account with the Administrator type (201, 45 permissions the manager lacks), and, acting as the group,
  * changed a group-level administrator's e-mail (200). Both are refused now; a learner is still theirs to add.
+ * Issue 29 §4: the same with a group-level user of the manager's own type (the privilege rule let that through).
  */
 import { ACTING_AS_HEADER } from '@cc/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, clientFor } from '../../test/factories';
 import { createHarness, type Harness } from '../../test/harness';
 import { seedDemo } from '../demo/seed';
-import { TYPE_ABOVE_YOU, USER_ABOVE_YOU } from './privilege';
+import { ORGANISATION_OUT_OF_REACH, TYPE_ABOVE_YOU, USER_ABOVE_YOU } from './privilege';
 
 let h: Harness;
 beforeAll(async () => {
@@ -81,5 +82,47 @@ describe('the demo home manager', () => {
       .where('id', '=', created.json().data.id)
       .executeTakeFirstOrThrow();
     expect(row).toEqual({ email: 'gwen.group@demo.test', pending_email: null });
+  });
+
+  it('acting as the group, cannot take over a group-level user of their own type (issue 29 §4)', async () => {
+    const superAdmin = await clientFor(h.app, h.db, await idOf('admin@demo.test'));
+    const group = await h.db
+      .selectFrom('entities')
+      .select('id')
+      .where('slug', '=', 'meadowbrook')
+      .executeTakeFirstOrThrow();
+    const created = await superAdmin('POST', '/api/users', {
+      name: 'Morgan Group',
+      email: 'morgan.group@demo.test',
+      primary_entity_id: group.id,
+      type_id: await groupType('Manager'),
+      password: 'Group-Manager-Password-9',
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const headers = {
+      ...(await bearer(h.db, await idOf('manager@demo.test'))),
+      [ACTING_AS_HEADER]: 'meadowbrook',
+    };
+    const id = created.json().data.id;
+    const patch = await h.app.inject({
+      method: 'PATCH',
+      url: `/api/users/${id}`,
+      headers,
+      payload: { email: 'attacker@example.test' },
+    });
+    expect(patch.statusCode).toBe(403);
+    expect(patch.json().message).toBe(ORGANISATION_OUT_OF_REACH);
+    const welcome = await h.app.inject({
+      method: 'POST',
+      url: `/api/users/${id}/send-welcome-email`,
+      headers,
+    });
+    expect(welcome.statusCode).toBe(403);
+    const row = await h.db
+      .selectFrom('users')
+      .select(['email', 'pending_email'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ email: 'morgan.group@demo.test', pending_email: null });
   });
 });

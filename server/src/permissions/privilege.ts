@@ -1,4 +1,5 @@
 import type { Db } from '../db/connect';
+import { ancestorIds } from '../entities/tree';
 import type { Actor, Ctx } from '../http/context';
 import { forbidden } from '../http/errors';
 import { effectivePermissionIds } from './catalogue';
@@ -18,6 +19,8 @@ export const ORGANISATION_ABOVE_YOU =
   'In that organisation this user would have access you do not have yourself.';
 export const TYPE_EDIT_ABOVE_YOU =
   'This user type gives access you do not have, so you cannot change its permissions.';
+export const ORGANISATION_OUT_OF_REACH =
+  'This user belongs to an organisation above your own, so you cannot change their e-mail address or password.';
 
 /** The ids in `ids` the actor does not hold (none for a super admin). */
 export function notHeld(actor: Pick<Actor, 'superAdmin' | 'permissions'>, ids: Iterable<number>): number[] {
@@ -64,4 +67,31 @@ export async function wouldHoldOnlyWhatActorHolds(
     primary_entity_id: subject.entityId,
   });
   return holdsAll(actor, ids);
+}
+
+/**
+ * The reach rule (issue 29 §4): the organisations whose users' sign-in one may touch are one's OWN organisation and
+ * those below it, whatever one is acting as. Acting as a parent organisation (permission 19) lets a home manager see
+ * and manage the group's users, and a group-level user can hold exactly what the home manager holds (the same user
+ * type), so the privilege rule above lets them through; taking over such an account (its e-mail address, hence its
+ * password) is still refused. A super admin reaches everywhere.
+ */
+export async function withinOwnReach(
+  db: Db,
+  actor: Pick<Actor, 'superAdmin' | 'primaryEntity'>,
+  entityId: number,
+): Promise<boolean> {
+  if (actor.superAdmin) return true;
+  return (await ancestorIds(db, entityId)).includes(actor.primaryEntity.id);
+}
+
+/**
+ * 403 when a change of another user's e-mail address or password (a set-your-password link) reaches above the
+ * actor's own organisation. The caller has checked scope first, so a user outside it stays the same 404 as a missing
+ * one; here the user is visible (through acting-as) but above reach. Oneself passes.
+ */
+export async function assertWithinOwnReach(ctx: Ctx, actor: Actor, user: Holder): Promise<void> {
+  if (actor.superAdmin || user.id === actor.userId) return;
+  if (!(await withinOwnReach(ctx.db, actor, user.primary_entity_id)))
+    throw forbidden(ORGANISATION_OUT_OF_REACH);
 }

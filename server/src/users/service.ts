@@ -31,6 +31,7 @@ import { sendAfterCommit } from '../mail/mailer';
 import { resetUrl, welcomeMail } from '../mail/templates';
 import {
   assertMayManageUser,
+  assertWithinOwnReach,
   ORGANISATION_ABOVE_YOU,
   TYPE_ABOVE_YOU,
   wouldHoldOnlyWhatActorHolds,
@@ -258,7 +259,8 @@ export async function createUser(ctx: Ctx, body: z.infer<typeof CreateUserBody>)
  * - Someone else: in scope (404), then 18 for name, e-mail, start date, organisation and preferences; 4 for the role,
  *   5 for the type, 99 for the trainer flag. A super admin is changed only by a super admin, and anyone only by
  *   someone who holds every permission they hold (403, permissions/privilege.ts); a new type or organisation may
- *   give them nothing the caller does not hold (422). A new e-mail address waits for the link mailed to it.
+ *   give them nothing the caller does not hold (422). The e-mail address only of a user in the caller's own
+ *   organisation or below (403, issue 29 §4), and a new address waits for the links mailed to it and to the old one.
  * - Oneself: name and preferences with 127 (self update) or 18; start date with 18; the trainer flag with 99. One's own
  *   role, type and organisation never (no self-escalation), and one's own e-mail only through POST auth/update-email,
  *   which asks for the password. A super admin may do all of it.
@@ -306,6 +308,9 @@ export async function updateUser(ctx: Ctx, ref: string, body: z.infer<typeof Upd
   if (changed.primary_entity_id) await assertEntityInScope(ctx, entityId);
   // Finding 3 of issue 11: an account that holds more than the caller is not theirs to change.
   await assertMayManageUser(ctx, actor, user);
+  // Issue 29 §4: nor is the sign-in of one above the caller's own organisation, even holding the same (acting as the
+  // group, a home manager reached a group-level user of their own type): the address is where reset links go.
+  if (changed.email) await assertWithinOwnReach(ctx, actor, user);
 
   // The role and type must fit the (new) organisation; re-checked when either or the organisation changes.
   const roleId = changed.role_id ? body.role_id : user.role_id;
@@ -344,8 +349,12 @@ export async function updateUser(ctx: Ctx, ref: string, body: z.infer<typeof Upd
       await updateUserRow(trx, user.id, values);
       await emitWebhookEvent(trx, { entityId, type: 'user.updated', data: userUpdatedData(user, values) });
     }
-    // The address itself changes only when the link mailed to the new one is followed; the old one is told now.
-    return changed.email && body.email ? recordEmailChange(ctx, trx, user, body.email) : [];
+    // The address itself changes only when the links mailed to the new address AND the old one are both followed
+    // (issue 29 §4: the user, not only whoever typed the new address, agrees), so no administrator alone can move
+    // an account's reset links to a mailbox of their choosing.
+    return changed.email && body.email
+      ? recordEmailChange(ctx, trx, user, body.email, { confirmAtOldAddress: true })
+      : [];
   });
   // A new role or organisation changes the person's required courses, a new start date whether they are a new
   // starter: cached scores no longer hold (compliance/scores-cache.ts).
@@ -356,11 +365,15 @@ export async function updateUser(ctx: Ctx, ref: string, body: z.infer<typeof Upd
   return detail(ctx, actor, fresh);
 }
 
-/** POST /users/{id}/send-welcome-email: 3 or 18, user in scope. A new set-your-password link replaces any earlier one. */
+/**
+ * POST /users/{id}/send-welcome-email: 3 or 18, user in scope, holding nothing the caller lacks and within the
+ * caller's own organisation (issue 29 §4: it is a set-your-password link). A new link replaces any earlier one.
+ */
 export async function sendWelcomeEmail(ctx: Ctx, ref: string): Promise<void> {
   const { user } = await loadUser(ctx, ref);
   const actor = authorize(ctx, [Perm.addUser, Perm.updateUser], 'any');
   await assertMayManageUser(ctx, actor, user);
+  await assertWithinOwnReach(ctx, actor, user);
   const token = await welcomeToken(ctx.db, ctx, { id: user.id, email: user.email });
   await mailWelcome(ctx, { name: user.name, email: user.email, entityName: user.entity_name }, token);
 }

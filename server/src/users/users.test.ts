@@ -1,4 +1,4 @@
-import { PERMISSIONS } from '@cc/contracts';
+import { ACTING_AS_HEADER, Messages, PERMISSIONS } from '@cc/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   bearer,
@@ -11,7 +11,12 @@ import {
 } from '../../test/factories';
 import { createHarness, type Harness } from '../../test/harness';
 import { consumeUserToken } from '../auth/user-tokens';
-import { ORGANISATION_ABOVE_YOU, TYPE_ABOVE_YOU, USER_ABOVE_YOU } from '../permissions/privilege';
+import {
+  ORGANISATION_ABOVE_YOU,
+  ORGANISATION_OUT_OF_REACH,
+  TYPE_ABOVE_YOU,
+  USER_ABOVE_YOU,
+} from '../permissions/privilege';
 
 let h: Harness;
 beforeAll(async () => {
@@ -40,6 +45,11 @@ async function organisation(managerPermissions = [3, 4, 5, 18, 19, 21, 23, 45, 9
 
 const outbox = (to: string) =>
   h.db.selectFrom('mail_outbox').selectAll().where('to_address', '=', to).orderBy('id').execute();
+const emailOf = async (id: number) =>
+  (await h.db.selectFrom('users').select('email').where('id', '=', id).executeTakeFirstOrThrow()).email;
+/** The token of the /verify-email/ link in a mail's text, as a person clicking it would follow it. */
+const verifyTokenIn = (text: string | null | undefined) =>
+  decodeURIComponent(/\/verify-email\/([^\s?]+)/.exec(text ?? '')?.[1] ?? '');
 
 describe('GET /users (spec 1 §7)', () => {
   it('answers 401 anonymous, 422 bad input, 403 without permission 21', async () => {
@@ -582,7 +592,7 @@ describe('issue 11: nobody takes over an account above them', () => {
     expect(await outbox('attacker@example.test')).toHaveLength(0);
   });
 
-  it('an e-mail change waits for the new address, tells the old one, then ends the other sessions', async () => {
+  it('an e-mail change waits for the new address AND the old one (issue 29 §4), then ends the other sessions', async () => {
     const { manager, alice } = await organisation();
     const aliceHeaders = await bearer(h.db, alice.id);
     const res = await (await as(manager.id))('PATCH', `/api/users/${alice.id}`, {
@@ -590,22 +600,37 @@ describe('issue 11: nobody takes over an account above them', () => {
     });
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toMatchObject({ email: alice.email, pending_email: 'alice.new@example.test' });
-    const row = await h.db
-      .selectFrom('users')
-      .select(['email'])
-      .where('id', '=', alice.id)
-      .executeTakeFirst();
-    expect(row?.email).toBe(alice.email);
-    // Still signed in, and a reset asked for now goes to the old address.
+    // Still signed in, the address unchanged, and a reset asked for now would go to the old address.
+    expect(await emailOf(alice.id)).toBe(alice.email);
     expect(
       (await h.app.inject({ method: 'GET', url: '/api/auth/user', headers: aliceHeaders })).statusCode,
     ).toBe(200);
-    expect((await outbox(alice.email)).map((m) => m.template)).toContain('email_change_requested');
     const [confirm] = await outbox('alice.new@example.test');
     expect(confirm?.template).toBe('confirm_email_change');
-    const token = decodeURIComponent(/\/verify-email\/([^\s?]+)/.exec(confirm?.text_body ?? '')?.[1] ?? '');
-    const done = await anon('POST', '/api/auth/verify-email', { token });
-    expect(done.statusCode).toBe(200);
+    // The old address is asked to agree, not only told.
+    const approve = (await outbox(alice.email)).find((m) => m.template === 'approve_email_change');
+    expect(approve?.text_body).toContain('alice.new@example.test');
+
+    // The new address alone (what an administrator who typed their own mailbox holds) changes nothing.
+    const fromNew = await anon('POST', '/api/auth/verify-email', {
+      token: verifyTokenIn(confirm?.text_body),
+    });
+    expect(fromNew.statusCode).toBe(200);
+    expect(fromNew.json().message).toBe(Messages.emailChangeAwaitsOldAddress);
+    expect(await emailOf(alice.id)).toBe(alice.email);
+    expect(
+      (await h.app.inject({ method: 'GET', url: '/api/auth/user', headers: aliceHeaders })).statusCode,
+    ).toBe(200);
+    // A link works once.
+    expect(
+      (await anon('POST', '/api/auth/verify-email', { token: verifyTokenIn(confirm?.text_body) })).statusCode,
+    ).toBe(422);
+
+    const fromOld = await anon('POST', '/api/auth/verify-email', {
+      token: verifyTokenIn(approve?.text_body),
+    });
+    expect(fromOld.statusCode).toBe(200);
+    expect(fromOld.json().message).toBe(Messages.emailChangeApplied);
     const after = await h.db
       .selectFrom('users')
       .select(['email', 'pending_email', 'email_verified_at'])
@@ -617,5 +642,142 @@ describe('issue 11: nobody takes over an account above them', () => {
       (await h.app.inject({ method: 'GET', url: '/api/auth/user', headers: aliceHeaders })).statusCode,
     ).toBe(401);
     expect((await outbox(alice.email)).map((m) => m.template)).toContain('email_changed');
+  });
+});
+
+/**
+ * Issue 29 §4: a home manager, acting as the group (permission 19), reached a group-level manager of their own user
+ * type. Holding the same permissions, the privilege rule let them: they changed the address to their own mailbox,
+ * confirmed it from there and reset the password. The address (and a set-your-password link) of a user above one's
+ * own organisation is out of reach now, and a change by anyone else needs the old address to agree.
+ */
+describe('issue 29 §4: nobody takes over an account above their own organisation', () => {
+  /** A group with a home; a group manager, and a home manager of the same type who may act as the group. */
+  async function groupAndHome() {
+    const { org, siteA } = await organisation();
+    const groupManager = await buildUser(h.db, {
+      entityId: org.id,
+      permissions: [3, 18, 19, 21, 23, 127],
+      name: 'Greta Group',
+    });
+    const homeManager = await buildUser(h.db, { entityId: siteA.id, name: 'Mallory Home' });
+    await h.db
+      .updateTable('users')
+      .set({ type_id: groupManager.type_id })
+      .where('id', '=', homeManager.id)
+      .execute();
+    return { org, siteA, groupManager, homeManager };
+  }
+
+  it("refuses the issue's sequence: the group user's e-mail and set-password link, acting as the group", async () => {
+    const { org, siteA, groupManager, homeManager } = await groupAndHome();
+    const mailbox = 'mallory.takeover@example.test';
+    const headers = { ...(await bearer(h.db, homeManager.id)), [ACTING_AS_HEADER]: org.slug };
+    const call = (method: Method, url: string, payload?: object) =>
+      h.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
+    // Acting as the group, the home manager sees the group's manager, who holds nothing they lack.
+    expect((await call('GET', `/api/users/${groupManager.id}`)).statusCode).toBe(200);
+
+    const before = await snapshot(h.db, 'users');
+    const patch = await call('PATCH', `/api/users/${groupManager.id}`, { email: mailbox });
+    expect(patch.statusCode).toBe(403);
+    expect(patch.json().message).toBe(ORGANISATION_OUT_OF_REACH);
+    const welcome = await call('POST', `/api/users/${groupManager.id}/send-welcome-email`);
+    expect(welcome.statusCode).toBe(403);
+    expect(welcome.json().message).toBe(ORGANISATION_OUT_OF_REACH);
+    // GraphQL's updateUser is the same service.
+    const gql = await call('POST', '/api/graphql', {
+      query: 'mutation ($input: UserInput!) { upsertUser(input: $input) { id } }',
+      variables: { input: { id: String(groupManager.id), email: mailbox } },
+    });
+    expect(gql.json().errors?.[0]?.message).toBe(ORGANISATION_OUT_OF_REACH);
+    // Not acting as the group, the user is out of scope: the same 404 as a missing one.
+    const plain = await clientFor(h.app, h.db, homeManager.id);
+    expect((await plain('PATCH', `/api/users/${groupManager.id}`, { email: mailbox })).statusCode).toBe(404);
+
+    expect(await snapshot(h.db, 'users')).toBe(before);
+    expect(await outbox(mailbox)).toHaveLength(0);
+    const links = await h.db
+      .selectFrom('user_tokens')
+      .select('purpose')
+      .where('user_id', '=', groupManager.id)
+      .execute();
+    expect(links).toEqual([]);
+
+    // Their own home's people are still theirs to change (with the person's agreement, below).
+    const carer = await buildUser(h.db, { entityId: siteA.id });
+    const own = await call('PATCH', `/api/users/${carer.id}`, {
+      email: `carer-new-${carer.id}@example.test`,
+    });
+    expect(own.statusCode).toBe(200);
+    expect(own.json().data.pending_email).toBe(`carer-new-${carer.id}@example.test`);
+  });
+
+  it("a group manager still changes a home user's e-mail, confirmed from the old address and then the new", async () => {
+    const { siteA, groupManager } = await groupAndHome();
+    const carer = await buildUser(h.db, { entityId: siteA.id, name: 'Carl Carer' });
+    const newEmail = `carl-${carer.id}@new.example.test`;
+    const res = await (await as(groupManager.id))('PATCH', `/api/users/${carer.uuid}`, { email: newEmail });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data.pending_email).toBe(newEmail);
+
+    const approve = (await outbox(carer.email)).find((m) => m.template === 'approve_email_change');
+    const fromOld = await anon('POST', '/api/auth/verify-email', {
+      token: verifyTokenIn(approve?.text_body),
+    });
+    expect(fromOld.statusCode).toBe(200);
+    expect(fromOld.json().message).toBe(Messages.emailChangeAwaitsNewAddress);
+    expect(await emailOf(carer.id)).toBe(carer.email);
+
+    const [confirm] = await outbox(newEmail);
+    const fromNew = await anon('POST', '/api/auth/verify-email', {
+      token: verifyTokenIn(confirm?.text_body),
+    });
+    expect(fromNew.statusCode).toBe(200);
+    expect(fromNew.json().message).toBe(Messages.emailChangeConfirmed);
+    expect(await emailOf(carer.id)).toBe(newEmail);
+  });
+
+  it('both links followed at the same moment apply the change once', async () => {
+    const { siteA, groupManager } = await groupAndHome();
+    const carer = await buildUser(h.db, { entityId: siteA.id });
+    const newEmail = `both-${carer.id}@example.test`;
+    expect(
+      (await (await as(groupManager.id))('PATCH', `/api/users/${carer.id}`, { email: newEmail })).statusCode,
+    ).toBe(200);
+    const approve = (await outbox(carer.email)).find((m) => m.template === 'approve_email_change');
+    const [confirm] = await outbox(newEmail);
+    const answers = await Promise.all(
+      [approve, confirm].map((mail) =>
+        anon('POST', '/api/auth/verify-email', { token: verifyTokenIn(mail?.text_body) }),
+      ),
+    );
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200]);
+    // One of them waited for the other, which then applied the change.
+    const waiting: string[] = [Messages.emailChangeAwaitsOldAddress, Messages.emailChangeAwaitsNewAddress];
+    expect(answers.filter((a) => waiting.includes(a.json().message))).toHaveLength(1);
+    expect(await emailOf(carer.id)).toBe(newEmail);
+    expect(
+      await outbox(carer.email).then((mails) => mails.filter((m) => m.template === 'email_changed')),
+    ).toHaveLength(1);
+  });
+
+  it('a newer change kills the links of the earlier one, on both sides', async () => {
+    const { siteA, groupManager } = await groupAndHome();
+    const carer = await buildUser(h.db, { entityId: siteA.id });
+    const patch = await as(groupManager.id);
+    const first = `first-${carer.id}@example.test`;
+    expect((await patch('PATCH', `/api/users/${carer.id}`, { email: first })).statusCode).toBe(200);
+    const oldApprove = (await outbox(carer.email)).find((m) => m.template === 'approve_email_change');
+    const [oldConfirm] = await outbox(first);
+    expect(
+      (await patch('PATCH', `/api/users/${carer.id}`, { email: `second-${carer.id}@example.test` }))
+        .statusCode,
+    ).toBe(200);
+    for (const mail of [oldConfirm, oldApprove])
+      expect(
+        (await anon('POST', '/api/auth/verify-email', { token: verifyTokenIn(mail?.text_body) })).statusCode,
+      ).toBe(422);
+    expect(await emailOf(carer.id)).toBe(carer.email);
   });
 });

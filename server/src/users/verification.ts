@@ -2,11 +2,10 @@ import { Messages, Perm, type VerificationStatus } from '@cc/contracts';
 import { type AccountRow, findAccountByUuid } from '../auth/account-queries';
 import { mailVerifyLink, secondsUntilNextVerifyMail } from '../auth/email-flows';
 import { assertEntityInScope } from '../entities/scope';
-import { subtreeIds } from '../entities/tree';
 import { actorOf, authorize, type Ctx } from '../http/context';
 import { notFound } from '../http/errors';
 import { effectivePermissionIds } from '../permissions/catalogue';
-import { holdsAll } from '../permissions/privilege';
+import { holdsAll, withinOwnReach } from '../permissions/privilege';
 
 /**
  * /auth/{uuid}/verification-send (spec 1 §7's path): a verify link for oneself, or for a user one manages. Here, in
@@ -25,11 +24,7 @@ async function verificationTarget(ctx: Ctx, uuid: string): Promise<{ user: Accou
   if (!user) throw notFound();
   if (user.id === actor.userId) return { user, self: true };
   await assertEntityInScope(ctx, user.primary_entity_id);
-  if (
-    !actor.superAdmin &&
-    !(await subtreeIds(ctx.db, actor.primaryEntity.id)).includes(user.primary_entity_id)
-  )
-    throw notFound();
+  if (!(await withinOwnReach(ctx.db, actor, user.primary_entity_id))) throw notFound();
   authorize(ctx, [Perm.updateUser]);
   if (!actor.superAdmin && (user.super_admin || !holdsAll(actor, await effectivePermissionIds(ctx.db, user))))
     throw notFound();

@@ -232,6 +232,22 @@ export async function verifyEmail(token: string): Promise<boolean> {
   return ok;
 }
 
+/**
+ * /unlock-sign-in/{token} (issue 29 §8): the link mailed while failed sign-ins elsewhere hold the account's new
+ * devices back. The server makes this browser a known device of the account (its device cookie), so the next sign-in
+ * here with the right password goes through; it signs nobody in.
+ */
+export function unlockSignIn(token: string): Promise<boolean> {
+  return messageCall(async () => {
+    await fetchCsrfCookie();
+    return api.post<{ message?: string }>(
+      '/auth/unlock-sign-in',
+      { token },
+      { actingAs: false, skipAuthHandling: true },
+    );
+  });
+}
+
 export type RegisterPlan = 'free' | 'standard' | 'enterprise';
 export const REGISTER_PLANS: readonly RegisterPlan[] = ['free', 'standard', 'enterprise'];
 

@@ -24,6 +24,7 @@ const AUTH_LAYOUT = [
   /^\/update-password\/?$/,
   /^\/reset-password\/[^/]+\/?$/,
   /^\/verify-email\/[^/]+\/?$/,
+  /^\/unlock-sign-in\/[^/]+\/?$/,
 ];
 
 export function isAuthLayoutPath(pathname: string): boolean {

@@ -133,6 +133,34 @@ describe('/reset-password/{token}', () => {
   });
 });
 
+describe('/unlock-sign-in/{token} (issue 29 §8)', () => {
+  it('follows the mailed link before entry and shows the way to sign in', async () => {
+    handler = (url) =>
+      url.pathname === '/api/auth/unlock-sign-in'
+        ? json(200, { message: Messages.signInUnlocked })
+        : undefined;
+    renderAt('/unlock-sign-in/abc123');
+    expect(await screen.findByRole('status')).toHaveTextContent(Messages.signInUnlocked);
+    expect(calls.find((c) => c.path === '/api/auth/unlock-sign-in')).toMatchObject({
+      method: 'POST',
+      body: { token: 'abc123' },
+    });
+    expect(screen.getByRole('link', { name: 'Go to sign in' })).toHaveAttribute('href', '/login');
+  });
+
+  it('a dead link shows the server message', async () => {
+    handler = (url) =>
+      url.pathname === '/api/auth/unlock-sign-in'
+        ? json(422, {
+            message: Messages.invalidUnlockToken,
+            errors: { token: [Messages.invalidUnlockToken] },
+          })
+        : undefined;
+    renderAt('/unlock-sign-in/used');
+    expect(await screen.findByRole('alert')).toHaveTextContent(Messages.invalidUnlockToken);
+  });
+});
+
 describe('/register/{plan}', () => {
   it('maps the server field errors to their fields and the password rules to the summary', async () => {
     handler = (url, init) =>

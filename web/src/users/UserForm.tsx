@@ -82,9 +82,9 @@ export function UserForm({
             mode === 'update' && self
               ? 'Change your own e-mail from your account settings.'
               : pendingEmail
-                ? `Confirmation sent to the new address, ${pendingEmail}. The e-mail changes when the link in it is followed.`
+                ? `Confirmation sent to the new address, ${pendingEmail}. The e-mail changes once it is confirmed there and, for a change made here, from the current address too.`
                 : mode === 'update'
-                  ? 'A new address is confirmed from that address before it is used.'
+                  ? 'A new address is used once the person confirms it from the new address and from their current one.'
                   : undefined
           }
           name="email"

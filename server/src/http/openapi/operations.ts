@@ -304,6 +304,13 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     description:
       'E-mails a new verification link (at most one a minute per account; 429 sooner). Your own account, or a user of your organisations with permission 18 who holds no access you do not hold; anyone else is "not found".',
   },
+  // issue 29 §8: the way in for the owner while failed sign-ins elsewhere hold the account's new devices back.
+  'POST /api/auth/unlock-sign-in': {
+    summary: 'Follow a mailed sign-in unlock link',
+    description:
+      'Spends the one-time link mailed to an account while failed sign-ins hold back its new devices (429 at sign-in), and makes this browser (its cc_device cookie) a known device of the account: its next sign-in with the right password is not held back by failures elsewhere. Needs no sign-in; a used, expired or unknown link is 422.',
+    bodyExample: { token: 'Xq3nV8kR1tB6yL0pW4sD9fH2jM7cZ5aE' },
+  },
   // issue 38: the spec lists restricted_access_password among the entity's settings; it is write-only here.
   'GET /api/entities/{id}': {
     summary: 'Get an entity',
