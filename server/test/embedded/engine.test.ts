@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import {
   chmodSync,
   existsSync,
@@ -12,7 +12,7 @@ import {
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { freshDataDir, type Holder, holdFolder, isRunning, stopHolder } from './holder';
+import { failedStart, freshDataDir, type Holder, holdFolder, isRunning, stopHolder } from './holder';
 
 /**
  * Issue 12 §1, the embedded database: each case starts real processes (the engine opened exactly as the server
@@ -68,7 +68,7 @@ describe('the embedded engine', () => {
   }, 90_000);
 
   it.skipIf(process.getuid?.() !== 0)(
-    'as root, falls back to PGlite with one line when the postgres user cannot enter the folder',
+    'as root, falls back to PGlite with one line when the postgres user cannot enter a folder that holds no database yet',
     async () => {
       const dir = folder();
       chmodSync(dir, 0o700);
@@ -224,6 +224,46 @@ describe('start-up errors are one clear line', () => {
       'failed The database was updated by a newer version of CareCompliance (migration 999_from_the_future is unknown to this one): run the newer version, or restore a backup made before it.',
     );
   }, 90_000);
+
+  it.skipIf(process.getuid?.() !== 0)(
+    'an existing database the postgres user cannot enter stops the real server in one line, never a PGlite beside it (issue 30 §3)',
+    async () => {
+      const dir = folder();
+      const cluster = path.join(dir, 'postgres');
+      const first = hold(dir);
+      expect(await first.first).toBe(`ready embedded postgres in ${dir}`);
+      await first.sql('CREATE TABLE kept (x int)');
+      await first.sql('INSERT INTO kept VALUES (7)');
+      await stopHolder(first);
+
+      // As an unpack or a backup restore may leave it: the data folder closed to everyone but root.
+      chmodSync(dir, 0o700);
+      const closed = await failedStart(dir);
+      expect(closed.started).toBe(false);
+      expect(closed.code).toBe(1);
+      expect(closed.stderr).toBe(
+        `The data folder ${dir} holds an embedded PostgreSQL database that cannot be opened: the "postgres" system user cannot enter ${dir}. To fix it, let it in (chmod 755 ${dir}) and start again (no new database is started beside it).\n`,
+      );
+      expect(readdirSync(dir).filter((n) => n.startsWith('pgdata'))).toEqual([]);
+
+      // Let in, but the database folder itself restored as root: PostgreSQL would refuse it with a line in its log.
+      chmodSync(dir, 0o755);
+      execFileSync('chown', ['-R', 'root:root', cluster]);
+      const owned = hold(dir);
+      expect(await owned.first).toBe(
+        `failed The database folder ${cluster} belongs to root, not to the "postgres" system user, which runs PostgreSQL (an unpack or a restore may leave it so): give it back (chown -R postgres: ${cluster}) and start again.`,
+      );
+      expect(await owned.exited).toBe(1);
+
+      // The command the line names brings the same database back.
+      execFileSync('chown', ['-R', 'postgres:', cluster]);
+      const again = hold(dir);
+      expect(await again.first).toBe(`ready embedded postgres in ${dir}`);
+      expect(await again.sql('SELECT x FROM kept')).toBe('ok [{"x":7}]');
+      expect(readdirSync(dir).filter((n) => n.startsWith('pgdata'))).toEqual([]);
+    },
+    180_000,
+  );
 
   it('a postgres folder that is not ours', async () => {
     const dir = folder();
