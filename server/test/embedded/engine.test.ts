@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import {
   chmodSync,
   existsSync,
@@ -12,7 +12,16 @@ import {
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { failedStart, freshDataDir, type Holder, holdFolder, isRunning, stopHolder } from './holder';
+import {
+  failedStart,
+  freshDataDir,
+  type Holder,
+  holdFolder,
+  isRunning,
+  processesUsing,
+  startServer,
+  stopHolder,
+} from './holder';
 
 /**
  * Issue 12 §1, the embedded database: each case starts real processes (the engine opened exactly as the server
@@ -192,6 +201,52 @@ describe('an interrupted first start', () => {
     expect(await next.sql('SELECT count(*)::int AS n FROM kysely_migration')).toMatch(/^ok \[\{"n":\d+\}\]$/);
     expect(readdirSync(dir).filter((n) => n.includes('.init-'))).toEqual([]);
   }, 120_000);
+
+  it('Ctrl-C while initdb runs: the real server says so in one line, exit 130, and leaves nothing running (issue 30 §10)', async () => {
+    const dir = folder();
+    const making = () => readdirSync(dir).find((n) => n.startsWith('postgres.init-'));
+    for (const delay of [0, 200, 500, 900]) {
+      const run = startServer(dir);
+      let temporary = making();
+      while (!temporary) {
+        expect(run.child.exitCode).toBeNull();
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        temporary = making();
+      }
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      run.child.kill('SIGINT');
+      expect(await run.exited).toBe(130);
+      expect(run.stderr()).toBe('Stopped during start-up (SIGINT).\n');
+      // initdb's own children (postgres --boot, --single) went with it: none is left writing in the folder.
+      expect(processesUsing(path.join(dir, temporary))).toEqual([]);
+    }
+    expect(existsSync(path.join(dir, 'postgres'))).toBe(false);
+    const next = hold(dir);
+    expect(await next.first).toBe(`ready embedded postgres in ${dir}`);
+    expect(readdirSync(dir).filter((n) => n.includes('.init-'))).toEqual([]);
+  }, 180_000);
+
+  it('an exit hook that fails (a folder still being written) prints no stack trace and stops no other hook (issue 30 §10)', async () => {
+    const dir = folder();
+    const mark = path.join(dir, 'mark');
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'exit-hooks.ts')], {
+      cwd: path.resolve(__dirname, '../..'),
+      env: { ...process.env, MARK_FILE: mark },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+    const closed = new Promise<number | string>((resolve) =>
+      child.once('close', (code, signal) => resolve(code ?? signal ?? 'unknown')),
+    );
+    child.kill('SIGINT');
+    expect(await closed).toBe(130);
+    expect(stderr).toBe('Stopped during start-up (SIGINT).\n');
+    expect(readFileSync(mark, 'utf8')).toBe('the next hook ran');
+  }, 60_000);
 
   it('on the PGlite fallback too: killed while PGlite makes its folder, N times, the next start works', async () => {
     const dir = folder();

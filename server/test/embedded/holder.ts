@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -121,4 +121,30 @@ export async function failedStart(
   });
   const code = await run.exited;
   return { code, stderr: run.stderr(), started };
+}
+
+/**
+ * The pids of the live processes that work in `dir`: their command line names it, or it is their working folder
+ * (PostgreSQL moves into its data folder, and initdb hands it to the backends it runs through PGDATA). Linux /proc;
+ * none elsewhere.
+ */
+export function processesUsing(dir: string): number[] {
+  let pids: string[] = [];
+  try {
+    pids = readdirSync('/proc').filter((n) => /^\d+$/.test(n));
+  } catch {
+    return [];
+  }
+  return pids
+    .filter((pid) => {
+      try {
+        const state = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0];
+        if (state === 'Z') return false;
+        if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(dir)) return true;
+        return readlinkSync(`/proc/${pid}/cwd`).startsWith(dir);
+      } catch {
+        return false; // ended meanwhile
+      }
+    })
+    .map(Number);
 }

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, statfsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statfsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { findPostgresBinaries, type PostgresBinaries } from './binaries';
 import {
@@ -9,6 +9,7 @@ import {
   startCluster,
   stopPostmaster,
 } from './cluster';
+import { diskFull, folderError, makeDataFolder } from './data-folder';
 import { StartupError } from './errors';
 import { type FolderLock, lockFolder } from './folder-lock';
 import { trackUntilExit } from './processes';
@@ -26,34 +27,9 @@ const POSTGRES_MAJOR = '18';
 const LOW_DISK_BYTES = 32 * 1024 * 1024;
 const PGLITE_LIMITS = 'one connection on the server thread: slower under load, and a full disk hangs it';
 
-function ensureWritable(dataDir: string) {
-  try {
-    mkdirSync(dataDir, { recursive: true });
-  } catch (error) {
-    throw folderError(error, dataDir);
-  }
-}
-
-function folderError(error: unknown, dataDir: string): Error {
-  const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'EROFS' || code === 'EACCES' || code === 'EPERM')
-    return new StartupError(
-      `The data folder ${dataDir} is read-only (${code}): make it writable or set DATA_DIR to another folder.`,
-    );
-  if (code === 'ENOSPC')
-    return new StartupError(`The disk is full: the data folder ${dataDir} cannot be written.`);
-  if (code === 'EEXIST' || code === 'ENOTDIR')
-    return new StartupError(`DATA_DIR ${dataDir} is a file, not a folder: set DATA_DIR to a folder.`);
-  return error as Error;
-}
-
 function refuseFullDisk(dataDir: string) {
   const fs = statfsSync(dataDir);
-  const free = fs.bavail * fs.bsize;
-  if (free < LOW_DISK_BYTES)
-    throw new StartupError(
-      `The disk is full: ${Math.floor(free / 1024)} kB free for the data folder ${dataDir}; free some space and start again.`,
-    );
+  if (fs.bavail * fs.bsize < LOW_DISK_BYTES) throw diskFull(dataDir);
 }
 
 function lock(dataDir: string): FolderLock | { heldBy: number } {
@@ -189,7 +165,7 @@ export async function openEmbedded(
   request: EngineRequest,
   opts: { joinRunningServer?: boolean } = {},
 ): Promise<EmbeddedDatabase> {
-  ensureWritable(dataDir);
+  makeDataFolder(dataDir);
   refuseFullDisk(dataDir);
   const folder = lock(dataDir);
   if ('heldBy' in folder) {
