@@ -2,7 +2,8 @@ import { Messages, Perm, type UpdateEmailBody } from '@cc/contracts';
 import type { z } from 'zod';
 import { authorize, type Ctx } from '../http/context';
 import { invalidField, notFound, tooManyRequests } from '../http/errors';
-import { type MailMessage, sendAfterCommit } from '../mail/mailer';
+import { queueMail } from '../mail/jobs';
+import type { MailMessage } from '../mail/mailer';
 import {
   confirmEmailChangeMail,
   emailChangeAttemptMail,
@@ -65,7 +66,12 @@ export async function verifyEmail(ctx: Ctx, input: { token: string }): Promise<s
       const applied = change ? await applyPendingEmail(trx, change.user_id, change.email, now) : null;
       if (!change || !applied) throw invalidField('token', Messages.invalidVerifyToken);
       await endOtherSessions(ctx, trx, change.user_id);
-      return { ...applied, userId: change.user_id, newEmail: change.email };
+      await queueMail(
+        ctx,
+        trx,
+        emailChangedMail({ name: applied.name, email: applied.oldEmail }, change.email),
+      );
+      return { userId: change.user_id };
     })
     .catch((error) => {
       // Another account took the address while the change waited for its link.
@@ -74,10 +80,6 @@ export async function verifyEmail(ctx: Ctx, input: { token: string }): Promise<s
     });
   if (!changed) return Messages.emailVerified;
   closeSocketsEverywhere(ctx.bus, { userId: changed.userId }, ownCredentials(ctx, changed.userId));
-  await sendAfterCommit(
-    ctx,
-    emailChangedMail({ name: changed.name, email: changed.oldEmail }, changed.newEmail),
-  );
   return Messages.emailChangeConfirmed;
 }
 
@@ -101,7 +103,7 @@ function ownCredentials(ctx: Ctx, userId: number) {
  * its address, sessions and reset links until the link is followed (verifyEmail), so whoever typed the address
  * cannot take the account over with it. The caller has checked that the address is free.
  *
- * Writes in the caller's transaction and returns the mail to send once it has committed.
+ * Writes in the caller's transaction and returns the mail, for the caller to queue in it (mail/jobs.ts queueMail).
  */
 export async function recordEmailChange(
   ctx: Ctx,
@@ -137,8 +139,10 @@ export async function secondsUntilNextVerifyMail(ctx: Ctx, user: AccountRow): Pr
 export async function mailVerifyLink(ctx: Ctx, user: AccountRow): Promise<void> {
   const wait = await secondsUntilNextVerifyMail(ctx, user);
   if (wait > 0) throw tooManyRequests(Messages.verificationThrottled.replace(':seconds', String(wait)));
-  const token = await issueVerifyLink(ctx, ctx.db, user);
-  await sendAfterCommit(ctx, verifyEmailMail(user, verifyUrl(ctx.config.appUrl, token)));
+  await ctx.db.transaction().execute(async (trx) => {
+    const token = await issueVerifyLink(ctx, trx, user);
+    await queueMail(ctx, trx, verifyEmailMail(user, verifyUrl(ctx.config.appUrl, token)));
+  });
 }
 
 /** E-mail changes a user may ask for an hour, and a client address (issue 29 §5: each one mails two addresses). */
@@ -176,11 +180,13 @@ export async function updateEmail(ctx: Ctx, input: z.infer<typeof UpdateEmailBod
   if (input.email === user.email.toLowerCase()) throw invalidField('email', Messages.emailUnchanged);
 
   const owner = await findAccountByEmail(ctx.db, input.email);
-  const mail = await ctx.db.transaction().execute(async (trx) => {
-    if (!owner) return recordEmailChange(ctx, trx, user, input.email);
+  await ctx.db.transaction().execute(async (trx) => {
+    if (!owner) {
+      await queueMail(ctx, trx, ...(await recordEmailChange(ctx, trx, user, input.email)));
+      return;
+    }
     await setPendingEmail(trx, user.id, input.email, ctx.clock());
     await dropUserTokens(trx, user.id, 'email_change'); // as a new request does: earlier links stop working
-    return [emailChangeAttemptMail(owner), emailChangeRequestedMail(user, input.email)];
+    await queueMail(ctx, trx, emailChangeAttemptMail(owner), emailChangeRequestedMail(user, input.email));
   });
-  await sendAfterCommit(ctx, ...mail);
 }
