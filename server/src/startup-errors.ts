@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { makeWritableDataFolder } from './db/embedded/data-folder';
 import { StartupError } from './db/embedded/errors';
 
 /**
@@ -6,19 +6,12 @@ import { StartupError } from './db/embedded/errors';
  * (main.ts prints a StartupError's message and exits 1). Anything not recognised here keeps its stack: that is ours.
  */
 
-/** DATA_DIR must be a folder (or not exist yet): a file there fails every upload, or the embedded database's start. */
+/**
+ * DATA_DIR must be a folder this process can write in (made here when it does not exist yet): a file there, a kernel
+ * file system (/proc) or a read-only folder fails every upload, or the embedded database's start (issue 30 §6, §10).
+ */
 export function checkDataDir(dataDir: string): void {
-  let isFolder = true;
-  try {
-    isFolder = statSync(dataDir).isDirectory();
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOTDIR')
-      throw new StartupError(`DATA_DIR ${dataDir} is inside a file, not a folder: set DATA_DIR to a folder.`);
-    return; // absent: made when needed
-  }
-  if (!isFolder)
-    throw new StartupError(`DATA_DIR ${dataDir} is a file, not a folder: set DATA_DIR to a folder.`);
+  makeWritableDataFolder(dataDir);
 }
 
 /** "host:port/database" of a DATABASE_URL, never its password. */

@@ -2,7 +2,8 @@ import { Messages, Perm, type UpdateEmailBody } from '@cc/contracts';
 import type { z } from 'zod';
 import { authorize, type Ctx } from '../http/context';
 import { invalidField, notFound, tooManyRequests } from '../http/errors';
-import { type MailMessage, sendAfterCommit } from '../mail/mailer';
+import { queueMail } from '../mail/jobs';
+import type { MailMessage } from '../mail/mailer';
 import {
   approveEmailChangeMail,
   confirmEmailChangeMail,
@@ -86,7 +87,15 @@ export async function verifyEmail(ctx: Ctx, input: { token: string }): Promise<s
         await markEmailVerified(trx, user.id, now);
         return null;
       }
-      return followEmailChangeLink(ctx, trx, input.token, now);
+      const outcome = await followEmailChangeLink(ctx, trx, input.token, now);
+      // The old address is told in the change's own transaction, through the job queue (issue 30 §4).
+      if (outcome.kind === 'applied')
+        await queueMail(
+          ctx,
+          trx,
+          emailChangedMail({ name: outcome.name, email: outcome.oldEmail }, outcome.newEmail),
+        );
+      return outcome;
     })
     .catch((error) => {
       // Another account took the address while the change waited for its link.
@@ -99,10 +108,6 @@ export async function verifyEmail(ctx: Ctx, input: { token: string }): Promise<s
       ? Messages.emailChangeAwaitsOldAddress
       : Messages.emailChangeAwaitsNewAddress;
   closeSocketsEverywhere(ctx.bus, { userId: outcome.userId }, ownCredentials(ctx, outcome.userId));
-  await sendAfterCommit(
-    ctx,
-    emailChangedMail({ name: outcome.name, email: outcome.oldEmail }, outcome.newEmail),
-  );
   return outcome.side === 'email_change' ? Messages.emailChangeConfirmed : Messages.emailChangeApplied;
 }
 
@@ -158,7 +163,7 @@ function ownCredentials(ctx: Ctx, userId: number) {
  *   the account has now.
  *
  * The caller has checked that the address is free. Writes in the caller's transaction (after locking the account's
- * row with setPendingEmail) and returns the mail to send once it has committed.
+ * row with setPendingEmail) and returns the mail, for the caller to queue in it (mail/jobs.ts queueMail).
  */
 export async function recordEmailChange(
   ctx: Ctx,
@@ -206,8 +211,10 @@ export async function secondsUntilNextVerifyMail(ctx: Ctx, user: AccountRow): Pr
 export async function mailVerifyLink(ctx: Ctx, user: AccountRow): Promise<void> {
   const wait = await secondsUntilNextVerifyMail(ctx, user);
   if (wait > 0) throw tooManyRequests(Messages.verificationThrottled.replace(':seconds', String(wait)));
-  const token = await issueVerifyLink(ctx, ctx.db, user);
-  await sendAfterCommit(ctx, verifyEmailMail(user, verifyUrl(ctx.config.appUrl, token)));
+  await ctx.db.transaction().execute(async (trx) => {
+    const token = await issueVerifyLink(ctx, trx, user);
+    await queueMail(ctx, trx, verifyEmailMail(user, verifyUrl(ctx.config.appUrl, token)));
+  });
 }
 
 /** E-mail changes a user may ask for an hour, and a client address (issue 29 §5: each one mails two addresses). */
@@ -245,13 +252,19 @@ export async function updateEmail(ctx: Ctx, input: z.infer<typeof UpdateEmailBod
   if (input.email === user.email.toLowerCase()) throw invalidField('email', Messages.emailUnchanged);
 
   const owner = await findAccountByEmail(ctx.db, input.email);
-  const mail = await ctx.db.transaction().execute(async (trx) => {
-    if (!owner) return recordEmailChange(ctx, trx, user, input.email, { confirmAtOldAddress: false });
+  await ctx.db.transaction().execute(async (trx) => {
+    if (!owner) {
+      await queueMail(
+        ctx,
+        trx,
+        ...(await recordEmailChange(ctx, trx, user, input.email, { confirmAtOldAddress: false })),
+      );
+      return;
+    }
     await setPendingEmail(trx, user.id, input.email, ctx.clock());
     // As a new request does: earlier links (of either side) stop working.
     await dropUserTokens(trx, user.id, 'email_change');
     await dropUserTokens(trx, user.id, 'email_change_old');
-    return [emailChangeAttemptMail(owner), emailChangeRequestedMail(user, input.email)];
+    await queueMail(ctx, trx, emailChangeAttemptMail(owner), emailChangeRequestedMail(user, input.email));
   });
-  await sendAfterCommit(ctx, ...mail);
 }

@@ -2,7 +2,7 @@ import { Messages, Perm, type ResetPasswordBody, type UpdatePasswordBody } from 
 import type { z } from 'zod';
 import { actorOf, type Ctx, can } from '../http/context';
 import { forbidden, invalid, invalidField, notFound } from '../http/errors';
-import { sendAfterCommit } from '../mail/mailer';
+import { queueMail } from '../mail/jobs';
 import { forgotPasswordUrl, passwordChangedMail } from '../mail/templates';
 import { closeSocketsEverywhere } from '../realtime/socket-registry';
 import {
@@ -68,9 +68,9 @@ export async function resetPassword(ctx: Ctx, input: z.infer<typeof ResetPasswor
       userAgent: ctx.userAgent,
       via: 'web',
     });
+    await queueMail(ctx, trx, passwordChangedMail(user, 'reset', forgotPasswordUrl(ctx.config.appUrl)));
   });
   closeSocketsEverywhere(ctx.bus, { userId: user.id }); // after commit: the rows are gone, so a reopened socket is refused
-  await sendAfterCommit(ctx, passwordChangedMail(user, 'reset', forgotPasswordUrl(ctx.config.appUrl)));
 }
 
 /**
@@ -114,11 +114,11 @@ export async function updatePassword(ctx: Ctx, input: z.infer<typeof UpdatePassw
       userAgent: ctx.userAgent,
       via: actor.via === 'token' ? 'mobile' : 'web',
     });
+    await queueMail(ctx, trx, passwordChangedMail(user, 'changed', forgotPasswordUrl(ctx.config.appUrl)));
   });
   closeSocketsEverywhere(
     ctx.bus,
     { userId: user.id },
     { sessionId: actor.sessionId, tokenId: actor.tokenId },
   );
-  await sendAfterCommit(ctx, passwordChangedMail(user, 'changed', forgotPasswordUrl(ctx.config.appUrl)));
 }

@@ -6,7 +6,7 @@ import { uniqueEntitySlug } from '../entities/slugs';
 import type { Ctx } from '../http/context';
 import { invalid, invalidField, tooManyRequests } from '../http/errors';
 import { hashToken, randomToken } from '../http/tokens';
-import { sendAfterCommit } from '../mail/mailer';
+import { queueMail } from '../mail/jobs';
 import {
   confirmRegistrationMail,
   forgotPasswordUrl,
@@ -68,27 +68,30 @@ export async function register(ctx: Ctx, plan: Plan, input: z.infer<typeof Regis
       loginUrl(ctx.config.appUrl),
       forgotPasswordUrl(ctx.config.appUrl),
     );
-    await sendAfterCommit(ctx, mail);
+    await queueMail(ctx, ctx.db, mail);
     return;
   }
   const token = randomToken(32);
-  await ctx.db
-    .insertInto('pending_registrations')
-    .values({
-      token_hash: hashToken(token),
-      plan,
-      name: input.name,
-      organisation: input.organisation,
-      email: input.email,
-      password_hash: hash,
-      created_at: now,
-      expires_at: new Date(now.getTime() + REGISTRATION_TTL_MINUTES * 60_000),
-    })
-    .execute();
-  await sendAfterCommit(
-    ctx,
-    confirmRegistrationMail(input, input.organisation, verifyUrl(ctx.config.appUrl, token)),
-  );
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('pending_registrations')
+      .values({
+        token_hash: hashToken(token),
+        plan,
+        name: input.name,
+        organisation: input.organisation,
+        email: input.email,
+        password_hash: hash,
+        created_at: now,
+        expires_at: new Date(now.getTime() + REGISTRATION_TTL_MINUTES * 60_000),
+      })
+      .execute();
+    await queueMail(
+      ctx,
+      trx,
+      confirmRegistrationMail(input, input.organisation, verifyUrl(ctx.config.appUrl, token)),
+    );
+  });
 }
 
 /**

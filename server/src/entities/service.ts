@@ -21,6 +21,7 @@ import type { EntityUpdate, NewEntity } from '../db/schema';
 import { type Actor, actorOf, authorize, type Ctx, can } from '../http/context';
 import { paginate } from '../http/envelope';
 import { type FieldErrors, forbidden, invalid, invalidField, notFound } from '../http/errors';
+import { queueMail } from '../mail/jobs';
 import { resetUrl, welcomeMail } from '../mail/templates';
 import { whitelabelOfEntity } from '../whitelabel/service';
 import { presentEntity, presentEntitySummary } from './presenters';
@@ -362,15 +363,15 @@ export async function updateEntity(ctx: Ctx, ref: string, body: UpdateEntityBody
 
 /**
  * POST /entities/{id}/send-welcome-email (spec 1 §7, permission 3): a set-your-password link to every user of
- * the entity who has never signed in. Tokens are issued first; mail goes out after they are stored.
+ * the entity who has never signed in. The links and their mail commit together; the job queue delivers the mail
+ * after the commit (mail/jobs.ts).
  */
 export async function sendWelcomeEmails(ctx: Ctx, ref: string): Promise<{ sent: number }> {
   const row = await loadInScope(ctx, ref);
   authorize(ctx, [Perm.addUser]);
   const users = await q.usersNeverLoggedIn(ctx.db, row.id);
   const now = ctx.clock();
-  const links = await ctx.db.transaction().execute(async (trx) => {
-    const out: { user: (typeof users)[number]; url: string }[] = [];
+  await ctx.db.transaction().execute(async (trx) => {
     for (const user of users) {
       const token = await issueUserToken(trx, {
         userId: user.id,
@@ -379,12 +380,10 @@ export async function sendWelcomeEmails(ctx: Ctx, ref: string): Promise<{ sent: 
         ttlMinutes: TOKEN_TTL_MINUTES.welcome,
         now,
       });
-      out.push({ user, url: resetUrl(ctx.config.appUrl, token, user.email) });
+      await queueMail(ctx, trx, welcomeMail(user, row.name, resetUrl(ctx.config.appUrl, token, user.email)));
     }
-    return out;
   });
-  for (const { user, url } of links) await ctx.mailer.send(welcomeMail(user, row.name, url));
-  return { sent: links.length };
+  return { sent: users.length };
 }
 
 /** GET /entities/{id}/children (spec 1 §7): 22 or 53, the parent in scope; paged like every list. */

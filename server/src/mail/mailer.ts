@@ -21,19 +21,20 @@ export interface MailAttachment {
 
 /**
  * One mailer (ARCHITECTURE "Data"): every message is recorded in mail_outbox, which admins and tests can read;
- * with SMTP configured it is also delivered.
- * - send(message): records (the message and its attachments in one transaction) and delivers. Call it after the
- *   transaction that caused it has committed.
- * - record(trx, message, key) + deliver(id): for jobs (scheduled and e-mailed reports). The job records its mail in
- *   the transaction that also marks it done, so a crash leaves either both or neither; the key (the job's run and
- *   the recipient, unique in mail_outbox) makes a second run record nothing. Delivery happens after the commit.
+ * with SMTP configured it is also delivered. Nothing sends inside a request (issue 30 §4):
+ * - record(trx, message, key) in the transaction of the change that causes the message, with a DELIVER_MAIL job
+ *   beside it when SMTP is configured (mail/jobs.ts: queueMail for requests, recordJobMail for jobs), so the mail
+ *   exists iff the change committed, and its delivery runs after the commit, in the job queue, with its retries.
+ * - deliver(id): the job's part, idempotent (a message already sent is skipped).
  */
 export interface Mailer {
   /** True when messages go out over SMTP (record() then needs deliver()); false: the outbox is the mail. */
   readonly delivers: boolean;
-  send(message: MailMessage): Promise<{ id: number; delivered: boolean }>;
-  /** Records in the caller's transaction; `created` is false when a message with this key was recorded before. */
-  record(trx: DbOrTrx, message: MailMessage, key: string): Promise<{ id: number; created: boolean }>;
+  /**
+   * Records in the caller's transaction; `created` is false when a message with this key was recorded before (a
+   * null key never matches: each call records one).
+   */
+  record(trx: DbOrTrx, message: MailMessage, key: string | null): Promise<{ id: number; created: boolean }>;
   /** Delivers a recorded message over SMTP unless it was already (a no-op without SMTP: the outbox is the mail). */
   deliver(id: number): Promise<boolean>;
 }
@@ -48,6 +49,8 @@ export function outboxMessageId(id: number, createdAt: Date, mailFrom: string): 
   return `<outbox-${id}.${createdAt.getTime()}@${domain}>`;
 }
 
+const SMTP_TIMEOUT_MS = 30_000;
+
 /** `smtp`: the transport to deliver with (a test's nodemailer stream transport); default from config.smtp. */
 export function createMailer(db: Db, config: Pick<Config, 'smtp' | 'mailFrom'>, smtp?: Transporter): Mailer {
   const transport: Transporter | null = smtp
@@ -58,6 +61,11 @@ export function createMailer(db: Db, config: Pick<Config, 'smtp' | 'mailFrom'>, 
           port: config.smtp.port,
           secure: config.smtp.secure,
           auth: config.smtp.user ? { user: config.smtp.user, pass: config.smtp.password ?? '' } : undefined,
+          // A server that takes the connection and never answers fails the attempt well inside the delivery job's
+          // timeout (mail/jobs.ts), which then retries it, rather than holding it for nodemailer's 2 to 10 minutes.
+          connectionTimeout: SMTP_TIMEOUT_MS,
+          greetingTimeout: SMTP_TIMEOUT_MS,
+          socketTimeout: SMTP_TIMEOUT_MS,
         })
       : null;
 
@@ -137,7 +145,7 @@ export function createMailer(db: Db, config: Pick<Config, 'smtp' | 'mailFrom'>, 
         .execute();
       return true;
     } catch (error) {
-      // Keep the record; the message can be re-sent from the outbox. Never fail the user's request on SMTP.
+      // Keep the record and the error (the outbox shows it); the delivery job tries again (mail/jobs.ts).
       await db
         .updateTable('mail_outbox')
         .set({ error: String(error) })
@@ -149,29 +157,7 @@ export function createMailer(db: Db, config: Pick<Config, 'smtp' | 'mailFrom'>, 
 
   return {
     delivers: transport !== null,
-    async send(message) {
-      // The message and its attachments commit together: never a scheduled report without its file.
-      const { id } = await db.transaction().execute((trx) => record(trx, message, null));
-      return { id, delivered: await deliver(id) };
-    },
     record: (trx, message, key) => record(trx, message, key),
     deliver,
   };
-}
-
-/**
- * Sends messages whose cause has already committed. A failure to record or deliver one is logged, never turned
- * into an error answer: the change the user asked for did happen (the outbox keeps what it could).
- */
-export async function sendAfterCommit(
-  ctx: { mailer: Mailer; log: { error(obj: unknown, msg?: string): void } },
-  ...messages: MailMessage[]
-): Promise<void> {
-  for (const message of messages) {
-    try {
-      await ctx.mailer.send(message);
-    } catch (err) {
-      ctx.log.error({ err, template: message.template }, 'mail could not be recorded');
-    }
-  }
 }

@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, buildUser } from '../../test/factories';
 import { createHarness, type Harness } from '../../test/harness';
 import { lastMail, linkIn, runJobs } from '../auth/flows-test-support';
+import { runDueJobs } from '../jobs/queue';
 import { registerAllJobs } from '../register-jobs';
+import { queueMail } from './jobs';
 import { createMailer, outboxMessageId } from './mailer';
 import { MASKED, maskLinks } from './mask-links';
 
@@ -28,8 +30,8 @@ describe('GET /api/mail/outbox', () => {
       ).statusCode,
     ).toBe(403);
 
-    await h.deps.mailer.send({ to: 'a@example.test', subject: 'First', text: 'one', template: 't' });
-    await h.deps.mailer.send({ to: 'b@example.test', subject: 'Second', text: 'two', template: 't' });
+    await queueMail(h.deps, h.db, { to: 'a@example.test', subject: 'First', text: 'one', template: 't' });
+    await queueMail(h.deps, h.db, { to: 'b@example.test', subject: 'Second', text: 'two', template: 't' });
     const admin = await buildUser(h.db, { superAdmin: true });
     const headers = await bearer(h.db, admin.id);
     const all = await h.app.inject({ method: 'GET', url: '/api/mail/outbox', headers });
@@ -104,7 +106,15 @@ describe('delivery is at least once, with one Message-ID (issue 30 §8)', () => 
       { smtp: undefined, mailFrom: 'Training <noreply@care.example.test>' },
       transport,
     );
-    const { id } = await mailer.send({ to: 'c@example.test', subject: 'Hello', text: 'hi', template: 't' });
+    const deps = { ...h.deps, mailer };
+    const [id] = (await queueMail(deps, h.db, {
+      to: 'c@example.test',
+      subject: 'Hello',
+      text: 'hi',
+      template: 't',
+    })) as [number];
+    await runDueJobs(deps); // its delivery job
+    expect(sent).toHaveLength(1);
     // A retry after a crash that came between the SMTP server's acceptance and our record of it: sent_at is unset.
     await h.db.updateTable('mail_outbox').set({ sent_at: null }).where('id', '=', id).execute();
     expect(await mailer.deliver(id)).toBe(true);

@@ -21,6 +21,7 @@ import { resolveActingAs } from '../entities/scope';
 import { actorOf, type Ctx } from '../http/context';
 import { HttpError, invalidField } from '../http/errors';
 import { enqueue, type JobContext, PermanentJobError, registerJob } from '../jobs/queue';
+import { recordJobMail } from '../mail/jobs';
 import { matrixPathwayAllocations } from '../pathways/matrix';
 import { registerReportRenderer } from '../presets/renderers';
 import { startTask, type TaskTracker, trackJobTask } from '../tasks/service';
@@ -222,15 +223,20 @@ async function emailMatrix(ctx: JobContext, payload: EmailedMatrixPayload, track
     );
     const chunks: Buffer[] = [];
     for await (const chunk of file.body) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
-    await ctx.mailer.send({
-      to: actor.email,
-      template: 'matrix_report',
-      subject: 'Your compliance matrix',
-      text: `Hello ${actor.name},\n\nThe compliance matrix you asked for is attached (${file.filename}).`,
-      attachments: [
-        { filename: file.filename, contentType: file.contentType, content: Buffer.concat(chunks) },
-      ],
-    });
+    // Recorded under the job's run (a retry records it once) and delivered by a job of its own (issue 30 §4).
+    await ctx.db.transaction().execute((trx) =>
+      recordJobMail(ctx, trx, [
+        {
+          to: actor.email,
+          template: 'matrix_report',
+          subject: 'Your compliance matrix',
+          text: `Hello ${actor.name},\n\nThe compliance matrix you asked for is attached (${file.filename}).`,
+          attachments: [
+            { filename: file.filename, contentType: file.contentType, content: Buffer.concat(chunks) },
+          ],
+        },
+      ]),
+    );
     const stored = await tracker.storeFile(Buffer.concat(chunks), {
       filename: file.filename,
       contentType: file.contentType,

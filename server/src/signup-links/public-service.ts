@@ -16,7 +16,7 @@ import { insertCertificate } from '../care-certificate/certificate-service';
 import { actorOf, type Ctx } from '../http/context';
 import { invalid, notFound, tooManyRequests } from '../http/errors';
 import { hashToken, randomToken } from '../http/tokens';
-import { sendAfterCommit } from '../mail/mailer';
+import { queueMail } from '../mail/jobs';
 import { confirmSignupMail, forgotPasswordUrl, loginUrl, registrationAttemptMail } from '../mail/templates';
 import { emailTaken } from '../users/queries';
 import { emitWebhookEvent } from '../webhooks/events';
@@ -88,16 +88,18 @@ export async function signUpThroughLink(ctx: Ctx, body: z.output<typeof SignUpBo
   const hash = await hashPassword(body.password); // slow on purpose, and on both paths
   if (await tellOwner(ctx, body.email)) return;
   const confirm = randomToken(32);
-  await insertPendingSignup(ctx.db, {
-    token_hash: hashToken(confirm),
-    link_id: link.id,
-    name: body.name,
-    email: body.email,
-    password_hash: hash,
-    created_at: now,
-    expires_at: new Date(now.getTime() + SIGNUP_CONFIRM_TTL_MINUTES * 60_000),
+  await ctx.db.transaction().execute(async (trx) => {
+    await insertPendingSignup(trx, {
+      token_hash: hashToken(confirm),
+      link_id: link.id,
+      name: body.name,
+      email: body.email,
+      password_hash: hash,
+      created_at: now,
+      expires_at: new Date(now.getTime() + SIGNUP_CONFIRM_TTL_MINUTES * 60_000),
+    });
+    await queueMail(ctx, trx, confirmSignupMail(body, link.entity_name, signupConfirmUrl(ctx, confirm)));
   });
-  await sendAfterCommit(ctx, confirmSignupMail(body, link.entity_name, signupConfirmUrl(ctx, confirm)));
 }
 
 /** The confirm link of a sign-up: the sign-up page, which sends the token to POST /signup-links/confirm. */
@@ -189,8 +191,9 @@ const taken = () => TAKEN;
 async function tellOwner(ctx: Ctx, email: string): Promise<boolean> {
   const owner = await findAccountByEmail(ctx.db, email);
   if (!owner) return false;
-  await sendAfterCommit(
+  await queueMail(
     ctx,
+    ctx.db,
     registrationAttemptMail(owner, loginUrl(ctx.config.appUrl), forgotPasswordUrl(ctx.config.appUrl)),
   );
   return true;

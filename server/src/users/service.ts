@@ -27,7 +27,7 @@ import {
   notFound,
   tooManyRequests,
 } from '../http/errors';
-import { sendAfterCommit } from '../mail/mailer';
+import { queueMail } from '../mail/jobs';
 import { resetUrl, welcomeMail } from '../mail/templates';
 import {
   assertMayManageUser,
@@ -137,13 +137,19 @@ function uniqueEmail(error: unknown): never {
   throw error;
 }
 
-/** A set-your-password link, e-mailed after the caller's transaction has committed. */
-async function mailWelcome(
+/**
+ * A set-your-password link: a new link (earlier ones stop working) and its mail, in the caller's transaction. The mail
+ * is delivered by the job queue once that commits (mail/jobs.ts), never inside the request.
+ */
+async function queueWelcome(
   ctx: Ctx,
-  user: { name: string; email: string; entityName: string },
-  token: string,
-) {
-  await ctx.mailer.send(
+  trx: Db,
+  user: { id: number; name: string; email: string; entityName: string },
+): Promise<void> {
+  const token = await welcomeToken(trx, ctx, user);
+  await queueMail(
+    ctx,
+    trx,
     welcomeMail(
       { name: user.name, email: user.email },
       user.entityName,
@@ -219,7 +225,7 @@ export async function createUser(ctx: Ctx, body: z.infer<typeof CreateUserBody>)
   const now = ctx.clock();
   const passwordHash = body.password ? await hashPassword(body.password) : null;
   const sendWelcome = body.send_welcome_email ?? !body.password;
-  const { id, token } = await ctx.db
+  const id = await ctx.db
     .transaction()
     .execute(async (trx) => {
       const user = await insertUser(trx, {
@@ -234,14 +240,26 @@ export async function createUser(ctx: Ctx, body: z.infer<typeof CreateUserBody>)
         start_date: body.start_date ?? null,
         user_preferences: '{}',
       });
-      const token = sendWelcome ? await welcomeToken(trx, ctx, { id: user.id, email: body.email }) : null;
+      if (sendWelcome) {
+        const entity = await trx
+          .selectFrom('entities')
+          .select('name')
+          .where('id', '=', entityId)
+          .executeTakeFirstOrThrow();
+        await queueWelcome(ctx, trx, {
+          id: user.id,
+          name: body.name,
+          email: body.email,
+          entityName: entity.name,
+        });
+      }
       const data = userCreatedData(
         user,
         { entityId, roleId: body.role_id, typeId: body.type_id, startDate: body.start_date },
         now,
       );
       await emitWebhookEvent(trx, { entityId, type: 'user.created', data }, now);
-      return { id: user.id, token };
+      return user.id;
     })
     .catch(uniqueEmail);
   // A person with a role is required to do its courses: cached scores no longer hold.
@@ -249,8 +267,6 @@ export async function createUser(ctx: Ctx, body: z.infer<typeof CreateUserBody>)
 
   const user = await findUserByRef(ctx.db, String(id));
   if (!user) throw notFound();
-  if (token)
-    await mailWelcome(ctx, { name: user.name, email: user.email, entityName: user.entity_name }, token);
   return detail(ctx, actor, user);
 }
 
@@ -343,7 +359,7 @@ export async function updateUser(ctx: Ctx, ref: string, body: z.infer<typeof Upd
   // Preferences merge shallowly, so one screen's setting does not wipe another's.
   if (changed.user_preferences)
     values.user_preferences = JSON.stringify({ ...(user.user_preferences ?? {}), ...body.user_preferences });
-  const mail = await ctx.db.transaction().execute(async (trx) => {
+  await ctx.db.transaction().execute(async (trx) => {
     if (Object.keys(values).length) {
       values.updated_at = ctx.clock();
       await updateUserRow(trx, user.id, values);
@@ -351,15 +367,17 @@ export async function updateUser(ctx: Ctx, ref: string, body: z.infer<typeof Upd
     }
     // The address itself changes only when the links mailed to the new address AND the old one are both followed
     // (issue 29 §4: the user, not only whoever typed the new address, agrees), so no administrator alone can move
-    // an account's reset links to a mailbox of their choosing.
-    return changed.email && body.email
-      ? recordEmailChange(ctx, trx, user, body.email, { confirmAtOldAddress: true })
-      : [];
+    // an account's reset links to a mailbox of their choosing. The mails go out through the job queue (issue 30 §4).
+    if (changed.email && body.email)
+      await queueMail(
+        ctx,
+        trx,
+        ...(await recordEmailChange(ctx, trx, user, body.email, { confirmAtOldAddress: true })),
+      );
   });
   // A new role or organisation changes the person's required courses, a new start date whether they are a new
   // starter: cached scores no longer hold (compliance/scores-cache.ts).
   if (changed.role_id || changed.primary_entity_id || changed.start_date) markScoresStale();
-  await sendAfterCommit(ctx, ...mail);
   const fresh = await findUserByRef(ctx.db, String(user.id));
   if (!fresh) throw notFound();
   return detail(ctx, actor, fresh);
@@ -374,8 +392,14 @@ export async function sendWelcomeEmail(ctx: Ctx, ref: string): Promise<void> {
   const actor = authorize(ctx, [Perm.addUser, Perm.updateUser], 'any');
   await assertMayManageUser(ctx, actor, user);
   await assertWithinOwnReach(ctx, actor, user);
-  const token = await welcomeToken(ctx.db, ctx, { id: user.id, email: user.email });
-  await mailWelcome(ctx, { name: user.name, email: user.email, entityName: user.entity_name }, token);
+  await ctx.db.transaction().execute((trx) =>
+    queueWelcome(ctx, trx, {
+      id: user.id,
+      name: user.name,
+      email: user.email,
+      entityName: user.entity_name,
+    }),
+  );
 }
 
 /**

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import {
   chmodSync,
   existsSync,
@@ -12,7 +12,16 @@ import {
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { freshDataDir, type Holder, holdFolder, isRunning, stopHolder } from './holder';
+import {
+  failedStart,
+  freshDataDir,
+  type Holder,
+  holdFolder,
+  isRunning,
+  processesUsing,
+  startServer,
+  stopHolder,
+} from './holder';
 
 /**
  * Issue 12 §1, the embedded database: each case starts real processes (the engine opened exactly as the server
@@ -68,7 +77,7 @@ describe('the embedded engine', () => {
   }, 90_000);
 
   it.skipIf(process.getuid?.() !== 0)(
-    'as root, falls back to PGlite with one line when the postgres user cannot enter the folder',
+    'as root, falls back to PGlite with one line when the postgres user cannot enter a folder that holds no database yet',
     async () => {
       const dir = folder();
       chmodSync(dir, 0o700);
@@ -193,6 +202,52 @@ describe('an interrupted first start', () => {
     expect(readdirSync(dir).filter((n) => n.includes('.init-'))).toEqual([]);
   }, 120_000);
 
+  it('Ctrl-C while initdb runs: the real server says so in one line, exit 130, and leaves nothing running (issue 30 §10)', async () => {
+    const dir = folder();
+    const making = () => readdirSync(dir).find((n) => n.startsWith('postgres.init-'));
+    for (const delay of [0, 200, 500, 900]) {
+      const run = startServer(dir);
+      let temporary = making();
+      while (!temporary) {
+        expect(run.child.exitCode).toBeNull();
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        temporary = making();
+      }
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      run.child.kill('SIGINT');
+      expect(await run.exited).toBe(130);
+      expect(run.stderr()).toBe('Stopped during start-up (SIGINT).\n');
+      // initdb's own children (postgres --boot, --single) went with it: none is left writing in the folder.
+      expect(processesUsing(path.join(dir, temporary))).toEqual([]);
+    }
+    expect(existsSync(path.join(dir, 'postgres'))).toBe(false);
+    const next = hold(dir);
+    expect(await next.first).toBe(`ready embedded postgres in ${dir}`);
+    expect(readdirSync(dir).filter((n) => n.includes('.init-'))).toEqual([]);
+  }, 180_000);
+
+  it('an exit hook that fails (a folder still being written) prints no stack trace and stops no other hook (issue 30 §10)', async () => {
+    const dir = folder();
+    const mark = path.join(dir, 'mark');
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'exit-hooks.ts')], {
+      cwd: path.resolve(__dirname, '../..'),
+      env: { ...process.env, MARK_FILE: mark },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+    const closed = new Promise<number | string>((resolve) =>
+      child.once('close', (code, signal) => resolve(code ?? signal ?? 'unknown')),
+    );
+    child.kill('SIGINT');
+    expect(await closed).toBe(130);
+    expect(stderr).toBe('Stopped during start-up (SIGINT).\n');
+    expect(readFileSync(mark, 'utf8')).toBe('the next hook ran');
+  }, 60_000);
+
   it('on the PGlite fallback too: killed while PGlite makes its folder, N times, the next start works', async () => {
     const dir = folder();
     const making = () => readdirSync(dir).some((n) => n.startsWith('pgdata.init-'));
@@ -224,6 +279,46 @@ describe('start-up errors are one clear line', () => {
       'failed The database was updated by a newer version of CareCompliance (migration 999_from_the_future is unknown to this one): run the newer version, or restore a backup made before it.',
     );
   }, 90_000);
+
+  it.skipIf(process.getuid?.() !== 0)(
+    'an existing database the postgres user cannot enter stops the real server in one line, never a PGlite beside it (issue 30 §3)',
+    async () => {
+      const dir = folder();
+      const cluster = path.join(dir, 'postgres');
+      const first = hold(dir);
+      expect(await first.first).toBe(`ready embedded postgres in ${dir}`);
+      await first.sql('CREATE TABLE kept (x int)');
+      await first.sql('INSERT INTO kept VALUES (7)');
+      await stopHolder(first);
+
+      // As an unpack or a backup restore may leave it: the data folder closed to everyone but root.
+      chmodSync(dir, 0o700);
+      const closed = await failedStart(dir);
+      expect(closed.started).toBe(false);
+      expect(closed.code).toBe(1);
+      expect(closed.stderr).toBe(
+        `The data folder ${dir} holds an embedded PostgreSQL database that cannot be opened: the "postgres" system user cannot enter ${dir}. To fix it, let it in (chmod 755 ${dir}) and start again (no new database is started beside it).\n`,
+      );
+      expect(readdirSync(dir).filter((n) => n.startsWith('pgdata'))).toEqual([]);
+
+      // Let in, but the database folder itself restored as root: PostgreSQL would refuse it with a line in its log.
+      chmodSync(dir, 0o755);
+      execFileSync('chown', ['-R', 'root:root', cluster]);
+      const owned = hold(dir);
+      expect(await owned.first).toBe(
+        `failed The database folder ${cluster} belongs to root, not to the "postgres" system user, which runs PostgreSQL (an unpack or a restore may leave it so): give it back (chown -R postgres: ${cluster}) and start again.`,
+      );
+      expect(await owned.exited).toBe(1);
+
+      // The command the line names brings the same database back.
+      execFileSync('chown', ['-R', 'postgres:', cluster]);
+      const again = hold(dir);
+      expect(await again.first).toBe(`ready embedded postgres in ${dir}`);
+      expect(await again.sql('SELECT x FROM kept')).toBe('ok [{"x":7}]');
+      expect(readdirSync(dir).filter((n) => n.startsWith('pgdata'))).toEqual([]);
+    },
+    180_000,
+  );
 
   it('a postgres folder that is not ours', async () => {
     const dir = folder();

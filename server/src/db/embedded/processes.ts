@@ -11,7 +11,15 @@ export function trackUntilExit(onExit: () => void): () => void {
   if (!hooked) {
     hooked = true;
     process.on('exit', () => {
-      for (const stop of live) stop();
+      for (const stop of live) {
+        // One that fails (a folder still being written) must neither stop the others nor print a stack trace over
+        // the one line the exit already printed (issue 30 §10); what it leaves, the next start clears.
+        try {
+          stop();
+        } catch {
+          // left for the next start
+        }
+      }
     });
   }
   live.add(onExit);
@@ -26,6 +34,19 @@ export function exited(child: ChildProcess): Promise<number | string> {
     child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown'));
     child.once('error', (error) => resolve((error as NodeJS.ErrnoException).code ?? 'error')); // could not start
   });
+}
+
+/**
+ * Kills a child started `detached` (the leader of its own process group) together with what it started: initdb runs
+ * `postgres --boot` and `postgres --single` as children of its own, which a kill of initdb alone left writing into
+ * the folder being removed.
+ */
+export function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  try {
+    if (child.pid) process.kill(-child.pid, signal);
+  } catch {
+    child.kill(signal); // no group (Windows) or it is gone already
+  }
 }
 
 export function isRunning(pid: number): boolean {

@@ -24,14 +24,17 @@ function systemUser(name: string): { uid: number; gid: number } | null {
  * Root (CI, containers) runs postgres as the `postgres` user, which must be able to walk down to its binaries and the
  * data folder; anyone else runs it as themselves. Returns the reason when it cannot run at all.
  */
-export function choosePostgresUser(dataDir: string, binDir: string): { runAs: RunAs } | { unusable: string } {
+export function choosePostgresUser(
+  dataDir: string,
+  binDir: string,
+): { runAs: RunAs } | { unusable: string; blocked?: string } {
   if (typeof process.getuid !== 'function' || process.getuid() !== 0) return { runAs: null };
   const user = systemUser('postgres');
   if (!user)
     return { unusable: 'running as root and there is no "postgres" system user to run PostgreSQL as' };
   // It must reach the binaries (node_modules) as well as the data folder: a checkout under /root is closed to it.
   const blocked = firstClosedAncestor(binDir, user) ?? firstClosedAncestor(dataDir, user);
-  if (blocked) return { unusable: `the "postgres" system user cannot enter ${blocked}` };
+  if (blocked) return { unusable: `the "postgres" system user cannot enter ${blocked}`, blocked };
   return { runAs: user };
 }
 
