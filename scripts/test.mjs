@@ -41,7 +41,7 @@ const checkLanes = [
     tsc('web'),
     tsc('mobile'),
     // The shell's web bundle (web/dist-mobile, which the browser suite then reuses) and `cap sync` into the Android
-    // and iOS projects: what can be checked of the native apps without their SDKs (README "Mobile app").
+    // and iOS projects: what can be checked of the native apps without their SDKs (docs/mobile-app.md "Mobile app").
     { name: 'mobile shell', args: ['run', 'build', '-w', 'mobile'] },
   ],
 ];

@@ -437,7 +437,7 @@ export interface Config {
   s3?: S3Settings;
   /** Webhook endpoints may be loopback or private addresses (tests and local development only, never production). */
   webhooksAllowPrivate: boolean;
-  /** Error reporting (system/error-reporting.ts, README "Error reporting and analytics"); undefined: off. */
+  /** Error reporting (system/error-reporting.ts, docs/error-reporting.md "Error reporting and analytics"); undefined: off. */
   sentryDsn?: string;
   sentryBrowserDsn?: string;
   /** Page-view analytics in the web app; undefined: off. */
@@ -467,7 +467,7 @@ export interface PushSettings {
   apns?: { key: string; keyId: string; teamId: string; bundleId: string; host: string };
 }
 
-/** S3_* settings (README "File storage"). The secret is never logged nor printed (ConfigError names, never values). */
+/** S3_* settings (docs/file-storage.md "File storage"). The secret is never logged nor printed (ConfigError names, never values). */
 export interface S3Settings {
   bucket: string;
   region: string;
@@ -610,7 +610,7 @@ function packageOriginConflict(packageOrigin: string, appUrl: string, cookieSecu
   if (pkg.hostname === app.hostname)
     return 'must be on another host name than APP_URL (cookies are shared across ports)';
   if (!cookieSecure && !isLocalhostStyle(pkg.hostname) && siteOf(pkg.hostname) === siteOf(app.hostname))
-    return `must not share APP_URL's domain (${siteOf(app.hostname)}) while APP_URL is plain http: a package could set the app's cookies. Use https for APP_URL, or a package host on another domain (README "Cookies and the package origin")`;
+    return `must not share APP_URL's domain (${siteOf(app.hostname)}) while APP_URL is plain http: a package could set the app's cookies. Use https for APP_URL, or a package host on another domain (docs/package-content.md "Cookies and the package origin")`;
   return null;
 }
 

@@ -106,7 +106,7 @@ async function main() {
     ...(config.env === 'production' && config.appUrl.startsWith('http://')
       ? [
           `  Warning: APP_URL is plain http in production: passwords and sessions cross the network readable, and`,
-          '  cookies are not __Host- protected. Serve it over https (README "Cookies and the package origin").',
+          '  cookies are not __Host- protected. Serve it over https (docs/package-content.md "Cookies and the package origin").',
         ]
       : []),
     ...(config.seedDemo

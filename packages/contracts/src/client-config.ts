@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * GET /api/client-config (issue 18, no login): the web app's runtime settings, so one build serves every deployment.
- * Each part is null when its setting is unset (the feature is off). README "Error reporting and analytics".
+ * Each part is null when its setting is unset (the feature is off). docs/error-reporting.md "Error reporting and analytics".
  */
 export const ClientConfig = z.object({
   errorReporting: z

@@ -35,7 +35,7 @@ export const IMPORT_ACTIONS = ['create', 'update', 'unchanged'] as const;
 export const ImportAction = z.enum(IMPORT_ACTIONS);
 export type ImportAction = z.infer<typeof ImportAction>;
 
-/** The CSV columns of each kind, in template order (README "Importing people and training records"). */
+/** The CSV columns of each kind, in template order (docs/importing.md). */
 export const IMPORT_COLUMNS = {
   users: ['name', 'email', 'employee_number', 'organisation', 'job_role', 'user_type', 'start_date'],
   training: [

@@ -20,7 +20,7 @@ restore  loads FILE into an empty database (DATABASE_URL) or an empty DATA_DIR, 
          to this version's schema.
 
 Both use the configured database (DATA_DIR, or DATABASE_URL). With S3_BUCKET the files stay in the bucket and
-only the database is backed up and restored. README "Backup and restore".`;
+only the database is backed up and restored. docs/backup-and-restore.md "Backup and restore".`;
 
 function fail(message: string): never {
   console.error(`${message}\n\n${USAGE}`);

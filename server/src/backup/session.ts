@@ -9,7 +9,7 @@ import type { DatabaseSession, Db } from '../db/connect';
  * One database session of the backup or the restore, the same on both engines: plain queries, and COPY in PostgreSQL's
  * text format out of and into a table. On PostgreSQL a client of its own beside the pool, streaming both ways (memory
  * stays flat whatever a table holds). On PGlite the one connection, held for the whole session (the app's queries wait)
- * and COPY through PGlite's /dev/blob: a table passes through memory whole (README "Backup and restore").
+ * and COPY through PGlite's /dev/blob: a table passes through memory whole (docs/backup-and-restore.md "Backup and restore").
  */
 export interface Session {
   query<R>(text: string, params?: unknown[]): Promise<R[]>;

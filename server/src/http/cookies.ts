@@ -3,7 +3,7 @@ import type { CookieSerializeOptions } from '@fastify/cookie';
 import type { Config } from '../config';
 
 /**
- * The server's cookie names and attributes (issue 29 §1, README "Cookies"). Secure cookies (APP_URL on https) take
+ * The server's cookie names and attributes (issue 29 §1, docs/package-content.md "Cookies"). Secure cookies (APP_URL on https) take
  * the __Host- prefix: the browser accepts such a cookie only with Secure, Path=/ and no Domain, so a page on a sibling
  * subdomain (packages.example.com next to app.example.com) cannot plant one for the app ("cookie tossing": a session
  * of the attacker's, or an XSRF token that signs the viewer out), and the server never reads the bare names then.

@@ -5,7 +5,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /**
  * The machinery of the multi-process test (cluster.test.ts): server processes run from the same bundle `npm start`
- * runs, HAProxy in front of them (the configuration README "Running several processes" shows), and plain HTTP.
+ * runs, HAProxy in front of them (the configuration docs/several-processes.md "Running several processes" shows), and plain HTTP.
  */
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 

@@ -27,7 +27,7 @@ export async function startApp(): Promise<void> {
   restoreWhitelabel();
   void checkVersion();
   loadInitialWhitelabel();
-  // Error reporting and analytics, as the server configures them (off when unset): README "Error reporting and analytics".
+  // Error reporting and analytics, as the server configures them (off when unset): docs/error-reporting.md "Error reporting and analytics".
   void startMonitoring();
   onLogout(() => {
     applyWhitelabel(null);
