@@ -31,6 +31,37 @@ const groupType = async (name: string) =>
       .executeTakeFirstOrThrow()
   ).id;
 
+/**
+ * A user at the group (Meadowbrook) made by the super admin, and the home manager's headers acting as the group: the
+ * group's users are visible to them that way.
+ */
+async function groupUserSeenByHomeManager(user: {
+  name: string;
+  email: string;
+  type: string;
+  password: string;
+}) {
+  const superAdmin = await clientFor(h.app, h.db, await idOf('admin@demo.test'));
+  const group = await h.db
+    .selectFrom('entities')
+    .select('id')
+    .where('slug', '=', 'meadowbrook')
+    .executeTakeFirstOrThrow();
+  const created = await superAdmin('POST', '/api/users', {
+    name: user.name,
+    email: user.email,
+    primary_entity_id: group.id,
+    type_id: await groupType(user.type),
+    password: user.password,
+  });
+  expect(created.statusCode, created.body).toBe(201);
+  const headers = {
+    ...(await bearer(h.db, await idOf('manager@demo.test'))),
+    [ACTING_AS_HEADER]: 'meadowbrook',
+  };
+  return { id: created.json().data.id as number, headers };
+}
+
 describe('the demo home manager', () => {
   it('cannot create an Administrator, and can still add a Learner', async () => {
     const as = await clientFor(h.app, h.db, await idOf('manager@demo.test'));
@@ -50,27 +81,15 @@ describe('the demo home manager', () => {
   });
 
   it('acting as the group, cannot change a group-level administrator’s e-mail', async () => {
-    const superAdmin = await clientFor(h.app, h.db, await idOf('admin@demo.test'));
-    const group = await h.db
-      .selectFrom('entities')
-      .select('id')
-      .where('slug', '=', 'meadowbrook')
-      .executeTakeFirstOrThrow();
-    const created = await superAdmin('POST', '/api/users', {
+    const { id, headers } = await groupUserSeenByHomeManager({
       name: 'Gwen Group',
       email: 'gwen.group@demo.test',
-      primary_entity_id: group.id,
-      type_id: await groupType('Administrator'),
+      type: 'Administrator',
       password: 'Group-Admin-Password-9',
     });
-    expect(created.statusCode, created.body).toBe(201);
-    const headers = {
-      ...(await bearer(h.db, await idOf('manager@demo.test'))),
-      [ACTING_AS_HEADER]: 'meadowbrook',
-    };
     const res = await h.app.inject({
       method: 'PATCH',
-      url: `/api/users/${created.json().data.id}`,
+      url: `/api/users/${id}`,
       headers,
       payload: { email: 'attacker@example.test' },
     });
@@ -79,31 +98,18 @@ describe('the demo home manager', () => {
     const row = await h.db
       .selectFrom('users')
       .select(['email', 'pending_email'])
-      .where('id', '=', created.json().data.id)
+      .where('id', '=', id)
       .executeTakeFirstOrThrow();
     expect(row).toEqual({ email: 'gwen.group@demo.test', pending_email: null });
   });
 
   it('acting as the group, cannot take over a group-level user of their own type (issue 29 §4)', async () => {
-    const superAdmin = await clientFor(h.app, h.db, await idOf('admin@demo.test'));
-    const group = await h.db
-      .selectFrom('entities')
-      .select('id')
-      .where('slug', '=', 'meadowbrook')
-      .executeTakeFirstOrThrow();
-    const created = await superAdmin('POST', '/api/users', {
+    const { id, headers } = await groupUserSeenByHomeManager({
       name: 'Morgan Group',
       email: 'morgan.group@demo.test',
-      primary_entity_id: group.id,
-      type_id: await groupType('Manager'),
+      type: 'Manager',
       password: 'Group-Manager-Password-9',
     });
-    expect(created.statusCode, created.body).toBe(201);
-    const headers = {
-      ...(await bearer(h.db, await idOf('manager@demo.test'))),
-      [ACTING_AS_HEADER]: 'meadowbrook',
-    };
-    const id = created.json().data.id;
     const patch = await h.app.inject({
       method: 'PATCH',
       url: `/api/users/${id}`,
