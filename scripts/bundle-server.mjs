@@ -46,6 +46,14 @@ function bundleIsFresh(root, bundle) {
   return sources.every((source) => newestMtime(path.join(root, source)) < built);
 }
 
+/** The server's packages, left out of a bundle (node_modules holds them); the workspace contracts are inlined. */
+export function serverExternals(root) {
+  const pkg = JSON.parse(readFileSync(path.join(root, 'server/package.json'), 'utf8'));
+  return [...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.devDependencies ?? {})].flatMap(
+    (name) => [name, `${name}/*`],
+  );
+}
+
 /**
  * Bundles server/src/main.ts (packages stay external, the workspace contracts are inlined) unless the bundle is newer
  * than its sources (mtime check, a few ms). Returns the bundle's path, or null without esbuild (it comes with tsx and
@@ -62,11 +70,7 @@ export async function bundleServer(root) {
   } catch {
     return null;
   }
-  const pkg = JSON.parse(readFileSync(path.join(root, 'server/package.json'), 'utf8'));
-  const external = [
-    ...Object.keys(pkg.dependencies ?? {}),
-    ...Object.keys(pkg.devDependencies ?? {}),
-  ].flatMap((name) => [name, `${name}/*`]);
+  const external = serverExternals(root);
   // server/dist/ keeps the same depth as server/src/, so paths built from import.meta.url (web/dist) still resolve;
   // chunks sit beside main.mjs for the same reason. Splitting makes a dynamic import() of our own modules (the GraphQL
   // server) a chunk loaded on first use, with the packages it imports, instead of at start.

@@ -1,5 +1,6 @@
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { ROOT } from './cluster/cluster';
 
 /**
@@ -19,11 +20,10 @@ export async function bundleTestPrograms(entries: Record<string, string>) {
   } catch {
     return { programs: Object.fromEntries(Object.keys(entries).map((n) => [n, tsx(n)])), remove: () => {} };
   }
-  const pkg = JSON.parse(readFileSync(path.join(ROOT, 'server/package.json'), 'utf8'));
-  const external = [
-    ...Object.keys(pkg.dependencies ?? {}),
-    ...Object.keys(pkg.devDependencies ?? {}),
-  ].flatMap((name: string) => [name, `${name}/*`]);
+  const { serverExternals } = (await import(
+    pathToFileURL(path.join(ROOT, 'scripts/bundle-server.mjs')).href
+  )) as { serverExternals(root: string): string[] };
+  const external = serverExternals(ROOT);
   // Inside server/ so the bundle resolves the packages (and the engine's binaries) as the sources do.
   const outdir = path.join(ROOT, `server/dist/test-programs-${process.pid}`);
   mkdirSync(outdir, { recursive: true });
