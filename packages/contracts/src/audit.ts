@@ -116,27 +116,29 @@ export function describeAuditEntry(entry: AuditEntryView, words: AuditWords = {}
   const values = entry.after ?? entry.before ?? {};
   const course = str(values.course_label) ?? 'a course';
   const person = str(values.user_label);
-  const forPerson = person ? ` for ${person}` : '';
   const label = entry.subject.label;
   const entityWord = words.entity ?? 'organisation';
   let what: string;
   switch (entry.kind) {
     case 'result': {
-      const outcome = values.passed === false ? 'a fail' : 'a pass';
+      // "Casey Lee's pass for Fire Safety on 12/03/2026"
+      const outcome = `${person ? `${person}'s` : 'a'} ${values.passed === false ? 'fail' : 'pass'}`;
       const on = dateOf(values.completed_at);
-      const dated = on ? ` on ${on}` : '';
-      if (entry.action === 'created') what = `recorded ${outcome} for ${course}${dated}${forPerson}`;
-      else if (entry.action === 'approved') what = `approved ${outcome} for ${course}${dated}${forPerson}`;
-      else if (entry.action === 'deleted') what = `deleted ${outcome} for ${course}${dated}${forPerson}`;
-      else what = `changed the result for ${course}${forPerson}${changes(entry)}`;
+      const record = `${outcome} for ${course}${on ? ` on ${on}` : ''}`;
+      if (entry.action === 'created') what = `recorded ${record}`;
+      else if (entry.action === 'approved') what = `approved ${record}`;
+      else if (entry.action === 'deleted') what = `deleted ${record}`;
+      else what = `changed ${person ? `${person}'s` : 'a'} result for ${course}${changes(entry)}`;
       break;
     }
     case 'exemption': {
       const until = dateOf(values.expires_at);
       const end = until ? ` until ${until}` : '';
-      if (entry.action === 'created') what = `exempted${forPerson || ' someone'} from ${course}${end}`;
-      else if (entry.action === 'deleted') what = `removed the exemption from ${course}${forPerson}`;
-      else what = `changed the exemption from ${course}${forPerson}${changes(entry)}`;
+      const whom = person ?? 'someone';
+      if (entry.action === 'created') what = `exempted ${whom} from ${course}${end}`;
+      else if (entry.action === 'deleted')
+        what = `removed ${person ? `${person}'s` : 'an'} exemption from ${course}`;
+      else what = `changed ${person ? `${person}'s` : 'an'} exemption from ${course}${changes(entry)}`;
       break;
     }
     case 'compliance_rule':

@@ -252,7 +252,9 @@ describe('reading the trail', () => {
     expect(person.json().meta).toMatchObject({ total: 4, per_page: 2, last_page: 2 });
     const first = person.json().data[0] as AuditEntryView;
     expect(first).toMatchObject({ action: 'deleted', kind: 'result', actor: { id: w.m.id, name: w.m.name } });
-    expect(describeAuditEntry(first)).toContain(`${w.m.name} deleted a pass for ${w.course.title}`);
+    expect(describeAuditEntry(first)).toContain(
+      `${w.m.name} deleted ${w.carer.name}'s pass for ${w.course.title} on `,
+    );
     const page2 = await w.manager('GET', `/api/audit/users/${w.carer.uuid}?per_page=2&page=2`);
     expect(page2.json().data).toHaveLength(2);
 

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { usePermission } from '../app/auth';
 import { useWhitelabel } from '../app/whitelabel';
 import { errorEnvelope } from '../entities/shared';
-import { Card, CardPagination, EmptyState, Select, TextField } from '../ui';
+import { Card, CardPagination, EmptyState, FoldingFilters, Select, TextField } from '../ui';
 import { AuditEntryItem } from './AuditEntry';
 import { type AuditFilters, useEntityHistory } from './api';
 
@@ -47,44 +47,46 @@ function EntityHistory({ entityRef }: { entityRef: string }) {
   const set = (patch: Partial<AuditFilters>) => setF((old) => ({ ...old, ...patch, page: patch.page ?? 1 }));
   const error = history.isError ? errorEnvelope(history.error, 'Please try again.') : null;
   const fieldErrors = error?.errors ?? {};
+  const filtered = Boolean(f.kind || f.action || f.from || f.to);
   return (
     <Card title="History" padded={false} data-testid="entity-history">
-      <form
-        className="grid grid-cols-1 gap-3 border-b border-slate-200 p-5 sm:grid-cols-2 xl:grid-cols-4"
-        aria-label="Filter the history"
-        onSubmit={(e) => e.preventDefault()}
-      >
-        <Select
-          label="What changed"
-          value={f.kind}
-          placeholder="Everything"
-          options={kindOptions(wl.entityAltName)}
-          onChange={(e) => set({ kind: e.target.value as AuditKind | '' })}
-        />
-        <Select
-          label="Change"
-          value={f.action}
-          placeholder="Any"
-          options={AUDIT_ACTIONS.map((a) => ({ value: a, label: ACTION_LABELS[a] }))}
-          onChange={(e) => set({ action: e.target.value as AuditAction | '' })}
-        />
-        <TextField
-          label="From"
-          type="date"
-          value={f.from}
-          max={f.to || undefined}
-          error={fieldErrors.from}
-          onChange={(e) => set({ from: e.target.value })}
-        />
-        <TextField
-          label="To"
-          type="date"
-          value={f.to}
-          min={f.from || undefined}
-          error={fieldErrors.to}
-          onChange={(e) => set({ to: e.target.value })}
-        />
-      </form>
+      <div className="border-b border-slate-200">
+        <FoldingFilters
+          summary={filtered ? 'Filtered' : 'Every change'}
+          onClear={filtered ? () => setF({ page: 1, kind: '', action: '', from: '', to: '' }) : null}
+        >
+          <Select
+            label="What changed"
+            value={f.kind}
+            placeholder="Everything"
+            options={kindOptions(wl.entityAltName)}
+            onChange={(e) => set({ kind: e.target.value as AuditKind | '' })}
+          />
+          <Select
+            label="Change"
+            value={f.action}
+            placeholder="Any"
+            options={AUDIT_ACTIONS.map((a) => ({ value: a, label: ACTION_LABELS[a] }))}
+            onChange={(e) => set({ action: e.target.value as AuditAction | '' })}
+          />
+          <TextField
+            label="From"
+            type="date"
+            value={f.from}
+            max={f.to || undefined}
+            error={fieldErrors.from}
+            onChange={(e) => set({ from: e.target.value })}
+          />
+          <TextField
+            label="To"
+            type="date"
+            value={f.to}
+            min={f.from || undefined}
+            error={fieldErrors.to}
+            onChange={(e) => set({ to: e.target.value })}
+          />
+        </FoldingFilters>
+      </div>
       {error ? (
         <EmptyState title="The history could not be loaded" description={error.message} />
       ) : history.isLoading ? (
@@ -95,9 +97,9 @@ function EntityHistory({ entityRef }: { entityRef: string }) {
         </div>
       ) : !history.data?.data.length ? (
         <EmptyState
-          title={f.kind || f.action || f.from || f.to ? 'No changes match' : 'No changes yet'}
+          title={filtered ? 'No changes match' : 'No changes yet'}
           description={
-            f.kind || f.action || f.from || f.to
+            filtered
               ? 'Try another filter or a wider date range.'
               : 'Training recorded, requirements changed and people moved here will appear, with who did it.'
           }
