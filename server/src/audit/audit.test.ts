@@ -2,7 +2,7 @@ import { type AuditEntryView, describeAuditEntry, ResultsMessages } from '@cc/co
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCourse } from '../../test/content-factories';
-import { buildEntity, buildRole, buildType, buildUser, clientFor } from '../../test/factories';
+import { bearer, buildEntity, buildRole, buildType, buildUser, clientFor } from '../../test/factories';
 import { createHarness, type Harness } from '../../test/harness';
 import type { Ctx } from '../http/context';
 import { recordAudit } from './record';
@@ -290,6 +290,55 @@ describe('reading the trail', () => {
     // Nobody changes the trail through the product.
     for (const method of ['PATCH', 'DELETE', 'PUT'] as const)
       expect((await w.manager(method, `/api/audit/results/${ids[0]}`)).statusCode).toBe(404);
+  });
+
+  it('GraphQL: entityHistory and userHistory answer the same pages; an outsider gets NOT_FOUND', async () => {
+    const w = await world();
+    const made = await w.manager('POST', '/api/results/exempt', {
+      user_id: w.carer.id,
+      course_id: w.course.id,
+      notes: 'Trained elsewhere',
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    const gql = async (userId: number, query: string, variables: Record<string, unknown>) =>
+      (
+        await h.app.inject({
+          method: 'POST',
+          url: '/graphql',
+          headers: await bearer(h.db, userId),
+          payload: { query, variables },
+        })
+      ).json();
+    const Q = `query ($id: String!, $kind: String) {
+      entityHistory(id: $id, kind: $kind, first: 5) {
+        data { action kind actor { id name } subject { user_id } after }
+        paginatorInfo { total }
+      }
+      userHistory(id: $id) { paginatorInfo { total } }
+    }`;
+    const home = await gql(w.m.id, Q.replace('userHistory(id: $id)', `userHistory(id: "${w.carer.uuid}")`), {
+      id: w.home.slug,
+      kind: 'exemption',
+    });
+    expect(home.errors).toBeUndefined();
+    expect(home.data.entityHistory.paginatorInfo.total).toBe(1);
+    expect(home.data.entityHistory.data[0]).toMatchObject({
+      action: 'created',
+      kind: 'exemption',
+      actor: { id: w.m.id },
+      subject: { user_id: w.carer.id },
+      after: { notes: 'Trained elsewhere' },
+    });
+    expect(home.data.userHistory.paginatorInfo.total).toBe(1);
+    const outsider = (await buildUser(h.db, { permissions: [24] })).id;
+    const denied = await gql(
+      outsider,
+      'query ($id: String!) { entityHistory(id: $id) { paginatorInfo { total } } }',
+      {
+        id: w.home.slug,
+      },
+    );
+    expect(denied.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
   });
 
   it('the table refuses UPDATE and DELETE', async () => {
