@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PageQuery } from './common';
-import { formatDate } from './dates';
+import { type DateFormat, dateFormat, formatDate } from './dates';
 
 /**
  * The audit trail (issue 35 §3; server/src/audit, docs/audit-trail.md): who changed a training record, a requirement,
@@ -68,10 +68,11 @@ export type AuditEntryView = z.infer<typeof AuditEntryView>;
 /** The words a sentence uses for the organisation (white-label entityAltName), e.g. "home". */
 export interface AuditWords {
   entity?: string;
+  /** The organisation's date format where the caller knows it (the server's PDFs); else the app's current one. */
+  dateFormat?: DateFormat;
 }
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
-const dateOf = (v: unknown): string => (typeof v === 'string' || v instanceof Date ? formatDate(v) : '');
 
 /** The fields whose values differ between before and after (labels for "changed ... "). */
 export function auditChangedFields(entry: Pick<AuditEntryView, 'before' | 'after'>): string[] {
@@ -112,6 +113,8 @@ function changes(entry: Pick<AuditEntryView, 'before' | 'after'>): string {
  * Safety on 12/03/2026 (acting as Rose House)". Dates in the organisation's format (dates.ts).
  */
 export function describeAuditEntry(entry: AuditEntryView, words: AuditWords = {}): string {
+  const dateOf = (v: unknown): string =>
+    typeof v === 'string' || v instanceof Date ? formatDate(v, words.dateFormat ?? dateFormat()) : '';
   const who = entry.actor.name ?? 'The system';
   const values = entry.after ?? entry.before ?? {};
   const course = str(values.course_label) ?? 'a course';

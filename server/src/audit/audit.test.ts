@@ -4,7 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCourse } from '../../test/content-factories';
 import { bearer, buildEntity, buildRole, buildType, buildUser, clientFor } from '../../test/factories';
 import { createHarness, type Harness } from '../../test/harness';
+import { pdfText } from '../../test/pdf-text';
 import type { Ctx } from '../http/context';
+import { runDueJobs } from '../jobs/queue';
 import { recordAudit } from './record';
 
 /**
@@ -353,5 +355,36 @@ describe('reading the trail', () => {
       /cannot be changed or deleted/,
     );
     expect((await entries({ kind: 'entity', subjectId: w.home.id }))[0]?.actor_name).toBe(w.m.name);
+  });
+});
+
+describe('the inspection pack', () => {
+  it("lists the home's changes of the last 12 months in plain words, for a requester who may read the trail", async () => {
+    const w = await world();
+    const made = await w.manager('POST', `/api/results/historical/create?actingAs=${w.home.slug}`, {
+      user_id: w.carer.id,
+      course_id: w.course.id,
+      passed: true,
+      completed_at: '2026-03-12',
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    const pack = async (permissions: number[]) => {
+      const as = await clientFor(
+        h.app,
+        h.db,
+        (await buildUser(h.db, { entityId: w.group.id, permissions })).id,
+      );
+      const queued = (await as('POST', `/api/entities/${w.home.slug}/inspection-pack`)).json().data;
+      await runDueJobs(h.deps, new Date());
+      const status = (await as('GET', `/api/inspection-packs/${queued.id}`)).json().data;
+      expect(status.status, JSON.stringify(status)).toBe('done');
+      return (await pdfText((await as('GET', status.pdf_url)).rawPayload)).replace(/\s+/g, ' ');
+    };
+    const text = await pack([13, 24]);
+    expect(text).toContain('Changes to training records (last 12 months)');
+    expect(text).toContain(
+      `${w.m.name} recorded ${w.carer.name}'s pass for ${w.course.title} on 12/03/2026 (acting as ${w.home.name}).`,
+    );
+    expect(await pack([13])).not.toContain('Changes to training records');
   });
 });
