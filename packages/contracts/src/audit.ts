@@ -103,10 +103,18 @@ const FIELD_WORDS: Record<string, string> = {
   courses: 'courses',
 };
 
-function changes(entry: Pick<AuditEntryView, 'before' | 'after'>): string {
+/** "score and date": the fields an edit changed, in words; '' when none is named. */
+function changedWords(entry: Pick<AuditEntryView, 'before' | 'after'>): string {
   const fields = [...new Set(auditChangedFields(entry).map((f) => FIELD_WORDS[f] ?? f.replaceAll('_', ' ')))];
-  return fields.length ? ` (changed ${fields.join(', ')})` : '';
+  if (fields.length <= 1) return fields[0] ?? '';
+  return `${fields.slice(0, -1).join(', ')} and ${fields[fields.length - 1]}`;
 }
+
+/** "changed the score and date of X", or "changed X" when no field is named. */
+const changedOf = (entry: Pick<AuditEntryView, 'before' | 'after'>, what: string) => {
+  const fields = changedWords(entry);
+  return fields ? `changed the ${fields} of ${what}` : `changed ${what}`;
+};
 
 /**
  * One entry in plain words, the same on every screen and in the inspection pack: "Alex Smith recorded a pass for Fire
@@ -131,7 +139,7 @@ export function describeAuditEntry(entry: AuditEntryView, words: AuditWords = {}
       if (entry.action === 'created') what = `recorded ${record}`;
       else if (entry.action === 'approved') what = `approved ${record}`;
       else if (entry.action === 'deleted') what = `deleted ${record}`;
-      else what = `changed ${person ? `${person}'s` : 'a'} result for ${course}${changes(entry)}`;
+      else what = changedOf(entry, `${person ? `${person}'s` : 'a'} result for ${course}`);
       break;
     }
     case 'exemption': {
@@ -141,7 +149,7 @@ export function describeAuditEntry(entry: AuditEntryView, words: AuditWords = {}
       if (entry.action === 'created') what = `exempted ${whom} from ${course}${end}`;
       else if (entry.action === 'deleted')
         what = `removed ${person ? `${person}'s` : 'an'} exemption from ${course}`;
-      else what = `changed ${person ? `${person}'s` : 'an'} exemption from ${course}${changes(entry)}`;
+      else what = changedOf(entry, `${person ? `${person}'s` : 'an'} exemption from ${course}`);
       break;
     }
     case 'compliance_rule':
@@ -150,7 +158,7 @@ export function describeAuditEntry(entry: AuditEntryView, words: AuditWords = {}
           ? `added ${course} to the requirements of ${label}`
           : entry.action === 'deleted'
             ? `removed ${course} from the requirements of ${label}`
-            : `changed the requirement of ${label} for ${course}${changes(entry)}`;
+            : changedOf(entry, `${course} for ${label}`);
       break;
     case 'user_courses':
       what = `changed the required courses of ${label}`;
@@ -161,10 +169,10 @@ export function describeAuditEntry(entry: AuditEntryView, words: AuditWords = {}
           ? `added ${label}`
           : entry.action === 'deleted'
             ? `removed ${label}`
-            : `changed ${label}'s details${changes(entry)}`;
+            : `changed ${label}'s ${changedWords(entry) || 'details'}`;
       break;
     case 'entity':
-      what = `changed the ${entityWord} ${label}${changes(entry)}`;
+      what = changedOf(entry, `the ${entityWord} ${label}`);
       break;
     case 'role':
     case 'type': {
@@ -174,7 +182,9 @@ export function describeAuditEntry(entry: AuditEntryView, words: AuditWords = {}
           ? `added the ${noun} ${label}`
           : entry.action === 'deleted'
             ? `deleted the ${noun} ${label}`
-            : `changed the ${noun} ${label}${changes(entry)}`;
+            : str(entry.before?.name) && entry.before?.name !== entry.after?.name
+              ? `renamed the ${noun} ${str(entry.before?.name)} to ${label}`
+              : changedOf(entry, `the ${noun} ${label}`);
       break;
     }
     case 'type_permissions':

@@ -40,7 +40,7 @@ describe('describeAuditEntry (issue 35 §3): one entry in plain words', () => {
       after: { passed: false, score: 40, course_label: 'Fire Safety', user_label: 'Casey Lee' },
     });
     expect(describeAuditEntry(edit)).toBe(
-      "Alex Smith changed Casey Lee's result for Fire Safety (changed outcome, score).",
+      "Alex Smith changed the outcome and score of Casey Lee's result for Fire Safety.",
     );
     const exempt = entry({
       kind: 'exemption',
@@ -60,7 +60,7 @@ describe('describeAuditEntry (issue 35 §3): one entry in plain words', () => {
       before: { role_id: 1, role_label: 'Care Worker' },
       after: { role_id: 2, role_label: 'Senior Carer' },
     });
-    expect(describeAuditEntry(moved)).toBe("Alex Smith changed Casey Lee's details (changed role).");
+    expect(describeAuditEntry(moved)).toBe("Alex Smith changed Casey Lee's role.");
     const home = entry({
       kind: 'entity',
       action: 'updated',
@@ -70,7 +70,7 @@ describe('describeAuditEntry (issue 35 §3): one entry in plain words', () => {
       after: { id: 2, expiry_warning: 45 },
     });
     expect(describeAuditEntry(home, { entity: 'home' })).toBe(
-      'The system changed the home Rose House (changed expiry warning).',
+      'The system changed the expiry warning of the home Rose House.',
     );
   });
 });
