@@ -10,6 +10,7 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { activityRoutes } from './activity/routes';
+import { auditRoutes } from './audit/routes';
 import { passwordGatePlugin } from './auth/password-gate';
 import { authRoutes, authWebRoutes } from './auth/routes';
 import { bookingRoutes } from './bookings/routes';
@@ -194,6 +195,7 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}) {
       await api.register(reportRoutes);
       await api.register(complianceRoutes);
       await api.register(activityRoutes);
+      await api.register(auditRoutes);
       await api.register(dashboardRoutes);
       await api.register(messagingRoutes);
       await api.register(bookingRoutes);

@@ -2,6 +2,7 @@
 import './zod-setup';
 
 export * from './activity';
+export * from './audit';
 export * from './auth';
 export * from './bookings';
 export * from './care-certificate';

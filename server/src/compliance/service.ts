@@ -15,6 +15,7 @@ import { forbidden, HttpError, invalid, notFound } from '../http/errors';
 import { visibleCourses } from '../results/admin-queries';
 import { courseVisible } from '../results/admin-shared';
 import type { Trx } from '../results/queries';
+import { auditRule, ruleSnapshot } from './audit';
 import { countResultsUnderRule, redateResultsUnderRule } from './queries';
 import {
   deleteRule,
@@ -154,6 +155,7 @@ export async function createCompliance(ctx: Ctx, body: ComplianceBody): Promise<
           { id, course_id: body.courseId, validity_months: body.validity },
           now,
         );
+      await auditRule(trx, ctx, 'created', null, await ruleSnapshot(trx, id));
       return id;
     })
     .catch(uniqueToTaken);
@@ -208,6 +210,8 @@ export async function updateCompliance(
     const existing = override ? await findOwnRule(trx, from.id, rule.role_id, rule.course_id) : undefined;
     const current = existing ? await lockRule(trx, existing.id) : parent;
     if (!current) throw notFound();
+    // An override's "before" is the inherited row it replaces for this site.
+    const before = await ruleSnapshot(trx, current.id);
     const type = body.type ?? current.type;
     const validity = body.validity !== undefined ? body.validity : current.validity_months;
     // A new override changes the validity its site's users had from the parent row.
@@ -232,6 +236,8 @@ export async function updateCompliance(
         { id: ruleId, course_id: rule.course_id, validity_months: validity },
         now,
       );
+    const after = await ruleSnapshot(trx, ruleId);
+    await auditRule(trx, ctx, override && !existing ? 'created' : 'updated', before, after);
     return { ruleId, created: override && !existing };
   });
   markScoresStale();
@@ -243,7 +249,11 @@ export async function deleteCompliance(ctx: Ctx, id: number): Promise<void> {
   const { rule, owned } = await loadRule(ctx, id);
   authorize(ctx, [CompliancePerm.editEntityCourses]);
   if (!owned) throw forbidden(ComplianceMessages.inheritedReadOnly);
-  await ctx.db.transaction().execute((trx) => deleteRule(trx, rule.id));
+  await ctx.db.transaction().execute(async (trx) => {
+    const before = await ruleSnapshot(trx, rule.id);
+    await deleteRule(trx, rule.id);
+    await auditRule(trx, ctx, 'deleted', before, null);
+  });
   markScoresStale();
 }
 

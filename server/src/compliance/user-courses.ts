@@ -10,6 +10,7 @@ import { type FieldErrors, invalid, invalidField } from '../http/errors';
 import { loadLearner } from '../learning/learner';
 import { updateResultRow } from '../results/admin-queries';
 import { dayStart, exemptionEndErrors } from '../results/admin-shared';
+import { auditResult, auditResults, resultSnapshot, resultSnapshots } from '../results/audit';
 import { lockLatestResults, recomputeLatestResult, recordResult } from '../results/service';
 import { activeExemptions, softDeleteResults, userComplianceCourses } from './rule-queries';
 import { markScoresStale } from './scores-cache';
@@ -85,12 +86,22 @@ export async function setUserCourseExemption(
     const running = existing.find((e) => e.expires_at === null || new Date(e.expires_at) > now);
     if (body.exempt === false) {
       if (!existing.length) return;
+      const before = await resultSnapshots(
+        trx,
+        existing.map((e) => e.id),
+      );
       await softDeleteResults(
         trx,
         existing.map((e) => e.id),
         now,
       );
       await recomputeLatestResult(trx, user.id, courseId, now);
+      await auditResults(
+        trx,
+        ctx,
+        'deleted',
+        before.map((b) => ({ before: b, after: null })),
+      );
       return;
     }
     if (running) {
@@ -102,8 +113,10 @@ export async function setUserCourseExemption(
           : {}),
       };
       if (!Object.keys(changes).length) return;
+      const before = await resultSnapshot(trx, running.id);
       await updateResultRow(trx, running.id, changes, now);
       if ('expires_at' in changes) await recomputeLatestResult(trx, user.id, courseId, now);
+      await auditResult(trx, ctx, 'updated', before, await resultSnapshot(trx, running.id));
       return;
     }
     if (body.exempt !== true) {
@@ -130,6 +143,7 @@ export async function setUserCourseExemption(
       now,
     );
     await updateResultRow(trx, result.id, { notes: body.notes.trim() }, now);
+    await auditResult(trx, ctx, 'created', null, await resultSnapshot(trx, result.id));
   });
   markScoresStale();
   const after = await userComplianceCourses(ctx.db, user, ctx.clock(), { page: 1, perPage: 1000 });

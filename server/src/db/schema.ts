@@ -1661,3 +1661,26 @@ export interface PushDevicesTable {
 export interface Database {
   push_devices: PushDevicesTable;
 }
+
+/** 051: the audit trail (audit/): append-only, refused UPDATE and DELETE by a trigger. */
+export interface AuditEntriesTable {
+  id: Generated<number>;
+  occurred_at: DefaultTimestamp;
+  actor_user_id: number | null;
+  actor_name: string | null;
+  acting_as_entity_id: number | null;
+  acting_as_name: string | null;
+  ip: string | null;
+  action: 'created' | 'updated' | 'deleted' | 'approved';
+  subject_kind: string;
+  subject_id: number | null;
+  subject_entity_id: number | null;
+  subject_user_id: number | null;
+  subject_label: Generated<string>;
+  before: Json<Record<string, unknown> | null>;
+  after: Json<Record<string, unknown> | null>;
+}
+
+export interface Database {
+  audit_entries: AuditEntriesTable;
+}

@@ -24,6 +24,7 @@ import { type FieldErrors, forbidden, invalid, invalidField, notFound } from '..
 import { queueMail } from '../mail/jobs';
 import { resetUrl, welcomeMail } from '../mail/templates';
 import { whitelabelOfEntity } from '../whitelabel/service';
+import { auditEntity, entityColumns } from './audit';
 import { presentEntity, presentEntitySummary } from './presenters';
 import * as q from './queries';
 import { entityScope, inScope } from './scope';
@@ -295,6 +296,13 @@ export async function createEntity(ctx: Ctx, body: CreateEntityBody): Promise<En
           row.id,
           PERMISSIONS.map((p) => p.id),
         );
+      await auditEntity(
+        trx,
+        ctx,
+        'created',
+        null,
+        await entityColumns(trx, row.id, ['slug', 'level', 'parent_id']),
+      );
       return row.id;
     });
   } catch (error) {
@@ -344,7 +352,12 @@ export async function updateEntity(ctx: Ctx, ref: string, body: UpdateEntityBody
   if (parentChanges) values.parent_id = body.parent_id;
   values.updated_at = ctx.clock();
   try {
-    await ctx.db.transaction().execute(async (trx) => q.updateEntityRow(trx, row.id, values));
+    await ctx.db.transaction().execute(async (trx) => {
+      const columns = Object.keys(values);
+      const before = await entityColumns(trx, row.id, columns);
+      await q.updateEntityRow(trx, row.id, values);
+      await auditEntity(trx, ctx, 'updated', before, await entityColumns(trx, row.id, columns));
+    });
   } catch (error) {
     uniqueToInvalid(error);
   }

@@ -27,6 +27,7 @@ import './matrix';
 import './signup-links';
 import './offline';
 import './push';
+import './audit';
 
 /** Built once per process: the schema is static. */
 export const schema = builder.toSchema();

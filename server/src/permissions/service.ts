@@ -11,6 +11,7 @@ import { assertEntityInScope } from '../entities/scope';
 import { type Actor, actorOf, authorize, type Ctx } from '../http/context';
 import { forbidden, invalidField, notFound } from '../http/errors';
 import { entityInScope } from '../roles/service';
+import { auditPermissionSet, auditUserGrant } from './audit';
 import { presentCatalogue, presentGrant, presentGranted } from './presenters';
 import { assertMayManageUser, holdsAll, TYPE_EDIT_ABOVE_YOU } from './privilege';
 import {
@@ -77,11 +78,20 @@ async function changeEntityPermissions(ctx: Ctx, slug: string, ids: number[], gr
   assertNotOwn(actor, entity.id === actor.primaryEntity.id);
   // Revoking is held to the same bound as granting: what one does not hold is not one's to take away either.
   assertHeld(actor, permissionIds);
-  if (grant) {
-    await insertEntityPermissions(ctx.db, entity.id, permissionIds);
-  } else {
-    await deleteEntityPermissions(ctx.db, entity.id, permissionIds);
-  }
+  await ctx.db.transaction().execute(async (trx) => {
+    const before = await entityPermissionIds(trx, entity.id);
+    if (grant) await insertEntityPermissions(trx, entity.id, permissionIds);
+    else await deleteEntityPermissions(trx, entity.id, permissionIds);
+    const subject = { id: entity.id, entity_id: entity.id, name: entity.name };
+    await auditPermissionSet(
+      trx,
+      ctx,
+      'entity_permissions',
+      subject,
+      before,
+      await entityPermissionIds(trx, entity.id),
+    );
+  });
   return presentGranted(await entityPermissionIds(ctx.db, entity.id));
 }
 
@@ -121,11 +131,19 @@ async function changeTypePermissions(ctx: Ctx, typeId: number, ids: number[], gr
   // A type that gives more than the caller holds (an administrator type) is above them: theirs neither to extend
   // nor to cut down.
   if (!holdsAll(actor, await typePermissionIds(ctx.db, type.id))) throw forbidden(TYPE_EDIT_ABOVE_YOU);
-  if (grant) {
-    await insertTypePermissions(ctx.db, type.id, permissionIds);
-  } else {
-    await deleteTypePermissions(ctx.db, type.id, permissionIds);
-  }
+  await ctx.db.transaction().execute(async (trx) => {
+    const before = await typePermissionIds(trx, type.id);
+    if (grant) await insertTypePermissions(trx, type.id, permissionIds);
+    else await deleteTypePermissions(trx, type.id, permissionIds);
+    await auditPermissionSet(
+      trx,
+      ctx,
+      'type_permissions',
+      type,
+      before,
+      await typePermissionIds(trx, type.id),
+    );
+  });
   return presentGranted(await typePermissionIds(ctx.db, type.id));
 }
 
@@ -188,7 +206,15 @@ export async function createUserGrant(ctx: Ctx, body: z.infer<typeof CreateUserP
   await assertMayManageUser(ctx, actor, user);
   if (await userHasGrant(ctx.db, user.id, body.permission_id))
     throw invalidField('permission_id', ALREADY_GRANTED);
-  const id = await insertUserGrant(ctx.db, user.id, body.permission_id).catch(alreadyGranted);
+  const id = await ctx.db
+    .transaction()
+    .execute(async (trx) => {
+      const id = await insertUserGrant(trx, user.id, body.permission_id);
+      const grant = { id, user_id: user.id, primary_entity_id: user.primary_entity_id };
+      await auditUserGrant(trx, ctx, 'created', grant, null, body.permission_id);
+      return id;
+    })
+    .catch(alreadyGranted);
   return getGrantRow(ctx, id);
 }
 
@@ -203,7 +229,13 @@ export async function updateUserGrant(ctx: Ctx, id: number, body: z.infer<typeof
   if (body.permission_id !== grant.permission_id) {
     if (await userHasGrant(ctx.db, grant.user_id, body.permission_id, id))
       throw invalidField('permission_id', ALREADY_GRANTED);
-    await updateGrantRow(ctx.db, id, body.permission_id, ctx.clock()).catch(alreadyGranted);
+    await ctx.db
+      .transaction()
+      .execute(async (trx) => {
+        await updateGrantRow(trx, id, body.permission_id, ctx.clock());
+        await auditUserGrant(trx, ctx, 'updated', grant, grant.permission_id, body.permission_id);
+      })
+      .catch(alreadyGranted);
   }
   return getGrantRow(ctx, id);
 }
@@ -215,7 +247,10 @@ export async function deleteUserGrant(ctx: Ctx, id: number): Promise<void> {
   assertNotOwn(actor, grant.user_id === actor.userId);
   assertHeld(actor, [grant.permission_id]);
   await assertMayManageUser(ctx, actor, grantHolder(grant));
-  await removeUserGrant(ctx.db, id);
+  await ctx.db.transaction().execute(async (trx) => {
+    await removeUserGrant(trx, id);
+    await auditUserGrant(trx, ctx, 'deleted', grant, grant.permission_id, null);
+  });
 }
 
 /** The user a grant belongs to, as the privilege rule reads them. */

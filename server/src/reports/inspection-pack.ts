@@ -37,6 +37,7 @@ import { findEntityBySlug } from '../roles/queries';
 import { newKey } from '../storage/storage';
 import { failTask, startTask, type TaskTracker, trackJobTask } from '../tasks/service';
 import { dateFormatOf } from '../whitelabel/service';
+import { type PackAudit, packAuditEntries, packAuditRows } from './inspection-pack-audit';
 import { nextBookedSessions } from './inspection-pack-bookings';
 import {
   type PackCareCertificates,
@@ -221,6 +222,8 @@ export interface PackData {
   careCertificates?: PackCareCertificates;
   /** Who acknowledged which version of each required document (documents/inspection-pack.ts). */
   receipts?: PolicyReceipt[];
+  /** The home's audit trail of the last 12 months (inspection-pack-audit.ts), when the requester may read it. */
+  audit?: PackAudit;
 }
 
 /** Reads the home's matrix (the matrix service: the same cells as the matrix and the compliance report). */
@@ -313,8 +316,10 @@ export async function gatherPack(
     people.filter((p) => p.new_starter).map((p) => p.id),
   );
   const receipts = await policyReceipts(ctx.db, people);
+  const audit = await packAuditEntries(ctx, home.id);
   return {
     home,
+    audit,
     booked,
     pending,
     careCertificates,
@@ -715,6 +720,28 @@ export async function packPdf(
           col === 5 && receipts[row]?.state !== 'current'
             ? (COLOURS[receipts[row]?.state === 'none' ? 'missing' : 'expired'] ?? null)
             : null,
+      );
+  }
+
+  // The audit trail of the last 12 months (issue 35 §3; rows from inspection-pack-audit.ts).
+  if (data.audit) {
+    heading('Changes to training records (last 12 months)');
+    para(
+      `Who recorded, approved, changed or removed training, exemptions, requirements, roles and settings since ${formatDate(data.audit.since, f)}, newest first.` +
+        (data.audit.total > data.audit.entries.length
+          ? ` The latest ${data.audit.entries.length} of ${data.audit.total} changes are listed; the full history is in the app.`
+          : ''),
+    );
+    doc.moveDown(0.3);
+    if (!data.audit.entries.length) para('No changes recorded.');
+    else
+      table(
+        [
+          { header: 'When', width: 100 },
+          { header: 'What happened', width: W - 190 },
+          { header: 'From address', width: 90 },
+        ],
+        packAuditRows(data.audit, { entity: 'home', dateFormat: f }),
       );
   }
 

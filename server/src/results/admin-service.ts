@@ -31,6 +31,7 @@ import {
   reloadResult,
   scopeIds,
 } from './admin-shared';
+import { auditResult, resultSnapshot } from './audit';
 import { completedDateErrors, completedInFuture } from './completion-date';
 import { evidenceErrors, type FormInput, storeEvidence } from './evidence';
 import type { Trx } from './queries';
@@ -110,6 +111,7 @@ export async function createHistorical(
       now,
     );
     await updateResultRow(trx, result.id, { notes: body.notes ?? null, evidence_file_id: fileId }, now);
+    await auditResult(trx, ctx, 'created', null, await resultSnapshot(trx, result.id));
     return result.id;
   });
   return { result: await reloadResult(ctx, id), pending };
@@ -158,6 +160,7 @@ export async function updateHistorical(
     // other (the second moves the course the first left, and removes the evidence the first stored).
     const current = await lockResultRow(trx, row.id);
     if (!current) throw notFound();
+    const before = await resultSnapshot(trx, row.id);
     const courseId = body.course_id ?? current.course_id;
     const completedAt = body.completed_at ? dayStart(body.completed_at) : new Date(current.completed_at);
     const passed = body.passed ?? current.passed;
@@ -201,6 +204,7 @@ export async function updateHistorical(
     await recomputeLatestResult(trx, current.user_id, courseId, now);
     if (courseId !== current.course_id)
       await recomputeLatestResult(trx, current.user_id, current.course_id, now);
+    await auditResult(trx, ctx, 'updated', before, await resultSnapshot(trx, row.id));
     if (oldFile === null) return null;
     const old = await trx
       .selectFrom('files')
@@ -293,6 +297,7 @@ export async function createExempt(ctx: Ctx, input: unknown): Promise<ResultView
       now,
     );
     await updateResultRow(trx, result.id, { notes: body.notes }, now);
+    await auditResult(trx, ctx, 'created', null, await resultSnapshot(trx, result.id));
     return result.id;
   });
   return reloadResult(ctx, id);
@@ -332,6 +337,7 @@ export async function updateExempt(ctx: Ctx, id: number, input: unknown): Promis
     // Missing fields keep the row's values as locked now (issue 10 §3), so two edits at once apply one after the other.
     const current = await lockResultRow(trx, row.id);
     if (!current) throw notFound();
+    const before = await resultSnapshot(trx, row.id);
     const [start, end] = exemptDates(body, current);
     // Checked above against the row as read; again against the row as locked, which another edit may have moved.
     const dateErrors = exemptDateErrors(start, end, now);
@@ -355,6 +361,7 @@ export async function updateExempt(ctx: Ctx, id: number, input: unknown): Promis
     await recomputeLatestResult(trx, current.user_id, courseId, now);
     if (courseId !== current.course_id)
       await recomputeLatestResult(trx, current.user_id, current.course_id, now);
+    await auditResult(trx, ctx, 'updated', before, await resultSnapshot(trx, row.id));
   });
   return reloadResult(ctx, row.id);
 }
@@ -371,7 +378,9 @@ export async function deleteExempt(ctx: Ctx, id: number): Promise<void> {
 export async function softDelete(ctx: Ctx, row: { id: number; user_id: number; course_id: number }) {
   const now = ctx.clock();
   await ctx.db.transaction().execute(async (trx) => {
+    const before = await resultSnapshot(trx, row.id);
     await updateResultRow(trx, row.id, { deleted_at: now }, now);
     await recomputeLatestResult(trx, row.user_id, row.course_id, now);
+    await auditResult(trx, ctx, 'deleted', before, null);
   });
 }

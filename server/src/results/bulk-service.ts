@@ -19,6 +19,7 @@ import {
   usersInScope,
 } from './admin-queries';
 import { courseVisible, dayStart, evidenceRequired, presentOperation, scopeIds } from './admin-shared';
+import { auditResults, resultSnapshots } from './audit';
 import { completedDateErrors } from './completion-date';
 import { lockLatestResults, recomputeLatestResult, recordResult } from './service';
 
@@ -100,6 +101,12 @@ export async function bulkAddEvents(ctx: Ctx, body: BulkAddEventsBody): Promise<
     await tagResultsWithOperation(trx, resultIds, operation.id);
     if (body.notes)
       await trx.updateTable('results').set({ notes: body.notes }).where('id', 'in', resultIds).execute();
+    await auditResults(
+      trx,
+      ctx,
+      'created',
+      (await resultSnapshots(trx, resultIds)).map((after) => ({ before: null, after })),
+    );
     return operation.id;
   });
   const row = await findOperationInScope(ctx.db, operationId, null);
@@ -134,6 +141,10 @@ export async function deleteBulkEvents(ctx: Ctx, id: number): Promise<BulkOperat
     if (!(await markOperationDeleted(trx, op.id, actor.userId, now)))
       throw conflict(ResultsMessages.bulkAlreadyDeleted);
     const results = await operationResults(trx, op.id);
+    const before = await resultSnapshots(
+      trx,
+      results.map((r) => r.id),
+    );
     // Result rows first, then their pairs: the order every result write takes locks in (admin-service.ts).
     await softDeleteResults(
       trx,
@@ -145,6 +156,12 @@ export async function deleteBulkEvents(ctx: Ctx, id: number): Promise<BulkOperat
       results.map((r) => ({ userId: r.user_id, courseId: r.course_id })),
     );
     for (const r of results) await recomputeLatestResult(trx, r.user_id, r.course_id, now);
+    await auditResults(
+      trx,
+      ctx,
+      'deleted',
+      before.map((b) => ({ before: b, after: null })),
+    );
   });
   const row = await findOperationInScope(ctx.db, op.id, null);
   if (!row) throw notFound();

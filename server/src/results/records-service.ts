@@ -14,6 +14,7 @@ import { loadLearner } from '../learning/learner';
 import { findEvidenceFile, listResults, updateResultRow, visibleCourses } from './admin-queries';
 import { listBound, softDelete } from './admin-service';
 import { dayStart, loadResult, presentResult, reloadResult } from './admin-shared';
+import { auditResult, resultSnapshot } from './audit';
 import { recomputeLatestResult } from './service';
 
 /**
@@ -55,6 +56,7 @@ export async function approvePending(ctx: Ctx, id: number): Promise<ResultView> 
   if (row.status !== 'pending') throw conflict(ResultsMessages.notPending);
   const now = ctx.clock();
   await ctx.db.transaction().execute(async (trx) => {
+    const before = await resultSnapshot(trx, row.id);
     // Guarded on status so two approvers racing cannot both "approve".
     const changed = await trx
       .updateTable('results')
@@ -65,6 +67,7 @@ export async function approvePending(ctx: Ctx, id: number): Promise<ResultView> 
       .executeTakeFirst();
     if (Number(changed.numUpdatedRows) !== 1) throw conflict(ResultsMessages.notPending);
     await recomputeLatestResult(trx, row.user_id, row.course_id, now);
+    await auditResult(trx, ctx, 'approved', before, await resultSnapshot(trx, row.id));
   });
   return reloadResult(ctx, row.id);
 }

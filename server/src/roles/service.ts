@@ -12,6 +12,7 @@ import {
   type UserType,
 } from '@cc/contracts';
 import type { z } from 'zod';
+import { recordAudit } from '../audit/record';
 import { assertEntityInScope, entityScope } from '../entities/scope';
 import { ancestorIds, subtreeIds } from '../entities/tree';
 import { actorOf, authorize, type Ctx } from '../http/context';
@@ -154,7 +155,14 @@ async function create<K extends RoleKind>(
   const entity = await entityInScope(ctx, slug);
   authorize(ctx, RULES[kind].create);
   if (await nameTaken(ctx.db, kind, entity.id, body.name)) throw invalidField('name', NAME_TAKEN);
-  const id = await insertRole(ctx.db, kind, { entity_id: entity.id, ...body }).catch(uniqueToNameTaken);
+  const id = await ctx.db
+    .transaction()
+    .execute(async (trx) => {
+      const id = await insertRole(trx, kind, { entity_id: entity.id, ...body });
+      await auditRole(trx, ctx, kind, 'created', undefined, await findRole(trx, kind, id, null));
+      return id;
+    })
+    .catch(uniqueToNameTaken);
   const role = await findRole(ctx.db, kind, id, null);
   if (!role) throw notFound();
   return present(kind, { ...role, users_count: 0 }, entity.id);
@@ -172,7 +180,14 @@ async function update<K extends RoleKind>(
   if (role.entity_id !== entity.id) throw forbidden(inheritedReadOnly(RULES[kind].label));
   if (body.name !== undefined && (await nameTaken(ctx.db, kind, entity.id, body.name, id)))
     throw invalidField('name', NAME_TAKEN);
-  await updateRoleRow(ctx.db, kind, id, body, ctx.clock()).catch(uniqueToNameTaken);
+  await ctx.db
+    .transaction()
+    .execute(async (trx) => {
+      const before = await findRole(trx, kind, id, null);
+      await updateRoleRow(trx, kind, id, body, ctx.clock());
+      await auditRole(trx, ctx, kind, 'updated', before, await findRole(trx, kind, id, null));
+    })
+    .catch(uniqueToNameTaken);
   return get(ctx, kind, slug, id);
 }
 
@@ -182,10 +197,51 @@ async function remove(ctx: Ctx, kind: RoleKind, slug: string, id: number): Promi
   if (role.entity_id !== entity.id) throw forbidden(inheritedReadOnly(RULES[kind].label));
   // Holders anywhere count (a level A role is held in its level B sites): never leave users pointing at nothing.
   const holders = await countAllHolders(ctx.db, kind, id);
-  if (holders > 0 || !(await deleteUnusedRole(ctx.db, kind, id))) {
+  const deleted =
+    holders === 0 &&
+    (await ctx.db.transaction().execute(async (trx) => {
+      const before = await findRole(trx, kind, id, null);
+      if (!(await deleteUnusedRole(trx, kind, id))) return false;
+      await auditRole(trx, ctx, kind, 'deleted', before, undefined);
+      return true;
+    }));
+  if (!deleted) {
     const n = holders || (await countAllHolders(ctx.db, kind, id));
     throw new HttpError(409, inUse(RULES[kind].label, n), undefined, { users_count: n });
   }
+}
+
+type RoleSnapshot = Awaited<ReturnType<typeof findRole>>;
+
+/** A role or user type created, renamed or deleted, in the change's transaction (issue 35 §3). */
+async function auditRole(
+  trx: Parameters<typeof insertRole>[0],
+  ctx: Ctx,
+  kind: RoleKind,
+  action: 'created' | 'updated' | 'deleted',
+  before: RoleSnapshot,
+  after: RoleSnapshot,
+): Promise<void> {
+  const values = after ?? before;
+  if (!values) return;
+  const keep = (r: RoleSnapshot) =>
+    r
+      ? {
+          id: r.id,
+          entity_id: r.entity_id,
+          name: r.name,
+          ...(kind === 'role' ? { inspectable: r.inspectable } : {}),
+        }
+      : null;
+  await recordAudit(trx as never, ctx, {
+    action,
+    kind,
+    subjectId: values.id,
+    entityId: values.entity_id,
+    label: values.name,
+    before: keep(before),
+    after: keep(after),
+  });
 }
 
 /** Users per role across the caller's scope (deep), most held first. */

@@ -39,6 +39,7 @@ import {
 import { roleBelongsTo } from '../roles/queries';
 import { emitWebhookEvent } from '../webhooks/events';
 import { userCreatedData, userUpdatedData } from '../webhooks/payloads';
+import { auditUser, userSnapshot } from './audit';
 import { presentUser, presentUserDetail } from './presenters';
 import {
   emailTaken,
@@ -259,6 +260,7 @@ export async function createUser(ctx: Ctx, body: z.infer<typeof CreateUserBody>)
         now,
       );
       await emitWebhookEvent(trx, { entityId, type: 'user.created', data }, now);
+      await auditUser(trx, ctx, 'created', null, await userSnapshot(trx, user.id));
       return user.id;
     })
     .catch(uniqueEmail);
@@ -362,7 +364,9 @@ export async function updateUser(ctx: Ctx, ref: string, body: z.infer<typeof Upd
   await ctx.db.transaction().execute(async (trx) => {
     if (Object.keys(values).length) {
       values.updated_at = ctx.clock();
+      const before = await userSnapshot(trx, user.id);
       await updateUserRow(trx, user.id, values);
+      await auditUser(trx, ctx, 'updated', before, await userSnapshot(trx, user.id));
       await emitWebhookEvent(trx, { entityId, type: 'user.updated', data: userUpdatedData(user, values) });
     }
     // The address itself changes only when the links mailed to the new address AND the old one are both followed

@@ -5,6 +5,7 @@ import { api, type Envelope } from '../app/api';
 import { usePermissionChecker } from '../app/auth';
 import { notifyError, notifySuccess } from '../app/notifications';
 import { useWhitelabel } from '../app/whitelabel';
+import { EntityHistoryCard } from '../audit/EntityHistoryCard';
 import { InspectionPackButton } from '../reports/InspectionPackButton';
 import { Badge, Button, ButtonLink, Card, ConfirmDialog, EmptyState, PageHeader } from '../ui';
 import { levelLabel, sitesWord, siteWord } from '../whitelabel/words';
@@ -248,6 +249,7 @@ export default function EntityPage() {
           </Card>
         </div>
       </div>
+      <EntityHistoryCard entityRef={e.slug} />
       <ConfirmDialog
         open={confirming}
         title="Send welcome e-mails?"

@@ -14,6 +14,7 @@ import { api, type Envelope } from '../app/api';
 import { useAuth, usePermissionChecker } from '../app/auth';
 import { notifyError, notifySuccess } from '../app/notifications';
 import { useWhitelabel } from '../app/whitelabel';
+import { UserHistoryCard } from '../audit/UserHistoryCard';
 import { UserComplianceCourses } from '../compliance/UserComplianceCourses';
 import {
   DetailRow,
@@ -157,6 +158,7 @@ export default function UserPage() {
         </Card>
       </div>
       <UserComplianceCourses userRef={u.uuid} name={u.name} />
+      <UserHistoryCard userRef={u.uuid} />
       <AccountActivityCard userId={u.id} />
       <DeliveryLedgerCard userRef={u.uuid} userId={u.id} />
       {canSeePermissions ? (

@@ -1,0 +1,209 @@
+import { z } from 'zod';
+import { PageQuery } from './common';
+import { type DateFormat, dateFormat, formatDate } from './dates';
+
+/**
+ * The audit trail (issue 35 §3; server/src/audit, docs/audit-trail.md): who changed a training record, a requirement,
+ * a person's role, an organisation, its user types or permissions, when, from where, and the values before and after.
+ * Append-only: there is no route that changes or deletes an entry.
+ */
+
+/** Reading the trail needs "search training records" (24) and the subject in the caller's scope (404 otherwise). */
+export const AuditPerm = { viewHistory: 24 } as const;
+
+export const AUDIT_ACTIONS = ['created', 'updated', 'deleted', 'approved'] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** What an entry is about. */
+export const AUDIT_KINDS = [
+  'result',
+  'exemption',
+  'compliance_rule',
+  'user_courses',
+  'user',
+  'entity',
+  'role',
+  'type',
+  'type_permissions',
+  'user_permission',
+  'entity_permissions',
+] as const;
+export type AuditKind = (typeof AUDIT_KINDS)[number];
+
+const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'The date must be in the format YYYY-MM-DD.');
+
+/** GET /audit/users/{id}, /audit/results/{id}: page, per_page. */
+export const AuditPageQuery = PageQuery.pick({ page: true, per_page: true });
+export type AuditPageQuery = z.infer<typeof AuditPageQuery>;
+
+/** GET /audit/entities/{id}: page, per_page, from and to (UK calendar days, both included), action, kind, deep. */
+export const AuditEntityQuery = PageQuery.pick({ page: true, per_page: true, deep: true }).extend({
+  from: day.optional(),
+  to: day.optional(),
+  action: z.enum(AUDIT_ACTIONS).optional(),
+  kind: z.enum(AUDIT_KINDS).optional(),
+});
+export type AuditEntityQuery = z.infer<typeof AuditEntityQuery>;
+
+export const AuditEntryView = z.object({
+  id: z.number(),
+  occurred_at: z.string(),
+  actor: z.object({ id: z.number().nullable(), name: z.string().nullable() }),
+  /** The organisation the actor acted as (spec 1 §6, permission 19), when they did. */
+  acting_as: z.object({ id: z.number(), name: z.string().nullable() }).nullable(),
+  ip: z.string().nullable(),
+  action: z.enum(AUDIT_ACTIONS),
+  kind: z.string(),
+  subject: z.object({
+    id: z.number().nullable(),
+    entity_id: z.number().nullable(),
+    user_id: z.number().nullable(),
+    label: z.string(),
+  }),
+  before: z.record(z.string(), z.unknown()).nullable(),
+  after: z.record(z.string(), z.unknown()).nullable(),
+});
+export type AuditEntryView = z.infer<typeof AuditEntryView>;
+
+/** The words a sentence uses for the organisation (white-label entityAltName), e.g. "home". */
+export interface AuditWords {
+  entity?: string;
+  /** The organisation's date format where the caller knows it (the server's PDFs); else the app's current one. */
+  dateFormat?: DateFormat;
+}
+
+const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
+
+/** The fields whose values differ between before and after (labels for "changed ... "). */
+export function auditChangedFields(entry: Pick<AuditEntryView, 'before' | 'after'>): string[] {
+  const before = entry.before ?? {};
+  const after = entry.after ?? {};
+  const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
+  return [...keys].filter(
+    (k) => !k.endsWith('_label') && JSON.stringify(before[k]) !== JSON.stringify(after[k]),
+  );
+}
+
+const FIELD_WORDS: Record<string, string> = {
+  course_id: 'course',
+  completed_at: 'date',
+  passed: 'outcome',
+  score: 'score',
+  notes: 'notes',
+  evidence_file_id: 'evidence',
+  expires_at: 'end date',
+  role_id: 'role',
+  type_id: 'user type',
+  primary_entity_id: 'organisation',
+  status: 'status',
+  validity_months: 'validity',
+  compliance_type: 'type',
+  name: 'name',
+  permissions: 'permissions',
+  courses: 'courses',
+};
+
+/** "score and date": the fields an edit changed, in words; '' when none is named. */
+function changedWords(entry: Pick<AuditEntryView, 'before' | 'after'>): string {
+  const fields = [...new Set(auditChangedFields(entry).map((f) => FIELD_WORDS[f] ?? f.replaceAll('_', ' ')))];
+  if (fields.length <= 1) return fields[0] ?? '';
+  return `${fields.slice(0, -1).join(', ')} and ${fields[fields.length - 1]}`;
+}
+
+/** "changed the score and date of X", or "changed X" when no field is named. */
+const changedOf = (entry: Pick<AuditEntryView, 'before' | 'after'>, what: string) => {
+  const fields = changedWords(entry);
+  return fields ? `changed the ${fields} of ${what}` : `changed ${what}`;
+};
+
+/**
+ * One entry in plain words, the same on every screen and in the inspection pack: "Alex Smith recorded a pass for Fire
+ * Safety on 12/03/2026 (acting as Rose House)". Dates in the organisation's format (dates.ts).
+ */
+export function describeAuditEntry(entry: AuditEntryView, words: AuditWords = {}): string {
+  const dateOf = (v: unknown): string =>
+    typeof v === 'string' || v instanceof Date ? formatDate(v, words.dateFormat ?? dateFormat()) : '';
+  const who = entry.actor.name ?? 'The system';
+  const values = entry.after ?? entry.before ?? {};
+  const course = str(values.course_label) ?? 'a course';
+  const person = str(values.user_label);
+  const label = entry.subject.label;
+  const entityWord = words.entity ?? 'organisation';
+  let what: string;
+  switch (entry.kind) {
+    case 'result': {
+      // "Casey Lee's pass for Fire Safety on 12/03/2026"
+      const outcome = `${person ? `${person}'s` : 'a'} ${values.passed === false ? 'fail' : 'pass'}`;
+      const on = dateOf(values.completed_at);
+      const record = `${outcome} for ${course}${on ? ` on ${on}` : ''}`;
+      if (entry.action === 'created') what = `recorded ${record}`;
+      else if (entry.action === 'approved') what = `approved ${record}`;
+      else if (entry.action === 'deleted') what = `deleted ${record}`;
+      else what = changedOf(entry, `${person ? `${person}'s` : 'a'} result for ${course}`);
+      break;
+    }
+    case 'exemption': {
+      const until = dateOf(values.expires_at);
+      const end = until ? ` until ${until}` : '';
+      const whom = person ?? 'someone';
+      if (entry.action === 'created') what = `exempted ${whom} from ${course}${end}`;
+      else if (entry.action === 'deleted')
+        what = `removed ${person ? `${person}'s` : 'an'} exemption from ${course}`;
+      else what = changedOf(entry, `${person ? `${person}'s` : 'an'} exemption from ${course}`);
+      break;
+    }
+    case 'compliance_rule':
+      what =
+        entry.action === 'created'
+          ? `added ${course} to the requirements of ${label}`
+          : entry.action === 'deleted'
+            ? `removed ${course} from the requirements of ${label}`
+            : changedOf(entry, `${course} for ${label}`);
+      break;
+    case 'user_courses':
+      what = `changed the required courses of ${label}`;
+      break;
+    case 'user':
+      what =
+        entry.action === 'created'
+          ? `added ${label}`
+          : entry.action === 'deleted'
+            ? `removed ${label}`
+            : `changed ${label}'s ${changedWords(entry) || 'details'}`;
+      break;
+    case 'entity':
+      what = changedOf(entry, `the ${entityWord} ${label}`);
+      break;
+    case 'role':
+    case 'type': {
+      const noun = entry.kind === 'role' ? 'role' : 'user type';
+      what =
+        entry.action === 'created'
+          ? `added the ${noun} ${label}`
+          : entry.action === 'deleted'
+            ? `deleted the ${noun} ${label}`
+            : str(entry.before?.name) && entry.before?.name !== entry.after?.name
+              ? `renamed the ${noun} ${str(entry.before?.name)} to ${label}`
+              : changedOf(entry, `the ${noun} ${label}`);
+      break;
+    }
+    case 'type_permissions':
+      what = `changed the permissions of the user type ${label}`;
+      break;
+    case 'entity_permissions':
+      what = `changed the permissions allowed to ${label}`;
+      break;
+    case 'user_permission':
+      what =
+        entry.action === 'created'
+          ? `granted ${label}`
+          : entry.action === 'deleted'
+            ? `withdrew ${label}`
+            : `changed ${label}`;
+      break;
+    default:
+      what = `${entry.action} ${label}`;
+  }
+  const acting = entry.acting_as ? ` (acting as ${entry.acting_as.name ?? entry.acting_as.id})` : '';
+  return `${who} ${what}${acting}.`;
+}
