@@ -3,9 +3,8 @@ import { GlobalWorkerOptions, getDocument, TextLayer } from 'pdfjs-dist';
 // The worker is bundled by Vite as a file of the app (same origin; no CDN, no eval).
 import workerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url';
 import { useEffect, useRef, useState } from 'react';
-import { isNativeShell } from '../app/env';
-import { alertDownloadFailed, saveFile } from '../native/files';
 import { Button } from '../ui';
+import { OpenInPdfApp } from './OpenInPdfApp';
 import { canvasRatio, fitScale, MAX_ZOOM, MIN_ZOOM, zoomIn, zoomKey, zoomLabel, zoomOut } from './zoom';
 
 GlobalWorkerOptions.workerSrc = workerUrl;
@@ -73,13 +72,6 @@ export default function PdfViewer({
   const scale = zoom ?? fitScale(firstWidth, width, MAX_WIDTH);
   const act = (action: 'in' | 'out' | 'fit') =>
     setZoom(action === 'fit' ? null : action === 'in' ? zoomIn(scale) : zoomOut(scale));
-  const openInApp = async () => {
-    try {
-      await saveFile(data, fileName || 'document.pdf');
-    } catch {
-      alertDownloadFailed();
-    }
-  };
 
   if (failed)
     return (
@@ -135,11 +127,7 @@ export default function PdfViewer({
                 Fit to width
               </Button>
             </fieldset>
-            {isNativeShell() ? (
-              <Button variant="secondary" size="sm" onClick={() => void openInApp()}>
-                Open in your PDF app
-              </Button>
-            ) : null}
+            <OpenInPdfApp data={data} fileName={fileName} />
           </div>
           <p className="text-xs text-slate-600" aria-live="polite">
             {pdf.numPages === 1 ? '1 page.' : `${pdf.numPages} pages: scroll to read them all.`}
