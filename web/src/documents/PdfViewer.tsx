@@ -2,12 +2,18 @@ import type { PDFDocumentProxy } from 'pdfjs-dist';
 import { GlobalWorkerOptions, getDocument, TextLayer } from 'pdfjs-dist';
 // The worker is bundled by Vite as a file of the app (same origin; no CDN, no eval).
 import workerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Button } from '../ui';
 import { OpenInPdfApp } from './OpenInPdfApp';
 import { canvasRatio, fitScale, MAX_ZOOM, MIN_ZOOM, zoomIn, zoomKey, zoomLabel, zoomOut } from './zoom';
 
 GlobalWorkerOptions.workerSrc = workerUrl;
+
+/** A page's size in PDF points (scale 1), read once when the file opens. */
+interface PageSize {
+  width: number;
+  height: number;
+}
 
 /** Pages fitted at most this wide in CSS pixels (a readable column on a wide screen). */
 const MAX_WIDTH = 900;
@@ -36,8 +42,13 @@ export default function PdfViewer({
   const [failed, setFailed] = useState(false);
   /** null: fit to width; else the scale every page is drawn at. */
   const [zoom, setZoom] = useState<number | null>(null);
-  /** The first page's width in points: what "Zoom in" steps from while the pages fit. */
-  const [firstWidth, setFirstWidth] = useState(0);
+  /**
+   * Every page's size, known before any is drawn: the pages take their final height at once (the scroll position
+   * holds while they draw), and a zoom keeps the reader's place (see `act`).
+   */
+  const [sizes, setSizes] = useState<PageSize[]>([]);
+  /** Where the reader was when they zoomed: a page, how far down it, and how far across the page region. */
+  const anchor = useRef<{ page: number; down: number; across: number } | null>(null);
   const width = useWidth(frame);
 
   useEffect(() => {
@@ -54,10 +65,16 @@ export default function PdfViewer({
           void loaded.destroy();
           return;
         }
-        const first = await loaded.getPage(1);
+        const doc = loaded;
+        const measured = await Promise.all(
+          pageNumbers(doc.numPages).map(async (n) => {
+            const { width, height } = (await doc.getPage(n)).getViewport({ scale: 1 });
+            return { width, height };
+          }),
+        );
         if (cancelled) return;
-        setFirstWidth(first.getViewport({ scale: 1 }).width);
-        setPdf(loaded);
+        setSizes(measured);
+        setPdf(doc);
       } catch {
         if (!cancelled) setFailed(true);
       }
@@ -69,9 +86,18 @@ export default function PdfViewer({
     };
   }, [data]);
 
-  const scale = zoom ?? fitScale(firstWidth, width, MAX_WIDTH);
-  const act = (action: 'in' | 'out' | 'fit') =>
+  const scale = zoom ?? fitScale(sizes[0]?.width ?? 0, width, MAX_WIDTH);
+  const act = (action: 'in' | 'out' | 'fit') => {
+    anchor.current = readingPlace(frame.current);
     setZoom(action === 'fit' ? null : action === 'in' ? zoomIn(scale) : zoomOut(scale));
+  };
+  // After a zoom the same line of the same page is back under the header, and the region as far across as it was.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the zoom changed the pages' size
+  useLayoutEffect(() => {
+    const place = anchor.current;
+    anchor.current = null;
+    if (place) restoreReadingPlace(frame.current, place);
+  }, [zoom]);
 
   if (failed)
     return (
@@ -148,7 +174,14 @@ export default function PdfViewer({
           >
             <div className="mx-auto w-max min-w-full space-y-3">
               {pageNumbers(pdf.numPages).map((n) => (
-                <PdfPage key={n} pdf={pdf} number={n} width={width} zoom={zoom} title={title} />
+                <PdfPage
+                  key={n}
+                  pdf={pdf}
+                  number={n}
+                  size={sizes[n - 1] ?? { width: 0, height: 0 }}
+                  scale={zoom ?? fitScale(sizes[n - 1]?.width ?? 0, width, MAX_WIDTH)}
+                  title={title}
+                />
               ))}
             </div>
           </section>
@@ -167,45 +200,39 @@ const pageNumbers = (count: number) => Array.from({ length: count }, (_, i) => i
 function PdfPage({
   pdf,
   number,
-  width,
-  zoom,
+  size,
+  scale,
   title,
 }: {
   pdf: PDFDocumentProxy;
   number: number;
-  width: number;
-  zoom: number | null;
+  size: PageSize;
+  /** CSS pixels per PDF point: the fit of this page's width, or the zoom. */
+  scale: number;
   title: string;
 }) {
-  const box = useRef<HTMLDivElement>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
   const text = useRef<HTMLDivElement>(null);
+  const cssWidth = Math.floor(size.width * scale);
+  const cssHeight = Math.floor(size.height * scale);
   useEffect(() => {
-    if (!width) return;
+    if (!scale) return;
     let cancelled = false;
     let cancelRender: (() => void) | null = null;
     let textLayer: TextLayer | null = null;
     (async () => {
       const page = await pdf.getPage(number);
       const el = canvas.current;
-      const holder = box.current;
       const layer = text.current;
-      if (cancelled || !el || !holder || !layer) return;
-      const scale = zoom ?? fitScale(page.getViewport({ scale: 1 }).width, width, MAX_WIDTH);
+      if (cancelled || !el || !layer) return;
       const cssViewport = page.getViewport({ scale });
-      const cssWidth = Math.floor(cssViewport.width);
-      const cssHeight = Math.floor(cssViewport.height);
-      const ratio = canvasRatio(cssWidth, cssHeight, window.devicePixelRatio);
+      const ratio = canvasRatio(cssViewport.width, cssViewport.height, window.devicePixelRatio);
       const viewport = page.getViewport({ scale: scale * ratio });
-      el.width = Math.floor(viewport.width);
-      el.height = Math.floor(viewport.height);
-      el.style.width = `${cssWidth}px`;
-      el.style.height = `${cssHeight}px`;
-      holder.style.width = `${cssWidth}px`;
-      holder.style.height = `${cssHeight}px`;
-      holder.style.setProperty('--scale-factor', String(scale));
+      // Until this draw ends the previous drawing is stretched to the new size (the canvas is sized by its CSS).
       const context = el.getContext('2d');
       if (!context) return;
+      el.width = Math.floor(viewport.width);
+      el.height = Math.floor(viewport.height);
       const task = page.render({ canvasContext: context, viewport });
       cancelRender = () => task.cancel();
       // The words over the drawing, transparent: selectable, searchable, read by screen readers.
@@ -222,20 +249,58 @@ function PdfPage({
       cancelRender?.();
       textLayer?.cancel();
     };
-  }, [pdf, number, width, zoom]);
+  }, [pdf, number, scale]);
   return (
     // biome-ignore lint/a11y/useSemanticElements: a page is a drawing and its words, not a set of form fields
     <div
-      ref={box}
       role="group"
       aria-label={`${title}, page ${number} of ${pdf.numPages}`}
       className="relative mx-auto bg-white shadow ring-1 ring-slate-200"
+      style={{ width: cssWidth, height: cssHeight, ['--scale-factor' as string]: scale }}
       data-page={number}
     >
-      <canvas ref={canvas} className="block" />
+      <canvas ref={canvas} className="block h-full w-full" />
       <div ref={text} className="textLayer" />
     </div>
   );
+}
+
+/** The line just under the app's sticky header (64 px) and a little space: where a reader's eyes are. */
+const READING_LINE = 80;
+
+/**
+ * The page at the reading line, how far down it (0-1), and how far across the page region is scrolled (0-1). After
+ * the zoom the same place is put back (restoreReadingPlace), so zooming in on page 12 stays on page 12.
+ */
+function readingPlace(root: HTMLElement | null) {
+  if (!root) return null;
+  const region = root.querySelector<HTMLElement>('[data-testid=pdf-pages]');
+  const across =
+    region && region.scrollWidth > region.clientWidth
+      ? region.scrollLeft / (region.scrollWidth - region.clientWidth)
+      : 0; // From a fitted page: the start of its lines.
+  for (const page of root.querySelectorAll<HTMLElement>('[data-page]')) {
+    const box = page.getBoundingClientRect();
+    if (box.bottom <= READING_LINE) continue;
+    // The document starts below the reading line: nothing to keep but the sideways place.
+    if (box.top >= READING_LINE) return { page: 0, down: 0, across };
+    return { page: Number(page.dataset.page), down: (READING_LINE - box.top) / box.height, across };
+  }
+  return { page: 0, down: 0, across };
+}
+
+function restoreReadingPlace(
+  root: HTMLElement | null,
+  place: { page: number; down: number; across: number },
+) {
+  if (!root) return;
+  const region = root.querySelector<HTMLElement>('[data-testid=pdf-pages]');
+  if (region && region.scrollWidth > region.clientWidth)
+    region.scrollLeft = place.across * (region.scrollWidth - region.clientWidth);
+  const page = place.page ? root.querySelector<HTMLElement>(`[data-page="${place.page}"]`) : null;
+  if (!page) return;
+  const box = page.getBoundingClientRect();
+  window.scrollBy(0, box.top + place.down * box.height - READING_LINE);
 }
 
 /** The element's content width, kept up to date (rounded, so sub-pixel changes don't redraw every page). */
