@@ -11,6 +11,7 @@ import {
   MANAGER,
   NARROW,
   newPage,
+  PDF_HELVETICA,
   rectanglePdf,
   signIn,
   toast,
@@ -33,6 +34,7 @@ const QUESTION = 'Who do you tell first about a safeguarding concern?';
 const RIGHT = 'The person in charge';
 const WRONG = 'Nobody';
 const NOTE = 'Section 3 now names the safeguarding lead.';
+const WORDS = 'Tell the person in charge first.';
 
 let browser;
 let cleanUp = async () => {};
@@ -57,6 +59,85 @@ async function checkBoth(page, name) {
   }
   await page.setViewportSize(size);
   await page.reload();
+}
+
+/**
+ * Issue 31 §5, reading a policy on a phone: the page fits the width; Zoom in (twice) draws it larger in its own
+ * sideways-scrolling region while the app does not scroll sideways; + - 0 work from the keyboard in that region;
+ * nothing blocks pinch zoom; the words are a text layer (selectable, read by screen readers). Screenshots of the
+ * zoomed page; back to Fit to width at the end.
+ */
+async function assertZoomAndText(page, name) {
+  const viewer = page.getByTestId('pdf-viewer');
+  const fit = viewer.getByRole('button', { name: 'Fit to width' });
+  const zoom = viewer.getByTestId('pdf-zoom');
+  const region = viewer.getByTestId('pdf-pages');
+  const canvasWidth = () =>
+    page.evaluate(
+      () => document.querySelector('[data-testid=pdf-viewer] canvas').getBoundingClientRect().width,
+    );
+  const fitted = await zoom.innerText();
+  const before = await canvasWidth();
+  assert.equal(await fit.getAttribute('aria-pressed'), 'true', 'the page fits the width at first');
+
+  // The words are text over the drawing, in a page named for screen readers, and can be selected.
+  const pageGroup = viewer.getByRole('group', { name: `${TITLE}, page 1 of 1` });
+  await pageGroup.locator('.textLayer').getByText(WORDS).waitFor();
+  assert.notEqual(
+    await pageGroup
+      .locator('.textLayer span')
+      .first()
+      .evaluate((el) => getComputedStyle(el).userSelect),
+    'none',
+  );
+
+  // Nothing stops the browser's own pinch zoom.
+  const viewport = await page.locator('meta[name=viewport]').getAttribute('content');
+  assert.doesNotMatch(viewport, /user-scalable\s*=\s*(no|0)|maximum-scale\s*=\s*1(\.0)?\b/);
+  const touch = await viewer.evaluate((root) =>
+    [root, ...root.querySelectorAll('*')].map((el) => getComputedStyle(el).touchAction),
+  );
+  assert.ok(!touch.includes('none'), `no touch-action: none in the viewer (${[...new Set(touch)]})`);
+
+  // Zoom in twice (the second from the keyboard on the button).
+  await viewer.getByRole('button', { name: 'Zoom in' }).click();
+  await viewer.getByRole('button', { name: 'Zoom in' }).focus();
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(
+    (w) => document.querySelector('[data-testid=pdf-viewer] canvas').getBoundingClientRect().width > w * 1.3,
+    before,
+  );
+  assert.notEqual(await zoom.innerText(), fitted);
+  assert.equal(await fit.getAttribute('aria-pressed'), 'false');
+  assert.ok(
+    await region.evaluate((el) => el.scrollWidth > el.clientWidth),
+    'the zoomed page scrolls sideways',
+  );
+  const docWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(docWidth <= page.viewportSize().width, `the app does not scroll sideways (${docWidth})`);
+  await pageGroup.locator('.textLayer').getByText(WORDS).waitFor();
+  await checkPage(page, `${name}-zoomed`);
+
+  // In the page region: 0 fits the width again, + zooms in, - zooms out.
+  await region.focus();
+  await page.keyboard.press('0');
+  await page.waitForFunction(
+    () =>
+      document.querySelector('[data-testid=pdf-viewer] [aria-pressed=true]')?.textContent === 'Fit to width',
+  );
+  await page.keyboard.type('+');
+  await page.waitForFunction(
+    (f) => document.querySelector('[data-testid=pdf-zoom]').textContent !== f,
+    fitted,
+  );
+  await page.keyboard.press('-');
+  await page.keyboard.press('0');
+  await page.waitForFunction((w) => {
+    const c = document.querySelector('[data-testid=pdf-viewer] canvas');
+    return Math.abs(c.getBoundingClientRect().width - w) < 2;
+  }, before);
+  assert.equal(await zoom.innerText(), fitted);
+  assert.ok(Math.abs((await canvasWidth()) - before) < 2);
 }
 
 /** The first page of the PDF is drawn: a canvas with pixels that are not blank. */
@@ -112,7 +193,10 @@ describe('documents: upload, require, read and acknowledge, new version', () => 
     await upload.getByLabel(/^File/).setInputFiles({
       name: 'safeguarding.pdf',
       mimeType: 'application/pdf',
-      buffer: rectanglePdf('0.1 0.3 0.8 rg 60 600 475 160 re f 0.2 0.2 0.2 rg 60 100 475 400 re f'),
+      buffer: rectanglePdf(
+        `0.1 0.3 0.8 rg 60 600 475 160 re f 0.2 0.2 0.2 rg 60 100 475 400 re f BT /F1 14 Tf 60 560 Td (${WORDS}) Tj ET`,
+        PDF_HELVETICA,
+      ),
     });
     await upload.getByLabel(/Ask a short question/).check();
     await upload.getByLabel(/^Question/).fill(QUESTION);
@@ -136,6 +220,7 @@ describe('documents: upload, require, read and acknowledge, new version', () => 
     await link.click();
     await m.page.getByRole('heading', { name: TITLE, level: 1 }).waitFor();
     await assertPdfDrawn(m.page);
+    await assertZoomAndText(m.page, 'documents-pdf');
     const requirements = m.page.getByTestId('requirements');
     const home = (await apiGet(m.page, '/auth/user')).body.data.primary_entity;
     assert.equal(home.name, 'Oakfield House');
@@ -158,6 +243,7 @@ describe('documents: upload, require, read and acknowledge, new version', () => 
     await row.getByRole('link', { name: `Read ${TITLE}` }).click();
     await l.page.waitForURL(`${BASE}/document/${documentId}`);
     await assertPdfDrawn(l.page);
+    await assertZoomAndText(l.page, 'documents-learner-pdf');
     const panel = l.page.getByTestId('ack-panel');
     await panel.getByLabel(WRONG).check();
     await panel.getByLabel(/^Your name/).fill(learnerName);

@@ -30,6 +30,62 @@ after(async () => {
   await browser?.close();
 });
 
+/**
+ * Issue 31 §6, her menu and her account, at 375 then 1280 px: the menu holds one start page (not My events and the
+ * learner dashboard side by side) and no Tasks in progress (nor the header's clock: she can start no task); My account
+ * in the user menu shows her details in words (no permission names), links to what she may change and offers no
+ * Edit, and shows her training history; her own /users page and its Edit lead to it instead of a 403.
+ */
+async function assertMenuAndAccount(page) {
+  for (const size of [NARROW, { width: 1280, height: 800 }]) {
+    await page.setViewportSize(size);
+    await page.goto(`${BASE}/`);
+    await page.getByTestId('who-am-i').waitFor();
+    const narrow = size.width < 768;
+    if (narrow) await page.getByRole('button', { name: 'Open navigation' }).click();
+    const nav = page.locator('#side-nav');
+    await nav.getByRole('link', { name: 'My events' }).waitFor();
+    const labels = (await nav.getByRole('link').allInnerTexts()).map((l) => l.trim());
+    assert.ok(!labels.includes('Learner dashboard'), `one start page in her menu: ${labels}`);
+    assert.ok(!labels.includes('Tasks in progress'), `no Tasks in progress: ${labels}`);
+    assert.equal(await page.getByTestId('tasks-badge').count(), 0, 'no tasks clock in the header');
+    await checkPage(page, 'learner-menu');
+    if (narrow) await page.keyboard.press('Escape');
+
+    await page.getByTestId('user-menu').click();
+    await page.getByRole('menuitem', { name: 'My account' }).click();
+    await page.waitForURL(`${BASE}/account`);
+    const details = page.getByTestId('account-details');
+    await details.getByText(me.email).waitFor();
+    const text = await details.innerText();
+    for (const words of [me.name, me.primary_entity.name, me.a_entity.name, me.role?.name ?? 'No job role'])
+      assert.ok(text.includes(words), `My account shows ${words}: ${text}`);
+    const main = await page.locator('main').innerText();
+    assert.doesNotMatch(main, /permission|self update|learner dashboard/i, 'no permission names');
+    const changes = page.getByTestId('account-changes');
+    assert.equal(
+      await changes.getByRole('link', { name: 'Change your password' }).getAttribute('href'),
+      '/update-password',
+    );
+    await changes.getByRole('link', { name: 'Choose your reminders' }).waitFor();
+    await changes.getByRole('link', { name: 'Sessions and devices' }).waitFor();
+    assert.equal(await page.locator('main').getByRole('link', { name: /^Edit/ }).count(), 0, 'no Edit');
+    await page.getByTestId('training-history').getByTestId('history-row').first().waitFor();
+    // The e-mail change asks for her password (opened, not sent: the demo account stays as it is).
+    await changes.getByRole('button', { name: 'Change your e-mail' }).click();
+    await changes.getByLabel(/^Your password/).waitFor();
+    await checkPage(page, 'my-account');
+    await changes.getByRole('button', { name: 'Cancel' }).click();
+  }
+  // Her own record's address and its Edit lead to My account, not to /403.
+  await page.goto(`${BASE}/users/${me.uuid}`);
+  await page.waitForURL(`${BASE}/account`);
+  await page.goto(`${BASE}/users/update/${me.uuid}`);
+  await page.waitForURL(`${BASE}/account`);
+  await page.getByTestId('account-details').waitFor();
+  await page.setViewportSize(NARROW);
+}
+
 describe('the carer’s to-do (/) and the learner dashboard', () => {
   it('at 375 px the overdue mandatory course comes first, in words with its date, and Start/Resume opens it', async () => {
     const events = await learner('GET', `/users/${me.uuid}/events`);
@@ -76,6 +132,8 @@ describe('the carer’s to-do (/) and the learner dashboard', () => {
     // The training history is on the page.
     await page.goto(`${BASE}/`);
     await page.getByTestId('training-history').getByTestId('history-row').first().waitFor();
+
+    await assertMenuAndAccount(page);
     assert.deepEqual(errors, []);
     await context.close();
   });

@@ -304,6 +304,9 @@ export async function openScormItem(page, button) {
   return sco;
 }
 
+/** rectanglePdf's resources for text: the standard Helvetica as /F1 (`BT /F1 14 Tf 60 560 Td (words) Tj ET`). */
+export const PDF_HELVETICA = '<</Font<</F1<</Type/Font/Subtype/Type1/BaseFont/Helvetica>>>>>>';
+
 /** The H5P content's frame: h5p-standalone's iframe inside the sandboxed player page (issue 11 finding 1). */
 export function h5pFrame(page) {
   return page.frameLocator('[data-player="h5p"] iframe').frameLocator('iframe');
@@ -312,12 +315,13 @@ export function h5pFrame(page) {
 /**
  * A small valid PDF: one A4 page drawn with `stream` (PDF drawing operators, filled rectangles by default), correct
  * xref offsets and no font, enough for pdf.js to draw pixels and for the upload check to know it by its bytes.
+ * `resources` names what the stream uses (PDF_HELVETICA: text as /F1, for pdf.js's text layer).
  */
-export function rectanglePdf(stream = '0.1 0.5 0.3 rg 60 600 475 160 re f') {
+export function rectanglePdf(stream = '0.1 0.5 0.3 rg 60 600 475 160 re f', resources = '<<>>') {
   const objects = [
     '<</Type/Catalog/Pages 2 0 R>>',
     '<</Type/Pages/Kids[3 0 R]/Count 1>>',
-    '<</Type/Page/Parent 2 0 R/MediaBox[0 0 595 842]/Contents 4 0 R/Resources<<>>>>',
+    `<</Type/Page/Parent 2 0 R/MediaBox[0 0 595 842]/Contents 4 0 R/Resources${resources}>>`,
     `<</Length ${stream.length}>>\nstream\n${stream}\nendstream`,
   ];
   let body = '%PDF-1.4\n';

@@ -154,7 +154,8 @@ const defaultRoutes: RouteObject[] = [
   built('/users/signup-links', 'Sign-up links', () => import('./signup-links/SignupLinksPage')),
   built('/users/:uuid', 'User', () => import('./users/UserPage')),
   built('/users/update/:uuid', 'Edit user', () => import('./users/UserUpdatePage')),
-  // the user's own account (issue 11 §10)
+  // the user's own account (issue 11 §10; /account itself issue 31 §6: the spec names no route for it)
+  built('/account', 'My account', () => import('./account/AccountPage')),
   built('/account/sessions', 'Sessions and devices', () => import('./account/SessionsPage')),
   built(
     '/account/notifications',

@@ -13,6 +13,15 @@ export const TASK_KINDS = [
   'other',
 ] as const;
 export const TaskKind = z.enum(TASK_KINDS);
+
+/**
+ * Who can have a task (issue 31 §6): the permissions of the calls that start one. The e-mailed compliance report and
+ * the inspection pack (13 compliance report), the e-mailed matrix (12 matrix report), an import (99 importer logs)
+ * and starting a course for many people (111 bulk create attempts). Without any of them a person never has a task,
+ * so the menu's "Tasks in progress" and the header's clock are not shown to them (a learner's menu holds what a
+ * learner does). Keep in step with the server's startTask callers.
+ */
+export const TASK_STARTER_PERMISSIONS = [13, 12, 99, 111] as const;
 export type TaskKind = z.infer<typeof TaskKind>;
 
 export const TASK_STATUSES = ['queued', 'running', 'done', 'failed', 'cancelled'] as const;

@@ -79,7 +79,15 @@ function YourAccount({ user }: { user: AuthUser }) {
   const actingAs = useActingAs();
   const wl = useWhitelabel();
   return (
-    <Card title="Your account">
+    <Card
+      title="Your account"
+      actions={
+        // Issue 31 §6: the details, the changes one may make and one's training history.
+        <Link className="focus-ring rounded text-sm font-medium text-primary-800 underline" to="/account">
+          My account
+        </Link>
+      }
+    >
       <dl className="divide-y divide-slate-100" data-testid="who-am-i">
         <Row label="Name">{user.name}</Row>
         <Row label="E-mail">

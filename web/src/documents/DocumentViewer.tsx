@@ -74,7 +74,7 @@ export function DocumentViewer({
         <Spinner label="Opening the document" />
       ) : version.mime_type === 'application/pdf' ? (
         <Suspense fallback={<Spinner label="Opening the document" />}>
-          <PdfViewer data={file.data} title={title} />
+          <PdfViewer data={file.data} title={title} fileName={version.file_name} />
         </Suspense>
       ) : (
         <BlobImage blob={file.data} alt={title} />

@@ -1,4 +1,4 @@
-import { type Paged, Perm } from '@cc/contracts';
+import { type Paged, Perm, TASK_STARTER_PERMISSIONS } from '@cc/contracts';
 import { Menu, MenuButton, MenuItem, MenuItems } from '@headlessui/react';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
@@ -64,6 +64,8 @@ function Header() {
   const actingAs = useActingAs();
   const wl = useWhitelabel();
   const canActAs = usePermission([Perm.actingAs]);
+  // Issue 31 §6: the clock is for who can start a long job (tasks); a learner never has one.
+  const hasTasks = usePermission([...TASK_STARTER_PERMISSIONS], 'any');
   const open = useStore(sideNavStore, (s) => s.open);
   // The organisation in view, at every width: the acting-as entity, else the user's own.
   // Without acting-as (19) a user sees their own place: their primary organisation (a carer's home).
@@ -116,7 +118,7 @@ function Header() {
             </span>
           )
         ) : null}
-        {user ? <TasksBadge /> : null}
+        {user && hasTasks ? <TasksBadge /> : null}
         {user ? <NotificationBell /> : null}
         {user ? (
           <Menu as="div" className="relative">
@@ -144,6 +146,14 @@ function Header() {
                 <p className="truncate text-xs text-slate-600">{user.email}</p>
               </div>
               <div className="my-1 h-px bg-slate-100" />
+              <MenuItem>
+                <Link
+                  to="/account"
+                  className="block rounded-lg px-3 py-2 text-sm font-medium text-slate-800 data-focus:bg-slate-100"
+                >
+                  My account
+                </Link>
+              </MenuItem>
               <MenuItem>
                 <Link
                   to="/update-password"

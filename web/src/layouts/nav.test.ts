@@ -16,7 +16,7 @@ const ROLES: Record<string, number[]> = {
     127,
   ],
   trainer: [6, 7, 9, 11, 21, 24, 25, 26, 29, 30, 44, 63, 80, 89, 104, 108, 109, 110, 123, 127, 128],
-  learner: [6, 44, 80, 104, 108, 118, 127],
+  learner: [6, 44, 80, 104, 108, 118, 127, 134],
 };
 const wl = {
   entityAltName: DEFAULT_WHITELABEL.entityAltName,
@@ -114,5 +114,39 @@ describe('navigation', () => {
         .map((i) => i.label);
     expect(entries(ROLES.learner ?? [])).toEqual(['My pathways']);
     expect(entries(ROLES.manager ?? [])).toEqual(['Pathways']);
+  });
+
+  // Issue 31 §6: a care assistant's menu holds what she does.
+  const labels = (held: number[], f: Record<string, unknown> = flags) =>
+    visibleNav(navSections(wl), {
+      can: checker(held),
+      flags: f,
+      slug: 'oakfield-house',
+      isBuilt: isBuiltPath,
+    })
+      .flatMap((s) => s.items)
+      .map((i) => i.label);
+
+  it('gives a learner one start page, not My events and the learner dashboard side by side', () => {
+    const learner = labels(ROLES.learner ?? []);
+    expect(learner).toContain('My events');
+    expect(learner).not.toContain('Learner dashboard');
+    // What the dashboard adds has its own entries.
+    expect(learner).toEqual(expect.arrayContaining(['Your bookings', 'My pathways']));
+    // Who manages keeps both: their start page shows their organisation's compliance, the dashboard their own.
+    const manager = labels(ROLES.manager ?? []);
+    expect(manager).toEqual(expect.arrayContaining(['My events', 'Learner dashboard']));
+    // Without the new-dashboards feature nobody gets the dashboard entry.
+    expect(labels(ROLES.manager ?? [], { ...flags, can_see_new_dashboards: false })).not.toContain(
+      'Learner dashboard',
+    );
+  });
+
+  it('shows Tasks in progress only to who can start a task (reports, matrix, imports, bulk attempts)', () => {
+    expect(labels(ROLES.learner ?? [])).not.toContain('Tasks in progress');
+    expect(labels(ROLES.manager ?? [])).toContain('Tasks in progress');
+    expect(labels([111])).toContain('Tasks in progress');
+    expect(labels([99])).toContain('Tasks in progress');
+    expect(labels([104, 108, 127])).not.toContain('Tasks in progress');
   });
 });

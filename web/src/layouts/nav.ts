@@ -1,11 +1,13 @@
 import {
   CareCertificatePerm,
+  CompliancePerm,
   LibraryPerm,
   PathwayPerm,
   PRESET_ANY_OF,
   PRESET_PERMISSIONS,
   ReportsPerm,
   ResultsPerm,
+  TASK_STARTER_PERMISSIONS,
   type Whitelabel,
 } from '@cc/contracts';
 import { isMobile } from '../app/env';
@@ -47,11 +49,17 @@ export function navSections(
     {
       title: 'Learning',
       items: [
+        // The start page (where sign-in and the logo lead): the to-do, policies, courses and training history.
         { label: 'My events', to: '/' },
+        // Issue 31 §6: for a learner the learner dashboard repeats My events (the to-do, certificates, history) and
+        // what it adds has its own entries below (Your bookings, the certificate, My pathways), so her menu holds one
+        // of the two. Someone who manages (40: the compliance widget on /) has a different start page, and keeps the
+        // dashboard of their own training beside it.
         {
           label: 'Learner dashboard',
           to: '/learner-dashboard',
-          permissions: [104],
+          permissions: [104, CompliancePerm.complianceWidget],
+          mode: 'all',
           feature: 'can_see_new_dashboards',
         },
         { label: 'Messages', to: '/messages', badge: 'unreadMessages' },
@@ -60,8 +68,8 @@ export function navSections(
         { label: wl.certificateGroupMenuName, to: '/care-certificate' },
         // Everyone's own pathways; people who manage pathways reach the same page from Organisation.
         { label: 'My pathways', to: '/pathways', unless: [...PathwayPerm.view] },
-        // Everyone: the long jobs they started (reports, exports, imports, bulk attempts).
-        { label: 'Tasks in progress', to: '/tasks-in-progress' },
+        // The long jobs they started (e-mailed reports, exports, imports, bulk attempts): only for who can start one.
+        { label: 'Tasks in progress', to: '/tasks-in-progress', permissions: [...TASK_STARTER_PERMISSIONS] },
         // The mobile app's courses saved on the device, taken without a connection and synced after (issue 19).
         { label: 'Offline learning', to: '/offline', mobileOnly: true },
       ],

@@ -8,7 +8,8 @@ import {
 } from '@cc/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { Link, Navigate, useParams } from 'react-router';
+import { editsOwnRecordAsManager } from '../account/changes';
 import { AccountActivityCard } from '../activity/AccountActivityCard';
 import { api, type Envelope } from '../app/api';
 import { useAuth, usePermissionChecker } from '../app/auth';
@@ -61,6 +62,10 @@ export default function UserPage() {
       ).data.data,
   });
 
+  // Issue 31 §6: one's own record is My account (details in words, the changes one may make), unless one edits
+  // people here (18): a learner's own page offered an Edit that ended on /403 and listed permission names.
+  if (me && (uuid === me.uuid || self) && !editsOwnRecordAsManager(can))
+    return <Navigate to="/account" replace />;
   if (query.isLoading) return <LoadingCard lines={7} />;
   if (query.isError || !query.data)
     return (

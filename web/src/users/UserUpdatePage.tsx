@@ -1,9 +1,10 @@
 import { Messages, type UserDetail } from '@cc/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { useNavigate, useParams } from 'react-router';
+import { Navigate, useNavigate, useParams } from 'react-router';
+import { editsOwnRecordAsManager } from '../account/changes';
 import { api, type Envelope } from '../app/api';
-import { useAuth } from '../app/auth';
+import { useAuth, usePermissionChecker } from '../app/auth';
 import { notifyInfo, notifySuccess } from '../app/notifications';
 import {
   type FieldErrors,
@@ -24,6 +25,7 @@ export default function UserUpdatePage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const { user: me } = useAuth();
+  const can = usePermissionChecker();
   const query = useUser(uuid);
   useNotFoundRedirect(query.error, 'user');
   const [form, setForm] = useState<UserFormState | null>(null);
@@ -45,6 +47,9 @@ export default function UserUpdatePage() {
     },
   });
 
+  // Issue 31 §6: one changes oneself on My account unless one edits people (18); this form would end on /403.
+  if (me && (uuid === me.uuid || query.data?.id === me.id) && !editsOwnRecordAsManager(can))
+    return <Navigate to="/account" replace />;
   if (query.isLoading || (query.data && !form)) return <LoadingCard lines={7} />;
   if (query.isError || !query.data || !form)
     return (
