@@ -28,11 +28,15 @@ function webScript(name) {
 }
 
 /** Each step: a name, the npm arguments, and a reason to skip (or null to run). */
-const tsc = (project) => ({ name: `typecheck (${project})`, args: ['exec', '--', 'tsc', '-p', project] });
+// scripts/typecheck.mjs: TypeScript 7's native compiler where installed (about a third of tsc 5.9's CPU), else tsc.
+const tsc = (project) => ({
+  name: `typecheck (${project})`,
+  args: ['exec', '--', 'node', 'scripts/typecheck.mjs', project],
+});
 /**
  * The checks, in two lanes run side by side (each tsc and the linters use one core; one after another they left the
  * second core idle for about four minutes): the server's typecheck and the linters, and the other typechecks and
- * the mobile shell's build. `npm run typecheck` is the same four tsc runs.
+ * the mobile shell's build. `npm run typecheck` is the same four type-checks.
  */
 const checkLanes = [
   [tsc('server'), { name: 'lint', args: ['run', 'lint'] }],
