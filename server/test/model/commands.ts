@@ -1,11 +1,14 @@
 import { PERMISSIONS } from '@cc/contracts';
 import fc from 'fast-check';
 import { expect } from 'vitest';
+import { upload } from '../../src/care-certificate/certificate-fixtures';
 import { forgetScores } from '../../src/compliance/scores-cache';
+import { registerImporterJobs } from '../../src/importer/jobs';
+import { runDueJobs } from '../../src/jobs/queue';
 import { buildEntity, buildRole, buildUser, clientFor } from '../factories';
 import type { Harness } from '../harness';
 import { buildCourse } from '../learning-factories';
-import { type ComplianceType, Model, type ModelResult, scoreOf, type Tally } from './model';
+import { type ComplianceType, Model, type ModelImport, type ModelResult, scoreOf, type Tally } from './model';
 
 /**
  * The real side of the model test (issue 28 item 8): one small organisation per run (a level A group, level B
@@ -27,6 +30,8 @@ export interface Real {
   people: number[];
   /** The harness clock reads this (deps.clock). */
   clock: { now: Date };
+  /** The manager's user id (imports are uploaded as them). */
+  boss: number;
   log: string[];
 }
 
@@ -68,14 +73,30 @@ export async function setupWorld(h: Harness): Promise<{ model: Model; real: Real
     });
     await h.db
       .updateTable('users')
-      .set({ primary_entity_id: entities[entity]?.id as number })
+      // The employee number keys the person in an ASC-WDS training file (ImportTraining).
+      .set({ primary_entity_id: entities[entity]?.id as number, employee_number: `W${i}` })
       .where('id', '=', user.id)
       .execute();
     people.push(user.id);
     learners.push(await clientFor(h.app, h.db, user.id));
     model.people.push({ entity, role });
   }
-  return { model, real: { h, manager, learners, entities, roles, courses, people, clock, log: [] } };
+  return {
+    model,
+    real: {
+      h,
+      boss: boss.id,
+      manager,
+      learners,
+      entities,
+      roles,
+      courses,
+      people,
+      clock,
+      imports: [],
+      log: [],
+    },
+  };
 }
 
 // --- Reading the API and comparing with the model.
@@ -446,7 +467,7 @@ export class Exempt extends Base {
     const send = () =>
       r.manager('PATCH', `/api/users/${userId}/compliance-courses/${courseId}`, {
         exempt: true,
-        reason: 'Model test exemption',
+        notes: 'Model test exemption',
       });
     const answers = this.twice ? await Promise.all([send(), send()]) : [await send()];
     const required = m.ruleFor(this.person, this.course) !== undefined;
@@ -491,7 +512,7 @@ export class ExemptUntil extends Base {
       user_id: r.people[this.person],
       course_id: r.courses[this.course],
       end_date: ymd(end),
-      reason: 'Model test exemption',
+      notes: 'Model test exemption',
     });
     expect(res.statusCode, res.body).toBe(201);
     m.results.push({
@@ -591,6 +612,128 @@ export class SetWarning extends Base {
   }
 }
 
+const dmy = (d: Date) => `${ymd(d).slice(8, 10)}/${ymd(d).slice(5, 7)}/${ymd(d).slice(0, 4)}`;
+const sameDay = (a: Date, b: Date) => ymd(a) === ymd(b);
+/** The live historical record an imported row for (person, course, day) lands on (the importer's key). */
+const recordOn = (m: Readonly<Model>, a: ResultArgs, day: Date) =>
+  m.results.find(
+    (x) =>
+      !x.deleted &&
+      x.kind === 'historical' &&
+      x.person === a.person &&
+      x.course === a.course &&
+      sameDay(x.completedAt, day),
+  );
+
+/** Runs the importer's jobs as the worker would, on the test's clock. */
+async function runImporterJobs(r: Real) {
+  registerImporterJobs();
+  await runDueJobs(r.h.deps, new Date(r.clock.now));
+}
+
+async function importView(r: Real, uuid: string) {
+  const res = await r.manager('GET', `/api/importer/imports/${uuid}`);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().data;
+}
+
+/**
+ * A pass read from an ASC-WDS training file (the importer, issue 28 §8): planned, applied through the job queue, and
+ * in the model as the same approved historical pass a manager records; a row whose person, course and day already
+ * hold a pass updates that record's expiry to the rule's (the importer's key), and is otherwise unchanged.
+ */
+export class ImportTraining extends Base {
+  constructor(readonly a: Omit<ResultArgs, 'passed'>) {
+    super();
+  }
+  private day(m: Readonly<Model>) {
+    return dayStart(new Date(m.now.getTime() - this.a.daysAgo * DAY_MS));
+  }
+  override check(m: Readonly<Model>) {
+    // A file holds passes: a day that already holds a fail or a pending record is not the importer's to settle.
+    const found = recordOn(m, { ...this.a, passed: true }, this.day(m));
+    return !found || (found.passed && found.status === 'approved');
+  }
+  async apply(m: Model, r: Real) {
+    const day = this.day(m);
+    const file = Buffer.from(
+      `${['LOCALESTID', 'UNIQUEWORKERID', 'CATEGORY', 'DESCRIPTION', 'DATECOMPLETED', 'EXPIRYDATE', 'ACCREDITED', 'NOTES'].join(',')}\n` +
+        `${['site', `W${this.a.person}`, '10', `Course ${this.a.course}`, dmy(day), '', '', ''].join(',')}\n`,
+    );
+    const planned = await upload(r.h, r.boss, '/api/importer/imports', [['kind', 'training']], {
+      filename: 'asc-wds-training.csv',
+      bytes: file,
+      type: 'text/csv',
+    });
+    expect(planned.statusCode, planned.body).toBe(201);
+    const uuid = planned.json().data.uuid as string;
+    const applying = await r.manager('POST', `/api/importer/imports/${uuid}/apply`);
+    expect(applying.statusCode, applying.body).toBe(202);
+    await runImporterJobs(r);
+    const view = await importView(r, uuid);
+    expect(view.import.status, JSON.stringify(view.errors ?? view)).toBe('applied');
+    const expiresAt = m.expiryFor(this.a.person, this.a.course, day, true);
+    const found = recordOn(m, { ...this.a, passed: true }, day);
+    const done: ModelImport = { uuid, created: [], updated: [], undone: false };
+    if (!found) {
+      // The record the import created: its one row's target.
+      const row = await r.h.db
+        .selectFrom('import_rows as ir')
+        .innerJoin('imports as i', 'i.id', 'ir.import_id')
+        .select('ir.target_id as id')
+        .where('i.uuid', '=', uuid)
+        .where('ir.action', '=', 'create')
+        .executeTakeFirstOrThrow();
+      const created: ModelResult = {
+        id: row.id as number,
+        person: this.a.person,
+        course: this.a.course,
+        kind: 'historical',
+        passed: true,
+        status: 'approved',
+        completedAt: day,
+        expiresAt,
+        deleted: false,
+      };
+      m.results.push(created);
+      done.created.push(created);
+    } else if ((found.expiresAt?.getTime() ?? null) !== (expiresAt?.getTime() ?? null)) {
+      done.updated.push({ result: found, before: found.expiresAt });
+      found.expiresAt = expiresAt;
+    }
+    m.imports.push(done);
+  }
+  toString() {
+    return `importTraining(person ${this.a.person}, course ${this.a.course}, pass ${this.a.daysAgo} days ago)`;
+  }
+}
+
+/** Undo of an applied import: its created records go, the records it updated get their expiry back. */
+export class UndoImport extends Base {
+  constructor(readonly n: number) {
+    super();
+  }
+  private open(m: Readonly<Model>) {
+    return m.imports.filter((x) => !x.undone);
+  }
+  override check(m: Readonly<Model>) {
+    return this.open(m).length > 0;
+  }
+  async apply(m: Model, r: Real) {
+    const target = pick(this.open(m), this.n) as ModelImport;
+    const res = await r.manager('POST', `/api/importer/imports/${target.uuid}/undo`);
+    expect(res.statusCode, res.body).toBe(202);
+    await runImporterJobs(r);
+    expect((await importView(r, target.uuid)).import.status).toBe('undone');
+    for (const x of target.created) x.deleted = true;
+    for (const u of target.updated) u.result.expiresAt = u.before;
+    target.undone = true;
+  }
+  toString() {
+    return `undoImport(applied import #${this.n})`;
+  }
+}
+
 export class AdvanceClock extends Base {
   constructor(readonly days: number) {
     super();
@@ -648,5 +791,13 @@ export const commandArbitraries = [
   fc.tuple(person, fc.option(role, { nil: null })).map(([p, ro]) => new ChangeRole(p, ro)),
   fc.tuple(person, fc.nat({ max: SHAPE.sites })).map(([p, e]) => new MovePerson(p, e)),
   fc.tuple(fc.nat({ max: SHAPE.sites }), fc.constantFrom(0, 7, 30, 90)).map(([e, d]) => new SetWarning(e, d)),
+  fc
+    .record({
+      person,
+      course,
+      daysAgo: fc.oneof(fc.integer({ min: 0, max: 40 }), fc.integer({ min: 0, max: 800 })),
+    })
+    .map((a) => new ImportTraining(a)),
+  fc.nat().map((n) => new UndoImport(n)),
   fc.oneof(fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1, max: 400 })).map((d) => new AdvanceClock(d)),
 ];

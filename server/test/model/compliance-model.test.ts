@@ -6,8 +6,8 @@ import { commandArbitraries, setupWorld } from './commands';
 /**
  * Model-based test of the compliance record (issue 28 item 8; ARCHITECTURE "Tests": model). fast-check generates
  * command sequences (rows assigned and changed, results recorded, failed, submitted, approved and deleted, exemptions
- * given and lifted, people moved between roles and organisations, warning windows changed, the clock advanced, some
- * commands sent twice or two at once) and runs them against the real server; after every command every
+ * given and lifted, people moved between roles and organisations, warning windows changed, the clock advanced, passes
+ * imported from an ASC-WDS training file and imports undone, some commands sent twice or two at once) and runs them against the real server; after every command every
  * person x course status and every compliance figure the API reports must equal the model's (model.ts).
  *
  * CI runs a fixed-seed slice. `npm run test:model` runs MODEL_RUNS runs from a random seed (MODEL_SEED to replay one),
@@ -16,7 +16,9 @@ import { commandArbitraries, setupWorld } from './commands';
  */
 
 const onPostgres = Boolean(process.env.DATABASE_URL);
-const runs = Number(process.env.MODEL_RUNS ?? (onPostgres ? 12 : 5));
+// CI's slice: a few long sequences rather than many short ones (fast-check's default size gave about three commands
+// a run, which never reached an exemption of a required course: the Exempt command sent a field the route ignores).
+const runs = Number(process.env.MODEL_RUNS ?? (onPostgres ? 4 : 2));
 const seed = process.env.MODEL_SEED
   ? Number(process.env.MODEL_SEED)
   : process.env.MODEL_RUNS
@@ -39,7 +41,7 @@ describe('compliance record against its model', () => {
         `model test: seed ${seed}, ${runs} runs, up to ${maxCommands} commands (MODEL_SEED=${seed} replays)`,
       );
       await fc.assert(
-        fc.asyncProperty(fc.commands(commandArbitraries, { maxCommands }), async (cmds) => {
+        fc.asyncProperty(fc.commands(commandArbitraries, { maxCommands, size: 'max' }), async (cmds) => {
           const setup = await setupWorld(h);
           await fc.asyncModelRun(() => setup, cmds);
         }),

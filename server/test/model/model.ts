@@ -40,6 +40,14 @@ export interface ModelPerson {
   entity: number;
   role: number | null;
 }
+/** An applied training import: the results it created, and the expiry each result it updated had before. */
+export interface ModelImport {
+  uuid: string;
+  created: ModelResult[];
+  updated: { result: ModelResult; before: Date | null }[];
+  undone: boolean;
+}
+
 export interface ModelResult {
   /** The server's id (ties on completion go to the newer record, i.e. the higher id). */
   id: number;
@@ -107,6 +115,8 @@ export class Model {
   rules: ModelRule[] = [];
   people: ModelPerson[] = [];
   results: ModelResult[] = [];
+  /** Applied imports, oldest first (ImportTraining, UndoImport). */
+  imports: ModelImport[] = [];
   readonly roles: number;
   readonly courses: number;
 
