@@ -20,6 +20,7 @@ import {
   Toggle,
 } from '../ui';
 import { useScopeSlug } from '../users/queries';
+import { organisationWord } from '../whitelabel/words';
 import {
   type ActiveFilters,
   deviceLabel,
@@ -101,7 +102,7 @@ export default function ActiveUsersPage() {
         </span>
       ),
     },
-    { key: 'entity', header: wl.entityAltName, render: (u) => u.primary_entity.name },
+    { key: 'entity', header: organisationWord(wl), render: (u) => u.primary_entity.name },
     { key: 'role', header: 'Job role', hideOnMobile: true, render: (u) => u.role?.name ?? '—' },
     {
       key: 'last',

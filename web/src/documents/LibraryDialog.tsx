@@ -6,6 +6,7 @@ import { FormDialog } from '../bookings/FormDialog';
 import { useEntityOptions } from '../entities/queries';
 import { errorEnvelope, type FieldErrors, serverFieldErrors, zodFieldErrors } from '../entities/shared';
 import { FormError, Select, TextArea, TextField } from '../ui';
+import { organisationWord } from '../whitelabel/words';
 import { createLibrary, DocumentMessages, docAction, updateLibrary } from './api';
 
 /** `library`: undefined = closed, null = create, a library = rename it. */
@@ -97,7 +98,7 @@ export function LibraryDialog({
       />
       {creating && (entities.data?.length ?? 0) > 1 ? (
         <Select
-          label={wl.entityAltName}
+          label={organisationWord(wl)}
           hint={`Staff of this ${wl.entityAltName.toLowerCase()} and those below it see the library.`}
           placeholder={`Your own ${wl.entityAltName.toLowerCase()}`}
           value={entity}

@@ -7,7 +7,13 @@ import { notifyError, notifySuccess } from '../app/notifications';
 import { useWhitelabel } from '../app/whitelabel';
 import { InspectionPackButton } from '../reports/InspectionPackButton';
 import { Badge, Button, ButtonLink, Card, ConfirmDialog, EmptyState, PageHeader } from '../ui';
-import { levelLabel, sitesWord, siteWord } from '../whitelabel/words';
+import {
+  levelLabel,
+  SIGN_IN_ADDRESS_LABEL,
+  sitesWord,
+  siteWord,
+  WEB_ADDRESS_LABEL,
+} from '../whitelabel/words';
 import { useEntity } from './queries';
 import { DetailRow, dash, errorEnvelope, LoadError, LoadingCard, useNotFoundRedirect } from './shared';
 
@@ -139,9 +145,9 @@ export default function EntityPage() {
         <div className="space-y-6 lg:col-span-2">
           <Card title="Details">
             <dl className="divide-y divide-slate-100" data-testid="entity-details">
-              <DetailRow label="Slug">{e.slug}</DetailRow>
+              <DetailRow label={WEB_ADDRESS_LABEL}>{e.slug}</DetailRow>
               <DetailRow label="Code">{dash(e.code)}</DetailRow>
-              <DetailRow label="Sub-domain">{dash(e.subdomain)}</DetailRow>
+              <DetailRow label={SIGN_IN_ADDRESS_LABEL}>{dash(e.subdomain)}</DetailRow>
               <DetailRow label="E-mail">{dash(e.email)}</DetailRow>
               <DetailRow label="Telephone">{dash(e.telephone)}</DetailRow>
               <DetailRow label="Website">{dash(e.website)}</DetailRow>

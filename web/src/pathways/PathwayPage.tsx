@@ -36,6 +36,7 @@ import {
   Select,
 } from '../ui';
 import { useNamedOptions } from '../users/queries';
+import { organisationWord } from '../whitelabel/words';
 import { AllocationPanel } from './AllocationPanel';
 import {
   addRolePathway,
@@ -591,7 +592,7 @@ function AddRoleDialog({
     >
       {refusal ? <FormError error={{ message: refusal }} /> : null}
       <Select
-        label={wl.entityAltName}
+        label={organisationWord(wl)}
         value={slug}
         onChange={(e) => {
           setSlug(e.target.value);

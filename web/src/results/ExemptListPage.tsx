@@ -21,6 +21,7 @@ import {
   PageHeader,
   Select,
 } from '../ui';
+import { organisationWord } from '../whitelabel/words';
 import { formatDay, resultKeys, resultRowAction } from './api';
 import { CoursePicker, type PickItem, UserPicker } from './Picker';
 
@@ -142,7 +143,7 @@ export default function ExemptListPage() {
         <div className="grid grid-cols-1 gap-3 border-b border-slate-200 p-4 sm:grid-cols-3 sm:items-end">
           {canFilterEntities ? (
             <Select
-              label={wl.entityAltName}
+              label={organisationWord(wl)}
               options={[
                 { value: '', label: `All ${wl.entitiesAltName.toLowerCase()}` },
                 ...(entities.data ?? []).map((e) => ({ value: e.id, label: e.name })),

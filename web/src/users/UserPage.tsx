@@ -26,6 +26,7 @@ import {
 import { DeliveryLedgerCard } from '../notifications/DeliveryLedgerCard';
 import { groupByCategory } from '../permissions/group';
 import { Badge, Button, ButtonLink, Card, ConfirmDialog, EmptyState, PageHeader, Spinner } from '../ui';
+import { organisationWord } from '../whitelabel/words';
 import { useUser } from './queries';
 
 const SOURCE_LABEL: Record<string, string> = {
@@ -142,7 +143,7 @@ export default function UserPage() {
         </Card>
         <Card title="Where they work">
           <dl className="divide-y divide-slate-100">
-            <DetailRow label={wl.entityAltName}>
+            <DetailRow label={organisationWord(wl)}>
               <Link
                 to={`/entities/${u.primary_entity.slug}`}
                 className="focus-ring rounded font-medium text-primary-800 hover:underline"

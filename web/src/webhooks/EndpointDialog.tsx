@@ -13,6 +13,7 @@ import { FormDialog } from '../bookings/FormDialog';
 import { useEntityOptions } from '../entities/queries';
 import { errorEnvelope, type FieldErrors, serverFieldErrors, zodFieldErrors } from '../entities/shared';
 import { Checkbox, FormError, Select, TextArea, TextField } from '../ui';
+import { organisationWord } from '../whitelabel/words';
 import { createWebhook, updateWebhook, webhookAction } from './api';
 
 /**
@@ -123,7 +124,7 @@ export function EndpointDialog({
       />
       {creating && (entities.data?.length ?? 0) > 1 ? (
         <Select
-          label={wl.entityAltName}
+          label={organisationWord(wl)}
           hint={`Events of this ${wl.entityAltName.toLowerCase()} and those below it are sent.`}
           placeholder={`Your own ${wl.entityAltName.toLowerCase()}`}
           value={entity}
