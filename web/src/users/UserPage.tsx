@@ -24,7 +24,7 @@ import {
   useNotFoundRedirect,
 } from '../entities/shared';
 import { DeliveryLedgerCard } from '../notifications/DeliveryLedgerCard';
-import { groupByCategory } from '../permissions/group';
+import { groupByCategory, permissionLabel } from '../permissions/group';
 import { Badge, Button, ButtonLink, Card, ConfirmDialog, EmptyState, PageHeader, Spinner } from '../ui';
 import { organisationWord } from '../whitelabel/words';
 import { useUser } from './queries';
@@ -187,8 +187,8 @@ export default function UserPage() {
                   </h3>
                   <ul className="mt-1.5 space-y-1">
                     {g.permissions.map((p) => (
-                      <li key={p.id} className="text-sm text-slate-700" title={p.description}>
-                        <span className="inline-block first-letter:uppercase">{p.name}</span>
+                      <li key={p.id} className="text-sm text-slate-700">
+                        <span>{permissionLabel(p)}</span>
                         <span className="text-xs text-slate-500">
                           {' '}
                           — {p.sources.map((s) => SOURCE_LABEL[s] ?? s).join(', ')}
