@@ -219,7 +219,7 @@ export default function EntityPage() {
               </ul>
             </Card>
           ) : null}
-          <Card title={`Sites (${e.children?.length ?? 0})`} padded={!e.children?.length}>
+          <Card title={`${sitesWord(wl)} (${e.children?.length ?? 0})`} padded={!e.children?.length}>
             {e.children?.length ? (
               <ul className="divide-y divide-slate-100">
                 {e.children.map((c) => (
