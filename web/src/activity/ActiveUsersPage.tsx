@@ -20,7 +20,7 @@ import {
   Toggle,
 } from '../ui';
 import { useScopeSlug } from '../users/queries';
-import { organisationWord } from '../whitelabel/words';
+import { organisationsWord, organisationWord } from '../whitelabel/words';
 import {
   type ActiveFilters,
   deviceLabel,
@@ -152,7 +152,7 @@ export default function ActiveUsersPage() {
         description={`Who signed in within the last ${ACTIVE_USER_DAYS} days. “Online now” means they used the app in the last ${ONLINE_MINUTES} minutes.`}
       />
       <Toggle
-        label={`Include sub-${wl.entitiesAltName.toLowerCase()}`}
+        label={`Include sub-${organisationsWord(wl).toLowerCase()}`}
         checked={filters.deep}
         onChange={(deep) => setFilters({ deep })}
       />

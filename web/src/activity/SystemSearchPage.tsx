@@ -5,6 +5,7 @@ import { usePermissionChecker } from '../app/auth';
 import { useWhitelabel } from '../app/whitelabel';
 import { errorEnvelope } from '../entities/shared';
 import { Button, Card, EmptyState, PageHeader } from '../ui';
+import { organisationsWord, organisationWord } from '../whitelabel/words';
 import { useSystemSearch } from './api';
 import { type PageHit, pageHits } from './search-pages';
 
@@ -40,7 +41,7 @@ export default function SystemSearchPage() {
   const pages = only ? [] : pageHits(q, can);
   const labels: Record<SearchKind, { one: string; many: string }> = {
     users: { one: 'person', many: 'People' },
-    entities: { one: wl.entityAltName.toLowerCase(), many: wl.entitiesAltName },
+    entities: { one: organisationWord(wl).toLowerCase(), many: organisationsWord(wl) },
     courses: { one: 'course', many: 'Courses' },
     records: { one: 'training record', many: 'Training records' },
   };
@@ -59,7 +60,7 @@ export default function SystemSearchPage() {
     <div className="space-y-6">
       <PageHeader
         title="Search"
-        description={`Find people, ${wl.entitiesAltName.toLowerCase()}, courses and training records you can see.`}
+        description={`Find people, ${organisationsWord(wl).toLowerCase()}, courses and training records you can see.`}
       />
       <form onSubmit={submit} className="flex flex-col gap-2 sm:flex-row sm:items-end">
         <div className="flex-1">

@@ -71,7 +71,7 @@ export function LibraryDialog({
       title={creating ? 'Add a library' : 'Rename library'}
       description={
         creating
-          ? `A library holds policies and procedures for a ${wl.entityAltName.toLowerCase()} and everyone below it.`
+          ? `A library holds policies and procedures for a ${organisationWord(wl).toLowerCase()} and everyone below it.`
           : undefined
       }
       submitLabel={creating ? 'Add library' : 'Save'}
@@ -99,8 +99,8 @@ export function LibraryDialog({
       {creating && (entities.data?.length ?? 0) > 1 ? (
         <Select
           label={organisationWord(wl)}
-          hint={`Staff of this ${wl.entityAltName.toLowerCase()} and those below it see the library.`}
-          placeholder={`Your own ${wl.entityAltName.toLowerCase()}`}
+          hint={`Staff of this ${organisationWord(wl).toLowerCase()} and those below it see the library.`}
+          placeholder={`Your own ${organisationWord(wl).toLowerCase()}`}
           value={entity}
           onChange={(e) => setEntity(e.target.value)}
           options={(entities.data ?? []).map((e) => ({

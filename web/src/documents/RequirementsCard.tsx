@@ -112,7 +112,7 @@ export function RequirementsCard({ doc }: { doc: DocumentPageView }) {
             </p>
           ) : roles.data.length === 0 ? (
             <p className="text-sm text-slate-700">
-              This {wl.entityAltName.toLowerCase()} has no job roles yet.
+              This {organisationWord(wl).toLowerCase()} has no job roles yet.
             </p>
           ) : (
             <div className="grid grid-cols-1 gap-2 sm:grid-cols-2">

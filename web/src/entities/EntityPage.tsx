@@ -9,6 +9,7 @@ import { InspectionPackButton } from '../reports/InspectionPackButton';
 import { Badge, Button, ButtonLink, Card, ConfirmDialog, EmptyState, PageHeader } from '../ui';
 import {
   levelLabel,
+  organisationsWord,
   SIGN_IN_ADDRESS_LABEL,
   sitesWord,
   siteWord,
@@ -109,7 +110,7 @@ export default function EntityPage() {
     <div className="space-y-6">
       <PageHeader
         title={e.name}
-        breadcrumbs={[{ label: wl.entitiesAltName, to: '/entities' }, { label: e.name }]}
+        breadcrumbs={[{ label: organisationsWord(wl), to: '/entities' }, { label: e.name }]}
         description={
           <span className="inline-flex flex-wrap items-center gap-2">
             <Badge>{levelLabel(e.level, wl)}</Badge>

@@ -422,7 +422,7 @@ export default function MatrixPage() {
                   Role
                 </span>
                 <span role="columnheader" className={`${layout.aside} p-2`}>
-                  {wl.entityAltName ?? 'Entity'}
+                  {organisationWord(wl)}
                 </span>
                 <span role="columnheader" className={`${layout.score} p-2`}>
                   Score

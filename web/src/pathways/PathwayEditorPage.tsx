@@ -275,7 +275,7 @@ function OwnerSelect({
       label={organisationWord(wl)}
       value={value}
       onChange={(e) => onChange(e.target.value)}
-      placeholder={`The ${wl.entityAltName.toLowerCase()} you are viewing`}
+      placeholder={`The ${organisationWord(wl).toLowerCase()} you are viewing`}
       options={(entities.data ?? []).map((e) => ({
         value: e.slug,
         label: e.parent ? `${e.name} (${e.parent})` : e.name,

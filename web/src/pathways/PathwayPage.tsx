@@ -517,7 +517,7 @@ function RolesCard({ view }: { view: PathwayView }) {
       ) : (
         <EmptyState
           title="No job roles yet"
-          description={`Add a job role of ${wl.entityAltName.toLowerCase() === 'organisation' ? 'an organisation' : `a ${wl.entityAltName.toLowerCase()}`} to give this pathway to its members.`}
+          description={`Add a job role of ${organisationWord(wl).toLowerCase() === 'organisation' ? 'an organisation' : `a ${organisationWord(wl).toLowerCase()}`} to give this pathway to its members.`}
         />
       )}
       <AddRoleDialog pathway={view} open={adding} onClose={() => setAdding(false)} />
@@ -568,7 +568,7 @@ function AddRoleDialog({
   const submit = async () => {
     setRefusal(null);
     const problems: FieldErrors = {};
-    if (!slug) problems.entity = [`Choose ${wl.entityAltName.toLowerCase()}.`];
+    if (!slug) problems.entity = [`Choose ${organisationWord(wl).toLowerCase()}.`];
     if (!role) problems.role = ['Choose a job role.'];
     if (Object.keys(problems).length) return setErrors(problems);
     setErrors({});
@@ -598,7 +598,7 @@ function AddRoleDialog({
           setSlug(e.target.value);
           setRole('');
         }}
-        placeholder={entities.isLoading ? 'Loading…' : `Choose ${wl.entityAltName.toLowerCase()}`}
+        placeholder={entities.isLoading ? 'Loading…' : `Choose ${organisationWord(wl).toLowerCase()}`}
         options={(entities.data ?? []).map((e) => ({
           value: e.slug,
           label: e.parent ? `${e.name} (${e.parent})` : e.name,
@@ -616,7 +616,7 @@ function AddRoleDialog({
             ? roles.isLoading
               ? 'Loading…'
               : 'Choose a job role'
-            : `Choose ${wl.entityAltName.toLowerCase()} first`
+            : `Choose ${organisationWord(wl).toLowerCase()} first`
         }
         options={(roles.data ?? []).map((r) => ({ value: r.id, label: r.name }))}
         error={errors.role ?? errors.pathway_id}

@@ -114,7 +114,7 @@ export function UserForm({
           <Select
             label={organisationWord(wl)}
             required
-            placeholder={entities.isLoading ? 'Loading…' : `Choose ${wl.entityAltName.toLowerCase()}`}
+            placeholder={entities.isLoading ? 'Loading…' : `Choose ${organisationWord(wl).toLowerCase()}`}
             options={(entities.data ?? []).map((e) => ({
               value: e.id,
               label: e.parent ? `${e.name} (${e.parent})` : e.name,

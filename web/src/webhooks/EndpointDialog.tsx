@@ -125,8 +125,8 @@ export function EndpointDialog({
       {creating && (entities.data?.length ?? 0) > 1 ? (
         <Select
           label={organisationWord(wl)}
-          hint={`Events of this ${wl.entityAltName.toLowerCase()} and those below it are sent.`}
-          placeholder={`Your own ${wl.entityAltName.toLowerCase()}`}
+          hint={`Events of this ${organisationWord(wl).toLowerCase()} and those below it are sent.`}
+          placeholder={`Your own ${organisationWord(wl).toLowerCase()}`}
           value={entity}
           onChange={(e) => setEntity(e.target.value)}
           options={(entities.data ?? []).map((e) => ({
