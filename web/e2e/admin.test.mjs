@@ -347,7 +347,9 @@ describe('permissions and branding', () => {
       await toast(page, 'Permission revoked');
     }
     const saved = await apiGet(page, '/entity-permissions/oakfield-house/permissions');
-    assert.equal(saved.body.data.find((p) => p.name === label)?.granted, (await state()) === 'true');
+    // The switch is labelled with the permission's plain description (issue 33 §1), not its catalogue name.
+    const shown = saved.body.data.find((p) => p.description.replace(/\.$/, '') === label);
+    assert.equal(shown?.granted, (await state()) === 'true');
     assert.deepEqual(errors, []);
     await context.close();
   });

@@ -6,6 +6,7 @@ import { BASE, checkPage, launch, MANAGER, NARROW, newPage, signIn } from './lib
  * The manager's day (issue 13): the Oakfield House manager signs in, clicks "Manager dashboard" in the menu and sees
  * by name who at their home is out of date — two clicks — and each name opens that person's page; at 375 px too.
  * The administrator's management dashboard ranks the group's homes, and a home's link opens its manager dashboard.
+ * The inspection pack (issue 33 §6) is made from the dashboard, from Reports → Inspection pack, and found by search.
  */
 
 let browser;
@@ -95,6 +96,70 @@ describe('management dashboard', () => {
       .first()
       .waitFor();
     await checkPage(page, 'management-dashboard-narrow');
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+});
+
+async function downloadOf(page, click) {
+  const [download] = await Promise.all([page.waitForEvent('download'), click()]);
+  const stream = await download.createReadStream();
+  const chunks = [];
+  for await (const c of stream) chunks.push(c);
+  return Buffer.concat(chunks);
+}
+
+/** Clicks "Make inspection pack" for `home` inside `scope`, sees "Preparing…", and waits for the pack to be ready. */
+async function makePack(scope, home) {
+  await scope.getByRole('button', { name: `Make inspection pack for ${home}` }).click();
+  await scope.getByRole('button', { name: `Preparing the inspection pack for ${home}` }).waitFor();
+  await scope.getByText(`Inspection pack of ${home} ready`).waitFor({ timeout: 120_000 });
+}
+
+describe('inspection pack', () => {
+  it('the manager makes it from the dashboard, and finds it by searching "inspection"', async () => {
+    const { page, context, errors } = await newPage(browser);
+    await signIn(page, MANAGER);
+    await openFromMenu(page, 'Manager dashboard');
+    const card = page.getByTestId('dashboard-inspection-pack');
+    await card.waitFor();
+    await checkPage(page, 'manager-dashboard-inspection-pack');
+    await makePack(card, 'Oakfield House');
+    const pdf = await downloadOf(page, () => card.getByRole('button', { name: 'Download PDF' }).click());
+    assert.equal(pdf.subarray(0, 4).toString(), '%PDF');
+    await checkPage(page, 'manager-dashboard-inspection-pack-ready');
+    // The card's link goes to every home's pack.
+    await card.getByRole('link', { name: 'All inspection packs' }).click();
+    await page.waitForURL(/\/reports\/inspection-pack$/);
+    // A long job, so it is one of the header's tasks too, with its file.
+    await page.getByTestId('tasks-badge').click();
+    await page.waitForURL(/\/tasks-in-progress$/);
+    await page.getByText('Inspection pack for Oakfield House').first().waitFor();
+
+    await page.goto(`${BASE}/system/search?q=inspection`);
+    const pages = page.getByTestId('search-pages');
+    await pages.getByRole('link', { name: /Inspection pack/ }).click();
+    await page.waitForURL(/\/reports\/inspection-pack$/);
+    await page.getByRole('heading', { level: 1, name: 'Inspection pack' }).waitFor();
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  it('the manager makes it from Reports → Inspection pack, at 375 px', async () => {
+    const { page, context, errors } = await newPage(browser, NARROW);
+    await signIn(page, MANAGER);
+    await openFromMenu(page, 'Inspection pack');
+    await page.waitForURL(/\/reports\/inspection-pack$/);
+    const list = page.getByRole('list', { name: 'Inspection packs' });
+    const row = list.getByRole('listitem').filter({ hasText: 'Oakfield House' });
+    await row.waitFor();
+    await checkPage(page, 'reports-inspection-pack-narrow');
+    await makePack(row, 'Oakfield House');
+    const zip = await downloadOf(page, () =>
+      row.getByRole('button', { name: 'Download evidence (zip)' }).click(),
+    );
+    assert.equal(zip.subarray(0, 2).toString(), 'PK');
+    await checkPage(page, 'reports-inspection-pack-ready-narrow');
     assert.deepEqual(errors, []);
     await context.close();
   });

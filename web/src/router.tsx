@@ -1,4 +1,4 @@
-import { MatrixPerm } from '@cc/contracts';
+import { MatrixPerm, ReportsPerm } from '@cc/contracts';
 import type { ComponentType } from 'react';
 import {
   createBrowserRouter,
@@ -285,6 +285,13 @@ const defaultRoutes: RouteObject[] = [
   built('/reports/compliance', 'Compliance report', () => import('./reports/ComplianceReportPage')),
   built('/reports/certificate', 'Certificate report', () => import('./reports/CertificateReportPage')),
   built('/reports/role', 'Role report', () => import('./reports/RoleReportPage')),
+  {
+    // Issue 33 §6: every pack asks for 13 (the compliance report's); without it the page goes to /403.
+    element: <RequirePermission ids={[ReportsPerm.complianceReport]} />,
+    children: [
+      built('/reports/inspection-pack', 'Inspection pack', () => import('./reports/InspectionPackPage')),
+    ],
+  },
 ];
 
 export const routes: RouteObject[] = [

@@ -138,7 +138,8 @@ export const PERMISSIONS: readonly PermissionDefinition[] = [
   p(124, 'suppress certificate', 'certificates', 'Suppress certificates.'),
   p(127, 'self update', 'users', 'Update your own details.'),
   p(128, 'mark delegates', 'bookings', 'Mark delegates as attended.'),
-  p(133, '2x permission', 'system', 'Reserved permission 133.'),
+  // The spec lists 133 without saying what it allows; nothing in the product checks it (issue 33 §1: say so plainly).
+  p(133, '2x permission', 'system', 'Not used yet: turning it on or off changes nothing.'),
   // The "libraries" category (issue 17): the spec names the category without ids, so these are ours, chosen above
   // the highest id it lists (133) so they can never collide with an id it does not show.
   p(134, 'view libraries', 'libraries', "Open the organisation's libraries and read their documents."),

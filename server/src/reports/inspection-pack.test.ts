@@ -184,6 +184,21 @@ describe('inspection pack', () => {
     expect(flat).toContain('Exemptions');
     expect(flat).toContain('Registered nurse: covered by her NMC revalidation');
     expect(flat).toContain(`Exempt until ${exemptUntil}`);
+    // The sign-off block (issue 33 §6): the declaration, then lines for the reviewer's name, role, date and signature.
+    expect(flat).toContain('Sign-off');
+    expect(flat).toMatch(
+      /I have reviewed this inspection pack for Brookside Test Home\. To the best of my knowledge it is a true and complete record of the training of the staff listed, as at \d\d\/\d\d\/\d{4} \d\d:\d\d/,
+    );
+    for (const label of ['Reviewed by (name):', 'Role:', 'Date:', 'Signature:'])
+      expect(flat).toContain(label);
+    expect(flat.indexOf('Sign-off')).toBeGreaterThan(flat.indexOf('Exemptions'));
+    // Every page's footer: when the PDF was made and when its figures were read.
+    const pages = Number(flat.match(/Page 1 of (\d+)/)?.[1]);
+    expect(pages).toBeGreaterThan(1);
+    const footers = flat.match(
+      /Inspection pack · Brookside Test Home · Generated at \d\d\/\d\d\/\d{4} \d\d:\d\d, data as of \d\d\/\d\d\/\d{4} \d\d:\d\d/g,
+    );
+    expect(footers).toHaveLength(pages);
 
     const zipRes = await as('GET', status.zip_url);
     expect(zipRes.statusCode).toBe(200);

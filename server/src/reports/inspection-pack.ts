@@ -431,10 +431,22 @@ const COLOURS: Record<string, string> = {
   exempt: '#93c5fd',
 };
 
-/** The pack's PDF (A4 landscape, a few pages for a home: built in memory, page numbers "n of m"). */
+/** The declaration the reviewer signs at the end of the pack (issue 33 §6). */
+export function packDeclaration(home: string, dataAsOf: string): string {
+  return (
+    `I have reviewed this inspection pack for ${home}. To the best of my knowledge it is a true and complete record ` +
+    `of the training of the staff listed, as at ${dataAsOf}, and each gap listed has the plan shown.`
+  );
+}
+
+/**
+ * The pack's PDF (A4 landscape, a few pages for a home: built in memory, page numbers "n of m"). `generatedAt` is when
+ * the PDF was made; `data.generatedAt` when its figures were read (every page's footer says both).
+ */
 export async function packPdf(
   data: PackData,
   words: { primary: string; secondary: string },
+  generatedAt: Date = new Date(),
 ): Promise<Buffer> {
   const f = data.dateFormat;
   const doc = useUnicodeFonts(
@@ -452,6 +464,7 @@ export async function packPdf(
   const W = doc.page.width - 72;
   const bottom = () => doc.page.height - 54;
   const generated = formatDateTime(data.generatedAt, f);
+  const made = formatDateTime(generatedAt < data.generatedAt ? data.generatedAt : generatedAt, f);
   const font = (bold = false) => (bold ? PDF_FONT.bold : PDF_FONT.regular);
   const heading = (text: string) => {
     if (doc.y > bottom() - 80) doc.addPage();
@@ -810,7 +823,38 @@ export async function packPdf(
     );
   }
 
-  // Footer on every page: the home, the figures' date and time, page n of m.
+  // Sign-off (issue 33 §6): who reviewed the pack, when, the declaration, and a line to sign, on paper.
+  if (doc.y > bottom() - 230) doc.addPage();
+  else doc.moveDown(1.5);
+  doc.font(font(true)).fontSize(14).fillColor('#111827').text('Sign-off', 36);
+  doc.moveDown(0.3);
+  para(packDeclaration(data.home.name, generated), 10, '#111827');
+  doc.moveDown(0.3);
+  para(`Pack prepared by ${data.preparedBy}.`);
+  doc.moveDown(1);
+  const line = (label: string, x: number, width: number) => {
+    const y = doc.y;
+    doc.font(font(true)).fontSize(10).fillColor('#111827').text(label, x, y, { lineBreak: false });
+    const start = x + doc.widthOfString(label) + 6;
+    doc
+      .moveTo(start, y + 11)
+      .lineTo(x + width, y + 11)
+      .lineWidth(0.6)
+      .stroke('#374151');
+    doc.y = y;
+  };
+  const half = (W - 24) / 2;
+  const rowGap = 30;
+  line('Reviewed by (name):', 36, half);
+  line('Role:', 36 + half + 24, half);
+  doc.y += rowGap;
+  line('Date:', 36, half);
+  doc.y += rowGap;
+  line('Signature:', 36, half);
+  doc.y += rowGap;
+  doc.x = 36;
+
+  // Footer on every page: the home, when the PDF was made and when its figures were read, page n of m.
   const range = doc.bufferedPageRange();
   for (let i = range.start; i < range.start + range.count; i++) {
     doc.switchToPage(i);
@@ -820,7 +864,9 @@ export async function packPdf(
       .font(font())
       .fontSize(7)
       .fillColor('#6b7280')
-      .text(`Inspection pack · ${data.home.name} · figures as at ${generated}`, 36, y, { lineBreak: false });
+      .text(`Inspection pack · ${data.home.name} · Generated at ${made}, data as of ${generated}`, 36, y, {
+        lineBreak: false,
+      });
     const label = `Page ${i + 1} of ${range.count}`;
     doc.text(label, doc.page.width - 36 - doc.widthOfString(label), y, { lineBreak: false });
   }

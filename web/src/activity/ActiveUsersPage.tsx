@@ -20,6 +20,7 @@ import {
   Toggle,
 } from '../ui';
 import { useScopeSlug } from '../users/queries';
+import { organisationsWord, organisationWord } from '../whitelabel/words';
 import {
   type ActiveFilters,
   deviceLabel,
@@ -101,7 +102,7 @@ export default function ActiveUsersPage() {
         </span>
       ),
     },
-    { key: 'entity', header: wl.entityAltName, render: (u) => u.primary_entity.name },
+    { key: 'entity', header: organisationWord(wl), render: (u) => u.primary_entity.name },
     { key: 'role', header: 'Job role', hideOnMobile: true, render: (u) => u.role?.name ?? '—' },
     {
       key: 'last',
@@ -151,7 +152,7 @@ export default function ActiveUsersPage() {
         description={`Who signed in within the last ${ACTIVE_USER_DAYS} days. “Online now” means they used the app in the last ${ONLINE_MINUTES} minutes.`}
       />
       <Toggle
-        label={`Include sub-${wl.entitiesAltName.toLowerCase()}`}
+        label={`Include sub-${organisationsWord(wl).toLowerCase()}`}
         checked={filters.deep}
         onChange={(deep) => setFilters({ deep })}
       />

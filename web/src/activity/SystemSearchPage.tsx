@@ -1,10 +1,13 @@
 import type { SearchGroup, SearchHit, SearchKind } from '@cc/contracts';
 import { type FormEvent, useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { usePermissionChecker } from '../app/auth';
 import { useWhitelabel } from '../app/whitelabel';
 import { errorEnvelope } from '../entities/shared';
 import { Button, Card, EmptyState, PageHeader } from '../ui';
+import { organisationsWord, organisationWord } from '../whitelabel/words';
 import { useSystemSearch } from './api';
+import { type PageHit, pageHits } from './search-pages';
 
 const PER_KIND = 5;
 const ALL_OF_KIND = 50;
@@ -34,9 +37,11 @@ export default function SystemSearchPage() {
   const [text, setText] = useState(q);
   useEffect(() => setText(q), [q]);
   const search = useSystemSearch(q, only ? ALL_OF_KIND : PER_KIND);
+  const can = usePermissionChecker();
+  const pages = only ? [] : pageHits(q, can);
   const labels: Record<SearchKind, { one: string; many: string }> = {
     users: { one: 'person', many: 'People' },
-    entities: { one: wl.entityAltName.toLowerCase(), many: wl.entitiesAltName },
+    entities: { one: organisationWord(wl).toLowerCase(), many: organisationsWord(wl) },
     courses: { one: 'course', many: 'Courses' },
     records: { one: 'training record', many: 'Training records' },
   };
@@ -49,13 +54,13 @@ export default function SystemSearchPage() {
   };
   const groups = (search.data?.groups ?? []).filter((g) => !only || g.kind === only);
   const tooShort = q.trim().length > 0 && q.trim().length < 2;
-  const nothing = search.data && groups.every((g) => g.total === 0);
+  const nothing = search.data && groups.every((g) => g.total === 0) && pages.length === 0;
 
   return (
     <div className="space-y-6">
       <PageHeader
         title="Search"
-        description={`Find people, ${wl.entitiesAltName.toLowerCase()}, courses and training records you can see.`}
+        description={`Find people, ${organisationsWord(wl).toLowerCase()}, courses and training records you can see.`}
       />
       <form onSubmit={submit} className="flex flex-col gap-2 sm:flex-row sm:items-end">
         <div className="flex-1">
@@ -96,14 +101,14 @@ export default function SystemSearchPage() {
         <Card>
           <EmptyState title="Type at least 2 characters" />
         </Card>
-      ) : search.isError ? (
+      ) : search.isError && pages.length === 0 ? (
         <Card>
           <EmptyState
             title="Search failed"
             description={errorEnvelope(search.error, 'Please try again.').message}
           />
         </Card>
-      ) : search.isLoading ? (
+      ) : search.isLoading && pages.length === 0 ? (
         <Card>
           <div
             className="cc-skeleton h-24 rounded bg-slate-100"
@@ -112,7 +117,7 @@ export default function SystemSearchPage() {
             aria-label="Searching"
           />
         </Card>
-      ) : search.data && search.data.groups.length === 0 ? (
+      ) : search.data && search.data.groups.length === 0 && pages.length === 0 ? (
         <Card>
           <EmptyState
             title="Nothing you can search here"
@@ -129,8 +134,12 @@ export default function SystemSearchPage() {
       ) : (
         <div className="space-y-4" aria-live="polite">
           <p className="text-sm text-slate-700" data-testid="search-summary">
-            {groups.map((g) => `${labels[g.kind].many} ${g.total}`).join(' · ')}
+            {[
+              ...(pages.length ? [`Pages ${pages.length}`] : []),
+              ...groups.map((g) => `${labels[g.kind].many} ${g.total}`),
+            ].join(' · ')}
           </p>
+          {pages.length ? <PageResults pages={pages} /> : null}
           {groups
             .filter((g) => g.total > 0)
             .map((g) => (
@@ -139,6 +148,27 @@ export default function SystemSearchPage() {
         </div>
       )}
     </div>
+  );
+}
+
+/** The app's own pages that match (search-pages.ts): "inspection" finds the inspection pack. */
+function PageResults({ pages }: { pages: PageHit[] }) {
+  return (
+    <Card padded={false} title={`Pages (${pages.length})`} data-testid="search-pages">
+      <ul className="divide-y divide-slate-100">
+        {pages.map((p) => (
+          <li key={p.to}>
+            <Link
+              to={p.to}
+              className="focus-ring flex flex-col gap-0.5 px-5 py-3 hover:bg-slate-50 sm:flex-row sm:items-baseline sm:justify-between"
+            >
+              <span className="font-medium break-words text-primary-800">{p.title}</span>
+              <span className="text-sm break-words text-slate-600">{p.detail}</span>
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </Card>
   );
 }
 

@@ -25,6 +25,7 @@ import {
   EmptyState,
   Select,
 } from '../ui';
+import { organisationsWord } from '../whitelabel/words';
 import { bookingAction, type PickItem, searchPeople, useDelegates } from './api';
 import { FormDialog } from './FormDialog';
 import { ATTENDANCE_LABEL, DELEGATE_STATUS } from './labels';
@@ -191,7 +192,7 @@ export function DelegatesCard({ session }: { session: TrainingSessionView }) {
             title={status ? 'No delegates in this state' : 'No delegates yet'}
             description={
               manage && open
-                ? `Add people from your ${wl.entitiesAltName.toLowerCase()}, or they book it themselves under Your bookings.`
+                ? `Add people from your ${organisationsWord(wl).toLowerCase()}, or they book it themselves under Your bookings.`
                 : 'People who book appear here.'
             }
             action={

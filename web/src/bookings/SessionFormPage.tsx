@@ -33,6 +33,7 @@ import {
   emptySession,
   formErrorsOf,
   newDay,
+  runByOptions,
   type SessionFormValues,
   sessionBody,
   sessionValues,
@@ -140,7 +141,11 @@ function SessionForm({ session }: { session: TrainingSessionView | null }) {
                 placeholder={
                   session ? undefined : (actingAs?.name ?? user?.primary_entity.name ?? 'Your own')
                 }
-                options={(entities.data ?? []).map((e) => ({ value: e.id, label: e.name }))}
+                options={runByOptions(
+                  entities.data ?? [],
+                  actingAs?.id ?? user?.primary_entity.id,
+                  Boolean(session),
+                )}
                 value={values.entity_id}
                 disabled={Boolean(session)}
                 onChange={(e) => set({ entity_id: e.target.value })}

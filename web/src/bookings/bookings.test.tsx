@@ -30,6 +30,7 @@ import {
   emptySession,
   formErrorsOf,
   newDay,
+  runByOptions,
   sessionBody,
   sessionValues,
 } from './session-form';
@@ -237,6 +238,24 @@ describe('calendar arithmetic', () => {
 });
 
 describe('session form rules', () => {
+  it('"Run by" names each organisation once: the default one is the empty choice, not also an option', () => {
+    const homes = [
+      { id: 1, name: 'Sunrise Care Group' },
+      { id: 2, name: 'Oakfield House' },
+      { id: 3, name: 'Riverside Lodge' },
+    ];
+    expect(runByOptions(homes, 2, false)).toEqual([
+      { value: 1, label: 'Sunrise Care Group' },
+      { value: 3, label: 'Riverside Lodge' },
+    ]);
+    // Editing: the session's own organisation is the chosen value, so every one is listed.
+    expect(runByOptions(homes, 2, true).map((o) => o.label)).toEqual([
+      'Sunrise Care Group',
+      'Oakfield House',
+      'Riverside Lodge',
+    ]);
+  });
+
   const filled = () => ({
     ...emptySession(),
     content: { id: 9, label: 'Moving and handling practical' },

@@ -190,3 +190,15 @@ export function formErrorsOf(server: FieldErrors): FieldErrors {
   }
   return out;
 }
+
+/**
+ * The "Run by" choices of a new session (issue 33 §1): every organisation in scope but the default one, which the
+ * empty choice already names ("Oakfield House" once, not twice). Editing a session shows them all: its own is chosen.
+ */
+export function runByOptions(
+  entities: readonly { id: number; name: string }[],
+  defaultId: number | null | undefined,
+  editing: boolean,
+): { value: number; label: string }[] {
+  return entities.filter((e) => editing || e.id !== defaultId).map((e) => ({ value: e.id, label: e.name }));
+}

@@ -8,6 +8,7 @@ import { useWhitelabel } from '../app/whitelabel';
 import { useEntity } from '../entities/queries';
 import { LoadError, LoadingCard, useNotFoundRedirect } from '../entities/shared';
 import { Badge, Button, Card, PageHeader } from '../ui';
+import { organisationsWord } from '../whitelabel/words';
 import { updateCompliance, useRoleCourseCompliance, validityLabel } from './api';
 import { ComplianceFields, parseValidity, useComplianceSave } from './ComplianceForm';
 import { useRole } from './RoleCoursesPage';
@@ -63,7 +64,7 @@ export default function ComplianceUpdatePage() {
         title={row.data ? `${row.data.course.title} compliance` : 'Course compliance'}
         description={`${roleName} at ${entityName}.`}
         breadcrumbs={[
-          { label: wl.entitiesAltName, to: '/entities' },
+          { label: organisationsWord(wl), to: '/entities' },
           { label: entityName, to: `/entities/${slug}` },
           { label: roleName, to: coursesUrl },
           { label: 'Compliance' },

@@ -26,6 +26,7 @@ import {
   PageHeader,
   Select,
 } from '../ui';
+import { organisationsWord } from '../whitelabel/words';
 import { createCompliance, deleteCompliance, useRoleCompliance, validityLabel } from './api';
 import { ComplianceFields, parseValidity, useComplianceSave } from './ComplianceForm';
 
@@ -107,7 +108,7 @@ export default function RoleCoursesPage() {
         title={`${roleName}: courses`}
         description={`The courses ${roleName.toLowerCase()}s at ${entityName} must keep in date.`}
         breadcrumbs={[
-          { label: wl.entitiesAltName, to: '/entities' },
+          { label: organisationsWord(wl), to: '/entities' },
           { label: entityName, to: `/entities/${slug}` },
           { label: 'Job roles', to: `/entities/${slug}/roles/` },
           { label: roleName },

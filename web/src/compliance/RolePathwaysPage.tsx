@@ -17,6 +17,7 @@ import {
 } from '../pathways/api';
 import { Picker, type PickItem } from '../results/Picker';
 import { Button, Card, ConfirmDialog, EmptyState, FormError, PageHeader } from '../ui';
+import { organisationsWord } from '../whitelabel/words';
 import { useRole } from './RoleCoursesPage';
 
 const linkClass = 'focus-ring rounded font-medium text-primary-800 hover:underline';
@@ -47,7 +48,7 @@ export default function RolePathwaysPage() {
         title={`${roleName}: pathways`}
         description={`Everyone in ${roleName} at ${entityName} has these pathways, and each new member gets them when they join the role.`}
         breadcrumbs={[
-          { label: wl.entitiesAltName, to: '/entities' },
+          { label: organisationsWord(wl), to: '/entities' },
           { label: entityName, to: `/entities/${slug}` },
           { label: roleName, to: `/entities/${slug}/role/${roleId}/courses` },
           { label: 'Pathways' },

@@ -11,6 +11,7 @@ import { LearnerCourses } from '../learning/LearnerCourses';
 import { OfflineStart } from '../native/offline/OfflineStart';
 import { PendingApprovalBanner } from '../signup-links/PendingBanner';
 import { Badge, Card, PageHeader } from '../ui';
+import { mainOrganisationLabel } from '../whitelabel/words';
 import { useLearnerEvents } from './api';
 import { coursesLeftToTodo, LearnerTodo } from './LearnerTodo';
 import { TrainingHistory } from './TrainingHistory';
@@ -103,7 +104,7 @@ function YourAccount({ user }: { user: AuthUser }) {
         </Row>
         <Row label="Job role">{user.role?.name ?? 'No job role'}</Row>
         <Row label="User type">{user.type?.name ?? 'No user type'}</Row>
-        <Row label={`Primary ${wl.entityAltName.toLowerCase()}`}>{user.primary_entity.name}</Row>
+        <Row label={mainOrganisationLabel(wl)}>{user.primary_entity.name}</Row>
         <Row label="Organisation">{user.a_entity.name}</Row>
         <Row label="Acting as">{actingAs?.name ?? user.a_entity.name}</Row>
         {user.super_admin || user.is_trainer ? (

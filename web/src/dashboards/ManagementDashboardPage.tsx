@@ -8,6 +8,7 @@ import { Link, useMatches } from 'react-router';
 import { useWhitelabel } from '../app/whitelabel';
 import { ScoreBar, TrendChart } from '../reports/charts';
 import { Card, DataTable, EmptyState, PageHeader } from '../ui';
+import { organisationsWord, organisationWord } from '../whitelabel/words';
 import { type DashboardType, useManagementDashboard } from './ManagerDashboardApi';
 import {
   ChangeText,
@@ -76,7 +77,7 @@ function ForecastChart({ rows }: { rows: ManagementForecastRow[] }) {
 
 function RankedEntities({ d }: { d: ManagementDashboard }) {
   const wl = useWhitelabel();
-  const alt = wl.entityAltName;
+  const alt = organisationWord(wl);
   const columns = [
     { key: 'rank', header: '#', render: (r: ManagementEntityRow) => r.rank, hideOnMobile: true },
     {
@@ -123,13 +124,13 @@ function RankedEntities({ d }: { d: ManagementDashboard }) {
   ];
   return (
     <DataTable
-      caption={`${wl.entitiesAltName} of ${d.entity.name}, lowest score first`}
+      caption={`${organisationsWord(wl)} of ${d.entity.name}, lowest score first`}
       rows={d.entities}
       rowKey={(r) => r.id}
       columns={columns}
       empty={
         <EmptyState
-          title={`No ${wl.entitiesAltName.toLowerCase()} below ${d.entity.name}`}
+          title={`No ${organisationsWord(wl).toLowerCase()} below ${d.entity.name}`}
           description={
             <Link to={`/manager-dashboard?entity=${d.entity.id}`} className={linkClass}>
               Open the manager dashboard of {d.entity.name}
@@ -189,7 +190,7 @@ function Dashboard({ d, type }: { d: ManagementDashboard; type: DashboardType })
           href="#ranked"
           className="focus-ring block rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 hover:ring-primary-400"
         >
-          <span className="block text-sm text-slate-700">{wl.entitiesAltName}</span>
+          <span className="block text-sm text-slate-700">{organisationsWord(wl)}</span>
           <span className="mt-1 block text-2xl font-semibold tabular-nums text-slate-900">
             {d.entities.length}
           </span>
@@ -230,7 +231,7 @@ function Dashboard({ d, type }: { d: ManagementDashboard; type: DashboardType })
       <Card
         id="ranked"
         className="scroll-mt-20"
-        title={`${wl.entitiesAltName} ranked by score`}
+        title={`${organisationsWord(wl)} ranked by score`}
         padded={false}
       >
         <RankedEntities d={d} />
@@ -278,7 +279,7 @@ export default function ManagementDashboardPage() {
     <div className="space-y-6">
       <PageHeader
         title={title}
-        description={`Which ${wl.entitiesAltName.toLowerCase()} and courses need attention, and what expires next.`}
+        description={`Which ${organisationsWord(wl).toLowerCase()} and courses need attention, and what expires next.`}
       />
       <DashboardScope entity={d?.entity} type={type} onEntity={setEntity} onType={setType} />
       {query.isError ? (

@@ -19,8 +19,10 @@ import { ComposeDialog } from '../messaging/ComposeDialog';
 import { MessagePeopleButton, type PeoplePage } from '../messaging/MessagePeople';
 import { AwaitingSignOffWidget } from '../pathways/AwaitingSignOffWidget';
 import { ScoreBar, TrendChart } from '../reports/charts';
+import { InspectionPackCard } from '../reports/InspectionPackCard';
 import { RESULT_TYPE_LABELS } from '../results/api';
 import { Badge, Button, Card, EmptyState, PageHeader, Pagination, Spinner, Tabs } from '../ui';
+import { organisationWord } from '../whitelabel/words';
 import { type DashboardType, useDashboardPeople, useManagerDashboard } from './ManagerDashboardApi';
 import {
   DashboardError,
@@ -299,6 +301,8 @@ function Dashboard({
         />
       </div>
 
+      <InspectionPackCard entity={d.entity} />
+
       <Card id="out-of-date" className="scroll-mt-20" title="Out of date now">
         <p className="mb-2 text-sm text-slate-600">
           People with a required course ({counted}) that has expired, or was never done and is past its due
@@ -411,7 +415,7 @@ export default function ManagerDashboardPage() {
     <div className="space-y-6">
       <PageHeader
         title="Manager dashboard"
-        description={`Who needs chasing at your ${wl.entityAltName.toLowerCase()}, by name.`}
+        description={`Who needs chasing at your ${organisationWord(wl).toLowerCase()}, by name.`}
       />
       <DashboardScope entity={d?.entity} type={type} onEntity={setEntity} onType={setType} />
       {query.isError ? (

@@ -3,6 +3,7 @@ import { useSearchParams } from 'react-router';
 import { isApiError } from '../app/api';
 import { useWhitelabel } from '../app/whitelabel';
 import { Card, Select, Spinner } from '../ui';
+import { organisationWord } from '../whitelabel/words';
 import { type DashboardType, useScopeEntities } from './ManagerDashboardApi';
 
 /** The pieces both dashboards share: the entity and compliance-type choice (in the URL), the trend, errors. */
@@ -136,7 +137,7 @@ export function DashboardError({ error, name }: { error: unknown; name: string }
     status === 403
       ? `You do not have access to the ${name}. Ask an administrator if you need it.`
       : status === 404
-        ? `This ${wl.entityAltName.toLowerCase()} is not one you can see. Choose another above.`
+        ? `This ${organisationWord(wl).toLowerCase()} is not one you can see. Choose another above.`
         : `The ${name} could not be loaded. Please try again, or contact support if it keeps failing.`;
   return (
     <Card>
@@ -165,7 +166,7 @@ export function DashboardScope({
       <div className="space-y-4">
         <div>
           <p className="text-xs font-medium tracking-wide text-slate-600 uppercase">
-            {entity?.level === 'A' ? 'Organisation' : wl.entityAltName}
+            {entity?.level === 'A' ? 'Organisation' : organisationWord(wl)}
           </p>
           <h2 className="text-2xl font-semibold text-slate-900" data-testid="dashboard-entity">
             {entity?.name ?? '…'}

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { useWhitelabel } from '../app/whitelabel';
 import { errorEnvelope } from '../entities/shared';
 import { Badge, Card, CardPagination, type Column, DataTable, EmptyState, Select } from '../ui';
+import { organisationWord } from '../whitelabel/words';
 import { type AcknowledgementFilters, useAcknowledgements } from './api';
 
 /** A person's acknowledgement in words: of the current version, of an earlier one, or none. */
@@ -73,7 +74,7 @@ export function AcknowledgementsCard({ documentId }: { documentId: number }) {
               description={
                 filters.status
                   ? 'Choose another filter to see everyone.'
-                  : `Choose the job roles of a ${wl.entityAltName.toLowerCase()} who must read it.`
+                  : `Choose the job roles of a ${organisationWord(wl).toLowerCase()} who must read it.`
               }
             />
           }

@@ -17,6 +17,7 @@ import {
   PageHeader,
   SearchInput,
 } from '../ui';
+import { organisationWord } from '../whitelabel/words';
 import { DocumentMessages, deleteLibrary, docAction, useLibraries } from './api';
 import { LibraryDialog } from './LibraryDialog';
 
@@ -53,7 +54,7 @@ export default function LibrariesPage() {
         </span>
       ),
     },
-    { key: 'entity', header: wl.entityAltName, hideOnMobile: true, render: (l) => l.entity.name },
+    { key: 'entity', header: organisationWord(wl), hideOnMobile: true, render: (l) => l.entity.name },
     {
       key: 'documents',
       header: 'Documents',

@@ -6,6 +6,7 @@ import { FormDialog } from '../bookings/FormDialog';
 import { useEntityOptions } from '../entities/queries';
 import { errorEnvelope, type FieldErrors, serverFieldErrors, zodFieldErrors } from '../entities/shared';
 import { FormError, Select, TextArea, TextField } from '../ui';
+import { organisationWord } from '../whitelabel/words';
 import { createLibrary, DocumentMessages, docAction, updateLibrary } from './api';
 
 /** `library`: undefined = closed, null = create, a library = rename it. */
@@ -70,7 +71,7 @@ export function LibraryDialog({
       title={creating ? 'Add a library' : 'Rename library'}
       description={
         creating
-          ? `A library holds policies and procedures for a ${wl.entityAltName.toLowerCase()} and everyone below it.`
+          ? `A library holds policies and procedures for a ${organisationWord(wl).toLowerCase()} and everyone below it.`
           : undefined
       }
       submitLabel={creating ? 'Add library' : 'Save'}
@@ -97,9 +98,9 @@ export function LibraryDialog({
       />
       {creating && (entities.data?.length ?? 0) > 1 ? (
         <Select
-          label={wl.entityAltName}
-          hint={`Staff of this ${wl.entityAltName.toLowerCase()} and those below it see the library.`}
-          placeholder={`Your own ${wl.entityAltName.toLowerCase()}`}
+          label={organisationWord(wl)}
+          hint={`Staff of this ${organisationWord(wl).toLowerCase()} and those below it see the library.`}
+          placeholder={`Your own ${organisationWord(wl).toLowerCase()}`}
           value={entity}
           onChange={(e) => setEntity(e.target.value)}
           options={(entities.data ?? []).map((e) => ({

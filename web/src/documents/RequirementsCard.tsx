@@ -6,6 +6,7 @@ import { useWhitelabel } from '../app/whitelabel';
 import { useEntityOptions } from '../entities/queries';
 import { errorEnvelope } from '../entities/shared';
 import { Badge, Button, Card, Checkbox, Select, Spinner } from '../ui';
+import { organisationWord } from '../whitelabel/words';
 import { DocumentMessages, type DocumentPageView, docAction, saveRequirements } from './api';
 
 type RequirementType = 'primary' | 'secondary';
@@ -94,7 +95,7 @@ export function RequirementsCard({ doc }: { doc: DocumentPageView }) {
           <p className="text-sm text-slate-700">No job role must read it yet.</p>
         )}
         <Select
-          label={wl.entityAltName}
+          label={organisationWord(wl)}
           value={slug}
           onChange={(e) => setSlug(e.target.value)}
           options={(entities.data ?? [{ slug: doc.entity.slug, name: doc.entity.name, parent: null }]).map(
@@ -111,7 +112,7 @@ export function RequirementsCard({ doc }: { doc: DocumentPageView }) {
             </p>
           ) : roles.data.length === 0 ? (
             <p className="text-sm text-slate-700">
-              This {wl.entityAltName.toLowerCase()} has no job roles yet.
+              This {organisationWord(wl).toLowerCase()} has no job roles yet.
             </p>
           ) : (
             <div className="grid grid-cols-1 gap-2 sm:grid-cols-2">

@@ -17,7 +17,7 @@ import {
   Select,
   Toggle,
 } from '../ui';
-import { levelLabel, sitesWord } from '../whitelabel/words';
+import { levelLabel, organisationsWord, organisationWord, sitesWord } from '../whitelabel/words';
 import { type EntityListFilters, useEntities } from './queries';
 import { errorEnvelope } from './shared';
 
@@ -95,18 +95,18 @@ export default function EntitiesPage() {
   return (
     <div>
       <PageHeader
-        title={wl.entitiesAltName}
+        title={organisationsWord(wl)}
         description="Organisations and sites you can see."
         actions={
           canAdd ? (
-            <ButtonLink to="/entities/create">Add {wl.entityAltName.toLowerCase()}</ButtonLink>
+            <ButtonLink to="/entities/create">Add {organisationWord(wl).toLowerCase()}</ButtonLink>
           ) : undefined
         }
       />
       <Card padded={false}>
         <div className="flex flex-col gap-3 border-b border-slate-200 p-4 sm:flex-row sm:flex-wrap sm:items-end">
           <SearchInput
-            label={`Search ${wl.entitiesAltName.toLowerCase()}`}
+            label={`Search ${organisationsWord(wl).toLowerCase()}`}
             value={filters.search}
             onSearch={(search) => setFilters({ search })}
           />
@@ -133,7 +133,7 @@ export default function EntitiesPage() {
         </div>
         <div className="hidden sm:block">
           <DataTable
-            caption={wl.entitiesAltName}
+            caption={organisationsWord(wl)}
             columns={columns}
             rows={query.data?.data}
             rowKey={(e) => e.id}
@@ -151,7 +151,7 @@ export default function EntitiesPage() {
         {/* Narrow screens: each entity a stacked card; the whole card opens it. */}
         <ul
           className="divide-y divide-slate-100 sm:hidden"
-          aria-label={wl.entitiesAltName}
+          aria-label={organisationsWord(wl)}
           aria-busy={query.isLoading || undefined}
         >
           {query.isLoading
@@ -190,7 +190,7 @@ export default function EntitiesPage() {
         <CardPagination
           meta={query.data?.meta}
           onPageChange={(page) => setFilters({ page })}
-          label={`${wl.entitiesAltName} pages`}
+          label={`${organisationsWord(wl)} pages`}
         />
       </Card>
     </div>
@@ -214,7 +214,7 @@ function Empty({
   if (!noFilters)
     return (
       <EmptyState
-        title={`No ${wl.entitiesAltName.toLowerCase()} match`}
+        title={`No ${organisationsWord(wl).toLowerCase()} match`}
         description="Try another search or level."
         action={
           <button
@@ -229,11 +229,11 @@ function Empty({
     );
   return (
     <EmptyState
-      title={`No ${wl.entitiesAltName.toLowerCase()} yet`}
+      title={`No ${organisationsWord(wl).toLowerCase()} yet`}
       description="Add the first one to start organising your users."
       action={
         canAdd ? (
-          <ButtonLink to="/entities/create">Add {wl.entityAltName.toLowerCase()}</ButtonLink>
+          <ButtonLink to="/entities/create">Add {organisationWord(wl).toLowerCase()}</ButtonLink>
         ) : undefined
       }
     />

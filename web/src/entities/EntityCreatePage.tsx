@@ -6,6 +6,7 @@ import { api, type Envelope } from '../app/api';
 import { notifySuccess } from '../app/notifications';
 import { useWhitelabel } from '../app/whitelabel';
 import { Button, ButtonLink, PageHeader } from '../ui';
+import { organisationsWord, organisationWord } from '../whitelabel/words';
 import { EntityForm } from './EntityForm';
 import { emptyEntityForm, toEntityBody } from './entity-form';
 import { useLevelAEntities } from './queries';
@@ -40,8 +41,8 @@ export default function EntityCreatePage() {
   return (
     <div>
       <PageHeader
-        title={`Add ${wl.entityAltName.toLowerCase()}`}
-        breadcrumbs={[{ label: wl.entitiesAltName, to: '/entities' }, { label: 'Add' }]}
+        title={`Add ${organisationWord(wl).toLowerCase()}`}
+        breadcrumbs={[{ label: organisationsWord(wl), to: '/entities' }, { label: 'Add' }]}
       />
       <div className="space-y-5">
         <SaveErrors error={mutation.isError ? mutation.error : null} clientErrors={clientErrors} />
@@ -58,7 +59,7 @@ export default function EntityCreatePage() {
                 Cancel
               </ButtonLink>
               <Button type="submit" loading={mutation.isPending}>
-                Add {wl.entityAltName.toLowerCase()}
+                Add {organisationWord(wl).toLowerCase()}
               </Button>
             </>
           }

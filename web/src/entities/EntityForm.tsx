@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { useAuth, usePermission, usePermissionChecker } from '../app/auth';
 import { useWhitelabel } from '../app/whitelabel';
 import { Select, TextArea, TextField, Toggle } from '../ui';
-import { levelChoice, siteWord, WEB_ADDRESS_LABEL } from '../whitelabel/words';
+import { levelChoice, SIGN_IN_ADDRESS_LABEL, siteWord, WEB_ADDRESS_LABEL } from '../whitelabel/words';
 import type { EntityFlag, EntityFormState } from './entity-form';
 import { type FieldErrors, FormSection } from './shared';
 
@@ -140,8 +140,8 @@ export function EntityForm({
         ) : null}
         <TextField label="Code" hint="Your own reference, e.g. a cost centre." {...text('code')} />
         <TextField
-          label="Sub-domain"
-          hint="Sign-in address prefix, e.g. “oakfield”."
+          label={SIGN_IN_ADDRESS_LABEL}
+          hint="The first part of its own sign-in address, e.g. “oakfield”."
           {...text('subdomain')}
         />
         <div className="sm:col-span-2">

@@ -8,7 +8,14 @@ import { useWhitelabel } from '../app/whitelabel';
 import { EntityHistoryCard } from '../audit/EntityHistoryCard';
 import { InspectionPackButton } from '../reports/InspectionPackButton';
 import { Badge, Button, ButtonLink, Card, ConfirmDialog, EmptyState, PageHeader } from '../ui';
-import { levelLabel, sitesWord, siteWord } from '../whitelabel/words';
+import {
+  levelLabel,
+  organisationsWord,
+  SIGN_IN_ADDRESS_LABEL,
+  sitesWord,
+  siteWord,
+  WEB_ADDRESS_LABEL,
+} from '../whitelabel/words';
 import { useEntity } from './queries';
 import { DetailRow, dash, errorEnvelope, LoadError, LoadingCard, useNotFoundRedirect } from './shared';
 
@@ -104,7 +111,7 @@ export default function EntityPage() {
     <div className="space-y-6">
       <PageHeader
         title={e.name}
-        breadcrumbs={[{ label: wl.entitiesAltName, to: '/entities' }, { label: e.name }]}
+        breadcrumbs={[{ label: organisationsWord(wl), to: '/entities' }, { label: e.name }]}
         description={
           <span className="inline-flex flex-wrap items-center gap-2">
             <Badge>{levelLabel(e.level, wl)}</Badge>
@@ -140,9 +147,9 @@ export default function EntityPage() {
         <div className="space-y-6 lg:col-span-2">
           <Card title="Details">
             <dl className="divide-y divide-slate-100" data-testid="entity-details">
-              <DetailRow label="Slug">{e.slug}</DetailRow>
+              <DetailRow label={WEB_ADDRESS_LABEL}>{e.slug}</DetailRow>
               <DetailRow label="Code">{dash(e.code)}</DetailRow>
-              <DetailRow label="Sub-domain">{dash(e.subdomain)}</DetailRow>
+              <DetailRow label={SIGN_IN_ADDRESS_LABEL}>{dash(e.subdomain)}</DetailRow>
               <DetailRow label="E-mail">{dash(e.email)}</DetailRow>
               <DetailRow label="Telephone">{dash(e.telephone)}</DetailRow>
               <DetailRow label="Website">{dash(e.website)}</DetailRow>
@@ -214,7 +221,7 @@ export default function EntityPage() {
               </ul>
             </Card>
           ) : null}
-          <Card title={`Sites (${e.children?.length ?? 0})`} padded={!e.children?.length}>
+          <Card title={`${sitesWord(wl)} (${e.children?.length ?? 0})`} padded={!e.children?.length}>
             {e.children?.length ? (
               <ul className="divide-y divide-slate-100">
                 {e.children.map((c) => (

@@ -8,6 +8,7 @@ import { usePermission } from '../app/auth';
 import { notifySuccess } from '../app/notifications';
 import { useWhitelabel } from '../app/whitelabel';
 import { Button, ButtonLink, PageHeader } from '../ui';
+import { organisationsWord } from '../whitelabel/words';
 import { EntityForm } from './EntityForm';
 import { type EntityFormState, entityToForm, toEntityBody } from './entity-form';
 import { useEntity, useLevelAEntities } from './queries';
@@ -82,7 +83,7 @@ export default function EntityUpdatePage() {
       <PageHeader
         title={`Edit ${e.name}`}
         breadcrumbs={[
-          { label: wl.entitiesAltName, to: '/entities' },
+          { label: organisationsWord(wl), to: '/entities' },
           { label: e.name, to: `/entities/${e.slug}` },
           { label: 'Edit' },
         ]}

@@ -13,6 +13,7 @@ import { api, type Envelope } from '../app/api';
 import { notifySuccess } from '../app/notifications';
 import { useWhitelabel } from '../app/whitelabel';
 import { Button, FormError, PageHeader, Select, TextField, Toggle } from '../ui';
+import { organisationsWord } from '../whitelabel/words';
 import { useEntity } from './queries';
 import {
   errorEnvelope,
@@ -121,7 +122,7 @@ export default function PasswordRequirementsPage() {
         title="Password requirements"
         description={`What passwords must look like for users of ${entity.data.name}.`}
         breadcrumbs={[
-          { label: wl.entitiesAltName, to: '/entities' },
+          { label: organisationsWord(wl), to: '/entities' },
           { label: entity.data.name, to: `/entities/${entity.data.slug}` },
           { label: 'Password requirements' },
         ]}

@@ -32,7 +32,7 @@ export const TYPE_LABELS: Record<string, string> = {
   elearning: 'E-learning',
   scorm: 'SCORM',
   historical: 'Historical',
-  face2face: 'Face to face',
+  face2face: 'Face-to-face',
 };
 
 const OVERRIDE_OPTIONS = [

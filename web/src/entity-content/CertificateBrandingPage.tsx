@@ -24,6 +24,7 @@ import {
   zodFieldErrors,
 } from '../entities/shared';
 import { Button, Card, EmptyState, PageHeader, TextField } from '../ui';
+import { organisationsWord } from '../whitelabel/words';
 import { saveCertificateBranding, uploadLogo, useCertificateBranding } from './api';
 import { CertificatePreview, isHexColour } from './CertificatePreview';
 
@@ -71,7 +72,7 @@ export default function CertificateBrandingPage() {
       title="Certificate branding"
       description={`How training certificates of ${name} look.`}
       breadcrumbs={[
-        { label: wl.entitiesAltName, to: '/entities' },
+        { label: organisationsWord(wl), to: '/entities' },
         { label: name, to: `/entities/${slug}` },
         { label: 'Certificate branding' },
       ]}

@@ -21,6 +21,7 @@ import {
   PageHeader,
   SearchInput,
 } from '../ui';
+import { organisationsWord } from '../whitelabel/words';
 import { type CategoryRow, deleteCategory, saveCategory, useCategories } from './api';
 
 const MODAL = 'course-category-form';
@@ -109,7 +110,7 @@ export default function CourseCategoriesPage() {
         title="Course categories"
         description={`Categories group the courses of ${e.name} in the content creator and learners' lists.`}
         breadcrumbs={[
-          { label: wl.entitiesAltName, to: '/entities' },
+          { label: organisationsWord(wl), to: '/entities' },
           { label: e.name, to: `/entities/${slug}` },
           { label: 'Course categories' },
         ]}

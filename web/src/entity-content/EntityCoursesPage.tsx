@@ -6,6 +6,7 @@ import { useWhitelabel } from '../app/whitelabel';
 import { useEntity } from '../entities/queries';
 import { LoadError, LoadingCard, useNotFoundRedirect } from '../entities/shared';
 import { EmptyState, PageHeader, Tabs } from '../ui';
+import { organisationsWord } from '../whitelabel/words';
 import { AssignmentsPanel } from './AssignmentsPanel';
 
 /**
@@ -71,7 +72,7 @@ export default function EntityCoursesPage() {
         title="Courses and content"
         description={`The courses and content available to ${name}. Switch one off to hide it from ${name} and its sites.`}
         breadcrumbs={[
-          { label: wl.entitiesAltName, to: '/entities' },
+          { label: organisationsWord(wl), to: '/entities' },
           { label: name, to: `/entities/${slug}` },
           { label: 'Courses and content' },
         ]}

@@ -29,7 +29,14 @@ type View =
   | { kind: 'contact' }
   | { kind: 'sent'; to: string };
 
-export function HelpWidget() {
+/**
+ * Where the Help button sits. `header`: in the signed-in shell's top bar (issue 33 §1: a floating button covered the
+ * controls at the right edge of long pages, such as the permission switches, at every scroll position but the end);
+ * `floating`: bottom right, on the short centred pages without a top bar (sign-in, errors), which keep room for it.
+ */
+export type HelpPlacement = 'header' | 'floating';
+
+export function HelpWidget({ placement = 'floating' }: { placement?: HelpPlacement }) {
   const { user } = useAuth();
   const [open, setOpen] = useState(false);
   const [view, setView] = useState<View>({ kind: 'home' });
@@ -59,6 +66,7 @@ export function HelpWidget() {
           loading={articles.isLoading}
           error={articles.isError ? articles.error : null}
           onRetry={() => void articles.refetch()}
+          placement={placement}
         />
       ) : null}
       <button
@@ -72,11 +80,15 @@ export function HelpWidget() {
           setOpen(true);
           setOpened(true);
         }}
-        className={cx(
-          'focus-ring fixed right-3 bottom-3 z-40 flex items-center gap-2 rounded-full px-4 py-2.5 text-sm font-semibold shadow-lg sm:right-5 sm:bottom-5',
-          'bg-primary-700 text-on-primary-700 hover:bg-primary-800',
-          open && 'max-sm:hidden',
-        )}
+        className={
+          placement === 'header'
+            ? 'focus-ring flex items-center gap-1.5 rounded-full p-2 text-sm font-medium text-slate-600 hover:bg-slate-100 sm:px-3'
+            : cx(
+                'focus-ring fixed right-3 bottom-3 z-40 flex items-center gap-2 rounded-full px-4 py-2.5 text-sm font-semibold shadow-lg sm:right-5 sm:bottom-5',
+                'bg-primary-700 text-on-primary-700 hover:bg-primary-800',
+                open && 'max-sm:hidden',
+              )
+        }
       >
         <svg viewBox="0 0 20 20" className="h-5 w-5" aria-hidden="true">
           <circle cx="10" cy="10" r="8.25" fill="none" stroke="currentColor" strokeWidth="1.5" />
@@ -89,7 +101,9 @@ export function HelpWidget() {
           />
           <circle cx="10" cy="14.4" r="0.9" fill="currentColor" />
         </svg>
-        {open ? 'Close help' : 'Help'}
+        <span className={placement === 'header' ? 'max-sm:sr-only' : undefined}>
+          {open ? 'Close help' : 'Help'}
+        </span>
       </button>
     </>
   );
@@ -104,7 +118,9 @@ function HelpPanel({
   loading,
   error,
   onRetry,
+  placement,
 }: {
+  placement: HelpPlacement;
   id: string;
   view: View;
   setView: (v: View) => void;
@@ -144,7 +160,9 @@ function HelpPanel({
       data-testid="help-panel"
       className={cx(
         'fixed inset-x-0 bottom-0 z-50 flex max-h-[85vh] flex-col rounded-t-2xl bg-white shadow-2xl ring-1 ring-slate-200',
-        'sm:inset-x-auto sm:right-5 sm:bottom-20 sm:max-h-[min(640px,calc(100vh-7rem))] sm:w-[24rem] sm:rounded-2xl',
+        'sm:inset-x-auto sm:right-5 sm:max-h-[min(640px,calc(100vh-7rem))] sm:w-[24rem] sm:rounded-2xl',
+        // Under the top bar's Help button, or over the floating one.
+        placement === 'header' ? 'sm:top-[4.5rem] sm:bottom-auto' : 'sm:bottom-20',
       )}
     >
       <header className="flex items-center gap-2 rounded-t-2xl bg-primary-700 px-4 py-3 text-on-primary-700">

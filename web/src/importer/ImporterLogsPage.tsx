@@ -28,6 +28,7 @@ import {
   Select,
   TextArea,
 } from '../ui';
+import { organisationWord } from '../whitelabel/words';
 import {
   applyImport,
   errorsCsvUrl,
@@ -109,7 +110,7 @@ export default function ImporterLogsPage() {
     <div className="space-y-6">
       <PageHeader
         title="Importer logs"
-        description={`Import people and training records from a CSV file into your ${wl.entityAltName.toLowerCase()}s. Every file is checked first; nothing changes until you apply the plan.`}
+        description={`Import people and training records from a CSV file into your ${organisationWord(wl).toLowerCase()}s. Every file is checked first; nothing changes until you apply the plan.`}
         actions={<Button onClick={() => setWizard(true)}>New import</Button>}
       />
       {wizard ? (

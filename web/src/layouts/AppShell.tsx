@@ -71,7 +71,7 @@ function Header() {
   // Without acting-as (19) a user sees their own place: their primary organisation (a carer's home).
   const home = (canActAs ? actingAs?.name : null) ?? user?.primary_entity.name ?? actingAs?.name ?? null;
   return (
-    <header className="sticky top-0 z-40 flex h-16 items-center gap-3 border-b border-slate-200 bg-white px-3 sm:px-5">
+    <header className="sticky top-0 z-40 flex h-16 items-center gap-1.5 border-b border-slate-200 bg-white px-3 sm:gap-3 sm:px-5">
       <button
         type="button"
         className="focus-ring rounded-md p-2 text-slate-700 hover:bg-slate-100 md:hidden"
@@ -118,13 +118,14 @@ function Header() {
             </span>
           )
         ) : null}
+        <HelpWidget placement="header" />
         {user && hasTasks ? <TasksBadge /> : null}
         {user ? <NotificationBell /> : null}
         {user ? (
           <Menu as="div" className="relative">
             <MenuButton
               data-testid="user-menu"
-              className="focus-ring flex items-center gap-2 rounded-full p-0.5 pr-2 hover:bg-slate-100"
+              className="focus-ring flex items-center gap-2 rounded-full p-0.5 hover:bg-slate-100 sm:pr-2"
             >
               <span
                 className="flex h-8 w-8 items-center justify-center rounded-full bg-primary-700 text-xs font-semibold text-on-primary-700"
@@ -332,7 +333,7 @@ export function AppShell({ variant }: { variant: 'dashboard' | 'default' }) {
       <Header />
       <div className="md:flex">
         <SideNav />
-        {/* pb-20: the fixed Help button never covers the end of a page; it can always be scrolled clear. */}
+        {/* pb-20: room at the end of a page for the notices (bottom right) to pass clear of its last controls. */}
         <main
           id="main"
           tabIndex={-1}
@@ -344,7 +345,6 @@ export function AppShell({ variant }: { variant: 'dashboard' | 'default' }) {
         </main>
       </div>
       <EntityModal />
-      <HelpWidget />
     </div>
   );
 }

@@ -9,6 +9,7 @@ import { hideModal } from '../app/modal';
 import { notifyError } from '../app/notifications';
 import { useWhitelabel } from '../app/whitelabel';
 import { Button, SearchInput, Spinner } from '../ui';
+import { organisationsWord } from '../whitelabel/words';
 
 interface EntityRow {
   id: number;
@@ -67,7 +68,7 @@ function EntityChooser() {
         Currently acting as <strong>{actingAs?.name ?? '—'}</strong>.
       </p>
       <div className="flex flex-wrap items-center gap-2">
-        <SearchInput label={`Search ${wl.entitiesAltName.toLowerCase()}`} onSearch={setSearch} />
+        <SearchInput label={`Search ${organisationsWord(wl).toLowerCase()}`} onSearch={setSearch} />
         {user ? (
           <Button variant="secondary" onClick={() => choose(null)} loading={busy === 'reset'}>
             Back to {user.a_entity.name}

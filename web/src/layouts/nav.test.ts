@@ -87,7 +87,7 @@ describe('navigation', () => {
     expect(isBuiltPath('/no/such/page')).toBe(false);
   });
 
-  it('offers the ways in to pending approvals, exemptions, bulk events, presets and schedules', () => {
+  it('offers the ways in to pending approvals, exemptions, bulk events, presets, schedules and the inspection pack', () => {
     const sections = visibleNav(navSections(wl), {
       can: checker(ROLES.manager ?? []),
       flags,
@@ -102,6 +102,7 @@ describe('navigation', () => {
       '/users/bulk-add-events-history',
       '/reports/presets',
       '/reports/schedules',
+      '/reports/inspection-pack',
     ])
       expect(hrefs).toContain(href);
   });

@@ -159,6 +159,12 @@ export function navSections(
           permissions: [ReportsPerm.userCertificates],
         },
         { label: 'Role report', to: '/reports/role', permissions: [ReportsPerm.complianceReport] },
+        // Issue 33 §6: each home's inspection pack, without going through the home's page.
+        {
+          label: 'Inspection pack',
+          to: '/reports/inspection-pack',
+          permissions: [ReportsPerm.complianceReport],
+        },
         {
           label: `${wl.certificateGroupMenuName} report`,
           to: '/reports/care-certificate',

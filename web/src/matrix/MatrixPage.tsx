@@ -19,6 +19,7 @@ import { ComplianceFilters, complianceFilterParams, useComplianceFilters } from 
 import { download } from '../reports/api';
 import { taskStarted } from '../tasks/api';
 import { Button, Card, EmptyState, PageHeader, SearchInput, Select } from '../ui';
+import { organisationWord } from '../whitelabel/words';
 import {
   DEFAULT_VIEW,
   MATRIX_SORTS,
@@ -280,7 +281,7 @@ export default function MatrixPage() {
           <ComplianceFilters show={['newStarters', 'complianceType']} />
           <div className="w-full sm:w-60">
             <Select
-              label={wl.entityAltName ?? 'Entity'}
+              label={organisationWord(wl)}
               value={entity}
               onChange={(e) => setEntity(e.target.value)}
               options={[
@@ -421,7 +422,7 @@ export default function MatrixPage() {
                   Role
                 </span>
                 <span role="columnheader" className={`${layout.aside} p-2`}>
-                  {wl.entityAltName ?? 'Entity'}
+                  {organisationWord(wl)}
                 </span>
                 <span role="columnheader" className={`${layout.score} p-2`}>
                   Score

@@ -1,4 +1,4 @@
-import { MESSAGE_MAX_LENGTH, Messages, Perm } from '@cc/contracts';
+import { MESSAGE_MAX_LENGTH, Perm } from '@cc/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useAuth, usePermissionChecker } from '../app/auth';
@@ -19,6 +19,7 @@ import {
   type Person,
   planSend,
   type SendPlan,
+  sentNotice,
 } from './compose';
 
 export const COMPOSE_MODAL = 'message-compose';
@@ -101,8 +102,8 @@ function ComposeForm({ data }: { data: ComposeData }) {
     setFailure(null);
     setBusy(true);
     try {
-      const res = await send(checked.plan, user.id);
-      notifySuccess(res.data.message ?? Messages.sentMessagesUpdated);
+      await send(checked.plan, user.id);
+      notifySuccess(sentNotice(checked.plan, state.people, entityWord));
       await refreshMessages(queryClient);
       hideModal(COMPOSE_MODAL);
     } catch (error) {

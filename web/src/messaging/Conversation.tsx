@@ -14,6 +14,7 @@ import { notifyError, notifySuccess } from '../app/notifications';
 import { errorEnvelope, serverFieldErrors, zodFieldErrors } from '../entities/shared';
 import { Badge, Button, Checkbox, ConfirmDialog, cx, EmptyState, FormError, Spinner, TextArea } from '../ui';
 import { deleteMessage, markReceived, refreshMessages, sendToPeople, useConversationSide } from './api';
+import { readNotice } from './compose';
 import { MessageText } from './text';
 
 /** One line of a conversation: a message they sent me, or one I sent them. */
@@ -99,8 +100,8 @@ export function Conversation({
   // spec 2 §8: message actions show the status text the server answers with.
   const toggleRead = async (m: ReceivedMessage) => {
     try {
-      const res = await markReceived(me, m.id, m.read_at === null);
-      notifySuccess(res.data.message ?? Messages.receivedMessagesUpdated);
+      await markReceived(me, m.id, m.read_at === null);
+      notifySuccess(readNotice(m.read_at === null));
       await refreshMessages(queryClient);
     } catch (e) {
       notifyError(errorEnvelope(e, Messages.somethingWentWrong), Messages.somethingWentWrong);
@@ -295,8 +296,8 @@ function ReplyForm({ me, other, name }: { me: number; other: number; name: strin
     setFailure(null);
     setBusy(true);
     try {
-      const res = await sendToPeople(me, parsed.data);
-      notifySuccess(res.data.message ?? Messages.sentMessagesUpdated);
+      await sendToPeople(me, parsed.data);
+      notifySuccess(`Reply sent to ${name}${mail ? ' and e-mailed' : ''}.`);
       setText('');
       setMail(false);
       await refreshMessages(queryClient);

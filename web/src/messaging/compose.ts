@@ -167,3 +167,29 @@ export function peopleSummary(people: Pick<Person, 'label'>[]): string {
   const rest = names.length - 2;
   return `${names.slice(0, 2).join(', ')} and ${rest} ${rest === 1 ? 'other' : 'others'}`;
 }
+
+/**
+ * The notice after a send, in words (issue 33 §1): the API answers "Sent messages updated." (spec 2 §8), which says
+ * what changed in the data, not what the user did. "Message sent to Casey Lee and e-mailed."
+ */
+export function sentNotice(plan: SendPlan, people: Pick<Person, 'label'>[], entityWord: string): string {
+  const mailed = plan.body.messageTypes?.includes('mail') ? ' and e-mailed' : '';
+  const to = (() => {
+    switch (plan.kind) {
+      case 'people':
+        return people.length === 1 ? people[0]?.label : `${people.length} people`;
+      case 'role':
+        return 'everyone with that job role';
+      case 'entity':
+        return `everyone at the ${entityWord.toLowerCase()}`;
+      case 'tag':
+        return 'everyone with that tag';
+      case 'system':
+        return plan.target === 'all' ? 'everyone' : `everyone at the chosen ${entityWord.toLowerCase()}`;
+    }
+  })();
+  return `Message sent to ${to ?? 'them'}${mailed}.`;
+}
+
+/** The notice after marking a received message read or unread. */
+export const readNotice = (read: boolean) => (read ? 'Marked as read.' : 'Marked as unread.');

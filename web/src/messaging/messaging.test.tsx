@@ -18,7 +18,7 @@ import { notificationsStore } from '../app/notifications';
 import { makeUser } from '../test/factories';
 import { ComposeDialog, openCompose } from './ComposeDialog';
 import { mergeConversation } from './Conversation';
-import { type Can, ComposeText, composeKinds, emptyCompose, planSend } from './compose';
+import { type Can, ComposeText, composeKinds, emptyCompose, planSend, sentNotice } from './compose';
 import { collectPeople } from './MessagePeople';
 import MessagesPage from './MessagesPage';
 import { linkParts, MessageText } from './text';
@@ -119,6 +119,26 @@ describe('message text', () => {
 });
 
 describe('compose rules', () => {
+  it('says what a send did, in words', () => {
+    const body = { message: 'Hi' };
+    expect(
+      sentNotice({ kind: 'people', body: { ...body, recipient: [1] } }, [{ label: 'Casey Lee' }], 'Home'),
+    ).toBe('Message sent to Casey Lee.');
+    expect(
+      sentNotice(
+        { kind: 'people', body: { ...body, recipient: [1, 2], messageTypes: ['mail'] } },
+        [{ label: 'Casey Lee' }, { label: 'Robin Hale' }],
+        'Home',
+      ),
+    ).toBe('Message sent to 2 people and e-mailed.');
+    expect(sentNotice({ kind: 'entity', slug: 'oak', body }, [], 'Home')).toBe(
+      'Message sent to everyone at the home.',
+    );
+    expect(sentNotice({ kind: 'role', slug: 'oak', roleId: 3, body }, [], 'Home')).toBe(
+      'Message sent to everyone with that job role.',
+    );
+  });
+
   it('offers only the audiences the permissions allow (contracts messaging.ts)', () => {
     expect(composeKinds(canWith([104]), false)).toEqual([]);
     // 81 sends to a list of people: from a list it was given, or from the users search with 21.
@@ -306,7 +326,9 @@ describe('the compose dialog', () => {
       2,
     );
     await user.click(within(dialog).getByRole('button', { name: 'Send message' }));
-    await waitFor(() => expect(notices()).toContain(Messages.sentMessagesUpdated));
+    // What happened, in words (issue 33 §1), not the API's "Sent messages updated.".
+    await waitFor(() => expect(notices()).toContain('Message sent to Casey Lee and e-mailed.'));
+    expect(notices()).not.toContain(Messages.sentMessagesUpdated);
     expect(writes()[1]).toMatchObject({
       method: 'POST',
       path: '/users/7/message',
@@ -487,7 +509,7 @@ describe('/messages', () => {
     // Opening is not an action of the user's: no notice for it.
     expect(notices()).toEqual([]);
     await user.click(await within(thread).findByRole('button', { name: 'Mark as unread' }));
-    await waitFor(() => expect(notices()).toContain(Messages.receivedMessagesUpdated));
+    await waitFor(() => expect(notices()).toContain('Marked as unread.'));
     expect(writes()[1]).toMatchObject({ method: 'PATCH', body: { read: false } });
     // Marked unread by the reader, it stays unread while the conversation is open.
     expect(await within(thread).findByRole('button', { name: 'Mark as read' })).toBeInTheDocument();
@@ -495,7 +517,7 @@ describe('/messages', () => {
 
     await user.type(screen.getByLabelText('Reply to Morgan Manager'), 'See you then.');
     await user.click(screen.getByRole('button', { name: 'Send reply' }));
-    await waitFor(() => expect(notices()).toContain(Messages.sentMessagesUpdated));
+    await waitFor(() => expect(notices()).toContain('Reply sent to Morgan Manager.'));
     expect(writes()[2]).toMatchObject({ method: 'POST', body: { message: 'See you then.', recipient: [2] } });
     expect(screen.getByLabelText('Reply to Morgan Manager')).toHaveValue('');
 

@@ -22,6 +22,7 @@ import {
   serverFieldErrors,
 } from '../entities/shared';
 import { Button, ButtonLink, Card, PageHeader, Select, TextArea, TextField, Toggle } from '../ui';
+import { organisationWord } from '../whitelabel/words';
 import {
   createPathway,
   pathwayAction,
@@ -271,10 +272,10 @@ function OwnerSelect({
   if (!allowed) return null;
   return (
     <Select
-      label={wl.entityAltName}
+      label={organisationWord(wl)}
       value={value}
       onChange={(e) => onChange(e.target.value)}
-      placeholder={`The ${wl.entityAltName.toLowerCase()} you are viewing`}
+      placeholder={`The ${organisationWord(wl).toLowerCase()} you are viewing`}
       options={(entities.data ?? []).map((e) => ({
         value: e.slug,
         label: e.parent ? `${e.name} (${e.parent})` : e.name,

@@ -36,6 +36,7 @@ import {
   Select,
 } from '../ui';
 import { useNamedOptions } from '../users/queries';
+import { organisationWord } from '../whitelabel/words';
 import { AllocationPanel } from './AllocationPanel';
 import {
   addRolePathway,
@@ -516,7 +517,7 @@ function RolesCard({ view }: { view: PathwayView }) {
       ) : (
         <EmptyState
           title="No job roles yet"
-          description={`Add a job role of ${wl.entityAltName.toLowerCase() === 'organisation' ? 'an organisation' : `a ${wl.entityAltName.toLowerCase()}`} to give this pathway to its members.`}
+          description={`Add a job role of ${organisationWord(wl).toLowerCase() === 'organisation' ? 'an organisation' : `a ${organisationWord(wl).toLowerCase()}`} to give this pathway to its members.`}
         />
       )}
       <AddRoleDialog pathway={view} open={adding} onClose={() => setAdding(false)} />
@@ -567,7 +568,7 @@ function AddRoleDialog({
   const submit = async () => {
     setRefusal(null);
     const problems: FieldErrors = {};
-    if (!slug) problems.entity = [`Choose ${wl.entityAltName.toLowerCase()}.`];
+    if (!slug) problems.entity = [`Choose ${organisationWord(wl).toLowerCase()}.`];
     if (!role) problems.role = ['Choose a job role.'];
     if (Object.keys(problems).length) return setErrors(problems);
     setErrors({});
@@ -591,13 +592,13 @@ function AddRoleDialog({
     >
       {refusal ? <FormError error={{ message: refusal }} /> : null}
       <Select
-        label={wl.entityAltName}
+        label={organisationWord(wl)}
         value={slug}
         onChange={(e) => {
           setSlug(e.target.value);
           setRole('');
         }}
-        placeholder={entities.isLoading ? 'Loading…' : `Choose ${wl.entityAltName.toLowerCase()}`}
+        placeholder={entities.isLoading ? 'Loading…' : `Choose ${organisationWord(wl).toLowerCase()}`}
         options={(entities.data ?? []).map((e) => ({
           value: e.slug,
           label: e.parent ? `${e.name} (${e.parent})` : e.name,
@@ -615,7 +616,7 @@ function AddRoleDialog({
             ? roles.isLoading
               ? 'Loading…'
               : 'Choose a job role'
-            : `Choose ${wl.entityAltName.toLowerCase()} first`
+            : `Choose ${organisationWord(wl).toLowerCase()} first`
         }
         options={(roles.data ?? []).map((r) => ({ value: r.id, label: r.name }))}
         error={errors.role ?? errors.pathway_id}

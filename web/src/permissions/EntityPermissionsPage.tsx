@@ -7,6 +7,7 @@ import { useWhitelabel } from '../app/whitelabel';
 import { useEntity } from '../entities/queries';
 import { LoadError, LoadingCard, useNotFoundRedirect } from '../entities/shared';
 import { PageHeader } from '../ui';
+import { organisationsWord } from '../whitelabel/words';
 import { toggleBlockedReason } from './group';
 import { changePermission, useHeldPermissionIds } from './mutate';
 import { type GrantedPermission, PermissionToggles } from './PermissionToggles';
@@ -53,7 +54,7 @@ export default function EntityPermissionsPage() {
         title="Permissions"
         description={`What users of ${name} may be given. A user's own permissions come from their user type and are limited to these.`}
         breadcrumbs={[
-          { label: wl.entitiesAltName, to: '/entities' },
+          { label: organisationsWord(wl), to: '/entities' },
           { label: name, to: `/entities/${slug}` },
           { label: 'Permissions' },
         ]}

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { Badge, Card, EmptyState, SearchInput, Toggle } from '../ui';
-import { filterPermissions, groupByCategory } from './group';
+import { filterPermissions, groupByCategory, permissionLabel } from './group';
 
 export interface GrantedPermission {
   id: number;
@@ -77,15 +77,15 @@ export function PermissionToggles({
               return (
                 <li key={p.id} className="flex items-start justify-between gap-4 px-5 py-3">
                   <div className="min-w-0">
-                    <p className="text-sm font-medium text-slate-900 first-letter:uppercase">
-                      {p.name} <span className="font-normal text-slate-500">#{p.id}</span>
-                    </p>
-                    <p className="text-sm text-slate-600">{p.description}</p>
+                    {/* The plain description is the label (issue 33 §1): the catalogue's names are the spec's
+                        shorthand ("add entity", "2x permission"); the number stays for finding it. */}
+                    <p className="text-sm font-medium text-slate-900">{permissionLabel(p)}</p>
+                    <p className="text-xs text-slate-500">Permission {p.id}</p>
                     {reason ? <p className="mt-0.5 text-xs text-slate-500">{reason}</p> : null}
                   </div>
                   <div className="shrink-0 pt-0.5">
                     <Toggle
-                      label={p.name}
+                      label={permissionLabel(p)}
                       hideLabel
                       checked={p.granted}
                       disabled={Boolean(reason) || pending.has(p.id)}

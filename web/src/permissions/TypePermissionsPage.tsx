@@ -7,6 +7,7 @@ import { useWhitelabel } from '../app/whitelabel';
 import { useEntity } from '../entities/queries';
 import { LoadError, LoadingCard, useNotFoundRedirect } from '../entities/shared';
 import { ButtonLink, Card, EmptyState, PageHeader, Select } from '../ui';
+import { organisationsWord } from '../whitelabel/words';
 import { toggleBlockedReason } from './group';
 import { changePermission, useHeldPermissionIds } from './mutate';
 import { type GrantedPermission, PermissionToggles } from './PermissionToggles';
@@ -66,7 +67,7 @@ export default function TypePermissionsPage() {
         title="User type permissions"
         description={`What each user type of ${name} gives its users (within what the organisation allows).`}
         breadcrumbs={[
-          { label: wl.entitiesAltName, to: '/entities' },
+          { label: organisationsWord(wl), to: '/entities' },
           { label: name, to: `/entities/${slug}` },
           { label: 'User type permissions' },
         ]}

@@ -1,6 +1,6 @@
 import { PERMISSIONS } from '@cc/contracts';
 import { describe, expect, it } from 'vitest';
-import { filterPermissions, groupByCategory, toggleBlockedReason } from './group';
+import { filterPermissions, groupByCategory, permissionLabel, toggleBlockedReason } from './group';
 
 describe('groupByCategory', () => {
   it('groups the catalogue by category in the catalogue order, each group sorted by id', () => {
@@ -59,5 +59,19 @@ describe('toggleBlockedReason (what the server would refuse)', () => {
     expect(
       toggleBlockedReason({ ...base, superAdmin: true, canManage: false, ownAccess: true, held: false }),
     ).toBeNull();
+  });
+});
+
+describe('permissionLabel', () => {
+  it('shows the plain description, never the catalogue name or a bare number', () => {
+    expect(permissionLabel({ name: 'add user', description: 'Create user accounts.' })).toBe(
+      'Create user accounts',
+    );
+    expect(permissionLabel({ name: 'loose one', description: '' })).toBe('Loose one');
+    for (const p of PERMISSIONS) {
+      const label = permissionLabel(p);
+      expect(label).not.toMatch(/\b(entity|entities|slug|reserved)\b/i);
+      expect(label).not.toMatch(/\d{2,}/);
+    }
   });
 });

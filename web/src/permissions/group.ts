@@ -88,3 +88,13 @@ export function toggleBlockedReason(input: {
   if (!input.granted && !input.held) return 'You can only grant permissions you hold yourself.';
   return null;
 }
+
+/**
+ * What a permission is called on screen (issue 33 §1): its plain description ("Create user accounts"), never the
+ * catalogue's shorthand name ("add user", "2x permission"); the name only when there is no description.
+ */
+export function permissionLabel(p: { name: string; description?: string }): string {
+  const text = (p.description ?? '').trim().replace(/\.$/, '');
+  if (text) return text;
+  return p.name.charAt(0).toUpperCase() + p.name.slice(1);
+}

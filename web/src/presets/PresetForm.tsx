@@ -14,6 +14,7 @@ import { type ReactNode, useState } from 'react';
 import { useWhitelabel } from '../app/whitelabel';
 import { errorEnvelope, type FieldErrors, serverFieldErrors, zodFieldErrors } from '../entities/shared';
 import { Button, Checkbox, FormError, Select, TextField } from '../ui';
+import { organisationsWord } from '../whitelabel/words';
 import { fetchOptions, type OptionKind } from './api';
 import { IdPicker } from './IdPicker';
 import { emptyPreset, type PresetForm as Form, formToBody, LABELS, options, presetToForm } from './logic';
@@ -127,7 +128,7 @@ export function PresetForm({
       </Section>
 
       <Section title="Who">
-        <IdPicker label={wl.entitiesAltName} {...picker('entities')} />
+        <IdPicker label={organisationsWord(wl)} {...picker('entities')} />
         <IdPicker label="Job roles" {...picker('roles')} />
         <IdPicker label="Users" {...picker('users')} />
         <IdPicker

@@ -174,7 +174,7 @@ export const LABELS = {
     elearning: 'E-learning',
     scorm: 'SCORM',
     historical: 'Historical',
-    face2face: 'Face to face',
+    face2face: 'Face-to-face',
     exempt: 'Exempt',
     assessment: 'Assessment',
     pathway: 'Pathway',

@@ -24,10 +24,20 @@ export interface InspectionPackStatus {
 export const PACK_POLL_MS = 1000;
 const FAILED = 'The inspection pack could not be made. Please try again.';
 
+/** The button's words: what it will do, then "Preparing…" while the pack is made (issue 33 §6). */
+export function inspectionPackButtonText(
+  status: InspectionPackStatus['status'] | null,
+  starting: boolean,
+): string {
+  if (starting || status === 'queued' || status === 'running') return 'Preparing the inspection pack…';
+  return status === 'done' ? 'Make the pack again' : 'Make inspection pack';
+}
+
 /**
  * "Inspection pack" for one home (issue 13): one click queues the pack (POST /entities/{slug}/inspection-pack), the
- * progress shows while the job runs, then the PDF and the zip of evidence download. Shown to callers with the
- * compliance report's permission (13).
+ * progress shows while the job runs (and in the header's tasks, tasks/api.ts), then the PDF and the zip of evidence
+ * download. Shown to callers with the compliance report's permission (13): on the home's page, the manager dashboard
+ * and Reports → Inspection pack (issue 33 §6).
  */
 export function InspectionPackButton({ slug, name }: { slug: string; name: string }) {
   const can = usePermissionChecker();
@@ -58,6 +68,8 @@ export function InspectionPackButton({ slug, name }: { slug: string; name: strin
         `/entities/${encodeURIComponent(slug)}/inspection-pack`,
       );
       setPack(res.data.data);
+      // The pack is a long job: the header's tasks count it at once.
+      taskStarted();
     } catch (error) {
       notifyError(errorEnvelope(error, FAILED), FAILED);
     } finally {
@@ -79,10 +91,11 @@ export function InspectionPackButton({ slug, name }: { slug: string; name: strin
       <Button
         variant="secondary"
         onClick={start}
-        disabled={starting || running}
+        loading={starting || running}
+        aria-label={`${inspectionPackButtonText(pack?.status ?? null, starting).replace('…', '')} for ${name}`}
         aria-describedby={`inspection-pack-${slug}`}
       >
-        {running ? 'Making the inspection pack…' : 'Inspection pack'}
+        {inspectionPackButtonText(pack?.status ?? null, starting)}
       </Button>
       <div id={`inspection-pack-${slug}`} className="max-w-md text-sm text-slate-700" aria-live="polite">
         {running ? (

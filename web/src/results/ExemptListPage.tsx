@@ -21,6 +21,7 @@ import {
   PageHeader,
   Select,
 } from '../ui';
+import { organisationsWord, organisationWord } from '../whitelabel/words';
 import { formatDay, resultKeys, resultRowAction } from './api';
 import { CoursePicker, type PickItem, UserPicker } from './Picker';
 
@@ -89,7 +90,7 @@ export default function ExemptListPage() {
       ),
     },
     { key: 'course', header: 'Course', hideOnMobile: true, render: (r) => r.course.title },
-    { key: 'entity', header: wl.entityAltName, hideOnMobile: true, render: (r) => r.entity.name },
+    { key: 'entity', header: organisationWord(wl), hideOnMobile: true, render: (r) => r.entity.name },
     { key: 'from', header: 'From', hideOnMobile: true, render: (r) => formatDay(r.completed_at) },
     {
       key: 'until',
@@ -142,9 +143,9 @@ export default function ExemptListPage() {
         <div className="grid grid-cols-1 gap-3 border-b border-slate-200 p-4 sm:grid-cols-3 sm:items-end">
           {canFilterEntities ? (
             <Select
-              label={wl.entityAltName}
+              label={organisationWord(wl)}
               options={[
-                { value: '', label: `All ${wl.entitiesAltName.toLowerCase()}` },
+                { value: '', label: `All ${organisationsWord(wl).toLowerCase()}` },
                 ...(entities.data ?? []).map((e) => ({ value: e.id, label: e.name })),
               ]}
               value={filters.entity_id}

@@ -23,6 +23,7 @@ import {
   SearchInput,
   Select,
 } from '../ui';
+import { organisationsWord } from '../whitelabel/words';
 import { type NameItem, NameModal } from './NameModal';
 
 /** A job role or user type as listed under an entity (contracts Role / UserType). */
@@ -142,7 +143,7 @@ export function NamedListPage({ config }: { config: NamedListConfig }) {
         title={config.title}
         description={`${config.title} of ${entityName}.`}
         breadcrumbs={[
-          { label: wl.entitiesAltName, to: '/entities' },
+          { label: organisationsWord(wl), to: '/entities' },
           { label: entityName, to: `/entities/${slug}` },
           { label: config.title },
         ]}

@@ -32,6 +32,7 @@ import {
   TextField,
 } from '../ui';
 import { useNamedOptions } from '../users/queries';
+import { organisationWord } from '../whitelabel/words';
 import { createLink, decide, revokeLink, signupKeys, usePendingSignups, useSignupLinks } from './api';
 
 const STATUS: Record<SignupLinkStatus, { label: string; tone: BadgeTone }> = {
@@ -361,7 +362,7 @@ function CreateLinkDialog({
       <div className="space-y-4">
         <Select
           label="Home"
-          hint={`The ${wl.entityAltName.toLowerCase()} the new starters will work at.`}
+          hint={`The ${organisationWord(wl).toLowerCase()} the new starters will work at.`}
           value={form.entity_id}
           onChange={set('entity_id')}
           error={errors.entity_id}

@@ -21,6 +21,7 @@ import {
   PageHeader,
   SearchInput,
 } from '../ui';
+import { organisationsWord } from '../whitelabel/words';
 import { createTag, deleteTag, renameTag, useTags } from './api';
 import { TagUsersPanel } from './TagUsersPanel';
 
@@ -89,7 +90,7 @@ export default function TagsPage() {
         title="Tags"
         description={`Tags group the staff of ${entityName} (a shift, a team, a project) so they can be reported on together.`}
         breadcrumbs={[
-          { label: wl.entitiesAltName, to: '/entities' },
+          { label: organisationsWord(wl), to: '/entities' },
           { label: entityName, to: `/entities/${slug}` },
           { label: 'Tags' },
         ]}

@@ -6,6 +6,7 @@ import { PASSWORD_RULE_HINT } from '../auth/shared';
 import { useEntityOptions } from '../entities/queries';
 import { type FieldErrors, FormSection } from '../entities/shared';
 import { Select, TextField, Toggle } from '../ui';
+import { organisationWord } from '../whitelabel/words';
 import { useNamedOptions } from './queries';
 import type { UserFormState } from './user-form';
 
@@ -111,9 +112,9 @@ export function UserForm({
       <FormSection title="Where they work">
         <div className="sm:col-span-2">
           <Select
-            label={wl.entityAltName}
+            label={organisationWord(wl)}
             required
-            placeholder={entities.isLoading ? 'Loading…' : `Choose ${wl.entityAltName.toLowerCase()}`}
+            placeholder={entities.isLoading ? 'Loading…' : `Choose ${organisationWord(wl).toLowerCase()}`}
             options={(entities.data ?? []).map((e) => ({
               value: e.id,
               label: e.parent ? `${e.name} (${e.parent})` : e.name,

@@ -26,8 +26,9 @@ import {
   useNotFoundRedirect,
 } from '../entities/shared';
 import { DeliveryLedgerCard } from '../notifications/DeliveryLedgerCard';
-import { groupByCategory } from '../permissions/group';
+import { groupByCategory, permissionLabel } from '../permissions/group';
 import { Badge, Button, ButtonLink, Card, ConfirmDialog, EmptyState, PageHeader, Spinner } from '../ui';
+import { organisationWord } from '../whitelabel/words';
 import { useUser } from './queries';
 
 const SOURCE_LABEL: Record<string, string> = {
@@ -148,7 +149,7 @@ export default function UserPage() {
         </Card>
         <Card title="Where they work">
           <dl className="divide-y divide-slate-100">
-            <DetailRow label={wl.entityAltName}>
+            <DetailRow label={organisationWord(wl)}>
               <Link
                 to={`/entities/${u.primary_entity.slug}`}
                 className="focus-ring rounded font-medium text-primary-800 hover:underline"
@@ -193,8 +194,8 @@ export default function UserPage() {
                   </h3>
                   <ul className="mt-1.5 space-y-1">
                     {g.permissions.map((p) => (
-                      <li key={p.id} className="text-sm text-slate-700" title={p.description}>
-                        <span className="inline-block first-letter:uppercase">{p.name}</span>
+                      <li key={p.id} className="text-sm text-slate-700">
+                        <span>{permissionLabel(p)}</span>
                         <span className="text-xs text-slate-500">
                           {' '}
                           — {p.sources.map((s) => SOURCE_LABEL[s] ?? s).join(', ')}

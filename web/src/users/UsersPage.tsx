@@ -22,6 +22,7 @@ import {
   Select,
   Toggle,
 } from '../ui';
+import { organisationWord } from '../whitelabel/words';
 import { useNamedOptions, useScopeSlug } from './queries';
 
 export interface UserListFilters {
@@ -119,7 +120,7 @@ export default function UsersPage() {
     { key: 'email', header: 'E-mail', render: (u) => <span className="break-all">{u.email ?? '—'}</span> },
     { key: 'role', header: 'Job role', hideOnMobile: true, render: (u) => u.role?.name ?? '—' },
     { key: 'type', header: 'User type', hideOnMobile: true, render: (u) => u.type?.name ?? '—' },
-    { key: 'entity', header: wl.entityAltName, hideOnMobile: true, render: (u) => u.primary_entity.name },
+    { key: 'entity', header: organisationWord(wl), hideOnMobile: true, render: (u) => u.primary_entity.name },
     { key: 'start', header: 'Start date', hideOnMobile: true, render: (u) => formatDay(u.start_date) },
   ];
   const filtered = Boolean(filters.search || filters.is_trainer || filters.type_id || filters.role_id);

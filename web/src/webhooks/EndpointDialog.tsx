@@ -13,6 +13,7 @@ import { FormDialog } from '../bookings/FormDialog';
 import { useEntityOptions } from '../entities/queries';
 import { errorEnvelope, type FieldErrors, serverFieldErrors, zodFieldErrors } from '../entities/shared';
 import { Checkbox, FormError, Select, TextArea, TextField } from '../ui';
+import { organisationWord } from '../whitelabel/words';
 import { createWebhook, updateWebhook, webhookAction } from './api';
 
 /**
@@ -123,9 +124,9 @@ export function EndpointDialog({
       />
       {creating && (entities.data?.length ?? 0) > 1 ? (
         <Select
-          label={wl.entityAltName}
-          hint={`Events of this ${wl.entityAltName.toLowerCase()} and those below it are sent.`}
-          placeholder={`Your own ${wl.entityAltName.toLowerCase()}`}
+          label={organisationWord(wl)}
+          hint={`Events of this ${organisationWord(wl).toLowerCase()} and those below it are sent.`}
+          placeholder={`Your own ${organisationWord(wl).toLowerCase()}`}
           value={entity}
           onChange={(e) => setEntity(e.target.value)}
           options={(entities.data ?? []).map((e) => ({

@@ -43,4 +43,9 @@ describe('organisation words', () => {
     expect(organisationsWord(DEFAULT_WHITELABEL)).toBe('Organisations');
     expect(organisationWord(homes)).toBe('Home');
   });
+  it('names a person\'s own organisation "Main home", never "Primary entity"', async () => {
+    const { mainOrganisationLabel } = await import('./words');
+    expect(mainOrganisationLabel(homes)).toBe('Main home');
+    expect(mainOrganisationLabel(DEFAULT_WHITELABEL)).toBe('Main organisation');
+  });
 });

@@ -32,6 +32,8 @@ export function levelChoice(level: 'A' | 'B', wl: Words): string {
 
 /** The label for the address part of an organisation (its slug). */
 export const WEB_ADDRESS_LABEL = 'Web address';
+/** The label for an organisation's own sign-in address prefix (its sub-domain). */
+export const SIGN_IN_ADDRESS_LABEL = 'Sign-in address';
 
 /** What the web shows for the API's permission failure (spec 2 §8 keeps "This action is unauthorized." in the API). */
 export const PERMISSION_DENIED_TEXT = "You don't have permission to do this. Ask your administrator.";
@@ -75,6 +77,11 @@ export function userFieldWords(
 export function organisationWord(wl: Words): string {
   return named(wl) ? wl.entityAltName : 'Organisation';
 }
+/** The label of a person's own (primary) organisation: "Main home", or "Main organisation" for the default. */
+export function mainOrganisationLabel(wl: Words): string {
+  return `Main ${organisationWord(wl).toLowerCase()}`;
+}
+
 /** Several: "Homes", or "Organisations" for the default. */
 export function organisationsWord(wl: Words): string {
   return named(wl) ? wl.entitiesAltName : 'Organisations';
