@@ -1,5 +1,5 @@
 import type { TrainingCompanyStatus } from '@cc/contracts';
-import { sql, type Transaction } from 'kysely';
+import { type ExpressionBuilder, sql, type Transaction } from 'kysely';
 import type { Db } from '../db/connect';
 import type { Database } from '../db/schema';
 import { likePattern } from './queries';
@@ -89,51 +89,73 @@ export async function decideTrainingCompany(
   return row !== undefined;
 }
 
+/** The columns of a request (the organisation, its parent and who answered), over `entities as e`. */
+function requestRows(db: Db) {
+  return db
+    .selectFrom('entities as e')
+    .leftJoin('entities as p', 'p.id', 'e.parent_id')
+    .leftJoin('users as u', 'u.id', 'e.training_company_decided_by')
+    .where('e.is_training_company', '=', true)
+    .select([
+      'e.id',
+      'e.slug',
+      'e.name',
+      'e.level',
+      'e.website',
+      // A training company without an answer (made outside the API) waits like a request.
+      sql<TrainingCompanyStatus>`coalesce(e.training_company_status, 'pending')`.as(
+        'training_company_status',
+      ),
+      'e.training_company_requested_at',
+      'e.training_company_decided_at',
+      'p.id as parent_id',
+      'p.slug as parent_slug',
+      'p.name as parent_name',
+      'u.id as decided_by_id',
+      'u.name as decided_by_name',
+    ]);
+}
+export type TrainingCompanyRequestRow = NonNullable<Awaited<ReturnType<typeof findTrainingCompanyRequest>>>;
+
+/** One training company's request, by entity id. */
+export async function findTrainingCompanyRequest(db: Db, id: number) {
+  return requestRows(db).where('e.id', '=', id).executeTakeFirst();
+}
+
+/** The requests in `status` whose name or slug holds `search`: one clause for the page and its count. */
+function matching(status: TrainingCompanyStatus, search: string | undefined) {
+  return (eb: ExpressionBuilder<Database & { e: Database['entities'] }, 'e'>) => {
+    const and = [
+      eb('e.is_training_company', '=', true),
+      eb(sql<string>`coalesce(e.training_company_status, 'pending')`, '=', status),
+    ];
+    if (search !== undefined)
+      and.push(
+        eb.or([eb('e.name', 'ilike', likePattern(search)), eb('e.slug', 'ilike', likePattern(search))]),
+      );
+    return eb.and(and);
+  };
+}
+
 /** One page of the training company requests in a status, oldest request first, and the total. */
 export async function listTrainingCompanyRequests(
   db: Db,
   f: { status: TrainingCompanyStatus; search?: string; limit: number; offset: number },
 ) {
-  const base = db
-    .selectFrom('entities as e')
-    .where('e.is_training_company', '=', true)
-    // A training company without an answer (made outside the API) waits like a request.
-    .where(sql<string>`coalesce(e.training_company_status, 'pending')`, '=', f.status)
-    .$if(f.search !== undefined, (q) =>
-      q.where((eb) =>
-        eb.or([
-          eb('e.name', 'ilike', likePattern(f.search as string)),
-          eb('e.slug', 'ilike', likePattern(f.search as string)),
-        ]),
-      ),
-    );
+  const where = matching(f.status, f.search);
   const [rows, count] = await Promise.all([
-    base
-      .leftJoin('entities as p', 'p.id', 'e.parent_id')
-      .leftJoin('users as u', 'u.id', 'e.training_company_decided_by')
-      .select([
-        'e.id',
-        'e.slug',
-        'e.name',
-        'e.level',
-        'e.website',
-        sql<TrainingCompanyStatus>`coalesce(e.training_company_status, 'pending')`.as(
-          'training_company_status',
-        ),
-        'e.training_company_requested_at',
-        'e.training_company_decided_at',
-        'p.id as parent_id',
-        'p.slug as parent_slug',
-        'p.name as parent_name',
-        'u.id as decided_by_id',
-        'u.name as decided_by_name',
-      ])
+    requestRows(db)
+      .where(where)
       .orderBy(sql`e.training_company_requested_at ASC NULLS LAST`)
       .orderBy('e.id')
       .limit(f.limit)
       .offset(f.offset)
       .execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    db
+      .selectFrom('entities as e')
+      .where(where)
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(count.total) };
 }

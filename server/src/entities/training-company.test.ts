@@ -61,7 +61,7 @@ async function gql(userId: number, query: string, variables: Record<string, unkn
     payload: { query, variables },
   });
   return res.json() as {
-    data?: Record<string, { training_company_status: string } | null> | null;
+    data?: Record<string, { status: string } | null> | null;
     errors?: { extensions?: { code?: string } }[];
   };
 }
@@ -132,11 +132,15 @@ describe('becoming a training company (issue 29 §7)', () => {
       (await admin('POST', `/api/entities/${w.outsiderOrg.slug}/training-company/approve`)).statusCode,
     ).toBe(404);
 
-    const res = await admin('POST', `/api/entities/${fresh.slug}/training-company/approve`);
+    // The platform's act: a super admin viewing another organisation (acting-as) answers too.
+    const res = await admin(
+      'POST',
+      `/api/entities/${fresh.slug}/training-company/approve?actingAs=${w.group.slug}`,
+    );
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({
       message: TrainingCompanyMessages.approved,
-      data: { training_company_status: 'approved' },
+      data: { id: fresh.id, status: 'approved', decided_by: { id: superAdmin.id } },
     });
     expect(await marketplaceIds()).toContain(sessionId);
     expect(await availableIds()).toContain(sessionId);
@@ -155,12 +159,12 @@ describe('becoming a training company (issue 29 §7)', () => {
     const admin = await w.as(superAdmin.id);
     const refused = await gql(
       superAdmin.id,
-      'mutation ($e: ID!) { refuseTrainingCompany(entity: $e) { training_company_status } }',
+      'mutation ($e: ID!) { refuseTrainingCompany(entity: $e) { status } }',
       {
         e: fresh.slug,
       },
     );
-    expect(refused.data?.refuseTrainingCompany?.training_company_status).toBe('refused');
+    expect(refused.data?.refuseTrainingCompany?.status).toBe('refused');
     expect(await marketplaceIds()).not.toContain(sessionId);
     expect(await trainerNames()).toEqual([]);
 

@@ -5,7 +5,6 @@ import {
   TrainingCompanyMessages,
   type TrainingCompanyRequest,
   type TrainingCompanyRequestsQuery,
-  type TrainingCompanyStatus,
 } from '@cc/contracts';
 import { actorOf, authorize, type Ctx } from '../http/context';
 import { forbidden, HttpError, notFound } from '../http/errors';
@@ -14,8 +13,10 @@ import { entityScope, inScope } from './scope';
 import { getEntity } from './service';
 import {
   decideTrainingCompany,
+  findTrainingCompanyRequest,
   listTrainingCompanyRequests,
   requestTrainingCompany,
+  type TrainingCompanyRequestRow,
 } from './training-company-queries';
 
 /**
@@ -48,23 +49,22 @@ export async function trainingCompanyRequests(
     limit: query.per_page,
     offset: (query.page - 1) * query.per_page,
   });
+  return { total, data: rows.map(presentRequest) };
+}
+
+function presentRequest(r: TrainingCompanyRequestRow): TrainingCompanyRequest {
   return {
-    total,
-    data: rows.map((r) => ({
-      id: r.id,
-      slug: r.slug,
-      name: r.name,
-      level: r.level,
-      parent:
-        r.parent_id !== null
-          ? { id: r.parent_id, slug: r.parent_slug ?? '', name: r.parent_name ?? '' }
-          : null,
-      website: r.website,
-      status: r.training_company_status as TrainingCompanyStatus,
-      requested_at: iso(r.training_company_requested_at),
-      decided_at: iso(r.training_company_decided_at),
-      decided_by: r.decided_by_id !== null ? { id: r.decided_by_id, name: r.decided_by_name ?? '' } : null,
-    })),
+    id: r.id,
+    slug: r.slug,
+    name: r.name,
+    level: r.level,
+    parent:
+      r.parent_id !== null ? { id: r.parent_id, slug: r.parent_slug ?? '', name: r.parent_name ?? '' } : null,
+    website: r.website,
+    status: r.training_company_status,
+    requested_at: iso(r.training_company_requested_at),
+    decided_at: iso(r.training_company_decided_at),
+    decided_by: r.decided_by_id !== null ? { id: r.decided_by_id, name: r.decided_by_name ?? '' } : null,
   };
 }
 
@@ -94,17 +94,20 @@ export async function requestTrainingCompanyListing(ctx: Ctx, ref: string): Prom
 /**
  * POST /entities/{id}/training-company/approve | /refuse (super admin). 404 when the entity is missing or is not a
  * training company (nothing to decide). Approving lists its sessions; refusing takes them off other organisations'
- * marketplace (bookings already made stay, as they do when a session stops being offered).
+ * marketplace (bookings already made stay, as they do when a session stops being offered). Answers the request as
+ * the list shows it: the platform's act, whatever organisation the super admin is viewing.
  */
 export async function decideTrainingCompanyListing(
   ctx: Ctx,
   ref: string,
   decision: 'approved' | 'refused',
-): Promise<EntityDto> {
+): Promise<TrainingCompanyRequest> {
   assertSuperAdmin(ctx);
   const actor = actorOf(ctx);
   const row = await q.findEntityByRef(ctx.db, ref);
   if (!row) throw notFound();
   if (!(await decideTrainingCompany(ctx.db, row.id, decision, actor.userId, ctx.clock()))) throw notFound();
-  return getEntity(ctx, String(row.id));
+  const request = await findTrainingCompanyRequest(ctx.db, row.id);
+  if (!request) throw notFound();
+  return presentRequest(request);
 }

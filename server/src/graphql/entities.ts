@@ -263,7 +263,7 @@ builder.mutationFields((t) => ({
     },
   }),
   approveTrainingCompany: t.field({
-    type: EntityRef,
+    type: TrainingCompanyRequestRef,
     description: 'POST /api/entities/{id}/training-company/approve: super admins only.',
     args: { entity: t.arg.id({ required: true }) },
     resolve: (_root, args, ctx) => {
@@ -273,7 +273,7 @@ builder.mutationFields((t) => ({
     },
   }),
   refuseTrainingCompany: t.field({
-    type: EntityRef,
+    type: TrainingCompanyRequestRef,
     description: 'POST /api/entities/{id}/training-company/refuse: super admins only.',
     args: { entity: t.arg.id({ required: true }) },
     resolve: (_root, args, ctx) => {

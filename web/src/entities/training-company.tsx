@@ -143,7 +143,7 @@ export function TrainingCompanyRequestsCard() {
   const decide = async (request: TrainingCompanyRequest, approve: boolean) => {
     try {
       const res = (
-        await api.post<Envelope<EntityDto>>(
+        await api.post<Envelope<TrainingCompanyRequest>>(
           `/entities/${request.slug}/training-company/${approve ? 'approve' : 'refuse'}`,
         )
       ).data;
