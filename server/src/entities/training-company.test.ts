@@ -208,6 +208,13 @@ describe('becoming a training company (issue 29 §7)', () => {
     });
     expect(made.statusCode, made.body).toBe(201);
     expect(made.json().data.training_company_status).toBe('approved');
+    const plain = await buildEntity(h.db, { level: 'A', name: 'Plain Care Ltd' });
+    const listed = await admin('POST', `/api/entities/${plain.slug}/training-company/request`);
+    expect(listed.statusCode, listed.body).toBe(200);
+    expect(listed.json().data).toMatchObject({
+      is_training_company: true,
+      training_company_status: 'approved',
+    });
     const site = await admin('POST', '/api/entities', {
       name: 'Plain Home',
       level: 'B',

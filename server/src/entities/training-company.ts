@@ -16,6 +16,7 @@ import {
   findTrainingCompanyRequest,
   listTrainingCompanyRequests,
   requestTrainingCompany,
+  setTrainingCompanyFlag,
   type TrainingCompanyRequestRow,
 } from './training-company-queries';
 
@@ -79,12 +80,11 @@ export async function requestTrainingCompanyListing(ctx: Ctx, ref: string): Prom
   authorize(ctx, [Perm.updateEntity, BookingsPerm.trainingProvider], 'any');
   const now = ctx.clock();
   if (actor.superAdmin) {
-    await ctx.db
-      .updateTable('entities')
-      .set({ is_training_company: true, updated_at: now })
-      .where('id', '=', row.id)
-      .execute();
-    await decideTrainingCompany(ctx.db, row.id, 'approved', actor.userId, now);
+    // The flag and the approval together: a super admin's request is its own answer.
+    await ctx.db.transaction().execute(async (trx) => {
+      await setTrainingCompanyFlag(trx, row.id, true, actor.userId, now);
+      await decideTrainingCompany(trx, row.id, 'approved', actor.userId, now);
+    });
   } else if (!(await requestTrainingCompany(ctx.db, row.id, now))) {
     throw new HttpError(422, TrainingCompanyMessages.alreadyApproved);
   }
