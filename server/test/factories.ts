@@ -22,6 +22,8 @@ export interface EntityOptions {
   level?: 'A' | 'B';
   parentId?: number | null;
   isTrainingCompany?: boolean;
+  /** A training company's approval (issue 29 §7): approved unless told. */
+  trainingCompanyStatus?: 'pending' | 'approved' | 'refused';
   /** What the entity allows its users (entity permissions); all by default. */
   allowed?: number[];
   settings?: Record<string, unknown>;
@@ -38,6 +40,7 @@ export async function buildEntity(db: Db, o: EntityOptions = {}) {
       level: o.level ?? (o.parentId ? 'B' : 'A'),
       parent_id: o.parentId ?? null,
       is_training_company: o.isTrainingCompany ?? false,
+      training_company_status: o.isTrainingCompany ? (o.trainingCompanyStatus ?? 'approved') : null,
       focused_courses: '[]',
       whitelabel: '{}',
       password_requirements: null,

@@ -495,6 +495,8 @@ const entity: PatchFixture<{ id: number; course2: number }> = {
     parent_id: ['parent_id', 'parent', 'whitelabel', 'courses'],
     name: ['name', 'whitelabel'],
     slug: ['slug', 'whitelabel'],
+    // Issue 29 §7: the training company flag carries its approval (null when it is not one).
+    is_training_company: ['is_training_company', 'training_company_status'],
   },
 };
 

@@ -242,6 +242,13 @@ const SCOPED: Case[] = [
     kind: 'scoped',
   },
   {
+    // Issue 29 §7: the organisation asks to be listed as a training company.
+    method: 'POST',
+    route: '/api/entities/:id/training-company/request',
+    url: (f) => `/api/entities/${f.org.slug}/training-company/request`,
+    kind: 'scoped',
+  },
+  {
     method: 'GET',
     route: '/api/entities/:id/children',
     url: (f) => `/api/entities/${f.org.slug}/children`,
@@ -941,6 +948,12 @@ const EXEMPT: Record<string, string> = {
   'POST /api/auth/update-email': 'the caller only',
   'POST /api/auth/update-password': 'the caller only',
   'GET /api/mail/outbox': 'super admins only',
+  'GET /api/training-company-requests':
+    'super admins only: 403 for everyone else (src/entities/training-company.test.ts)',
+  'POST /api/entities/:id/training-company/approve':
+    'super admins only: 403 for everyone else, before any lookup (src/entities/training-company.test.ts)',
+  'POST /api/entities/:id/training-company/refuse':
+    'super admins only: 403 for everyone else, before any lookup (src/entities/training-company.test.ts)',
   'GET /api/mail/outbox/:id/attachments/:attachmentId': 'super admins only',
   'POST /api/entities': 'creates under a parent: covered by the parent test below',
   'GET /api/graphql': 'GraphQL resolvers call the same services (src/graphql/graphql.test.ts)',

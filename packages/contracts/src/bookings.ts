@@ -135,6 +135,9 @@ const time = z
 const isoDate = z.string({ error: 'Enter a date.' }).regex(/^\d{4}-\d{2}-\d{2}$/, 'Enter a date.');
 const text = (max: number) => z.string().trim().max(max).nullable().optional();
 
+/** The 422 of a session link that is not a web link (http or https). */
+export const SESSION_LINK_ERROR = 'Enter a web link starting with https:// or http://.';
+
 /** One day of a session (multi-day sessions have several). Times are local to the organisation (Europe/London). */
 export const SessionDate = z.object({ date: isoDate, startTime: time, endTime: time });
 export type SessionDate = z.infer<typeof SessionDate>;
@@ -155,10 +158,14 @@ export const TrainingSessionBody = z.object({
   venue: text(200),
   room: text(100),
   virtual: z.boolean().default(false),
-  /** The joining link of a virtual session (https). */
+  /**
+   * The joining link of a virtual session: a web link only (http or https; issue 29 §7), never javascript:, data: or
+   * another scheme. Screens show its host beside it ("Join on meet.example") and open it in a new tab without
+   * passing the opener or the referrer.
+   */
   virtual_url: z
-    .url({ protocol: /^https$/, error: 'Enter an https link.' })
-    .max(500)
+    .url({ protocol: /^https?$/, error: SESSION_LINK_ERROR })
+    .max(500, 'Enter a link of 500 characters or fewer.')
     .nullable()
     .optional(),
   area: text(200),

@@ -223,6 +223,11 @@ export const Entity = EntitySummary.extend({
   can_view_external_bookings: z.boolean(),
   can_manage_bookings: z.boolean(),
   can_see_new_dashboards: z.boolean(),
+  /**
+   * Issue 29 §7 (ours): a super admin's answer to the training company request. null when not a training company;
+   * only an `approved` one lists its sessions on other organisations' marketplace.
+   */
+  training_company_status: z.enum(['pending', 'approved', 'refused']).nullable(),
   created_at: z.string(),
   updated_at: z.string(),
   /** spec 1 §3: the courses available at the entity (EntityCourseSummary), by title. */
@@ -259,6 +264,49 @@ export const OrganisationNode: z.ZodType<OrganisationNode> = z.lazy(() =>
     children: z.array(OrganisationNode),
   }),
 );
+
+// --- Training company approval (issue 29 §7, ours) -----------------------------------------------------------
+
+/**
+ * An organisation that marks itself a training company (is_training_company, or POST
+ * /entities/{id}/training-company/request) waits for a super admin: `pending`, then `approved` or `refused`. Until
+ * approved its sessions are not on other organisations' marketplace, nobody else can book or order them, and its
+ * trainers are not offered to the organisations it works with. A super admin who marks an entity a training
+ * company approves it in the same act.
+ */
+export const TRAINING_COMPANY_STATUSES = ['pending', 'approved', 'refused'] as const;
+export type TrainingCompanyStatus = (typeof TRAINING_COMPANY_STATUSES)[number];
+
+/** GET /training-company-requests (super admin): the requests in one status (pending by default), oldest first. */
+export const TrainingCompanyRequestsQuery = PageQuery.pick({
+  page: true,
+  per_page: true,
+  search: true,
+}).extend({
+  status: z.enum(TRAINING_COMPANY_STATUSES).default('pending'),
+});
+export type TrainingCompanyRequestsQuery = z.infer<typeof TrainingCompanyRequestsQuery>;
+
+export const TrainingCompanyRequest = z.object({
+  id: z.number(),
+  slug: z.string(),
+  name: z.string(),
+  level: z.enum(ENTITY_LEVELS),
+  parent: EntityRefSummary.nullable(),
+  website: z.string().nullable(),
+  status: z.enum(TRAINING_COMPANY_STATUSES),
+  requested_at: z.string().nullable(),
+  decided_at: z.string().nullable(),
+  decided_by: z.object({ id: z.number(), name: z.string() }).nullable(),
+});
+export type TrainingCompanyRequest = z.infer<typeof TrainingCompanyRequest>;
+
+export const TrainingCompanyMessages = {
+  requested: 'Your request has been sent. A super admin will review it.',
+  alreadyApproved: 'This organisation is already an approved training company.',
+  approved: 'Training company approved.',
+  refused: 'Training company request refused.',
+} as const;
 
 /** POST /entities/{id}/send-welcome-email answer. */
 export const WelcomeEmailResult = z.object({ sent: z.number() });

@@ -25,6 +25,7 @@ export async function findSessionFacts(db: DbOrTrx, sessionId: number) {
       's.available_to',
       's.trainer_id',
       'e.is_training_company',
+      'e.training_company_status',
       'tps.delegate_auto_accept_period',
       'tps.delegate_removal_cutoff_hours',
     ])

@@ -86,9 +86,17 @@ export interface SessionAccess {
   trainer: boolean;
 }
 
-/** A training company's session on the marketplace, for an actor whose a_entity may book externally. */
+/**
+ * A training company's session on the marketplace, for an actor whose a_entity may book externally. Only a company a
+ * super admin approved is on it (issue 29 §7): an unapproved one's sessions are its own, as if internal.
+ */
 export async function onMarketplaceFor(db: DbOrTrx, s: SessionFacts, aEntityId: number): Promise<boolean> {
-  return s.is_training_company && s.available_to !== 'internal' && (await canViewExternal(db, aEntityId));
+  return (
+    s.is_training_company &&
+    s.training_company_status === 'approved' &&
+    s.available_to !== 'internal' &&
+    (await canViewExternal(db, aEntityId))
+  );
 }
 
 /** The session and what the actor is to it; 404 when missing. */

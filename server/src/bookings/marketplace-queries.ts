@@ -33,7 +33,12 @@ export async function openSessionsPage(db: Db, f: OpenSessionsFilter) {
           ? eb.and([eb('s.available_to', '!=', 'external'), eb('s.entity_id', 'in', [...f.internalOwners])])
           : eb.lit(false),
         f.external
-          ? eb.and([eb('s.available_to', '!=', 'internal'), eb('e.is_training_company', '=', true)])
+          ? // Issue 29 §7: a training company reaches other organisations once a super admin approved it.
+            eb.and([
+              eb('s.available_to', '!=', 'internal'),
+              eb('e.is_training_company', '=', true),
+              eb('e.training_company_status', '=', 'approved'),
+            ])
           : eb.lit(false),
       ]),
     );

@@ -42,7 +42,10 @@ function sessionViewQuery(db: Db | Trx, ids: number[], userId: number) {
     .select([
       'e.slug as entity_slug',
       'e.name as entity_name',
-      'e.is_training_company as owner_is_training_company',
+      // Issue 29 §7: only an approved training company's sessions are offered to other organisations.
+      sql<boolean>`(e.is_training_company AND e.training_company_status IS NOT DISTINCT FROM 'approved')`.as(
+        'owner_is_approved_provider',
+      ),
       'c.title as content_title',
       'co.title as course_title',
       't.uuid as trainer_uuid',

@@ -168,7 +168,8 @@ export function mayBookSelf(
     status: string;
     starts_at: Date | string;
     available_to: string;
-    owner_is_training_company: boolean;
+    /** The owner is a training company a super admin approved (issue 29 §7). */
+    owner_is_approved_provider: boolean;
   },
   now: Date,
 ): boolean {
@@ -177,7 +178,7 @@ export function mayBookSelf(
   if (new Date(s.starts_at).getTime() <= now.getTime()) return false;
   const internal = s.available_to !== 'external' && scope.organisationIds.has(s.entity_id);
   const external =
-    s.available_to !== 'internal' && s.owner_is_training_company && scope.aEntity.can_view_external_bookings;
+    s.available_to !== 'internal' && s.owner_is_approved_provider && scope.aEntity.can_view_external_bookings;
   return internal || external;
 }
 
@@ -253,10 +254,12 @@ export async function loadSessionForActor(
   if (o.bookable) {
     const owner = await db
       .selectFrom('entities')
-      .select('is_training_company')
+      .select(['is_training_company', 'training_company_status'])
       .where('id', '=', session.entity_id)
       .executeTakeFirstOrThrow();
-    if (mayBookSelf(scope, { ...session, owner_is_training_company: owner.is_training_company }, ctx.clock()))
+    const owner_is_approved_provider =
+      owner.is_training_company && owner.training_company_status === 'approved';
+    if (mayBookSelf(scope, { ...session, owner_is_approved_provider }, ctx.clock()))
       return { session, scope, rel };
   }
   throw notFound();

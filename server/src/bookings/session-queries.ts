@@ -237,7 +237,7 @@ export async function reasonIdByName(db: Db | Trx, name: string) {
 /**
  * The training companies (their level A roots) whose sessions the organisation `orgIds` books with: a delegate of
  * its own on one of their sessions (any status but declined or removed), or a placed order of its own for their
- * places. Its own tree is never one of them.
+ * places. Its own tree is never one of them, nor a training company a super admin has not approved (issue 29 §7).
  */
 export async function bookedProviderIds(db: Db | Trx, orgIds: number[]): Promise<number[]> {
   if (!orgIds.length) return [];
@@ -251,14 +251,16 @@ export async function bookedProviderIds(db: Db | Trx, orgIds: number[]): Promise
         OR EXISTS (SELECT 1 FROM training_orders o WHERE o.session_id = s.id AND o.entity_id IN (${own})
                 AND o.status = 'placed'))
     ), chain AS (
-      SELECT b.id AS start, e.id, e.parent_id, e.level, e.is_training_company, 0 AS depth
+      SELECT b.id AS start, e.id, e.parent_id, e.level, e.is_training_company, e.training_company_status, 0 AS depth
         FROM booked b JOIN entities e ON e.id = b.id
       UNION ALL
-      SELECT c.start, e.id, e.parent_id, e.level, e.is_training_company, c.depth + 1
+      SELECT c.start, e.id, e.parent_id, e.level, e.is_training_company, e.training_company_status, c.depth + 1
         FROM entities e JOIN chain c ON e.id = c.parent_id WHERE c.depth < 50
     )
     SELECT DISTINCT id FROM chain
-    WHERE level = 'A' AND is_training_company AND id NOT IN (${own})`.execute(db);
+    WHERE level = 'A' AND is_training_company AND training_company_status = 'approved' AND id NOT IN (${own})`.execute(
+    db,
+  );
   return rows.map((r) => Number(r.id));
 }
 

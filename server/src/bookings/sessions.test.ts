@@ -1,4 +1,9 @@
-import { BookingsMessages as M, SessionMessages, type TrainingSessionView } from '@cc/contracts';
+import {
+  BookingsMessages as M,
+  SESSION_LINK_ERROR,
+  SessionMessages,
+  type TrainingSessionView,
+} from '@cc/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../../test/harness';
 import { londonDate } from './session-service';
@@ -103,6 +108,39 @@ describe('POST /training-sessions', () => {
       .executeTakeFirstOrThrow();
     expect(row.check_in_code).toMatch(/^[A-Z0-9]{6}$/);
     expect(row.created_by).toBe(w.creator.id);
+  });
+
+  it('a joining link is a web link only (issue 29 §7): 422 in the envelope for any other scheme, on POST and PATCH', async () => {
+    const manager = await w.as(w.manager.id);
+    const online = (virtual_url: string) =>
+      sessionBody(w, { virtual: true, virtual_url, venue: null, room: null });
+    for (const bad of [
+      'javascript:alert(document.cookie)',
+      'data:text/html,<script>alert(1)</script>',
+      'ftp://files.example/join',
+      'file:///etc/passwd',
+      'meet.example/join',
+    ]) {
+      const res = await manager('POST', '/api/training-sessions', online(bad));
+      expect(res.statusCode, bad).toBe(422);
+      expect(res.json()).toMatchObject({
+        message: expect.any(String),
+        errors: { virtual_url: [SESSION_LINK_ERROR] },
+      });
+    }
+    const http = await manager('POST', '/api/training-sessions', online('http://meet.example/room-1'));
+    expect(http.statusCode, http.body).toBe(201);
+    const s = view(http);
+    expect(s.virtual_url).toBe('http://meet.example/room-1');
+    const patched = await manager('PATCH', `/api/training-sessions/${s.id}`, {
+      virtual_url: 'javascript:void(0)',
+    });
+    expect(patched.statusCode).toBe(422);
+    expect(patched.json().errors.virtual_url).toEqual([SESSION_LINK_ERROR]);
+    const https = await manager('PATCH', `/api/training-sessions/${s.id}`, {
+      virtual_url: 'https://meet.example/room-2',
+    });
+    expect(view(https).virtual_url).toBe('https://meet.example/room-2');
   });
 });
 

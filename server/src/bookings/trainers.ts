@@ -11,8 +11,9 @@ import { bookedProviderIds, listTrainers } from './session-queries';
  * Whose trainers a training session may name (issue 33 §3). A care group runs sessions with the training company's
  * trainer it books with (the demo's Jordan Reid of Brightpath Training on Meadowbrook's sessions), so the set is:
  * - the organisation's own tree (the level A organisation above the acting-as or primary entity, all of it), and
- * - the trees of the training companies that organisation books with (bookedProviderIds: its people on their
- *   sessions, or its orders of their places).
+ * - the trees of the approved training companies that organisation books with (bookedProviderIds: its people on
+ *   their sessions, or its orders of their places; a company a super admin has not approved is nobody's provider,
+ *   issue 29 §7).
  * Nobody of an unrelated organisation is in it. A super admin without acting-as: every entity (null), as the
  * session's other checks. The picker (GET /training-sessions/trainers) and the save check (checkSession: 422
  * notATrainer outside it) read this one function, so they cannot disagree.

@@ -125,7 +125,11 @@ async function nextOpenSessions(db: Db, scope: SessionScope, courseIds: number[]
       const ors = [sessionVisibleWhere(scope)(eb)];
       if (scope.aEntity.can_view_external_bookings)
         ors.push(
-          eb.and([eb('s.available_to', 'in', ['external', 'all']), eb('o.is_training_company', '=', true)]),
+          eb.and([
+            eb('s.available_to', 'in', ['external', 'all']),
+            eb('o.is_training_company', '=', true),
+            eb('o.training_company_status', '=', 'approved'), // issue 29 §7
+          ]),
         );
       return eb.or(ors);
     })

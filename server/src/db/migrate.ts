@@ -43,6 +43,7 @@ import * as m044 from './migrations/044_password_confirmed';
 import * as m045 from './migrations/045_email_change_old_address';
 import * as m046 from './migrations/046_sign_in_unlock';
 import * as m047 from './migrations/047_sealed_webhook_secrets';
+import * as m048 from './migrations/048_training_company_approval';
 import * as m051 from './migrations/051_audit_entries';
 
 /** Ordered, forward-only. Add a file, import it here; never edit one that has shipped. */
@@ -89,6 +90,7 @@ const migrations: Record<string, Migration> = {
   '045_email_change_old_address': m045,
   '046_sign_in_unlock': m046,
   '047_sealed_webhook_secrets': m047,
+  '048_training_company_approval': m048,
   '051_audit_entries': m051,
 };
 

@@ -14,6 +14,11 @@ export interface EntitiesTable {
   level: 'A' | 'B';
   parent_id: number | null;
   is_training_company: Generated<boolean>;
+  /** Migration 048: the super admin's answer to its training company request; null when not one. */
+  training_company_status: 'pending' | 'approved' | 'refused' | null;
+  training_company_requested_at: Date | null;
+  training_company_decided_at: Date | null;
+  training_company_decided_by: number | null;
   subdomain: string | null;
   email: string | null;
   code: string | null;

@@ -77,6 +77,8 @@ export async function insertEntity(db: Db, e: NewEntityInput): Promise<number> {
       level: e.level,
       parent_id: e.parent_id ?? null,
       is_training_company: e.is_training_company ?? false,
+      // The demo's training company is approved (issue 29 §7), as migration 048 approved every existing one.
+      training_company_status: e.is_training_company ? 'approved' : null,
       subdomain: e.subdomain ?? null,
       address: e.address ?? null,
       telephone: e.telephone ?? null,

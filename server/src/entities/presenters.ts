@@ -54,6 +54,7 @@ export function presentEntity(
     expiry_warning: row.expiry_warning,
     starter_period: row.starter_period,
     pat_max_days: row.pat_max_days,
+    training_company_status: row.is_training_company ? (row.training_company_status ?? 'pending') : null,
     has_restricted_access_password: row.restricted_access_password !== null,
     restricted_access_at: iso(row.restricted_access_at),
     restricted_access_message: row.restricted_access_message,

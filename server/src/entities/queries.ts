@@ -45,7 +45,7 @@ export interface EntityListFilter {
 }
 
 /** Escapes LIKE wildcards so a search for "50%" means the text, not a pattern. */
-const likePattern = (search: string) => `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+export const likePattern = (search: string) => `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 function listWhere(f: EntityListFilter) {
   return (eb: ExpressionBuilder<Database & { e: Database['entities'] }, 'e'>): Expression<SqlBool> => {

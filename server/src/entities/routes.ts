@@ -17,12 +17,14 @@ import {
   sendWelcomeEmails,
   updateEntity,
 } from './service';
+import { trainingCompanyRoutes } from './training-company-routes';
 
 /** The request's path without its query: the paginator adds page and filters back (spec 2 §3 data, meta, links). */
 const pathOf = (url: string) => url.split('?')[0] ?? url;
 
 /** spec 1 §7 "Entities". HTTP only: rules, permissions and scope live in service.ts. */
 export async function entityRoutes(app: App) {
+  await trainingCompanyRoutes(app);
   app.get(
     '/entities',
     { config: { readCache: true }, schema: { tags: ['entities'], querystring: EntityListQuery } },

@@ -29,6 +29,7 @@ import { presentEntity, presentEntitySummary } from './presenters';
 import * as q from './queries';
 import { entityScope, inScope } from './scope';
 import { uniqueEntitySlug } from './slugs';
+import { setTrainingCompanyFlag } from './training-company-queries';
 
 export { getWhitelabel } from '../whitelabel/service';
 
@@ -229,6 +230,23 @@ async function settingsColumns(body: CreateEntityBody | UpdateEntityBody): Promi
   return values;
 }
 
+/**
+ * A new entity marked a training company (issue 29 §7): approved when a super admin makes it, else a request that
+ * waits for one (pending).
+ */
+function trainingCompanyOnCreate(actor: Actor, on: boolean, now: Date): Partial<NewEntity> {
+  if (!on) return { is_training_company: false };
+  return actor.superAdmin
+    ? {
+        is_training_company: true,
+        training_company_status: 'approved',
+        training_company_requested_at: now,
+        training_company_decided_at: now,
+        training_company_decided_by: actor.userId,
+      }
+    : { is_training_company: true, training_company_status: 'pending', training_company_requested_at: now };
+}
+
 /** Maps a unique violation that slipped past the pre-checks (a concurrent insert) to the same 422. */
 function uniqueToInvalid(error: unknown): never {
   if (q.isUniqueViolation(error, 'slug')) throw invalidField('slug', EntityMessages.slugTaken);
@@ -284,6 +302,7 @@ export async function createEntity(ctx: Ctx, body: CreateEntityBody): Promise<En
     id = await ctx.db.transaction().execute(async (trx) => {
       const row = await q.insertEntity(trx, {
         ...values,
+        ...trainingCompanyOnCreate(actor, body.is_training_company === true, ctx.clock()),
         name: body.name,
         slug,
         level: body.level,
@@ -351,11 +370,25 @@ export async function updateEntity(ctx: Ctx, ref: string, body: UpdateEntityBody
     });
   if (parentChanges) values.parent_id = body.parent_id;
   values.updated_at = ctx.clock();
+  // The training company flag moves with its approval, in one statement of its own (issue 29 §7).
+  delete values.is_training_company;
   try {
     await ctx.db.transaction().execute(async (trx) => {
-      const columns = Object.keys(values);
+      // The training company flag is set by its own statement below; its change is audited with the rest.
+      const columns = [
+        ...Object.keys(values),
+        ...(body.is_training_company !== undefined ? ['is_training_company', 'training_company_status'] : []),
+      ];
       const before = await entityColumns(trx, row.id, columns);
       await q.updateEntityRow(trx, row.id, values);
+      if (body.is_training_company !== undefined)
+        await setTrainingCompanyFlag(
+          trx,
+          row.id,
+          body.is_training_company,
+          actor.superAdmin ? actor.userId : null,
+          ctx.clock(),
+        );
       await auditEntity(trx, ctx, 'updated', before, await entityColumns(trx, row.id, columns));
     });
   } catch (error) {

@@ -5,9 +5,16 @@ import {
   EntityListQuery,
   EntityRefParams,
   type EntitySummary,
+  type TrainingCompanyRequest,
+  TrainingCompanyRequestsQuery,
   UpdateEntityBody,
 } from '@cc/contracts';
 import { createEntity, getEntity, listEntities, updateEntity } from '../entities/service';
+import {
+  decideTrainingCompanyListing,
+  requestTrainingCompanyListing,
+  trainingCompanyRequests,
+} from '../entities/training-company';
 import { actorOf } from '../http/context';
 import { EntityRefRef } from './auth';
 import { builder } from './builder';
@@ -76,6 +83,11 @@ export const EntityRef = builder.objectRef<EntityDto>('Entity').implement({
     can_view_external_bookings: t.exposeBoolean('can_view_external_bookings'),
     can_manage_bookings: t.exposeBoolean('can_manage_bookings'),
     can_see_new_dashboards: t.exposeBoolean('can_see_new_dashboards'),
+    training_company_status: t.exposeString('training_company_status', {
+      nullable: true,
+      description:
+        'pending, approved or refused (issue 29 §7): only an approved training company lists its sessions to others; null when not a training company.',
+    }),
     created_at: t.exposeString('created_at'),
     updated_at: t.exposeString('updated_at'),
     courses: t.field({
@@ -195,3 +207,79 @@ builder.mutationField('upsertEntity', (t) =>
     },
   }),
 );
+
+// --- Training company approval (issue 29 §7): the REST services of entities/training-company.ts -------------------
+
+const TrainingCompanyDeciderRef = builder
+  .objectRef<{ id: number; name: string }>('TrainingCompanyDecider')
+  .implement({ fields: (t) => ({ id: t.exposeID('id'), name: t.exposeString('name') }) });
+
+const TrainingCompanyRequestRef = builder
+  .objectRef<TrainingCompanyRequest>('TrainingCompanyRequest')
+  .implement({
+    description:
+      'An organisation that asked to be listed as a training company (GET /api/training-company-requests).',
+    fields: (t) => ({
+      id: t.exposeID('id'),
+      slug: t.exposeString('slug'),
+      name: t.exposeString('name'),
+      level: t.exposeString('level'),
+      parent: t.field({ type: EntityRefRef, nullable: true, resolve: (r) => r.parent }),
+      website: t.exposeString('website', { nullable: true }),
+      status: t.exposeString('status'),
+      requested_at: t.exposeString('requested_at', { nullable: true }),
+      decided_at: t.exposeString('decided_at', { nullable: true }),
+      decided_by: t.field({ type: TrainingCompanyDeciderRef, nullable: true, resolve: (r) => r.decided_by }),
+    }),
+  });
+
+const TrainingCompanyRequestPaginator = paginatorOf(TrainingCompanyRequestRef, 'TrainingCompanyRequest');
+
+builder.queryField('trainingCompanyRequests', (t) =>
+  t.field({
+    type: TrainingCompanyRequestPaginator,
+    description: 'GET /api/training-company-requests: super admins only (FORBIDDEN otherwise).',
+    args: { ...pageArgs(t.arg), search: t.arg.string(), status: t.arg.string() },
+    resolve: async (_root, { first, page, ...filters }, ctx) => {
+      actorOf(ctx); // as the REST route: 401 before 422
+      const query = parseInput(
+        TrainingCompanyRequestsQuery,
+        defined({ ...restPage({ first, page }), ...filters }),
+      );
+      const result = await trainingCompanyRequests(ctx, query);
+      return toPaginator(result.data, result.total, query.page, query.per_page);
+    },
+  }),
+);
+
+builder.mutationFields((t) => ({
+  requestTrainingCompany: t.field({
+    type: EntityRef,
+    description: 'POST /api/entities/{id}/training-company/request: the organisation asks to be listed.',
+    args: { entity: t.arg.id({ required: true }) },
+    resolve: (_root, args, ctx) => {
+      actorOf(ctx);
+      return requestTrainingCompanyListing(ctx, parseInput(EntityRefParams, { id: String(args.entity) }).id);
+    },
+  }),
+  approveTrainingCompany: t.field({
+    type: TrainingCompanyRequestRef,
+    description: 'POST /api/entities/{id}/training-company/approve: super admins only.',
+    args: { entity: t.arg.id({ required: true }) },
+    resolve: (_root, args, ctx) => {
+      actorOf(ctx);
+      const ref = parseInput(EntityRefParams, { id: String(args.entity) }).id;
+      return decideTrainingCompanyListing(ctx, ref, 'approved');
+    },
+  }),
+  refuseTrainingCompany: t.field({
+    type: TrainingCompanyRequestRef,
+    description: 'POST /api/entities/{id}/training-company/refuse: super admins only.',
+    args: { entity: t.arg.id({ required: true }) },
+    resolve: (_root, args, ctx) => {
+      actorOf(ctx);
+      const ref = parseInput(EntityRefParams, { id: String(args.entity) }).id;
+      return decideTrainingCompanyListing(ctx, ref, 'refused');
+    },
+  }),
+}));

@@ -244,6 +244,10 @@ const NOT_UPDATES = [
   'cancelTrainingSession',
   'cancelBookings',
   'trainingOrder',
+  // Training company approval (issue 29 §7): the organisation's request and a super admin's answer, no fields.
+  'requestTrainingCompany',
+  'approveTrainingCompany',
+  'refuseTrainingCompany',
   // The Care Certificate (issue 16): creates, deletes, a set replaced whole, an assignment and its withdrawal.
   'createCareCertificateVersion',
   'deleteCareCertificateVersion',

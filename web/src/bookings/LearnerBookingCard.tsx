@@ -14,6 +14,7 @@ import {
   statusDetail,
 } from './LearnerSessionParts';
 import { cancelBooking, checkIn, claimPlace, downloadSessionIcs, refreshBookings } from './learner-api';
+import { SessionLink } from './SessionLink';
 
 /** States that hold a place (or ask for one): the learner may cancel them, subject to the server's rules. */
 const CANCELLABLE = new Set(['requested', 'pending', 'accepted', 'waitlisted', 'offered']);
@@ -94,14 +95,7 @@ export function LearnerBookingCard({
       )}
       {!past && s.virtual && s.virtual_url && HOLDS_PLACE.has(b.status) ? (
         <p className="text-sm">
-          <a
-            href={s.virtual_url}
-            target="_blank"
-            rel="noopener noreferrer"
-            className="focus-ring rounded font-medium text-primary-800 underline break-all"
-          >
-            Join the online session
-          </a>
+          <SessionLink url={s.virtual_url} action="Join the online session" />
         </p>
       ) : null}
       {b.checked_in_at && !past ? (

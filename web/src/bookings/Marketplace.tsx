@@ -37,7 +37,9 @@ export function MarketplacePanel() {
           <span className="text-xs text-slate-600">
             {s.course.title} · by {s.entity.name}
           </span>
-          <span className="text-xs text-slate-600 md:hidden">{sessionWhen(s)}</span>
+          <span className="text-xs text-slate-600 md:hidden">
+            {sessionWhen(s)} · {sessionWhere(s)}
+          </span>
         </span>
       ),
     },

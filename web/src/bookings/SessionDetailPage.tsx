@@ -11,8 +11,17 @@ import { bookingAction, useSession, useSessionNotFound } from './api';
 import { CancelSessionDialog } from './CancelSessionDialog';
 import { CheckInCode } from './CheckInCode';
 import { DelegatesCard } from './DelegatesCard';
-import { AVAILABLE_TO_LABEL, GRADING_LABEL, hhmm, placesText, SESSION_STATUS, sessionWhere } from './labels';
+import {
+  AVAILABLE_TO_LABEL,
+  GRADING_LABEL,
+  hhmm,
+  linkHost,
+  placesText,
+  SESSION_STATUS,
+  sessionWhere,
+} from './labels';
 import { SessionOrders } from './Orders';
+import { SessionLink } from './SessionLink';
 
 type Ending = 'complete' | 'incomplete';
 
@@ -115,15 +124,14 @@ function SessionDetail({ s }: { s: TrainingSessionView }) {
               </ul>
             </DetailRow>
             <DetailRow label="Where">
-              {s.virtual && s.virtual_url ? (
-                <a
-                  href={s.virtual_url}
-                  className="focus-ring rounded text-primary-800 underline"
-                  rel="noreferrer"
-                  target="_blank"
-                >
-                  Online: join link
-                </a>
+              {s.virtual && linkHost(s.virtual_url) ? (
+                <>
+                  Online:{' '}
+                  <SessionLink
+                    url={s.virtual_url}
+                    className="focus-ring rounded text-primary-800 underline"
+                  />
+                </>
               ) : (
                 sessionWhere(s)
               )}

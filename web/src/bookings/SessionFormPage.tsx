@@ -267,7 +267,7 @@ function SessionForm({ session }: { session: TrainingSessionView | null }) {
                 value={values.virtual_url}
                 onChange={(e) => set({ virtual_url: e.target.value })}
                 error={err('virtual_url')}
-                hint="An https link, shown to booked delegates."
+                hint="A web link (https://…), shown to booked delegates with its address, e.g. “Join on meet.example”."
               />
             </div>
           ) : (

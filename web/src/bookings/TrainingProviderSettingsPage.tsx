@@ -21,6 +21,7 @@ import {
   useNotFoundRedirect,
   zodFieldErrors,
 } from '../entities/shared';
+import { RequestTrainingCompanyButton, TrainingCompanyStatusNotice } from '../entities/training-company';
 import { Button, PageHeader, Select, TextField } from '../ui';
 import { organisationsWord } from '../whitelabel/words';
 import { bookingKeys, useProviderSettings } from './api';
@@ -173,6 +174,9 @@ export default function TrainingProviderSettingsPage() {
           error={null}
           fallback={`${entity.data.name} is not a training company: these settings are for organisations that run training for others.`}
         />
+        <div className="mt-4">
+          <RequestTrainingCompanyButton entity={entity.data} />
+        </div>
       </div>
     );
   if (settings.isError || !form)
@@ -205,6 +209,7 @@ export default function TrainingProviderSettingsPage() {
           submit();
         }}
       >
+        <TrainingCompanyStatusNotice entity={entity.data} />
         <SaveErrors error={mutation.error} clientErrors={clientErrors} />
         {PROVIDER_FIELDS.map((g) => (
           <FormSection key={g.title} title={g.title} description={g.description}>

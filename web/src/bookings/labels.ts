@@ -68,9 +68,29 @@ export function sessionWhen(
   return more > 0 ? `${first} (+${more} ${more === 1 ? 'day' : 'days'})` : first;
 }
 
-/** "Room 2, Oakfield House" or "Online". */
-export function sessionWhere(s: Pick<TrainingSessionView, 'virtual' | 'venue' | 'room'>): string {
-  if (s.virtual) return 'Online';
+/**
+ * The host a web link leads to ("meet.example"), shown beside every link a training company puts on a session so
+ * people see where it goes before they click (issue 29 §7); null for anything that is not an http(s) link, which is
+ * then not offered as a link at all (the server accepts only http(s) links; this guards older rows too).
+ */
+export function linkHost(url: string | null | undefined): string | null {
+  if (!url) return null;
+  try {
+    const u = new URL(url);
+    return u.protocol === 'https:' || u.protocol === 'http:' ? u.hostname || null : null;
+  } catch {
+    return null;
+  }
+}
+
+/** "Room 2, Oakfield House", or "Online (meet.example)" with the joining link's host. */
+export function sessionWhere(
+  s: Pick<TrainingSessionView, 'virtual' | 'venue' | 'room'> & { virtual_url?: string | null },
+): string {
+  if (s.virtual) {
+    const host = linkHost(s.virtual_url);
+    return host ? `Online (${host})` : 'Online';
+  }
   return [s.room, s.venue].filter(Boolean).join(', ') || 'Venue to be confirmed';
 }
 

@@ -1,7 +1,7 @@
 import { type EntityDto, Messages, Perm } from '@cc/contracts';
 import { useEffect } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { usePermission } from '../app/auth';
+import { useAuth, usePermission } from '../app/auth';
 import { notifyError } from '../app/notifications';
 import { useWhitelabel } from '../app/whitelabel';
 import {
@@ -20,6 +20,7 @@ import {
 import { levelLabel, organisationsWord, organisationWord, sitesWord } from '../whitelabel/words';
 import { type EntityListFilters, useEntities } from './queries';
 import { errorEnvelope } from './shared';
+import { TrainingCompanyBadge, TrainingCompanyRequestsCard } from './training-company';
 
 /** Filters live in the address, so a list can be shared, reloaded and walked back through. */
 function useFilters(): [EntityListFilters, (patch: Partial<EntityListFilters>) => void] {
@@ -49,6 +50,7 @@ export default function EntitiesPage() {
   const wl = useWhitelabel();
   const navigate = useNavigate();
   const canAdd = usePermission([Perm.addEntity]);
+  const { user } = useAuth();
   const [filters, setFilters] = useFilters();
   const query = useEntities(filters);
 
@@ -78,7 +80,7 @@ export default function EntitiesPage() {
       hideOnMobile: true,
       render: (e) =>
         e.is_training_company ? (
-          <Badge tone="primary">Training company</Badge>
+          <TrainingCompanyBadge status={e.training_company_status} />
         ) : (
           <span className="text-slate-600">Care provider</span>
         ),
@@ -103,6 +105,8 @@ export default function EntitiesPage() {
           ) : undefined
         }
       />
+      {/* Issue 29 §7: super admins answer the organisations that asked to be training companies. */}
+      {user?.super_admin ? <TrainingCompanyRequestsCard /> : null}
       <Card padded={false}>
         <div className="flex flex-col gap-3 border-b border-slate-200 p-4 sm:flex-row sm:flex-wrap sm:items-end">
           <SearchInput
@@ -170,7 +174,9 @@ export default function EntitiesPage() {
                     <span className="font-medium text-primary-800">{e.name}</span>
                     <span className="flex flex-wrap gap-2 text-xs text-slate-600">
                       <Badge>{`Level ${e.level}`}</Badge>
-                      {e.is_training_company ? <Badge tone="primary">Training company</Badge> : null}
+                      {e.is_training_company ? (
+                        <TrainingCompanyBadge status={e.training_company_status} />
+                      ) : null}
                       {e.parent ? <span>in {e.parent.name}</span> : null}
                     </span>
                   </button>

@@ -19,7 +19,7 @@ const FLAG_TEXT: Record<EntityFlag, { label: string; hint?: string }> = {
   require_training_record_evidence: { label: 'Require evidence on training records' },
   is_training_company: {
     label: 'Training company',
-    hint: 'Its trainers deliver sessions to other organisations.',
+    hint: 'Its trainers deliver sessions to other organisations. A super admin approves a new training company before its sessions appear on other organisations’ marketplace.',
   },
   always_show_popup_on_login: { label: 'Always show the pop-up on sign-in' },
   can_view_internal_bookings: { label: 'Internal bookings' },

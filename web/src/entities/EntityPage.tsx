@@ -18,6 +18,7 @@ import {
 } from '../whitelabel/words';
 import { useEntity } from './queries';
 import { DetailRow, dash, errorEnvelope, LoadError, LoadingCard, useNotFoundRedirect } from './shared';
+import { TrainingCompanyBadge } from './training-company';
 
 const yesNo = (v: boolean) => (v ? 'Yes' : 'No');
 
@@ -115,7 +116,7 @@ export default function EntityPage() {
         description={
           <span className="inline-flex flex-wrap items-center gap-2">
             <Badge>{levelLabel(e.level, wl)}</Badge>
-            {e.is_training_company ? <Badge tone="primary">Training company</Badge> : null}
+            {e.is_training_company ? <TrainingCompanyBadge status={e.training_company_status} /> : null}
             {e.parent ? (
               <span>
                 in{' '}

@@ -42,6 +42,7 @@ const entity = {
   can_view_external_bookings: false,
   can_manage_bookings: false,
   can_see_new_dashboards: true,
+  training_company_status: null,
   created_at: '',
   updated_at: '',
   courses: [{ id: 3, title: 'Fire safety' }],
