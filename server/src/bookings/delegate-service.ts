@@ -277,9 +277,17 @@ export async function addPeople(
     orderId: number | null;
     /** A new order's places, taken after the delegates' rows are locked (the lock order above). */
     reserve?: number;
+    /**
+     * User ids in the order places are given (gap-booking.ts: most overdue first); rows are still locked in id
+     * order, only the placing follows this. Without it, or for ids not in it, the id order.
+     */
+    priority?: readonly number[];
   },
 ): Promise<number[]> {
-  const rows = await rowsToPlace(trx, s, people, o);
+  const locked = await rowsToPlace(trx, s, people, o);
+  const rank = new Map(o.priority?.map((id, i) => [id, i]));
+  const at = (userId: number) => rank.get(userId) ?? Number.MAX_SAFE_INTEGER;
+  const rows = o.priority ? [...locked].sort((a, b) => at(a.row.user_id) - at(b.row.user_id)) : locked;
   if (o.reserve !== undefined && !(await takePlaces(trx, s.id, o.reserve)))
     throw invalidField('places', BookingsMessages.notEnoughPlaces);
   if (o.orderId !== null) await nameOnOrder(trx, o.orderId, rows.length, o.now);
