@@ -279,7 +279,8 @@ export async function addPeople(
     reserve?: number;
     /**
      * User ids in the order places are given (gap-booking.ts: most overdue first); rows are still locked in id
-     * order, only the placing follows this. Without it, or for ids not in it, the id order.
+     * order, only the placing (and the waiting list's order) follows this. Without it, or for ids not in it, the id
+     * order.
      */
     priority?: readonly number[];
   },
@@ -291,13 +292,14 @@ export async function addPeople(
   if (o.reserve !== undefined && !(await takePlaces(trx, s.id, o.reserve)))
     throw invalidField('places', BookingsMessages.notEnoughPlaces);
   if (o.orderId !== null) await nameOnOrder(trx, o.orderId, rows.length, o.now);
-  for (const { row, reused } of rows)
+  for (const [i, { row, reused }] of rows.entries())
     await place(
       trx,
       s,
       row,
       o.orderId !== null ? { kind: 'order', orderId: o.orderId } : { kind: 'staff' },
-      o.now,
+      // The waitlist's order is waitlisted_at, then id: with a priority, one millisecond apart keeps its order.
+      o.priority ? new Date(o.now.getTime() + i) : o.now,
       reused,
     );
   return rows.map((r) => r.row.id);

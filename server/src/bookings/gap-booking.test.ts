@@ -208,7 +208,7 @@ describe('POST /api/training-sessions/{id}/gap-bookings', () => {
               WHERE session_id = ${w.session.id} AND status = 'accepted')`.execute(h.db);
     expect(invites[0]?.n).toBe(2);
     // They are no longer a gap.
-    const gap = (await w.m('GET', `/api/booking-gaps/${w.mh.course_id}`)).json().data;
+    const gap = (await w.m('GET', `/api/booking-gaps/${w.mh.course_id}?deep=true`)).json().data;
     expect(names(gap.people)).toEqual([]);
   });
 
