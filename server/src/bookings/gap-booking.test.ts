@@ -2,7 +2,7 @@ import { BookingsMessages, BookingsPerm } from '@cc/contracts';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDelegate, buildFace2face, buildSession } from '../../test/calendar-factories';
-import { buildEntity, buildRole, buildUser, clientFor } from '../../test/factories';
+import { bearer, buildEntity, buildRole, buildUser, clientFor } from '../../test/factories';
 import { createHarness, type Harness } from '../../test/harness';
 import { buildPassedResult } from '../../test/learning-factories';
 import { describeRaces, parallel } from '../../test/parallel';
@@ -275,6 +275,37 @@ describe('POST /api/training-sessions/{id}/gap-bookings', () => {
       .where('user_id', '=', w.nina.id)
       .execute();
     expect(none).toHaveLength(0);
+  });
+});
+
+describe('GraphQL bookingGap and bookGap', () => {
+  it('answers as the REST routes: the same order, places and scope', async () => {
+    const w = await world();
+    const headers = await bearer(h.db, w.manager.id);
+    const gql = async (query: string, variables: Record<string, unknown>) =>
+      (
+        await h.app.inject({ method: 'POST', url: '/graphql', headers, payload: { query, variables } })
+      ).json();
+    const gap = await gql(
+      'query ($c: ID!) { bookingGap(course: $c, deep: true) { course { title } people { user { id name } status } sessions { id } } }',
+      { c: w.mh.course_id },
+    );
+    expect(gap.errors).toBeUndefined();
+    expect(names(gap.data.bookingGap.people).slice(0, 2)).toEqual(['Nina Never Done', 'Noel Never Done']);
+    const ids = gap.data.bookingGap.people.map((p: { user: { id: string } }) => Number(p.user.id));
+    const BOOK = `mutation ($s: ID!, $u: [Int!]!) {
+      bookGap(session: $s, users: $u) { booked waitlisted already_booked people { user { name } outcome waitlist_position } }
+    }`;
+    const booked = await gql(BOOK, { s: w.session.id, u: ids });
+    expect(booked.errors).toBeUndefined();
+    expect([booked.data.bookGap.booked, booked.data.bookGap.waitlisted]).toEqual([2, 3]);
+    expect(names(booked.data.bookGap.people).slice(0, 3)).toEqual([
+      'Nina Never Done',
+      'Noel Never Done',
+      'Eve Expired Long Ago',
+    ]);
+    const outside = await gql(BOOK, { s: w.session.id, u: [w.stranger.id] });
+    expect(outside.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
   });
 });
 
