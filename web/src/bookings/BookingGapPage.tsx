@@ -82,7 +82,8 @@ function GapBooking({ gap }: { gap: BookingGapView }) {
         ) : gap.sessions.length === 0 ? (
           <div className="space-y-3">
             <p className="text-sm text-slate-700">
-              No upcoming session of {gap.course.title} you can book people on. Create one, then come back.
+              No upcoming session of {gap.course.title} that you can add people to. Create one, or order places
+              on a training provider’s session from the marketplace in Manage bookings.
             </p>
             <ButtonLink to="/manage-bookings/new">New session</ButtonLink>
           </div>
