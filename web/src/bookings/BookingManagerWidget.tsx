@@ -107,7 +107,7 @@ export function BookingManagerWidget({ entitySlug }: { entitySlug: string | unde
                         {waiting > 0 ? (
                           <Link
                             to={gapLink(g.course.id, entitySlug)}
-                            className="focus-ring inline-flex items-center rounded-full bg-danger-100 px-2 py-0.5 text-xs font-medium text-danger-800 underline decoration-danger-300 underline-offset-2 ring-1 ring-danger-500/30 ring-inset hover:decoration-danger-700"
+                            className="focus-ring inline-flex min-h-6 items-center rounded-full bg-danger-100 px-2 py-0.5 text-xs font-medium text-danger-800 underline decoration-danger-300 underline-offset-2 ring-1 ring-danger-500/30 ring-inset hover:decoration-danger-700"
                             aria-label={`${plural(waiting, 'person', 'people')} to book on ${g.course.title}: see who and book them`}
                           >
                             {`${plural(waiting, 'person', 'people')} to book`}
