@@ -73,21 +73,19 @@ export function mostOverdueFirst(a: Ranked, b: Ranked): number {
   return a.person.user.name.localeCompare(b.person.user.name) || a.person.user.id - b.person.user.id;
 }
 
-/** 9, 11 or 109 with the organisation's can_manage_bookings (a super admin passes both): GET /dashboards/bookings's rule. */
-async function authorizeGaps(ctx: Ctx) {
-  const actor = authorize(ctx, [P.createBookings, P.editBooking, P.trainingProviderBookings], 'any');
-  const scope = await sessionScope(ctx);
-  if (!actor.superAdmin && !scope.aEntity.can_manage_bookings) throw forbidden();
-  return scope;
-}
-
-/** GET /booking-gaps/{courseId}: 404 when the course has no face-to-face content or nobody in scope must take it. */
+/**
+ * GET /booking-gaps/{courseId}: GET /dashboards/bookings's rule (9, 11 or 109, and the organisation's
+ * can_manage_bookings; a super admin passes both); 404 when the course has no face-to-face content or nobody in
+ * scope must take it (checked before the organisation's flag, so another organisation's course is always a 404).
+ */
 export async function bookingGap(ctx: Ctx, courseId: number, q: BookingGapQuery): Promise<BookingGapView> {
-  const scope = await authorizeGaps(ctx);
+  const actor = authorize(ctx, [P.createBookings, P.editBooking, P.trainingProviderBookings], 'any');
   const now = ctx.clock();
   const entityIds = await listEntityIds(ctx, q.deep);
   const course = await findGapCourse(ctx.db, courseId, entityIds);
   if (!course) throw notFound();
+  const scope = await sessionScope(ctx);
+  if (!actor.superAdmin && !scope.aEntity.can_manage_bookings) throw forbidden();
   const [facts, sessionIds] = await Promise.all([
     gapFacts(ctx.db, courseId, now, { entityIds }),
     // 9 adds people to its organisations' sessions, 109 to its training company's (addDelegates's rule).
