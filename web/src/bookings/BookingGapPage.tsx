@@ -82,8 +82,8 @@ function GapBooking({ gap }: { gap: BookingGapView }) {
         ) : gap.sessions.length === 0 ? (
           <div className="space-y-3">
             <p className="text-sm text-slate-700">
-              No upcoming session of {gap.course.title} that you can add people to. Create one, or order places
-              on a training provider’s session from the marketplace in Manage bookings.
+              No upcoming session of {gap.course.title} that you can add people to. Create one, or order
+              places on a training provider’s session from the marketplace in Manage bookings.
             </p>
             <ButtonLink to="/manage-bookings/new">New session</ButtonLink>
           </div>
@@ -141,7 +141,7 @@ function BookingOutcome({
   session: TrainingSessionView | null;
 }) {
   return (
-    <Card title="Booked" data-testid="gap-result">
+    <Card title={result.booked > 0 ? 'Booked' : 'On the waiting list'} data-testid="gap-result">
       <p className="text-sm font-medium text-slate-900" role="status">
         {gapBookedMessage(result)}
       </p>
