@@ -1,12 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { BASE, checkPage, launch, MANAGER, NARROW, newPage, signIn } from './lib.mjs';
+import { ADMIN, BASE, bearer, checkPage, client, launch, MANAGER, NARROW, newPage, signIn } from './lib.mjs';
 
 /**
  * The manager's day (issue 13): the Oakfield House manager signs in, clicks "Manager dashboard" in the menu and sees
  * by name who at their home is out of date — two clicks — and each name opens that person's page; at 375 px too.
  * The administrator's management dashboard ranks the group's homes, and a home's link opens its manager dashboard.
  * The inspection pack (issue 33 §6) is made from the dashboard, from Reports → Inspection pack, and found by search.
+ * Booking the gaps (issue 33 §2): a gap's "N people to book" opens its people, most overdue first, and "Book these
+ * people" gives a session's places in that order, the rest on its waiting list, and says who got what.
  */
 
 let browser;
@@ -44,12 +46,99 @@ async function managerJourney(viewport, suffix) {
   // The expiring tabs and the figures are there too.
   await page.getByRole('tab', { name: /30 days/ }).waitFor();
   await checkPage(page, `manager-dashboard${suffix}`);
+  if (suffix === '') await bookTheGap(page);
+  else await glanceAtTheGap(page);
 
+  await page.goto(`${BASE}/manager-dashboard`);
+  await first.waitFor();
   await first.click();
   await page.waitForURL(/\/users\/[0-9a-f-]{36}$/);
   await page.getByRole('heading', { name, exact: true }).first().waitFor();
   assert.deepEqual(errors, []);
   await context.close();
+}
+
+const GROUPS = { 'Never done': 0, 'Expired on': 1, 'Awaiting approval': 2, 'Due by': 3 };
+/** The group of a person's status line in the most-overdue order (never done, expired, awaiting approval, due). */
+const groupOf = (text) => Object.entries(GROUPS).find(([words]) => text.includes(words))?.[1] ?? 9;
+
+/**
+ * From the dashboard's Moving and Handling gap to its people and "Book these people" onto a session of two places
+ * made for the test (cancelled at the end, so the demo's people are back in the gap for the files after this one).
+ */
+async function bookTheGap(page) {
+  const admin = client(await bearer(ADMIN, 'e2e gap booking'));
+  const card = page.getByTestId('bookings-widget');
+  const badge = card.getByRole('link', { name: /to book on Moving and Handling/ });
+  const href = await badge.getAttribute('href');
+  const courseId = /\/manage-bookings\/gaps\/(\d+)/.exec(href ?? '')?.[1];
+  assert.ok(courseId, `the badge links to the gap page (${href})`);
+  const gap = await admin('GET', `/booking-gaps/${courseId}?actingAs=oakfield-house&deep=true`);
+  const demo = gap.sessions[0];
+  assert.ok(demo && gap.people.length > 2, 'the demo has a Moving and Handling session and people to book');
+  const day = new Date(Date.now() + 45 * 86_400_000).toISOString().slice(0, 10);
+  const made = await admin('POST', '/training-sessions', {
+    contentId: demo.contentId,
+    entity_id: (await admin('GET', '/entities/oakfield-house')).id,
+    date: day,
+    startTime: '09:00',
+    endTime: '12:00',
+    venue: 'Gap booking room',
+    maxDelegates: 2,
+  });
+  try {
+    await badge.click();
+    await page.waitForURL(/\/manage-bookings\/gaps\/\d+\?entity=oakfield-house$/);
+    const people = page.getByTestId('gap-person');
+    await people.first().waitFor();
+    const rows = await people.allInnerTexts();
+    assert.equal(rows.length, gap.people.length);
+    // Most overdue first: never done, then expired, then due by a date; never the user id order.
+    const groups = rows.map(groupOf);
+    assert.deepEqual(
+      groups,
+      [...groups].sort((a, b) => a - b),
+      rows.join(' | '),
+    );
+    const names = gap.people.map((p) => p.user.name);
+    for (const [i, r] of rows.entries()) assert.ok(r.includes(names[i]), `${names[i]} is number ${i + 1}`);
+
+    await page.getByLabel('Session').selectOption(String(made.id));
+    await page.getByRole('button', { name: `Book these ${rows.length} people` }).click();
+    const result = page.getByTestId('gap-result');
+    await result.waitFor();
+    await result
+      .getByText(`2 people booked, ${rows.length - 2} on the waiting list.`, { exact: true })
+      .waitFor();
+    const outcomes = await result.getByTestId('gap-outcome').allInnerTexts();
+    assert.deepEqual(
+      outcomes.map((o) => o.split('\n')[0].trim()),
+      names,
+      'places and the waiting list follow the list',
+    );
+    assert.match(outcomes[0], /Booked/);
+    assert.match(outcomes[1], /Booked/);
+    assert.match(outcomes[2], /Waiting list, number 1/);
+    await page.getByTestId('gap-people').getByText('No one.').waitFor();
+    await checkPage(page, 'booking-gap-booked');
+    const delegates = await admin('GET', `/training-sessions/${made.id}/delegates?per_page=50`);
+    assert.equal(delegates.filter((d) => d.status === 'accepted').length, 2);
+  } finally {
+    await admin('POST', `/training-sessions/${made.id}/cancel`, { cancellation_reason_id: 1 });
+  }
+}
+
+/** At 375 px: a gap's badge opens its people and the booking card. */
+async function glanceAtTheGap(page) {
+  await page
+    .getByTestId('bookings-widget')
+    .getByRole('link', { name: /to book on/ })
+    .first()
+    .click();
+  await page.waitForURL(/\/manage-bookings\/gaps\/\d+/);
+  await page.getByTestId('gap-person').first().waitFor();
+  await page.getByTestId('gap-book').waitFor();
+  await checkPage(page, 'booking-gap-narrow');
 }
 
 describe('manager dashboard', () => {

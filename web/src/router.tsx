@@ -93,6 +93,7 @@ const dashboardRoutes: RouteObject[] = [
   built('/care-certificate', 'Care certificate', () => import('./care-certificate/CareCertificatePage')),
   built('/manage-bookings', 'Manage bookings', () => import('./bookings/ManageBookingsPage')),
   built('/manage-bookings/new', 'New session', () => import('./bookings/SessionFormPage')),
+  built('/manage-bookings/gaps/:courseId', 'People to book', () => import('./bookings/BookingGapPage')),
   built('/manage-bookings/:id', 'Training session', () => import('./bookings/SessionDetailPage')),
   built('/manage-bookings/:id/edit', 'Edit session', () => import('./bookings/SessionFormPage')),
   built('/your-bookings', 'Your bookings', () => import('./bookings/YourBookingsPage')),

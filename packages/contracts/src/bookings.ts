@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { PageQuery, paged, queryBool, updateSchemaOf } from './common';
+import { idParam, PageQuery, paged, queryBool, updateSchemaOf } from './common';
+import { COURSE_STATUSES } from './course-status';
 import { formatDate } from './dates';
 
 /**
@@ -526,3 +527,77 @@ export const BookingsDashboard = z.object({
   gaps: z.array(BookingGap),
 });
 export type BookingsDashboard = z.infer<typeof BookingsDashboard>;
+
+// --- Booking the gaps (issue 33 §2) ----------------------------------------------------------------------------
+
+/**
+ * GET /booking-gaps/{courseId} (ours; same permission and scope as GET /dashboards/bookings: 9, 11 or 109 with
+ * can_manage_bookings, over `actingAs` and `deep`): the people behind a gap's "N people to book" — those in scope
+ * for whom the course is Mandatory/Required, not in date, and without a place or a waitlist spot on an upcoming
+ * session of it — most overdue first (the order places are given in), and the upcoming open sessions of the course
+ * the caller may add people to.
+ */
+export const CourseIdParams = z.object({ courseId: idParam });
+export type CourseIdParams = z.infer<typeof CourseIdParams>;
+export const BookingGapQuery = BookingsDashboardQuery;
+export type BookingGapQuery = z.infer<typeof BookingGapQuery>;
+export const GapPerson = z.object({
+  user: PersonRef,
+  entity: EntityRef,
+  /** The one status of the person x course (contracts course-status.ts): expired, missing, due or pending. */
+  status: z.enum(COURSE_STATUSES),
+  /** The date the status is about (expired on, due by); null for never done. */
+  date: z.string().nullable(),
+  /** A result exists but is not a pass ("Not passed" rather than "Never done"). */
+  attempted: z.boolean(),
+});
+export type GapPerson = z.infer<typeof GapPerson>;
+export const BookingGapView = z.object({
+  course: z.object({ id: z.number(), title: z.string() }),
+  /** Most overdue first: never done, then expired longest ago, then awaiting approval, then due by a date. */
+  people: z.array(GapPerson),
+  /** Upcoming open sessions of the course the caller may add people to (9 on their own, 109 on their company's). */
+  sessions: z.array(TrainingSessionView),
+});
+export type BookingGapView = z.infer<typeof BookingGapView>;
+
+/**
+ * POST /training-sessions/{id}/gap-bookings (ours; 9 on one's organisations' sessions, 109 on one's training
+ * company's): "Book these people" in one action. Places are given most overdue first (the order of GET
+ * /booking-gaps), the rest go to the waiting list in that order; people already on the session are left as they
+ * are. A person the caller may not book is a 404; a past, cancelled or completed session, or a full one whose
+ * waiting list is closed (inside the provider's waitlist cut-off), a 422.
+ */
+export const GapBookingBody = z.object({
+  users: z.array(z.number().int().positive()).min(1, 'Choose who to book.').max(500),
+  context: z.enum(BOOKING_CONTEXTS).default('online'),
+});
+export type GapBookingBody = z.infer<typeof GapBookingBody>;
+export const GAP_BOOKING_OUTCOMES = ['booked', 'waitlisted', 'already_booked'] as const;
+export const GapBookingPerson = z.object({
+  user: PersonRef,
+  outcome: z.enum(GAP_BOOKING_OUTCOMES),
+  /** The delegate row on the session (null for nobody). */
+  delegate_id: z.number().nullable(),
+  /** 1-based place on the waiting list (waitlisted only). */
+  waitlist_position: z.number().nullable(),
+});
+export type GapBookingPerson = z.infer<typeof GapBookingPerson>;
+export const GapBookingResult = z.object({
+  session_id: z.number(),
+  booked: z.number(),
+  waitlisted: z.number(),
+  already_booked: z.number(),
+  /** In the order places were given (most overdue first), then those already on the session. */
+  people: z.array(GapBookingPerson),
+});
+export type GapBookingResult = z.infer<typeof GapBookingResult>;
+
+const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+/** The answer's message: "3 people booked, 2 on the waiting list." */
+export function gapBookedMessage(r: Pick<GapBookingResult, 'booked' | 'waitlisted' | 'already_booked'>) {
+  const parts = [`${count(r.booked, 'person', 'people')} booked`];
+  if (r.waitlisted) parts.push(`${r.waitlisted} on the waiting list`);
+  if (r.already_booked) parts.push(`${r.already_booked} already on this session`);
+  return `${parts.join(', ')}.`;
+}

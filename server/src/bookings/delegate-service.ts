@@ -285,19 +285,29 @@ export async function addPeople(
     orderId: number | null;
     /** A new order's places, taken after the delegates' rows are locked (the lock order above). */
     reserve?: number;
+    /**
+     * User ids in the order places are given (gap-booking.ts: most overdue first); rows are still locked in id
+     * order, only the placing (and the waiting list's order) follows this. Without it, or for ids not in it, the id
+     * order.
+     */
+    priority?: readonly number[];
   },
 ): Promise<number[]> {
-  const rows = await rowsToPlace(trx, s, people, o);
+  const locked = await rowsToPlace(trx, s, people, o);
+  const rank = new Map(o.priority?.map((id, i) => [id, i]));
+  const at = (userId: number) => rank.get(userId) ?? Number.MAX_SAFE_INTEGER;
+  const rows = o.priority ? [...locked].sort((a, b) => at(a.row.user_id) - at(b.row.user_id)) : locked;
   if (o.reserve !== undefined && !(await takePlaces(trx, s.id, o.reserve)))
     throw invalidField('places', BookingsMessages.notEnoughPlaces);
   if (o.orderId !== null) await nameOnOrder(trx, o.orderId, rows.length, o.now);
-  for (const { row, reused } of rows)
+  for (const [i, { row, reused }] of rows.entries())
     await place(
       trx,
       s,
       row,
       o.orderId !== null ? { kind: 'order', orderId: o.orderId } : { kind: 'staff' },
-      o.now,
+      // The waitlist's order is waitlisted_at, then id: with a priority, one millisecond apart keeps its order.
+      o.priority ? new Date(o.now.getTime() + i) : o.now,
       reused,
     );
   return rows.map((r) => r.row.id);

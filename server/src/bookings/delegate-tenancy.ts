@@ -11,6 +11,8 @@ export interface DelegateFixture {
   delegateId: number;
   orderId: number;
   orderNotes: string;
+  /** The session's course (GET /booking-gaps/{courseId}). */
+  courseId: number;
 }
 
 type Method = 'GET' | 'POST' | 'DELETE';
@@ -57,7 +59,13 @@ export async function delegateFixture(
     .values({ session_id: session.id, user_id: o.victimId, entity_id: o.siteId, status: 'pending' })
     .returning('id')
     .executeTakeFirstOrThrow();
-  return { sessionId: session.id, delegateId: delegate.id, orderId: order.id, orderNotes };
+  return {
+    sessionId: session.id,
+    delegateId: delegate.id,
+    orderId: order.id,
+    orderNotes,
+    courseId: content.course_id,
+  };
 }
 
 export function delegateCases(): DelegateCase[] {
@@ -116,6 +124,14 @@ export function delegateCases(): DelegateCase[] {
       }),
     ),
     s('DELETE', '/api/training-orders/:id', order),
+    // Booking the gaps (issue 33 §2; gap-booking.ts).
+    s(
+      'POST',
+      '/api/training-sessions/:id/gap-bookings',
+      (f) => `${session(f)}/gap-bookings`,
+      (f) => ({ users: [f.victim.id] }),
+    ),
+    s('GET', '/api/booking-gaps/:courseId', (f) => `/api/booking-gaps/${f.delegates.courseId}?deep=true`),
   ];
 }
 

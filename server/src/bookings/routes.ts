@@ -1,6 +1,7 @@
 import type { App } from '../http/app-types';
 import { calendarRoutes } from './calendar-routes';
 import { delegateRoutes } from './delegate-routes';
+import { gapRoutes } from './gap-routes';
 import { sessionRoutes } from './session-routes';
 import { settingsRoutes } from './settings-routes';
 
@@ -10,4 +11,5 @@ export async function bookingRoutes(app: App) {
   await delegateRoutes(app);
   await settingsRoutes(app);
   await calendarRoutes(app);
+  await gapRoutes(app);
 }

@@ -12,6 +12,7 @@ import './help';
 import './bookings-sessions';
 import './bookings-delegates';
 import './bookings-settings';
+import './bookings-gaps';
 import './care-certificate-standards';
 import './care-certificate-certificates';
 import './care-certificate-observations';

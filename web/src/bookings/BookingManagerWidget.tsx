@@ -33,6 +33,10 @@ export function manageBookingsForGap(gap: Pick<BookingGap, 'course' | 'next_sess
   return `/manage-bookings?${params.toString()}`;
 }
 
+/** The gap's people, most overdue first, with "Book these people" (issue 33 §2). */
+export const gapLink = (courseId: number, entitySlug: string | undefined) =>
+  `/manage-bookings/gaps/${courseId}${entitySlug ? `?entity=${encodeURIComponent(entitySlug)}` : ''}`;
+
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /**
@@ -100,9 +104,17 @@ export function BookingManagerWidget({ entitySlug }: { entitySlug: string | unde
                         <Link to={manageBookingsForGap(g)} className={linkClass}>
                           {g.course.title}
                         </Link>
-                        <Badge tone={waiting > 0 ? 'danger' : 'success'}>
-                          {waiting > 0 ? `${plural(waiting, 'person', 'people')} to book` : 'All booked'}
-                        </Badge>
+                        {waiting > 0 ? (
+                          <Link
+                            to={gapLink(g.course.id, entitySlug)}
+                            className="focus-ring inline-flex min-h-6 items-center rounded-full bg-danger-100 px-2 py-0.5 text-xs font-medium text-danger-800 underline decoration-danger-300 underline-offset-2 ring-1 ring-danger-500/30 ring-inset hover:decoration-danger-700"
+                            aria-label={`${plural(waiting, 'person', 'people')} to book on ${g.course.title}: see who and book them`}
+                          >
+                            {`${plural(waiting, 'person', 'people')} to book`}
+                          </Link>
+                        ) : (
+                          <Badge tone="success">All booked</Badge>
+                        )}
                       </div>
                       <p className="text-sm text-slate-700">
                         {plural(g.people_not_in_date, 'person', 'people')} not in date, {g.people_booked}{' '}

@@ -441,6 +441,11 @@ describe('dashboard widgets', () => {
       '/manage-bookings?content=30%3AMoving+and+handling+practical',
     );
     expect(within(gap).getByText('3 people to book')).toBeTruthy();
+    // The badge opens the gap's people with "Book these people" (issue 33 §2).
+    expect(within(gap).getByRole('link', { name: /^3 people to book on First aid/ })).toHaveAttribute(
+      'href',
+      '/manage-bookings/gaps/77?entity=oakfield',
+    );
     const asked = calls.find((c) => c.url.pathname === '/api/dashboards/bookings');
     expect(asked?.url.searchParams.get('actingAs')).toBe('oakfield');
     expect(asked?.url.searchParams.get('deep')).toBe('1');
