@@ -66,16 +66,14 @@ export interface MatrixViewSource {
 
 const collator = new Intl.Collator('en-GB', { sensitivity: 'base', numeric: true });
 
-/**
- * The rows (indexes 0..count-1, in load order: user id) a view shows, in its order: the people whose name contains
- * the search (any case) and whose required cells match the status filter, sorted by name or score (ties by name,
- * then load order). O(n log n).
- */
-export function matrixViewRows(src: MatrixViewSource, view: MatrixView): Int32Array {
+/** Whether a view narrows the people at all (a search or a "Show" filter other than Everyone). */
+export const matrixViewFilters = (view: MatrixView) => view.search.trim() !== '' || view.status !== 'all';
+
+/** The search and the "Show" filter: the rows that pass, in load order (names[i] is filled for every row read). */
+function matches(src: MatrixViewSource, view: MatrixView, names: string[]): number[] {
   const needle = view.search.trim().toLocaleLowerCase();
   const test = MATRIX_STATUS_FILTERS.find((f) => f.value === view.status)?.test ?? (() => true);
   const rows: number[] = [];
-  const names: string[] = new Array(src.count);
   for (let i = 0; i < src.count; i++) {
     const name = src.name(i);
     names[i] = name;
@@ -83,6 +81,25 @@ export function matrixViewRows(src: MatrixViewSource, view: MatrixView): Int32Ar
     if (!test(src.statusBits(i))) continue;
     rows.push(i);
   }
+  return rows;
+}
+
+/**
+ * The rows a view keeps (its search and "Show" filter), in load order, without sorting: what an export uses to drop
+ * the people of a block the screen does not list as soon as the block is read (matrixViewRows filters the same way).
+ */
+export function matrixViewMatches(src: MatrixViewSource, view: MatrixView): Int32Array {
+  return Int32Array.from(matches(src, view, new Array(src.count)));
+}
+
+/**
+ * The rows (indexes 0..count-1, in load order: user id) a view shows, in its order: the people whose name contains
+ * the search (any case) and whose required cells match the status filter, sorted by name or score (ties by name,
+ * then load order). O(n log n).
+ */
+export function matrixViewRows(src: MatrixViewSource, view: MatrixView): Int32Array {
+  const names: string[] = new Array(src.count);
+  const rows = matches(src, view, names);
   const byName = (a: number, b: number) => collator.compare(names[a] ?? '', names[b] ?? '') || a - b;
   if (view.sort === 'name') rows.sort(byName);
   else if (view.sort === 'name_desc') rows.sort((a, b) => byName(b, a));

@@ -13,6 +13,8 @@ import {
   type MatrixCourse,
   type MatrixStatus,
   type MatrixView,
+  matrixViewFilters,
+  matrixViewMatches,
   matrixViewRows,
   type UsersWire,
 } from '@cc/contracts';
@@ -192,10 +194,44 @@ interface ExportRow {
   i: number;
 }
 
+/** What the view function (contracts matrixViewRows / matrixViewMatches) reads of one block's row i. */
+const blockSource = (rows: ExportRows) => ({
+  count: rows.count,
+  name: (i: number) => rows.names[i] as string,
+  statusBits: (i: number) => rows.bits[i] as number,
+  score: (i: number) => rows.scores[i] as number,
+});
+
+/** A block cut down to the rows `keep` (ascending): the rest of its people are let go with the original. */
+function keepRows(rows: ExportRows, keep: Int32Array): ExportRows {
+  const w = rows.width;
+  const status = new Int8Array(keep.length * w);
+  const day = new Int32Array(keep.length * w);
+  keep.forEach((i, k) => {
+    status.set(rows.status.subarray(i * w, i * w + w), k * w);
+    day.set(rows.day.subarray(i * w, i * w + w), k * w);
+  });
+  const pick = <T>(a: ArrayLike<T>) => Array.from(keep, (i) => a[i] as T);
+  return {
+    count: keep.length,
+    names: pick(rows.names),
+    roles: pick(rows.roles),
+    entities: pick(rows.entities),
+    scores: pick(rows.scores),
+    width: w,
+    status,
+    day,
+    bits: Uint8Array.from(keep, (i) => rows.bits[i] as number),
+  };
+}
+
 /**
- * The rows the export writes, in order: every block is read (compact typed arrays, a few bytes a cell), then the
- * matrix page's own view function (contracts matrixViewRows) picks and orders them, so the file holds exactly the
- * people the screen lists, in its order (issue 33 §5).
+ * The rows the export writes, in order, with the matrix page's own view functions (contracts matrix-view.ts), so the
+ * file holds exactly the people the screen lists, in its order (issue 33 §5). Blocks come from the database one at a
+ * time (user id order); as each is read, the view's search and "Show" filter (matrixViewMatches) drop the people
+ * the screen does not list, so only the kept rows stay (compact typed arrays, 5 bytes a cell): a file filtered to
+ * 11 people holds 11 rows in memory whatever the scope. The sort needs every kept row, then matrixViewRows orders
+ * them (it filters again, the same way: nothing more drops).
  */
 async function viewedRows(
   ctx: Ctx,
@@ -204,19 +240,27 @@ async function viewedRows(
   view: MatrixView,
   signal?: AbortSignal,
 ): Promise<ExportRow[]> {
-  const all: ExportRow[] = [];
-  for await (const rows of exportBlocks(ctx, plan, courses, signal))
-    for (let i = 0; i < rows.count; i++) all.push({ rows, i });
+  const kept: ExportRow[] = [];
+  const narrowing = matrixViewFilters(view);
+  for await (const block of exportBlocks(ctx, plan, courses, signal)) {
+    let rows = block;
+    if (narrowing) {
+      const keep = matrixViewMatches(blockSource(block), view);
+      if (!keep.length) continue;
+      if (keep.length < block.count) rows = keepRows(block, keep);
+    }
+    for (let i = 0; i < rows.count; i++) kept.push({ rows, i });
+  }
   const order = matrixViewRows(
     {
-      count: all.length,
-      name: (k) => (all[k] as ExportRow).rows.names[(all[k] as ExportRow).i] as string,
-      statusBits: (k) => (all[k] as ExportRow).rows.bits[(all[k] as ExportRow).i] as number,
-      score: (k) => (all[k] as ExportRow).rows.scores[(all[k] as ExportRow).i] as number,
+      count: kept.length,
+      name: (k) => (kept[k] as ExportRow).rows.names[(kept[k] as ExportRow).i] as string,
+      statusBits: (k) => (kept[k] as ExportRow).rows.bits[(kept[k] as ExportRow).i] as number,
+      score: (k) => (kept[k] as ExportRow).rows.scores[(kept[k] as ExportRow).i] as number,
     },
     view,
   );
-  return Array.from(order, (k) => all[k] as ExportRow);
+  return Array.from(order, (k) => kept[k] as ExportRow);
 }
 
 function lookups(plan: MatrixPlan) {
