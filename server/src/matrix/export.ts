@@ -540,22 +540,23 @@ export async function matrixPdf(
     doc.addPage();
     pageNo++;
     put(`${options.title} · ${options.scopeName}`, MARGIN, MARGIN - 4, 14, BOLD);
+    // Right under the title: which filters, search and sort made this file, in the organisation's words
+    // (issue 33 §5), then when it was made and how many people it holds.
+    put(fitText(filters, 9, PAGE_W - MARGIN * 2, BOLD), MARGIN, MARGIN + 14, 9, BOLD, '#111827');
     put(
       `Generated ${generated} · ${peopleCount(shown.length)} · ${courses.length} courses` +
         (chunks.length > 1
           ? ` (this page: ${chunkIndex * perChunk + 1}–${chunkIndex * perChunk + (chunks[chunkIndex]?.length ?? 0)})`
           : ''),
       MARGIN,
-      MARGIN + 14,
+      MARGIN + 28,
       8,
       REGULAR,
       '#374151',
     );
-    // Which filters, search and sort made this file, in the organisation's words (issue 33 §5).
-    put(fitText(filters, 8, PAGE_W - MARGIN * 2), MARGIN, MARGIN + 44, 8, REGULAR, '#111827');
     // The legend: a swatch (with the expired bar) and the words of each status.
     let x = MARGIN;
-    const ly = MARGIN + 30;
+    const ly = MARGIN + 42;
     for (const l of PDF_LEGEND) {
       const fill = l.status === 'blank' ? '#ffffff' : colourOf(colours, l.status);
       doc.rect(x, ly, 12, 9).fillAndStroke(fill, '#9ca3af');
