@@ -216,6 +216,33 @@ describe('matrix exports follow the screen (issue 33 §5)', () => {
     expect(new Set(gaps.firstCourse)).toEqual(new Set(['Missing']));
   });
 
+  it('e-mails a file that follows the view too (the job keeps it)', async () => {
+    const as = await clientFor(h.app, h.db, manager.id);
+    const res = await as('POST', '/api/reports/matrix', {
+      emailFormat: 'xlsx',
+      view: { status: 'exempt', search: 'cara' },
+    });
+    expect(res.statusCode, res.body).toBe(202);
+    const { runDueJobs } = await import('../jobs/queue');
+    expect(await runDueJobs(h.deps, new Date(Date.now() + 1000))).toMatchObject({ failed: 0 });
+    const mail = await h.db
+      .selectFrom('mail_outbox')
+      .innerJoin('mail_attachments', 'mail_attachments.mail_id', 'mail_outbox.id')
+      .select(['mail_attachments.content'])
+      .where('mail_outbox.template', '=', 'matrix_report')
+      .orderBy('mail_attachments.id', 'desc')
+      .executeTakeFirstOrThrow();
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(Buffer.from(mail.content) as never);
+    const ws = wb.worksheets[0];
+    expect(String(ws?.getRow(2).getCell(1).value)).toContain('Show: Exempt · Search: “cara”');
+    const people: string[] = [];
+    ws?.eachRow((row, n) => {
+      if (n > TITLE_ROWS + 1) people.push(String(row.getCell(1).value));
+    });
+    expect(people).toEqual(['Cara Exempt']);
+  });
+
   it('answers 422 in the {message, errors} envelope for a view it does not know', async () => {
     const as = await clientFor(h.app, h.db, manager.id);
     for (const view of [{ status: 'nobody' }, { sort: 'age' }, { search: 'x'.repeat(201) }, 'exempt']) {
