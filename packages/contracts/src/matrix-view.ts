@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CELL_STATUSES, type CellStatus } from './course-status';
+import { CELL_STATUS_LABELS, CELL_STATUSES, type CellStatus } from './course-status';
 import type { NEW_STARTERS_FILTERS, PRESET_COMPLIANCE_TYPES } from './presets';
 
 /**
@@ -150,23 +150,49 @@ export function describeComplianceFilters(
 /**
  * The filters, search and sort behind a matrix, in the words of the page's controls, one phrase each:
  * "Compliance type: Mandatory", "Home: Oakfield House", "New starters: included", "Show: Exempt",
- * "Search: “ann”", "Sort by: Name (A to Z)". Exports print them in their header.
+ * "Search: “ann”", "Sort by: Name (A to Z)". Exports print them in their header. The filters the page does not set
+ * but an API caller or a report preset may (job roles, courses, pathways, people, cell statuses) are named only
+ * when they narrow the matrix.
  */
 export function describeMatrixView(
   filters: {
     compliance_type: (typeof PRESET_COMPLIANCE_TYPES)[number];
     new_starters_filter: (typeof NEW_STARTERS_FILTERS)[number];
+    includeStatusTypes?: readonly CellStatus[];
   },
   view: MatrixView,
   words: MatrixFilterWords,
-  scope: { entityNames: string[] } = { entityNames: [] },
+  scope: MatrixFilterScope = { entityNames: [] },
 ): string[] {
   const common = describeComplianceFilters(filters, words);
   const out = [common.type];
   out.push(`${words.entityAltName}: ${scope.entityNames.length ? scope.entityNames.join(', ') : 'All'}`);
+  if (scope.roleNames?.length) out.push(`Job role: ${scope.roleNames.join(', ')}`);
+  if (scope.pathways) out.push(`Pathways: ${scope.pathways} chosen`);
+  else {
+    if (scope.courseTitles?.length) out.push(`Courses: ${scope.courseTitles.join(', ')}`);
+    if (scope.people) out.push(`People: ${scope.people} chosen`);
+  }
   out.push(common.newStarters);
+  if (filters.includeStatusTypes?.length)
+    out.push(
+      `Cells shown: ${CELL_STATUSES.filter((st) => filters.includeStatusTypes?.includes(st))
+        .map((st) => CELL_STATUS_LABELS[st])
+        .join(', ')}`,
+    );
   out.push(`Show: ${MATRIX_STATUS_FILTERS.find((f) => f.value === view.status)?.label ?? 'Everyone'}`);
   if (view.search.trim()) out.push(`Search: “${view.search.trim()}”`);
   out.push(`Sort by: ${MATRIX_SORTS.find((s) => s.value === view.sort)?.label ?? MATRIX_SORTS[0].label}`);
   return out;
+}
+
+/** The names behind a matrix's id filters, for describeMatrixView (empty or absent: not narrowed). */
+export interface MatrixFilterScope {
+  entityNames: string[];
+  roleNames?: string[];
+  courseTitles?: string[];
+  /** How many pathways were chosen (their courses and people are then not named apart). */
+  pathways?: number;
+  /** How many people were chosen by id. */
+  people?: number;
 }

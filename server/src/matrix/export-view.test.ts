@@ -14,6 +14,8 @@ import { pdfText } from '../../test/pdf-text';
 let h: Harness;
 let manager: { id: number };
 let org: { id: number };
+let role: { id: number; name: string };
+let course: { id: number };
 let outsider: { id: number };
 /** A second organisation of BIG_STAFF people, more than the first block holds (FIRST_BLOCK_USERS = 50). */
 let big: { id: number };
@@ -30,8 +32,8 @@ beforeAll(async () => {
       date_format: 'YYYY-MM-DD',
     },
   });
-  const role = await buildRole(h.db, org.id);
-  const course = await buildCourse(h.db, org.id, { title: 'Moving and handling' });
+  role = await buildRole(h.db, org.id, { name: 'Carer' });
+  course = await buildCourse(h.db, org.id, { title: 'Moving and handling' });
   await h.db
     .insertInto('compliance_rules')
     .values({
@@ -214,6 +216,25 @@ describe('matrix exports follow the screen (issue 33 §5)', () => {
     expect(gaps.people).not.toContain('Staff 57');
     expect(gaps.people).not.toContain('Zed Manager');
     expect(new Set(gaps.firstCourse)).toEqual(new Set(['Missing']));
+  });
+
+  it('names the filters only an API caller or a preset sets (job role, course, cell statuses) when they narrow it', async () => {
+    const as = await clientFor(h.app, h.db, manager.id);
+    const res = await as('POST', '/api/reports/matrix', {
+      directFormat: 'file',
+      format: 'xlsx',
+      roles: [role.id],
+      courses: [course.id],
+      includeStatusTypes: ['exempt', 'missing'],
+      view: { status: 'gaps' },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(res.rawPayload as never);
+    expect(String(wb.worksheets[0]?.getRow(2).getCell(1).value)).toBe(
+      'Filters: Compliance type: Essential · Service: All · Job role: Carer · Courses: Moving and handling · ' +
+        'New starters: included · Cells shown: Missing, Exempt · Show: Expired or missing only · Sort by: Name (A to Z)',
+    );
   });
 
   it('e-mails a file that follows the view too (the job keeps it)', async () => {

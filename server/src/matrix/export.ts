@@ -73,10 +73,19 @@ async function coloursOf(ctx: Ctx, plan: MatrixPlan): Promise<Colours> {
 }
 
 /** The filters, search and sort behind the export, in the organisation's words (describeMatrixView). */
-function filterLine(plan: MatrixPlan, view: MatrixView, colours: Colours): string {
-  const named = new Set(plan.filters.entities);
-  const entityNames = plan.entities.filter((e) => named.has(e.id)).map((e) => e.name);
-  return describeMatrixView(plan.filters, view, colours, { entityNames }).join(' · ');
+function filterLine(plan: MatrixPlan, courses: MatrixCourse[], view: MatrixView, colours: Colours): string {
+  const { filters } = plan;
+  const named = <T extends { id: number }>(list: T[], ids: number[]) => {
+    const set = new Set(ids);
+    return list.filter((x) => set.has(x.id));
+  };
+  return describeMatrixView(filters, view, colours, {
+    entityNames: named(plan.entities, filters.entities).map((e) => e.name),
+    roleNames: named(plan.roles, filters.roles).map((r) => r.name),
+    courseTitles: named(courses, filters.courses).map((c) => c.title),
+    pathways: filters.pathways.length,
+    people: filters.users.length,
+  }).join(' · ');
 }
 
 const MISSING_COLOUR = '#d1d5db';
@@ -287,7 +296,7 @@ export async function matrixXlsx(
   const courses = await exportCourses(ctx, plan);
   const view = options.view ?? DEFAULT_MATRIX_VIEW;
   const shown = await viewedRows(ctx, plan, courses, view, signal);
-  const filters = filterLine(plan, view, colours);
+  const filters = filterLine(plan, courses, view, colours);
   const generated = formatDateTime(options.generatedAt, options.dateFormat);
   // The title block above the table: what the file covers and which filters, search and sort made it (issue 33 §5).
   const titleRows = [
@@ -446,7 +455,7 @@ export async function matrixPdf(
   const courses = await exportCourses(ctx, plan);
   const view = options.view ?? DEFAULT_MATRIX_VIEW;
   const shown = await viewedRows(ctx, plan, courses, view, signal);
-  const filters = `Filters: ${filterLine(plan, view, colours)}`;
+  const filters = `Filters: ${filterLine(plan, courses, view, colours)}`;
   const doc = useUnicodeFonts(
     new PDFDocument({
       size: 'A3',
