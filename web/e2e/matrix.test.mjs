@@ -16,7 +16,8 @@ import {
 
 /**
  * The compliance matrix (issue 5 item 4) on the demo: the Oakfield House manager opens /reports/matrix, the live
- * connection loads it (progress to 1), sees coloured cells, scrolls the virtualised grid, exports XLSX; at 375 px.
+ * connection loads it (progress to 1), sees coloured cells, scrolls the virtualised grid, exports XLSX, filters to the
+ * exempt people and exports again (issue 33 §5: the files hold only them, the filter named); at 375 px.
  * An exemption (issue 10 §4) is its own status: the cell says Exempt and the legend lists it. A stream cut by a
  * server restart says so and loads again (issue 12 §3).
  */
@@ -30,7 +31,7 @@ after(async () => {
 });
 
 describe('compliance matrix', () => {
-  it('loads over the websocket, shows coloured cells, scrolls and exports XLSX', async () => {
+  it('loads over the websocket, shows coloured cells, scrolls, and exports what the filtered screen shows', async () => {
     const { page } = await newPage(browser);
     await signIn(page, MANAGER);
     await page.goto(`${BASE}/reports/matrix`);
@@ -54,6 +55,61 @@ describe('compliance matrix', () => {
       page.getByRole('button', { name: 'Export Excel' }).click(),
     ]);
     assert.match(download.suggestedFilename(), /^matrix-.*-\d{2}-\d{2}-\d{4}\.xlsx$/);
+
+    // Issue 33 §5: exports follow the screen (same page, no second sign-in). Filtered to the exempt people, the XLSX
+    // and the PDF hold only them, in the screen's order, and name the filter in their header.
+    const api = client(await bearer(MANAGER));
+    const data = await api('POST', '/reports/matrix', { directFormat: 'json' });
+    const exemptIds = new Set(
+      data.cells.filter((c) => c.type !== 'none' && c.status === 'exempt').map((c) => c.user_id),
+    );
+    const expected = data.users.filter((u) => exemptIds.has(u.id)).map((u) => u.name);
+    assert.ok(expected.length > 0, 'the demo has exempt people in the manager matrix');
+    assert.ok(expected.length < data.users.length);
+
+    await page.getByLabel('Show', { exact: true }).selectOption({ label: 'Exempt' });
+    await page
+      .getByTestId('matrix-shown')
+      .filter({ hasText: `Showing ${expected.length} of ${data.users.length} people.` })
+      .waitFor();
+
+    const [xlsx] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export Excel' }).click(),
+    ]);
+    const { readFile } = await import('node:fs/promises');
+    const { default: ExcelJS } = await import('exceljs');
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(await readFile(await xlsx.path()));
+    const ws = wb.worksheets[0];
+    // Title, filters, generated; the column headers on row 4; then one row per person.
+    assert.match(String(ws.getRow(2).getCell(1).value), /Show: Exempt/);
+    assert.equal(ws.getRow(4).getCell(1).value, 'User');
+    const people = [];
+    ws.eachRow((row, n) => {
+      if (n > 4) people.push(String(row.getCell(1).value));
+    });
+    const byName = (a, b) => a.localeCompare(b, 'en-GB', { sensitivity: 'base', numeric: true });
+    assert.deepEqual(people, [...expected].sort(byName));
+
+    const [pdf] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export PDF' }).click(),
+    ]);
+    const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
+    const doc = await getDocument({
+      data: new Uint8Array(await readFile(await pdf.path())),
+      isEvalSupported: false,
+      verbosity: 0,
+    }).promise;
+    const text = (await (await doc.getPage(1)).getTextContent()).items.map((i) => i.str).join(' ');
+    await doc.destroy();
+    assert.match(text, /Show: Exempt/);
+    assert.match(text, new RegExp(`${expected.length} (person|people)`));
+    const other = data.users.find((u) => !exemptIds.has(u.id) && !expected.includes(u.name));
+    for (const name of expected) assert.ok(text.includes(name), `${name} is in the PDF`);
+    assert.ok(!text.includes(other.name), `${other.name} (not exempt) is not in the PDF`);
+
     await page.goto(`${BASE}/reports/matrix-legacy`);
     await page.getByRole('table').first().waitFor({ timeout: 30_000 });
     await checkPage(page, 'matrix-legacy');
@@ -244,66 +300,6 @@ describe('compliance matrix', () => {
     assert.match(text, /Compliance matrix · Oakfield House/);
     assert.doesNotMatch(text, /Compliance matrix · Meadowbrook/);
     assert.match(text, /Generated \d\d\/\d\d\/\d{4} \d\d:\d\d/);
-  });
-
-  // Issue 33 §5: exports follow the screen. Filtered to the exempt people, the XLSX and the PDF hold only them, in
-  // the screen's order, and name the filter in their header.
-  it('exports only the people the filtered screen shows, naming the filter', async () => {
-    const api = client(await bearer(MANAGER));
-    const data = await api('POST', '/reports/matrix', { directFormat: 'json' });
-    const exemptIds = new Set(
-      data.cells.filter((c) => c.type !== 'none' && c.status === 'exempt').map((c) => c.user_id),
-    );
-    const expected = data.users.filter((u) => exemptIds.has(u.id)).map((u) => u.name);
-    assert.ok(expected.length > 0, 'the demo has exempt people in the manager matrix');
-    assert.ok(expected.length < data.users.length);
-
-    const { page } = await newPage(browser);
-    await signIn(page, MANAGER);
-    await page.goto(`${BASE}/reports/matrix`);
-    await page.getByTestId('matrix-summary').waitFor({ timeout: 30_000 });
-    await page.getByLabel('Show', { exact: true }).selectOption({ label: 'Exempt' });
-    await page
-      .getByTestId('matrix-shown')
-      .filter({ hasText: `Showing ${expected.length} of ${data.users.length} people.` })
-      .waitFor();
-
-    const [xlsx] = await Promise.all([
-      page.waitForEvent('download'),
-      page.getByRole('button', { name: 'Export Excel' }).click(),
-    ]);
-    const { readFile } = await import('node:fs/promises');
-    const { default: ExcelJS } = await import('exceljs');
-    const wb = new ExcelJS.Workbook();
-    await wb.xlsx.load(await readFile(await xlsx.path()));
-    const ws = wb.worksheets[0];
-    // Title, filters, generated; the column headers on row 4; then one row per person.
-    assert.match(String(ws.getRow(2).getCell(1).value), /Show: Exempt/);
-    assert.equal(ws.getRow(4).getCell(1).value, 'User');
-    const people = [];
-    ws.eachRow((row, n) => {
-      if (n > 4) people.push(String(row.getCell(1).value));
-    });
-    const byName = (a, b) => a.localeCompare(b, 'en-GB', { sensitivity: 'base', numeric: true });
-    assert.deepEqual(people, [...expected].sort(byName));
-
-    const [pdf] = await Promise.all([
-      page.waitForEvent('download'),
-      page.getByRole('button', { name: 'Export PDF' }).click(),
-    ]);
-    const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
-    const doc = await getDocument({
-      data: new Uint8Array(await readFile(await pdf.path())),
-      isEvalSupported: false,
-      verbosity: 0,
-    }).promise;
-    const text = (await (await doc.getPage(1)).getTextContent()).items.map((i) => i.str).join(' ');
-    await doc.destroy();
-    assert.match(text, /Show: Exempt/);
-    assert.match(text, new RegExp(`${expected.length} (person|people)`));
-    const other = data.users.find((u) => !exemptIds.has(u.id) && !expected.includes(u.name));
-    for (const name of expected) assert.ok(text.includes(name), `${name} is in the PDF`);
-    assert.ok(!text.includes(other.name), `${other.name} (not exempt) is not in the PDF`);
   });
 
   it('works at 375 px', async () => {

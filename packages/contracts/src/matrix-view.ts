@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CELL_STATUSES, type CellStatus } from './course-status';
+import { CELL_STATUS_LABELS, CELL_STATUSES, type CellStatus } from './course-status';
 import type { NEW_STARTERS_FILTERS, PRESET_COMPLIANCE_TYPES } from './presets';
 
 /**
@@ -66,16 +66,14 @@ export interface MatrixViewSource {
 
 const collator = new Intl.Collator('en-GB', { sensitivity: 'base', numeric: true });
 
-/**
- * The rows (indexes 0..count-1, in load order: user id) a view shows, in its order: the people whose name contains
- * the search (any case) and whose required cells match the status filter, sorted by name or score (ties by name,
- * then load order). O(n log n).
- */
-export function matrixViewRows(src: MatrixViewSource, view: MatrixView): Int32Array {
+/** Whether a view narrows the people at all (a search or a "Show" filter other than Everyone). */
+export const matrixViewFilters = (view: MatrixView) => view.search.trim() !== '' || view.status !== 'all';
+
+/** The search and the "Show" filter: the rows that pass, in load order (names[i] is filled for every row read). */
+function matches(src: MatrixViewSource, view: MatrixView, names: string[]): number[] {
   const needle = view.search.trim().toLocaleLowerCase();
   const test = MATRIX_STATUS_FILTERS.find((f) => f.value === view.status)?.test ?? (() => true);
   const rows: number[] = [];
-  const names: string[] = new Array(src.count);
   for (let i = 0; i < src.count; i++) {
     const name = src.name(i);
     names[i] = name;
@@ -83,6 +81,25 @@ export function matrixViewRows(src: MatrixViewSource, view: MatrixView): Int32Ar
     if (!test(src.statusBits(i))) continue;
     rows.push(i);
   }
+  return rows;
+}
+
+/**
+ * The rows a view keeps (its search and "Show" filter), in load order, without sorting: what an export uses to drop
+ * the people of a block the screen does not list as soon as the block is read (matrixViewRows filters the same way).
+ */
+export function matrixViewMatches(src: MatrixViewSource, view: MatrixView): Int32Array {
+  return Int32Array.from(matches(src, view, new Array(src.count)));
+}
+
+/**
+ * The rows (indexes 0..count-1, in load order: user id) a view shows, in its order: the people whose name contains
+ * the search (any case) and whose required cells match the status filter, sorted by name or score (ties by name,
+ * then load order). O(n log n).
+ */
+export function matrixViewRows(src: MatrixViewSource, view: MatrixView): Int32Array {
+  const names: string[] = new Array(src.count);
+  const rows = matches(src, view, names);
   const byName = (a: number, b: number) => collator.compare(names[a] ?? '', names[b] ?? '') || a - b;
   if (view.sort === 'name') rows.sort(byName);
   else if (view.sort === 'name_desc') rows.sort((a, b) => byName(b, a));
@@ -133,23 +150,49 @@ export function describeComplianceFilters(
 /**
  * The filters, search and sort behind a matrix, in the words of the page's controls, one phrase each:
  * "Compliance type: Mandatory", "Home: Oakfield House", "New starters: included", "Show: Exempt",
- * "Search: “ann”", "Sort by: Name (A to Z)". Exports print them in their header.
+ * "Search: “ann”", "Sort by: Name (A to Z)". Exports print them in their header. The filters the page does not set
+ * but an API caller or a report preset may (job roles, courses, pathways, people, cell statuses) are named only
+ * when they narrow the matrix.
  */
 export function describeMatrixView(
   filters: {
     compliance_type: (typeof PRESET_COMPLIANCE_TYPES)[number];
     new_starters_filter: (typeof NEW_STARTERS_FILTERS)[number];
+    includeStatusTypes?: readonly CellStatus[];
   },
   view: MatrixView,
   words: MatrixFilterWords,
-  scope: { entityNames: string[] } = { entityNames: [] },
+  scope: MatrixFilterScope = { entityNames: [] },
 ): string[] {
   const common = describeComplianceFilters(filters, words);
   const out = [common.type];
   out.push(`${words.entityAltName}: ${scope.entityNames.length ? scope.entityNames.join(', ') : 'All'}`);
+  if (scope.roleNames?.length) out.push(`Job role: ${scope.roleNames.join(', ')}`);
+  if (scope.pathways) out.push(`Pathways: ${scope.pathways} chosen`);
+  else {
+    if (scope.courseTitles?.length) out.push(`Courses: ${scope.courseTitles.join(', ')}`);
+    if (scope.people) out.push(`People: ${scope.people} chosen`);
+  }
   out.push(common.newStarters);
+  if (filters.includeStatusTypes?.length)
+    out.push(
+      `Cells shown: ${CELL_STATUSES.filter((st) => filters.includeStatusTypes?.includes(st))
+        .map((st) => CELL_STATUS_LABELS[st])
+        .join(', ')}`,
+    );
   out.push(`Show: ${MATRIX_STATUS_FILTERS.find((f) => f.value === view.status)?.label ?? 'Everyone'}`);
   if (view.search.trim()) out.push(`Search: “${view.search.trim()}”`);
   out.push(`Sort by: ${MATRIX_SORTS.find((s) => s.value === view.sort)?.label ?? MATRIX_SORTS[0].label}`);
   return out;
+}
+
+/** The names behind a matrix's id filters, for describeMatrixView (empty or absent: not narrowed). */
+export interface MatrixFilterScope {
+  entityNames: string[];
+  roleNames?: string[];
+  courseTitles?: string[];
+  /** How many pathways were chosen (their courses and people are then not named apart). */
+  pathways?: number;
+  /** How many people were chosen by id. */
+  people?: number;
 }

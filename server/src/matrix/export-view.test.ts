@@ -1,6 +1,6 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildEntity, buildRole, buildUser, clientFor } from '../../test/factories';
+import { buildEntity, buildRole, buildType, buildUser, clientFor } from '../../test/factories';
 import { createHarness, type Harness } from '../../test/harness';
 import { buildCourse, buildExemption, buildPassedResult } from '../../test/learning-factories';
 import { pdfText } from '../../test/pdf-text';
@@ -13,19 +13,27 @@ import { pdfText } from '../../test/pdf-text';
 
 let h: Harness;
 let manager: { id: number };
+let org: { id: number };
+let role: { id: number; name: string };
+let course: { id: number };
+let outsider: { id: number };
+/** A second organisation of BIG_STAFF people, more than the first block holds (FIRST_BLOCK_USERS = 50). */
+let big: { id: number };
+let bigManager: { id: number };
+const BIG_STAFF = 64;
 const TITLE_ROWS = 3;
 
 beforeAll(async () => {
   h = await createHarness();
-  const org = await buildEntity(h.db, {
+  org = await buildEntity(h.db, {
     level: 'A',
     settings: {
       whitelabel: JSON.stringify({ entityAltName: 'Service', primaryComplianceAltName: 'Essential' }),
       date_format: 'YYYY-MM-DD',
     },
   });
-  const role = await buildRole(h.db, org.id);
-  const course = await buildCourse(h.db, org.id, { title: 'Moving and handling' });
+  role = await buildRole(h.db, org.id, { name: 'Carer' });
+  course = await buildCourse(h.db, org.id, { title: 'Moving and handling' });
   await h.db
     .insertInto('compliance_rules')
     .values({
@@ -45,11 +53,42 @@ beforeAll(async () => {
   }
   await person('Dan Missing');
   manager = await buildUser(h.db, { entityId: org.id, permissions: [12, 14, 15], name: 'Mia Manager' });
+  outsider = await buildUser(h.db, { permissions: [12, 14, 15], name: 'Olly Outsider' });
+
+  // The big organisation: Staff 01..64 in id order; Staff 07 and Staff 57 (first and second block) are exempt.
+  big = await buildEntity(h.db, { level: 'A' });
+  const bigRole = await buildRole(h.db, big.id);
+  const bigCourse = await buildCourse(h.db, big.id, { title: 'Fire safety' });
+  await h.db
+    .insertInto('compliance_rules')
+    .values({ entity_id: big.id, role_id: bigRole.id, course_id: bigCourse.id, type: 'primary' })
+    .execute();
+  const type = await buildType(h.db, big.id);
+  const staff = await h.db
+    .insertInto('users')
+    .values(
+      Array.from({ length: BIG_STAFF }, (_, i) => ({
+        name: `Staff ${String(i + 1).padStart(2, '0')}`,
+        email: `big-staff-${i + 1}-${big.id}@example.test`,
+        password_hash: 'x',
+        email_verified_at: new Date(),
+        primary_entity_id: big.id,
+        role_id: bigRole.id,
+        type_id: type.id,
+        password_changed_at: new Date(),
+        user_preferences: '{}',
+      })),
+    )
+    .returning(['id', 'name'])
+    .execute();
+  for (const u of staff.filter((x) => x.name === 'Staff 07' || x.name === 'Staff 57'))
+    await buildExemption(h.db, { userId: u.id, entityId: big.id, courseId: bigCourse.id });
+  bigManager = await buildUser(h.db, { entityId: big.id, permissions: [12, 14, 15], name: 'Zed Manager' });
 });
 afterAll(async () => h?.close());
 
-async function xlsx(view: Record<string, unknown>) {
-  const as = await clientFor(h.app, h.db, manager.id);
+async function xlsx(view: Record<string, unknown>, who = manager) {
+  const as = await clientFor(h.app, h.db, who.id);
   const res = await as('POST', '/api/reports/matrix', { directFormat: 'file', format: 'xlsx', view });
   expect(res.statusCode, res.body).toBe(200);
   const wb = new ExcelJS.Workbook();
@@ -58,10 +97,21 @@ async function xlsx(view: Record<string, unknown>) {
   if (!ws) throw new Error('no sheet');
   const header = ws.getRows(1, TITLE_ROWS)?.map((r) => String(r.getCell(1).value)) ?? [];
   const people: string[] = [];
+  /** Per person: their first course column, as the file says it (Exempt, Missing, a date). */
+  const firstCourse: string[] = [];
   ws.eachRow((row, n) => {
-    if (n > TITLE_ROWS + 1) people.push(String(row.getCell(1).value));
+    if (n <= TITLE_ROWS + 1) return;
+    people.push(String(row.getCell(1).value));
+    const v = row.getCell(5).value;
+    firstCourse.push(v instanceof Date ? 'date' : String(v));
   });
-  return { header, people, columns: ws.getRow(TITLE_ROWS + 1), legend: wb.getWorksheet('Legend') };
+  return {
+    header,
+    people,
+    firstCourse,
+    columns: ws.getRow(TITLE_ROWS + 1),
+    legend: wb.getWorksheet('Legend'),
+  };
 }
 
 describe('matrix exports follow the screen (issue 33 §5)', () => {
@@ -117,13 +167,130 @@ describe('matrix exports follow the screen (issue 33 §5)', () => {
     expect(text).toMatch(/Generated \d{4}-\d\d-\d\d \d\d:\d\d · 2 people/);
   });
 
-  it('answers 422 for a view it does not know', async () => {
+  it('XLSX and PDF: a "Show" filter and a search together keep only the people matching both, both named', async () => {
+    const { header, people } = await xlsx({ status: 'exempt', search: 'bob' });
+    expect(people).toEqual(['Bob Exempt']);
+    expect(header[1]).toBe(
+      'Filters: Compliance type: Essential · Service: All · New starters: included · Show: Exempt · Search: “bob” · Sort by: Name (A to Z)',
+    );
+    expect(header[2]).toMatch(/ · 1 person$/);
+    const as = await clientFor(h.app, h.db, manager.id);
+    const res = await as('POST', '/api/reports/matrix', {
+      directFormat: 'file',
+      format: 'pdf',
+      entities: [org.id],
+      view: { status: 'exempt', search: 'cara' },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const text = await pdfText(res.rawPayload);
+    expect(text).toContain('Cara Exempt');
+    for (const other of ['Bob Exempt', 'Ann Able', 'Dan Missing', 'Mia Manager'])
+      expect(text).not.toContain(other);
+    expect(text).toContain('Show: Exempt');
+    expect(text).toContain('Search: “cara”');
+    expect(text).toMatch(/Service: [^·]+ · New starters: included/);
+    expect(text).not.toContain('Service: All');
+  });
+
+  it('filters across blocks: the kept people of every block, in the chosen order', async () => {
+    const exempt = await xlsx({ status: 'exempt', sort: 'name_desc' }, bigManager);
+    expect(exempt.people).toEqual(['Staff 57', 'Staff 07']);
+    // Each kept row carries its own cells (the block was cut down to it), and its score.
+    expect(exempt.firstCourse).toEqual(['Exempt', 'Exempt']);
+    const searched = await xlsx({ search: 'staff 5', sort: 'name' }, bigManager);
+    expect(searched.people).toEqual([
+      'Staff 50',
+      'Staff 51',
+      'Staff 52',
+      'Staff 53',
+      'Staff 54',
+      'Staff 55',
+      'Staff 56',
+      'Staff 57',
+      'Staff 58',
+      'Staff 59',
+    ]);
+    const gaps = await xlsx({ status: 'gaps', sort: 'name_desc' }, bigManager);
+    expect(gaps.people).toHaveLength(BIG_STAFF - 2);
+    expect(gaps.people[0]).toBe('Staff 64');
+    expect(gaps.people).not.toContain('Staff 57');
+    expect(gaps.people).not.toContain('Zed Manager');
+    expect(new Set(gaps.firstCourse)).toEqual(new Set(['Missing']));
+  });
+
+  it('names the filters only an API caller or a preset sets (job role, course, cell statuses) when they narrow it', async () => {
     const as = await clientFor(h.app, h.db, manager.id);
     const res = await as('POST', '/api/reports/matrix', {
       directFormat: 'file',
       format: 'xlsx',
-      view: { status: 'nobody' },
+      roles: [role.id],
+      courses: [course.id],
+      includeStatusTypes: ['exempt', 'missing'],
+      view: { status: 'gaps' },
     });
-    expect(res.statusCode).toBe(422);
+    expect(res.statusCode, res.body).toBe(200);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(res.rawPayload as never);
+    expect(String(wb.worksheets[0]?.getRow(2).getCell(1).value)).toBe(
+      'Filters: Compliance type: Essential · Service: All · Job role: Carer · Courses: Moving and handling · ' +
+        'New starters: included · Cells shown: Missing, Exempt · Show: Expired or missing only · Sort by: Name (A to Z)',
+    );
+  });
+
+  it('e-mails a file that follows the view too (the job keeps it)', async () => {
+    const as = await clientFor(h.app, h.db, manager.id);
+    const res = await as('POST', '/api/reports/matrix', {
+      emailFormat: 'xlsx',
+      view: { status: 'exempt', search: 'cara' },
+    });
+    expect(res.statusCode, res.body).toBe(202);
+    const { runDueJobs } = await import('../jobs/queue');
+    expect(await runDueJobs(h.deps, new Date(Date.now() + 1000))).toMatchObject({ failed: 0 });
+    const mail = await h.db
+      .selectFrom('mail_outbox')
+      .innerJoin('mail_attachments', 'mail_attachments.mail_id', 'mail_outbox.id')
+      .select(['mail_attachments.content'])
+      .where('mail_outbox.template', '=', 'matrix_report')
+      .orderBy('mail_attachments.id', 'desc')
+      .executeTakeFirstOrThrow();
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(Buffer.from(mail.content) as never);
+    const ws = wb.worksheets[0];
+    expect(String(ws?.getRow(2).getCell(1).value)).toContain('Show: Exempt · Search: “cara”');
+    const people: string[] = [];
+    ws?.eachRow((row, n) => {
+      if (n > TITLE_ROWS + 1) people.push(String(row.getCell(1).value));
+    });
+    expect(people).toEqual(['Cara Exempt']);
+  });
+
+  it('answers 422 in the {message, errors} envelope for a view it does not know', async () => {
+    const as = await clientFor(h.app, h.db, manager.id);
+    for (const view of [{ status: 'nobody' }, { sort: 'age' }, { search: 'x'.repeat(201) }, 'exempt']) {
+      const res = await as('POST', '/api/reports/matrix', { directFormat: 'file', format: 'xlsx', view });
+      expect(res.statusCode, JSON.stringify(view)).toBe(422);
+      const body = res.json();
+      expect(typeof body.message).toBe('string');
+      expect(
+        Object.keys(body.errors ?? {}).some((k) => k.startsWith('view')),
+        JSON.stringify(body),
+      ).toBe(true);
+    }
+  });
+
+  it('keeps the tenant scope: another organisation is a 404 whatever the view', async () => {
+    const out = await clientFor(h.app, h.db, outsider.id);
+    for (const format of ['xlsx', 'pdf']) {
+      const res = await out('POST', '/api/reports/matrix', {
+        directFormat: 'file',
+        format,
+        entities: [org.id],
+        view: { status: 'exempt', search: 'bob' },
+      });
+      expect(res.statusCode, res.body).toBe(404);
+    }
+    // Without an organisation named, the outsider's file holds only their own people.
+    const own = await xlsx({ status: 'all' }, outsider);
+    expect(own.people).toEqual(['Olly Outsider']);
   });
 });

@@ -13,6 +13,8 @@ import {
   type MatrixCourse,
   type MatrixStatus,
   type MatrixView,
+  matrixViewFilters,
+  matrixViewMatches,
   matrixViewRows,
   type UsersWire,
 } from '@cc/contracts';
@@ -71,10 +73,19 @@ async function coloursOf(ctx: Ctx, plan: MatrixPlan): Promise<Colours> {
 }
 
 /** The filters, search and sort behind the export, in the organisation's words (describeMatrixView). */
-function filterLine(plan: MatrixPlan, view: MatrixView, colours: Colours): string {
-  const named = new Set(plan.filters.entities);
-  const entityNames = plan.entities.filter((e) => named.has(e.id)).map((e) => e.name);
-  return describeMatrixView(plan.filters, view, colours, { entityNames }).join(' · ');
+function filterLine(plan: MatrixPlan, courses: MatrixCourse[], view: MatrixView, colours: Colours): string {
+  const { filters } = plan;
+  const named = <T extends { id: number }>(list: T[], ids: number[]) => {
+    const set = new Set(ids);
+    return list.filter((x) => set.has(x.id));
+  };
+  return describeMatrixView(filters, view, colours, {
+    entityNames: named(plan.entities, filters.entities).map((e) => e.name),
+    roleNames: named(plan.roles, filters.roles).map((r) => r.name),
+    courseTitles: named(courses, filters.courses).map((c) => c.title),
+    pathways: filters.pathways.length,
+    people: filters.users.length,
+  }).join(' · ');
 }
 
 const MISSING_COLOUR = '#d1d5db';
@@ -192,10 +203,44 @@ interface ExportRow {
   i: number;
 }
 
+/** What the view function (contracts matrixViewRows / matrixViewMatches) reads of one block's row i. */
+const blockSource = (rows: ExportRows) => ({
+  count: rows.count,
+  name: (i: number) => rows.names[i] as string,
+  statusBits: (i: number) => rows.bits[i] as number,
+  score: (i: number) => rows.scores[i] as number,
+});
+
+/** A block cut down to the rows `keep` (ascending): the rest of its people are let go with the original. */
+function keepRows(rows: ExportRows, keep: Int32Array): ExportRows {
+  const w = rows.width;
+  const status = new Int8Array(keep.length * w);
+  const day = new Int32Array(keep.length * w);
+  keep.forEach((i, k) => {
+    status.set(rows.status.subarray(i * w, i * w + w), k * w);
+    day.set(rows.day.subarray(i * w, i * w + w), k * w);
+  });
+  const pick = <T>(a: ArrayLike<T>) => Array.from(keep, (i) => a[i] as T);
+  return {
+    count: keep.length,
+    names: pick(rows.names),
+    roles: pick(rows.roles),
+    entities: pick(rows.entities),
+    scores: pick(rows.scores),
+    width: w,
+    status,
+    day,
+    bits: Uint8Array.from(keep, (i) => rows.bits[i] as number),
+  };
+}
+
 /**
- * The rows the export writes, in order: every block is read (compact typed arrays, a few bytes a cell), then the
- * matrix page's own view function (contracts matrixViewRows) picks and orders them, so the file holds exactly the
- * people the screen lists, in its order (issue 33 §5).
+ * The rows the export writes, in order, with the matrix page's own view functions (contracts matrix-view.ts), so the
+ * file holds exactly the people the screen lists, in its order (issue 33 §5). Blocks come from the database one at a
+ * time (user id order); as each is read, the view's search and "Show" filter (matrixViewMatches) drop the people
+ * the screen does not list, so only the kept rows stay (compact typed arrays, 5 bytes a cell): a file filtered to
+ * 11 people holds 11 rows in memory whatever the scope. The sort needs every kept row, then matrixViewRows orders
+ * them (it filters again, the same way: nothing more drops).
  */
 async function viewedRows(
   ctx: Ctx,
@@ -204,19 +249,27 @@ async function viewedRows(
   view: MatrixView,
   signal?: AbortSignal,
 ): Promise<ExportRow[]> {
-  const all: ExportRow[] = [];
-  for await (const rows of exportBlocks(ctx, plan, courses, signal))
-    for (let i = 0; i < rows.count; i++) all.push({ rows, i });
+  const kept: ExportRow[] = [];
+  const narrowing = matrixViewFilters(view);
+  for await (const block of exportBlocks(ctx, plan, courses, signal)) {
+    let rows = block;
+    if (narrowing) {
+      const keep = matrixViewMatches(blockSource(block), view);
+      if (!keep.length) continue;
+      if (keep.length < block.count) rows = keepRows(block, keep);
+    }
+    for (let i = 0; i < rows.count; i++) kept.push({ rows, i });
+  }
   const order = matrixViewRows(
     {
-      count: all.length,
-      name: (k) => (all[k] as ExportRow).rows.names[(all[k] as ExportRow).i] as string,
-      statusBits: (k) => (all[k] as ExportRow).rows.bits[(all[k] as ExportRow).i] as number,
-      score: (k) => (all[k] as ExportRow).rows.scores[(all[k] as ExportRow).i] as number,
+      count: kept.length,
+      name: (k) => (kept[k] as ExportRow).rows.names[(kept[k] as ExportRow).i] as string,
+      statusBits: (k) => (kept[k] as ExportRow).rows.bits[(kept[k] as ExportRow).i] as number,
+      score: (k) => (kept[k] as ExportRow).rows.scores[(kept[k] as ExportRow).i] as number,
     },
     view,
   );
-  return Array.from(order, (k) => all[k] as ExportRow);
+  return Array.from(order, (k) => kept[k] as ExportRow);
 }
 
 function lookups(plan: MatrixPlan) {
@@ -243,7 +296,7 @@ export async function matrixXlsx(
   const courses = await exportCourses(ctx, plan);
   const view = options.view ?? DEFAULT_MATRIX_VIEW;
   const shown = await viewedRows(ctx, plan, courses, view, signal);
-  const filters = filterLine(plan, view, colours);
+  const filters = filterLine(plan, courses, view, colours);
   const generated = formatDateTime(options.generatedAt, options.dateFormat);
   // The title block above the table: what the file covers and which filters, search and sort made it (issue 33 §5).
   const titleRows = [
@@ -402,7 +455,7 @@ export async function matrixPdf(
   const courses = await exportCourses(ctx, plan);
   const view = options.view ?? DEFAULT_MATRIX_VIEW;
   const shown = await viewedRows(ctx, plan, courses, view, signal);
-  const filters = `Filters: ${filterLine(plan, view, colours)}`;
+  const filters = `Filters: ${filterLine(plan, courses, view, colours)}`;
   const doc = useUnicodeFonts(
     new PDFDocument({
       size: 'A3',
@@ -496,22 +549,23 @@ export async function matrixPdf(
     doc.addPage();
     pageNo++;
     put(`${options.title} · ${options.scopeName}`, MARGIN, MARGIN - 4, 14, BOLD);
+    // Right under the title: which filters, search and sort made this file, in the organisation's words
+    // (issue 33 §5), then when it was made and how many people it holds.
+    put(fitText(filters, 9, PAGE_W - MARGIN * 2, BOLD), MARGIN, MARGIN + 14, 9, BOLD, '#111827');
     put(
       `Generated ${generated} · ${peopleCount(shown.length)} · ${courses.length} courses` +
         (chunks.length > 1
           ? ` (this page: ${chunkIndex * perChunk + 1}–${chunkIndex * perChunk + (chunks[chunkIndex]?.length ?? 0)})`
           : ''),
       MARGIN,
-      MARGIN + 14,
+      MARGIN + 28,
       8,
       REGULAR,
       '#374151',
     );
-    // Which filters, search and sort made this file, in the organisation's words (issue 33 §5).
-    put(fitText(filters, 8, PAGE_W - MARGIN * 2), MARGIN, MARGIN + 44, 8, REGULAR, '#111827');
     // The legend: a swatch (with the expired bar) and the words of each status.
     let x = MARGIN;
-    const ly = MARGIN + 30;
+    const ly = MARGIN + 42;
     for (const l of PDF_LEGEND) {
       const fill = l.status === 'blank' ? '#ffffff' : colourOf(colours, l.status);
       doc.rect(x, ly, 12, 9).fillAndStroke(fill, '#9ca3af');

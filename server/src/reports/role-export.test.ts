@@ -97,5 +97,12 @@ describe('POST /reports/role with format (issue 33 §5)', () => {
     expect((await plain('POST', '/api/reports/role', {})).statusCode).toBe(200);
     const as = await clientFor(h.app, h.db, manager.id);
     expect((await as('POST', '/api/reports/role', { format: 'csv' })).statusCode).toBe(422);
+    // A filter the page cannot send: 422 in the {message, errors} envelope, naming the field.
+    const bad = await as('POST', '/api/reports/role', { format: 'xlsx', compliance_type: 'some' });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json()).toMatchObject({
+      message: expect.any(String),
+      errors: { compliance_type: expect.any(Array) },
+    });
   });
 });

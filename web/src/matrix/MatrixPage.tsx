@@ -6,6 +6,7 @@ import {
   MatrixMessages,
   type MatrixTopLevelAggregate,
   matrixColumnSpan,
+  matrixViewFilters,
   type ServerMessage,
 } from '@cc/contracts';
 import { useVirtualizer } from '@tanstack/react-virtual';
@@ -226,7 +227,7 @@ export default function MatrixPage() {
   const tooLarge = error && (error.status === 500 || error.status === 504);
   // Exports follow the screen (issue 33 §5): the same filters, plus the search, "Show" filter and sort (view).
   const body = { ...filters, view, directFormat: 'file' };
-  const filtering = view.search.trim() !== '' || view.status !== 'all';
+  const filtering = matrixViewFilters(view);
 
   const emailMe = async (format: 'pdf' | 'xlsx') => {
     try {

@@ -1,4 +1,13 @@
-import { type CellsWire, decodeCells, decodeUsers, isoToDayNumber, type UsersWire } from '@cc/contracts';
+import {
+  type CellsWire,
+  decodeCells,
+  decodeUsers,
+  isoToDayNumber,
+  MATRIX_STATUS_FILTERS,
+  matrixViewFilters,
+  matrixViewMatches,
+  type UsersWire,
+} from '@cc/contracts';
 import { describe, expect, it } from 'vitest';
 import { cellText, cellTitle, DEFAULT_VIEW, MatrixGrid, statusColour, viewRows } from './grid';
 
@@ -247,5 +256,23 @@ describe('viewRows (search, status filter, sort)', () => {
     expect(only('all')).toHaveLength(4);
     // Search and filter together.
     expect(names(g, viewRows(g, { ...DEFAULT_VIEW, status: 'gaps', search: 'dean' }))).toEqual(['Carl Dean']);
+  });
+
+  it("keeps, through matrixViewMatches (an export's per-block filter), the people viewRows lists, in load order", () => {
+    const g = grid();
+    const source = {
+      count: g.users.length,
+      name: (i: number) => g.users[i]?.name ?? '',
+      statusBits: (i: number) => g.statusBits[i] ?? 0,
+      score: (i: number) => g.score(i),
+    };
+    for (const status of MATRIX_STATUS_FILTERS.map((f) => f.value))
+      for (const search of ['', 'ar', 'DEAN', 'nobody']) {
+        const view = { ...DEFAULT_VIEW, status, search, sort: 'score_desc' as const };
+        const kept = [...matrixViewMatches(source, view)];
+        expect(kept).toEqual([...kept].sort((a, b) => a - b));
+        expect(kept).toEqual([...viewRows(g, view)].sort((a, b) => a - b));
+        expect(matrixViewFilters(view)).toBe(status !== 'all' || search !== '');
+      }
   });
 });
