@@ -1558,6 +1558,10 @@ function resultCases(): Case[] {
       () => ({ notes: 'Taken over' }),
     ),
     s('DELETE', '/api/results/exempt/:id', (f) => `/api/results/exempt/${f.results.exemptId}`),
+    // The audit trail (issue 35 §3): a person's, a result's and an organisation's history.
+    s('GET', '/api/audit/users/:id', (f) => `/api/audit/users/${f.victim.uuid}`),
+    s('GET', '/api/audit/results/:id', (f) => `/api/audit/results/${f.result.id}`),
+    s('GET', '/api/audit/entities/:id', (f) => `/api/audit/entities/${f.site.slug}`),
     s(
       'POST',
       '/api/results/pending/:id/approve',
