@@ -93,7 +93,6 @@ export async function setupWorld(h: Harness): Promise<{ model: Model; real: Real
       courses,
       people,
       clock,
-      imports: [],
       log: [],
     },
   };
