@@ -1,4 +1,4 @@
-import { type AuditEntryView, describeAuditEntry, DataProtectionMessages as M } from '@cc/contracts';
+import { describeAuditEntry, DataProtectionMessages as M } from '@cc/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCourse } from '../../test/content-factories';
 import { bearer, buildEntity, buildUser, clientFor, TEST_PASSWORD } from '../../test/factories';
@@ -336,5 +336,48 @@ describe('retention', () => {
     );
     // Run again: nothing left to do.
     expect(await removeExpiredRecords(h.deps, new Date('2028-02-01T12:00:00Z'))).toBe(0);
+  });
+});
+
+describe('GraphQL', () => {
+  it('personalData, setLeavingDate and erasePersonalDetails call the same services; an outsider gets NOT_FOUND', async () => {
+    const w = await world();
+    const gql = async (userId: number, query: string, variables: Record<string, unknown>) =>
+      (
+        await h.app.inject({
+          method: 'POST',
+          url: '/graphql',
+          headers: await bearer(h.db, userId),
+          payload: { query, variables },
+        })
+      ).json();
+    const data = await gql(w.m.id, 'query ($id: ID!) { personalData(id: $id) }', { id: w.carer.uuid });
+    expect(data.errors).toBeUndefined();
+    expect(data.data.personalData.person.id).toBe(w.carer.id);
+    expect(JSON.stringify(data.data.personalData)).not.toContain(w.colleague.email);
+
+    const refused = await gql(
+      w.m.id,
+      'mutation ($id: ID!, $name: String!) { erasePersonalDetails(id: $id, confirm_name: $name) { erased_at } }',
+      { id: w.carer.id, name: w.carer.name },
+    );
+    expect(refused.errors?.[0]?.extensions?.validation).toEqual({ left_on: [M.noLeavingDate] });
+    const left = await gql(
+      w.m.id,
+      'mutation ($id: ID!) { setLeavingDate(id: $id, left_on: "2026-01-31") { left_on records_removed_on } }',
+      { id: w.carer.id },
+    );
+    expect(left.data.setLeavingDate).toEqual({ left_on: '2026-01-31', records_removed_on: '2032-01-31' });
+    const erased = await gql(
+      w.m.id,
+      'mutation ($id: ID!, $name: String!) { erasePersonalDetails(id: $id, confirm_name: $name) { erased_at may_erase } }',
+      { id: w.carer.id, name: w.carer.name },
+    );
+    expect(erased.errors).toBeUndefined();
+    expect(erased.data.erasePersonalDetails.may_erase).toBe(false);
+
+    const outsider = (await buildUser(h.db, { permissions: MANAGER })).id;
+    const hidden = await gql(outsider, 'query ($id: ID!) { personalData(id: $id) }', { id: w.colleague.id });
+    expect(hidden.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
   });
 });

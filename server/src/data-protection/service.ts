@@ -186,7 +186,7 @@ export async function erasePerson(ctx: Ctx, ref: string, body: EraseBody) {
   return userDataProtection(ctx, String(user.id));
 }
 
-/** GET /entities/{slug}/data-protection: the organisation's retention period (in scope; 404 outside). */
+/** GET /entities/{slug}/data-protection: the organisation's retention period (in scope, 404 outside; 2 or 53). */
 async function scopedEntityId(ctx: Ctx, slug: string): Promise<number> {
   actorOf(ctx);
   const id = await findEntityIdBySlug(ctx.db, slug);
@@ -197,6 +197,7 @@ async function scopedEntityId(ctx: Ctx, slug: string): Promise<number> {
 
 export async function getRetention(ctx: Ctx, slug: string) {
   const entityId = await scopedEntityId(ctx, slug);
+  authorize(ctx, [Perm.updateEntity, Perm.seeEntity], 'any');
   const row = await entityRetention(ctx.db, entityId);
   if (!row) throw notFound();
   return { retention_years: row.retention_years };
