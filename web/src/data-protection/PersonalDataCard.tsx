@@ -87,7 +87,7 @@ export function PersonalDataCard({ userId, name, self }: { userId: number; name:
       }
     >
       <dl className="divide-y divide-slate-100">
-        <DetailRow label="Left">
+        <DetailRow label="Leaving date">
           {d.erased_at ? (
             <span className="inline-flex flex-wrap items-center gap-2">
               {d.left_on ? formatDate(d.left_on) : '—'}

@@ -32,6 +32,9 @@ export function RetentionCard({ slug }: { slug: string }) {
   const errors = serverFieldErrors(save.error);
   return (
     <Card title="Data protection" data-testid="retention">
+      <p className="mb-4 max-w-prose text-sm text-slate-600">
+        {`When a person leaves and their personal details are erased, their training record is kept for this many years after their leaving date, then removed by a nightly job. Care providers usually keep training records ${DEFAULT_RETENTION_YEARS} years after employment ends.`}
+      </p>
       <form
         className="flex flex-wrap items-end gap-3"
         onSubmit={(e) => {
@@ -39,19 +42,19 @@ export function RetentionCard({ slug }: { slug: string }) {
           save.mutate(Number(years));
         }}
       >
-        <TextField
-          label="Keep a leaver’s training record for (years)"
-          hint={`After a person leaves and their personal details are erased, their training record is kept this long, then removed. The care sector keeps ${DEFAULT_RETENTION_YEARS} years.`}
-          type="number"
-          min={1}
-          max={MAX_RETENTION_YEARS}
-          step={1}
-          name="retention_years"
-          value={years}
-          onChange={(e) => setYears(e.target.value)}
-          error={errors.retention_years}
-          className="w-32"
-        />
+        <div className="w-full max-w-xs">
+          <TextField
+            label="Keep a leaver’s training record for (years)"
+            type="number"
+            min={1}
+            max={MAX_RETENTION_YEARS}
+            step={1}
+            name="retention_years"
+            value={years}
+            onChange={(e) => setYears(e.target.value)}
+            error={errors.retention_years}
+          />
+        </div>
         <Button type="submit" variant="secondary" loading={save.isPending}>
           Save
         </Button>
