@@ -1,4 +1,10 @@
-import { calendarDay, formatDate, Messages, type UserDataProtection } from '@cc/contracts';
+import {
+  calendarDay,
+  DataProtectionMessages,
+  formatDate,
+  Messages,
+  type UserDataProtection,
+} from '@cc/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { notifyError, notifySuccess } from '../app/notifications';
@@ -25,6 +31,7 @@ export function PersonalDataCard({ userId, name, self }: { userId: number; name:
   const [leftOn, setLeftOn] = useState('');
   const [erasing, setErasing] = useState(false);
   const [typed, setTyped] = useState('');
+  const [typedError, setTypedError] = useState<string | null>(null);
   const [busy, setBusy] = useState<'json' | 'pdf' | null>(null);
   useEffect(() => {
     if (state.data) setLeftOn(state.data.left_on ?? '');
@@ -58,13 +65,21 @@ export function PersonalDataCard({ userId, name, self }: { userId: number; name:
     }
   };
   const erase = async () => {
+    // The name typed as shown (the server checks it again): a mismatch stays in the dialog, next to the field.
+    if (typed.trim().toLowerCase() !== name.trim().toLowerCase()) {
+      setTypedError(DataProtectionMessages.confirmName);
+      throw new Error(DataProtectionMessages.confirmName);
+    }
     try {
       const res = await erasePerson(userId, typed);
       saved(res.data);
       notifySuccess(res.message ?? 'Erased.');
       setTyped('');
     } catch (error) {
-      notifyError(errorEnvelope(error, Messages.somethingWentWrong), Messages.somethingWentWrong);
+      notifyError(
+        { message: errorEnvelope(error, Messages.somethingWentWrong).message },
+        Messages.somethingWentWrong,
+      );
       throw error;
     }
   };
@@ -161,7 +176,11 @@ export function PersonalDataCard({ userId, name, self }: { userId: number; name:
               autoComplete="off"
               value={typed}
               placeholder={name}
-              onChange={(e) => setTyped(e.target.value)}
+              onChange={(e) => {
+                setTyped(e.target.value);
+                setTypedError(null);
+              }}
+              error={typedError ?? undefined}
             />
           </div>
         }
@@ -169,6 +188,7 @@ export function PersonalDataCard({ userId, name, self }: { userId: number; name:
         onClose={() => {
           setErasing(false);
           setTyped('');
+          setTypedError(null);
         }}
       />
     </Card>
