@@ -87,6 +87,8 @@ export function auditChangedFields(entry: Pick<AuditEntryView, 'before' | 'after
 }
 
 const FIELD_WORDS: Record<string, string> = {
+  left_on: 'leaving date',
+  retention_years: 'retention period',
   course_id: 'course',
   completed_at: 'date',
   passed: 'outcome',
