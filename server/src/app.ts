@@ -20,6 +20,7 @@ import { complianceRoutes } from './compliance/routes';
 import { contentRoutes } from './content/routes';
 import { courseRoutes } from './courses/routes';
 import { dashboardRoutes } from './dashboards/routes';
+import { dataProtectionRoutes } from './data-protection/routes';
 import { designerRoutes } from './designer/routes';
 import { documentRoutes } from './documents/routes';
 import { entityRoutes } from './entities/routes';
@@ -186,6 +187,7 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}) {
       await api.register(h5pRoutes);
       await api.register(learningRoutes);
       await api.register(certificateRoutes);
+      await api.register(dataProtectionRoutes);
       await api.register(packageApiRoutes);
       await api.register(presetRoutes);
       await api.register(resultRoutes);

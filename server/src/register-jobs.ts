@@ -2,6 +2,7 @@
 // capability's handlers sits here, at the top beside bootstrap.ts and main.ts.
 import { registerAuthJobs } from './auth/mail-jobs';
 import { registerBookingJobs } from './bookings/jobs';
+import { registerDataProtectionJobs } from './data-protection/jobs';
 import { registerHelpJobs } from './help/contact';
 import { registerImporterJobs } from './importer/jobs';
 import { registerMailJobs } from './mail/jobs';
@@ -27,4 +28,5 @@ export function registerAllJobs(): void {
   registerWebhookJobs();
   registerImporterJobs();
   registerTaskJobs();
+  registerDataProtectionJobs();
 }

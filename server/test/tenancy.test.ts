@@ -207,6 +207,35 @@ const caseOf =
     kind,
   });
 
+/** Data protection (issue 35 §4): a person's export, leaving date and erasure, an organisation's retention period. */
+function dataProtectionCases(): Case[] {
+  const s = caseOf('scoped');
+  return [
+    s('GET', '/api/users/:id/data-protection', (f) => `/api/users/${f.victim.id}/data-protection`),
+    s('GET', '/api/users/:id/personal-data', (f) => `/api/users/${f.victim.id}/personal-data`),
+    s('GET', '/api/users/:id/personal-data.pdf', (f) => `/api/users/${f.victim.id}/personal-data.pdf`),
+    s(
+      'PUT',
+      '/api/users/:id/leaving-date',
+      (f) => `/api/users/${f.victim.id}/leaving-date`,
+      () => ({ left_on: '2026-01-31' }),
+    ),
+    s(
+      'POST',
+      '/api/users/:id/erase',
+      (f) => `/api/users/${f.victim.id}/erase`,
+      () => ({ confirm_name: 'Anyone' }),
+    ),
+    s('GET', '/api/entities/:slug/data-protection', (f) => `/api/entities/${f.site.slug}/data-protection`),
+    s(
+      'PUT',
+      '/api/entities/:slug/data-protection',
+      (f) => `/api/entities/${f.site.slug}/data-protection`,
+      () => ({ retention_years: 2 }),
+    ),
+  ];
+}
+
 interface ListCase {
   method: Method;
   route: string;
@@ -522,6 +551,7 @@ const SCOPED: Case[] = [
   ...webhooksCases(),
   ...signupLinkCases(),
   ...importerCases(),
+  ...dataProtectionCases(),
 ];
 
 /** Messaging (issue 14): the victim's mailbox and message, and sends to the target's site, role, tag, org. */

@@ -27,6 +27,8 @@ export const AUDIT_KINDS = [
   'type_permissions',
   'user_permission',
   'entity_permissions',
+  /** Issue 35 §4: a subject access export (created), erasure (updated), the records removed after retention (deleted). */
+  'personal_data',
 ] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
 
@@ -85,6 +87,8 @@ export function auditChangedFields(entry: Pick<AuditEntryView, 'before' | 'after
 }
 
 const FIELD_WORDS: Record<string, string> = {
+  left_on: 'leaving date',
+  retention_years: 'retention period',
   course_id: 'course',
   completed_at: 'date',
   passed: 'outcome',
@@ -200,6 +204,14 @@ export function describeAuditEntry(entry: AuditEntryView, words: AuditWords = {}
           : entry.action === 'deleted'
             ? `withdrew ${label}`
             : `changed ${label}`;
+      break;
+    case 'personal_data':
+      what =
+        entry.action === 'created'
+          ? `downloaded the personal data of ${label}`
+          : entry.action === 'deleted'
+            ? `removed the training record of ${label} at the end of the retention period`
+            : `erased the personal details of ${label}`;
       break;
     default:
       what = `${entry.action} ${label}`;

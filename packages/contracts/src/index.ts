@@ -13,6 +13,7 @@ export * from './constants';
 export * from './content';
 export * from './course-status';
 export * from './dashboards';
+export * from './data-protection';
 export * from './dates';
 export * from './designer';
 export * from './documents';

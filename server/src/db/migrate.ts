@@ -45,6 +45,7 @@ import * as m046 from './migrations/046_sign_in_unlock';
 import * as m047 from './migrations/047_sealed_webhook_secrets';
 import * as m048 from './migrations/048_training_company_approval';
 import * as m051 from './migrations/051_audit_entries';
+import * as m052 from './migrations/052_data_protection';
 
 /** Ordered, forward-only. Add a file, import it here; never edit one that has shipped. */
 const migrations: Record<string, Migration> = {
@@ -92,6 +93,7 @@ const migrations: Record<string, Migration> = {
   '047_sealed_webhook_secrets': m047,
   '048_training_company_approval': m048,
   '051_audit_entries': m051,
+  '052_data_protection': m052,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

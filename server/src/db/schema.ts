@@ -1689,3 +1689,17 @@ export interface AuditEntriesTable {
 export interface Database {
   audit_entries: AuditEntriesTable;
 }
+
+// --- Data protection (migration 052, issue 35 §4).
+
+export interface UsersTable {
+  /** 052: the day the person left the organisation (erasure needs it). */
+  left_on: ColumnType<string | null, string | null | undefined, string | null>;
+  /** 052: when the personal details were erased (pseudonymised); the training record stays for the retention period. */
+  erased_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+}
+
+export interface EntitiesTable {
+  /** 052: years a leaver's training record is kept after leaving (default 6). */
+  retention_years: Generated<number>;
+}

@@ -29,6 +29,7 @@ import './signup-links';
 import './offline';
 import './push';
 import './audit';
+import './data-protection';
 
 /** Built once per process: the schema is static. */
 export const schema = builder.toSchema();

@@ -42,6 +42,12 @@ const FIELD_LABELS: Record<string, string> = {
   permission_id: 'Permission',
   expiry_warning: 'Expiry warning (days)',
   starter_period: 'New starter period (days)',
+  left_on: 'Leaving date',
+  retention_years: 'Training record kept (years)',
+  erased_at: 'Erased',
+  records_removed_on: 'Training record removed on',
+  removed_on: 'Removed on',
+  format: 'Format',
 };
 
 /** A value in users' words: names instead of ids where the entry kept them, dates in the organisation's format. */

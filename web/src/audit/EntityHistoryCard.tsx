@@ -27,6 +27,7 @@ function kindOptions(entityWord: string): { value: AuditKind; label: string }[] 
     { value: 'type_permissions', label: 'Permissions of a user type' },
     { value: 'user_permission', label: 'Permissions of a person' },
     { value: 'entity_permissions', label: `Permissions of the ${entityWord.toLowerCase()}` },
+    { value: 'personal_data', label: 'Personal data (downloads, erasure)' },
   ];
 }
 

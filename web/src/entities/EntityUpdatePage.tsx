@@ -7,6 +7,7 @@ import { api, type Envelope } from '../app/api';
 import { usePermission } from '../app/auth';
 import { notifySuccess } from '../app/notifications';
 import { useWhitelabel } from '../app/whitelabel';
+import { RetentionCard } from '../data-protection/RetentionCard';
 import { Button, ButtonLink, PageHeader } from '../ui';
 import { organisationsWord } from '../whitelabel/words';
 import { EntityForm } from './EntityForm';
@@ -109,6 +110,7 @@ export default function EntityUpdatePage() {
             </>
           }
         />
+        <RetentionCard slug={e.slug} />
       </div>
     </div>
   );

@@ -171,6 +171,14 @@ function Header() {
                   Sessions and devices
                 </Link>
               </MenuItem>
+              <MenuItem>
+                <Link
+                  to={`/users/${user.uuid}`}
+                  className="block rounded-lg px-3 py-2 text-sm text-slate-700 data-focus:bg-slate-100"
+                >
+                  Your personal data
+                </Link>
+              </MenuItem>
               {canActAs ? (
                 <MenuItem>
                   <button

@@ -17,6 +17,7 @@ import { notifyError, notifySuccess } from '../app/notifications';
 import { useWhitelabel } from '../app/whitelabel';
 import { UserHistoryCard } from '../audit/UserHistoryCard';
 import { UserComplianceCourses } from '../compliance/UserComplianceCourses';
+import { PersonalDataCard } from '../data-protection/PersonalDataCard';
 import {
   DetailRow,
   dash,
@@ -167,6 +168,7 @@ export default function UserPage() {
       <UserHistoryCard userRef={u.uuid} />
       <AccountActivityCard userId={u.id} />
       <DeliveryLedgerCard userRef={u.uuid} userId={u.id} />
+      <PersonalDataCard userId={u.id} name={u.name} self={self} />
       {canSeePermissions ? (
         <Card title="What they may do" padded={false}>
           {permissions.isLoading ? (
