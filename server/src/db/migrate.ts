@@ -44,6 +44,7 @@ import * as m045 from './migrations/045_email_change_old_address';
 import * as m046 from './migrations/046_sign_in_unlock';
 import * as m047 from './migrations/047_sealed_webhook_secrets';
 import * as m051 from './migrations/051_audit_entries';
+import * as m054 from './migrations/054_requirement_due_dates';
 
 /** Ordered, forward-only. Add a file, import it here; never edit one that has shipped. */
 const migrations: Record<string, Migration> = {
@@ -90,6 +91,7 @@ const migrations: Record<string, Migration> = {
   '046_sign_in_unlock': m046,
   '047_sealed_webhook_secrets': m047,
   '051_audit_entries': m051,
+  '054_requirement_due_dates': m054,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
