@@ -3,6 +3,7 @@ import {
   ComplianceMessages,
   CompliancePerm,
   type ComplianceType,
+  formatDate,
   type Paged,
 } from '@cc/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -25,6 +26,7 @@ import {
   EmptyState,
   PageHeader,
   Select,
+  TextField,
 } from '../ui';
 import { createCompliance, deleteCompliance, useRoleCompliance, validityLabel } from './api';
 import { ComplianceFields, parseValidity, useComplianceSave } from './ComplianceForm';
@@ -88,6 +90,7 @@ export default function RoleCoursesPage() {
           ) : null}
           <span className="text-xs text-slate-600 sm:hidden">
             {typeLabel(r.type)}, {validityLabel(r.validity).toLowerCase()}
+            {r.due_at && Date.parse(r.due_at) > Date.now() ? `, due by ${formatDate(r.due_at)}` : ''}
           </span>
         </span>
       ),
@@ -99,6 +102,13 @@ export default function RoleCoursesPage() {
       render: (r) => <Badge tone={r.type === 'primary' ? 'primary' : 'neutral'}>{typeLabel(r.type)}</Badge>,
     },
     { key: 'validity', header: 'Validity', hideOnMobile: true, render: (r) => validityLabel(r.validity) },
+    {
+      key: 'due',
+      header: 'Due by',
+      hideOnMobile: true,
+      // A new requirement's due date (issue 33 §4): shown while it is ahead.
+      render: (r) => (r.due_at && Date.parse(r.due_at) > Date.now() ? formatDate(r.due_at) : '—'),
+    },
   ];
 
   return (
@@ -218,6 +228,7 @@ function AddCourse({
   const [courseId, setCourseId] = useState('');
   const [type, setType] = useState<ComplianceType>('primary');
   const [validity, setValidity] = useState('12');
+  const [graceDays, setGraceDays] = useState('');
   // The courses this entity may require (GET /compliance/{entity}/courses, permission 68 like adding a row).
   const courses = useQuery({
     queryKey: ['compliance', slug, 'course-options'],
@@ -245,7 +256,11 @@ function AddCourse({
         className="grid grid-cols-1 gap-4 sm:grid-cols-4 sm:items-end"
         onSubmit={(e) => {
           e.preventDefault();
-          void save.run({ type, validity: parseValidity(validity) });
+          void save.run({
+            type,
+            validity: parseValidity(validity),
+            ...(graceDays.trim() === '' ? {} : { grace_days: Number(graceDays) }),
+          });
         }}
       >
         <div className="sm:col-span-4">{save.formError}</div>
@@ -264,6 +279,17 @@ function AddCourse({
           onType={setType}
           onValidity={setValidity}
           errors={save.errors}
+        />
+        <TextField
+          label="Days to complete"
+          type="number"
+          inputMode="numeric"
+          min={0}
+          max={365}
+          value={graceDays}
+          onChange={(e) => setGraceDays(e.target.value)}
+          error={save.errors.grace_days}
+          hint="Until then people who have not done it are due, not out of date. Empty: the organisation's setting."
         />
         <div>
           <Button type="submit" loading={save.busy} disabled={!courseId} className="w-full">
