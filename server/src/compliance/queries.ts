@@ -103,8 +103,28 @@ export function dueBySql(
  * its due date; the people who have not done it are "due by" it, not out of date).
  */
 export function countedSql(now: Date, ur = 'ur'): RawBuilder<SqlBool> {
+  // The uncorrelated EXISTS is one InitPlan: while no rule is in its grace period no row looks its rule up.
   return sql<SqlBool>`(${sql.ref(`${ur}.passed`)} IS TRUE
-    OR ${requirementDueAtSql(ur)} IS NULL OR ${requirementDueAtSql(ur)} <= ${now})`;
+    OR NOT EXISTS (SELECT 1 FROM compliance_rules g WHERE g.due_at > ${now})
+    OR coalesce(${requirementDueAtSql(ur)}, '-infinity'::timestamptz) <= ${now})`;
+}
+
+/**
+ * The never-done (user, course) pairs of these users whose requirement's due date is still ahead at `now`, as
+ * `<user id>:<course id>` → due date (courseStatus's requirementDueAt, for lists built from the matrix's cells).
+ */
+export async function requirementDuePairs(db: Executor, userIds: number[], now: Date) {
+  if (!userIds.length) return new Map<string, Date>();
+  const due = requirementDueAtSql('ur');
+  const rows = await db
+    .selectFrom('user_requirements as ur')
+    .select(['ur.user_id', 'ur.course_id', due.as('due_at')])
+    .where('ur.user_id', 'in', userIds)
+    .where(sql<SqlBool>`ur.passed IS NOT TRUE`)
+    .where(sql<SqlBool>`EXISTS (SELECT 1 FROM compliance_rules g WHERE g.due_at > ${now})`)
+    .where(sql<SqlBool>`${due} > ${now}`)
+    .execute();
+  return new Map(rows.map((r) => [`${r.user_id}:${r.course_id}`, new Date(r.due_at as Date)]));
 }
 
 /** A submitted pass of (user, course) awaits approval (contracts courseStatus's `pending`; results_user_course_idx). */
