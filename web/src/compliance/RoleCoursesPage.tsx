@@ -246,6 +246,7 @@ function AddCourse({
     (res) => {
       notifySuccess(res.message ?? ComplianceMessages.updated);
       setCourseId('');
+      setGraceDays('');
       void onAdded();
     },
   );
@@ -289,7 +290,7 @@ function AddCourse({
           value={graceDays}
           onChange={(e) => setGraceDays(e.target.value)}
           error={save.errors.grace_days}
-          hint="Until then people who have not done it are due, not out of date. Empty: the organisation's setting."
+          hint="Until then it is due, not out of date. Empty: as the organisation sets."
         />
         <div>
           <Button type="submit" loading={save.busy} disabled={!courseId} className="w-full">
