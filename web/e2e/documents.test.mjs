@@ -226,6 +226,8 @@ describe('documents: upload, require, read and acknowledge, new version', () => 
     assert.equal(home.name, 'Oakfield House');
     await requirements.getByRole('combobox').first().selectOption(home.slug);
     await requirements.getByLabel('Care Assistant', { exact: true }).check();
+    // Issue 33 §4: those who must read it have 14 days before they are out of date.
+    await requirements.getByLabel('Days to read it').fill('14');
     await requirements.getByRole('button', { name: 'Save job roles' }).click();
     await toast(m.page, 'Saved: these job roles must read this document.');
     await requirements
@@ -279,9 +281,23 @@ describe('documents: upload, require, read and acknowledge, new version', () => 
     await history.getByText(NOTE).waitFor();
     const acks = m.page.getByTestId('acknowledgements');
     await acks.getByText(learnerName).first().waitFor();
+    // Issue 33 §4: the manager reminds those who have not read version 2 (the learner among them), once a day each.
+    await acks.getByRole('button', { name: 'Remind those who have not read it' }).click();
+    await m.page
+      .getByRole('status')
+      .filter({ hasText: /Reminder sent to \d+ (person|people) who have not read it\./ })
+      .first()
+      .waitFor();
     await checkBoth(m.page, 'documents-document-v2-manager');
+    await acks.getByRole('button', { name: 'Remind those who have not read it' }).click();
+    await toast(m.page, 'Nobody to remind: everyone has read it, or was reminded today.');
 
-    // 6. The learner is asked again, with what changed above the document.
+    // 6. The learner is asked again, with what changed above the document, and has the manager's reminder.
+    const inbox = await apiGet(l.page, '/notifications');
+    assert.ok(
+      inbox.body.data.some((n) => n.kind === 'document_reminder' && n.title === `Please read ${TITLE}`),
+      'the reminder is in the learner’s notifications',
+    );
     await l.page.goto(`${BASE}/`);
     const again = l.page.getByTestId('learner-todo').getByTestId('todo-row').filter({ hasText: TITLE });
     await again.getByText('A new version was published: read it again and acknowledge it.').waitFor();

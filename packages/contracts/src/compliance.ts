@@ -70,6 +70,7 @@ export const ComplianceMessages = {
   exemptionUpdated: 'The exemption has been updated.',
   notExempt: 'The user is not exempt from this course: exempt them first.',
   notRequired: 'This course is not one of the user’s compliance courses.',
+  graceDaysInvalid: 'The days to complete must be a whole number between 0 and 365.',
 } as const;
 
 export const COMPLIANCE_TYPES = ['primary', 'secondary'] as const;
@@ -108,11 +109,23 @@ export const ComplianceBody = z.object({
   type,
   validity,
   update_previous_results: z.boolean().optional(),
+  /**
+   * Issue 33 §4: days people have to do a new requirement before they are out of date (until then "due by" that
+   * date, and left out of the scores). Default: the organisation's new_requirement_days. 0: due at once.
+   */
+  grace_days: z
+    .number({ message: ComplianceMessages.graceDaysInvalid })
+    .int(ComplianceMessages.graceDaysInvalid)
+    .min(0, ComplianceMessages.graceDaysInvalid)
+    .max(365, ComplianceMessages.graceDaysInvalid)
+    .optional(),
 });
 export type ComplianceBody = z.infer<typeof ComplianceBody>;
 
 /** PATCH /compliance/{id}. `entity`: the entity making the change (a level B entity overrides an inherited row). */
-export const UpdateComplianceBody = updateSchemaOf(ComplianceBody.omit({ roleId: true, courseId: true }));
+export const UpdateComplianceBody = updateSchemaOf(
+  ComplianceBody.omit({ roleId: true, courseId: true, grace_days: true }),
+);
 export type UpdateComplianceBody = z.infer<typeof UpdateComplianceBody>;
 
 export const ComplianceIdParams = z.object({ id: dbId });
@@ -139,6 +152,8 @@ export const Compliance = z.object({
   courseId: z.number(),
   type,
   validity: z.number().nullable(),
+  /** Issue 33 §4: when people who have not done it become out of date (a new requirement's grace); null: at once. */
+  due_at: z.string().nullable(),
   inherited: z.boolean(),
   /** The entity the row is seen from (for inherited rows: the level B entity). */
   seen_from: z.object({ id: z.number(), slug: z.string() }),

@@ -43,8 +43,9 @@ export const compliantCells = (t: { in_date: number; expiring: number; exempt: n
  * - expired: the latest pass (or exemption) is past its end: OUT OF DATE;
  * - missing: required, never passed, and past its due date (or without one): OUT OF DATE ("never done");
  * - exempt: an exemption that has not ended (compliant in every score);
- * - due: required, never passed, and due by a date still ahead (a new starter's end of their new-starter period):
- *   not out of date yet;
+ * - due: required, never passed, and due by a date still ahead: the later of a new starter's end of their
+ *   new-starter period and a new requirement's due date (its creation plus its grace period, issue 33 §4): not out
+ *   of date yet;
  * - pending: not compliant (never passed or expired), but a record the person submitted awaits approval: the
  *   person has done their part, a manager's approval decides;
  * - not_required: not one of the person's compliance courses (a course they have a result for all the same).
@@ -90,8 +91,13 @@ export interface CourseStatusFacts {
   exemptUntil?: Date | string | null;
   /** A submitted record (a pass) of the course awaits approval. */
   pending?: boolean;
-  /** When a never-done requirement is due: a new starter's end of their new-starter period (null: due already). */
+  /**
+   * When a never-done requirement is due: a new starter's end of their new-starter period, or already the later of it
+   * and the requirement's due date (the server's dueBySql computes both at once); null: due already.
+   */
   dueBy?: Date | string | null;
+  /** A new requirement's own due date (its creation plus its grace period, issue 33 §4): dueBy is the later of both. */
+  requirementDueAt?: Date | string | null;
   /** The organisation's expiry_warning days. */
   warningDays: number;
   now: Date;
@@ -141,6 +147,8 @@ export function cellStatusOf(
   return 'in_date';
 }
 
+const laterOf = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.max(a, b));
+
 /** The status of a person x course (see COURSE_STATUSES). Cheap: a few comparisons, no allocation but the answer. */
 export function courseStatus(f: CourseStatusFacts): CourseStatusOf {
   const latest = f.latest ?? null;
@@ -150,7 +158,7 @@ export function courseStatus(f: CourseStatusFacts): CourseStatusOf {
       ? ms(f.exemptUntil)
       : ms(latest.expiresAt)
     : null;
-  const dueBy = ms(f.dueBy);
+  const dueBy = laterOf(ms(f.dueBy), ms(f.requirementDueAt));
   let status: CourseStatus = cell;
   let date = cell === 'missing' ? null : iso(expires);
   if (!f.required) status = 'not_required';
@@ -177,6 +185,19 @@ export function newStarterDueBy(
 ): string | null {
   const end = (ms(startedOn) ?? 0) + starterPeriodDays * DAY_MS;
   return end > now.getTime() ? new Date(end).toISOString() : null;
+}
+
+/**
+ * When a never-done requirement is due (the TS twin of the server's dueBySql): the later of a new starter's end of
+ * their new-starter period and the requirement's own due date; null once both have passed (out of date).
+ */
+export function requirementDueBy(
+  starterDueBy: Date | string | null,
+  requirementDueAt: Date | string | null,
+  now: Date,
+): string | null {
+  const due = laterOf(ms(starterDueBy), ms(requirementDueAt));
+  return due !== null && due > now.getTime() ? new Date(due).toISOString() : null;
 }
 
 /**

@@ -57,6 +57,10 @@ export const DocumentMessages = {
   versionAdded: 'New version published: staff will be asked to read it again.',
   acknowledged: 'Thank you: your acknowledgement is recorded.',
   requirementsSaved: 'Saved: these job roles must read this document.',
+  reminded: (n: number) =>
+    n === 0
+      ? 'Nobody to remind: everyone has read it, or was reminded today.'
+      : `Reminder sent to ${n} ${n === 1 ? 'person' : 'people'} who have not read it.`,
   // Refusals.
   libraryNotEmpty: 'This library still has documents: delete or move them first.',
   fileType: 'Upload a PDF, an office document or an image.',
@@ -136,7 +140,17 @@ export const DocumentRequirementsBody = z.object({
   entity: z.string().max(120),
   role_ids: z.array(id).max(500),
   type: z.enum(['primary', 'secondary']).default('primary'),
+  /** Days a newly required role has to read it (issue 33 §4); default: the organisation's new_requirement_days. */
+  grace_days: z
+    .number()
+    .int('The days to read it must be a whole number between 0 and 365.')
+    .min(0, 'The days to read it must be a whole number between 0 and 365.')
+    .max(365, 'The days to read it must be a whole number between 0 and 365.')
+    .optional(),
 });
+/** POST /documents/{id}/remind's data: how many people were reminded now (those reminded today already are not). */
+export const RemindResult = z.object({ reminded: z.number() });
+export type RemindResult = z.infer<typeof RemindResult>;
 export const DocumentListQuery = PageQuery.extend({});
 /** GET /documents/{id}/versions/{number}/file. */
 export const DocumentVersionParams = z.object({

@@ -68,6 +68,13 @@ export const EntitySettings = z.object({
   is_training_company: z.boolean().optional(),
   expiry_warning: z.number().int().min(0, 'The expiry warning must be 0 or more days.').max(365).optional(),
   starter_period: z.number().int().min(0, 'The starter period must be 0 or more days.').max(730).optional(),
+  /** Issue 33 §4: "Days to complete new requirements", a new requirement's default grace period (0: due at once). */
+  new_requirement_days: z
+    .number()
+    .int('The days to complete new requirements must be a whole number of days.')
+    .min(0, 'The days to complete new requirements must be 0 or more.')
+    .max(365, 'The days to complete new requirements must be 365 or fewer.')
+    .optional(),
   /** Issue 18: the longest a personal access token may last, in days (the level A organisation's value applies). */
   pat_max_days: z
     .number({ error: 'Enter a number of days.' })
@@ -204,6 +211,7 @@ export const Entity = EntitySummary.extend({
   require_training_record_evidence: z.boolean(),
   expiry_warning: z.number(),
   starter_period: z.number(),
+  new_requirement_days: z.number(),
   pat_max_days: z.number(),
   has_restricted_access_password: z
     .boolean()

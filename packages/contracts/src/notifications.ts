@@ -15,6 +15,8 @@ export const NOTIFICATION_KINDS = [
   'booking',
   'care_certificate',
   'message',
+  'document_reminder',
+  'due_reminder',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 export const NOTIFICATION_CHANNELS = ['in_app', 'email', 'push'] as const;

@@ -54,8 +54,10 @@ const expiresOf = async (userId: number, courseId: number) =>
 
 beforeAll(async () => {
   h = await createHarness();
-  const o = await buildEntity(h.db, { level: 'A' });
-  const s = await buildEntity(h.db, { level: 'B', parentId: o.id });
+  // Rules added here are due at once (no "Days to complete new requirements"): these tests count them at once;
+  // requirement-due.test.ts holds the grace period.
+  const o = await buildEntity(h.db, { level: 'A', settings: { new_requirement_days: 0 } });
+  const s = await buildEntity(h.db, { level: 'B', parentId: o.id, settings: { new_requirement_days: 0 } });
   org = { id: o.id, slug: o.slug };
   site = { id: s.id, slug: s.slug };
   role = await buildRole(h.db, o.id, { name: 'Care Assistant' });
@@ -407,7 +409,11 @@ describe('GET /entities/{id}/score/{x}', () => {
     // Required-only person made 1 user where the compliance report says 2.
     const boss = await buildUser(h.db, { entityId: org.id, permissions: PERMISSIONS.map((p) => p.id) });
     const admin = await clientFor(h.app, h.db, boss.id);
-    const depot = await buildEntity(h.db, { level: 'B', parentId: org.id });
+    const depot = await buildEntity(h.db, {
+      level: 'B',
+      parentId: org.id,
+      settings: { new_requirement_days: 0 },
+    });
     const [cook, porter] = [await buildRole(h.db, org.id), await buildRole(h.db, org.id)];
     const [knives, lifting] = [
       await buildCourse(h.db, org.id, { published: true }),

@@ -1,4 +1,4 @@
-import { courseStatus, courseStatusText, newStarterDueBy } from '@cc/contracts';
+import { courseStatus, courseStatusText, newStarterDueBy, requirementDueBy } from '@cc/contracts';
 import { describe, expect, it } from 'vitest';
 
 /** Issue 28 item 5: the one status of a person x course (contracts course-status.ts), case by case. */
@@ -91,5 +91,34 @@ describe('courseStatus', () => {
   it('a new starter is due by their start plus the new-starter period, and not after it', () => {
     expect(newStarterDueBy(day(-10), 90, NOW)).toBe(day(80).toISOString());
     expect(newStarterDueBy(day(-100), 90, NOW)).toBeNull();
+  });
+
+  it('a new requirement is due by its creation plus its grace period: due before, missing or expired after', () => {
+    // Issue 33 §4: a course required from 10 days ago with 30 days to do it is due by day 20.
+    const before = courseStatus({ ...base, latest: null, requirementDueAt: day(20) });
+    expect(before).toMatchObject({
+      status: 'due',
+      outOfDate: false,
+      cell: 'missing',
+      date: day(20).toISOString(),
+    });
+    expect(courseStatusText(before)).toBe('Due by 05/07/2026');
+    const after = courseStatus({ ...base, now: day(21), latest: null, requirementDueAt: day(20) });
+    expect(after).toMatchObject({ status: 'missing', outOfDate: true });
+    // An expired pass is out of date whatever the requirement's grace: the person had done it.
+    expect(courseStatus({ ...base, latest: pass(day(-3)), requirementDueAt: day(20) }).status).toBe(
+      'expired',
+    );
+    // The later of the new-starter period and the requirement's due date.
+    expect(courseStatus({ ...base, latest: null, dueBy: day(5), requirementDueAt: day(20) }).date).toBe(
+      day(20).toISOString(),
+    );
+    expect(courseStatus({ ...base, latest: null, dueBy: day(40), requirementDueAt: day(20) }).date).toBe(
+      day(40).toISOString(),
+    );
+    expect(requirementDueBy(day(5), day(20), NOW)).toBe(day(20).toISOString());
+    expect(requirementDueBy(null, day(20), NOW)).toBe(day(20).toISOString());
+    expect(requirementDueBy(day(-5), day(-1), NOW)).toBeNull();
+    expect(requirementDueBy(null, null, NOW)).toBeNull();
   });
 });

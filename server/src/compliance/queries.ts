@@ -63,13 +63,68 @@ export function newStarterSql(now: Date, u = 'u', e = 'e'): RawBuilder<SqlBool> 
 }
 
 /**
- * When a never-done requirement of the user aliased `u` is due (contracts courseStatus's `dueBy`): a new starter's
- * end of their new-starter period; null once it has ended (the course is then overdue, "never done").
+ * The due date of the rule behind a user_requirements row aliased `ur` (issue 33 §4: compliance_rules.due_at, its
+ * creation plus its grace period, through effective_compliance_rules so an inherited rule's date applies); null when
+ * the rule was due at once.
  */
-export function dueBySql(now: Date, u = 'u', e = 'e'): RawBuilder<Date | null> {
-  return sql<Date | null>`CASE WHEN ${newStarterSql(now, u, e)} THEN
+export function requirementDueAtSql(ur = 'ur'): RawBuilder<Date | null> {
+  return sql<Date | null>`(SELECT cr.due_at FROM effective_compliance_rules x
+      JOIN compliance_rules cr ON cr.id = x.rule_id
+     WHERE x.entity_id = ${sql.ref(`${ur}.entity_id`)} AND x.role_id = ${sql.ref(`${ur}.role_id`)}
+       AND x.course_id = ${sql.ref(`${ur}.course_id`)})`;
+}
+
+/** The due date of a rule by its id (an effective_compliance_rules row's rule_id). */
+export const ruleDueAtSql = (ruleId: RawBuilder<unknown>): RawBuilder<Date | null> =>
+  sql<Date | null>`(SELECT cr.due_at FROM compliance_rules cr WHERE cr.id = ${ruleId})`;
+
+/**
+ * When a never-done requirement of the user aliased `u` is due (contracts courseStatus's `dueBy`), THE definition
+ * every screen reads: the later of a new starter's end of their new-starter period and the requirement's own due
+ * date (`ruleDueAt`: requirementDueAtSql / ruleDueAtSql, a new rule's grace period); null once both have passed (the
+ * course is then overdue, "never done").
+ */
+export function dueBySql(
+  now: Date,
+  ruleDueAt: RawBuilder<Date | null>,
+  u = 'u',
+  e = 'e',
+): RawBuilder<Date | null> {
+  const due = sql<Date | null>`greatest(
     coalesce(${sql.ref(`${u}.start_date`)}::timestamptz, ${sql.ref(`${u}.created_at`)})
-      + make_interval(days => ${sql.ref(`${e}.starter_period`)}) END`;
+      + make_interval(days => ${sql.ref(`${e}.starter_period`)}),
+    ${ruleDueAt})`;
+  return sql<Date | null>`CASE WHEN ${due} > ${now} THEN ${due} END`;
+}
+
+/**
+ * The user_requirements row aliased `ur` counts in the scores and figures at `now`: not a never-done course of a
+ * requirement still inside its grace period (issue 33 §4: adding a requirement leaves the scores as they were until
+ * its due date; the people who have not done it are "due by" it, not out of date).
+ */
+export function countedSql(now: Date, ur = 'ur'): RawBuilder<SqlBool> {
+  // The uncorrelated EXISTS is one InitPlan: while no rule is in its grace period no row looks its rule up.
+  return sql<SqlBool>`(${sql.ref(`${ur}.passed`)} IS TRUE
+    OR NOT EXISTS (SELECT 1 FROM compliance_rules g WHERE g.due_at > ${now})
+    OR coalesce(${requirementDueAtSql(ur)}, '-infinity'::timestamptz) <= ${now})`;
+}
+
+/**
+ * The never-done (user, course) pairs of these users whose requirement's due date is still ahead at `now`, as
+ * `<user id>:<course id>` → due date (courseStatus's requirementDueAt, for lists built from the matrix's cells).
+ */
+export async function requirementDuePairs(db: Executor, userIds: number[], now: Date) {
+  if (!userIds.length) return new Map<string, Date>();
+  const due = requirementDueAtSql('ur');
+  const rows = await db
+    .selectFrom('user_requirements as ur')
+    .select(['ur.user_id', 'ur.course_id', due.as('due_at')])
+    .where('ur.user_id', 'in', userIds)
+    .where(sql<SqlBool>`ur.passed IS NOT TRUE`)
+    .where(sql<SqlBool>`EXISTS (SELECT 1 FROM compliance_rules g WHERE g.due_at > ${now})`)
+    .where(sql<SqlBool>`${due} > ${now}`)
+    .execute();
+  return new Map(rows.map((r) => [`${r.user_id}:${r.course_id}`, new Date(r.due_at as Date)]));
 }
 
 /** A submitted pass of (user, course) awaits approval (contracts courseStatus's `pending`; results_user_course_idx). */
@@ -96,11 +151,12 @@ export async function pendingPairs(db: Executor, userIds: number[]): Promise<Set
 /**
  * "Out of date" over a user_requirements row aliased `ur` (user `u`, entity `e`): contracts courseStatus's
  * outOfDate in SQL, for lists that filter in bulk (the manager dashboard, the weekly digest). Expired, or never
- * passed and not a new starter still inside their period; a record awaiting approval takes it off the list.
+ * passed and past its due date (dueBySql: a new starter's period, a new requirement's grace); a record awaiting approval takes it off the list.
  */
 export function outOfDateSql(now: Date, ur = 'ur', u = 'u', e = 'e'): RawBuilder<SqlBool> {
   const status = requirementStatusSql(now, ur, e);
-  return sql<SqlBool>`(${status} = 'expired' OR (${status} = 'missing' AND NOT ${newStarterSql(now, u, e)}))
+  const dueBy = dueBySql(now, requirementDueAtSql(ur), u, e);
+  return sql<SqlBool>`(${status} = 'expired' OR (${status} = 'missing' AND ${dueBy} IS NULL))
     AND NOT ${pendingSql(sql.ref(`${ur}.user_id`), sql.ref(`${ur}.course_id`))}`;
 }
 
@@ -207,6 +263,7 @@ export async function currentCounts(
       ...statusCountColumns(status),
     ])
     .where('u.primary_entity_id', 'in', entityIds)
+    .where(countedSql(now, 'ecr'))
     .groupBy(['u.primary_entity_id', 'ecr.type']);
   if (opts.newStarters === 'exclude_new_starters') q = q.where(sql<SqlBool>`NOT ${newStarterSql(now)}`);
   if (opts.newStarters === 'new_starters_only') q = q.where(newStarterSql(now));
@@ -262,6 +319,7 @@ export async function deepPrimaryCounts(
       FROM tree t
       JOIN user_requirements ur ON ur.entity_id = t.id AND ur.type = 'primary'
       JOIN entities e ON e.id = ur.entity_id
+     WHERE ${countedSql(now, 'ur')}
      GROUP BY t.root_id`.execute(db);
   return rows;
 }

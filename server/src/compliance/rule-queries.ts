@@ -2,7 +2,7 @@ import { type SqlBool, sql } from 'kysely';
 import type { Db } from '../db/connect';
 import type { ComplianceType } from '../db/schema';
 import type { Trx } from '../results/queries';
-import { dueBySql, pendingSql } from './queries';
+import { dueBySql, pendingSql, ruleDueAtSql } from './queries';
 
 /**
  * SQL of the compliance rows API (routes.ts / service.ts). Reads of what applies go through the
@@ -28,6 +28,7 @@ export async function findRule(db: Executor, id: number) {
       'c.title as course_title',
       'cr.type',
       'cr.validity_months',
+      'cr.due_at',
       'cr.updated_at',
     ])
     .where('cr.id', '=', id)
@@ -46,6 +47,23 @@ export async function lockRule(trx: Trx, id: number) {
     .where('id', '=', id)
     .forUpdate()
     .executeTakeFirst();
+}
+
+/**
+ * A new requirement's due date (issue 33 §4): `now` plus its grace period, the given days or else the organisation's
+ * "Days to complete new requirements" (entities.new_requirement_days); null when that is 0 (due at once).
+ */
+export async function newRuleDueAt(db: Executor, entityId: number, now: Date, graceDays?: number) {
+  let days = graceDays;
+  if (days === undefined) {
+    const row = await db
+      .selectFrom('entities')
+      .select('new_requirement_days')
+      .where('id', '=', entityId)
+      .executeTakeFirst();
+    days = row?.new_requirement_days ?? 0;
+  }
+  return days > 0 ? new Date(now.getTime() + days * 86_400_000) : null;
 }
 
 /** The stored row of (entity, role, course), if the entity has its own. */
@@ -92,6 +110,7 @@ export async function effectiveRules(
       'ecr.type',
       'ecr.validity_months',
       'ecr.inherited',
+      'cr.due_at',
       'cr.updated_at',
     ])
     .orderBy(sql`lower(c.title)`)
@@ -113,6 +132,8 @@ export async function insertRule(
     course_id: number;
     type: ComplianceType;
     validity_months: number | null;
+    /** When people who have not done it become out of date (issue 33 §4); null: at once. */
+    due_at?: Date | null;
   },
   now: Date,
 ) {
@@ -194,7 +215,7 @@ export async function userComplianceCourses(
         'lr.result_count',
         'e.expiry_warning',
         // contracts courseStatus's inputs beside the approved result: the due date and a record awaiting approval.
-        dueBySql(now).as('due_by'),
+        dueBySql(now, ruleDueAtSql(sql.ref('ecr.rule_id'))).as('due_by'),
         pendingSql(sql.val(user.id), sql.ref('ecr.course_id')).as('pending'),
         // An exemption's reason (issue 28 item 6), shown where a matrix cell opens.
         'rs.notes as result_notes',

@@ -25,6 +25,7 @@ import {
   findRule,
   insertRule,
   lockRule,
+  newRuleDueAt,
   type RuleRow,
   updateRule,
 } from './rule-queries';
@@ -77,6 +78,7 @@ function present(
     courseId: row.course_id,
     type: row.type,
     validity: row.validity_months,
+    due_at: row.due_at ? iso(row.due_at) : null,
     inherited: Boolean(row.inherited),
     seen_from: { id: seenFrom.id, slug: seenFrom.slug },
     updated_at: iso(row.updated_at),
@@ -145,6 +147,7 @@ export async function createCompliance(ctx: Ctx, body: ComplianceBody): Promise<
           course_id: body.courseId,
           type: body.type,
           validity_months: body.validity,
+          due_at: await newRuleDueAt(trx, entity.id, now, body.grace_days),
         },
         now,
       );
@@ -226,6 +229,8 @@ export async function updateCompliance(
           course_id: rule.course_id,
           type,
           validity_months: validity,
+          // An override keeps the due date people already had from the parent's row.
+          due_at: (await findRule(trx, rule.id))?.due_at ?? null,
         },
         now,
       );

@@ -4,6 +4,7 @@ import {
   newStarterSql,
   outOfDateSql,
   pendingSql,
+  requirementDueAtSql,
   requirementStatusSql,
 } from '../compliance/queries';
 import type { Db } from '../db/connect';
@@ -106,7 +107,7 @@ export async function peoplePage(
       'ur.passed',
       'ur.exempt',
       'e.expiry_warning',
-      dueBySql(s.now, 'u', 'e').as('due_by'),
+      dueBySql(s.now, requirementDueAtSql('ur'), 'u', 'e').as('due_by'),
       pendingSql(sql.ref('ur.user_id'), sql.ref('ur.course_id')).as('pending'),
     ])
     .where(

@@ -33,6 +33,8 @@ export interface EntitiesTable {
   require_training_record_evidence: Generated<boolean>;
   expiry_warning: Generated<number>;
   starter_period: Generated<number>;
+  /** Days to complete a new requirement (migration 054): a new rule's default grace period. */
+  new_requirement_days: Generated<number>;
   restricted_access_password: string | null;
   restricted_access_at: Date | null;
   restricted_access_message: string | null;
@@ -583,6 +585,8 @@ export interface ComplianceRulesTable {
   type: ComplianceType;
   /** null: a pass never expires. */
   validity_months: number | null;
+  /** When people who have not done it become out of date (migration 054); null: at once. */
+  due_at: Date | null;
   created_at: DefaultTimestamp;
   updated_at: DefaultTimestamp;
 }
@@ -871,7 +875,14 @@ export interface Database {
 /** 024: the delivery ledger (notifications/): one row per notification, recipient and channel. */
 export interface NotificationsTable {
   id: Generated<number>;
-  kind: 'expiry_reminder' | 'manager_digest' | 'booking' | 'care_certificate' | 'message';
+  kind:
+    | 'expiry_reminder'
+    | 'manager_digest'
+    | 'booking'
+    | 'care_certificate'
+    | 'message'
+    | 'document_reminder'
+    | 'due_reminder';
   subject_key: string;
   occasion: string;
   user_id: number;

@@ -9,13 +9,15 @@ import {
 } from '@cc/contracts';
 import { sql } from 'kysely';
 import type { z } from 'zod';
-import { deleteRule, insertRule, updateRule } from '../compliance/rule-queries';
+import { deleteRule, insertRule, newRuleDueAt, updateRule } from '../compliance/rule-queries';
 import { markScoresStale } from '../compliance/scores-cache';
 import { findEntityByRef } from '../entities/queries';
 import { entityScope, inScope } from '../entities/scope';
 import { ancestorIds } from '../entities/tree';
 import { actorOf, type Ctx } from '../http/context';
 import { conflict, invalidField, notFound } from '../http/errors';
+import { bothChannels, recordAndQueue } from '../notifications/jobs';
+import { documentReminderText } from '../notifications/messages';
 import { recordResult } from '../results/service';
 import { emitWebhookEvent } from '../webhooks/events';
 import { type AnyDocumentView, presentDocument } from './document-views';
@@ -207,6 +209,65 @@ export async function listAcknowledgements(
   };
 }
 
+/**
+ * POST /documents/{id}/remind (136, issue 33 §4): "Remind those who have not read it". Everyone in the actor's scope
+ * who must read the document (its user_requirements rows) and has not acknowledged its current version gets an in-app
+ * notification and an e-mail through the delivery ledger (notifications/jobs.ts recordAndQueue: the mail queue,
+ * quiet hours, push first). The ledger's key (kind, document@version, the day, person, channel) sends it once a day
+ * per person, so a second press, or two managers at once, remind nobody twice. Out of scope: 404.
+ */
+export async function remindUnread(ctx: Ctx, id: number): Promise<{ reminded: number }> {
+  const doc = await documentFor(ctx, id);
+  requirePerm(ctx, [P.acknowledgements]);
+  const scope = await entityScope(ctx);
+  const entityIds = scope.accessible === 'all' ? null : [...scope.accessible];
+  if (doc.current_version_id === null) return { reminded: 0 };
+  const current = await ctx.db
+    .selectFrom('document_versions')
+    .select('number')
+    .where('id', '=', doc.current_version_id)
+    .executeTakeFirstOrThrow();
+  let q = ctx.db
+    .selectFrom('user_requirements as ur')
+    .innerJoin('users as u', 'u.id', 'ur.user_id')
+    .select(['ur.user_id', 'u.primary_entity_id as entity_id'])
+    .where('ur.course_id', '=', doc.course_id)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('document_acknowledgements as a')
+            .select('a.user_id')
+            .whereRef('a.user_id', '=', 'ur.user_id')
+            .where('a.version_id', '=', doc.current_version_id as number),
+        ),
+      ),
+    );
+  if (entityIds !== null) q = q.where('ur.entity_id', 'in', entityIds.length ? entityIds : [0]);
+  const people = await q.execute();
+  const now = ctx.clock();
+  const { title, body } = documentReminderText(doc.title, current.number);
+  const rows = people.flatMap((p) =>
+    bothChannels(
+      {
+        kind: 'document_reminder',
+        subject_key: `document:${doc.id}@${current.number}`,
+        occasion: now.toISOString().slice(0, 10),
+        user_id: p.user_id,
+        entity_id: p.entity_id,
+        course_id: doc.course_id,
+        expires_at: null,
+        title,
+        body,
+        link: `/document/${doc.id}`,
+        created_at: now,
+      },
+      now,
+    ),
+  );
+  const inserted = await ctx.db.transaction().execute((trx) => recordAndQueue(trx, rows, now));
+  return { reminded: inserted.filter((r) => r.channel === 'in_app').length };
+}
+
 /** GET /documents/mine: the documents the caller must read (their user_requirements on document courses). */
 export async function myDocuments(ctx: Ctx): Promise<MyDocument[]> {
   const actor = actorOf(ctx);
@@ -283,6 +344,8 @@ export async function setRequirements(
       else if (rule.type !== body.type) await updateRule(trx, rule.id, { type: body.type }, now);
     }
     const have = new Set(existing.map((r) => r.role_id));
+    // A role newly required to read it has the grace period to do so (issue 33 §4).
+    const dueAt = await newRuleDueAt(trx, entity.id, now, body.grace_days);
     for (const roleId of roleIds.filter((r) => !have.has(r)))
       await insertRule(
         trx,
@@ -292,6 +355,7 @@ export async function setRequirements(
           course_id: locked.course_id,
           type: body.type,
           validity_months: null,
+          due_at: dueAt,
         },
         now,
       );

@@ -17,6 +17,7 @@ import {
   acknowledgeDocument,
   listAcknowledgements,
   myDocuments,
+  remindUnread,
   setRequirements,
 } from './acknowledge-service';
 import {
@@ -126,6 +127,10 @@ export async function documentRoutes(app: App) {
       return paginate(data, total, r.query, r.url);
     },
   );
+  app.post('/documents/:id/remind', { schema: { tags, params: IdParams } }, async (r) => {
+    const data = await remindUnread(r.ctx, r.params.id);
+    return ok(data, M.reminded(data.reminded));
+  });
   app.put(
     '/documents/:id/requirements',
     { schema: { tags, params: IdParams, body: DocumentRequirementsBody } },

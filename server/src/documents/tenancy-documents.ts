@@ -108,6 +108,7 @@ export function documentsCases(): DocumentsCase[] {
       () => ({ change_note: 'x' }),
     ),
     scoped('GET', '/api/documents/:id/acknowledgements', (f) => `${doc(f)}/acknowledgements`),
+    scoped('POST', '/api/documents/:id/remind', (f) => `${doc(f)}/remind`),
     scoped(
       'PUT',
       '/api/documents/:id/requirements',

@@ -53,6 +53,7 @@ export function presentEntity(
     require_training_record_evidence: row.require_training_record_evidence,
     expiry_warning: row.expiry_warning,
     starter_period: row.starter_period,
+    new_requirement_days: row.new_requirement_days,
     pat_max_days: row.pat_max_days,
     training_company_status: row.is_training_company ? (row.training_company_status ?? 'pending') : null,
     has_restricted_access_password: row.restricted_access_password !== null,

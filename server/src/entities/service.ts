@@ -154,6 +154,7 @@ export async function getEntity(ctx: Ctx, ref: string): Promise<EntityDto> {
 const GUARDED_FIELDS = [
   ['expiry_warning', Perm.expiryWarning],
   ['starter_period', Perm.starterPeriod],
+  ['new_requirement_days', Perm.starterPeriod],
   ['notes', Perm.entityNotesUpdate],
 ] as const;
 
@@ -172,6 +173,7 @@ const FEATURE_FLAGS = [
 const CREATE_DEFAULTS: Record<string, unknown> = {
   expiry_warning: 30,
   starter_period: 90,
+  new_requirement_days: 0,
   notes: null,
   can_view_internal_bookings: false,
   can_view_external_bookings: false,

@@ -5,7 +5,9 @@ import type { DbOrTrx } from '../jobs/queries';
 import { enqueue, type JobContext, PermanentJobError, registerJob, registerRecurring } from '../jobs/queue';
 import { pushToUser } from '../push/deliver';
 import {
+  DUE_SOON_DAYS,
   digestText,
+  dueReminderText,
   expiryReminderText,
   isoWeek,
   LEARNER_LINK,
@@ -14,6 +16,7 @@ import {
 } from './messages';
 import {
   dueExpiryReminders,
+  dueSoonReminders,
   findEmailNotification,
   holdNotifications,
   insertNotifications,
@@ -49,7 +52,7 @@ export const deliveryBackoffMs = (attempt: number) => 60_000 * 4 ** Math.max(0, 
 const DIGEST_LIST = 10;
 
 /** Ledger rows of one notification: in-app (delivered at once) and e-mail (queued). */
-function bothChannels(row: Omit<NewNotification, 'channel' | 'state'>, now: Date): NewNotification[] {
+export function bothChannels(row: Omit<NewNotification, 'channel' | 'state'>, now: Date): NewNotification[] {
   return [
     { ...row, channel: 'in_app', state: 'sent', sent_at: now },
     { ...row, channel: 'email', state: 'pending' },
@@ -74,6 +77,32 @@ async function expiryReminderRows(db: DbOrTrx, now: Date): Promise<NewNotificati
         entity_id: d.entity_id,
         course_id: d.course_id,
         expires_at: expiresAt,
+        title,
+        body,
+        link: LEARNER_LINK,
+        created_at: now,
+      },
+      now,
+    );
+  });
+}
+
+/** "Due soon": a new requirement's due date within DUE_SOON_DAYS, for the people who have not done it (issue 33 §4). */
+async function dueReminderRows(db: DbOrTrx, now: Date): Promise<NewNotification[]> {
+  const due = await dueSoonReminders(db, now, DUE_SOON_DAYS);
+  return due.flatMap((d) => {
+    if (!d.due_at) return [];
+    const dueAt = new Date(d.due_at);
+    const { title, body } = dueReminderText(d.course_title, dueAt, d.document);
+    return bothChannels(
+      {
+        kind: 'due_reminder',
+        subject_key: `course:${d.course_id}@${dueAt.toISOString()}`,
+        occasion: String(DUE_SOON_DAYS),
+        user_id: d.user_id,
+        entity_id: d.entity_id,
+        course_id: d.course_id,
+        expires_at: dueAt,
         title,
         body,
         link: LEARNER_LINK,
@@ -131,35 +160,45 @@ async function digestRows(ctx: JobContext, now: Date): Promise<NewNotification[]
   return rows;
 }
 
+/**
+ * Records ledger rows (in-app and e-mail; those already recorded are skipped by the unique key) and queues one
+ * DELIVER_NOTIFICATION per e-mail row inserted, held to the end of the organisation's quiet hours: the one way a
+ * notification is sent (the reminder job, a manager's "remind those who have not read it"). Returns what it inserted.
+ */
+export async function recordAndQueue(trx: DbOrTrx, rows: NewNotification[], now: Date) {
+  const inserted: Awaited<ReturnType<typeof insertNotifications>> = [];
+  for (let i = 0; i < rows.length; i += 500)
+    inserted.push(...(await insertNotifications(trx, rows.slice(i, i + 500))));
+  const emails = inserted.filter((r) => r.channel === 'email');
+  const quiet = await quietHoursOf(trx, [...new Set(emails.map((r) => r.entity_id))]);
+  const heldUntil = new Map<number, Date>();
+  for (const r of emails) {
+    const q = quiet.get(r.entity_id);
+    const until = q ? quietHoursEnd(now, q.start, q.end) : null;
+    if (until) heldUntil.set(r.id, until);
+    await enqueue(
+      trx,
+      DELIVER_NOTIFICATION,
+      { notification_id: r.id },
+      { runAt: until ?? now, uniqueKey: `notification:${r.id}`, maxAttempts: DELIVERY_ATTEMPTS },
+    );
+  }
+  for (const until of new Set([...heldUntil.values()].map((d) => d.getTime())))
+    await holdNotifications(
+      trx,
+      [...heldUntil].filter(([, d]) => d.getTime() === until).map(([id]) => id),
+      new Date(until),
+    );
+  return inserted;
+}
+
 /** One run of the reminder job at `ctx.now`; returns how many ledger rows it recorded. */
 export async function sendReminders(ctx: JobContext): Promise<number> {
   const now = ctx.now;
   const digests = await digestRows(ctx, now);
   return ctx.db.transaction().execute(async (trx) => {
-    const rows = [...(await expiryReminderRows(trx, now)), ...digests];
-    const inserted: Awaited<ReturnType<typeof insertNotifications>> = [];
-    for (let i = 0; i < rows.length; i += 500)
-      inserted.push(...(await insertNotifications(trx, rows.slice(i, i + 500))));
-    const emails = inserted.filter((r) => r.channel === 'email');
-    const quiet = await quietHoursOf(trx, [...new Set(emails.map((r) => r.entity_id))]);
-    const heldUntil = new Map<number, Date>();
-    for (const r of emails) {
-      const q = quiet.get(r.entity_id);
-      const until = q ? quietHoursEnd(now, q.start, q.end) : null;
-      if (until) heldUntil.set(r.id, until);
-      await enqueue(
-        trx,
-        DELIVER_NOTIFICATION,
-        { notification_id: r.id },
-        { runAt: until ?? now, uniqueKey: `notification:${r.id}`, maxAttempts: DELIVERY_ATTEMPTS },
-      );
-    }
-    for (const until of new Set([...heldUntil.values()].map((d) => d.getTime())))
-      await holdNotifications(
-        trx,
-        [...heldUntil].filter(([, d]) => d.getTime() === until).map(([id]) => id),
-        new Date(until),
-      );
+    const rows = [...(await expiryReminderRows(trx, now)), ...(await dueReminderRows(trx, now)), ...digests];
+    const inserted = await recordAndQueue(trx, rows, now);
     await ctx.finish(trx);
     return inserted.length;
   });

@@ -33,6 +33,34 @@ export function expiryReminderText(course: string, expiresAt: Date, occasion: nu
   };
 }
 
+/** The days before a new requirement's due date its "due soon" reminder goes (issue 33 §4). */
+export const DUE_SOON_DAYS = 7;
+
+/** A new requirement's "due soon" reminder: a course to complete, or a document to read, by its due date. */
+export function dueReminderText(course: string, dueBy: Date, document: boolean) {
+  const on = formatDate(dueBy);
+  return document
+    ? {
+        title: `Please read ${course} by ${on}`,
+        body: `${course} is a new document for your job role. Read and acknowledge it by ${on} to stay in date.`,
+      }
+    : {
+        title: `${course} is due by ${on}`,
+        body: `${course} is new training for your job role. Complete it by ${on} to stay in date.`,
+      };
+}
+
+/** A manager's "remind those who have not read it" (issue 33 §4), about the document's current version. */
+export function documentReminderText(title: string, version: number) {
+  return {
+    title: `Please read ${title}`,
+    body:
+      version > 1
+        ? `A new version of ${title} (version ${version}) is waiting for you to read and acknowledge it.`
+        : `${title} is waiting for you to read and acknowledge it.`,
+  };
+}
+
 export interface DigestPerson {
   name: string;
   entity_name: string;
@@ -82,7 +110,9 @@ export function notificationMail(
         ? n.occasion?.startsWith('all_selected')
           ? 'You get this because your organisation asks to tell approvers when every standard is ready.'
           : 'You get this because it is about your own certificate.'
-        : 'Reminders 90, 60 and 30 days ahead can be turned off under Notification settings.';
+        : n.kind === 'document_reminder' || n.kind === 'due_reminder'
+          ? 'You get this because it is required for your job role.'
+          : 'Reminders 90, 60 and 30 days ahead can be turned off under Notification settings.';
   const paragraphs = n.body.split('\n');
   return {
     to: n.email,

@@ -1,4 +1,5 @@
 import { type Insertable, type Selectable, type SqlBool, sql } from 'kysely';
+import { pendingSql, requirementDueAtSql } from '../compliance/queries';
 import type { Db } from '../db/connect';
 import type { NotificationsTable } from '../db/schema';
 import type { DbOrTrx } from '../jobs/queries';
@@ -64,6 +65,35 @@ export async function dueExpiryReminders(db: DbOrTrx, now: Date, prefKeys: Recor
     const wanted = r.occasion === 90 ? r.want_90 : r.occasion === 60 ? r.want_60 : r.want_30;
     return r.expiry_warning >= r.occasion && wanted;
   }) as (Omit<(typeof rows)[number], 'occasion' | 'expires_at'> & { occasion: number; expires_at: Date })[];
+}
+
+/**
+ * Every (user, required course) never done whose new requirement's due date (issue 33 §4: compliance_rules.due_at,
+ * through requirementDueAtSql) falls within `days` from `now`, in organisations that send reminders, without a
+ * record awaiting approval: the "due soon" reminder, once per due date by the ledger's key.
+ */
+export async function dueSoonReminders(db: DbOrTrx, now: Date, days: number) {
+  const dueAt = requirementDueAtSql('ur');
+  return db
+    .selectFrom('user_requirements as ur')
+    .innerJoin('users as u', 'u.id', 'ur.user_id')
+    .innerJoin('entities as e', 'e.id', 'u.primary_entity_id')
+    .innerJoin('courses as c', 'c.id', 'ur.course_id')
+    .where(sql<SqlBool>`ur.passed IS NOT TRUE`)
+    .where('e.events_reminder', '=', true)
+    .where(
+      sql<SqlBool>`${dueAt} > ${now} AND ${dueAt} <= ${now}::timestamptz + make_interval(days => ${days})`,
+    )
+    .where(sql<SqlBool>`NOT ${pendingSql(sql.ref('ur.user_id'), sql.ref('ur.course_id'))}`)
+    .select([
+      'ur.user_id',
+      'ur.course_id',
+      'u.primary_entity_id as entity_id',
+      'c.title as course_title',
+      sql<boolean>`c.kind = 'document'`.as('document'),
+      dueAt.as('due_at'),
+    ])
+    .execute();
 }
 
 /**

@@ -23,7 +23,7 @@ import PDFDocument from 'pdfkit';
 import yazl from 'yazl';
 import { loadActor } from '../auth/actor';
 import { trainingCertificate } from '../certificates/service';
-import { pendingPairs } from '../compliance/queries';
+import { pendingPairs, requirementDuePairs } from '../compliance/queries';
 import { scoreOf } from '../compliance/rules';
 import { type PolicyReceipt, policyReceipts, RECEIPT_STATE_LABELS } from '../documents/inspection-pack';
 import { assertEntityInScope, resolveActingAs } from '../entities/scope';
@@ -218,6 +218,8 @@ export interface PackData {
   booked?: Map<string, Date>;
   /** `<user id>:<course id>` of the records awaiting approval (courseStatus's `pending`). */
   pending?: Set<string>;
+  /** A new requirement's due date still ahead (issue 33 §4), by `<user id>:<course id>` (courseStatus's requirementDueAt). */
+  requirementDue?: Map<string, Date>;
   /** New starters' Care Certificate status (inspection-pack-care-certificate.ts). */
   careCertificates?: PackCareCertificates;
   /** Who acknowledged which version of each required document (documents/inspection-pack.ts). */
@@ -310,6 +312,7 @@ export async function gatherPack(
     .sort((a, b) => a.role.localeCompare(b.role) || a.name.localeCompare(b.name));
   const booked = await nextBookedSessions(ctx.db, ids, ctx.clock());
   const pending = await pendingPairs(ctx.db, ids);
+  const requirementDue = await requirementDuePairs(ctx.db, ids, ctx.clock());
   const careCertificates = await packCareCertificates(
     ctx,
     home.id,
@@ -322,6 +325,7 @@ export async function gatherPack(
     audit,
     booked,
     pending,
+    requirementDue,
     careCertificates,
     receipts,
     generatedAt: ctx.clock(),
@@ -376,7 +380,12 @@ export function packGaps(data: PackData, words: { primary: string; secondary: st
       if (st.compliant) continue;
       const course = data.courses.get(c.course_id)?.title ?? `Course ${c.course_id}`;
       const due = st.date ? new Date(st.date) : null;
-      let plan = `${courseStatusText(st, f)}: ${NEXT_STEP[st.status] ?? ''}`.trim();
+      const newRequirement =
+        st.status === 'due' &&
+        st.date !== null &&
+        data.requirementDue?.get(`${person.id}:${c.course_id}`)?.toISOString() === st.date;
+      const step = newRequirement ? 'the date a new requirement gives to complete it.' : NEXT_STEP[st.status];
+      let plan = `${courseStatusText(st, f)}: ${step ?? ''}`.trim();
       const booked = data.booked?.get(`${person.id}:${c.course_id}`) ?? null;
       if (booked) plan = `Booked on a session on ${formatDate(booked, f)}. ${plan}`;
       gaps.push({
@@ -416,6 +425,7 @@ export function packCellStatus(data: PackData, person: PackPerson, c: MatrixCell
         : { passed, exempt: c.status === 'exempt', expiresAt: c.latest_result_expires },
     pending: data.pending?.has(`${person.id}:${c.course_id}`) ?? false,
     dueBy: person.starterUntil,
+    requirementDueAt: data.requirementDue?.get(`${person.id}:${c.course_id}`) ?? null,
     warningDays: 0,
     now: data.generatedAt,
   });

@@ -2,6 +2,7 @@ import type { ComplianceTally } from '@cc/contracts';
 import { type SqlBool, sql } from 'kysely';
 import {
   cellStatusSql,
+  countedSql,
   type NewStartersFilter,
   newStarterSql,
   requirementStatusSql,
@@ -47,7 +48,9 @@ function cells(db: Executor, f: CellFilters, now: Date) {
     .selectFrom('users as u')
     .innerJoin('entities as e', 'e.id', 'u.primary_entity_id')
     .innerJoin('user_requirements as ecr', 'ecr.user_id', 'u.id')
-    .where('u.primary_entity_id', 'in', f.entityIds);
+    .where('u.primary_entity_id', 'in', f.entityIds)
+    // A new requirement's never-done cells count from its due date (issue 33 §4), as in the scores.
+    .where(countedSql(now, 'ecr'));
   if (f.type) q = q.where('ecr.type', '=', f.type);
   if (f.roleIds?.length) q = q.where('u.role_id', 'in', f.roleIds);
   if (f.courseIds?.length) q = q.where('ecr.course_id', 'in', f.courseIds);

@@ -3,6 +3,7 @@ import {
   ComplianceMessages,
   CompliancePerm,
   type ComplianceType,
+  formatDate,
   type Paged,
 } from '@cc/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -25,6 +26,7 @@ import {
   EmptyState,
   PageHeader,
   Select,
+  TextField,
 } from '../ui';
 import { organisationsWord } from '../whitelabel/words';
 import { createCompliance, deleteCompliance, useRoleCompliance, validityLabel } from './api';
@@ -89,6 +91,7 @@ export default function RoleCoursesPage() {
           ) : null}
           <span className="text-xs text-slate-600 sm:hidden">
             {typeLabel(r.type)}, {validityLabel(r.validity).toLowerCase()}
+            {r.due_at && Date.parse(r.due_at) > Date.now() ? `, due by ${formatDate(r.due_at)}` : ''}
           </span>
         </span>
       ),
@@ -100,6 +103,13 @@ export default function RoleCoursesPage() {
       render: (r) => <Badge tone={r.type === 'primary' ? 'primary' : 'neutral'}>{typeLabel(r.type)}</Badge>,
     },
     { key: 'validity', header: 'Validity', hideOnMobile: true, render: (r) => validityLabel(r.validity) },
+    {
+      key: 'due',
+      header: 'Due by',
+      hideOnMobile: true,
+      // A new requirement's due date (issue 33 §4): shown while it is ahead.
+      render: (r) => (r.due_at && Date.parse(r.due_at) > Date.now() ? formatDate(r.due_at) : '—'),
+    },
   ];
 
   return (
@@ -219,6 +229,7 @@ function AddCourse({
   const [courseId, setCourseId] = useState('');
   const [type, setType] = useState<ComplianceType>('primary');
   const [validity, setValidity] = useState('12');
+  const [graceDays, setGraceDays] = useState('');
   // The courses this entity may require (GET /compliance/{entity}/courses, permission 68 like adding a row).
   const courses = useQuery({
     queryKey: ['compliance', slug, 'course-options'],
@@ -236,6 +247,7 @@ function AddCourse({
     (res) => {
       notifySuccess(res.message ?? ComplianceMessages.updated);
       setCourseId('');
+      setGraceDays('');
       void onAdded();
     },
   );
@@ -246,7 +258,11 @@ function AddCourse({
         className="grid grid-cols-1 gap-4 sm:grid-cols-4 sm:items-end"
         onSubmit={(e) => {
           e.preventDefault();
-          void save.run({ type, validity: parseValidity(validity) });
+          void save.run({
+            type,
+            validity: parseValidity(validity),
+            ...(graceDays.trim() === '' ? {} : { grace_days: Number(graceDays) }),
+          });
         }}
       >
         <div className="sm:col-span-4">{save.formError}</div>
@@ -265,6 +281,17 @@ function AddCourse({
           onType={setType}
           onValidity={setValidity}
           errors={save.errors}
+        />
+        <TextField
+          label="Days to complete"
+          type="number"
+          inputMode="numeric"
+          min={0}
+          max={365}
+          value={graceDays}
+          onChange={(e) => setGraceDays(e.target.value)}
+          error={save.errors.grace_days}
+          hint="Until then it is due, not out of date. Empty: as the organisation sets."
         />
         <div>
           <Button type="submit" loading={save.busy} disabled={!courseId} className="w-full">

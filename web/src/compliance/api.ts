@@ -43,6 +43,8 @@ export interface ComplianceInput {
   type: ComplianceType;
   validity: number | null;
   update_previous_results?: boolean;
+  /** Issue 33 §4: days to complete a new requirement (POST only; default: the organisation's setting). */
+  grace_days?: number;
 }
 
 export async function createCompliance(

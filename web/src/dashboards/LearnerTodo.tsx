@@ -66,7 +66,8 @@ export function stateWords(e: LearnerEvent): { badge: string; tone: BadgeTone; l
       return {
         badge: COURSE_STATUS_LABELS.due,
         tone: 'neutral',
-        line: `${statusLine(e)}, the end of your new-starter period.${
+        // The later of the end of a new starter's period and a new requirement's due date (issue 33 §4).
+        line: `${statusLine(e)}. Do it before then to stay in date.${
           e.latest_result && !e.latest_result.passed ? ' Not passed yet.' : ''
         }`,
       };

@@ -110,7 +110,7 @@ describe('the learner’s to-do', () => {
     expect(within(rows[0]).getByText('Required')).toBeInTheDocument();
     expect(rows[0]).toHaveTextContent('Valid until 07/12/2026');
     expect(within(rows[1]).getByText('Due')).toBeInTheDocument();
-    expect(rows[1]).toHaveTextContent('Due by 20/12/2026, the end of your new-starter period.');
+    expect(rows[1]).toHaveTextContent('Due by 20/12/2026. Do it before then to stay in date.');
     expect(within(rows[1]).getByRole('button', { name: 'Start Safeguarding' })).toBeInTheDocument();
     expect(within(rows[2]).getByText('Optional')).toBeInTheDocument();
     // Resume opens the attempt in its course (issue 28 item 4), with the course's other items beside it.

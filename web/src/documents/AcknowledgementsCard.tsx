@@ -1,10 +1,11 @@
 import { type AcknowledgementRow, formatDate } from '@cc/contracts';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useWhitelabel } from '../app/whitelabel';
 import { errorEnvelope } from '../entities/shared';
-import { Badge, Card, CardPagination, type Column, DataTable, EmptyState, Select } from '../ui';
+import { Badge, Button, Card, CardPagination, type Column, DataTable, EmptyState, Select } from '../ui';
 import { organisationWord } from '../whitelabel/words';
-import { type AcknowledgementFilters, useAcknowledgements } from './api';
+import { type AcknowledgementFilters, docAction, remindUnread, useAcknowledgements } from './api';
 
 /** A person's acknowledgement in words: of the current version, of an earlier one, or none. */
 function ackState(row: AcknowledgementRow) {
@@ -20,6 +21,19 @@ export function AcknowledgementsCard({ documentId }: { documentId: number }) {
   const wl = useWhitelabel();
   const [filters, setFilters] = useState<AcknowledgementFilters>({ page: 1 });
   const list = useAcknowledgements(documentId, filters, true);
+  const queryClient = useQueryClient();
+  const [reminding, setReminding] = useState(false);
+  // Issue 33 §4: an in-app notification and an e-mail to each person who has not read the current version.
+  const remind = async () => {
+    setReminding(true);
+    try {
+      await docAction(queryClient, () => remindUnread(documentId), 'Reminder sent.');
+    } catch {
+      // docAction showed the server's message.
+    } finally {
+      setReminding(false);
+    }
+  };
   const columns: Column<AcknowledgementRow>[] = [
     {
       key: 'person',
@@ -42,7 +56,16 @@ export function AcknowledgementsCard({ documentId }: { documentId: number }) {
     },
   ];
   return (
-    <Card title="Who has read it" padded={false} data-testid="acknowledgements">
+    <Card
+      title="Who has read it"
+      padded={false}
+      data-testid="acknowledgements"
+      actions={
+        <Button variant="secondary" loading={reminding} onClick={() => void remind()}>
+          Remind those who have not read it
+        </Button>
+      }
+    >
       <div className="border-b border-slate-200 p-4 sm:max-w-xs">
         <Select
           label="Show"

@@ -5,7 +5,7 @@ import { api } from '../app/api';
 import { useWhitelabel } from '../app/whitelabel';
 import { useEntityOptions } from '../entities/queries';
 import { errorEnvelope } from '../entities/shared';
-import { Badge, Button, Card, Checkbox, Select, Spinner } from '../ui';
+import { Badge, Button, Card, Checkbox, Select, Spinner, TextField } from '../ui';
 import { organisationWord } from '../whitelabel/words';
 import { DocumentMessages, type DocumentPageView, docAction, saveRequirements } from './api';
 
@@ -47,6 +47,7 @@ export function RequirementsCard({ doc }: { doc: DocumentPageView }) {
   const current = doc.required_for.filter((r) => r.entity.slug === slug);
   const [chosen, setChosen] = useState<number[]>([]);
   const [type, setType] = useState<RequirementType>('primary');
+  const [graceDays, setGraceDays] = useState('');
   const [busy, setBusy] = useState(false);
   const [refusal, setRefusal] = useState<string | null>(null);
   // The form starts from what is saved for the chosen organisation (again after each save).
@@ -66,7 +67,13 @@ export function RequirementsCard({ doc }: { doc: DocumentPageView }) {
     try {
       await docAction(
         queryClient,
-        () => saveRequirements(doc.id, { entity: slug, role_ids: chosen, type }),
+        () =>
+          saveRequirements(doc.id, {
+            entity: slug,
+            role_ids: chosen,
+            type,
+            ...(graceDays.trim() === '' ? {} : { grace_days: Number(graceDays) }),
+          }),
         DocumentMessages.requirementsSaved,
         { quietErrors: true },
       );
@@ -135,6 +142,16 @@ export function RequirementsCard({ doc }: { doc: DocumentPageView }) {
             { value: 'primary', label: words('primary') },
             { value: 'secondary', label: words('secondary') },
           ]}
+        />
+        <TextField
+          label="Days to read it"
+          type="number"
+          inputMode="numeric"
+          min={0}
+          max={365}
+          value={graceDays}
+          onChange={(e) => setGraceDays(e.target.value)}
+          hint={`For job roles added now: until then those who have not read it are due, not out of date. Leave empty for the ${wl.entityAltName.toLowerCase()}'s setting.`}
         />
         {refusal ? (
           <p role="alert" className="text-sm text-danger-800">

@@ -205,5 +205,9 @@ export const acknowledge = (
 
 export const saveRequirements = (
   id: number,
-  body: { entity: string; role_ids: number[]; type: 'primary' | 'secondary' },
+  body: { entity: string; role_ids: number[]; type: 'primary' | 'secondary'; grace_days?: number },
 ) => api.put<Envelope<DocumentPageView>>(`/documents/${id}/requirements`, body);
+
+/** POST /documents/{id}/remind (136): those who have not read the current version, once a day each (issue 33 §4). */
+export const remindUnread = (id: number) =>
+  api.post<Envelope<{ reminded: number }>>(`/documents/${id}/remind`);

@@ -184,6 +184,16 @@ export function EntityForm({
           disabled={!can([Perm.starterPeriod])}
           {...text('starter_period')}
         />
+        <TextField
+          label="Days to complete new requirements"
+          type="number"
+          min={0}
+          max={365}
+          inputMode="numeric"
+          hint="A course or document newly required of a job role is due this many days later; until then it is due, not out of date."
+          disabled={!can([Perm.starterPeriod])}
+          {...text('new_requirement_days')}
+        />
         {form.level === 'A' ? (
           <TextField
             label="Longest personal access token (days)"

@@ -175,6 +175,7 @@ export default function EntityPage() {
             <dl className="divide-y divide-slate-100">
               <DetailRow label="Expiry warning">{`${e.expiry_warning} days`}</DetailRow>
               <DetailRow label="Starter period">{`${e.starter_period} days`}</DetailRow>
+              <DetailRow label="Days to complete new requirements">{`${e.new_requirement_days} days`}</DetailRow>
               {e.level === 'A' ? (
                 <DetailRow label="Longest personal access token">{`${e.pat_max_days} days`}</DetailRow>
               ) : null}

@@ -25,6 +25,7 @@ const entity = {
   require_training_record_evidence: false,
   expiry_warning: 30,
   starter_period: 90,
+  new_requirement_days: 30,
   pat_max_days: 365,
   has_restricted_access_password: true,
   restricted_access_at: null,

@@ -54,6 +54,7 @@ export type EntityFormState = Record<TextField, string> &
     parent_id: string;
     expiry_warning: string;
     starter_period: string;
+    new_requirement_days: string;
     pat_max_days: string;
     /** datetime-local value (local time, no zone). */
     restricted_access_at: string;
@@ -69,6 +70,7 @@ export function emptyEntityForm(): EntityFormState {
     parent_id: '',
     expiry_warning: '30',
     starter_period: '90',
+    new_requirement_days: '30',
     pat_max_days: '365',
     restricted_access_at: '',
   };
@@ -95,6 +97,7 @@ export function entityToForm(entity: EntityDto): EntityFormState {
   form.parent_id = entity.parent_id ? String(entity.parent_id) : '';
   form.expiry_warning = String(entity.expiry_warning);
   form.starter_period = String(entity.starter_period);
+  form.new_requirement_days = String(entity.new_requirement_days ?? 30);
   form.pat_max_days = String(entity.pat_max_days ?? 365);
   form.restricted_access_at = isoToLocalInput(entity.restricted_access_at);
   return form;
@@ -127,6 +130,7 @@ export function toEntityBody(
     subdomain: orNull(form.subdomain)?.toLowerCase() ?? null,
     expiry_warning: toInt(form.expiry_warning),
     starter_period: toInt(form.starter_period),
+    new_requirement_days: toInt(form.new_requirement_days),
     pat_max_days: toInt(form.pat_max_days),
     restricted_access_message: orNull(form.restricted_access_message),
     restricted_access_at: form.restricted_access_at
