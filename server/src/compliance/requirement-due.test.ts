@@ -48,7 +48,8 @@ async function pass(userId: number, entityId: number, courseId: number) {
 }
 
 async function world() {
-  const org = await buildEntity(h.db, { level: 'A' });
+  // An organisation that chose 30 days (the column's default is 0: due at once, as before the setting existed).
+  const org = await buildEntity(h.db, { level: 'A', settings: { new_requirement_days: 30 } });
   const carer = await buildRole(h.db, org.id, { name: 'Carer' });
   const [fire, food, moving] = await Promise.all([
     buildCourse(h.db, org.id, { title: 'Fire safety' }),
