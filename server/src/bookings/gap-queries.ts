@@ -1,5 +1,5 @@
 import { type SqlBool, sql } from 'kysely';
-import { dueBySql, pendingSql, requirementStatusSql } from '../compliance/queries';
+import { dueBySql, pendingSql, requirementDueAtSql, requirementStatusSql } from '../compliance/queries';
 import type { Db } from '../db/connect';
 import type { Trx } from '../results/queries';
 
@@ -58,7 +58,7 @@ export async function gapFacts(
   const { rows } = await sql<GapFacts>`
     SELECT u.id AS user_id, u.uuid, u.name, pe.id AS entity_id, pe.slug AS entity_slug, pe.name AS entity_name,
            (ur.user_id IS NOT NULL) AS required, ur.passed, coalesce(ur.exempt, false) AS exempt, ur.expires_at,
-           pe.expiry_warning, ${dueBySql(now, 'u', 'pe')} AS due_by,
+           pe.expiry_warning, ${dueBySql(now, requirementDueAtSql('ur'), 'u', 'pe')} AS due_by,
            ${pendingSql(sql.ref('u.id'), sql`${courseId}`)} AS pending,
            coalesce(u.start_date::timestamptz, u.created_at) AS started_at,
            ${booked} AS booked
