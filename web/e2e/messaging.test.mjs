@@ -93,7 +93,7 @@ describe('messaging', () => {
     await dialog.getByLabel(/^Message/).fill(FIRST);
     await checkPage(manager.page, 'messages-compose');
     await dialog.getByRole('button', { name: 'Send message' }).click();
-    await toast(manager.page, 'Sent messages updated.');
+    await toast(manager.page, /^Message sent to Casey Lee/);
     await dialog.waitFor({ state: 'detached' });
     await manager.page.getByRole('tab', { name: 'Sent' }).click();
     await manager.page
@@ -133,14 +133,14 @@ describe('messaging', () => {
       .filter({ hasText: MARK })
       .waitFor();
     await mine.getByRole('button', { name: 'Mark as unread' }).click();
-    await toast(learner.page, 'Received messages updated.');
+    await toast(learner.page, 'Marked as unread.');
     await messagesLink(learner.page, afterOpening + 1).waitFor();
     await mine.getByRole('button', { name: 'Mark as read' }).click();
     await messagesLink(learner.page, afterOpening).waitFor();
 
     await learner.page.getByLabel('Reply to Sam Patel').fill(REPLY);
     await learner.page.getByRole('button', { name: 'Send reply' }).click();
-    await toast(learner.page, 'Sent messages updated.');
+    await toast(learner.page, /^Reply sent to Sam Patel/);
     await thread.getByText(REPLY).waitFor();
     await checkPage(learner.page, 'messages-conversation');
 

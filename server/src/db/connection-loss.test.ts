@@ -121,8 +121,22 @@ describe.skipIf(!databaseUrl)('a lost database connection (issue 30 §1, a real 
     }
     alive();
 
-    // The pool makes new connections: the next request is served.
-    expect((await me()).status).toBe(200);
+    // The pool makes new connections: requests are served again. An idle connection whose end the pool has not heard
+    // of yet can fail one more request first, with the same retryable 503 (it too used a dead connection).
+    let lateFailures = 0;
+    await until(
+      10_000,
+      async () => {
+        const res = await me();
+        if (res.status !== 200) {
+          expect(res.status).toBe(503);
+          lateFailures += 1;
+        }
+        return res.status === 200;
+      },
+      server.output,
+    );
+    expect(lateFailures).toBeLessThanOrEqual(12); // at most the pool's other connections
     // The cache bus LISTENs again.
     await until(
       10_000,

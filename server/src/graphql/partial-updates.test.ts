@@ -248,6 +248,11 @@ const NOT_UPDATES = [
   'requestTrainingCompany',
   'approveTrainingCompany',
   'refuseTrainingCompany',
+  // Booking the gaps (issue 33 §2): places given to a list of people, no fields of a record.
+  'bookGap',
+  // Data protection (issue 35 §4): a leaving date set whole (its one value), an erasure with its typed name.
+  'setLeavingDate',
+  'erasePersonalDetails',
   // The Care Certificate (issue 16): creates, deletes, a set replaced whole, an assignment and its withdrawal.
   'createCareCertificateVersion',
   'deleteCareCertificateVersion',

@@ -67,6 +67,16 @@ await h.db
   .where('id', 'in', [learner.id, narrowLearner.id])
   .execute();
 
+/** Data protection (issue 35 §4): a learner who has left (erasable) and the administrator marked as left too, so
+ * erasing them is refused for being above the manager, not for a missing leaving date. */
+const leaver = await buildUser(h.db, { entityId: site.id, name: 'Leaver' });
+await h.db
+  .updateTable('users')
+  .set({ type_id: learnerType.id, left_on: '2026-01-31' })
+  .where('id', '=', leaver.id)
+  .execute();
+await h.db.updateTable('users').set({ left_on: '2026-01-31' }).where('id', '=', groupAdmin.id).execute();
+
 async function grant(userId: number, permissionId: number): Promise<number> {
   const row = await h.db
     .insertInto('user_permissions')
@@ -129,7 +139,7 @@ interface Case {
 }
 
 const rest =
-  (method: 'POST' | 'PATCH' | 'DELETE', url: string, body?: object) => async (): Promise<Outcome> => {
+  (method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, body?: object) => async (): Promise<Outcome> => {
     const res = await call(method, url, body);
     return {
       refused: res.statusCode === 403 || res.statusCode === 422,
@@ -200,6 +210,30 @@ const CASES: Record<string, Case> = {
       ),
     ],
     allowed: attempt('rename the learner', rest('PATCH', `/api/users/${learner.id}`, { name: 'Learner 2' })),
+  },
+  'PUT /api/users/{id}/leaving-date': {
+    refused: [
+      attempt(
+        'set the administrator’s leaving date',
+        rest('PUT', `/api/users/${groupAdmin.id}/leaving-date`, { left_on: '2026-02-01' }),
+      ),
+    ],
+    allowed: attempt(
+      'set the learner’s',
+      rest('PUT', `/api/users/${learner.id}/leaving-date`, { left_on: '2026-02-01' }),
+    ),
+  },
+  'POST /api/users/{id}/erase': {
+    refused: [
+      attempt(
+        'erase the administrator’s personal details',
+        rest('POST', `/api/users/${groupAdmin.id}/erase`, { confirm_name: 'Group Admin' }),
+      ),
+    ],
+    allowed: attempt(
+      'erase a learner who has left',
+      rest('POST', `/api/users/${leaver.id}/erase`, { confirm_name: 'Leaver' }),
+    ),
   },
   'POST /api/users/{id}/send-welcome-email': {
     refused: [
