@@ -7,6 +7,7 @@ import { refreshSession, useAuth, usePermissionChecker } from '../app/auth';
 import { notifyInfo, notifySuccess } from '../app/notifications';
 import { useWhitelabel } from '../app/whitelabel';
 import { TrainingHistory } from '../dashboards/TrainingHistory';
+import { PersonalDataCard } from '../data-protection/PersonalDataCard';
 import {
   DetailRow,
   dash,
@@ -81,6 +82,10 @@ export default function AccountPage() {
         <ChangesCard user={u} may={may} place={wl.entityAltName.toLowerCase()} />
       </div>
       <TrainingHistory userRef={u.uuid} />
+      {/* Her data as a file (issue 35 §4): the account menu's "Your personal data" leads here. */}
+      <div id="personal-data">
+        <PersonalDataCard userId={u.id} name={u.name} self />
+      </div>
     </div>
   );
 }

@@ -173,7 +173,7 @@ function Header() {
               </MenuItem>
               <MenuItem>
                 <Link
-                  to={`/users/${user.uuid}`}
+                  to="/account#personal-data"
                   className="block rounded-lg px-3 py-2 text-sm text-slate-700 data-focus:bg-slate-100"
                 >
                   Your personal data
