@@ -49,9 +49,10 @@ export async function planCsv(
 
 export const as = (h: Harness, userId: number) => clientFor(h.app, h.db, userId);
 
-export async function runJobs(h: Harness) {
+/** Runs the importer's due jobs as the worker would, at `now` (a test's own clock), by default the real time. */
+export async function runJobs(h: Harness, now = new Date()) {
   registerImporterJobs();
-  await runDueJobs(h.deps, new Date());
+  await runDueJobs(h.deps, now);
 }
 
 export { buildUser };

@@ -1,10 +1,8 @@
 import { PERMISSIONS } from '@cc/contracts';
 import fc from 'fast-check';
 import { expect } from 'vitest';
-import { upload } from '../../src/care-certificate/certificate-fixtures';
 import { forgetScores } from '../../src/compliance/scores-cache';
-import { registerImporterJobs } from '../../src/importer/jobs';
-import { runDueJobs } from '../../src/jobs/queue';
+import { csv, planCsv, runJobs } from '../../src/importer/fixtures';
 import { buildEntity, buildRole, buildUser, clientFor } from '../factories';
 import type { Harness } from '../harness';
 import { buildCourse } from '../learning-factories';
@@ -624,11 +622,8 @@ const recordOn = (m: Readonly<Model>, a: ResultArgs, day: Date) =>
       sameDay(x.completedAt, day),
   );
 
-/** Runs the importer's jobs as the worker would, on the test's clock. */
-async function runImporterJobs(r: Real) {
-  registerImporterJobs();
-  await runDueJobs(r.h.deps, new Date(r.clock.now));
-}
+/** The importer's jobs, run on the test's clock. */
+const runImporterJobs = (r: Real) => runJobs(r.h, new Date(r.clock.now));
 
 async function importView(r: Real, uuid: string) {
   const res = await r.manager('GET', `/api/importer/imports/${uuid}`);
@@ -655,15 +650,20 @@ export class ImportTraining extends Base {
   }
   async apply(m: Model, r: Real) {
     const day = this.day(m);
-    const file = Buffer.from(
-      `${['LOCALESTID', 'UNIQUEWORKERID', 'CATEGORY', 'DESCRIPTION', 'DATECOMPLETED', 'EXPIRYDATE', 'ACCREDITED', 'NOTES'].join(',')}\n` +
-        `${['site', `W${this.a.person}`, '10', `Course ${this.a.course}`, dmy(day), '', '', ''].join(',')}\n`,
-    );
-    const planned = await upload(r.h, r.boss, '/api/importer/imports', [['kind', 'training']], {
-      filename: 'asc-wds-training.csv',
-      bytes: file,
-      type: 'text/csv',
-    });
+    const file = csv([
+      [
+        'LOCALESTID',
+        'UNIQUEWORKERID',
+        'CATEGORY',
+        'DESCRIPTION',
+        'DATECOMPLETED',
+        'EXPIRYDATE',
+        'ACCREDITED',
+        'NOTES',
+      ],
+      ['site', `W${this.a.person}`, '10', `Course ${this.a.course}`, dmy(day), '', '', ''],
+    ]);
+    const planned = await planCsv(r.h, r.boss, 'training', file, 'asc-wds-training.csv');
     expect(planned.statusCode, planned.body).toBe(201);
     const uuid = planned.json().data.uuid as string;
     const applying = await r.manager('POST', `/api/importer/imports/${uuid}/apply`);
