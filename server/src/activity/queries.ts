@@ -1,6 +1,7 @@
 import { DISPLAY_TIME_ZONE, type MetricPeriod } from '@cc/contracts';
 import { type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { Db } from '../db/connect';
+import { pageWithTotal } from '../db/paged';
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 const inList = (ids: number[]) => sql.join(ids.map((id) => sql`${id}::int`));
@@ -172,15 +173,14 @@ export async function signInBuckets(db: Db, r: MetricsRange) {
 /** A page of one user's auth events, newest first, and the total. */
 export async function userAuthEvents(db: Db, userId: number, page: { page: number; perPage: number }) {
   const q = db.selectFrom('auth_events').where('user_id', '=', userId);
-  const [rows, total] = await Promise.all([
-    q
-      .select(['id', 'event', 'created_at', 'ip', 'user_agent', 'via'])
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(page.perPage)
-      .offset((page.page - 1) * page.perPage)
-      .execute(),
-    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(total.n) };
+  const { rows, total } = await pageWithTotal(
+    q,
+    (filtered) =>
+      filtered
+        .select(['id', 'event', 'created_at', 'ip', 'user_agent', 'via'])
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc'),
+    { page: page.page, perPage: page.perPage },
+  );
+  return { rows, total };
 }

@@ -1,6 +1,7 @@
 import { type AuditAction, DISPLAY_TIME_ZONE } from '@cc/contracts';
 import { type ExpressionBuilder, sql } from 'kysely';
 import type { Db } from '../db/connect';
+import { pageWithTotal } from '../db/paged';
 import type { Database } from '../db/schema';
 
 /** Which entries a history covers; every list is bounded by `entityIds` (null: no bound, a super admin). */
@@ -31,23 +32,11 @@ export async function listAuditEntries(db: Db, f: AuditFilter, page: { page: num
     if (f.to) parts.push(eb(day, '<=', sql<string>`${f.to}::date`));
     return eb.and(parts);
   };
-  const [rows, count] = await Promise.all([
-    db
-      .selectFrom('audit_entries')
-      .selectAll()
-      .where(where)
-      .orderBy('occurred_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(page.perPage)
-      .offset((page.page - 1) * page.perPage)
-      .execute(),
-    db
-      .selectFrom('audit_entries')
-      .select((eb) => eb.fn.countAll<string>().as('n'))
-      .where(where)
-      .executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+  return pageWithTotal(
+    db.selectFrom('audit_entries').where(where),
+    (q) => q.selectAll().orderBy('occurred_at', 'desc').orderBy('id', 'desc'),
+    page,
+  );
 }
 
 /** A result (deleted ones too: their history outlives them) and the organisation its learner belongs to. */

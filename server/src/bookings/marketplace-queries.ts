@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/connect';
+import { pageWithTotal } from '../db/paged';
 
 /** Open, future sessions someone may book (the marketplace and available training), one page and the total. */
 export interface OpenSessionsFilter {
@@ -73,17 +74,10 @@ export async function openSessionsPage(db: Db, f: OpenSessionsFilter) {
   if (f.contentId !== undefined) q = q.where('s.content_id', '=', f.contentId);
   if (f.hasPlaces) q = q.where(sql<boolean>`s.places_taken < s.max_delegates`);
   if (f.search) q = q.where('c.title', 'ilike', `%${f.search.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`);
-  const [rows, total] = await Promise.all([
-    q
-      .orderBy('s.starts_at')
-      .orderBy('s.id')
-      .limit(f.perPage)
-      .offset((f.page - 1) * f.perPage)
-      .execute(),
-    q
-      .clearSelect()
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow(),
-  ]);
-  return { ids: rows.map((r) => r.id), total: Number(total.n) };
+  const { rows, total } = await pageWithTotal(
+    q,
+    (filtered) => filtered.orderBy('s.starts_at').orderBy('s.id'),
+    { page: f.page, perPage: f.perPage },
+  );
+  return { ids: rows.map((r) => r.id), total };
 }

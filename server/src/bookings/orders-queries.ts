@@ -1,4 +1,5 @@
 import type { Db } from '../db/connect';
+import { pageWithTotal } from '../db/paged';
 import type { Trx } from '../results/queries';
 
 /** SQL of training orders (issue 15). */
@@ -48,19 +49,12 @@ export async function ordersPage(
         providerIds.length ? eb('s.entity_id', 'in', [...providerIds]) : eb.lit(false),
       ]),
     );
-  const [rows, total] = await Promise.all([
-    q
-      .orderBy('o.created_at', 'desc')
-      .orderBy('o.id', 'desc')
-      .limit(page.per_page)
-      .offset((page.page - 1) * page.per_page)
-      .execute(),
-    q
-      .clearSelect()
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(total.n) };
+  const { rows, total } = await pageWithTotal(
+    q,
+    (filtered) => filtered.orderBy('o.created_at', 'desc').orderBy('o.id', 'desc'),
+    { page: page.page, perPage: page.per_page },
+  );
+  return { rows, total };
 }
 
 export async function insertOrder(

@@ -1,6 +1,7 @@
 import type { SessionDate, TrainingSessionsQuery } from '@cc/contracts';
 import { type RawBuilder, type SqlBool, sql, type Updateable } from 'kysely';
 import type { Db } from '../db/connect';
+import { pageWithTotal } from '../db/paged';
 import type { TrainingSessionsTable } from '../db/schema';
 import type { Trx } from '../results/queries';
 import { type SessionScope, sessionVisibleWhere } from './scope';
@@ -154,17 +155,12 @@ export async function listSessionIds(
       ]),
     );
   }
-  const [rows, count] = await Promise.all([
-    query
-      .select('s.id')
-      .orderBy('s.starts_at')
-      .orderBy('s.id')
-      .limit(q.per_page)
-      .offset((q.page - 1) * q.per_page)
-      .execute(),
-    query.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { ids: rows.map((r) => r.id), total: Number(count.n) };
+  const { rows, total: count } = await pageWithTotal(
+    query,
+    (filtered) => filtered.select('s.id').orderBy('s.starts_at').orderBy('s.id'),
+    { page: q.page, perPage: q.per_page },
+  );
+  return { ids: rows.map((r) => r.id), total: count };
 }
 
 /** The provider settings that drive the minimum-delegates decision (absent row: the contract's defaults). */

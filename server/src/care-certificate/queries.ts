@@ -2,6 +2,7 @@ import type { CertificateSummary } from '@cc/contracts';
 import { sql } from 'kysely';
 import { londonDate } from '../bookings/session-service';
 import type { Db } from '../db/connect';
+import { pageWithTotal } from '../db/paged';
 import type { DbOrTrx } from '../jobs/queries';
 import { type DecisionRow, type ObservationRow, presentSummary, type SummaryRow } from './presenters';
 import { standardCounts } from './progress';
@@ -170,15 +171,12 @@ export async function listCertificateIds(
     const like = `%${f.search.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
     q = q.where((eb) => eb.or([eb('u.name', 'ilike', like), eb('u.email', 'ilike', like)]));
   }
-  const total = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  const rows = await q
-    .select('c.id')
-    .orderBy('c.created_at', 'desc')
-    .orderBy('c.id', 'desc')
-    .limit(page.perPage)
-    .offset((page.page - 1) * page.perPage)
-    .execute();
-  return { ids: rows.map((r) => r.id), total: Number(total.n) };
+  const { rows, total } = await pageWithTotal(
+    q,
+    (filtered) => filtered.select('c.id').orderBy('c.created_at', 'desc').orderBy('c.id', 'desc'),
+    page,
+  );
+  return { ids: rows.map((r) => r.id), total };
 }
 
 /** The standards → outcomes → criteria of a version, in number / position order. */

@@ -1,5 +1,6 @@
 import { type SqlBool, sql } from 'kysely';
 import type { Db } from '../db/connect';
+import { pageWithTotal } from '../db/paged';
 import type { ComplianceType } from '../db/schema';
 import type { Trx } from '../results/queries';
 import { dueBySql, pendingSql, ruleDueAtSql } from './queries';
@@ -198,37 +199,36 @@ export async function userComplianceCourses(
     .where('ecr.role_id', '=', user.role_id);
   if (o.type) base = base.where('ecr.type', '=', o.type);
   if (o.search) base = base.where('c.title', 'ilike', `%${o.search.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`);
-  const [rows, total] = await Promise.all([
-    base
-      .select([
-        'c.id as course_id',
-        'c.title as course_title',
-        'ecr.type',
-        'ecr.validity_months',
-        'ecr.inherited',
-        'ecr.rule_id',
-        'lr.result_id',
-        'lr.type as result_type',
-        'lr.passed',
-        'lr.completed_at',
-        'lr.expires_at',
-        'lr.result_count',
-        'e.expiry_warning',
-        // contracts courseStatus's inputs beside the approved result: the due date and a record awaiting approval.
-        dueBySql(now, ruleDueAtSql(sql.ref('ecr.rule_id'))).as('due_by'),
-        pendingSql(sql.val(user.id), sql.ref('ecr.course_id')).as('pending'),
-        // An exemption's reason (issue 28 item 6), shown where a matrix cell opens.
-        'rs.notes as result_notes',
-      ])
-      .orderBy('ecr.type')
-      .orderBy(sql`lower(c.title)`)
-      .orderBy('c.id')
-      .limit(o.perPage)
-      .offset((o.page - 1) * o.perPage)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(total.n) };
+  const { rows, total } = await pageWithTotal(
+    base,
+    (filtered) =>
+      filtered
+        .select([
+          'c.id as course_id',
+          'c.title as course_title',
+          'ecr.type',
+          'ecr.validity_months',
+          'ecr.inherited',
+          'ecr.rule_id',
+          'lr.result_id',
+          'lr.type as result_type',
+          'lr.passed',
+          'lr.completed_at',
+          'lr.expires_at',
+          'lr.result_count',
+          'e.expiry_warning',
+          // contracts courseStatus's inputs beside the approved result: the due date and a record awaiting approval.
+          dueBySql(now, ruleDueAtSql(sql.ref('ecr.rule_id'))).as('due_by'),
+          pendingSql(sql.val(user.id), sql.ref('ecr.course_id')).as('pending'),
+          // An exemption's reason (issue 28 item 6), shown where a matrix cell opens.
+          'rs.notes as result_notes',
+        ])
+        .orderBy('ecr.type')
+        .orderBy(sql`lower(c.title)`)
+        .orderBy('c.id'),
+    { page: o.page, perPage: o.perPage },
+  );
+  return { rows, total };
 }
 
 /** The user's active (not deleted, approved) exemptions for a course. */

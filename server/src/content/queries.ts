@@ -1,6 +1,7 @@
 import { type RawBuilder, type SqlBool, sql } from 'kysely';
 import { escapeLike, type Trx } from '../courses/queries';
 import type { Db } from '../db/connect';
+import { pageWithTotal } from '../db/paged';
 import type { ContentType } from '../db/schema';
 
 /** SQL of content items, their images and feedback. Visibility clauses come from courses/visibility. */
@@ -50,17 +51,12 @@ export async function listContents(
   if (o.courseId) q = q.where('ct.course_id', '=', o.courseId);
   if (o.published !== undefined) q = q.where('ct.published', '=', o.published);
   if (o.search) q = q.where('ct.title', 'ilike', `%${escapeLike(o.search)}%`);
-  const [rows, total] = await Promise.all([
-    q
-      .select(columns)
-      .orderBy(sql`lower(ct.title)`)
-      .orderBy('ct.id')
-      .limit(o.perPage)
-      .offset((o.page - 1) * o.perPage)
-      .execute(),
-    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(total.n) };
+  const { rows, total } = await pageWithTotal(
+    q,
+    (filtered) => filtered.select(columns).orderBy(sql`lower(ct.title)`).orderBy('ct.id'),
+    { page: o.page, perPage: o.perPage },
+  );
+  return { rows, total };
 }
 
 export async function findContent(db: Db | Trx, id: number, visible: RawBuilder<SqlBool>) {

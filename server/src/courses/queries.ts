@@ -1,5 +1,6 @@
 import { type RawBuilder, type SqlBool, sql, type Transaction } from 'kysely';
 import type { Db } from '../db/connect';
+import { pageWithTotal } from '../db/paged';
 import type { Database } from '../db/schema';
 
 /** SQL of courses and course categories. Visibility clauses come from ./visibility (never re-derived here). */
@@ -46,21 +47,20 @@ export async function listCourses(
   }
   if (o.categoryId) base = base.where('c.category_id', '=', o.categoryId);
   if (o.published !== undefined) base = base.where('c.published', '=', o.published);
-  const [rows, total] = await Promise.all([
-    base
-      .select(courseColumns)
-      .select(backingIds)
-      .select(sql<number>`(SELECT count(*) FROM contents x WHERE x.course_id = c.id)`.as('contents_count'))
-      .orderBy(sql`lower(c.title)`)
-      .orderBy('c.id')
-      .limit(o.perPage)
-      .offset((o.page - 1) * o.perPage)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
+  const { rows, total } = await pageWithTotal(
+    base,
+    (filtered) =>
+      filtered
+        .select(courseColumns)
+        .select(backingIds)
+        .select(sql<number>`(SELECT count(*) FROM contents x WHERE x.course_id = c.id)`.as('contents_count'))
+        .orderBy(sql`lower(c.title)`)
+        .orderBy('c.id'),
+    { page: o.page, perPage: o.perPage },
+  );
   return {
     rows: rows.map((r) => ({ ...r, contents_count: Number(r.contents_count) })),
-    total: Number(total.n),
+    total,
   };
 }
 
@@ -159,17 +159,13 @@ export async function listCategories(
 ) {
   let base = categoryBase(db, owners);
   if (o.search) base = base.where('cc.name', 'ilike', `%${escapeLike(o.search)}%`);
-  const [rows, total] = await Promise.all([
-    base
-      .select(['cc.id', 'cc.entity_id', 'cc.name'])
-      .orderBy(sql`lower(cc.name)`)
-      .orderBy('cc.id')
-      .limit(o.perPage)
-      .offset((o.page - 1) * o.perPage)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(total.n) };
+  const { rows, total } = await pageWithTotal(
+    base,
+    (filtered) =>
+      filtered.select(['cc.id', 'cc.entity_id', 'cc.name']).orderBy(sql`lower(cc.name)`).orderBy('cc.id'),
+    { page: o.page, perPage: o.perPage },
+  );
+  return { rows, total };
 }
 
 export async function findCategory(db: Db, id: number, owners: number[] | null) {

@@ -2,6 +2,7 @@ import type { DesignPage } from '@cc/contracts';
 import { sql } from 'kysely';
 import { escapeLike, type Trx } from '../courses/queries';
 import type { Db } from '../db/connect';
+import { pageWithTotal } from '../db/paged';
 
 /** SQL of designs. Callers bound every read by the entity ids scope.ts gives them (null: a super admin, unbounded). */
 
@@ -44,18 +45,17 @@ export async function listDesigns(
   if (entityIds)
     q = entityIds.length ? q.where('d.entity_id', 'in', entityIds) : q.where(sql<boolean>`false`);
   if (o.search) q = q.where('d.title', 'ilike', `%${escapeLike(o.search)}%`);
-  const [rows, total] = await Promise.all([
-    q
-      .select(summaryColumns)
-      .select(sql<number>`jsonb_array_length(d.pages)`.as('page_count'))
-      .orderBy('d.updated_at', 'desc')
-      .orderBy('d.id', 'desc')
-      .limit(o.perPage)
-      .offset((o.page - 1) * o.perPage)
-      .execute(),
-    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(total.n) };
+  const { rows, total } = await pageWithTotal(
+    q,
+    (filtered) =>
+      filtered
+        .select(summaryColumns)
+        .select(sql<number>`jsonb_array_length(d.pages)`.as('page_count'))
+        .orderBy('d.updated_at', 'desc')
+        .orderBy('d.id', 'desc'),
+    { page: o.page, perPage: o.perPage },
+  );
+  return { rows, total };
 }
 
 /** The design with its pages (any organisation: scope.ts checks it); `forUpdate` locks the design's row. */

@@ -11,6 +11,7 @@ import { sql } from 'kysely';
 import type { z } from 'zod';
 import { deleteRule, insertRule, newRuleDueAt, updateRule } from '../compliance/rule-queries';
 import { markScoresStale } from '../compliance/scores-cache';
+import { pageWithTotal } from '../db/paged';
 import { findEntityByRef } from '../entities/queries';
 import { entityScope, inScope } from '../entities/scope';
 import { ancestorIds } from '../entities/tree';
@@ -175,27 +176,26 @@ export async function listAcknowledgements(
   if (query.status === 'outstanding')
     base = base.where(sql<boolean>`(ack.number IS NULL OR ack.number < ${currentNumber})`);
   if (query.search) base = base.where('u.name', 'ilike', `%${query.search.replace(/[\\%_]/g, '\\$&')}%`);
-  const [rows, total] = await Promise.all([
-    base
-      .select([
-        'u.id',
-        'u.uuid',
-        'u.name',
-        'e.id as entity_id',
-        'e.slug',
-        'e.name as entity_name',
-        'r.name as role_name',
-        'ack.number as ack_version',
-        'ack.acknowledged_at',
-        currentNumber.as('current_number'),
-      ])
-      .orderBy('u.name')
-      .orderBy('u.id')
-      .limit(query.per_page)
-      .offset((query.page - 1) * query.per_page)
-      .execute(),
-    base.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
-  ]);
+  const { rows, total } = await pageWithTotal(
+    base,
+    (filtered) =>
+      filtered
+        .select([
+          'u.id',
+          'u.uuid',
+          'u.name',
+          'e.id as entity_id',
+          'e.slug',
+          'e.name as entity_name',
+          'r.name as role_name',
+          'ack.number as ack_version',
+          'ack.acknowledged_at',
+          currentNumber.as('current_number'),
+        ])
+        .orderBy('u.name')
+        .orderBy('u.id'),
+    { page: query.page, perPage: query.per_page },
+  );
   return {
     data: rows.map((r) => ({
       user: { id: r.id, uuid: r.uuid, name: r.name },
@@ -205,7 +205,7 @@ export async function listAcknowledgements(
       acknowledged_at: r.acknowledged_at ? new Date(r.acknowledged_at).toISOString() : null,
       current: r.ack_version !== null && r.ack_version === Number(r.current_number),
     })),
-    total: Number(total.n),
+    total,
   };
 }
 

@@ -11,6 +11,7 @@ import {
 import type { FastifyRequest } from 'fastify';
 import { type SqlBool, sql } from 'kysely';
 import type { z } from 'zod';
+import { pageWithTotal } from '../db/paged';
 import { actorOf, type Ctx } from '../http/context';
 import { fieldErrorsFromZod, invalid, invalidField, notFound, parseInput } from '../http/errors';
 import { type EvidenceUpload, readUploadForm, type UploadForm } from '../results/evidence';
@@ -63,16 +64,12 @@ export async function listDocuments(
   requirePerm(ctx, [P.view, P.manage]);
   let base = documentsQuery(ctx.db, actor.userId).where('d.library_id', '=', library.id);
   if (query.search) base = base.where(sql<SqlBool>`d.title ILIKE ${`%${escapeLike(query.search)}%`}`);
-  const [rows, total] = await Promise.all([
-    base
-      .orderBy(sql`lower(d.title)`)
-      .orderBy('d.id')
-      .limit(query.per_page)
-      .offset((query.page - 1) * query.per_page)
-      .execute(),
-    base.clearSelect().select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { data: rows.map(documentSummary), total: Number(total.n) };
+  const { rows, total } = await pageWithTotal(
+    base,
+    (filtered) => filtered.orderBy(sql`lower(d.title)`).orderBy('d.id'),
+    { page: query.page, perPage: query.per_page },
+  );
+  return { data: rows.map(documentSummary), total };
 }
 
 /** Writes the bytes to storage (before the transaction: slow I/O stays out of it). */

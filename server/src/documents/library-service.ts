@@ -7,6 +7,7 @@ import {
   type UpdateLibraryBody,
 } from '@cc/contracts';
 import type { z } from 'zod';
+import { pageWithTotal } from '../db/paged';
 import { findEntityByRef } from '../entities/queries';
 import { entityScope } from '../entities/scope';
 import { actorOf, type Ctx } from '../http/context';
@@ -38,21 +39,17 @@ export async function listLibraries(
     ids = [entity.id];
   }
   const base = librariesQuery(ctx.db, ids, query.search);
-  const [rows, total] = await Promise.all([
-    libraryColumns(base)
-      .orderBy('l.name')
-      .orderBy('l.id')
-      .limit(query.per_page)
-      .offset((query.page - 1) * query.per_page)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
+  const { rows, total } = await pageWithTotal(
+    base,
+    (q) => libraryColumns(q).orderBy('l.name').orderBy('l.id'),
+    { page: query.page, perPage: query.per_page },
+  );
   const data = await Promise.all(
     rows.map(async (r) => ({ row: r, manage: await managesEntity(ctx, r.entity_id) })),
   );
   return {
     data: data.map(({ row, manage }) => presentLibraryRow(row, manage)),
-    total: Number(total.n),
+    total: total,
   };
 }
 

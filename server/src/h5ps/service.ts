@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { visibleBlockOr404 } from '../content/blocks';
 import { escapeLike } from '../courses/queries';
 import { assertCanChange, ownerForNew, visibleOwnedClause } from '../courses/visibility';
+import { pageWithTotal } from '../db/paged';
 import { authorize, type Ctx } from '../http/context';
 import { removePackageFiles } from '../packages/files';
 
@@ -20,17 +21,12 @@ export async function listH5ps(ctx: Ctx, query: z.infer<typeof PageQuery>) {
   authorize(ctx, VIEW);
   let q = ctx.db.selectFrom('h5ps as h').where(await visibleOwnedClause(ctx, 'h'));
   if (query.search) q = q.where('h.title', 'ilike', `%${escapeLike(query.search)}%`);
-  const [data, total] = await Promise.all([
-    q
-      .select(columns)
-      .orderBy(sql`lower(h.title)`)
-      .orderBy('h.id')
-      .limit(query.per_page)
-      .offset((query.page - 1) * query.per_page)
-      .execute(),
-    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { data, total: Number(total.n) };
+  const { rows: data, total } = await pageWithTotal(
+    q,
+    (filtered) => filtered.select(columns).orderBy(sql`lower(h.title)`).orderBy('h.id'),
+    { page: query.page, perPage: query.per_page },
+  );
+  return { data, total };
 }
 
 export async function getH5p(ctx: Ctx, id: number) {

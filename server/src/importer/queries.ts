@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/connect';
+import { pageWithTotal } from '../db/paged';
 import type { ImportKind, ImportStatus } from '../db/schema';
 import type { DbOrTrx } from '../jobs/queries';
 
@@ -364,19 +365,12 @@ export async function listImports(
           .where('ie.resolved_at', 'is', null),
       ),
     );
-  const [rows, total] = await Promise.all([
-    q
-      .orderBy('i.created_at', 'desc')
-      .orderBy('i.id', 'desc')
-      .limit(page.perPage)
-      .offset((page.page - 1) * page.perPage)
-      .execute(),
-    q
-      .clearSelect()
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(total.n) };
+  const { rows, total } = await pageWithTotal(
+    q,
+    (filtered) => filtered.orderBy('i.created_at', 'desc').orderBy('i.id', 'desc'),
+    { page: page.page, perPage: page.perPage },
+  );
+  return { rows, total };
 }
 
 export async function findImport(db: Db, uuid: string) {
@@ -391,16 +385,12 @@ export async function listPlanRows(
 ) {
   let q = db.selectFrom('import_rows').where('import_id', '=', importId);
   if (f.action) q = q.where('action', '=', f.action);
-  const [rows, total] = await Promise.all([
-    q
-      .select(['row_number', 'action', 'data', 'changes'])
-      .orderBy('row_number')
-      .limit(page.perPage)
-      .offset((page.page - 1) * page.perPage)
-      .execute(),
-    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(total.n) };
+  const { rows, total } = await pageWithTotal(
+    q,
+    (filtered) => filtered.select(['row_number', 'action', 'data', 'changes']).orderBy('row_number'),
+    { page: page.page, perPage: page.perPage },
+  );
+  return { rows, total };
 }
 
 export function errorSelect(db: Db) {
@@ -420,19 +410,12 @@ export async function listErrors(
 ) {
   let q = errorSelect(db).where('ie.import_id', '=', importId);
   if (f.unresolved) q = q.where('ie.resolved_at', 'is', null);
-  const [rows, total] = await Promise.all([
-    q
-      .orderBy('ie.row_number')
-      .orderBy('ie.id')
-      .limit(page.perPage)
-      .offset((page.page - 1) * page.perPage)
-      .execute(),
-    q
-      .clearSelect()
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(total.n) };
+  const { rows, total } = await pageWithTotal(
+    q,
+    (filtered) => filtered.orderBy('ie.row_number').orderBy('ie.id'),
+    { page: page.page, perPage: page.perPage },
+  );
+  return { rows, total };
 }
 
 /**

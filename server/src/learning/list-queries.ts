@@ -1,6 +1,7 @@
 import { type SqlBool, sql } from 'kysely';
 import { openSessionsPage } from '../bookings/marketplace-queries';
 import type { Db } from '../db/connect';
+import { pageWithTotal } from '../db/paged';
 import type { LearnerClauses } from './learner';
 
 export type CourseFilter =
@@ -43,18 +44,11 @@ export async function listLearnerCourses(
       .where(sql<SqlBool>`NOT ${required}`);
   }
   if (page.search) q = q.where('co.title', 'ilike', `%${escapeLike(page.search)}%`);
-  const [rows, total] = await Promise.all([
-    q
-      .orderBy(sql`lower(co.title)`)
-      .orderBy('co.id')
-      .limit(page.perPage)
-      .offset((page.page - 1) * page.perPage)
-      .execute(),
-    q
-      .clearSelect()
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow(),
-  ]);
+  const { rows, total } = await pageWithTotal(
+    q,
+    (filtered) => filtered.orderBy(sql`lower(co.title)`).orderBy('co.id'),
+    { page: page.page, perPage: page.perPage },
+  );
   const ids = rows.map((r) => r.id);
   const [contents, latest] = ids.length
     ? await Promise.all([
@@ -75,7 +69,7 @@ export async function listLearnerCourses(
           .execute(),
       ])
     : [[], []];
-  return { rows, total: Number(total.n), contents, latest };
+  return { rows, total, contents, latest };
 }
 
 /**

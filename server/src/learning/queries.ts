@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/connect';
+import { pageWithTotal } from '../db/paged';
 import type { AttemptProgress, AttemptStatus } from '../db/schema';
 import type { Trx } from '../results/queries';
 import type { LearnerClauses } from './learner';
@@ -182,19 +183,12 @@ export async function listAttempts(
   if (f.contentId !== undefined) q = q.where('a.content_id', '=', f.contentId);
   if (f.courseId !== undefined) q = q.where('a.course_id', '=', f.courseId);
   if (f.status !== undefined) q = q.where('a.status', '=', f.status);
-  const [rows, total] = await Promise.all([
-    q
-      .orderBy('a.started_at', 'desc')
-      .orderBy('a.id', 'desc')
-      .limit(page.perPage)
-      .offset((page.page - 1) * page.perPage)
-      .execute(),
-    q
-      .clearSelect()
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(total.n) };
+  const { rows, total } = await pageWithTotal(
+    q,
+    (filtered) => filtered.orderBy('a.started_at', 'desc').orderBy('a.id', 'desc'),
+    { page: page.page, perPage: page.perPage },
+  );
+  return { rows, total };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { type RawBuilder, type SqlBool, sql } from 'kysely';
 import { escapeLike } from '../courses/queries';
 import type { Db } from '../db/connect';
+import { pageWithTotal } from '../db/paged';
 
 /** SQL of lessons. Visibility: courses/visibility visibleOwnedClause on alias `l`. */
 const columns = ['l.id', 'l.title', 'l.question_qty', 'l.entity_id'] as const;
@@ -12,17 +13,12 @@ export async function listLessons(
 ) {
   let q = db.selectFrom('lessons as l').where(visible);
   if (o.search) q = q.where('l.title', 'ilike', `%${escapeLike(o.search)}%`);
-  const [rows, total] = await Promise.all([
-    q
-      .select(columns)
-      .orderBy(sql`lower(l.title)`)
-      .orderBy('l.id')
-      .limit(o.perPage)
-      .offset((o.page - 1) * o.perPage)
-      .execute(),
-    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(total.n) };
+  const { rows, total } = await pageWithTotal(
+    q,
+    (filtered) => filtered.select(columns).orderBy(sql`lower(l.title)`).orderBy('l.id'),
+    { page: o.page, perPage: o.perPage },
+  );
+  return { rows, total };
 }
 
 export async function findLesson(db: Db, id: number) {

@@ -1,6 +1,7 @@
 import { PageQuery } from '@cc/contracts';
 import { sql } from 'kysely';
 import { z } from 'zod';
+import { pageWithTotal } from '../db/paged';
 import type { App } from '../http/app-types';
 import { actorOf, type Ctx } from '../http/context';
 import { paginate } from '../http/envelope';
@@ -19,26 +20,25 @@ async function listOutbox(ctx: Ctx, query: z.infer<typeof OutboxQuery>) {
   if (!actorOf(ctx).superAdmin) throw forbidden();
   let q = ctx.db.selectFrom('mail_outbox');
   if (query.to) q = q.where(sql`lower(to_address)`, '=', query.to.toLowerCase());
-  const [rows, total] = await Promise.all([
-    q
-      .select([
-        'id',
-        'to_address',
-        'subject',
-        'text_body',
-        'html_body',
-        'template',
-        'transport',
-        'sent_at',
-        'error',
-        'created_at',
-      ])
-      .orderBy('id', 'desc')
-      .limit(query.per_page)
-      .offset((query.page - 1) * query.per_page)
-      .execute(),
-    q.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
-  ]);
+  const { rows, total } = await pageWithTotal(
+    q,
+    (filtered) =>
+      filtered
+        .select([
+          'id',
+          'to_address',
+          'subject',
+          'text_body',
+          'html_body',
+          'template',
+          'transport',
+          'sent_at',
+          'error',
+          'created_at',
+        ])
+        .orderBy('id', 'desc'),
+    { page: query.page, perPage: query.per_page },
+  );
   // Attached files (scheduled reports): listed by name and size; the bytes come from the download route.
   const attachments = rows.length
     ? await ctx.db
@@ -68,7 +68,7 @@ async function listOutbox(ctx: Ctx, query: z.infer<typeof OutboxQuery>) {
         .filter((a) => a.mail_id === r.id)
         .map(({ mail_id: _, ...a }) => ({ ...a, url: `/api/mail/outbox/${r.id}/attachments/${a.id}` })),
     })),
-    total: total.n,
+    total,
   };
 }
 

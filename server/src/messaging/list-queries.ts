@@ -2,6 +2,7 @@ import type { AudienceKind } from '@cc/contracts';
 import { type SqlBool, sql } from 'kysely';
 import { escapeLike } from '../courses/queries';
 import type { Db } from '../db/connect';
+import { pageWithTotal } from '../db/paged';
 import type { Trx } from '../results/queries';
 
 /**
@@ -74,16 +75,12 @@ export async function receivedPage(
     const like = `%${escapeLike(o.search)}%`;
     base = base.where((eb) => eb.or([eb('m.text', 'ilike', like), eb('s.name', 'ilike', like)]));
   }
-  const [rows, total] = await Promise.all([
-    base
-      .select(receivedColumns)
-      .orderBy('mr.message_id', 'desc')
-      .limit(o.perPage)
-      .offset((o.page - 1) * o.perPage)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows: rows as ReceivedRow[], total: Number(total.n) };
+  const { rows, total } = await pageWithTotal(
+    base,
+    (filtered) => filtered.select(receivedColumns).orderBy('mr.message_id', 'desc'),
+    { page: o.page, perPage: o.perPage },
+  );
+  return { rows: rows as ReceivedRow[], total };
 }
 
 export async function findReceived(
@@ -138,16 +135,12 @@ export async function sentPage(
       ]),
     );
   }
-  const [rows, total] = await Promise.all([
-    base
-      .select(messageColumns)
-      .orderBy('m.id', 'desc')
-      .limit(o.perPage)
-      .offset((o.page - 1) * o.perPage)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows: rows as MessageColumns[], total: Number(total.n) };
+  const { rows, total } = await pageWithTotal(
+    base,
+    (filtered) => filtered.select(messageColumns).orderBy('m.id', 'desc'),
+    { page: o.page, perPage: o.perPage },
+  );
+  return { rows: rows as MessageColumns[], total };
 }
 
 export async function findSent(

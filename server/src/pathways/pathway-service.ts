@@ -13,6 +13,7 @@ import {
 } from '@cc/contracts';
 import { sql } from 'kysely';
 import type { z } from 'zod';
+import { pageWithTotal } from '../db/paged';
 import type { PathwayVersionChange } from '../db/schema';
 import { entityScope, inScope } from '../entities/scope';
 import { actorOf, authorize, type Ctx, can } from '../http/context';
@@ -114,14 +115,11 @@ export async function listPathways(
     base = base.where('p.entity_id', '=', entity.id);
   }
   if (q.search) base = base.where('p.title', 'ilike', `%${q.search.replace(/[\\%_]/g, '\\$&')}%`);
-  const total = await base.clearSelect().select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
-  const rows = await base
-    .orderBy('p.title')
-    .orderBy('p.id')
-    .limit(q.per_page)
-    .offset((q.page - 1) * q.per_page)
-    .execute();
-  return { data: rows.map(presentSummary), total: Number(total.n) };
+  const { rows, total } = await pageWithTotal(base, (listed) => listed.orderBy('p.title').orderBy('p.id'), {
+    page: q.page,
+    perPage: q.per_page,
+  });
+  return { data: rows.map(presentSummary), total };
 }
 
 async function versionViews(db: DbOrTrx, pathwayId: number, number?: number): Promise<PathwayVersionView[]> {

@@ -6,6 +6,7 @@ import { applyLinkAction, linkedItems } from '../content/links';
 import { visibleContent } from '../content/service';
 import { escapeLike } from '../courses/queries';
 import { assertCanChange, ownerForNew, visibleOwnedClause } from '../courses/visibility';
+import { pageWithTotal } from '../db/paged';
 import { authorize, type Ctx } from '../http/context';
 import { invalidField } from '../http/errors';
 import { findQuiz, quizColumns, quizQuestions, reorderQuestions, syncQuestions } from './queries';
@@ -23,20 +24,19 @@ export async function listQuizzes(ctx: Ctx, query: z.infer<typeof PageQuery>) {
   authorize(ctx, VIEW);
   let q = ctx.db.selectFrom('quizzes as q').where(await visibleOwnedClause(ctx, 'q'));
   if (query.search) q = q.where('q.title', 'ilike', `%${escapeLike(query.search)}%`);
-  const [data, total] = await Promise.all([
-    q
-      .select(quizColumns)
-      .select(
-        sql<number>`(SELECT count(*) FROM questions x WHERE x.quiz_id = q.id)::int`.as('questions_count'),
-      )
-      .orderBy(sql`lower(q.title)`)
-      .orderBy('q.id')
-      .limit(query.per_page)
-      .offset((query.page - 1) * query.per_page)
-      .execute(),
-    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { data, total: Number(total.n) };
+  const { rows: data, total } = await pageWithTotal(
+    q,
+    (filtered) =>
+      filtered
+        .select(quizColumns)
+        .select(
+          sql<number>`(SELECT count(*) FROM questions x WHERE x.quiz_id = q.id)::int`.as('questions_count'),
+        )
+        .orderBy(sql`lower(q.title)`)
+        .orderBy('q.id'),
+    { page: query.page, perPage: query.per_page },
+  );
+  return { data, total };
 }
 
 export async function getQuiz(ctx: Ctx, id: number) {

@@ -9,6 +9,7 @@ import {
   statusCountColumns,
 } from '../compliance/queries';
 import type { Db } from '../db/connect';
+import { pageWithTotal } from '../db/paged';
 import type { ComplianceType, ResultType } from '../db/schema';
 import type { Trx } from '../results/queries';
 
@@ -479,17 +480,13 @@ export async function listResultsPage(
 ) {
   const q = resultList(db, f);
   const date = sql.ref(`r.${f.dateColumn}`);
-  const [rows, total] = await Promise.all([
-    q
-      .select(resultColumns)
-      .orderBy(sql`${date} DESC NULLS LAST`)
-      .orderBy('r.id', 'desc')
-      .limit(page.perPage)
-      .offset((page.page - 1) * page.perPage)
-      .execute(),
-    q.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: total.n };
+  const { rows, total } = await pageWithTotal(
+    q,
+    (filtered) =>
+      filtered.select(resultColumns).orderBy(sql`${date} DESC NULLS LAST`).orderBy('r.id', 'desc'),
+    { page: page.page, perPage: page.perPage },
+  );
+  return { rows, total };
 }
 
 /**

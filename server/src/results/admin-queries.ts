@@ -1,5 +1,6 @@
 import { type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { Db } from '../db/connect';
+import { pageWithTotal } from '../db/paged';
 import type { ResultType } from '../db/schema';
 import type { Trx } from './queries';
 
@@ -109,19 +110,12 @@ export async function listResults(db: Db, f: ResultFilters, page: { page: number
     const like = `%${f.search.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
     q = q.where((eb) => eb.or([eb('u.name', 'ilike', like), eb('c.title', 'ilike', like)]));
   }
-  const [rows, count] = await Promise.all([
-    q
-      .orderBy(dateColumn, 'desc')
-      .orderBy('r.id', 'desc')
-      .limit(page.perPage)
-      .offset((page.page - 1) * page.perPage)
-      .execute(),
-    q
-      .clearSelect()
-      .select((eb) => eb.fn.countAll<string>().as('n'))
-      .executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+  const { rows, total: count } = await pageWithTotal(
+    q,
+    (filtered) => filtered.orderBy(dateColumn, 'desc').orderBy('r.id', 'desc'),
+    { page: page.page, perPage: page.perPage },
+  );
+  return { rows, total: count };
 }
 
 /** The learners among `ids` whose primary entity is in scope (STYLE "Bulk checks that return the allowed set"). */
@@ -156,19 +150,12 @@ export async function visibleCourses(
     const like = `%${o.search.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
     q = q.where((eb) => eb.or([eb('c.title', 'ilike', like), eb('c.short_title', 'ilike', like)]));
   }
-  const [rows, count] = await Promise.all([
-    q
-      .orderBy('c.title')
-      .orderBy('c.id')
-      .limit(o.perPage)
-      .offset((o.page - 1) * o.perPage)
-      .execute(),
-    q
-      .clearSelect()
-      .select((eb) => eb.fn.countAll<string>().as('n'))
-      .executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+  const { rows, total: count } = await pageWithTotal(
+    q,
+    (filtered) => filtered.orderBy('c.title').orderBy('c.id'),
+    { page: o.page, perPage: o.perPage },
+  );
+  return { rows, total: count };
 }
 
 export async function insertEvidenceFile(
@@ -315,19 +302,12 @@ export async function listOperations(
     const like = `%${o.search.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
     q = q.where((eb) => eb.or([eb('c.title', 'ilike', like), eb('cb.name', 'ilike', like)]));
   }
-  const [rows, count] = await Promise.all([
-    q
-      .orderBy('o.created_at', 'desc')
-      .orderBy('o.id', 'desc')
-      .limit(o.perPage)
-      .offset((o.page - 1) * o.perPage)
-      .execute(),
-    q
-      .clearSelect()
-      .select((eb) => eb.fn.countAll<string>().as('n'))
-      .executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+  const { rows, total: count } = await pageWithTotal(
+    q,
+    (filtered) => filtered.orderBy('o.created_at', 'desc').orderBy('o.id', 'desc'),
+    { page: o.page, perPage: o.perPage },
+  );
+  return { rows, total: count };
 }
 
 export async function findOperationInScope(db: Executor, id: number, entityIds: number[] | null) {

@@ -1,5 +1,6 @@
 import { type SqlBool, sql } from 'kysely';
 import type { Db } from '../db/connect';
+import { pageWithTotal } from '../db/paged';
 
 /**
  * Job roles (entity_roles) and user types (entity_types) have the same shape apart from `inspectable`, so one set of
@@ -67,30 +68,29 @@ export async function listRoles(
       : sql`AND false`;
   const usersCount = sql<number>`(SELECT count(*) FROM users u WHERE u.${sql.ref(column)} = r.id ${countFilter})`;
 
-  const [rows, total] = await Promise.all([
-    base
-      .select([
-        'r.id',
-        'r.entity_id',
-        'e.slug as entity_slug',
-        'e.name as entity_name',
-        'r.name',
-        inspectableOf(kind).as('inspectable'),
-        usersCount.as('users_count'),
-      ])
-      .$call((q) =>
-        o.order === 'users_count'
-          ? q.orderBy('users_count', 'desc').orderBy(sql`lower(r.name)`).orderBy('r.id')
-          : q.orderBy(sql`lower(r.name)`).orderBy('r.id'),
-      )
-      .limit(o.perPage)
-      .offset((o.page - 1) * o.perPage)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
+  const { rows, total } = await pageWithTotal(
+    base,
+    (filtered) =>
+      filtered
+        .select([
+          'r.id',
+          'r.entity_id',
+          'e.slug as entity_slug',
+          'e.name as entity_name',
+          'r.name',
+          inspectableOf(kind).as('inspectable'),
+          usersCount.as('users_count'),
+        ])
+        .$call((q) =>
+          o.order === 'users_count'
+            ? q.orderBy('users_count', 'desc').orderBy(sql`lower(r.name)`).orderBy('r.id')
+            : q.orderBy(sql`lower(r.name)`).orderBy('r.id'),
+        ),
+    { page: o.page, perPage: o.perPage },
+  );
   return {
     rows: rows.map((r) => ({ ...r, users_count: Number(r.users_count) })),
-    total: Number(total.n),
+    total,
   };
 }
 

@@ -1,4 +1,5 @@
 import { type SqlBool, sql } from 'kysely';
+import { pageWithTotal } from '../db/paged';
 import type { DbOrTrx } from '../jobs/queries';
 
 /** SQL of sign-up links (issue 18): the only place it is built. */
@@ -50,16 +51,12 @@ export async function listLinks(
   let q = linkSelect(db);
   if (f.entityIds) q = q.where('l.entity_id', 'in', f.entityIds);
   if (f.activeAt) q = q.where(usable(f.activeAt));
-  const [rows, total] = await Promise.all([
-    q
-      .orderBy('l.created_at', 'desc')
-      .orderBy('l.id', 'desc')
-      .limit(f.perPage)
-      .offset((f.page - 1) * f.perPage)
-      .execute(),
-    q.clearSelect().select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(total.n) };
+  const { rows, total } = await pageWithTotal(
+    q,
+    (filtered) => filtered.orderBy('l.created_at', 'desc').orderBy('l.id', 'desc'),
+    { page: f.page, perPage: f.perPage },
+  );
+  return { rows, total };
 }
 
 /** The condition of a link that still takes sign-ups at `now`. */
@@ -210,16 +207,12 @@ export async function listSignups(
     const pattern = `%${f.search.replace(/[\\%_]/g, '\\$&')}%`;
     q = q.where((eb) => eb.or([eb('s.name', 'ilike', pattern), eb('s.email', 'ilike', pattern)]));
   }
-  const [rows, total] = await Promise.all([
-    q
-      .orderBy('s.created_at', 'desc')
-      .orderBy('s.id', 'desc')
-      .limit(f.perPage)
-      .offset((f.page - 1) * f.perPage)
-      .execute(),
-    q.clearSelect().select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(total.n) };
+  const { rows, total } = await pageWithTotal(
+    q,
+    (filtered) => filtered.orderBy('s.created_at', 'desc').orderBy('s.id', 'desc'),
+    { page: f.page, perPage: f.perPage },
+  );
+  return { rows, total };
 }
 
 export function findSignup(db: DbOrTrx, id: number) {

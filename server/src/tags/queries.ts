@@ -1,6 +1,7 @@
 import { type SqlBool, sql } from 'kysely';
 import { escapeLike } from '../courses/queries';
 import type { Db } from '../db/connect';
+import { pageWithTotal } from '../db/paged';
 import type { Trx } from '../results/queries';
 
 /**
@@ -46,17 +47,16 @@ export async function listTags(
     .innerJoin('entities as e', 'e.id', 't.entity_id')
     .where('t.entity_id', '=', o.entityId);
   if (o.search) base = base.where('t.name', 'ilike', `%${escapeLike(o.search)}%`);
-  const [rows, total] = await Promise.all([
-    base
-      .select([...tagColumns, linkedCount(o.userEntityIds).as('users_count')])
-      .orderBy(sql`lower(t.name)`)
-      .orderBy('t.id')
-      .limit(o.perPage)
-      .offset((o.page - 1) * o.perPage)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows: rows.map((r) => ({ ...r, users_count: Number(r.users_count) })), total: Number(total.n) };
+  const { rows, total } = await pageWithTotal(
+    base,
+    (filtered) =>
+      filtered
+        .select([...tagColumns, linkedCount(o.userEntityIds).as('users_count')])
+        .orderBy(sql`lower(t.name)`)
+        .orderBy('t.id'),
+    { page: o.page, perPage: o.perPage },
+  );
+  return { rows: rows.map((r) => ({ ...r, users_count: Number(r.users_count) })), total };
 }
 
 /** The tags owned by any of these entities (the drill-down by tags), by name, with their linked users inside them. */
@@ -152,26 +152,25 @@ export async function tagUsersPage(
     const like = `%${escapeLike(o.search)}%`;
     base = base.where((eb) => eb.or([eb('u.name', 'ilike', like), eb('u.email', 'ilike', like)]));
   }
-  const [rows, total] = await Promise.all([
-    base
-      .select([
-        'u.id',
-        'u.uuid',
-        'u.name',
-        'u.email',
-        'e.id as entity_id',
-        'e.slug as entity_slug',
-        'e.name as entity_name',
-        'tu.created_at as linked_at',
-      ])
-      .orderBy(sql`lower(u.name)`)
-      .orderBy('u.id')
-      .limit(o.perPage)
-      .offset((o.page - 1) * o.perPage)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(total.n) };
+  const { rows, total } = await pageWithTotal(
+    base,
+    (filtered) =>
+      filtered
+        .select([
+          'u.id',
+          'u.uuid',
+          'u.name',
+          'u.email',
+          'e.id as entity_id',
+          'e.slug as entity_slug',
+          'e.name as entity_name',
+          'tu.created_at as linked_at',
+        ])
+        .orderBy(sql`lower(u.name)`)
+        .orderBy('u.id'),
+    { page: o.page, perPage: o.perPage },
+  );
+  return { rows, total };
 }
 
 /** The subset of `userIds` whose primary entity is one of `entityIds` (a bulk check returning the allowed set). */

@@ -1,4 +1,5 @@
 import type { Selectable } from 'kysely';
+import { pageWithTotal } from '../db/paged';
 import type { TasksTable } from '../db/schema';
 import type { DbOrTrx } from '../jobs/queries';
 
@@ -15,17 +16,12 @@ export async function listUserTasks(
 ): Promise<{ rows: TaskRow[]; total: number }> {
   let q = db.selectFrom('tasks').where('user_id', '=', userId);
   if (filter.status) q = q.where('status', 'in', filter.status === 'active' ? ACTIVE : FINISHED);
-  const [rows, count] = await Promise.all([
-    q
-      .selectAll()
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(filter.perPage)
-      .offset((filter.page - 1) * filter.perPage)
-      .execute(),
-    q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+  const { rows, total } = await pageWithTotal(
+    q,
+    (filtered) => filtered.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc'),
+    { page: filter.page, perPage: filter.perPage },
+  );
+  return { rows, total };
 }
 
 /** The header's figure: answered from the partial index tasks_active_idx (033). */

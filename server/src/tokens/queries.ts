@@ -1,6 +1,7 @@
 import type { TokenStatus } from '@cc/contracts';
 import { type Kysely, type SqlBool, sql, type Transaction } from 'kysely';
 import type { Db } from '../db/connect';
+import { pageWithTotal } from '../db/paged';
 import type { Database } from '../db/schema';
 
 /** SQL of personal access tokens (kind 'personal'); device logins' tokens are auth/queries.ts's. */
@@ -90,19 +91,12 @@ export async function listTokens(
   f: TokenFilter,
   page: { page: number; per_page: number },
 ): Promise<{ rows: TokenRow[]; total: number }> {
-  const [rows, count] = await Promise.all([
-    filtered(db, f)
-      .select(columns)
-      .orderBy('t.created_at', 'desc')
-      .orderBy('t.id', 'desc')
-      .limit(page.per_page)
-      .offset((page.page - 1) * page.per_page)
-      .execute(),
-    filtered(db, f)
-      .select((eb) => eb.fn.countAll<string>().as('n'))
-      .executeTakeFirstOrThrow(),
-  ]);
-  return { rows: rows as TokenRow[], total: Number(count.n) };
+  const { rows, total } = await pageWithTotal(
+    filtered(db, f),
+    (q) => q.select(columns).orderBy('t.created_at', 'desc').orderBy('t.id', 'desc'),
+    { page: page.page, perPage: page.per_page },
+  );
+  return { rows: rows as TokenRow[], total };
 }
 
 export async function findToken(db: Kysely<Database>, id: number, o: { forUpdate?: boolean } = {}) {

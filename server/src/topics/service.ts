@@ -5,6 +5,7 @@ import { visibleBlockOr404, visibleBlockOr422 } from '../content/blocks';
 import { sanitizeRichText } from '../content/sanitize';
 import { escapeLike } from '../courses/queries';
 import { assertCanChange, ownerForNew, visibleOwnedClause } from '../courses/visibility';
+import { pageWithTotal } from '../db/paged';
 import type { TopicResource } from '../db/schema';
 import { authorize, type Ctx } from '../http/context';
 
@@ -56,17 +57,12 @@ export async function listTopics(ctx: Ctx, query: z.infer<typeof PageQuery>) {
   authorize(ctx, VIEW);
   let q = base(ctx).where(await visibleOwnedClause(ctx, 't'));
   if (query.search) q = q.where('t.title', 'ilike', `%${escapeLike(query.search)}%`);
-  const [rows, total] = await Promise.all([
-    q
-      .select(columns)
-      .orderBy(sql`lower(t.title)`)
-      .orderBy('t.id')
-      .limit(query.per_page)
-      .offset((query.page - 1) * query.per_page)
-      .execute(),
-    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { data: rows.map(present), total: Number(total.n) };
+  const { rows, total } = await pageWithTotal(
+    q,
+    (filtered) => filtered.select(columns).orderBy(sql`lower(t.title)`).orderBy('t.id'),
+    { page: query.page, perPage: query.per_page },
+  );
+  return { data: rows.map(present), total };
 }
 
 export async function getTopic(ctx: Ctx, id: number) {

@@ -1,5 +1,6 @@
 import { type SqlBool, sql } from 'kysely';
 import type { Db } from '../db/connect';
+import { pageWithTotal } from '../db/paged';
 import type { NewUser, UserUpdate } from '../db/schema';
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -59,19 +60,12 @@ export async function listUsers(db: Db, f: UserFilter, page: { page: number; per
         : eb('u.name', 'ilike', pattern),
     );
   }
-  const [rows, total] = await Promise.all([
-    q
-      .orderBy(sql`lower(u.name)`)
-      .orderBy('u.id')
-      .limit(page.perPage)
-      .offset((page.page - 1) * page.perPage)
-      .execute(),
-    q
-      .clearSelect()
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(total.n) };
+  const { rows, total } = await pageWithTotal(
+    q,
+    (filtered) => filtered.orderBy(sql`lower(u.name)`).orderBy('u.id'),
+    { page: page.page, perPage: page.perPage },
+  );
+  return { rows, total };
 }
 
 /** A user by numeric id or uuid (web routes use /users/{uuid}); undefined for anything else. */

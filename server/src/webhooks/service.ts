@@ -13,6 +13,7 @@ import {
   type WebhookListQuery,
 } from '@cc/contracts';
 import type { z } from 'zod';
+import { pageWithTotal } from '../db/paged';
 import { findEntityByRef } from '../entities/queries';
 import { entityScope, inScope } from '../entities/scope';
 import { authorize, type Ctx } from '../http/context';
@@ -56,16 +57,12 @@ export async function listWebhooks(
   authorize(ctx, [P.manage]);
   let base = endpointsQuery(ctx.db, await scopeIds(ctx));
   if (query.search) base = base.where('w.url', 'ilike', `%${query.search.replace(/[\\%_]/g, '\\$&')}%`);
-  const [rows, total] = await Promise.all([
-    endpointColumns(base)
-      .orderBy('w.created_at', 'desc')
-      .orderBy('w.id', 'desc')
-      .limit(query.per_page)
-      .offset((query.page - 1) * query.per_page)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { data: rows.map((r) => presentEndpoint(r)), total: Number(total.n) };
+  const { rows, total } = await pageWithTotal(
+    base,
+    (q) => endpointColumns(q).orderBy('w.created_at', 'desc').orderBy('w.id', 'desc'),
+    { page: query.page, perPage: query.per_page },
+  );
+  return { data: rows.map((r) => presentEndpoint(r)), total };
 }
 
 /** GET /webhooks/{id}: with the rotation's overlap; never the signing secret (shown once, when made). */
