@@ -33,11 +33,13 @@ export default function InspectionPackPage() {
       <Card title="What is in a pack">
         <ul className="list-disc space-y-1 pl-5 text-sm text-slate-700">
           <li>
-            A PDF: a one-page summary mapped to the CQC's quality statements (Safe and effective staffing,
-            Learning culture, Learning, improvement and innovation), with the pack's figures for each and the
-            pages where the evidence is; then the training matrix by job role, every gap with its plan, new
-            starters' progress, policy receipts, certificates and evidence held, and a sign-off page to sign
-            and date.
+            A PDF that opens with a one-page summary against the CQC's quality statements that training
+            evidences (“Safe and effective staffing”, “Learning culture”, “Learning, improvement and
+            innovation”): the pack's figures for each, and the pages where the evidence is.
+          </li>
+          <li>
+            Then the training matrix by job role, every gap with its plan, new starters' progress, policy
+            receipts, certificates and evidence held, and a sign-off page to sign and date.
           </li>
           <li>
             A zip: that PDF, the full training matrix, and every certificate and evidence file, in a folder
