@@ -225,5 +225,5 @@ export function packSummaryRows(
 
 export const SUMMARY_TITLE = 'CQC quality statements: summary of the evidence';
 export const SUMMARY_INTRO =
-  `The quality statements of the ${CQC_FRAMEWORK_NAME} that this home's training records evidence, with the ` +
-  "figures from this pack and the pages where the evidence is. The statements are quoted from the CQC's website.";
+  `The quality statements of the ${CQC_FRAMEWORK_NAME} that the training records in this pack evidence, with ` +
+  "the figures from this pack and the pages where the evidence is. The statements are quoted from the CQC's website.";
