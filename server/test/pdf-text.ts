@@ -5,6 +5,11 @@ import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
  * ToUnicode maps). Items of one line are joined as they are, lines end with a newline.
  */
 export async function pdfText(pdf: Buffer | Uint8Array): Promise<string> {
+  return (await pdfPages(pdf)).join('\n');
+}
+
+/** The text of each page of a PDF (as pdfText, one string per page). */
+export async function pdfPages(pdf: Buffer | Uint8Array): Promise<string[]> {
   const doc = await getDocument({
     data: new Uint8Array(pdf),
     isEvalSupported: false,
@@ -24,5 +29,5 @@ export async function pdfText(pdf: Buffer | Uint8Array): Promise<string> {
   } finally {
     await doc.destroy();
   }
-  return pages.join('\n');
+  return pages;
 }

@@ -385,6 +385,9 @@ describe('the inspection pack', () => {
     expect(text).toContain(
       `${w.m.name} recorded ${w.carer.name}'s pass for ${w.course.title} on 12/03/2026 (acting as ${w.home.name}).`,
     );
-    expect(await pack([13])).not.toContain('Changes to training records');
+    // Without permission 24 no such section, and the CQC summary page says it is not in this pack.
+    const without = await pack([13]);
+    expect(without).not.toContain('Changes to training records (last 12 months)');
+    expect(without).toContain('Changes to training records: not in this pack');
   });
 });

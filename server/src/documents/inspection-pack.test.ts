@@ -30,7 +30,8 @@ describe('inspection pack: policy receipts', () => {
     const status = (await client('GET', `/api/inspection-packs/${queued.id}`)).json().data;
     expect(status.status, JSON.stringify(status)).toBe('done');
     const text = (await pdfText((await client('GET', status.pdf_url)).rawPayload)).replace(/\s+/g, ' ');
-    const receipts = text.split('Policy receipts')[1] ?? '';
+    // The section itself: the CQC summary page (page 2) names it first, with its page.
+    const receipts = text.split('Policy receipts').at(-1) ?? '';
     expect(receipts).toMatch(
       /Safeguarding policy \(version 1\) Nora Notread Care assistant Not acknowledged/,
     );

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { formatDate } from '@cc/contracts';
 import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -5,9 +6,11 @@ import { buildDelegate, buildSession } from '../../test/calendar-factories';
 import { buildEntity, buildRole, buildUser, clientFor } from '../../test/factories';
 import { createHarness, type Harness } from '../../test/harness';
 import { buildCourse, buildPassedResult } from '../../test/learning-factories';
-import { pdfText } from '../../test/pdf-text';
+import { pdfPages, pdfText } from '../../test/pdf-text';
 import { runDueJobs } from '../jobs/queue';
 import { recordResult } from '../results/service';
+import { QUALITY_STATEMENTS } from './cqc/quality-statements';
+import { SUMMARY_TITLE, sectionTitle } from './inspection-pack-summary';
 
 /**
  * The inspection pack (issue 13): one request on a home queues a job; its PDF names the home, the figures' time and
@@ -18,6 +21,7 @@ let home: { id: number; slug: string; name: string };
 let manager: { id: number };
 let outsider: { id: number };
 let noPerm: { id: number };
+let auditor: { id: number };
 let expiredOn = '';
 let bookedOn = '';
 let exemptUntil = '';
@@ -140,6 +144,7 @@ beforeAll(async () => {
   exemptUntil = formatDate(until);
   manager = await buildUser(h.db, { entityId: org.id, permissions: [13] });
   noPerm = await buildUser(h.db, { entityId: org.id, permissions: [] });
+  auditor = await buildUser(h.db, { entityId: org.id, permissions: [13, 24] });
   outsider = await buildUser(h.db, { permissions: [13] });
 });
 afterAll(async () => h?.close());
@@ -200,6 +205,54 @@ describe('inspection pack', () => {
     );
     expect(footers).toHaveLength(pages);
 
+    const pageTexts = (await pdfPages(pdf.rawPayload)).map((p) => p.replace(/\s+/g, ' '));
+    // The CQC summary (issue 37 §3): page 2, a row per quality statement in its published words, with the pack's own
+    // figures (the cover's table, the gaps' plans) and the pages its sections start on.
+    const summary = pageTexts[1] ?? '';
+    expect(summary).toContain(SUMMARY_TITLE);
+    for (const qs of QUALITY_STATEMENTS) {
+      expect(summary).toContain(qs.name);
+      expect(summary).toContain(qs.statement);
+    }
+    const cover = pageTexts[0]?.match(/Gaps \(expired or missing\) (\d+) (\d+) (\d+) (\d+)% (\d+)/);
+    expect(cover, pageTexts[0]).not.toBeNull();
+    const [people, required, inDate, score, gapCount] = (cover as RegExpMatchArray).slice(1);
+    expect([people, required, inDate, score, gapCount]).toEqual(['3', '6', '2', '33', '4']);
+    expect(summary).toContain(`People in this pack: ${people}`);
+    expect(summary).toContain(`Required courses in date: ${inDate} of ${required} (${score}%)`);
+    const count = (re: RegExp) => String(flat.match(re)?.length ?? 0);
+    expect(summary).toContain(`Expired (out of date): ${count(/Expired on \d\d\/\d\d\/\d{4}: renew now/g)}`);
+    expect(summary).toContain(`Due (new starters, new requirements): ${count(/Due by \d\d\/\d\d\/\d{4}:/g)}`);
+    expect(summary).toContain('Missing (never done): 0');
+    expect(summary).toContain('Awaiting approval: 0');
+    expect(summary).toContain(
+      `Gaps with a session booked: ${count(/Booked on a session on/g)} of ${gapCount}`,
+    );
+    expect(summary).toContain(
+      `Exemptions running: ${count(/Registered nurse: covered by her NMC revalidation/g)}`,
+    );
+    const listed = pageTexts[0]?.match(/New starters: (\d+)\. Certificates and evidence listed: (\d+)\./);
+    expect(summary).toContain(`Certificates and evidence listed: ${listed?.[2]}`);
+    expect(summary).toContain(`New starters: ${listed?.[1]}, of whom 0 have done every required course`);
+    expect(summary).toContain('Care Certificate: 0 complete, 0 in progress (0 overdue), 3 not assigned');
+    expect(summary).toContain('Policies to read: none at this home');
+    expect(summary).toContain('Changes to training records: not in this pack');
+    // Where the evidence is: each section named with a page, and that page starts the section. The audit trail is not
+    // in this pack (the manager may not read it), so neither is its line.
+    const sections = new Set(QUALITY_STATEMENTS.flatMap((qs) => qs.sections));
+    for (const key of sections) {
+      const title = sectionTitle(key, 'Care Certificate');
+      const at = summary.match(new RegExp(`${title.replace(/[()]/g, '\\$&')}: page (\\d+)`));
+      if (key === 'changes') {
+        expect(at).toBeNull();
+        continue;
+      }
+      expect(at, title).not.toBeNull();
+      const page = pageTexts[Number(at?.[1]) - 1] ?? '';
+      expect(page).toContain(key === 'figures' ? 'Figures as at' : title);
+    }
+    expect(pageTexts[2]).toMatch(/^Training matrix by job role/);
+
     const zipRes = await as('GET', status.zip_url);
     expect(zipRes.statusCode).toBe(200);
     const zip = await JSZip.loadAsync(zipRes.rawPayload);
@@ -223,5 +276,33 @@ describe('inspection pack', () => {
     expect((await as('GET', `/api/inspection-packs/${id}/zip`)).statusCode).toBe(404);
     const none = await clientFor(h.app, h.db, noPerm.id);
     expect((await none('POST', `/api/entities/${home.slug}/inspection-pack`)).statusCode).toBe(403);
+  });
+
+  it('names the audit trail section and its page in the CQC summary when the maker may read the trail', async () => {
+    const as = await clientFor(h.app, h.db, auditor.id);
+    const id = (await as('POST', `/api/entities/${home.slug}/inspection-pack`)).json().data.id;
+    await runDueJobs(h.deps, new Date());
+    const pdf = await as('GET', `/api/inspection-packs/${id}/pdf`);
+    expect(pdf.statusCode).toBe(200);
+    const pageTexts = (await pdfPages(pdf.rawPayload)).map((p) => p.replace(/\s+/g, ' '));
+    const summary = pageTexts[1] ?? '';
+    expect(summary).toMatch(/Changes to training records in the last 12 months: \d+/);
+    const title = sectionTitle('changes', 'Care Certificate');
+    const at = summary.match(/Changes to training records \(last 12 months\): page (\d+)/);
+    expect(at, summary).not.toBeNull();
+    expect(pageTexts[Number(at?.[1]) - 1]).toContain(title);
+  });
+
+  it("quotes each CQC quality statement as its SOURCES.md does, from the CQC's own page", async () => {
+    const sources = (await readFile(new URL('./cqc/SOURCES.md', import.meta.url), 'utf8')).replace(
+      /\s+/g,
+      ' ',
+    );
+    for (const qs of QUALITY_STATEMENTS) {
+      expect(qs.url).toMatch(/^https:\/\/www\.cqc\.org\.uk\/guidance-regulation\/providers\/assessment\//);
+      expect(sources).toContain(qs.url);
+      expect(sources).toContain(`| ${qs.keyQuestion} | ${qs.name} |`);
+      expect(sources).toContain(`| ${qs.statement} |`);
+    }
   });
 });

@@ -37,6 +37,7 @@ import { findEntityBySlug } from '../roles/queries';
 import { newKey } from '../storage/storage';
 import { failTask, startTask, type TaskTracker, trackJobTask } from '../tasks/service';
 import { dateFormatOf } from '../whitelabel/service';
+import type { PackSectionKey } from './cqc/quality-statements';
 import { type PackAudit, packAuditEntries, packAuditRows } from './inspection-pack-audit';
 import { nextBookedSessions } from './inspection-pack-bookings';
 import {
@@ -44,13 +45,22 @@ import {
   packCareCertificateCells,
   packCareCertificates,
 } from './inspection-pack-care-certificate';
+import {
+  packFigures,
+  packSummaryRows,
+  runningExemptions,
+  SUMMARY_INTRO,
+  SUMMARY_TITLE,
+  type SummaryRow,
+} from './inspection-pack-summary';
 
 /**
  * The inspection pack (issue 13): what an inspector asks a home for under CQC Regulation 18 (Staffing), in one
  * click. POST /entities/{slug}/inspection-pack queues a job (permission 13, the compliance report's; a home outside
  * the caller's scope is 404) and answers the pack's status; the job reads the home's matrix through the matrix service
  * (the same cells as the matrix and the compliance report), then writes to storage:
- * - the PDF: the figures and their date and time; the training matrix per job role (each cell its expiry date,
+ * - the PDF: the figures and their date and time; a one-page summary against the CQC's quality statements
+ *   (inspection-pack-summary.ts, issue 37 §3); the training matrix per job role (each cell its expiry date,
  *   Missing or Exempt, coloured as in the matrix); every gap (an expired or missing Mandatory or Required course) with
  *   its dated plan (overdue since its expiry; a new starter's due date at the end of their new-starter period; the
  *   next booked session of the course where there is one); new starters' progress; certificates and evidence per person;
@@ -483,6 +493,13 @@ export async function packPdf(
   };
   const para = (text: string, size = 9, colour = '#374151') =>
     doc.font(font()).fontSize(size).fillColor(colour).text(text, 36, undefined, { width: W });
+  /** The page each section starts on (1-based), for the CQC summary page's "where the evidence is". */
+  const pages = new Map<PackSectionKey, number>();
+  const pageNow = () => {
+    const range = doc.bufferedPageRange();
+    return range.start + range.count;
+  };
+  const mark = (key: PackSectionKey) => pages.set(key, pageNow());
 
   /** A table: header repeated on each page; `fill` colours a cell (and picks black text on it). */
   const table = (
@@ -544,6 +561,97 @@ export async function packPdf(
     doc.x = 36;
   };
 
+  /**
+   * The CQC summary page (issue 37 §3): a row per quality statement, with its key question, name and published words;
+   * the pack's figures for it; the sections and pages where its evidence is. Drawn last, on the page kept for it after
+   * the cover, so it must fit that one page: its type shrinks until it does.
+   */
+  const drawSummary = (rows: SummaryRow[]) => {
+    type Part = {
+      text: string;
+      size: number;
+      bold?: boolean;
+      colour?: string;
+      gap?: number;
+      bullet?: boolean;
+    };
+    const pad = 5;
+    const cols = [290, 260, W - 550];
+    const cell = (parts: Part[], x: number, y: number, w: number, draw: boolean) => {
+      let h = 0;
+      for (const p of parts) {
+        doc.font(font(p.bold)).fontSize(p.size);
+        // A bullet hangs: its text wraps under the text, not under the bullet.
+        const indent = p.bullet ? p.size * 1.1 : 0;
+        const opts = { width: w - indent, lineGap: 1 };
+        if (draw) {
+          doc.fillColor(p.colour ?? '#111827');
+          if (p.bullet) doc.text('•', x, y + h, { lineBreak: false });
+          doc.text(p.text, x + indent, y + h, opts);
+        }
+        h += doc.heightOfString(p.text, opts) + (p.gap ?? 0);
+      }
+      return h;
+    };
+    const partsOf = (row: SummaryRow, k: number): Part[][] => [
+      [
+        { text: `${row.statement.keyQuestion} · quality statement`, size: 7 * k, colour: '#6b7280', gap: 1 },
+        { text: row.statement.name, size: 11 * k, bold: true, gap: 3 },
+        { text: `“${row.statement.statement}”`, size: 7.5 * k, colour: '#4b5563', gap: 4 },
+        { text: row.why, size: 8 * k },
+      ],
+      row.figures.map((text) => ({ text, size: 8.5 * k, gap: 2, bullet: true })),
+      row.evidence.length
+        ? row.evidence.map((e) => ({ text: `${e.section}: page ${e.page}`, size: 8.5 * k, gap: 2 }))
+        : [{ text: 'Not in this pack.', size: 8.5 * k, colour: '#6b7280' }],
+    ];
+    const headers = ['Quality statement', 'Figures from this pack', 'Where the evidence is'];
+    const heightOf = (parts: Part[][]) =>
+      Math.max(...parts.map((p, i) => cell(p, 0, 0, (cols[i] ?? 0) - pad * 2, false))) + pad * 2;
+    doc.font(font(true)).fontSize(16).fillColor('#111827').text(SUMMARY_TITLE, 36, 36, { width: W });
+    doc.moveDown(0.2);
+    para(SUMMARY_INTRO);
+    doc.moveDown(0.3);
+    para(`Figures as at ${generated}.`, 9, '#111827');
+    doc.moveDown(0.6);
+    const top = doc.y;
+    const note =
+      'Quoted from the CQC’s pages for each statement (cqc.org.uk, Assessment: single assessment framework). ' +
+      'Statements a training record does not evidence on its own are not listed.';
+    const room = bottom() - top - 24;
+    let k = 1;
+    const total = (scale: number) =>
+      heightOf([headers.map((text) => ({ text, size: 8.5 * scale, bold: true }))]) +
+      rows.reduce((sum, r) => sum + heightOf(partsOf(r, scale)), 0);
+    while (k > 0.6 && total(k) > room) k -= 0.05;
+    const drawRow = (parts: Part[][], y: number, fill: string | null) => {
+      const h = heightOf(parts);
+      if (fill) doc.rect(36, y, W, h).fill(fill);
+      let x = 36;
+      parts.forEach((p, i) => {
+        cell(p, x + pad, y + pad, (cols[i] ?? 0) - pad * 2, true);
+        x += cols[i] ?? 0;
+      });
+      doc
+        .moveTo(36, y + h)
+        .lineTo(36 + W, y + h)
+        .lineWidth(0.4)
+        .stroke('#d1d5db');
+      return y + h;
+    };
+    let y = drawRow(
+      headers.map((text) => [{ text, size: 8.5 * k, bold: true }]),
+      top,
+      '#f3f4f6',
+    );
+    for (const row of rows) y = drawRow(partsOf(row, k), y, null);
+    doc
+      .font(font())
+      .fontSize(7)
+      .fillColor('#6b7280')
+      .text(note, 36, y + 8, { width: W });
+  };
+
   // Cover and figures.
   doc.font(font(true)).fontSize(20).fillColor('#111827').text(`Inspection pack · ${data.home.name}`, 36, 40);
   para(
@@ -552,9 +660,10 @@ export async function packPdf(
   para("new starters' progress, and the certificates and evidence held for each person.");
   doc.moveDown(0.5);
   para(`Figures as at ${generated}. Prepared by ${data.preparedBy}.`, 10, '#111827');
+  mark('figures');
   const gaps = packGaps(data, words);
-  const required = data.people.flatMap((p) => p.cells.filter((c) => c.type !== 'none'));
-  const compliant = required.filter((c) => c.in_date_passed).length;
+  // The pack's figures, counted once: the cover and the CQC summary page print from them.
+  const figures = packFigures(data, gaps);
   const starters = data.people.filter((p) => p.new_starter);
   doc.moveDown(0.5);
   table(
@@ -567,22 +676,29 @@ export async function packPdf(
     ],
     [
       [
-        String(data.people.length),
-        String(required.length),
-        String(compliant),
-        `${scoreOf(compliant, required.length)}%`,
-        String(gaps.length),
+        String(figures.people),
+        String(figures.required),
+        String(figures.compliant),
+        `${figures.score}%`,
+        String(figures.gaps),
       ],
     ],
   );
   doc.moveDown(0.4);
-  para(`New starters: ${starters.length}. Certificates and evidence listed: ${data.evidence.length}.`);
+  para(`New starters: ${figures.starters}. Certificates and evidence listed: ${figures.evidence}.`);
   doc.moveDown(0.4);
   para(`Legend: ${PDF_LEGEND.map((l) => l.text).join(' · ')}.`, 8);
+  doc.moveDown(0.4);
+  para("Page 2 maps these figures to the CQC's quality statements that training evidences.", 9, '#111827');
+
+  // The CQC summary page (issue 37 §3): kept for page 2, drawn at the end when every section's page is known.
+  doc.addPage();
+  const summaryPage = pageNow() - 1;
 
   // The training matrix, one table per job role.
   doc.addPage();
   doc.font(font(true)).fontSize(14).fillColor('#111827').text('Training matrix by job role', 36, 36);
+  mark('matrix');
   const byRole = new Map<string, PackPerson[]>();
   for (const p of data.people) byRole.set(p.role, [...(byRole.get(p.role) ?? []), p]);
   for (const [role, people] of byRole) {
@@ -634,6 +750,7 @@ export async function packPdf(
   // Gaps and plans.
   doc.addPage();
   doc.font(font(true)).fontSize(14).fillColor('#111827').text('Gaps and plans', 36, 36);
+  mark('gaps');
   para(
     'Each Mandatory or Required course that is expired, never done, due or awaiting approval, the most overdue first. ' +
       "The plan is dated: the expiry, or a new starter's due date, and the person's next booked session of the course " +
@@ -667,6 +784,7 @@ export async function packPdf(
 
   // New starters.
   heading("New starters' progress");
+  mark('starters');
   if (!starters.length) para('No new starters at this home.');
   else
     table(
@@ -699,6 +817,7 @@ export async function packPdf(
   if (starters.length && data.careCertificates) {
     const cc = data.careCertificates;
     heading(`${cc.label}: new starters`);
+    mark('careCertificate');
     table(
       [
         { header: 'Person', width: 160 },
@@ -720,6 +839,7 @@ export async function packPdf(
   if (data.receipts) {
     const receipts = data.receipts;
     heading('Policy receipts');
+    mark('receipts');
     if (!receipts.length) para('No documents must be read at this home.');
     else
       table(
@@ -749,6 +869,7 @@ export async function packPdf(
   // The audit trail of the last 12 months (issue 35 §3; rows from inspection-pack-audit.ts).
   if (data.audit) {
     heading('Changes to training records (last 12 months)');
+    mark('changes');
     para(
       `Who recorded, approved, changed or removed training, exemptions, requirements, roles and settings since ${formatDate(data.audit.since, f)}, newest first.` +
         (data.audit.total > data.audit.entries.length
@@ -771,6 +892,7 @@ export async function packPdf(
   // Certificates and evidence per person.
   doc.addPage();
   doc.font(font(true)).fontSize(14).fillColor('#111827').text('Certificates and evidence', 36, 36);
+  mark('evidence');
   para(
     'The latest completion of each course per person. Certificates and evidence files are in the zip, in a folder per ' +
       'person (certificates/<person>/, evidence/<person>/).',
@@ -807,12 +929,12 @@ export async function packPdf(
 
   // Exemptions (issue 28 item 6): who is excused from what, why, and until when (after it the course is required
   // again). Only those still running: an ended one is an expired cell, listed under the gaps.
-  const exemptions = evidenceRows.filter(
-    (e) => e.type === 'exempt' && (e.expires === null || e.expires > data.generatedAt),
-  );
+  const exemptions = runningExemptions(evidenceRows, data.generatedAt);
   if (exemptions.length) {
     doc.moveDown(0.8);
+    if (doc.y > bottom() - 60) doc.addPage();
     doc.font(font(true)).fontSize(12).fillColor('#111827').text('Exemptions', 36);
+    mark('exemptions');
     para('People excused from a required course: they count as compliant until the end date.');
     doc.moveDown(0.3);
     table(
@@ -837,6 +959,7 @@ export async function packPdf(
   if (doc.y > bottom() - 230) doc.addPage();
   else doc.moveDown(1.5);
   doc.font(font(true)).fontSize(14).fillColor('#111827').text('Sign-off', 36);
+  mark('signOff');
   doc.moveDown(0.3);
   para(packDeclaration(data.home.name, generated), 10, '#111827');
   doc.moveDown(0.3);
@@ -863,6 +986,10 @@ export async function packPdf(
   line('Signature:', 36, half);
   doc.y += rowGap;
   doc.x = 36;
+
+  // The CQC summary page, on the page kept for it after the cover.
+  doc.switchToPage(summaryPage);
+  drawSummary(packSummaryRows(figures, pages, data.careCertificates?.label ?? 'Care Certificate'));
 
   // Footer on every page: the home, when the PDF was made and when its figures were read, page n of m.
   const range = doc.bufferedPageRange();

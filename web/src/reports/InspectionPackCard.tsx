@@ -27,8 +27,9 @@ export function InspectionPackCard({ entity }: { entity: { slug: string; name: s
     >
       <div className="space-y-3">
         <p className="text-sm text-slate-700">
-          Everything an inspector asks about staff training for {entity.name}: a PDF with the training matrix,
-          every gap with its plan, new starters and a page to sign, and a zip of certificates and evidence.
+          Everything an inspector asks about staff training for {entity.name}: a PDF with a summary against
+          the CQC's quality statements, the training matrix, every gap with its plan, new starters and a page
+          to sign, and a zip of certificates and evidence.
         </p>
         <InspectionPackButton slug={entity.slug} name={entity.name} />
       </div>

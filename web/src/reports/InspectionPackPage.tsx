@@ -10,7 +10,7 @@ import { packPlaces } from './inspection-pack';
 /**
  * /reports/inspection-pack (issue 33 §6): the inspection pack of each organisation the manager can see, one click
  * each, without going through the organisation's own page. The pack is a job: its progress shows here and in the
- * header's tasks; when done, its PDF (with the sign-off page) and its zip of evidence download.
+ * header's tasks; when done, its PDF (with the CQC summary page and the sign-off page) and its zip of evidence download.
  */
 export default function InspectionPackPage() {
   const wl = useWhitelabel();
@@ -33,7 +33,12 @@ export default function InspectionPackPage() {
       <Card title="What is in a pack">
         <ul className="list-disc space-y-1 pl-5 text-sm text-slate-700">
           <li>
-            A PDF: the training matrix by job role, every gap with its plan, new starters' progress, policy
+            A PDF that opens with a one-page summary against the CQC's quality statements that training
+            evidences (“Safe and effective staffing”, “Learning culture”, “Learning, improvement and
+            innovation”): the pack's figures for each, and the pages where the evidence is.
+          </li>
+          <li>
+            Then the training matrix by job role, every gap with its plan, new starters' progress, policy
             receipts, certificates and evidence held, and a sign-off page to sign and date.
           </li>
           <li>
