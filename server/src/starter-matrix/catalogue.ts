@@ -36,11 +36,9 @@ export interface StarterRuleDef {
   type: ComplianceType;
 }
 
-const SFC_YEARLY =
-  'Skills for Care’s core and mandatory training guidance: refresh yearly (as cited in SOURCES.md).';
-const SFC_THREE_YEARLY =
-  'Skills for Care’s core and mandatory training guidance: refresh every three years (as cited in SOURCES.md).';
-const NO_PERIOD = 'The guidance read gives no refresh period for this topic: your organisation decides.';
+const SFC_YEARLY = 'Skills for Care’s core and mandatory training guidance: yearly.';
+const SFC_THREE_YEARLY = 'Skills for Care’s core and mandatory training guidance: every three years.';
+const NO_PERIOD = 'No period in the guidance: your organisation decides.';
 
 export const STARTER_COURSES: readonly StarterCourseDef[] = [
   {
@@ -63,8 +61,7 @@ export const STARTER_COURSES: readonly StarterCourseDef[] = [
       'People handling',
     ],
     refreshMonths: 12,
-    refreshBasis:
-      'Skills for Care’s guidance: refresh, and assess competence, at least yearly and when a new risk is introduced.',
+    refreshBasis: 'Skills for Care’s guidance: at least yearly, and when a new risk is introduced.',
     careCertificateStandard: '13 Health and safety',
     sources: ['B', 'C', 'D', 'F'],
   },
@@ -97,7 +94,7 @@ export const STARTER_COURSES: readonly StarterCourseDef[] = [
     ],
     refreshMonths: 12,
     refreshBasis:
-      'Skills for Care’s guidance: refresh yearly; NICE SC1 1.17.5: a yearly review of the knowledge, skills and competence of staff who give medicines.',
+      'Skills for Care’s guidance: yearly; NICE: a yearly review of the competence of staff who give medicines.',
     careCertificateStandard: null,
     sources: ['B', 'I'],
   },
@@ -151,8 +148,7 @@ export const STARTER_COURSES: readonly StarterCourseDef[] = [
       'Awareness of learning disability and autism',
     ],
     refreshMonths: null,
-    refreshBasis:
-      'A legal requirement since July 2022 (Health and Care Act 2022); no refresh period was found in the guidance read: your organisation decides.',
+    refreshBasis: 'A legal duty since July 2022; no period in the guidance: your organisation decides.',
     careCertificateStandard: '16 Awareness of learning disability and autism',
     sources: ['G', 'H', 'B'],
   },

@@ -112,7 +112,8 @@ export default function StarterMatrixPage() {
       </Card>
 
       <Card title="Courses and who needs them" padded={false}>
-        <div className="overflow-x-auto">
+        {/* biome-ignore lint/a11y/noNoninteractiveTabindex: the scroll region must be reachable by keyboard */}
+        <section className="relative overflow-x-auto" tabIndex={0} aria-label="Courses by job role">
           <table className="min-w-full divide-y divide-slate-200 text-sm">
             <caption className="sr-only">
               Each course, how often it is refreshed, and whether each job role must do it
@@ -122,11 +123,11 @@ export default function StarterMatrixPage() {
                 <th scope="col" className="px-4 py-3">
                   Course
                 </th>
-                <th scope="col" className="px-4 py-3">
+                <th scope="col" className="px-3 py-3">
                   Refresh
                 </th>
                 {p.roles.map((r) => (
-                  <th key={r.key} scope="col" className="px-3 py-3 whitespace-nowrap">
+                  <th key={r.key} scope="col" className="px-2 py-3 whitespace-nowrap">
                     {r.existing?.name ?? r.name}
                   </th>
                 ))}
@@ -135,18 +136,18 @@ export default function StarterMatrixPage() {
             <tbody className="divide-y divide-slate-100 align-top">
               {p.courses.map((c) => (
                 <tr key={c.key}>
-                  <th scope="row" className="min-w-48 px-4 py-3 text-left font-normal">
+                  <th scope="row" className="min-w-40 px-4 py-3 text-left font-normal">
                     <span className="block font-medium text-slate-900">{c.existing?.title ?? c.title}</span>
                     <span className="mt-1 flex flex-wrap gap-1.5">
                       {c.existing ? <Badge>Yours, kept</Badge> : <Badge tone="primary">Will be added</Badge>}
                       {c.care_certificate_standard ? (
                         <span className="text-xs text-slate-500">
-                          Care Certificate standard {c.care_certificate_standard}
+                          Care Certificate {c.care_certificate_standard}
                         </span>
                       ) : null}
                     </span>
                   </th>
-                  <td className="min-w-56 px-4 py-3">
+                  <td className="min-w-44 px-3 py-3">
                     <span className="block font-medium text-slate-900">{refreshLabel(c.refresh_months)}</span>
                     <span className="block text-xs text-slate-500">{c.refresh_basis}</span>
                   </td>
@@ -154,13 +155,13 @@ export default function StarterMatrixPage() {
                     const rule = ruleOf.get(`${r.key}:${c.key}`);
                     if (!rule)
                       return (
-                        <td key={r.key} className="px-3 py-3 text-slate-400">
+                        <td key={r.key} className="px-2 py-3 text-slate-400">
                           <span aria-hidden="true">–</span>
                           <span className="sr-only">Not needed</span>
                         </td>
                       );
                     return (
-                      <td key={r.key} className="px-3 py-3 whitespace-nowrap">
+                      <td key={r.key} className="px-2 py-3 whitespace-nowrap">
                         {rule.existing ? (
                           <span className="flex flex-col gap-0.5">
                             <span className="text-slate-900">{typeWord(rule.existing.type)}</span>
@@ -180,7 +181,7 @@ export default function StarterMatrixPage() {
               ))}
             </tbody>
           </table>
-        </div>
+        </section>
         <p className="border-t border-slate-100 px-5 py-3 text-xs text-slate-500">
           “Not set”: the guidance gives no refresh period for the topic, so a pass does not expire until your
           organisation sets one on the course rule. Every period’s source is listed in the product’s
