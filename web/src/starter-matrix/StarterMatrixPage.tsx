@@ -5,7 +5,7 @@ import { notifyError, notifySuccess } from '../app/notifications';
 import { useWhitelabel } from '../app/whitelabel';
 import { errorEnvelope, LoadError, LoadingCard, useNotFoundRedirect } from '../entities/shared';
 import { Badge, Button, Card, ConfirmDialog, PageHeader } from '../ui';
-import { organisationsWord } from '../whitelabel/words';
+import { organisationsWord, organisationWord } from '../whitelabel/words';
 import { refreshLabel, useApplyStarterMatrix, useStarterMatrix } from './api';
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -40,6 +40,7 @@ export default function StarterMatrixPage() {
     );
   const p = query.data;
   const nothingToAdd = p.to_create.courses + p.to_create.roles + p.to_create.rules === 0;
+  const org = organisationWord(wl).toLowerCase();
   const typeWord = (type: StarterRule['type']) =>
     type === 'primary' ? wl.primaryComplianceAltName : wl.secondaryComplianceAltName;
 
@@ -60,7 +61,7 @@ export default function StarterMatrixPage() {
     <div className="space-y-6">
       <PageHeader
         title="Starter training matrix"
-        description="The care sector’s common core and mandatory training for your job roles, from Skills for Care’s guidance on core and mandatory training and the Care Certificate standards. Check what will be added, then apply it: nothing your organisation already has is changed."
+        description={`The care sector’s common core and mandatory training for your job roles, from Skills for Care’s guidance on core and mandatory training and the Care Certificate standards. Check what will be added, then apply it: nothing your ${org} already has is changed.`}
         breadcrumbs={[
           { label: organisationsWord(wl), to: '/entities' },
           { label: p.entity.name, to: `/entities/${p.entity.slug}` },
@@ -183,9 +184,9 @@ export default function StarterMatrixPage() {
           </table>
         </section>
         <p className="border-t border-slate-100 px-5 py-3 text-xs text-slate-500">
-          “Not set”: the guidance gives no refresh period for the topic, so a pass does not expire until your
-          organisation sets one on the course rule. Every period’s source is listed in the product’s
-          documentation (Starter training matrix).
+          “Not set”: the guidance gives no refresh period for the topic, so a pass does not expire until your{' '}
+          {org} sets one on the course rule. Every period’s source is listed in the product’s documentation
+          (Starter training matrix).
         </p>
       </Card>
 
