@@ -61,6 +61,7 @@ import { reportRoutes } from './reports/routes';
 import { resultRoutes } from './results/routes';
 import { roleRoutes } from './roles/routes';
 import { signupLinkRoutes } from './signup-links/routes';
+import { starterMatrixRoutes } from './starter-matrix/routes';
 import { fileRoutes } from './storage/routes';
 import { systemRoutes } from './system/routes';
 import { tagRoutes } from './tags/routes';
@@ -196,6 +197,7 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}) {
       await api.register(realtimeRoutes);
       await api.register(reportRoutes);
       await api.register(complianceRoutes);
+      await api.register(starterMatrixRoutes);
       await api.register(activityRoutes);
       await api.register(auditRoutes);
       await api.register(dashboardRoutes);

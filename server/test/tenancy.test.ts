@@ -1879,6 +1879,9 @@ function complianceCases(): Case[] {
       () => ({ exempt: true, notes: 'Taken over' }),
     ),
     s('GET', '/api/entities/:id/score/:x', (f) => `/api/entities/${f.site.id}/score/all`),
+    // The starter training matrix (issue 37 §2): the organisation's preview and apply.
+    s('GET', '/api/entities/:slug/starter-matrix', (f) => `/api/entities/${f.org.slug}/starter-matrix`),
+    s('POST', '/api/entities/:slug/starter-matrix', (f) => `/api/entities/${f.org.slug}/starter-matrix`),
   ];
 }
 
@@ -2401,6 +2404,18 @@ const GRAPHQL: GraphqlCase[] = [
     missing: { e: 'no-such-organisation' },
   },
   ...signupLinkGraphql(),
+  {
+    name: 'starter training matrix preview',
+    query: 'query($e: String!) { starterMatrix(entity: $e) { fresh to_create { rules } } }',
+    variables: (f) => ({ e: f.org.slug }),
+    missing: { e: 'no-such-organisation' },
+  },
+  {
+    name: 'starter training matrix apply',
+    query: 'mutation($e: String!) { applyStarterMatrix(entity: $e) { created { rules } } }',
+    variables: (f) => ({ e: f.org.slug }),
+    missing: { e: 'no-such-organisation' },
+  },
 ];
 
 const graphql = (query: string, variables: Record<string, unknown>) =>

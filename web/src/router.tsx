@@ -127,6 +127,8 @@ const entityRoutes: RouteObject[] = [
     () => import('./compliance/ComplianceUpdatePage'),
   ),
   built(e('/roles'), 'Job roles', () => import('./roles/RolesPage')),
+  // Issue 37 §2: the care sector's starter training matrix, previewed and applied (ours: the spec names no route).
+  built(e('/starter-matrix'), 'Starter training matrix', () => import('./starter-matrix/StarterMatrixPage')),
   built(e('/types'), 'User types', () => import('./roles/TypesPage')),
   built(e('/tags'), 'Tags', () => import('./tags/TagsPage')),
   built(

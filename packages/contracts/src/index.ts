@@ -37,6 +37,7 @@ export * from './reports';
 export * from './results';
 export * from './roles';
 export * from './signup-links';
+export * from './starter-matrix';
 export * from './tags';
 export * from './tasks';
 export * from './tokens';

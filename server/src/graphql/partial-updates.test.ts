@@ -253,6 +253,8 @@ const NOT_UPDATES = [
   // Data protection (issue 35 §4): a leaving date set whole (its one value), an erasure with its typed name.
   'setLeavingDate',
   'erasePersonalDetails',
+  // Starter training matrix (issue 37 §2): adds what is missing from a fixed catalogue; no fields of a record.
+  'applyStarterMatrix',
   // The Care Certificate (issue 16): creates, deletes, a set replaced whole, an assignment and its withdrawal.
   'createCareCertificateVersion',
   'deleteCareCertificateVersion',

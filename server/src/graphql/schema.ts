@@ -26,6 +26,7 @@ import './importer';
 import './tasks';
 import './matrix';
 import './signup-links';
+import './starter-matrix';
 import './offline';
 import './push';
 import './audit';

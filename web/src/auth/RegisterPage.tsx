@@ -89,6 +89,10 @@ export default function RegisterPage() {
           The link in it works for 24 hours. Nothing arrived? Check your spam folder, or{' '}
           <TextLink to="/login">sign in</TextLink> if you already have an account.
         </p>
+        <p className="text-sm text-slate-600">
+          When you first sign in, you can start from the care sector’s common core and mandatory training for
+          your job roles, and see it before anything is added.
+        </p>
       </div>
     );
   }

@@ -10,6 +10,7 @@ import { PoliciesToRead } from '../documents/PoliciesToRead';
 import { LearnerCourses } from '../learning/LearnerCourses';
 import { OfflineStart } from '../native/offline/OfflineStart';
 import { PendingApprovalBanner } from '../signup-links/PendingBanner';
+import { StarterMatrixOffer } from '../starter-matrix/StarterMatrixOffer';
 import { Badge, Card, PageHeader } from '../ui';
 import { mainOrganisationLabel } from '../whitelabel/words';
 import { useLearnerEvents } from './api';
@@ -66,6 +67,8 @@ function OnlineStart({ user }: { user: AuthUser }) {
   return (
     <>
       {/* Who manages (40) sees their score first; the widget renders nothing for a learner. */}
+      {/* Issue 37 §2: a new organisation's first run offers the starter training matrix. */}
+      <StarterMatrixOffer slug={user.a_entity.slug} name={user.a_entity.name} />
       <ComplianceWidget entity={widgetEntity.slug} entityName={widgetEntity.name} />
       <PendingApprovalBanner />
       <LearnerTodo userRef={user.uuid} />

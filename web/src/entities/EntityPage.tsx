@@ -1,4 +1,11 @@
-import { BookingsPerm, ContentPerm, Messages, Perm, TagsPerm } from '@cc/contracts';
+import {
+  BookingsPerm,
+  ContentPerm,
+  Messages,
+  Perm,
+  STARTER_MATRIX_PERMISSIONS,
+  TagsPerm,
+} from '@cc/contracts';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, type Envelope } from '../app/api';
@@ -80,6 +87,12 @@ export default function EntityPage() {
       label: 'Courses and content',
       to: `/entities/${e.slug}/courses`,
       show: can([ContentPerm.entityCourses, ContentPerm.entityContent], 'any'),
+    },
+    {
+      // Issue 37 §2: the care sector's common training for the usual job roles, for a whole organisation.
+      label: 'Starter training matrix',
+      to: `/entities/${e.slug}/starter-matrix`,
+      show: e.level === 'A' && can([...STARTER_MATRIX_PERMISSIONS]),
     },
     {
       label: 'Course categories',
