@@ -112,8 +112,9 @@ export function auditChangedFields(entry: Pick<AuditEntryView, 'before' | 'after
   const before = entry.before ?? {};
   const after = entry.after ?? {};
   const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
+  // A re-mark at a session replaces the result (a new id): the record's values changed, not "its id".
   return [...keys].filter(
-    (k) => !k.endsWith('_label') && JSON.stringify(before[k]) !== JSON.stringify(after[k]),
+    (k) => k !== 'id' && !k.endsWith('_label') && JSON.stringify(before[k]) !== JSON.stringify(after[k]),
   );
 }
 

@@ -1,4 +1,10 @@
-import { type AuditEntryView, type AuditVia, describeAuditEntry, setDateFormat } from '@cc/contracts';
+import {
+  type AuditEntryView,
+  type AuditVia,
+  auditChangedFields,
+  describeAuditEntry,
+  setDateFormat,
+} from '@cc/contracts';
 import { afterEach, describe, expect, it } from 'vitest';
 
 const entry = (over: Partial<AuditEntryView>): AuditEntryView => ({
@@ -176,5 +182,12 @@ describe('describeAuditEntry (issue 35 §3): one entry in plain words', () => {
         }),
       ),
     ).toBe('Alex Smith added Casey Lee, imported from “staff.csv”.');
+    // A re-mark replaces the result: what changed is its values, not its id.
+    expect(
+      auditChangedFields({
+        before: { id: 3, passed: false, score: null },
+        after: { id: 4, passed: true, score: null },
+      }),
+    ).toEqual(['passed']);
   });
 });
