@@ -184,10 +184,13 @@ function viaResult(
         : `recorded ${record} by taking ${thing} ${where}`;
     }
     case 'document':
-      return entry.action === 'created' ? `earned ${record} by reading and acknowledging ${thing}` : null;
+      // A document's course carries its title: "by reading and acknowledging the document".
+      return entry.action === 'created'
+        ? `earned ${record} by reading and acknowledging ${thing === 'it' ? 'the document' : thing}`
+        : null;
     case 'pathway':
       return entry.action === 'created'
-        ? `recorded ${w.record}, for completing the pathway${via.label ? ` ${quoted(via.label)}` : ''}`
+        ? `recorded ${w.record}, for completing the pathway${thing === 'it' ? '' : ` ${thing}`}`
         : null;
     case 'attendance': {
       const session = via.label ? `the session ${quoted(via.label)}` : 'a session';

@@ -4,10 +4,11 @@ import type { KyselyPlugin, RootOperationNode } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, buildEntity, buildUser, clientFor } from '../../test/factories';
 import { createHarness, type Harness } from '../../test/harness';
-import { buildContent, buildLesson, buildQuiz } from '../../test/learning-factories';
+import { buildContent, buildCourse, buildLesson, buildQuiz } from '../../test/learning-factories';
 import { multipart, scorm12Package } from '../../test/package-factories';
 import { pdfText } from '../../test/pdf-text';
 import { insertSession, placeDelegate, sessionsWorld } from '../bookings/sessions-world';
+import { as as asDocs, documentsWorld, open as openDocument, requiredDocument } from '../documents/fixtures';
 import { as, csv, importerWorld, planCsv, runJobs } from '../importer/fixtures';
 import { registerImporterJobs } from '../importer/jobs';
 import { runDueJobs } from '../jobs/queue';
@@ -273,6 +274,69 @@ describe('results earned by taking training', () => {
         /^Tia Trainer marked Lee Learner as attended at the session “.+”: a pass for .+ on \d\d\/\d\d\/\d{4}\.$/,
       ),
     ]);
+  });
+});
+
+describe('results earned by reading a document and by completing a pathway', () => {
+  it('a document acknowledged: by the reader, via document; a pathway finished by a pass: by the system, via pathway', async () => {
+    const w = await documentsWorld(h);
+    const { doc } = await requiredDocument(h, w);
+    await openDocument(h, w.learner.id, doc.id);
+    const learner = await asDocs(h, w.learner.id);
+    const ack = await learner('POST', `/api/documents/${doc.id}/acknowledge`, {
+      typed_name: 'Lee Learner',
+      version: 1,
+    });
+    expect(ack.statusCode, ack.body).toBe(201);
+    let rows = await entriesFor(w.learner.id);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      action: 'created',
+      actor_user_id: w.learner.id,
+      via: { how: 'document', ref: String(doc.id), detail: 'version 1' },
+    });
+    expect(rows[0]?.after).toMatchObject({ type: 'document', passed: true });
+
+    // A pathway of one course step, finished by a pass a manager records: its 'pathway' result is the system's.
+    const admin = await clientFor(h.app, h.db, (await buildUser(h.db, { superAdmin: true })).id);
+    const course = await buildCourse(h.db, w.group.id, { title: `Induction ${w.group.id}` });
+    const made = await admin('POST', '/api/pathways', {
+      title: 'Birch induction',
+      sequential: false,
+      requires_final_sign_off: false,
+      steps: [{ type: 'course', course_id: course.id }],
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    const allocated = await admin('POST', `/api/pathways/${made.json().data.id}/allocations`, {
+      user_ids: [w.learner.id],
+    });
+    expect(allocated.statusCode, allocated.body).toBe(201);
+    const recorded = await admin('POST', '/api/results/historical/create', {
+      user_id: w.learner.id,
+      course_id: course.id,
+      passed: true,
+      completed_at: new Date(Date.now() - DAY).toISOString().slice(0, 10),
+    });
+    expect(recorded.statusCode, recorded.body).toBe(201);
+    rows = await entriesFor(w.learner.id);
+    const pathway = rows.find((r) => (r.via as { how?: string } | null)?.how === 'pathway');
+    expect(pathway, JSON.stringify(rows.map((r) => r.via))).toMatchObject({
+      action: 'created',
+      actor_user_id: null,
+      via: { how: 'pathway', label: 'Birch induction' },
+    });
+    expect(pathway?.after).toMatchObject({ type: 'pathway', passed: true });
+    const seen = await history(w.group.id, w.learner.id);
+    expect(seen.map((e) => describeAuditEntry(e))).toContainEqual(
+      expect.stringMatching(
+        /^The system recorded Lee Learner's pass for Birch induction on \d\d\/\d\d\/\d{4}, for completing the pathway\.$/,
+      ),
+    );
+    expect(seen.map((e) => describeAuditEntry(e))).toContainEqual(
+      expect.stringMatching(
+        /^Lee Learner earned a pass for .+ on \d\d\/\d\d\/\d{4} by reading and acknowledging the document\.$/,
+      ),
+    );
   });
 });
 
