@@ -202,6 +202,26 @@ describe('results earned by taking training', () => {
     expect(describeAuditEntry(seen as AuditEntryView)).toContain(
       'by passing “Moving safely” offline on a device',
     );
+    // GraphQL answers the same entry with how it came about (a change made through a form has via null).
+    const manager = await buildUser(h.db, { entityId: entity.id, permissions: [13, 24] });
+    const gql = (
+      await h.app.inject({
+        method: 'POST',
+        url: '/graphql',
+        headers: await bearer(h.db, manager.id),
+        payload: {
+          query: `query { userHistory(id: "${learner.uuid}") { data { action kind via { how label ref detail } } } }`,
+        },
+      })
+    ).json();
+    expect(gql.errors).toBeUndefined();
+    expect(gql.data.userHistory.data).toEqual([
+      {
+        action: 'created',
+        kind: 'result',
+        via: { how: 'offline', label: 'Moving safely', ref: expect.any(String), detail: null },
+      },
+    ]);
   });
 
   it("attendance: the trainer's mark is an entry by the trainer; a re-mark records before and after; a refused mark none", async () => {
