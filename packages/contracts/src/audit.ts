@@ -32,6 +32,35 @@ export const AUDIT_KINDS = [
 ] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
 
+/**
+ * How a change came about when it was not typed in by hand (issue 35 §3): a result earned by taking training online
+ * (e-learning with its quizzes and H5P items, a SCORM package), offline on a device and synced, by a trainer's
+ * attendance mark at a session, by reading and acknowledging a document, by completing a pathway; or a record applied
+ * or undone by the importer. A change made through a form carries none.
+ */
+export const AUDIT_VIA = [
+  'elearning',
+  'scorm',
+  'offline',
+  'attendance',
+  'document',
+  'pathway',
+  'import',
+  'import_undo',
+] as const;
+export type AuditViaHow = (typeof AUDIT_VIA)[number];
+
+export const AuditVia = z.object({
+  how: z.enum(AUDIT_VIA),
+  /** What it came through, by name: the content or package, the session, the document, the pathway, the file. */
+  label: z.string().nullable(),
+  /** Its reference where the app can link to it (the import's uuid, the session's id). */
+  ref: z.string().nullable(),
+  /** For attendance: the mark given ('attended', 'no_show'). */
+  detail: z.string().nullable(),
+});
+export type AuditVia = z.infer<typeof AuditVia>;
+
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'The date must be in the format YYYY-MM-DD.');
 
 /** GET /audit/users/{id}, /audit/results/{id}: page, per_page. */
@@ -64,6 +93,8 @@ export const AuditEntryView = z.object({
   }),
   before: z.record(z.string(), z.unknown()).nullable(),
   after: z.record(z.string(), z.unknown()).nullable(),
+  /** How the change came about when not by hand (AUDIT_VIA); null for a change made through a form. */
+  via: AuditVia.nullable(),
 });
 export type AuditEntryView = z.infer<typeof AuditEntryView>;
 
@@ -81,8 +112,9 @@ export function auditChangedFields(entry: Pick<AuditEntryView, 'before' | 'after
   const before = entry.before ?? {};
   const after = entry.after ?? {};
   const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
+  // A re-mark at a session replaces the result (a new id): the record's values changed, not "its id".
   return [...keys].filter(
-    (k) => !k.endsWith('_label') && JSON.stringify(before[k]) !== JSON.stringify(after[k]),
+    (k) => k !== 'id' && !k.endsWith('_label') && JSON.stringify(before[k]) !== JSON.stringify(after[k]),
   );
 }
 
@@ -120,6 +152,69 @@ const changedOf = (entry: Pick<AuditEntryView, 'before' | 'after'>, what: string
   return fields ? `changed the ${fields} of ${what}` : `changed ${what}`;
 };
 
+const quoted = (v: string | null | undefined): string | null => (v ? `“${v}”` : null);
+const fileOf = (via: AuditVia | null | undefined): string => quoted(via?.label) ?? 'a file';
+
+/**
+ * A result that was earned (taking training online or offline, attendance, a document, a pathway) or applied or undone
+ * by the importer, in words: "earned a pass for Fire Safety on 12/03/2026 by passing “Fire Safety Basics” online".
+ * Null for a combination with no sentence of its own (the caller's hand-made wording then applies).
+ */
+function viaResult(
+  entry: AuditEntryView,
+  via: AuditVia,
+  w: { who: string; person: string | null; course: string; on: string; record: string },
+): string | null {
+  const values = entry.after ?? entry.before ?? {};
+  const passed = values.passed !== false;
+  // The learner's own training reads "earned a pass", not "Casey Lee earned Casey Lee's pass".
+  const own = w.person !== null && w.person === w.who;
+  const plain = `a ${passed ? 'pass' : 'fail'} for ${w.course}${w.on ? ` on ${w.on}` : ''}`;
+  const record = own ? plain : w.record;
+  const thing = via.label && via.label !== w.course ? quoted(via.label) : 'it';
+  const whose = w.person ? `${w.person}'s` : 'a';
+  switch (via.how) {
+    case 'elearning':
+    case 'scorm':
+    case 'offline': {
+      if (entry.action !== 'created') return null;
+      const where = via.how === 'offline' ? 'offline on a device, synced later' : 'online';
+      return passed
+        ? `earned ${record} by passing ${thing} ${where}`
+        : `recorded ${record} by taking ${thing} ${where}`;
+    }
+    case 'document':
+      // A document's course carries its title: "by reading and acknowledging the document".
+      return entry.action === 'created'
+        ? `earned ${record} by reading and acknowledging ${thing === 'it' ? 'the document' : thing}`
+        : null;
+    case 'pathway':
+      return entry.action === 'created'
+        ? `recorded ${w.record}, for completing the pathway${thing === 'it' ? '' : ` ${thing}`}`
+        : null;
+    case 'attendance': {
+      const session = via.label ? `the session ${quoted(via.label)}` : 'a session';
+      const mark =
+        via.detail === 'no_show' ? 'a no-show' : via.detail === 'partial' ? 'partly attended' : 'attended';
+      if (entry.action === 'created')
+        return `marked ${w.person ?? 'someone'} as ${via.detail === 'no_show' ? 'a no-show' : mark} at ${session}: ${plain}`;
+      if (entry.action === 'updated')
+        return `changed ${whose} attendance mark at ${session} to ${mark}: now ${plain}`;
+      return null;
+    }
+    case 'import': {
+      const file = fileOf(via);
+      if (entry.action === 'created') return `imported ${w.record} from ${file}`;
+      return `${changedOf(entry, `${whose} result for ${w.course}`)}, imported from ${file}`;
+    }
+    case 'import_undo': {
+      const file = fileOf(via);
+      if (entry.action === 'deleted') return `undid the import of ${file}: removed ${w.record}`;
+      return `undid the import of ${file}: ${changedOf(entry, `${whose} result for ${w.course}`).replace(/^changed/, 'changed back')}`;
+    }
+  }
+}
+
 /**
  * One entry in plain words, the same on every screen and in the inspection pack: "Alex Smith recorded a pass for Fire
  * Safety on 12/03/2026 (acting as Rose House)". Dates in the organisation's format (dates.ts).
@@ -140,7 +235,9 @@ export function describeAuditEntry(entry: AuditEntryView, words: AuditWords = {}
       const outcome = `${person ? `${person}'s` : 'a'} ${values.passed === false ? 'fail' : 'pass'}`;
       const on = dateOf(values.completed_at);
       const record = `${outcome} for ${course}${on ? ` on ${on}` : ''}`;
-      if (entry.action === 'created') what = `recorded ${record}`;
+      const earned = entry.via ? viaResult(entry, entry.via, { who, person, course, on, record }) : null;
+      if (earned) what = earned;
+      else if (entry.action === 'created') what = `recorded ${record}`;
       else if (entry.action === 'approved') what = `approved ${record}`;
       else if (entry.action === 'deleted') what = `deleted ${record}`;
       else what = changedOf(entry, `${person ? `${person}'s` : 'a'} result for ${course}`);
@@ -167,14 +264,18 @@ export function describeAuditEntry(entry: AuditEntryView, words: AuditWords = {}
     case 'user_courses':
       what = `changed the required courses of ${label}`;
       break;
-    case 'user':
+    case 'user': {
       what =
         entry.action === 'created'
           ? `added ${label}`
           : entry.action === 'deleted'
             ? `removed ${label}`
-            : `changed ${label}'s ${changedWords(entry) || 'details'}`;
+            : `changed ${entry.via?.how === 'import_undo' ? 'back ' : ''}${label}'s ${changedWords(entry) || 'details'}`;
+      const file = fileOf(entry.via);
+      if (entry.via?.how === 'import') what = `${what}, imported from ${file}`;
+      else if (entry.via?.how === 'import_undo') what = `undid the import of ${file}: ${what}`;
       break;
+    }
     case 'entity':
       what = changedOf(entry, `the ${entityWord} ${label}`);
       break;

@@ -33,6 +33,7 @@ export function presentAuditEntry(r: Row): AuditEntryView {
     },
     before: json(r.before),
     after: json(r.after),
+    via: (json(r.via) as AuditEntryView['via']) ?? null,
   };
 }
 

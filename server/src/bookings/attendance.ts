@@ -9,9 +9,11 @@ import {
   BookingsMessages as M,
   SessionMessages,
 } from '@cc/contracts';
+import { auditVia } from '../audit/record';
 import { actorOf, type Ctx } from '../http/context';
 import { type FieldErrors, forbidden, invalid, invalidField } from '../http/errors';
 import { updateResultRow } from '../results/admin-queries';
+import { auditResults, resultSnapshots } from '../results/audit';
 import { lockLatestResults, recordResult } from '../results/service';
 import { delegateChanged } from './effects';
 import { loadDelegateViews } from './presenters';
@@ -94,6 +96,21 @@ export async function markAttendance(ctx: Ctx, id: number, body: AttendanceBody)
       trx,
       delegates.map((d) => ({ userId: d.user_id, courseId: session.course_id })),
     );
+    // The audit trail (issue 35 §3): each mark's result, and the one an earlier mark made, as it stood before.
+    const earlier = new Map(
+      (
+        await resultSnapshots(
+          trx,
+          delegates.flatMap((d) => (d.result_id === null ? [] : [d.result_id])),
+        )
+      ).map((r) => [r.id as number, r]),
+    );
+    const content = await trx
+      .selectFrom('contents')
+      .select('title')
+      .where('id', '=', session.content_id)
+      .executeTakeFirst();
+    const marked: { resultId: number; before: Record<string, unknown> | null; attendance: string }[] = [];
     for (const mark of body.marks) {
       const d = byId.get(mark.delegate_id);
       if (!d) continue;
@@ -133,7 +150,32 @@ export async function markAttendance(ctx: Ctx, id: number, body: AttendanceBody)
         .where('id', '=', d.id)
         .execute();
       await delegateChanged(trx, d.id, 'marked', now);
+      marked.push({
+        resultId: result.id,
+        before: d.result_id === null ? null : (earlier.get(d.result_id) ?? null),
+        attendance: mark.attendance,
+      });
     }
+    // One statement for the session's marks: a first mark is a result recorded, a re-mark changes the earlier one's.
+    const after = new Map(
+      (
+        await resultSnapshots(
+          trx,
+          marked.map((m) => m.resultId),
+        )
+      ).map((r) => [r.id, r]),
+    );
+    const viaOf = (attendance: string) =>
+      auditVia({ how: 'attendance', label: content?.title ?? null, ref: session.uuid, detail: attendance });
+    for (const action of ['created', 'updated'] as const)
+      await auditResults(
+        trx,
+        ctx,
+        action,
+        marked
+          .filter((m) => (m.before === null) === (action === 'created'))
+          .map((m) => ({ before: m.before, after: after.get(m.resultId) ?? null, via: viaOf(m.attendance) })),
+      );
     return body.marks.map((m) => m.delegate_id);
   });
   return loadDelegateViews(ctx.db, ids);

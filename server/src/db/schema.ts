@@ -1695,6 +1695,8 @@ export interface AuditEntriesTable {
   subject_label: Generated<string>;
   before: Json<Record<string, unknown> | null>;
   after: Json<Record<string, unknown> | null>;
+  /** 062: how the change came about when not by hand (contracts AuditVia); null for a change made through a form. */
+  via: Json<Record<string, unknown> | null>;
 }
 
 export interface Database {

@@ -9,6 +9,7 @@ import {
 } from '@cc/contracts';
 import { sql } from 'kysely';
 import type { z } from 'zod';
+import { auditVia } from '../audit/record';
 import { deleteRule, insertRule, newRuleDueAt, updateRule } from '../compliance/rule-queries';
 import { markScoresStale } from '../compliance/scores-cache';
 import { pageWithTotal } from '../db/paged';
@@ -19,6 +20,7 @@ import { actorOf, type Ctx } from '../http/context';
 import { conflict, invalidField, notFound } from '../http/errors';
 import { bothChannels, recordAndQueue } from '../notifications/jobs';
 import { documentReminderText } from '../notifications/messages';
+import { auditEarnedResult } from '../results/audit';
 import { recordResult } from '../results/service';
 import { emitWebhookEvent } from '../webhooks/events';
 import { type AnyDocumentView, presentDocument } from './document-views';
@@ -107,6 +109,18 @@ export async function acknowledgeDocument(
         createdBy: actor.userId,
       },
       now,
+    );
+    // The audit trail (issue 35 §3): the reader earned it by acknowledging this version of the document.
+    await auditEarnedResult(
+      trx,
+      ctx,
+      result.id,
+      auditVia({
+        how: 'document',
+        label: doc.title,
+        ref: String(doc.id),
+        detail: `version ${current.number}`,
+      }),
     );
     await trx
       .updateTable('document_acknowledgements')

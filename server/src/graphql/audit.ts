@@ -1,6 +1,7 @@
 import {
   AUDIT_ACTIONS,
   AUDIT_KINDS,
+  AUDIT_VIA,
   AuditEntityQuery,
   type AuditEntryView,
   AuditPageQuery,
@@ -36,6 +37,17 @@ const Subject = builder.objectRef<AuditEntryView['subject']>('AuditSubject').imp
   }),
 });
 
+const Via = builder.objectRef<NonNullable<AuditEntryView['via']>>('AuditVia').implement({
+  description:
+    'How a change came about when not by hand: training taken, attendance marked, an import applied or undone.',
+  fields: (t) => ({
+    how: t.exposeString('how', { description: AUDIT_VIA.join(', ') }),
+    label: t.exposeString('label', { nullable: true }),
+    ref: t.exposeString('ref', { nullable: true }),
+    detail: t.exposeString('detail', { nullable: true }),
+  }),
+});
+
 const AuditEntryObject = builder.objectRef<AuditEntryView>('AuditEntry').implement({
   description:
     'One change in the audit trail: who, acting as whom, when, from where, what, before and after.',
@@ -50,6 +62,7 @@ const AuditEntryObject = builder.objectRef<AuditEntryView>('AuditEntry').impleme
     subject: t.field({ type: Subject, resolve: (e) => e.subject }),
     before: t.field({ type: 'JSON', nullable: true, resolve: (e) => e.before }),
     after: t.field({ type: 'JSON', nullable: true, resolve: (e) => e.after }),
+    via: t.field({ type: Via, nullable: true, resolve: (e) => e.via }),
   }),
 });
 

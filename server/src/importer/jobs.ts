@@ -1,10 +1,13 @@
+import { auditVia } from '../audit/record';
 import { loadActor } from '../auth/actor';
 import { markScoresStale } from '../compliance/scores-cache';
 import type { Ctx } from '../http/context';
 import type { JobContext } from '../jobs/queue';
 import { PermanentJobError, registerJob } from '../jobs/queue';
+import { auditResults, resultSnapshots } from '../results/audit';
 import { lockLatestResults, runResultListeners } from '../results/service';
 import { failTask, finishTask, reportTaskProgress } from '../tasks/service';
+import { auditUsers, userSnapshots } from '../users/audit';
 import { emitWebhookEvent, emitWebhookEvents } from '../webhooks/events';
 import { userCreatedData } from '../webhooks/payloads';
 import {
@@ -51,6 +54,21 @@ async function ctxFor(job: JobContext, userId: number, entityId: number): Promis
     actingAs = e;
   }
   return { ...job, actor: { ...actor, actingAs }, ip: null, userAgent: null, memo: new Map() };
+}
+
+/**
+ * Who the audit trail names for a phase (issue 35 §3): the person who applied or undid the import, acting in its
+ * organisation; "The system" if they have since been removed (the phase still runs).
+ */
+async function auditCtx(job: JobContext, userId: number | null, entityId: number): Promise<Ctx> {
+  if (userId !== null) {
+    try {
+      return await ctxFor(job, userId, entityId);
+    } catch (error) {
+      if (!(error instanceof PermanentJobError)) throw error;
+    }
+  }
+  return { ...job, actor: null, ip: null, userAgent: null, memo: new Map() };
 }
 
 const loadImportRow = (job: JobContext, id: number) =>
@@ -127,6 +145,8 @@ async function applyJob(job: JobContext, p: Payload) {
   if (imp?.status !== 'applying' || imp.applied_by === null) return;
   const started = Date.now();
   try {
+    const actx = await auditCtx(job, imp.applied_by, imp.entity_id);
+    const via = auditVia({ how: 'import', label: imp.file_name, ref: imp.uuid });
     let done = 0;
     const tick = async (n: number) => progress(job, p, done + n);
     for (const action of ['create', 'update'] as const) {
@@ -139,8 +159,26 @@ async function applyJob(job: JobContext, p: Payload) {
           await job.db.transaction().execute(async (trx) => {
             const now = job.clock();
             if (imp.kind === 'users') {
-              if (action === 'update') return updateUsers(trx, imp.id, rows, now);
+              if (action === 'update') {
+                const ids = rows.map((r) => r.target_id as number);
+                const before = await userSnapshots(trx, ids);
+                await updateUsers(trx, imp.id, rows, now);
+                await auditUsers(trx, actx, 'updated', paired(before, await userSnapshots(trx, ids)), via);
+                return;
+              }
               const people = await createUsers(trx, imp.id, rows);
+              await auditUsers(
+                trx,
+                actx,
+                'created',
+                (
+                  await userSnapshots(
+                    trx,
+                    people.map((u) => u.id),
+                  )
+                ).map((after) => ({ before: null, after })),
+                via,
+              );
               // Webhooks hear of imported people as of people added by hand (users/service.ts createUser).
               await emitWebhookEvents(
                 trx,
@@ -206,8 +244,26 @@ async function applyJob(job: JobContext, p: Payload) {
               trx,
               pairs.map((x) => ({ userId: x.user_id, courseId: x.course_id })),
             );
-            if (action === 'create') await createResults(trx, imp.id, rows, imp.applied_by);
-            else await updateResults(trx, imp.id, rows, now);
+            // The audit trail: every record the batch writes, in one statement (issue 35 §3).
+            if (action === 'create') {
+              const created = await createResults(trx, imp.id, rows, imp.applied_by);
+              const after = await resultSnapshots(
+                trx,
+                created.map((r) => r.id),
+              );
+              await auditResults(
+                trx,
+                actx,
+                'created',
+                after.map((a) => ({ before: null, after: a })),
+                via,
+              );
+            } else {
+              const ids = rows.map((r) => r.target_id as number);
+              const before = await resultSnapshots(trx, ids);
+              await updateResults(trx, imp.id, rows, now);
+              await auditResults(trx, actx, 'updated', paired(before, await resultSnapshots(trx, ids)), via);
+            }
             await recomputeLatestResults(trx, pairs, now);
             // Pathway steps and webhooks hear of imported records as of hand-entered ones.
             await runResultListeners(
@@ -284,6 +340,8 @@ async function undoJob(job: JobContext, p: Payload) {
   const imp = await loadImportRow(job, p.importId);
   if (imp?.status !== 'undoing') return;
   try {
+    const actx = await auditCtx(job, imp.undone_by ?? imp.applied_by, imp.entity_id);
+    const via = auditVia({ how: 'import_undo', label: imp.file_name, ref: imp.uuid });
     let kept = 0;
     let done = 0;
     const tick = async (n: number) => progress(job, p, done + n);
@@ -296,21 +354,46 @@ async function undoJob(job: JobContext, p: Payload) {
         async (rows) => {
           await job.db.transaction().execute(async (trx) => {
             const now = job.clock();
+            const ids = rows.map((r) => r.target_id as number);
             if (imp.kind === 'users') {
-              if (action === 'create') kept += await removeCreatedUsers(trx, imp.id, rows);
-              else await restoreUsers(trx, imp.id, rows, now);
+              const before = await userSnapshots(trx, ids);
+              if (action === 'create') {
+                const removed = await removeCreatedUsers(trx, imp.id, rows);
+                kept += removed.kept;
+                const gone = new Set(removed.removed);
+                await auditUsers(
+                  trx,
+                  actx,
+                  'deleted',
+                  before.filter((b) => gone.has(b.id as number)).map((b) => ({ before: b, after: null })),
+                  via,
+                );
+              } else {
+                await restoreUsers(trx, imp.id, rows, now);
+                await auditUsers(trx, actx, 'updated', paired(before, await userSnapshots(trx, ids)), via);
+              }
               return;
             }
-            const pairs = await pairsOf(
-              trx,
-              rows.map((r) => r.target_id as number),
-            );
+            const pairs = await pairsOf(trx, ids);
             await lockLatestResults(
               trx,
               pairs.map((x) => ({ userId: x.user_id, courseId: x.course_id })),
             );
-            if (action === 'create') await deleteCreatedResults(trx, imp.id, rows, now);
-            else await restoreResults(trx, imp.id, rows, now);
+            const before = await resultSnapshots(trx, ids);
+            if (action === 'create') {
+              await deleteCreatedResults(trx, imp.id, rows, now);
+              // Records already deleted by hand since were not removed by the undo: no entry for them.
+              await auditResults(
+                trx,
+                actx,
+                'deleted',
+                before.filter((b) => b.deleted_at === null).map((b) => ({ before: b, after: null })),
+                via,
+              );
+            } else {
+              await restoreResults(trx, imp.id, rows, now);
+              await auditResults(trx, actx, 'updated', paired(before, await resultSnapshots(trx, ids)), via);
+            }
             await recomputeLatestResults(trx, pairs, now);
             markScoresStale();
           });
@@ -345,6 +428,12 @@ async function undoJob(job: JobContext, p: Payload) {
     if (error instanceof PermanentJobError) throw error;
     await fail(job, p, error);
   }
+}
+
+/** Snapshots before and after of the same rows (both in id order), paired by id; a row gone since has none. */
+function paired(before: Record<string, unknown>[], after: Record<string, unknown>[]) {
+  const byId = new Map(after.map((a) => [a.id, a]));
+  return before.map((b) => ({ before: b, after: byId.get(b.id) ?? null }));
 }
 
 /** Issue 18: the importer capability's job handlers (registered by register-jobs.ts). */

@@ -180,9 +180,13 @@ export async function restoreUsers(db: DbOrTrx, importId: number, rows: BatchRow
 /**
  * Undo of creates: a person the import created is deleted unless they have since acquired data of their own (signed
  * in, set a password, have results, attempts or enrolments): those are KEPT (the users table has no archived state),
- * and the import's log counts them. Returns how many were kept.
+ * and the import's log counts them. Returns how many were kept, and the ids of those removed.
  */
-export async function removeCreatedUsers(db: DbOrTrx, importId: number, rows: BatchRow[]): Promise<number> {
+export async function removeCreatedUsers(
+  db: DbOrTrx,
+  importId: number,
+  rows: BatchRow[],
+): Promise<{ kept: number; removed: number[] }> {
   const ids = rows.map((r) => r.target_id as number);
   const { rows: deleted } = await sql<{ id: number }>`
     DELETE FROM users u
@@ -196,7 +200,7 @@ export async function removeCreatedUsers(db: DbOrTrx, importId: number, rows: Ba
     importId,
     rows.map((r) => r.row_number),
   );
-  return ids.length - deleted.length;
+  return { kept: ids.length - deleted.length, removed: deleted.map((d) => d.id) };
 }
 
 async function markUndone(db: DbOrTrx, importId: number, rowNumbers: number[]) {
@@ -210,7 +214,7 @@ async function markUndone(db: DbOrTrx, importId: number, rowNumbers: number[]) {
 
 // ---------------------------------------------------------------------------------------------- training
 
-/** Records historical passes in one INSERT ... SELECT (approved, as with 26); returns the (user, course) pairs. */
+/** Records historical passes in one INSERT ... SELECT (approved, as with 26); returns the results and their pairs. */
 export async function createResults(
   db: DbOrTrx,
   importId: number,
@@ -218,7 +222,7 @@ export async function createResults(
   createdBy: number | null,
 ) {
   const values = rows.map((r) => ({ row_number: r.row_number, ...setOf(r) }));
-  const { rows: done } = await sql<{ user_id: number; course_id: number }>`
+  const { rows: done } = await sql<{ id: number; user_id: number; course_id: number }>`
     WITH v AS (
       SELECT * FROM jsonb_to_recordset(${JSON.stringify(values)}::jsonb) AS x(
         row_number int, user_id int, course_id int, completed_at date, expires_at date, notes text)),
@@ -234,7 +238,7 @@ export async function createResults(
       FROM v JOIN ins ON ins.user_id = v.user_id AND ins.course_id = v.course_id
                      AND ins.completed_at = v.completed_at::timestamp AT TIME ZONE 'UTC'
      WHERE r.import_id = ${importId} AND r.row_number = v.row_number
-    RETURNING v.user_id, v.course_id`.execute(db);
+    RETURNING ins.id, v.user_id, v.course_id`.execute(db);
   return done;
 }
 

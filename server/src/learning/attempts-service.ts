@@ -194,6 +194,7 @@ async function finishIfDone(
   const score = attemptScore(quizScores, progress, structure.topics);
   await recordAttemptResult(
     trx,
+    ctx,
     attempt,
     { type: 'elearning', passed: true, score, createdBy: ctx.actor?.userId ?? null },
     now,

@@ -256,6 +256,7 @@ export async function commitScorm(
   if (!outcome) return { cmi, finished: null };
   await recordAttemptResult(
     trx,
+    ctx,
     attempt,
     { type: 'scorm', passed: outcome.passed, score: outcome.score, createdBy: ctx.actor?.userId ?? null },
     now,

@@ -11,6 +11,7 @@ import {
   type SyncOfflineAttemptBody,
 } from '@cc/contracts';
 import type { z } from 'zod';
+import { auditVia } from '../audit/record';
 import { actorOf, type Ctx } from '../http/context';
 import { forbidden, invalidField, notFound } from '../http/errors';
 import { assertPrerequisites } from '../learning/attempts-service';
@@ -22,6 +23,7 @@ import { packagePrefix } from '../packages/files';
 import { LAUNCH_TTL_SECONDS } from '../packages/launch';
 import { PACKAGE_TYPES } from '../packages/routes';
 import { launchBase, PACKAGE_RUNTIME_PATH, scormLearnerName } from '../packages/service';
+import { auditEarnedResult } from '../results/audit';
 import { lockLatestResults, recordResult } from '../results/service';
 import { WEB_DIST } from '../web-dist';
 import { type Graded, gradeElearning, gradeScorm } from './grading';
@@ -250,7 +252,7 @@ export async function syncOfflineAttempt(
 
   const content = await ctx.db
     .selectFrom('contents')
-    .select(['id', 'type', 'course_id'])
+    .select(['id', 'type', 'course_id', 'title'])
     .where('id', '=', download.content_id)
     .executeTakeFirst();
   if (!content) throw notFound();
@@ -306,8 +308,8 @@ export async function syncOfflineAttempt(
         now,
       });
       await insertGradedQuizzes(trx, attemptId, graded.quizzes);
-      if (decision.counts)
-        await recordResult(
+      if (decision.counts) {
+        const result = await recordResult(
           trx,
           {
             userId: actor.userId,
@@ -323,6 +325,14 @@ export async function syncOfflineAttempt(
           },
           now,
         );
+        // The audit trail (issue 35 §3): the learner earned it offline on a device, recorded when the attempt synced.
+        await auditEarnedResult(
+          trx,
+          ctx,
+          result.id,
+          auditVia({ how: 'offline', label: content.title, ref: String(attemptId) }),
+        );
+      }
     }
     await settleOfflineAttempt(trx, claimed, {
       attemptId,

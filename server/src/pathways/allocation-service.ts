@@ -258,7 +258,7 @@ export async function signOffAllocation(
     // The steps may have changed since it began waiting (a redo): only a finished allocation is signed off.
     if (!allDone((await progressFor(trx, [full], now)).get(row.id) ?? []))
       throw conflict(M.notAwaitingSignOff);
-    await completeAllocation(trx, full, now, { by: actor.userId, note: body.note });
+    await completeAllocation(trx, full, now, { by: actor.userId, note: body.note }, ctx);
     return row.id;
   });
   const [view] = await viewsOf(ctx, [id]);

@@ -1,4 +1,6 @@
 import { sql } from 'kysely';
+import { type AuditWho, auditVia, systemChange } from '../audit/record';
+import { auditEarnedResult } from '../results/audit';
 import { afterResultRecorded, recordResult, type Trx } from '../results/service';
 import { emitWebhookEvent } from '../webhooks/events';
 import { type AllocationListRow, allocationSelect, progressFor } from './allocation-view';
@@ -79,9 +81,10 @@ async function setStatus(trx: Trx, id: number, status: 'in_progress' | 'awaiting
  */
 export async function completeAllocation(
   trx: Trx,
-  row: Pick<AllocationListRow, 'id' | 'user_id' | 'user_entity_id' | 'pathway_course_id'>,
+  row: Pick<AllocationListRow, 'id' | 'user_id' | 'user_entity_id' | 'pathway_course_id' | 'pathway_title'>,
   now: Date,
   signedOff: { by: number; note: string } | null,
+  who: AuditWho = systemChange(now),
 ): Promise<number> {
   const result = await recordResult(
     trx,
@@ -98,6 +101,13 @@ export async function completeAllocation(
       createdBy: signedOff?.by ?? null,
     },
     now,
+  );
+  // The audit trail (issue 35 §3): earned by completing the pathway; the one who signed it off, else the system.
+  await auditEarnedResult(
+    trx,
+    who,
+    result.id,
+    auditVia({ how: 'pathway', label: row.pathway_title, ref: String(row.id) }),
   );
   await trx
     .updateTable('pathway_allocations')

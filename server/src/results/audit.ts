@@ -1,6 +1,5 @@
-import type { AuditAction } from '@cc/contracts';
-import { type AuditEntry, recordAudit, recordAudits } from '../audit/record';
-import type { Ctx } from '../http/context';
+import type { AuditAction, AuditVia } from '@cc/contracts';
+import { type AuditEntry, type AuditWho, recordAudit, recordAudits } from '../audit/record';
 import type { Trx } from './queries';
 
 /**
@@ -55,26 +54,46 @@ export async function resultSnapshots(trx: Trx, ids: readonly number[]): Promise
  */
 export async function auditResult(
   trx: Trx,
-  ctx: Ctx,
+  ctx: AuditWho,
   action: AuditAction,
   before: Record<string, unknown> | null,
   after: Record<string, unknown> | null,
+  via: AuditVia | null = null,
 ): Promise<void> {
-  const entry = resultEntry(action, before, after);
+  const entry = resultEntry(action, before, after, via);
   if (entry) await recordAudit(trx, ctx, entry);
 }
 
-/** Records the creation (before null) or deletion (after null) of several results in one statement. */
+/**
+ * Records a result earned by taking training (online, offline, at a session, a document, a pathway), just written by
+ * recordResult in this transaction: who is ctx's actor (the learner, the trainer who marked it, the system).
+ */
+export async function auditEarnedResult(
+  trx: Trx,
+  ctx: AuditWho,
+  resultId: number,
+  via: AuditVia,
+): Promise<void> {
+  await auditResult(trx, ctx, 'created', null, await resultSnapshot(trx, resultId), via);
+}
+
+/** Records the creation (before null), change or deletion (after null) of several results in one statement. */
 export async function auditResults(
   trx: Trx,
-  ctx: Ctx,
+  ctx: AuditWho,
   action: AuditAction,
-  pairs: readonly { before: Record<string, unknown> | null; after: Record<string, unknown> | null }[],
+  pairs: readonly {
+    before: Record<string, unknown> | null;
+    after: Record<string, unknown> | null;
+    /** This change's own via, over the one given for all. */
+    via?: AuditVia | null;
+  }[],
+  via: AuditVia | null = null,
 ): Promise<void> {
   await recordAudits(
     trx,
     ctx,
-    pairs.flatMap((p) => resultEntry(action, p.before, p.after) ?? []),
+    pairs.flatMap((p) => resultEntry(action, p.before, p.after, p.via ?? via) ?? []),
   );
 }
 
@@ -82,6 +101,7 @@ function resultEntry(
   action: AuditAction,
   before: Record<string, unknown> | null,
   after: Record<string, unknown> | null,
+  via: AuditVia | null,
 ): AuditEntry | null {
   const values = after ?? before;
   if (!values) return null;
@@ -95,6 +115,7 @@ function resultEntry(
     label: `${values.user_label}: ${values.course_label}`,
     before: strip(before),
     after: strip(after),
+    via,
   };
 }
 

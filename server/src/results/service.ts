@@ -1,8 +1,11 @@
+import { auditVia } from '../audit/record';
 import { effectiveRuleFor } from '../compliance/queries';
 import { expiryOf } from '../compliance/rules';
 import { markScoresStale } from '../compliance/scores-cache';
 import { lockKeys } from '../db/locks';
 import type { ResultType } from '../db/schema';
+import type { Ctx } from '../http/context';
+import { auditEarnedResult } from './audit';
 import { assertNotCompletedInFuture } from './completion-date';
 import {
   deleteLatestResult,
@@ -145,10 +148,12 @@ export async function runResultListeners(
 
 /**
  * The result of a finished attempt (elearning or scorm), written in the attempt's transaction so latest_results
- * moves with it (ARCHITECTURE "Data"). The result belongs to the learner's primary entity at the time.
+ * moves with it (ARCHITECTURE "Data"). The result belongs to the learner's primary entity at the time. Its audit
+ * entry (issue 35 §3) is written in the same transaction: the learner earned it by taking the content online.
  */
 export async function recordAttemptResult(
   trx: Trx,
+  ctx: Ctx,
   attempt: { id: number; user_id: number; content_id: number; course_id: number },
   outcome: { type: 'elearning' | 'scorm'; passed: boolean; score: number | null; createdBy: number | null },
   now: Date,
@@ -158,7 +163,7 @@ export async function recordAttemptResult(
     .select('primary_entity_id')
     .where('id', '=', attempt.user_id)
     .executeTakeFirstOrThrow();
-  return recordResult(
+  const result = await recordResult(
     trx,
     {
       userId: attempt.user_id,
@@ -174,4 +179,16 @@ export async function recordAttemptResult(
     },
     now,
   );
+  const content = await trx
+    .selectFrom('contents')
+    .select('title')
+    .where('id', '=', attempt.content_id)
+    .executeTakeFirst();
+  await auditEarnedResult(
+    trx,
+    ctx,
+    result.id,
+    auditVia({ how: outcome.type, label: content?.title ?? null, ref: String(attempt.id) }),
+  );
+  return result;
 }

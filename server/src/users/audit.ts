@@ -1,6 +1,6 @@
-import type { AuditAction } from '@cc/contracts';
+import type { AuditAction, AuditVia } from '@cc/contracts';
 import type { Transaction } from 'kysely';
-import { recordAudit } from '../audit/record';
+import { type AuditEntry, recordAudits } from '../audit/record';
 import type { Database } from '../db/schema';
 import type { Ctx } from '../http/context';
 
@@ -11,7 +11,13 @@ const AUDITED = ['name', 'start_date', 'primary_entity_id', 'role_id', 'type_id'
 
 /** A person's audited fields now, with their role's, type's and organisation's names copied in. */
 export async function userSnapshot(trx: Trx, id: number): Promise<Record<string, unknown> | null> {
-  const row = await trx
+  return (await userSnapshots(trx, [id]))[0] ?? null;
+}
+
+/** userSnapshot of several people in one query (an import's batch), in id order. */
+export async function userSnapshots(trx: Trx, ids: readonly number[]): Promise<Record<string, unknown>[]> {
+  if (ids.length === 0) return [];
+  const rows = await trx
     .selectFrom('users as u')
     .innerJoin('entities as e', 'e.id', 'u.primary_entity_id')
     .leftJoin('entity_roles as r', 'r.id', 'u.role_id')
@@ -28,13 +34,13 @@ export async function userSnapshot(trx: Trx, id: number): Promise<Record<string,
       't.name as type_label',
       'u.is_trainer',
     ])
-    .where('u.id', '=', id)
-    .executeTakeFirst();
-  if (!row) return null;
-  return {
+    .where('u.id', 'in', ids)
+    .orderBy('u.id')
+    .execute();
+  return rows.map((row) => ({
     ...row,
     start_date: row.start_date == null ? null : new Date(row.start_date).toISOString().slice(0, 10),
-  };
+  }));
 }
 
 /**
@@ -48,23 +54,42 @@ export async function auditUser(
   before: Record<string, unknown> | null,
   after: Record<string, unknown> | null,
 ): Promise<void> {
-  const values = after ?? before;
-  if (!values) return;
-  if (
-    action === 'updated' &&
-    before &&
-    after &&
-    AUDITED.every((k) => JSON.stringify(before[k]) === JSON.stringify(after[k]))
-  )
-    return;
-  await recordAudit(trx, ctx, {
-    action,
-    kind: 'user',
-    subjectId: values.id as number,
-    entityId: values.primary_entity_id as number,
-    userId: values.id as number,
-    label: String(values.name),
-    before,
-    after,
-  });
+  await auditUsers(trx, ctx, action, [{ before, after }]);
+}
+
+/**
+ * auditUser for several people in one statement (an import's batch, issue 35 §3), with how it came about (`via`:
+ * applied or undone by the importer).
+ */
+export async function auditUsers(
+  trx: Trx,
+  ctx: Ctx,
+  action: AuditAction,
+  pairs: readonly { before: Record<string, unknown> | null; after: Record<string, unknown> | null }[],
+  via: AuditVia | null = null,
+): Promise<void> {
+  const entries: AuditEntry[] = [];
+  for (const { before, after } of pairs) {
+    const values = after ?? before;
+    if (!values) continue;
+    if (
+      action === 'updated' &&
+      before &&
+      after &&
+      AUDITED.every((k) => JSON.stringify(before[k]) === JSON.stringify(after[k]))
+    )
+      continue;
+    entries.push({
+      action,
+      kind: 'user',
+      subjectId: values.id as number,
+      entityId: values.primary_entity_id as number,
+      userId: values.id as number,
+      label: String(values.name),
+      before,
+      after,
+      via,
+    });
+  }
+  await recordAudits(trx, ctx, entries);
 }

@@ -1,11 +1,14 @@
+import { randomUUID } from 'node:crypto';
+import type { Attendance } from '@cc/contracts';
 import { PERMISSIONS } from '@cc/contracts';
 import fc from 'fast-check';
 import { expect } from 'vitest';
+import { insertSession, placeDelegate } from '../../src/bookings/sessions-world';
 import { forgetScores } from '../../src/compliance/scores-cache';
 import { csv, planCsv, runJobs } from '../../src/importer/fixtures';
 import { buildEntity, buildRole, buildUser, clientFor } from '../factories';
 import type { Harness } from '../harness';
-import { buildCourse } from '../learning-factories';
+import { buildContent, buildCourse, buildLesson, buildQuiz } from '../learning-factories';
 import { type ComplianceType, Model, type ModelImport, type ModelResult, scoreOf, type Tally } from './model';
 
 /**
@@ -30,7 +33,19 @@ export interface Real {
   clock: { now: Date };
   /** The manager's user id (imports are uploaded as them). */
   boss: number;
+  /** Per course: its face-to-face content (sessions are of it, MarkAttendance) and its e-learning (SyncOffline). */
+  f2f: number[];
+  elearning: OfflineContent[];
   log: string[];
+}
+
+/** A course's e-learning: one lesson of one topic and a quiz of one question (pass mark 50), taken offline. */
+export interface OfflineContent {
+  contentId: number;
+  topicIds: number[];
+  quizId: number;
+  right: Record<string, number[]>;
+  wrong: Record<string, number[]>;
 }
 
 export const SHAPE = { sites: 2, roles: 2, courses: 3, people: 5, warningDays: 30 } as const;
@@ -43,7 +58,11 @@ export async function setupWorld(h: Harness): Promise<{ model: Model; real: Real
   const clock = { now: new Date(START) };
   (h.deps as { clock: () => Date }).clock = () => new Date(clock.now);
   const settings = { expiry_warning: SHAPE.warningDays };
-  const group = await buildEntity(h.db, { level: 'A', settings });
+  // The group's bookings area is on: its managers run face-to-face sessions (MarkAttendance).
+  const group = await buildEntity(h.db, {
+    level: 'A',
+    settings: { ...settings, can_view_internal_bookings: true },
+  });
   const sites = [];
   for (let i = 0; i < SHAPE.sites; i++)
     sites.push(await buildEntity(h.db, { level: 'B', parentId: group.id, settings }));
@@ -54,6 +73,42 @@ export async function setupWorld(h: Harness): Promise<{ model: Model; real: Real
   const courses = [];
   for (let i = 0; i < SHAPE.courses; i++)
     courses.push((await buildCourse(h.db, group.id, { title: `Course ${i}` })).id);
+  const f2f: number[] = [];
+  const elearning: OfflineContent[] = [];
+  for (const courseId of courses) {
+    f2f.push(
+      (
+        await buildContent(h.db, group.id, {
+          courseId,
+          type: 'face2face',
+          title: `Session content ${courseId}`,
+        })
+      ).id,
+    );
+    const content = await buildContent(h.db, group.id, { courseId, title: `E-learning ${courseId}` });
+    const { topics } = await buildLesson(h.db, content.id, group.id, [{ title: 'Only topic' }]);
+    const { quiz, questions } = await buildQuiz(
+      h.db,
+      content.id,
+      group.id,
+      [{ answers: ['Right', 'Wrong'], correct: [0] }],
+      { passMark: 50 },
+    );
+    const answers = (right: boolean) =>
+      Object.fromEntries(
+        questions.map((q) => [
+          String(q.id),
+          q.answers.filter((a) => a.is_correct === right).map((a) => a.id),
+        ]),
+      );
+    elearning.push({
+      contentId: content.id,
+      topicIds: topics.map((t) => t.id),
+      quizId: quiz.id,
+      right: answers(true),
+      wrong: answers(false),
+    });
+  }
   const boss = await buildUser(h.db, { entityId: group.id, permissions: ALL_PERMISSIONS });
   const manager = await clientFor(h.app, h.db, boss.id);
   const model = new Model({ now: new Date(START), ...SHAPE });
@@ -84,6 +139,8 @@ export async function setupWorld(h: Harness): Promise<{ model: Model; real: Real
     real: {
       h,
       boss: boss.id,
+      f2f,
+      elearning,
       manager,
       learners,
       entities,
@@ -733,6 +790,128 @@ export class UndoImport extends Base {
   }
 }
 
+const HOUR_MS = 3_600_000;
+
+/**
+ * A trainer marks a person at a face-to-face session of the course (issue 28 §8): a session held `daysAgo` days ago
+ * (09:00 to 15:00 UTC, today's while it runs), the person a delegate, the manager marks them; `marks` holds one mark,
+ * or two (a re-mark, which replaces the result the first made). Graded by attendance: attended is a pass, partly
+ * attended or a no-show a fail, dated when the session ended or, marked while it runs, now.
+ */
+export class MarkAttendance extends Base {
+  constructor(
+    readonly person: number,
+    readonly course: number,
+    readonly daysAgo: number,
+    readonly marks: readonly Attendance[],
+  ) {
+    super();
+  }
+  async apply(m: Model, r: Real) {
+    const startsAt = new Date(dayStart(m.now).getTime() - this.daysAgo * DAY_MS + 9 * HOUR_MS);
+    const session = await insertSession(r.h, {
+      entityId: r.entities[0]?.id as number,
+      contentId: r.f2f[this.course] as number,
+      courseId: r.courses[this.course] as number,
+      startsAt,
+    });
+    const userId = r.people[this.person] as number;
+    const at = m.people[this.person]?.entity ?? 0;
+    const delegate = await placeDelegate(r.h, session.id, {
+      id: userId,
+      primary_entity_id: r.entities[at]?.id as number,
+    });
+    let earlier: ModelResult | undefined;
+    for (const mark of this.marks) {
+      const res = await r.manager('POST', `/api/training-sessions/${session.id}/attendance`, {
+        marks: [{ delegate_id: delegate.id, attendance: mark }],
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      const row = await r.h.db
+        .selectFrom('session_delegates')
+        .select('result_id')
+        .where('id', '=', delegate.id)
+        .executeTakeFirstOrThrow();
+      if (earlier) earlier.deleted = true;
+      const completedAt = new Date(Math.min(startsAt.getTime() + 6 * HOUR_MS, m.now.getTime()));
+      const passed = mark === 'attended';
+      earlier = {
+        id: row.result_id as number,
+        person: this.person,
+        course: this.course,
+        kind: 'face2face',
+        passed,
+        status: 'approved',
+        completedAt,
+        expiresAt: m.expiryFor(this.person, this.course, completedAt, passed),
+        deleted: false,
+      };
+      m.results.push(earlier);
+    }
+  }
+  toString() {
+    return `markAttendance(person ${this.person}, course ${this.course}, session ${this.daysAgo} days ago, ${this.marks.join(' then ')})`;
+  }
+}
+
+/**
+ * A learner's e-learning attempt taken offline and synced (issue 28 §8): downloaded and finished now (the quiz passed
+ * or failed), sent once or twice at once (a resend: one is stored, the other answers with the first's outcome). A
+ * pass gives the learner's result unless a pass completed at or after it is on record; a fail gives none.
+ */
+export class SyncOffline extends Base {
+  constructor(
+    readonly person: number,
+    readonly course: number,
+    readonly passed: boolean,
+    readonly twice: boolean,
+  ) {
+    super();
+  }
+  async apply(m: Model, r: Real) {
+    const learner = r.learners[this.person] as Client;
+    const content = r.elearning[this.course] as OfflineContent;
+    const dl = await learner('POST', '/api/offline/downloads', { content_id: content.contentId });
+    expect(dl.statusCode, dl.body).toBe(201);
+    const body = {
+      client_uuid: randomUUID(),
+      download_id: dl.json().data.download_id,
+      content_id: content.contentId,
+      started_at: m.now.toISOString(),
+      completed_at: m.now.toISOString(),
+      completed_topic_ids: content.topicIds,
+      quiz_responses: { [String(content.quizId)]: this.passed ? content.right : content.wrong },
+    };
+    const send = () => learner('POST', '/api/offline/attempts', body);
+    const answers = this.twice ? await Promise.all([send(), send()]) : [await send()];
+    expect(answers.map((a) => a.statusCode).sort(), answers.map((a) => a.body).join('\n')).toEqual(
+      this.twice ? [200, 201] : [201],
+    );
+    const counts = this.passed && m.offlinePassCounts(this.person, this.course, m.now);
+    for (const a of answers)
+      expect(a.json().data, a.body).toMatchObject({
+        status: this.passed ? 'passed' : 'failed',
+        counted: counts,
+      });
+    if (!counts) return;
+    const courseId = r.courses[this.course] as number;
+    m.results.push({
+      id: await newestResultId(r, r.people[this.person] as number, courseId, 'elearning'),
+      person: this.person,
+      course: this.course,
+      kind: 'elearning',
+      passed: true,
+      status: 'approved',
+      completedAt: new Date(m.now),
+      expiresAt: m.expiryFor(this.person, this.course, m.now, true),
+      deleted: false,
+    });
+  }
+  toString() {
+    return `${this.twice ? 'parallel(sync, sync)' : 'sync'}Offline(person ${this.person}, course ${this.course}, ${this.passed ? 'pass' : 'fail'})`;
+  }
+}
+
 export class AdvanceClock extends Base {
   constructor(readonly days: number) {
     super();
@@ -798,5 +977,16 @@ export const commandArbitraries = [
     })
     .map((a) => new ImportTraining(a)),
   fc.nat().map((n) => new UndoImport(n)),
+  fc
+    .tuple(
+      person,
+      course,
+      fc.oneof(fc.integer({ min: 0, max: 3 }), fc.integer({ min: 0, max: 800 })),
+      fc.array(fc.constantFrom<Attendance>('attended', 'partial', 'no_show'), { minLength: 1, maxLength: 2 }),
+    )
+    .map(([p, c, d, marks]) => new MarkAttendance(p, c, d, marks)),
+  fc
+    .tuple(person, course, fc.boolean(), fc.boolean())
+    .map(([p, c, ok, twice]) => new SyncOffline(p, c, ok, twice)),
   fc.oneof(fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1, max: 400 })).map((d) => new AdvanceClock(d)),
 ];

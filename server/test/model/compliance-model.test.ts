@@ -7,7 +7,9 @@ import { commandArbitraries, setupWorld } from './commands';
  * Model-based test of the compliance record (issue 28 item 8; ARCHITECTURE "Tests": model). fast-check generates
  * command sequences (rows assigned and changed, results recorded, failed, submitted, approved and deleted, exemptions
  * given and lifted, people moved between roles and organisations, warning windows changed, the clock advanced, passes
- * imported from an ASC-WDS training file and imports undone, some commands sent twice or two at once) and runs them against the real server; after every command every
+ * imported from an ASC-WDS training file and imports undone, a trainer's attendance marks at face-to-face sessions
+ * (re-marks too), learners' offline attempts synced (passes and fails, resent at once), some commands sent twice or
+ * two at once) and runs them against the real server; after every command every
  * person x course status and every compliance figure the API reports must equal the model's (model.ts).
  *
  * CI runs a fixed-seed slice. `npm run test:model` runs MODEL_RUNS runs from a random seed (MODEL_SEED to replay one),
@@ -44,6 +46,8 @@ describe('compliance record against its model', () => {
         fc.asyncProperty(fc.commands(commandArbitraries, { maxCommands, size: 'max' }), async (cmds) => {
           const setup = await setupWorld(h);
           await fc.asyncModelRun(() => setup, cmds);
+          // MODEL_VERBOSE=1: each run's commands as they ran.
+          if (process.env.MODEL_VERBOSE === '1') console.info(`run: ${setup.real.log.join('; ')}`);
         }),
         { seed, numRuns: runs, endOnFailure: false },
       );

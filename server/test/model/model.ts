@@ -53,7 +53,8 @@ export interface ModelResult {
   id: number;
   person: number;
   course: number;
-  kind: 'historical' | 'exempt';
+  /** historical: recorded by hand or imported; face2face: a session's attendance mark; elearning: an offline sync. */
+  kind: 'historical' | 'exempt' | 'face2face' | 'elearning';
   passed: boolean;
   status: 'approved' | 'pending';
   completedAt: Date;
@@ -178,6 +179,16 @@ export class Model {
   liveResults(person: number, course: number): ModelResult[] {
     return this.results.filter(
       (r) => r.person === person && r.course === course && r.status === 'approved' && !r.deleted,
+    );
+  }
+
+  /**
+   * Whether a pass synced from a device at `completedAt` gives the learner's result (offline/rules.ts, written out
+   * again): only when no approved live pass (of any kind, exemptions too) was completed at or after it.
+   */
+  offlinePassCounts(person: number, course: number, completedAt: Date): boolean {
+    return !this.liveResults(person, course).some(
+      (r) => r.passed && r.completedAt.getTime() >= completedAt.getTime(),
     );
   }
 

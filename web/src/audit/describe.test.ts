@@ -1,4 +1,10 @@
-import { type AuditEntryView, describeAuditEntry, setDateFormat } from '@cc/contracts';
+import {
+  type AuditEntryView,
+  type AuditVia,
+  auditChangedFields,
+  describeAuditEntry,
+  setDateFormat,
+} from '@cc/contracts';
 import { afterEach, describe, expect, it } from 'vitest';
 
 const entry = (over: Partial<AuditEntryView>): AuditEntryView => ({
@@ -17,6 +23,7 @@ const entry = (over: Partial<AuditEntryView>): AuditEntryView => ({
     user_label: 'Casey Lee',
     completed_at: '2026-03-12T00:00:00.000Z',
   },
+  via: null,
   ...over,
 });
 
@@ -72,5 +79,115 @@ describe('describeAuditEntry (issue 35 §3): one entry in plain words', () => {
     expect(describeAuditEntry(home, { entity: 'home' })).toBe(
       'The system changed the expiry warning of the home Rose House.',
     );
+  });
+
+  it('says how a result came about when it was not typed in: training taken, attendance, an import and its undo', () => {
+    const learner = { id: 9, name: 'Casey Lee' };
+    const via = (how: AuditVia['how'], label: string | null, detail: string | null = null): AuditVia => ({
+      how,
+      label,
+      ref: null,
+      detail,
+    });
+    expect(describeAuditEntry(entry({ actor: learner, via: via('elearning', 'Fire Safety Basics') }))).toBe(
+      'Casey Lee earned a pass for Fire Safety on 12/03/2026 by passing “Fire Safety Basics” online.',
+    );
+    expect(describeAuditEntry(entry({ actor: learner, via: via('scorm', 'Fire Safety') }))).toBe(
+      'Casey Lee earned a pass for Fire Safety on 12/03/2026 by passing it online.',
+    );
+    expect(
+      describeAuditEntry(
+        entry({
+          actor: learner,
+          via: via('offline', 'Fire Safety Basics'),
+          after: {
+            passed: false,
+            course_label: 'Fire Safety',
+            user_label: 'Casey Lee',
+            completed_at: '2026-03-12',
+          },
+        }),
+      ),
+    ).toBe(
+      'Casey Lee recorded a fail for Fire Safety on 12/03/2026 by taking “Fire Safety Basics” offline on a device, synced later.',
+    );
+    expect(
+      describeAuditEntry(
+        entry({
+          actor: { id: 5, name: 'Tom Trainer' },
+          acting_as: { id: 4, name: 'Rose House' },
+          via: via('attendance', 'Fire Safety Workshop', 'attended'),
+        }),
+      ),
+    ).toBe(
+      'Tom Trainer marked Casey Lee as attended at the session “Fire Safety Workshop”: a pass for Fire Safety on 12/03/2026 (acting as Rose House).',
+    );
+    expect(
+      describeAuditEntry(
+        entry({
+          actor: { id: 5, name: 'Tom Trainer' },
+          action: 'updated',
+          via: via('attendance', 'Fire Safety Workshop', 'no_show'),
+          before: {
+            passed: true,
+            course_label: 'Fire Safety',
+            user_label: 'Casey Lee',
+            completed_at: '2026-03-12',
+          },
+          after: {
+            passed: false,
+            course_label: 'Fire Safety',
+            user_label: 'Casey Lee',
+            completed_at: '2026-03-12',
+          },
+        }),
+      ),
+    ).toBe(
+      "Tom Trainer changed Casey Lee's attendance mark at the session “Fire Safety Workshop” to a no-show: now a fail for Fire Safety on 12/03/2026.",
+    );
+    expect(describeAuditEntry(entry({ via: via('import', 'training.csv') }))).toBe(
+      "Alex Smith imported Casey Lee's pass for Fire Safety on 12/03/2026 from “training.csv”.",
+    );
+    expect(
+      describeAuditEntry(
+        entry({
+          action: 'updated',
+          via: via('import', 'training.csv'),
+          before: { expires_at: '2027-01-01', course_label: 'Fire Safety', user_label: 'Casey Lee' },
+          after: { expires_at: '2028-01-01', course_label: 'Fire Safety', user_label: 'Casey Lee' },
+        }),
+      ),
+    ).toBe(
+      "Alex Smith changed the end date of Casey Lee's result for Fire Safety, imported from “training.csv”.",
+    );
+    expect(
+      describeAuditEntry(
+        entry({
+          action: 'deleted',
+          via: via('import_undo', 'training.csv'),
+          before: entry({}).after,
+          after: null,
+        }),
+      ),
+    ).toBe(
+      "Alex Smith undid the import of “training.csv”: removed Casey Lee's pass for Fire Safety on 12/03/2026.",
+    );
+    expect(
+      describeAuditEntry(
+        entry({
+          kind: 'user',
+          subject: { id: 9, entity_id: 2, user_id: 9, label: 'Casey Lee' },
+          via: via('import', 'staff.csv'),
+          after: { name: 'Casey Lee' },
+        }),
+      ),
+    ).toBe('Alex Smith added Casey Lee, imported from “staff.csv”.');
+    // A re-mark replaces the result: what changed is its values, not its id.
+    expect(
+      auditChangedFields({
+        before: { id: 3, passed: false, score: null },
+        after: { id: 4, passed: true, score: null },
+      }),
+    ).toEqual(['passed']);
   });
 });
