@@ -138,6 +138,11 @@ export const UpdateAttemptBody = z.object({
     .optional(),
   /** An H5P item's xAPI outcome in a topic of this (elearning) attempt. */
   h5p: H5pOutcomeBody.optional(),
+  /**
+   * The write's id, made on the device when the learner acted (issue 31 §2): the outbox sends it again until the
+   * server answers, and the server records one id once (the resend answers with what the first send recorded).
+   */
+  client_id: z.uuid({ error: 'The write id must be a valid uuid.' }).optional(),
 });
 export type UpdateAttemptBody = z.infer<typeof UpdateAttemptBody>;
 
@@ -169,6 +174,11 @@ export const SubmitQuizBody = z.object({
   quiz_attempt_id: bodyId,
   /** question id -> the answer ids chosen. */
   responses: z.record(z.string().regex(/^\d+$/, 'Question ids are numbers.'), z.array(bodyId).max(50)),
+  /**
+   * The write's id, made on the device when the learner acted (issue 31 §2): the outbox sends it again until the
+   * server answers, and the server records one id once (the resend answers with what the first send recorded).
+   */
+  client_id: z.uuid({ error: 'The write id must be a valid uuid.' }).optional(),
 });
 export const TakeQuizBody = z.union([StartQuizBody.strict(), SubmitQuizBody.strict()]);
 export type TakeQuizBody = z.infer<typeof TakeQuizBody>;
