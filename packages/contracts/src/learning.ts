@@ -44,6 +44,11 @@ export const LearningMessages = {
   noCertificate: 'There is no certificate for this course yet.',
   certificateBrandingUpdated: 'Certificate branding has been updated.',
   logoNotAvailable: 'The logo must be an image uploaded for this organisation.',
+  // Issue 31 §2: an answer or a step kept in the attempt player's outbox until the server has it.
+  savedOnPhone: 'Saved on this phone, will send when you are back online.',
+  savedOnDevice: 'Saved on this device, will send when you are back online.',
+  attemptNotOnDevice: 'You are offline, and this course has not been opened on this device yet.',
+  quizOfflineNotStarted: 'You are offline. The quiz can be started when you are back online.',
 } as const;
 
 const id = z.coerce.number().int().positive().max(2147483647);

@@ -1,4 +1,4 @@
-import { Messages } from '@cc/contracts';
+import { LearningMessages, Messages } from '@cc/contracts';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -11,6 +11,7 @@ import { fileNameFrom } from '../native/files';
 import { makeUser } from '../test/factories';
 import AttemptPage from './AttemptPage';
 import { type AttemptStructure, handleAttemptUpdateFailure, pageControls, type StructureTopic } from './api';
+import { setOutbox } from './attempt-outbox';
 import { buildOutline, initialStep, steps } from './outline';
 import { choose, toResponses, unanswered } from './quiz-state';
 
@@ -187,9 +188,9 @@ const structure: AttemptStructure = {
   quizzes: [{ id: 5, title: 'Check', pass_mark: 50 }],
 };
 
-type Patch = (body: { version: number; completed_topic_id?: number }) => Response | Promise<Response>;
+type Patch = (body: { version: number; completed_topic_id?: number; client_id?: string }) => Response | Promise<Response>;
 let onPatch: Patch;
-const patches: { version: number; completed_topic_id?: number }[] = [];
+const patches: { version: number; completed_topic_id?: number; client_id?: string }[] = [];
 /** What GET /attempts/9 and its structure answer (each test may change them). */
 let served: { attempt: Record<string, unknown>; structure: AttemptStructure };
 const posts: string[] = [];
@@ -211,6 +212,8 @@ const notices = () => notificationsStore.get().map((n) => n.message);
 describe('attempt player', () => {
   beforeEach(() => {
     setUser(makeUser());
+    // A fresh outbox (in memory) for each test: nothing waiting from the test before.
+    setOutbox(null);
     notificationsStore.set([]);
     patches.length = 0;
     posts.length = 0;
@@ -273,7 +276,7 @@ describe('attempt player', () => {
     ]);
   });
 
-  it('on 409 shows the server message and keeps the page; on a lost connection shows the notice and reloads after 1 s', async () => {
+  it('on 409 shows the server message and keeps the page; with no answer keeps the step on the device and sends it when the signal returns', async () => {
     const reload = vi.spyOn(pageControls, 'reload').mockImplementation(() => {});
     onPatch = () => json(409, { message: 'This attempt was updated elsewhere. Reload to continue.' });
     const user = userEvent.setup();
@@ -286,11 +289,31 @@ describe('attempt player', () => {
     expect(reload).not.toHaveBeenCalled();
     expect(screen.getByRole('button', { name: 'Mark complete' })).toBeInTheDocument();
 
+    // Issue 31 §2: no answer is not a lost step. It stays in the outbox, shown done, and the page says where it is.
     onPatch = () => Promise.reject(new TypeError('Failed to fetch'));
     await user.click(screen.getByRole('button', { name: 'Mark complete' }));
-    await waitFor(() => expect(notices()).toContain(Messages.lostConnection));
+    expect(await screen.findByTestId('saved-locally')).toHaveTextContent(LearningMessages.savedOnDevice);
+    const outline = screen.getByRole('navigation', { name: 'Course outline' });
+    expect(within(outline).getByRole('button', { name: /Topic 10 ?\(completed\)/ })).toBeInTheDocument();
+    expect(notices()).not.toContain(Messages.lostConnection);
+    await new Promise((r) => setTimeout(r, 1100));
     expect(reload).not.toHaveBeenCalled();
-    await waitFor(() => expect(reload).toHaveBeenCalledTimes(1), { timeout: 1500 });
+    const sentOffline = patches.at(-1);
+    expect(sentOffline?.client_id).toMatch(/^[0-9a-f-]{36}$/);
+
+    // The signal returns: the same write (same client id) is sent and the server's attempt is shown.
+    onPatch = (body) =>
+      json(200, {
+        data: attemptBody({
+          version: 4,
+          progress: { completed_topic_ids: [body.completed_topic_id], current: null },
+        }),
+      });
+    window.dispatchEvent(new Event('online'));
+    await waitFor(() => expect(screen.queryByTestId('saved-locally')).toBeNull());
+    expect(patches.at(-1)?.client_id).toBe(sentOffline?.client_id);
+    expect(patches.at(-1)?.completed_topic_id).toBe(10);
+    expect(within(outline).getByRole('button', { name: /Topic 10 ?\(completed\)/ })).toBeInTheDocument();
   });
 
   it('a 422 on an update is a lost connection too: the notice, not the server message, and a reload after 1 s', async () => {
