@@ -125,7 +125,7 @@ export function useAttemptStructure(id: string | undefined, enabled: boolean) {
       } catch (error) {
         const kept =
           isNetworkError(error) && userId !== undefined
-            ? await snapshots.structure(userId, id ?? '')
+            ? await snapshots.structure<AttemptStructure>(userId, id ?? '')
             : undefined;
         if (!kept) throw error;
         return kept;

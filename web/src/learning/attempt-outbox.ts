@@ -5,7 +5,6 @@ import { api, type Envelope, isApiError } from '../app/api';
 import { useAuth } from '../app/auth';
 import { isMobile } from '../app/env';
 import { indexedDbStore, type KeyValueStore, memoryStore } from '../native/offline/kv';
-import type { AttemptStructure } from './api';
 import { createOutbox, type Outbox, type OutboxItem, type OutboxSend, type SendOutcome } from './outbox';
 
 /**
@@ -95,10 +94,10 @@ export const snapshots = {
   saveAttempt: (userId: number, attempt: Attempt) =>
     getStore().put(snapKey('attempt', userId, attempt.id), attempt),
   attempt: (userId: number, id: number | string) => getStore().get<Attempt>(snapKey('attempt', userId, id)),
-  saveStructure: (userId: number, id: number | string, structure: AttemptStructure) =>
+  /** The attempt's lessons and quizzes (api.ts AttemptStructure, typed by the caller: api.ts imports this module). */
+  saveStructure: (userId: number, id: number | string, structure: unknown) =>
     getStore().put(snapKey('structure', userId, id), structure),
-  structure: (userId: number, id: number | string) =>
-    getStore().get<AttemptStructure>(snapKey('structure', userId, id)),
+  structure: <T>(userId: number, id: number | string) => getStore().get<T>(snapKey('structure', userId, id)),
   saveSheet: (userId: number, attemptId: number, quizId: number, sheet: QuizSheet) =>
     getStore().put(snapKey('sheet', userId, attemptId, quizId), sheet),
   sheet: (userId: number, attemptId: number, quizId: number) =>

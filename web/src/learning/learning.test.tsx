@@ -188,12 +188,18 @@ const structure: AttemptStructure = {
   quizzes: [{ id: 5, title: 'Check', pass_mark: 50 }],
 };
 
-type Patch = (body: { version: number; completed_topic_id?: number; client_id?: string }) => Response | Promise<Response>;
+type Patch = (body: {
+  version: number;
+  completed_topic_id?: number;
+  client_id?: string;
+}) => Response | Promise<Response>;
 let onPatch: Patch;
 const patches: { version: number; completed_topic_id?: number; client_id?: string }[] = [];
 /** What GET /attempts/9 and its structure answer (each test may change them). */
 let served: { attempt: Record<string, unknown>; structure: AttemptStructure };
 const posts: string[] = [];
+const quizPosts: Record<string, unknown>[] = [];
+let onQuiz: (body: Record<string, unknown>) => Response | Promise<Response> = () => json(404, {});
 
 function renderPlayer() {
   const router = createMemoryRouter([{ path: '/attempt/:attemptId', Component: AttemptPage }], {
@@ -217,6 +223,7 @@ describe('attempt player', () => {
     notificationsStore.set([]);
     patches.length = 0;
     posts.length = 0;
+    quizPosts.length = 0;
     served = { attempt: attemptBody(), structure };
     vi.stubGlobal(
       'fetch',
@@ -234,6 +241,11 @@ describe('attempt player', () => {
         if (url.pathname === '/api/attempts/10' && method === 'GET')
           return json(200, { data: attemptBody({ id: 10, version: 1 }) });
         if (url.pathname === '/api/attempts/10/structure') return json(200, { data: served.structure });
+        if (url.pathname === '/api/quizzes/take' && method === 'POST') {
+          const body = JSON.parse(String(init?.body));
+          quizPosts.push(body);
+          return onQuiz(body);
+        }
         if (url.pathname === '/api/attempts/9' && method === 'PATCH') {
           const body = JSON.parse(String(init?.body));
           patches.push(body);
@@ -325,6 +337,65 @@ describe('attempt player', () => {
     await waitFor(() => expect(notices()).toContain(Messages.lostConnection));
     expect(notices()).not.toContain('The topic is not part of this content.');
     await waitFor(() => expect(reload).toHaveBeenCalledTimes(1), { timeout: 1500 });
+  });
+
+  it('quiz answers sent with no answer stay on the device, say so, and are marked once the signal returns', async () => {
+    served = {
+      attempt: attemptBody({ progress: { completed_topic_ids: [10, 12], current: { quiz_id: 5 } } }),
+      structure,
+    };
+    const sheet = {
+      quiz_attempt_id: 41,
+      quiz: { id: 5, title: 'Check', pass_mark: 50, is_randomized: false },
+      questions: [
+        {
+          id: 1,
+          text: 'When?',
+          multiple: false,
+          answers: [
+            { id: 11, text: 'Before' },
+            { id: 12, text: 'After' },
+          ],
+        },
+      ],
+    };
+    onQuiz = (body) =>
+      'attempt_id' in body ? json(200, { data: sheet }) : Promise.reject(new TypeError('Failed to fetch'));
+    const user = userEvent.setup();
+    renderPlayer();
+    await user.click(await screen.findByRole('button', { name: 'Start the quiz' }));
+    await user.click(await screen.findByLabelText('Before'));
+    await user.click(screen.getByRole('button', { name: 'Send answers' }));
+    expect(await screen.findByTestId('quiz-saved-locally')).toHaveTextContent(LearningMessages.savedOnDevice);
+    expect(screen.getByLabelText('Before')).toBeDisabled();
+    expect(screen.queryByRole('button', { name: 'Send answers' })).toBeNull();
+    const offline = quizPosts.at(-1);
+    expect(offline).toMatchObject({ quiz_attempt_id: 41, responses: { '1': [11] } });
+    expect(String(offline?.client_id)).toMatch(/^[0-9a-f-]{36}$/);
+
+    onQuiz = (body) =>
+      json(200, {
+        message: 'Quiz passed.',
+        data: {
+          quiz_attempt_id: body.quiz_attempt_id,
+          score: 100,
+          pass_mark: 50,
+          passed: true,
+          questions: [{ id: 1, correct: true }],
+          attempt: attemptBody({
+            status: 'passed',
+            score: 100,
+            version: 4,
+            result_id: 3,
+            result_passed: true,
+          }),
+        },
+      });
+    window.dispatchEvent(new Event('online'));
+    expect(await screen.findByTestId('quiz-outcome')).toHaveTextContent('Passed: 100% (pass mark 50%)');
+    expect(quizPosts.at(-1)?.client_id).toBe(offline?.client_id);
+    expect(screen.queryByTestId('quiz-saved-locally')).toBeNull();
+    await waitFor(() => expect(screen.queryByTestId('saved-locally')).toBeNull());
   });
 
   it('the completion trap: with the quiz passed and a topic left, names the topic and opens it', async () => {
