@@ -46,7 +46,10 @@ export function QuizPanel({
     const result = sent.outcome;
     setOutcome(result);
     if (sent.message) (result.passed ? notifySuccess : (m: string) => notifyError(null, m))(sent.message);
-    onAnnounce(`${sent.message ?? ''} Score ${result.score}%, pass mark ${result.pass_mark}%.`.trim());
+    // A pass that finishes the course is announced by the page ("Course complete: …"), whichever of the page and
+    // this panel hears of it first (the outbox tells both).
+    if (result.attempt.status === 'in_progress')
+      onAnnounce(`${sent.message ?? ''} Score ${result.score}%, pass mark ${result.pass_mark}%.`.trim());
     onOutcome(result);
   };
   const showRef = useRef(show);

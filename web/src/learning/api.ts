@@ -101,7 +101,10 @@ export function useAttempt(id: string | undefined) {
         attempt = kept;
       }
       if (userId === undefined) return attempt;
-      return withPending(attempt, await getOutbox().pending(userId, attempt.id));
+      const pending = await getOutbox()
+        .pending(userId, attempt.id)
+        .catch(() => []);
+      return withPending(attempt, pending);
     },
   });
 }

@@ -173,3 +173,24 @@ describe('the attempt outbox', () => {
     expect(await w.outbox.pending(8)).toHaveLength(1);
   });
 });
+
+describe('a device that will not keep the write', () => {
+  it('sends it once directly (the page still works online) and reports no answer as refused, not kept', async () => {
+    const broken = memoryStore();
+    broken.put = async () => {
+      throw new DOMException('QuotaExceededError');
+    };
+    let answer: SendOutcome | Error = { state: 'sent', data: 'ok' };
+    const outbox = createOutbox({
+      store: broken,
+      send: async () => {
+        if (answer instanceof Error) throw answer;
+        return answer;
+      },
+    });
+    expect(await outbox.submit(step(10))).toMatchObject({ state: 'sent', data: 'ok' });
+    answer = new TypeError('Failed to fetch');
+    expect(await outbox.submit(step(11))).toMatchObject({ state: 'refused', status: 0 });
+    expect(await outbox.pending(7)).toEqual([]);
+  });
+});

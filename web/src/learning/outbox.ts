@@ -231,7 +231,29 @@ export function createOutbox(options: OutboxOptions): Outbox {
   return {
     enqueue,
     async submit(input) {
-      const item = await enqueue(input);
+      let item: OutboxItem;
+      try {
+        item = await enqueue(input);
+      } catch {
+        // The device will not keep it (IndexedDB refused: storage full, a private window): sent once, as before
+        // the outbox, so the page still works online; with no answer it is reported as refused (no answer).
+        const direct = {
+          ...input,
+          client_id: input.client_id ?? newId(),
+          queued_at: new Date(now()).toISOString(),
+          tries: 0,
+          next_at: now(),
+        } as OutboxItem;
+        const outcome = await send(direct).catch((): SendOutcome => ({ state: 'retry' }));
+        if (outcome.state === 'sent') return { state: 'sent', data: outcome.data, item: direct };
+        if (outcome.state === 'refused') return { ...outcome, item: direct };
+        return {
+          state: 'refused',
+          status: 0,
+          error: new TypeError('No answer, and the device could not keep it'),
+          item: direct,
+        };
+      }
       const outcomes = await drain(item.user_id, { force: true });
       return { ...(outcomes.get(item.client_id) ?? { state: 'waiting' }), item };
     },
