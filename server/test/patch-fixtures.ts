@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import {
   ComplianceBody,
@@ -768,6 +769,7 @@ const attempt: PatchFixture<AttemptState> = {
     sco: 'ITEM-2',
     h5p: { topic_id: s.h5pTopic, h5p_id: s.h5pId, score: 1, max_score: 2, passed: false },
     commit: { session: 'patch-fixture', seq: 1 },
+    client_id: randomUUID(),
   }),
   read: async (s) => dataOf(await s.learner('GET', `/api/attempts/${s.id}`)),
   volatile: ['version'],
@@ -780,6 +782,8 @@ const attempt: PatchFixture<AttemptState> = {
     h5p: ['progress'],
     // Orders a SCO's commits within one launch (issue 28 §4): checked on write, not read back on its own.
     commit: [],
+    // Names the write so a resend records once (issue 31 §2): checked on write, not read back.
+    client_id: [],
   },
 };
 

@@ -44,6 +44,11 @@ export const LearningMessages = {
   noCertificate: 'There is no certificate for this course yet.',
   certificateBrandingUpdated: 'Certificate branding has been updated.',
   logoNotAvailable: 'The logo must be an image uploaded for this organisation.',
+  // Issue 31 §2: an answer or a step kept in the attempt player's outbox until the server has it.
+  savedOnPhone: 'Saved on this phone, will send when you are back online.',
+  savedOnDevice: 'Saved on this device, will send when you are back online.',
+  attemptNotOnDevice: 'You are offline, and this course has not been opened on this device yet.',
+  quizOfflineNotStarted: 'You are offline. The quiz can be started when you are back online.',
 } as const;
 
 const id = z.coerce.number().int().positive().max(2147483647);
@@ -138,6 +143,11 @@ export const UpdateAttemptBody = z.object({
     .optional(),
   /** An H5P item's xAPI outcome in a topic of this (elearning) attempt. */
   h5p: H5pOutcomeBody.optional(),
+  /**
+   * The write's id, made on the device when the learner acted (issue 31 §2): the outbox sends it again until the
+   * server answers, and the server records one id once (the resend answers with what the first send recorded).
+   */
+  client_id: z.uuid({ error: 'The write id must be a valid uuid.' }).optional(),
 });
 export type UpdateAttemptBody = z.infer<typeof UpdateAttemptBody>;
 
@@ -169,6 +179,11 @@ export const SubmitQuizBody = z.object({
   quiz_attempt_id: bodyId,
   /** question id -> the answer ids chosen. */
   responses: z.record(z.string().regex(/^\d+$/, 'Question ids are numbers.'), z.array(bodyId).max(50)),
+  /**
+   * The write's id, made on the device when the learner acted (issue 31 §2): the outbox sends it again until the
+   * server answers, and the server records one id once (the resend answers with what the first send recorded).
+   */
+  client_id: z.uuid({ error: 'The write id must be a valid uuid.' }).optional(),
 });
 export const TakeQuizBody = z.union([StartQuizBody.strict(), SubmitQuizBody.strict()]);
 export type TakeQuizBody = z.infer<typeof TakeQuizBody>;

@@ -536,6 +536,15 @@ export interface QuizAttemptsTable {
   submitted_at: Date | null;
 }
 
+/** 061_attempt_client_writes: the client ids of attempt writes the server applied (issue 31 §2), once each. */
+export interface AttemptClientWritesTable {
+  user_id: number;
+  client_id: string;
+  attempt_id: number;
+  quiz_attempt_id: number | null;
+  created_at: DefaultTimestamp;
+}
+
 export interface ResultsTable {
   id: Generated<number>;
   uuid: Generated<string>;
@@ -631,6 +640,7 @@ export interface CertificateBrandingTable {
 export interface Database {
   attempts: AttemptsTable;
   quiz_attempts: QuizAttemptsTable;
+  attempt_client_writes: AttemptClientWritesTable;
   results: ResultsTable;
   latest_results: LatestResultsTable;
   certificate_branding: CertificateBrandingTable;

@@ -23,6 +23,7 @@ import {
 import {
   type AttemptRow,
   bestQuizScores,
+  claimClientWrite,
   contentStructure,
   contentTitles,
   findAttempt,
@@ -213,7 +214,8 @@ function assertVersion(current: number, given: number) {
  * hidden (422), only skippable ones may be skipped (422), an H5P outcome must name the H5P item of its topic (422),
  * and a topic whose H5P item must be passed or was failed cannot be marked complete by hand (422: pass the item
  * instead); progress.ts applyStep, the rule offline sync follows too.
- * Completion is checked after every change.
+ * Completion is checked after every change. A write with a client id already recorded for this user changes
+ * nothing and answers with the attempt as it stands (061_attempt_client_writes).
  */
 export async function updateAttempt(ctx: Ctx, id: number, body: UpdateAttemptBody) {
   const { row, self } = await loadAttempt(ctx, id);
@@ -221,6 +223,14 @@ export async function updateAttempt(ctx: Ctx, id: number, body: UpdateAttemptBod
   await ctx.db.transaction().execute(async (trx) => {
     const locked = await lockAttempt(trx, row.id);
     if (!locked) throw notFound();
+    // A resent write (the outbox resends until it hears back, issue 31 §2) records nothing more: its id was claimed
+    // by the first send, so it answers with the attempt as it stands, before the version and status checks (the
+    // first send may have moved the version on, or finished the attempt).
+    if (
+      body.client_id !== undefined &&
+      !(await claimClientWrite(trx, { userId: row.user_id, clientId: body.client_id, attemptId: row.id }))
+    )
+      return;
     // A SCORM commit is ordered within its SCO's session (scorm-completion.ts commitStanding): a resent or late one
     // changes nothing, a later one of the same session stands even on a stale version.
     const standing =

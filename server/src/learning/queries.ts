@@ -393,3 +393,46 @@ export async function bestQuizScores(db: Db, attemptId: number) {
     .groupBy('quiz_id')
     .execute();
 }
+
+/**
+ * Claims a write's client id for its user (061_attempt_client_writes), in the transaction that applies the write:
+ * true when this is the id's first write, false when it was recorded before (then the caller applies nothing). A
+ * concurrent claim of the same id waits on the primary key until the first transaction ends (PostgreSQL).
+ */
+export async function claimClientWrite(
+  trx: Trx,
+  v: { userId: number; clientId: string; attemptId: number; quizAttemptId?: number },
+): Promise<boolean> {
+  const row = await trx
+    .insertInto('attempt_client_writes')
+    .values({
+      user_id: v.userId,
+      client_id: v.clientId,
+      attempt_id: v.attemptId,
+      quiz_attempt_id: v.quizAttemptId ?? null,
+    })
+    .onConflict((oc) => oc.columns(['user_id', 'client_id']).doNothing())
+    .returning('client_id')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The write a user's client id recorded, if any. */
+export async function findClientWrite(db: Db, userId: number, clientId: string) {
+  return db
+    .selectFrom('attempt_client_writes')
+    .select(['attempt_id', 'quiz_attempt_id'])
+    .where('user_id', '=', userId)
+    .where('client_id', '=', clientId)
+    .executeTakeFirst();
+}
+
+/** What a submitted quiz attempt recorded: its responses, score and verdict. */
+export async function submittedQuizAttempt(db: Db, id: number) {
+  return db
+    .selectFrom('quiz_attempts')
+    .select(['responses', 'score', 'passed', 'question_order'])
+    .where('id', '=', id)
+    .where('submitted_at', 'is not', null)
+    .executeTakeFirst();
+}

@@ -12,7 +12,9 @@ import { actorOf, type Ctx } from '../http/context';
 import { forbidden, HttpError, invalidField, notFound } from '../http/errors';
 import { finishAfterQuiz, loadPresentedAttempt } from './attempts-service';
 import {
+  claimClientWrite,
   findAttempt,
+  findClientWrite,
   findContentQuiz,
   findOpenQuizAttempt,
   findQuizAttempt,
@@ -21,6 +23,7 @@ import {
   type QuizQuestion,
   quizQuestions,
   submitQuizAttempt,
+  submittedQuizAttempt,
 } from './queries';
 import { judgeOutcome } from './verdict';
 
@@ -130,14 +133,50 @@ export function scoreQuiz(
 }
 
 /**
+ * What a quiz attempt's submit recorded, answered again to a resend of the same client id: the stored score and
+ * verdict, and each question's verdict from the stored responses.
+ */
+async function recordedOutcome(
+  ctx: Ctx,
+  quizAttempt: { id: number; attempt_id: number; quiz_id: number; pass_mark: number },
+): Promise<QuizOutcome | null> {
+  const stored = await submittedQuizAttempt(ctx.db, quizAttempt.id);
+  if (!stored) return null;
+  const shown = new Set(stored.question_order);
+  const questions = (await quizQuestions(ctx.db, quizAttempt.quiz_id)).filter((q) => shown.has(q.id));
+  const again = scoreQuiz(questions, stored.responses ?? {}, quizAttempt.pass_mark);
+  return {
+    quiz_attempt_id: quizAttempt.id,
+    score: Number(stored.score),
+    pass_mark: quizAttempt.pass_mark,
+    passed: Boolean(stored.passed),
+    questions: again.questions,
+    attempt: await loadPresentedAttempt(ctx, quizAttempt.attempt_id),
+  };
+}
+
+/**
  * POST /quizzes/take, submit: scored against the pass mark (percentage of questions fully right), stored once
  * (a second submit is 422), and a pass may finish the attempt, writing the result in the same transaction.
+ * With a client id (the outbox's, issue 31 §2) a resend of the submit that was recorded answers with what it
+ * recorded instead of 422: the id is claimed in the submit's transaction (061_attempt_client_writes), so two sends
+ * of it at once record one submit.
  */
 export async function submitQuiz(ctx: Ctx, body: z.infer<typeof SubmitQuizBody>): Promise<QuizOutcome> {
   const quizAttempt = await findQuizAttempt(ctx.db, body.quiz_attempt_id);
   await ownAttempt(ctx, quizAttempt);
   if (!quizAttempt) throw notFound();
-  if (quizAttempt.submitted_at) throw new HttpError(422, LearningMessages.quizAlreadySubmitted);
+  const clientId = body.client_id;
+  const replay = async () => {
+    if (clientId === undefined) return null;
+    const prior = await findClientWrite(ctx.db, quizAttempt.user_id, clientId);
+    return prior?.quiz_attempt_id === quizAttempt.id ? recordedOutcome(ctx, quizAttempt) : null;
+  };
+  if (quizAttempt.submitted_at) {
+    const recorded = await replay();
+    if (recorded) return recorded;
+    throw new HttpError(422, LearningMessages.quizAlreadySubmitted);
+  }
 
   const all = await quizQuestions(ctx.db, quizAttempt.quiz_id);
   // Score the questions the learner was shown (the stored order), as they stand now.
@@ -145,9 +184,19 @@ export async function submitQuiz(ctx: Ctx, body: z.infer<typeof SubmitQuizBody>)
   const questions = all.filter((q) => shown.has(q.id));
   const outcome = scoreQuiz(questions, body.responses, quizAttempt.pass_mark);
 
-  await ctx.db.transaction().execute(async (trx) => {
+  const claimed = await ctx.db.transaction().execute(async (trx) => {
     const attempt = await lockAttempt(trx, quizAttempt.attempt_id);
     if (!attempt) throw notFound();
+    if (
+      clientId !== undefined &&
+      !(await claimClientWrite(trx, {
+        userId: quizAttempt.user_id,
+        clientId,
+        attemptId: attempt.id,
+        quizAttemptId: quizAttempt.id,
+      }))
+    )
+      return false;
     if (attempt.status !== 'in_progress') throw new HttpError(422, LearningMessages.attemptFinished);
     const stored = await submitQuizAttempt(trx, quizAttempt.id, {
       responses: body.responses,
@@ -157,7 +206,13 @@ export async function submitQuiz(ctx: Ctx, body: z.infer<typeof SubmitQuizBody>)
     });
     if (!stored) throw new HttpError(422, LearningMessages.quizAlreadySubmitted);
     if (outcome.passed) await finishAfterQuiz(trx, ctx, attempt);
+    return true;
   });
+  if (!claimed) {
+    const recorded = await replay();
+    if (recorded) return recorded;
+    throw new HttpError(422, LearningMessages.quizAlreadySubmitted);
+  }
 
   return {
     quiz_attempt_id: quizAttempt.id,

@@ -11,6 +11,7 @@ import { isNarrow, sideNavStore, useCloseSideNavOnNavigate } from '../app/sidena
 import { useStore } from '../app/store';
 import { useWhitelabel } from '../app/whitelabel';
 import { HelpWidget } from '../help/HelpWidget';
+import { useOutboxDrain } from '../learning/attempt-outbox';
 import { useUnreadCount } from '../messaging/api';
 import { TabletMenuItems } from '../native/tablet/TabletMenu';
 import { NotificationBell } from '../notifications/NotificationBell';
@@ -327,6 +328,8 @@ function SideNav() {
 /** The shell of the dashboard and default layouts: header, side navigation, main content. */
 export function AppShell({ variant }: { variant: 'dashboard' | 'default' }) {
   useCloseSideNavOnNavigate();
+  // The attempt player's outbox (issue 31 §2) sends what waits on start and when the signal returns, on any page.
+  useOutboxDrain();
   useEffect(() => {
     if (!isNarrow()) sideNavStore.set({ open: true });
   }, []);

@@ -9,16 +9,25 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useAuth } from '../app/auth';
+import { isNetworkError } from '../app/network';
 import { notifyError } from '../app/notifications';
 import { Badge, Button, Card, cx, EmptyState, PageHeader, Spinner } from '../ui';
 import {
   type AttemptStructure,
   handleAttemptUpdateFailure,
-  patchAttempt,
   startAttempt,
   useAttempt,
   useAttemptStructure,
 } from './api';
+import {
+  getOutbox,
+  type QuizSent,
+  savedLocallyMessage,
+  snapshots,
+  useOutboxDrain,
+  usePendingWrites,
+  withPending,
+} from './attempt-outbox';
 import { attemptOutcome, CompletionPanel } from './CompletionPanel';
 import { buildOutline, initialStep, type OutlineTopic, remainingSteps, type Step, steps } from './outline';
 import { PlayerSlot } from './PlayerSlot';
@@ -37,6 +46,7 @@ type Mode = 'attempt' | 'course';
 export function AttemptPlayer({ mode }: { mode: Mode }) {
   const { attemptId } = useParams();
   const { user } = useAuth();
+  const userId = user?.id;
   const queryClient = useQueryClient();
   const attemptQuery = useAttempt(attemptId);
   const [attempt, setAttempt] = useState<Attempt | null>(null);
@@ -51,8 +61,10 @@ export function AttemptPlayer({ mode }: { mode: Mode }) {
   }, [attemptQuery.data]);
 
   useEffect(() => {
-    if (attemptQuery.isError) notifyError(null, LearningMessages.errorLoadingAttempt);
-  }, [attemptQuery.isError]);
+    // No answer and no copy on the device is being offline, not an error to report to support.
+    if (attemptQuery.isError && !isNetworkError(attemptQuery.error))
+      notifyError(null, LearningMessages.errorLoadingAttempt);
+  }, [attemptQuery.isError, attemptQuery.error]);
 
   const apply = useCallback(
     (next: Attempt) => {
@@ -72,33 +84,70 @@ export function AttemptPlayer({ mode }: { mode: Mode }) {
       });
       versionRef.current = Math.max(versionRef.current, next.version);
       queryClient.setQueryData(['learning', 'attempt', attemptId], next);
+      if (userId !== undefined) void snapshots.saveAttempt(userId, next).catch(() => undefined);
       void queryClient.invalidateQueries({ queryKey: ['learning', 'current-attempt'] });
     },
-    [queryClient, attemptId],
+    [queryClient, attemptId, userId],
   );
 
-  /** PATCH with the current version; calls run one after the other so each uses the previous answer's version. */
+  /**
+   * Every write goes through the outbox (attempt-outbox.ts, issue 31 §2), one after the other, each made on the version
+   * the page last knew. Sent: the server's attempt is shown. Kept for later (no signal, the server down): the step
+   * is shown as the learner made it and the page says it is saved on the device. Refused: the spec's handling (409
+   * the server's message; otherwise the lost-connection notice and a reload).
+   */
   const update = useCallback(
-    (body: Omit<UpdateAttemptBody, 'version'>): Promise<Attempt | null> => {
+    (body: Omit<UpdateAttemptBody, 'version' | 'client_id'>): Promise<Attempt | null> => {
       const id = attempt?.id;
-      if (!id) return Promise.resolve(null);
+      const userId = user?.id;
+      if (!id || userId === undefined) return Promise.resolve(null);
       const run = async () => {
-        try {
-          const next = await patchAttempt(id, { ...body, version: versionRef.current });
+        const result = await getOutbox().submit({
+          kind: 'attempt',
+          user_id: userId,
+          attempt_id: id,
+          version: versionRef.current,
+          body,
+        });
+        if (result.state === 'sent') {
+          const next = result.data as Attempt;
           apply(next);
           return next;
-        } catch (error) {
-          const what = handleAttemptUpdateFailure(error);
-          if (what === 'lost') setAnnouncement('Lost connection to server. The page will reload.');
-          return null;
         }
+        if (result.state === 'waiting') {
+          // Shown from the outbox (usePendingWrites below) until the server has it.
+          const base = queryClient.getQueryData<Attempt>(['learning', 'attempt', attemptId]);
+          setAnnouncement(savedLocallyMessage());
+          return base ? withPending(base, [result.item]) : null;
+        }
+        const what = handleAttemptUpdateFailure(result.error);
+        if (what === 'lost') setAnnouncement('Lost connection to server. The page will reload.');
+        return null;
       };
       const p = queue.current.then(run, run);
       queue.current = p;
       return p;
     },
-    [attempt?.id, apply],
+    [attempt?.id, user?.id, apply, queryClient, attemptId],
   );
+
+  // What the learner did that the server does not have yet is shown as done, and said to be saved on the device.
+  const pending = usePendingWrites(attempt?.id);
+  // The page itself recovers when the signal returns, whichever layout holds it (the app shell does the same).
+  useOutboxDrain();
+  const shown = useMemo(() => (attempt ? withPending(attempt, pending) : null), [attempt, pending]);
+
+  // Writes sent later (the signal came back, a retry after backoff): the server's answer is shown when it comes.
+  useEffect(() => {
+    const id = attempt?.id;
+    if (!id) return;
+    return getOutbox().subscribe((event) => {
+      if (event.type !== 'sent' || event.item.attempt_id !== id) return;
+      const next =
+        event.item.kind === 'attempt' ? (event.data as Attempt) : (event.data as QuizSent).outcome.attempt;
+      apply(next);
+    });
+  }, [attempt?.id, apply]);
 
   const elearning = attempt?.content.type === 'elearning';
   const structureQuery = useAttemptStructure(attemptId, Boolean(attempt && elearning));
@@ -109,7 +158,11 @@ export function AttemptPlayer({ mode }: { mode: Mode }) {
   if (attemptQuery.isError)
     return (
       <EmptyState
-        title={LearningMessages.errorLoadingAttempt}
+        title={
+          isNetworkError(attemptQuery.error)
+            ? LearningMessages.attemptNotOnDevice
+            : LearningMessages.errorLoadingAttempt
+        }
         action={
           <Link className="text-primary-700 underline" to="/">
             Back to your courses
@@ -117,24 +170,32 @@ export function AttemptPlayer({ mode }: { mode: Mode }) {
         }
       />
     );
-  if (!attempt || !user) return <Spinner label="Loading the course" />;
+  if (!shown || !user) return <Spinner label="Loading the course" />;
 
   const userRef = user.uuid;
-  const finished = attempt.status !== 'in_progress';
+  const finished = shown.status !== 'in_progress';
   const courseMode = mode === 'course';
 
   return (
     <div className="space-y-6">
       <PageHeader
-        title={courseMode ? attempt.course.title : attempt.content.title}
-        description={courseMode ? attempt.content.title : attempt.course.title}
-        breadcrumbs={[{ label: 'Your courses', to: '/' }, { label: attempt.content.title }]}
+        title={courseMode ? shown.course.title : shown.content.title}
+        description={courseMode ? shown.content.title : shown.course.title}
+        breadcrumbs={[{ label: 'Your courses', to: '/' }, { label: shown.content.title }]}
       />
       <p aria-live="polite" role="status" className="sr-only" data-testid="player-announcement">
         {announcement}
       </p>
-      {attempt.content.type === 'scorm' ? (
-        <PlayerSlot kind="scorm" attempt={attempt} title={attempt.content.title} onAttemptChange={apply} />
+      {pending.length ? (
+        <div
+          className="rounded-lg bg-amber-50 p-4 text-sm text-amber-900 ring-1 ring-amber-200"
+          data-testid="saved-locally"
+        >
+          <p className="font-medium">{savedLocallyMessage()}</p>
+        </div>
+      ) : null}
+      {shown.content.type === 'scorm' ? (
+        <PlayerSlot kind="scorm" attempt={shown} title={shown.content.title} onAttemptChange={apply} />
       ) : null}
       {elearning && structureQuery.isPending ? <Spinner label="Loading the lessons" /> : null}
       {elearning && structureQuery.isError ? (
@@ -144,7 +205,7 @@ export function AttemptPlayer({ mode }: { mode: Mode }) {
       ) : null}
       {elearning && structureQuery.data ? (
         <ElearningPlayer
-          attempt={attempt}
+          attempt={shown}
           structure={structureQuery.data}
           update={update}
           onQuizOutcome={(o) => apply(o.attempt)}
@@ -153,13 +214,13 @@ export function AttemptPlayer({ mode }: { mode: Mode }) {
       ) : null}
       {finished ? (
         <CompletionPanel
-          attempt={attempt}
+          attempt={shown}
           userRef={userRef}
           retakeBase={courseMode ? '/cattempt' : '/attempt'}
         />
       ) : null}
       {courseMode && structureQuery.data?.course ? (
-        <CourseContents attempt={attempt} course={structureQuery.data.course} userRef={userRef} />
+        <CourseContents attempt={shown} course={structureQuery.data.course} userRef={userRef} />
       ) : null}
     </div>
   );
@@ -209,7 +270,7 @@ function ElearningPlayer({
 }: {
   attempt: Attempt;
   structure: AttemptStructure;
-  update: (body: Omit<UpdateAttemptBody, 'version'>) => Promise<Attempt | null>;
+  update: (body: Omit<UpdateAttemptBody, 'version' | 'client_id'>) => Promise<Attempt | null>;
   onQuizOutcome: (o: QuizOutcome) => void;
   announce: (text: string) => void;
 }) {

@@ -4,14 +4,16 @@ import {
   LearningMessages,
   Messages,
   type Paged,
-  type QuizOutcome,
   type QuizSheet,
   type UpdateAttemptBody,
 } from '@cc/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { api, type Envelope, isApiError } from '../app/api';
+import { useAuth } from '../app/auth';
+import { isNetworkError } from '../app/network';
 import { notifyError } from '../app/notifications';
 import { downloadFile } from '../native/files';
+import { getOutbox, snapshots, withPending } from './attempt-outbox';
 
 /**
  * Learner calls (spec 1 §7 "Attempts" and "Users", spec 2 §7 POST /quizzes/take and /feedback/{id}).
@@ -73,24 +75,65 @@ export function useCurrentAttempt() {
   });
 }
 
+/**
+ * GET /attempts/{id}, kept on the device as it is read; with no answer from the server (offline, issue 31 §2) the
+ * copy kept last, so a reload without a signal shows the attempt instead of an error. Either way the writes still
+ * in the outbox are laid over it (attempt-outbox.ts withPending).
+ */
 export function useAttempt(id: string | undefined) {
+  const { user } = useAuth();
+  const userId = user?.id;
   return useQuery({
     queryKey: ['learning', 'attempt', id],
     enabled: Boolean(id),
     retry: false,
-    queryFn: async () =>
-      (await api.get<Envelope<Attempt>>(`/attempts/${encodeURIComponent(id ?? '')}`)).data.data,
+    queryFn: async () => {
+      let attempt: Attempt;
+      try {
+        attempt = (await api.get<Envelope<Attempt>>(`/attempts/${encodeURIComponent(id ?? '')}`)).data.data;
+        if (userId !== undefined) await snapshots.saveAttempt(userId, attempt).catch(() => undefined);
+      } catch (error) {
+        const kept =
+          isNetworkError(error) && userId !== undefined
+            ? await snapshots.attempt(userId, id ?? '')
+            : undefined;
+        if (!kept) throw error;
+        attempt = kept;
+      }
+      if (userId === undefined) return attempt;
+      const pending = await getOutbox()
+        .pending(userId, attempt.id)
+        .catch(() => []);
+      return withPending(attempt, pending);
+    },
   });
 }
 
+/** GET /attempts/{id}/structure, kept on the device like the attempt (the copy when there is no answer). */
 export function useAttemptStructure(id: string | undefined, enabled: boolean) {
+  const { user } = useAuth();
+  const userId = user?.id;
   return useQuery({
     queryKey: ['learning', 'attempt', id, 'structure'],
     enabled: Boolean(id) && enabled,
     retry: false,
-    queryFn: async () =>
-      (await api.get<Envelope<AttemptStructure>>(`/attempts/${encodeURIComponent(id ?? '')}/structure`)).data
-        .data,
+    queryFn: async () => {
+      try {
+        const structure = (
+          await api.get<Envelope<AttemptStructure>>(`/attempts/${encodeURIComponent(id ?? '')}/structure`)
+        ).data.data;
+        if (userId !== undefined)
+          await snapshots.saveStructure(userId, id ?? '', structure).catch(() => undefined);
+        return structure;
+      } catch (error) {
+        const kept =
+          isNetworkError(error) && userId !== undefined
+            ? await snapshots.structure<AttemptStructure>(userId, id ?? '')
+            : undefined;
+        if (!kept) throw error;
+        return kept;
+      }
+    },
   });
 }
 
@@ -110,12 +153,8 @@ export async function startAttempt(userRef: string, contentId: number): Promise<
   }
 }
 
-export function patchAttempt(id: number, body: UpdateAttemptBody) {
-  return api.patch<Envelope<Attempt>>(`/attempts/${id}`, body).then((r) => r.data.data);
-}
-
 /**
- * The same PATCH sent so that it outlives the page (fetch keepalive, authenticated like every call: the session
+ * A PATCH sent so that it outlives the page (fetch keepalive, authenticated like every call: the session
  * cookie and X-XSRF-TOKEN, or the bearer token in the app), for a save made as the learner leaves. A body too large
  * for keepalive (64 KiB) goes as a plain request. Failures are not the learner's to handle: the page is going.
  */
@@ -138,12 +177,6 @@ export function takeQuizStart(attemptId: number, quizId: number) {
   return api
     .post<Envelope<QuizSheet>>('/quizzes/take', { attempt_id: attemptId, quiz_id: quizId })
     .then((r) => r.data.data);
-}
-
-export function takeQuizSubmit(quizAttemptId: number, responses: Record<string, number[]>) {
-  return api
-    .post<Envelope<QuizOutcome>>('/quizzes/take', { quiz_attempt_id: quizAttemptId, responses })
-    .then((r) => ({ outcome: r.data.data, message: r.data.message }));
 }
 
 export function sendFeedback(contentId: number, rating: number, message: string) {

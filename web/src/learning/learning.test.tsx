@@ -1,4 +1,4 @@
-import { Messages } from '@cc/contracts';
+import { LearningMessages, Messages } from '@cc/contracts';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -11,6 +11,7 @@ import { fileNameFrom } from '../native/files';
 import { makeUser } from '../test/factories';
 import AttemptPage from './AttemptPage';
 import { type AttemptStructure, handleAttemptUpdateFailure, pageControls, type StructureTopic } from './api';
+import { setOutbox } from './attempt-outbox';
 import { buildOutline, initialStep, steps } from './outline';
 import { choose, toResponses, unanswered } from './quiz-state';
 
@@ -187,12 +188,18 @@ const structure: AttemptStructure = {
   quizzes: [{ id: 5, title: 'Check', pass_mark: 50 }],
 };
 
-type Patch = (body: { version: number; completed_topic_id?: number }) => Response | Promise<Response>;
+type Patch = (body: {
+  version: number;
+  completed_topic_id?: number;
+  client_id?: string;
+}) => Response | Promise<Response>;
 let onPatch: Patch;
-const patches: { version: number; completed_topic_id?: number }[] = [];
+const patches: { version: number; completed_topic_id?: number; client_id?: string }[] = [];
 /** What GET /attempts/9 and its structure answer (each test may change them). */
 let served: { attempt: Record<string, unknown>; structure: AttemptStructure };
 const posts: string[] = [];
+const quizPosts: Record<string, unknown>[] = [];
+let onQuiz: (body: Record<string, unknown>) => Response | Promise<Response> = () => json(404, {});
 
 function renderPlayer() {
   const router = createMemoryRouter([{ path: '/attempt/:attemptId', Component: AttemptPage }], {
@@ -211,9 +218,12 @@ const notices = () => notificationsStore.get().map((n) => n.message);
 describe('attempt player', () => {
   beforeEach(() => {
     setUser(makeUser());
+    // A fresh outbox (in memory) for each test: nothing waiting from the test before.
+    setOutbox(null);
     notificationsStore.set([]);
     patches.length = 0;
     posts.length = 0;
+    quizPosts.length = 0;
     served = { attempt: attemptBody(), structure };
     vi.stubGlobal(
       'fetch',
@@ -231,6 +241,11 @@ describe('attempt player', () => {
         if (url.pathname === '/api/attempts/10' && method === 'GET')
           return json(200, { data: attemptBody({ id: 10, version: 1 }) });
         if (url.pathname === '/api/attempts/10/structure') return json(200, { data: served.structure });
+        if (url.pathname === '/api/quizzes/take' && method === 'POST') {
+          const body = JSON.parse(String(init?.body));
+          quizPosts.push(body);
+          return onQuiz(body);
+        }
         if (url.pathname === '/api/attempts/9' && method === 'PATCH') {
           const body = JSON.parse(String(init?.body));
           patches.push(body);
@@ -273,7 +288,7 @@ describe('attempt player', () => {
     ]);
   });
 
-  it('on 409 shows the server message and keeps the page; on a lost connection shows the notice and reloads after 1 s', async () => {
+  it('on 409 shows the server message and keeps the page; with no answer keeps the step on the device and sends it when the signal returns', async () => {
     const reload = vi.spyOn(pageControls, 'reload').mockImplementation(() => {});
     onPatch = () => json(409, { message: 'This attempt was updated elsewhere. Reload to continue.' });
     const user = userEvent.setup();
@@ -286,11 +301,31 @@ describe('attempt player', () => {
     expect(reload).not.toHaveBeenCalled();
     expect(screen.getByRole('button', { name: 'Mark complete' })).toBeInTheDocument();
 
+    // Issue 31 §2: no answer is not a lost step. It stays in the outbox, shown done, and the page says where it is.
     onPatch = () => Promise.reject(new TypeError('Failed to fetch'));
     await user.click(screen.getByRole('button', { name: 'Mark complete' }));
-    await waitFor(() => expect(notices()).toContain(Messages.lostConnection));
+    expect(await screen.findByTestId('saved-locally')).toHaveTextContent(LearningMessages.savedOnDevice);
+    const outline = screen.getByRole('navigation', { name: 'Course outline' });
+    expect(within(outline).getByRole('button', { name: /Topic 10 ?\(completed\)/ })).toBeInTheDocument();
+    expect(notices()).not.toContain(Messages.lostConnection);
+    await new Promise((r) => setTimeout(r, 1100));
     expect(reload).not.toHaveBeenCalled();
-    await waitFor(() => expect(reload).toHaveBeenCalledTimes(1), { timeout: 1500 });
+    const sentOffline = patches.at(-1);
+    expect(sentOffline?.client_id).toMatch(/^[0-9a-f-]{36}$/);
+
+    // The signal returns: the same write (same client id) is sent and the server's attempt is shown.
+    onPatch = (body) =>
+      json(200, {
+        data: attemptBody({
+          version: 4,
+          progress: { completed_topic_ids: [body.completed_topic_id], current: null },
+        }),
+      });
+    window.dispatchEvent(new Event('online'));
+    await waitFor(() => expect(screen.queryByTestId('saved-locally')).toBeNull());
+    expect(patches.at(-1)?.client_id).toBe(sentOffline?.client_id);
+    expect(patches.at(-1)?.completed_topic_id).toBe(10);
+    expect(within(outline).getByRole('button', { name: /Topic 10 ?\(completed\)/ })).toBeInTheDocument();
   });
 
   it('a 422 on an update is a lost connection too: the notice, not the server message, and a reload after 1 s', async () => {
@@ -302,6 +337,65 @@ describe('attempt player', () => {
     await waitFor(() => expect(notices()).toContain(Messages.lostConnection));
     expect(notices()).not.toContain('The topic is not part of this content.');
     await waitFor(() => expect(reload).toHaveBeenCalledTimes(1), { timeout: 1500 });
+  });
+
+  it('quiz answers sent with no answer stay on the device, say so, and are marked once the signal returns', async () => {
+    served = {
+      attempt: attemptBody({ progress: { completed_topic_ids: [10, 12], current: { quiz_id: 5 } } }),
+      structure,
+    };
+    const sheet = {
+      quiz_attempt_id: 41,
+      quiz: { id: 5, title: 'Check', pass_mark: 50, is_randomized: false },
+      questions: [
+        {
+          id: 1,
+          text: 'When?',
+          multiple: false,
+          answers: [
+            { id: 11, text: 'Before' },
+            { id: 12, text: 'After' },
+          ],
+        },
+      ],
+    };
+    onQuiz = (body) =>
+      'attempt_id' in body ? json(200, { data: sheet }) : Promise.reject(new TypeError('Failed to fetch'));
+    const user = userEvent.setup();
+    renderPlayer();
+    await user.click(await screen.findByRole('button', { name: 'Start the quiz' }));
+    await user.click(await screen.findByLabelText('Before'));
+    await user.click(screen.getByRole('button', { name: 'Send answers' }));
+    expect(await screen.findByTestId('quiz-saved-locally')).toHaveTextContent(LearningMessages.savedOnDevice);
+    expect(screen.getByLabelText('Before')).toBeDisabled();
+    expect(screen.queryByRole('button', { name: 'Send answers' })).toBeNull();
+    const offline = quizPosts.at(-1);
+    expect(offline).toMatchObject({ quiz_attempt_id: 41, responses: { '1': [11] } });
+    expect(String(offline?.client_id)).toMatch(/^[0-9a-f-]{36}$/);
+
+    onQuiz = (body) =>
+      json(200, {
+        message: 'Quiz passed.',
+        data: {
+          quiz_attempt_id: body.quiz_attempt_id,
+          score: 100,
+          pass_mark: 50,
+          passed: true,
+          questions: [{ id: 1, correct: true }],
+          attempt: attemptBody({
+            status: 'passed',
+            score: 100,
+            version: 4,
+            result_id: 3,
+            result_passed: true,
+          }),
+        },
+      });
+    window.dispatchEvent(new Event('online'));
+    expect(await screen.findByTestId('quiz-outcome')).toHaveTextContent('Passed: 100% (pass mark 50%)');
+    expect(quizPosts.at(-1)?.client_id).toBe(offline?.client_id);
+    expect(screen.queryByTestId('quiz-saved-locally')).toBeNull();
+    await waitFor(() => expect(screen.queryByTestId('saved-locally')).toBeNull());
   });
 
   it('the completion trap: with the quiz passed and a topic left, names the topic and opens it', async () => {

@@ -2,9 +2,11 @@ import type { Attempt } from '@cc/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { isApiError } from '../../app/api';
+import { authStore } from '../../app/auth';
 import { apiOrigin } from '../../app/env';
 import { Badge, type BadgeTone, Button, cx, Spinner } from '../../ui';
-import { handleAttemptUpdateFailure, patchAttempt, patchAttemptOnLeave } from '../api';
+import { handleAttemptUpdateFailure, patchAttemptOnLeave } from '../api';
+import { getOutbox, savedLocallyMessage } from '../attempt-outbox';
 import { fetchScormLaunch, type ScormItemLaunch, type ScormLaunch } from './package-api';
 import {
   connectScormFrame,
@@ -193,13 +195,26 @@ export function ScormPlayer({ attempt, title, onAttemptChange }: ScormPlayerProp
       queue.current = queue.current.then(async () => {
         // Once a commit finished the attempt (passed, completed, failed), later ones (LMSFinish) have nothing to add.
         if (finished.current) return;
-        try {
-          const next = await patchAttempt(current.current.id, {
+        // Through the attempt outbox (issue 31 §2): kept on the device until the server has it.
+        const userId = authStore.get().user?.id;
+        if (userId === undefined) return;
+        const result = await getOutbox()
+          .submit({
+            kind: 'attempt',
+            user_id: userId,
+            attempt_id: current.current.id,
             version: version.current,
-            cmi,
-            sco,
-            commit: ordered,
-          });
+            body: { cmi, sco, commit: ordered },
+          })
+          .catch(() => ({ state: 'refused' as const, status: 0, error: null }));
+        if (result.state === 'waiting') {
+          setProblem(null);
+          setSaved(savedLocallyMessage());
+          return;
+        }
+        try {
+          if (result.state === 'refused') throw result.error;
+          const next = result.data as Attempt;
           version.current = next.version;
           finished.current = next.status !== 'in_progress';
           setProblem(null);
@@ -263,15 +278,42 @@ export function ScormPlayer({ attempt, title, onAttemptChange }: ScormPlayerProp
       if (!cmi || JSON.stringify(cmi) === lastSent) return;
       lastSent = JSON.stringify(cmi);
       const ordered = order();
+      // Kept in the attempt outbox too, under the same client id (issue 31 §2): if the keepalive send never
+      // arrives (no signal as the phone locks), the outbox sends it later; if it did, the resend records nothing.
+      const userId = authStore.get().user?.id;
+      const clientId = crypto.randomUUID();
+      const attemptId = current.current.id;
+      const kept =
+        userId === undefined
+          ? Promise.resolve()
+          : getOutbox()
+              .enqueue({
+                kind: 'attempt',
+                user_id: userId,
+                attempt_id: attemptId,
+                version: version.current,
+                body: { cmi, sco, commit: ordered },
+                client_id: clientId,
+              })
+              .then(
+                () => undefined,
+                () => undefined,
+              );
       const send = () =>
-        patchAttemptOnLeave(current.current.id, { version: version.current, cmi, sco, commit: ordered }).then(
-          (next) => {
-            if (!next) return;
-            version.current = Math.max(version.current, next.version);
-            current.current = next;
-            onChange.current?.(next);
-          },
-        );
+        patchAttemptOnLeave(attemptId, {
+          version: version.current,
+          cmi,
+          sco,
+          commit: ordered,
+          client_id: clientId,
+        }).then((next) => {
+          if (!next) return;
+          // Arrived: the outbox's copy is cleared by its (recorded-once) send.
+          if (userId !== undefined) void kept.then(() => getOutbox().drain(userId, { force: true }));
+          version.current = Math.max(version.current, next.version);
+          current.current = next;
+          onChange.current?.(next);
+        });
       if (pageGoing) {
         const sent = send();
         queue.current = queue.current.then(() => sent);
