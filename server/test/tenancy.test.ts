@@ -236,6 +236,24 @@ function dataProtectionCases(): Case[] {
   ];
 }
 
+/** The ASC-WDS training export (issue 37 §1): a home's workplace ID, a course's category, the preview, the file. */
+function ascWdsCases(): Case[] {
+  const s = caseOf('scoped');
+  const base = (f: Fixture) => `/api/entities/${f.site.slug}/asc-wds`;
+  return [
+    s('GET', '/api/entities/:slug/asc-wds', base),
+    s('PUT', '/api/entities/:slug/asc-wds', base, () => ({ local_establishment_id: 'TAKEN1' })),
+    s(
+      'PUT',
+      '/api/entities/:slug/asc-wds/categories/:courseId',
+      (f) => `${base(f)}/categories/${f.course.id}`,
+      () => ({ category: 6 }),
+    ),
+    s('GET', '/api/entities/:slug/asc-wds/training', (f) => `${base(f)}/training?since=all`),
+    s('POST', '/api/entities/:slug/asc-wds/exports', (f) => `${base(f)}/exports?since=all`),
+  ];
+}
+
 interface ListCase {
   method: Method;
   route: string;
@@ -552,6 +570,7 @@ const SCOPED: Case[] = [
   ...signupLinkCases(),
   ...importerCases(),
   ...dataProtectionCases(),
+  ...ascWdsCases(),
 ];
 
 /** Messaging (issue 14): the victim's mailbox and message, and sends to the target's site, role, tag, org. */
@@ -1065,6 +1084,9 @@ const TENANT_TABLES = [
   ...WEBHOOKS_TABLES,
   ...SIGNUP_LINK_TABLES,
   ...IMPORTER_TABLES,
+  'asc_wds_settings',
+  'asc_wds_course_categories',
+  'asc_wds_exports',
 ] as const;
 
 let h: Harness;
