@@ -212,8 +212,11 @@ export interface AscWdsPreview {
   last_export: { at: string; by: string | null; since: AscWdsSince; rows: number } | null;
   rows: AscWdsRow[];
   courses: AscWdsCourse[];
-  /** People with records to send but no employee number (UNIQUEWORKERID). */
-  missing_id: { uuid: string; name: string; records: number }[];
+  /**
+   * People with records to send but no employee number (UNIQUEWORKERID). An employee number is set by a people import
+   * (the importer), so the page offers these as a people file to fill in.
+   */
+  missing_id: { uuid: string; name: string; email: string; records: number }[];
   /** Rows the importer's rules refuse (they are left out of the file). */
   invalid: { person: string; course: string; column: string; message: string }[];
   may_map: boolean;

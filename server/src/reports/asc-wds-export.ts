@@ -71,6 +71,7 @@ interface RecordRow {
   user_id: number;
   uuid: string;
   name: string;
+  email: string;
   employee_number: string | null;
   course_id: number;
   title: string;
@@ -101,7 +102,7 @@ async function records(ctx: Ctx, home: Home, after: Date | null): Promise<Record
   const today = calendarDay(ctx.clock());
   const { rows } = await sql<RecordRow>`
     WITH people AS (
-      SELECT u.id, u.uuid, u.name, u.employee_number FROM users u
+      SELECT u.id, u.uuid, u.name, u.email, u.employee_number FROM users u
        WHERE u.primary_entity_id = ANY(${ids}::int[]) AND u.erased_at IS NULL
          AND (u.left_on IS NULL OR u.left_on >= ${today}::date)
     ), recs AS (
@@ -119,7 +120,7 @@ async function records(ctx: Ctx, home: Home, after: Date | null): Promise<Record
                       WHERE m.organisation_id = ${home.organisation_id} AND m.course_id = r.course_id
                         AND m.updated_at > ${after}::timestamptz)
     )
-    SELECT p.id AS user_id, p.uuid, p.name, p.employee_number, c.id AS course_id, c.title, m.category,
+    SELECT p.id AS user_id, p.uuid, p.name, p.email, p.employee_number, c.id AS course_id, c.title, m.category,
            recs.completed_at, recs.expires_at, recs.notes, (ch.user_id IS NOT NULL) AS changed
       FROM recs JOIN people p ON p.id = recs.user_id
       JOIN courses c ON c.id = recs.course_id
@@ -216,7 +217,7 @@ async function build(ctx: Ctx, slug: string, since: AscWdsSince): Promise<Built>
     const course = courses.get(r.course_id);
     if (course) course.records += 1;
     if (!r.employee_number) {
-      const person = missingId.get(r.uuid) ?? { uuid: r.uuid, name: r.name, records: 0 };
+      const person = missingId.get(r.uuid) ?? { uuid: r.uuid, name: r.name, email: r.email, records: 0 };
       person.records += 1;
       missingId.set(r.uuid, person);
       continue;

@@ -14,6 +14,7 @@ import { useAuth, usePermission } from '../app/auth';
 import { notifyError, notifySuccess } from '../app/notifications';
 import { useWhitelabel } from '../app/whitelabel';
 import { useScopeEntities } from '../dashboards/ManagerDashboardApi';
+import { saveInBrowser } from '../native/files';
 import { formatDateTime, formatDay } from '../results/api';
 import { Badge, Button, Card, type Column, DataTable, EmptyState, PageHeader, Select, Spinner } from '../ui';
 import { siteWord } from '../whitelabel/words';
@@ -24,6 +25,16 @@ const CATEGORY_OPTIONS = [...ASC_WDS_CATEGORIES]
   .sort((a, b) => a.name.localeCompare(b.name))
   .map((c) => ({ value: c.code, label: c.name }));
 const ACCREDITED: Record<string, string> = { '1': 'Yes', '0': 'No', '999': 'Don’t know' };
+
+const cell = (s: string) => (/[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
+/** The people missing an employee number as the importer's people file (importer template columns), to fill in. */
+export function peopleFile(preview: AscWdsPreview): Blob {
+  const lines = [
+    'name,email,employee_number',
+    ...preview.missing_id.map((p) => `${cell(p.name)},${cell(p.email)},`),
+  ];
+  return new Blob([`${lines.join('\r\n')}\r\n`], { type: 'text/csv' });
+}
 
 /**
  * /reports/asc-wds (issue 37 §1; docs/asc-wds-export.md): a home's training records as the ASC-WDS bulk upload
@@ -165,20 +176,33 @@ export function AscWdsPreviewView({ preview, since }: { preview: AscWdsPreview; 
       <CategoriesCard slug={h.slug} courses={preview.courses} missing={missingCategory.length} />
 
       {preview.missing_id.length ? (
-        <Card title={`Missing an employee number (${preview.missing_id.length})`}>
+        <Card
+          title={`Missing an employee number (${preview.missing_id.length})`}
+          actions={
+            <Button
+              variant="secondary"
+              onClick={() => saveInBrowser(peopleFile(preview), `employee-numbers-${h.slug}.csv`)}
+            >
+              Download them as a people file
+            </Button>
+          }
+        >
           <p className="mb-3 text-sm text-slate-600">
-            ASC-WDS knows each person by their worker ID, the employee number here. These people’s records are
-            not sent until they have one.
+            ASC-WDS knows each person by their worker ID, the employee number here, which a people import
+            sets. Their records are not sent until they have one: download them as a people file, fill in the
+            employee_number column with their ASC-WDS worker IDs, and import it in{' '}
+            <Link className="underline" to="/importer/logs">
+              Importer logs
+            </Link>
+            .
           </p>
           <ul className="divide-y divide-slate-100 text-sm" aria-label="People missing an employee number">
             {preview.missing_id.map((p) => (
               <li key={p.uuid} className="flex flex-wrap items-center justify-between gap-2 py-2">
-                <span>
-                  {p.name} <span className="text-slate-500">{`· ${p.records} records`}</span>
-                </span>
-                <Link className="text-sm font-medium underline" to={`/users/update/${p.uuid}`}>
-                  Add their employee number
+                <Link className="font-medium underline" to={`/users/${p.uuid}`}>
+                  {p.name}
                 </Link>
+                <span className="text-slate-500">{`${p.records} ${p.records === 1 ? 'record' : 'records'}`}</span>
               </li>
             ))}
           </ul>

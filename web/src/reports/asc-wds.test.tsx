@@ -9,6 +9,7 @@ import { permissionsStore, setUser } from '../app/auth';
 import { notificationsStore } from '../app/notifications';
 import { routes } from '../router';
 import { makeUser } from '../test/factories';
+import { peopleFile } from './AscWdsExportPage';
 
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
@@ -43,7 +44,7 @@ const preview = (p: Partial<AscWdsPreview> = {}): AscWdsPreview => ({
     { id: 9, title: 'Fire Safety', category: 6, suggestion: null, records: 1 },
     { id: 10, title: 'Safeguarding Adults', category: null, suggestion: 20, records: 2 },
   ],
-  missing_id: [{ uuid: 'u-3', name: 'Cy Noid', records: 1 }],
+  missing_id: [{ uuid: 'u-3', name: 'Cy Noid', email: 'cy@example.test', records: 1 }],
   invalid: [],
   may_map: true,
   may_set_id: true,
@@ -92,10 +93,12 @@ describe('/reports/asc-wds', () => {
     expect(within(table).getByText('15/01/2025')).toBeTruthy();
     expect(screen.getByTestId('local-id').textContent).toBe('OAK01');
     expect(screen.getByTestId('to-send').textContent).toBe('1 record');
-    // The person without an employee number links to their edit page.
+    // The person without an employee number: their page, and a people file for the importer (which sets the number).
     const people = screen.getByRole('list', { name: 'People missing an employee number' });
-    expect(within(people).getByRole('link', { name: 'Add their employee number' }).getAttribute('href')).toBe(
-      '/users/update/u-3',
+    expect(within(people).getByRole('link', { name: 'Cy Noid' }).getAttribute('href')).toBe('/users/u-3');
+    expect(screen.getByRole('link', { name: 'Importer logs' }).getAttribute('href')).toBe('/importer/logs');
+    expect(await peopleFile(preview()).text()).toBe(
+      'name,email,employee_number\r\nCy Noid,cy@example.test,\r\n',
     );
     // The course without a category comes first, its suggestion chosen; Save sends it.
     expect(screen.getByText('Courses missing a category (1)')).toBeTruthy();
