@@ -307,6 +307,40 @@ describe('ASC-WDS training export', () => {
   });
 });
 
+describe('the importer reads an ASC-WDS file with the same rules', () => {
+  it('refuses a CATEGORY that is not an ASC-WDS code, a missing LOCALESTID and a too long NOTES', async () => {
+    const w = await importerWorld(h);
+    const learner = await buildUser(h.db, { entityId: w.home.id });
+    await h.db.updateTable('users').set({ employee_number: 'W1' }).where('id', '=', learner.id).execute();
+    const head = ['LOCALESTID', 'UNIQUEWORKERID', 'CATEGORY', 'TRAININGNAME', 'DATECOMPLETED', 'NOTES'];
+    const res = await planCsv(
+      h,
+      w.importer.id,
+      'training',
+      csv([
+        head,
+        ['ROSE01', 'W1', '6', w.course.title, '15/01/2025', 'fine'],
+        ['ROSE01', 'W1', '3', w.course.title, '16/01/2025', ''],
+        ['', 'W1', '6', w.course.title, '17/01/2025', ''],
+        ['ROSE01', 'W1', '6', w.course.title, '18/01/2025', 'x'.repeat(1001)],
+      ]),
+    );
+    expect(res.statusCode, res.body).toBe(201);
+    const plan = res.json().data;
+    expect(plan.counts).toMatchObject({ rows: 4, create: 1, errors: 3 });
+    const errors = (
+      await (
+        await as(h, w.importer.id)
+      )('GET', `/api/importer/imports/${plan.uuid}/errors`)
+    ).json().data as { row_number: number; column: string; message: string }[];
+    expect(errors.map((e) => `${e.row_number} ${e.column}: ${e.message}`)).toEqual([
+      '3 category: CATEGORY is not an ASC-WDS training category code.',
+      '4 workplace: Enter the workplace ID (LOCALESTID).',
+      '5 notes: The notes are longer than 1,000 characters.',
+    ]);
+  });
+});
+
 describe('category suggestions', () => {
   it('suggest from the title, or nothing', () => {
     expect(suggestAscWdsCategory('Safeguarding Adults Level 2')).toBe(20);
