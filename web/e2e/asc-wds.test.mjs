@@ -64,13 +64,16 @@ describe('ASC-WDS training export', () => {
     await page.getByRole('link', { name: 'Set it on the settings page' }).waitFor();
     await checkPage(page, 'asc-wds-unset');
 
-    // A course without a category: its suggestion (or the first category) saved from the page.
+    // A course without a category: its suggestion (or the first category) saved from its row; then the rest of the
+    // suggestions at once.
     const list = page.getByRole('list', { name: 'Course categories' });
     const row = list.locator('li').filter({ hasText: 'No category' }).first();
     const select = row.getByRole('combobox');
     if (!(await select.inputValue())) await select.selectOption({ index: 1 });
     await row.getByRole('button', { name: 'Save' }).click();
     await toast(page, 'The ASC-WDS category has been saved.');
+    await page.getByRole('button', { name: /^Use the \d+ suggested categor/ }).click();
+    await toast(page, 'been saved.');
 
     // The workplace ID, on the home's settings page, through the page's link.
     await page.getByRole('link', { name: 'Set it on the settings page' }).click();
@@ -83,7 +86,15 @@ describe('ASC-WDS training export', () => {
     await card.getByRole('link', { name: 'ASC-WDS training export' }).click();
     await page.getByTestId('local-id').filter({ hasText: LOCAL_ID }).waitFor();
     await page.getByLabel('Records').selectOption('all');
-    await page.getByRole('table', { name: 'Training records in the file' }).waitFor();
+    await page
+      .getByRole('table', { name: 'Training records in the file' })
+      .locator('tbody tr td')
+      .first()
+      .waitFor();
+    await page
+      .getByTestId('to-send')
+      .filter({ hasNotText: /^0 records$/ })
+      .waitFor();
     const sending = Number((await page.getByTestId('to-send').textContent())?.split(' ')[0]);
     assert.ok(sending > 0, 'records to send');
     await checkPage(page, 'asc-wds-ready');

@@ -223,9 +223,14 @@ export function AscWdsPreviewView({ preview, since }: { preview: AscWdsPreview; 
       ) : null}
 
       <Card title="What will be sent" padded={false}>
+        {preview.rows.length > SHOWN ? (
+          <p className="px-5 pt-4 text-sm text-slate-600">
+            {`The first ${SHOWN} of ${preview.rows.length} records; the file holds them all.`}
+          </p>
+        ) : null}
         <DataTable<AscWdsRow>
           caption="Training records in the file"
-          rows={preview.rows}
+          rows={preview.rows.slice(0, SHOWN)}
           rowKey={(r) => `${r.person.uuid}-${r.course.id}-${r.completed_on}`}
           columns={ROW_COLUMNS}
           empty={<EmptyState title="No records to send" />}
@@ -236,12 +241,32 @@ export function AscWdsPreviewView({ preview, since }: { preview: AscWdsPreview; 
 }
 
 const ROW_COLUMNS: Column<AscWdsRow>[] = [
-  { key: 'person', header: 'Person', render: (r) => r.person.name },
-  { key: 'worker', header: 'Worker ID', render: (r) => r.person.employee_number, hideOnMobile: true },
-  { key: 'course', header: 'Training', render: (r) => r.course.title },
-  { key: 'category', header: 'Category', render: (r) => ascWdsCategoryName(r.category), hideOnMobile: true },
-  { key: 'completed', header: 'Completed', render: (r) => formatDay(r.completed_on) },
-  { key: 'expires', header: 'Expires', render: (r) => formatDay(r.expires_on), hideOnMobile: true },
+  {
+    key: 'person',
+    header: 'Person',
+    render: (r) => (
+      <>
+        <span className="block">{r.person.name}</span>
+        <span className="block text-xs text-slate-500">{`Worker ID ${r.person.employee_number}`}</span>
+      </>
+    ),
+  },
+  {
+    key: 'course',
+    header: 'Training',
+    render: (r) => (
+      <>
+        <span className="block">{r.course.title}</span>
+        <span className="block text-xs text-slate-500">{ascWdsCategoryName(r.category)}</span>
+      </>
+    ),
+  },
+  {
+    key: 'dates',
+    header: 'Completed · expires',
+    render: (r) => `${formatDay(r.completed_on)} · ${formatDay(r.expires_on)}`,
+    hideOnMobile: true,
+  },
   {
     key: 'accredited',
     header: 'Accredited',
@@ -249,6 +274,8 @@ const ROW_COLUMNS: Column<AscWdsRow>[] = [
     hideOnMobile: true,
   },
 ];
+/** The table shows this many rows; the file holds them all. */
+const SHOWN = 100;
 
 function CategoriesCard({
   slug,
@@ -260,18 +287,40 @@ function CategoriesCard({
   missing: number;
 }) {
   const ordered = [...courses].sort((a, b) => Number(a.category !== null) - Number(b.category !== null));
+  const suggested = courses.filter((c) => c.category === null && c.suggestion !== null);
+  const queryClient = useQueryClient();
+  const useAll = useMutation({
+    mutationFn: async () => {
+      for (const c of suggested) await saveAscWdsCategory(slug, c.id, c.suggestion);
+      return suggested.length;
+    },
+    onSuccess: (n) => notifySuccess(`${n} ${n === 1 ? 'category has' : 'categories have'} been saved.`),
+    onError: (error) =>
+      notifyError((error as { data?: { message?: string } }).data, 'It could not be saved.'),
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: ascWdsKey(slug) }),
+  });
   return (
-    <Card title={missing ? `Courses missing a category (${missing})` : 'Course categories'}>
+    <Card
+      title={missing ? `Courses missing a category (${missing})` : 'Course categories'}
+      actions={
+        suggested.length ? (
+          <Button variant="secondary" loading={useAll.isPending} onClick={() => useAll.mutate()}>
+            {`Use the ${suggested.length} suggested ${suggested.length === 1 ? 'category' : 'categories'}`}
+          </Button>
+        ) : null
+      }
+    >
       <p className="mb-3 text-sm text-slate-600">
         Each record is sent under one of the ASC-WDS training categories. Choose the category of each course;
-        a course with no category is not sent.
+        a course with no category is not sent. A suggestion from the course’s title is chosen for you: check
+        it, then save.
       </p>
       {courses.length === 0 ? (
         <p className="text-sm text-slate-600">No training records yet.</p>
       ) : (
         <ul className="divide-y divide-slate-100" aria-label="Course categories">
           {ordered.map((c) => (
-            <CategoryRow key={c.id} slug={slug} course={c} />
+            <CategoryRow key={`${c.id}-${c.category}`} slug={slug} course={c} />
           ))}
         </ul>
       )}

@@ -90,7 +90,8 @@ describe('/reports/asc-wds', () => {
     const table = await screen.findByRole('table', { name: 'Training records in the file' });
     expect(within(table).getByText('Ann Lee')).toBeTruthy();
     expect(within(table).getByText('Fire safety')).toBeTruthy();
-    expect(within(table).getByText('15/01/2025')).toBeTruthy();
+    expect(within(table).getByText('15/01/2025 · 15/01/2026')).toBeTruthy();
+    expect(within(table).getByText('Worker ID E1')).toBeTruthy();
     expect(screen.getByTestId('local-id').textContent).toBe('OAK01');
     expect(screen.getByTestId('to-send').textContent).toBe('1 record');
     // The person without an employee number: their page, and a people file for the importer (which sets the number).
