@@ -253,6 +253,9 @@ const NOT_UPDATES = [
   // Data protection (issue 35 §4): a leaving date set whole (its one value), an erasure with its typed name.
   'setLeavingDate',
   'erasePersonalDetails',
+  // The ASC-WDS export (issue 37 §1): a home's workplace ID and a course's category, each one value set whole.
+  'setAscWdsWorkplaceId',
+  'setAscWdsCategory',
   // The Care Certificate (issue 16): creates, deletes, a set replaced whole, an assignment and its withdrawal.
   'createCareCertificateVersion',
   'deleteCareCertificateVersion',

@@ -1,6 +1,6 @@
 import { ASC_WDS_CATEGORY_CODES, ASC_WDS_TRAINING_HEADERS, suggestAscWdsCategory } from '@cc/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildEntity } from '../../test/factories';
+import { bearer, buildEntity } from '../../test/factories';
 import { createHarness, type Harness } from '../../test/harness';
 import { buildCourse } from '../../test/learning-factories';
 import { ALL, as, buildUser, csv, importerWorld, planCsv, runJobs } from '../importer/fixtures';
@@ -338,6 +338,52 @@ describe('the importer reads an ASC-WDS file with the same rules', () => {
       '4 workplace: Enter the workplace ID (LOCALESTID).',
       '5 notes: The notes are longer than 1,000 characters.',
     ]);
+  });
+});
+
+describe('ASC-WDS export over GraphQL', () => {
+  async function gql(userId: number, query: string, variables: Record<string, unknown> = {}) {
+    const res = await h.app.inject({
+      method: 'POST',
+      url: '/graphql',
+      headers: await bearer(h.db, userId),
+      payload: { query, variables },
+    });
+    return res.json() as {
+      // biome-ignore lint/suspicious/noExplicitAny: GraphQL answers are read by the query each test sends.
+      data?: Record<string, any> | null;
+      errors?: { message: string; extensions?: { status?: number } }[];
+    };
+  }
+
+  it('the same preview and settings as REST; another organisation’s home is NOT_FOUND; bad input 422', async () => {
+    const w = await exportWorld();
+    const set = await gql(
+      w.manager.id,
+      'mutation($s: String!) { setAscWdsWorkplaceId(slug: $s, local_establishment_id: "ROSE01") { local_establishment_id } }',
+      { s: w.home.slug },
+    );
+    expect(set.data?.setAscWdsWorkplaceId.local_establishment_id).toBe('ROSE01');
+    const mapped = await gql(
+      w.manager.id,
+      'mutation($s: String!, $c: Int!) { setAscWdsCategory(slug: $s, course_id: $c, category: 6) { category suggestion } }',
+      { s: w.home.slug, c: w.course.id },
+    );
+    expect(mapped.data?.setAscWdsCategory).toEqual({ category: 6, suggestion: 6 });
+    const bad = await gql(
+      w.manager.id,
+      'mutation($s: String!, $c: Int!) { setAscWdsCategory(slug: $s, course_id: $c, category: 3) { category } }',
+      { s: w.home.slug, c: w.course.id },
+    );
+    expect(bad.errors?.[0]?.extensions?.status).toBe(422);
+    const query = 'query($s: String!) { ascWdsExport(slug: $s, since: "all") }';
+    const preview = (await gql(w.manager.id, query, { s: w.home.slug })).data?.ascWdsExport;
+    const rest = (await w.api('GET', `/api/entities/${w.home.slug}/asc-wds/training?since=all`)).json().data;
+    expect(preview).toEqual(rest);
+    expect(preview.rows).toHaveLength(2);
+    const other = await buildEntity(h.db, { level: 'A' });
+    const outsider = await buildUser(h.db, { entityId: other.id, permissions: ALL });
+    expect((await gql(outsider.id, query, { s: w.home.slug })).errors?.[0]?.extensions?.status).toBe(404);
   });
 });
 
