@@ -294,6 +294,8 @@ export async function ascWdsPreview(ctx: Ctx, slug: string, since: AscWdsSince):
  * last export", so a link followed from elsewhere must not). 422 without a workplace ID or with nothing to send.
  */
 export async function ascWdsExport(ctx: Ctx, slug: string, since: AscWdsSince) {
+  // The export counts from before its records were read: a change made while it runs is sent again next time.
+  const startedAt = ctx.clock();
   const b = await build(ctx, slug, since);
   if (!b.home.local_establishment_id)
     throw new HttpError(422, AscWdsMessages.noLocalId, {
@@ -308,7 +310,7 @@ export async function ascWdsExport(ctx: Ctx, slug: string, since: AscWdsSince) {
       created_by: actorOf(ctx).userId,
       since,
       row_count: b.rows.length,
-      created_at: ctx.clock(),
+      created_at: startedAt,
     })
     .execute();
   const day = calendarDay(ctx.clock());

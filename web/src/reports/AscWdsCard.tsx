@@ -28,6 +28,12 @@ export function AscWdsCard({ slug }: { slug: string }) {
   useEffect(() => {
     if (state.data) setValue(state.data.local_establishment_id ?? '');
   }, [state.data]);
+  // The export page links here with #asc-wds: the card is below the organisation's form, so it is brought into view.
+  const shown = Boolean(may && state.data);
+  useEffect(() => {
+    if (shown && window.location.hash === '#asc-wds')
+      document.getElementById('asc-wds')?.scrollIntoView?.({ block: 'start' });
+  }, [shown]);
   const save = useMutation({
     mutationFn: (v: string) => saveAscWdsSettings(slug, v),
     onSuccess: (res) => {
@@ -41,8 +47,8 @@ export function AscWdsCard({ slug }: { slug: string }) {
   return (
     <Card title="ASC-WDS" id="asc-wds" data-testid="asc-wds">
       <p className="mb-4 max-w-prose text-sm text-slate-600">
-        The workplace ID this home has in the Adult Social Care Workforce Data Set (Skills for Care). It is
-        the LOCALESTID of the{' '}
+        The workplace ID this organisation has in the Adult Social Care Workforce Data Set (Skills for Care).
+        It is the LOCALESTID of the{' '}
         <Link className="underline" to={`${ASC_WDS_PATH}?home=${encodeURIComponent(slug)}`}>
           ASC-WDS training export
         </Link>
