@@ -2423,6 +2423,27 @@ const GRAPHQL: GraphqlCase[] = [
     missing: { e: 'no-such-organisation' },
   },
   ...signupLinkGraphql(),
+  // The ASC-WDS export (issue 37 §1): a home's preview, workplace ID and a course's category.
+  {
+    name: 'ascWdsExport',
+    query: 'query($s: String!) { ascWdsExport(slug: $s, since: "all") }',
+    variables: (f) => ({ s: f.site.slug }),
+    missing: { s: 'no-such-organisation' },
+  },
+  {
+    name: 'setAscWdsWorkplaceId',
+    query:
+      'mutation($s: String!) { setAscWdsWorkplaceId(slug: $s, local_establishment_id: "TAKEN1") { local_establishment_id } }',
+    variables: (f) => ({ s: f.site.slug }),
+    missing: { s: 'no-such-organisation' },
+  },
+  {
+    name: 'setAscWdsCategory',
+    query:
+      'mutation($s: String!, $c: Int!) { setAscWdsCategory(slug: $s, course_id: $c, category: 6) { category } }',
+    variables: (f) => ({ s: f.site.slug, c: f.course.id }),
+    missing: { s: 'no-such-organisation', c: 99999999 },
+  },
 ];
 
 const graphql = (query: string, variables: Record<string, unknown>) =>
