@@ -170,6 +170,7 @@ export function navSections(
           label: 'ASC-WDS export',
           to: '/reports/asc-wds',
           permissions: [ReportsPerm.complianceReport, ReportsPerm.complianceExcel],
+          mode: 'all',
         },
         {
           label: `${wl.certificateGroupMenuName} report`,

@@ -7,7 +7,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { actingAsStore } from '../app/acting-as';
 import { permissionsStore, setUser } from '../app/auth';
 import { notificationsStore } from '../app/notifications';
-import { routes } from '../router';
+import { navSections, visibleNav } from '../layouts/nav';
+import { isBuiltPath, routes } from '../router';
 import { makeUser } from '../test/factories';
 import { peopleFile } from './AscWdsExportPage';
 
@@ -162,6 +163,22 @@ describe('/reports/asc-wds', () => {
     const blob = (created.mock.calls[0] as unknown as [Blob])[0];
     expect(await blob.text()).toBe('LOCALESTID,UNIQUEWORKERID\r\n');
     created.mockRestore();
+  });
+
+  it('the Reports menu shows it only to holders of both 13 and 17 (what the server asks)', () => {
+    const hrefs = (held: number[]) =>
+      visibleNav(
+        navSections({ entityAltName: 'Home', entitiesAltName: 'Homes', certificateGroupMenuName: 'Care' }),
+        {
+          can: (ids, mode = 'all') =>
+            mode === 'all' ? ids.every((i) => held.includes(i)) : ids.some((i) => held.includes(i)),
+          flags: { can_see_new_dashboards: true, can_manage_bookings: true },
+          slug: 'oakfield',
+          isBuilt: isBuiltPath,
+        },
+      ).flatMap((sec) => sec.items.map((i) => i.href));
+    expect(hrefs([13])).not.toContain('/reports/asc-wds');
+    expect(hrefs([13, 17])).toContain('/reports/asc-wds');
   });
 
   it('the Reports menu links to it for holders of 13 and 17', async () => {
