@@ -56,6 +56,7 @@ import { presetRoutes } from './presets/routes';
 import { pushRoutes } from './push/routes';
 import { quizRoutes } from './quizzes/routes';
 import { realtimeRoutes } from './realtime/routes';
+import { ascWdsRoutes } from './reports/asc-wds-routes';
 import { inspectionPackRoutes } from './reports/inspection-pack-routes';
 import { reportRoutes } from './reports/routes';
 import { resultRoutes } from './results/routes';
@@ -194,6 +195,7 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}) {
       await api.register(resultRoutes);
       await api.register(matrixRoutes);
       await api.register(inspectionPackRoutes);
+      await api.register(ascWdsRoutes);
       await api.register(realtimeRoutes);
       await api.register(reportRoutes);
       await api.register(complianceRoutes);

@@ -236,6 +236,24 @@ function dataProtectionCases(): Case[] {
   ];
 }
 
+/** The ASC-WDS training export (issue 37 §1): a home's workplace ID, a course's category, the preview, the file. */
+function ascWdsCases(): Case[] {
+  const s = caseOf('scoped');
+  const base = (f: Fixture) => `/api/entities/${f.site.slug}/asc-wds`;
+  return [
+    s('GET', '/api/entities/:slug/asc-wds', base),
+    s('PUT', '/api/entities/:slug/asc-wds', base, () => ({ local_establishment_id: 'TAKEN1' })),
+    s(
+      'PUT',
+      '/api/entities/:slug/asc-wds/categories/:courseId',
+      (f) => `${base(f)}/categories/${f.course.id}`,
+      () => ({ category: 6 }),
+    ),
+    s('GET', '/api/entities/:slug/asc-wds/training', (f) => `${base(f)}/training?since=all`),
+    s('POST', '/api/entities/:slug/asc-wds/exports', (f) => `${base(f)}/exports?since=all`),
+  ];
+}
+
 interface ListCase {
   method: Method;
   route: string;
@@ -552,6 +570,7 @@ const SCOPED: Case[] = [
   ...signupLinkCases(),
   ...importerCases(),
   ...dataProtectionCases(),
+  ...ascWdsCases(),
 ];
 
 /** Messaging (issue 14): the victim's mailbox and message, and sends to the target's site, role, tag, org. */
@@ -1065,6 +1084,9 @@ const TENANT_TABLES = [
   ...WEBHOOKS_TABLES,
   ...SIGNUP_LINK_TABLES,
   ...IMPORTER_TABLES,
+  'asc_wds_settings',
+  'asc_wds_course_categories',
+  'asc_wds_exports',
 ] as const;
 
 let h: Harness;
@@ -2415,6 +2437,27 @@ const GRAPHQL: GraphqlCase[] = [
     query: 'mutation($e: String!) { applyStarterMatrix(entity: $e) { created { rules } } }',
     variables: (f) => ({ e: f.org.slug }),
     missing: { e: 'no-such-organisation' },
+  },
+  // The ASC-WDS export (issue 37 §1): a home's preview, workplace ID and a course's category.
+  {
+    name: 'ascWdsExport',
+    query: 'query($s: String!) { ascWdsExport(slug: $s, since: "all") }',
+    variables: (f) => ({ s: f.site.slug }),
+    missing: { s: 'no-such-organisation' },
+  },
+  {
+    name: 'setAscWdsWorkplaceId',
+    query:
+      'mutation($s: String!) { setAscWdsWorkplaceId(slug: $s, local_establishment_id: "TAKEN1") { local_establishment_id } }',
+    variables: (f) => ({ s: f.site.slug }),
+    missing: { s: 'no-such-organisation' },
+  },
+  {
+    name: 'setAscWdsCategory',
+    query:
+      'mutation($s: String!, $c: Int!) { setAscWdsCategory(slug: $s, course_id: $c, category: 6) { category } }',
+    variables: (f) => ({ s: f.site.slug, c: f.course.id }),
+    missing: { s: 'no-such-organisation', c: 99999999 },
   },
 ];
 

@@ -295,6 +295,13 @@ const defaultRoutes: RouteObject[] = [
       built('/reports/inspection-pack', 'Inspection pack', () => import('./reports/InspectionPackPage')),
     ],
   },
+  {
+    // Issue 37 §1: the export asks for 13 and 17 (the compliance report and its spreadsheet), as the staff export.
+    element: <RequirePermission ids={[ReportsPerm.complianceReport, ReportsPerm.complianceExcel]} />,
+    children: [
+      built('/reports/asc-wds', 'ASC-WDS training export', () => import('./reports/AscWdsExportPage')),
+    ],
+  },
 ];
 
 export const routes: RouteObject[] = [

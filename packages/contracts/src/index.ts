@@ -2,6 +2,7 @@
 import './zod-setup';
 
 export * from './activity';
+export * from './asc-wds';
 export * from './audit';
 export * from './auth';
 export * from './bookings';

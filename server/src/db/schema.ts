@@ -1726,3 +1726,33 @@ export interface EntitiesTable {
   /** 052: years a leaver's training record is kept after leaving (default 6). */
   retention_years: Generated<number>;
 }
+
+// --- The ASC-WDS training export (migration 056, issue 37 §1).
+
+export interface AscWdsSettingsTable {
+  entity_id: number;
+  local_establishment_id: string | null;
+  updated_at: DefaultTimestamp;
+}
+
+export interface AscWdsCourseCategoriesTable {
+  organisation_id: number;
+  course_id: number;
+  category: number;
+  updated_at: DefaultTimestamp;
+}
+
+export interface AscWdsExportsTable {
+  id: Generated<number>;
+  entity_id: number;
+  created_by: number | null;
+  since: 'last' | 'all';
+  row_count: number;
+  created_at: DefaultTimestamp;
+}
+
+export interface Database {
+  asc_wds_settings: AscWdsSettingsTable;
+  asc_wds_course_categories: AscWdsCourseCategoriesTable;
+  asc_wds_exports: AscWdsExportsTable;
+}

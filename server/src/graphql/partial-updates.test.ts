@@ -255,6 +255,9 @@ const NOT_UPDATES = [
   'erasePersonalDetails',
   // Starter training matrix (issue 37 §2): adds what is missing from a fixed catalogue; no fields of a record.
   'applyStarterMatrix',
+  // The ASC-WDS export (issue 37 §1): a home's workplace ID and a course's category, each one value set whole.
+  'setAscWdsWorkplaceId',
+  'setAscWdsCategory',
   // The Care Certificate (issue 16): creates, deletes, a set replaced whole, an assignment and its withdrawal.
   'createCareCertificateVersion',
   'deleteCareCertificateVersion',

@@ -31,6 +31,7 @@ import './offline';
 import './push';
 import './audit';
 import './data-protection';
+import './asc-wds';
 
 /** Built once per process: the schema is static. */
 export const schema = builder.toSchema();

@@ -12,6 +12,11 @@ import { csvRecords } from './csv-records';
  * that file, github.com/NMDSdevopsServiceAdm/SopraSteria-SFC, server/models/BulkImport/csv/trainingCSVValidator.js.
  * UNIQUEWORKERID is the person's id in the workplace's records, our employee number; DESCRIPTION is the training's
  * title, matched to a course; CATEGORY (an ASC-WDS category code) and LOCALESTID (the workplace) are not needed.
+ * The service's current file names the title TRAININGNAME (read as the course too) and adds WHODELIVERED,
+ * PROVIDERNAME, HOWDELIVERED and VALIDITY (codes, not read): lambdas/bulkUpload/classes/trainingCSVValidator.js and
+ * backend/server/routes/establishments/bulkUpload/data/trainingHeaders.js in the same repository. A file with a
+ * LOCALESTID column is checked against that format's own rules too (plan.ts trainingRowErrors); the ASC-WDS export
+ * writes this file (reports/asc-wds-export.ts, contracts asc-wds.ts).
  */
 export type Column = (typeof IMPORT_COLUMNS)[ImportKind][number] | 'accredited' | 'category' | 'workplace';
 

@@ -1,5 +1,13 @@
 import type { Readable } from 'node:stream';
-import { type ImportKind, Perm, ResultsMessages, ResultsPerm, UserEmail } from '@cc/contracts';
+import {
+  ASC_WDS_CATEGORY_CODES,
+  ASC_WDS_MAX,
+  type ImportKind,
+  Perm,
+  ResultsMessages,
+  ResultsPerm,
+  UserEmail,
+} from '@cc/contracts';
 import { sql } from 'kysely';
 import { expiryOf } from '../compliance/rules';
 import { visibleCourseClause } from '../courses/visibility';
@@ -16,6 +24,7 @@ import {
   csvChunks,
   formulaMessage,
   headerErrors,
+  normaliseHeader,
   parseDate,
 } from './csv';
 import { CsvReadError } from './csv-records';
@@ -151,7 +160,7 @@ function byChain(l: Lookups, table: Map<number, Map<string, number>>, entityId: 
   return undefined;
 }
 
-type RowErrors = { column: string; message: string }[];
+export type RowErrors = { column: string; message: string }[];
 
 /** A row with a formula cell (csv.ts FORMULA) is refused whole: nothing of it is matched or stored. */
 function formulaError(row: CsvRow, column: Column): PlanError {
@@ -475,6 +484,48 @@ export function trainingNotes(f: CsvRow['fields']): string | null {
   return lines.length ? lines.join('\n') : null;
 }
 
+/**
+ * The checks of a training row's own cells, before anything is looked up: the dates (ISO or UK; completed not in the
+ * future; the expiry after it), ACCREDITED's codes, the notes' length. In an ASC-WDS file (`ascWds`: it has a LOCALESTID
+ * column) also that file's own rules (contracts asc-wds.ts, from the ASC-WDS validator): LOCALESTID and UNIQUEWORKERID
+ * given and at most 50 characters, the training name at most 120, NOTES at most 1,000, CATEGORY one of its codes.
+ * The ASC-WDS export (reports/asc-wds-export.ts) checks every row it writes with this same function.
+ */
+export function trainingRowErrors(f: CsvRow['fields'], now: Date, ascWds: boolean) {
+  const errors: RowErrors = [];
+  const err = (column: string, message: string) => errors.push({ column, message });
+  if (!f.course) err('course', 'Enter the course title.');
+  const completed = f.completed_date ? parseDate(f.completed_date) : null;
+  if (!f.completed_date) err('completed_date', 'Enter the date the training was completed.');
+  else if (!completed)
+    err('completed_date', `"${f.completed_date}" is not a date (use 2024-03-31 or 31/03/2024).`);
+  else if (completedInFuture(completed, now)) err('completed_date', ResultsMessages.completedInFuture);
+  const expiry = f.expiry_date ? parseDate(f.expiry_date) : null;
+  if (f.expiry_date && !expiry)
+    err('expiry_date', `"${f.expiry_date}" is not a date (use 2024-03-31 or 31/03/2024).`);
+  else if (expiry && completed && expiry <= completed)
+    err('expiry_date', 'The expiry date must be after the completed date.');
+  if (f.accredited && !accreditedWords(f.accredited))
+    err('accredited', 'Accredited is 1 (yes), 0 (no) or 999 (don’t know).');
+  const notes = trainingNotes(f);
+  if (notes && notes.length > 5000) err('notes', 'The notes are longer than 5,000 characters.');
+  if (ascWds) {
+    if (!f.workplace) err('workplace', 'Enter the workplace ID (LOCALESTID).');
+    else if (f.workplace.length > ASC_WDS_MAX.localId)
+      err('workplace', `The workplace ID is longer than ${ASC_WDS_MAX.localId} characters.`);
+    if (!f.employee_number) err('employee_number', 'Enter the worker ID (UNIQUEWORKERID).');
+    else if (f.employee_number.length > ASC_WDS_MAX.workerId)
+      err('employee_number', `The worker ID is longer than ${ASC_WDS_MAX.workerId} characters.`);
+    if (f.course && f.course.length > ASC_WDS_MAX.trainingName)
+      err('course', `The training name is longer than ${ASC_WDS_MAX.trainingName} characters.`);
+    if (f.notes && f.notes.length > ASC_WDS_MAX.notes)
+      err('notes', `The notes are longer than ${ASC_WDS_MAX.notes.toLocaleString('en-GB')} characters.`);
+    if (!f.category || !/^\d+$/.test(f.category) || !ASC_WDS_CATEGORY_CODES.has(Number(f.category)))
+      err('category', 'CATEGORY is not an ASC-WDS training category code.');
+  }
+  return { errors, completed, expiry, notes };
+}
+
 async function planTrainingChunk(
   ctx: Ctx,
   l: Lookups,
@@ -482,6 +533,7 @@ async function planTrainingChunk(
   chunk: CsvRow[],
   p: Planner,
   evidence: Map<number, boolean>,
+  ascWds: boolean,
 ) {
   const emails = chunk.flatMap((r) => (r.fields.email ? [lower(r.fields.email)] : []));
   const numbers = chunk.flatMap((r) => (r.fields.employee_number ? [lower(r.fields.employee_number)] : []));
@@ -530,27 +582,15 @@ async function planTrainingChunk(
       if (!user) err('email', `No one in your organisations has the e-mail address ${f.email}.`);
     } else err('email', 'Give the person’s e-mail address or employee number.');
     let courseId: number | undefined;
-    if (!f.course) err('course', 'Enter the course title.');
-    else {
+    const cells = trainingRowErrors(f, now, ascWds);
+    for (const e of cells.errors) err(e.column, e.message);
+    const { completed, expiry, notes } = cells;
+    if (f.course) {
       const ids = courses.byTitle.get(lower(f.course)) ?? [];
       if (ids.length > 1) err('course', `More than one course is called "${f.course}".`);
       else if (!ids[0]) err('course', `"${f.course}" is not a course your organisation has.`);
       courseId = ids[0];
     }
-    const completed = f.completed_date ? parseDate(f.completed_date) : null;
-    if (!f.completed_date) err('completed_date', 'Enter the date the training was completed.');
-    else if (!completed)
-      err('completed_date', `"${f.completed_date}" is not a date (use 2024-03-31 or 31/03/2024).`);
-    else if (completedInFuture(completed, now)) err('completed_date', ResultsMessages.completedInFuture);
-    const expiry = f.expiry_date ? parseDate(f.expiry_date) : null;
-    if (f.expiry_date && !expiry)
-      err('expiry_date', `"${f.expiry_date}" is not a date (use 2024-03-31 or 31/03/2024).`);
-    else if (expiry && completed && expiry <= completed)
-      err('expiry_date', 'The expiry date must be after the completed date.');
-    if (f.accredited && !accreditedWords(f.accredited))
-      err('accredited', 'Accredited is 1 (yes), 0 (no) or 999 (don’t know).');
-    const notes = trainingNotes(f);
-    if (notes && notes.length > 5000) err('notes', 'The notes are longer than 5,000 characters.');
     if (user) {
       if (!evidence.has(user.primary_entity_id))
         evidence.set(user.primary_entity_id, await evidenceRequired(ctx, user.primary_entity_id));
@@ -684,16 +724,18 @@ export async function planFile(
   const typeOk = new Map<string, boolean>();
   const evidence = new Map<number, boolean>();
   let fileHeaders: string[] = [];
+  let ascWds = false;
   const onHeader = (headers: string[], columns: (Column | null)[]) => {
     if (!headers.length) throw new HeaderError('The file is empty.');
     fileHeaders = headers;
+    ascWds = headers.some((h) => normaliseHeader(h) === 'localestid');
     const problems = headerErrors(imp.kind, columns);
     if (problems.length) throw new HeaderError(problems.join(' '));
   };
   try {
     for await (const chunk of csvChunks(imp.kind, body, CHUNK, onHeader)) {
       const { plans, errors } = courses
-        ? await planTrainingChunk(ctx, lookups, courses, chunk, p, evidence)
+        ? await planTrainingChunk(ctx, lookups, courses, chunk, p, evidence, ascWds)
         : await planUserChunk(ctx, lookups, chunk, p, typeOk);
       p.counts.rows += chunk.length;
       await writeChunk(ctx, imp.id, plans, errors, p);

@@ -38,6 +38,22 @@ const PAGES: SearchablePage[] = [
     permissions: [ReportsPerm.complianceReport],
   },
   {
+    title: 'ASC-WDS training export',
+    detail: 'Training records as the workforce data set’s bulk upload file (Skills for Care)',
+    to: '/reports/asc-wds',
+    words: [
+      'asc-wds',
+      'ascwds',
+      'wds',
+      'skills for care',
+      'workforce data set',
+      'nmds',
+      'bulk upload',
+      'export',
+    ],
+    permissions: [ReportsPerm.complianceReport, ReportsPerm.complianceExcel],
+  },
+  {
     title: 'Compliance report',
     detail: 'Scores by organisation, job role and person, to export',
     to: '/reports/compliance',

@@ -56,6 +56,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Let the request outlive the page (fetch keepalive): a save sent as the learner leaves or hides it. */
   keepalive?: boolean;
+  /** Read a successful answer as a Blob whatever its type (a text/csv file to save). */
+  blob?: boolean;
 }
 
 /** Wired by the auth and acting-as stores at start-up (avoids an import cycle). */
@@ -160,7 +162,7 @@ export async function request<T = unknown>(
     (stop as (() => void) | null)?.();
   }
 
-  const data = await parseBody(response);
+  const data = options.blob && response.ok ? await response.blob() : await parseBody(response);
   const result: ApiResponse<T> = { status: response.status, data: data as T, headers: response.headers };
   if (response.ok) return result;
 

@@ -8,6 +8,7 @@ import { usePermission } from '../app/auth';
 import { notifySuccess } from '../app/notifications';
 import { useWhitelabel } from '../app/whitelabel';
 import { RetentionCard } from '../data-protection/RetentionCard';
+import { AscWdsCard } from '../reports/AscWdsCard';
 import { Button, ButtonLink, PageHeader } from '../ui';
 import { organisationsWord } from '../whitelabel/words';
 import { EntityForm } from './EntityForm';
@@ -111,6 +112,7 @@ export default function EntityUpdatePage() {
           }
         />
         <RetentionCard slug={e.slug} />
+        <AscWdsCard slug={e.slug} />
       </div>
     </div>
   );

@@ -165,6 +165,13 @@ export function navSections(
           to: '/reports/inspection-pack',
           permissions: [ReportsPerm.complianceReport],
         },
+        // Issue 37 §1: the ASC-WDS bulk upload training file, per home.
+        {
+          label: 'ASC-WDS export',
+          to: '/reports/asc-wds',
+          permissions: [ReportsPerm.complianceReport, ReportsPerm.complianceExcel],
+          mode: 'all',
+        },
         {
           label: `${wl.certificateGroupMenuName} report`,
           to: '/reports/care-certificate',

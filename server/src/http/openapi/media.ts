@@ -22,6 +22,7 @@ const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
 const ZIP = 'application/zip';
 const ANY = 'application/octet-stream';
 const ICS = 'text/calendar';
+const CSV = 'text/csv';
 
 export interface FileAnswer {
   /** Content type → what the file holds (shown in Swagger UI instead of an example). */
@@ -56,6 +57,12 @@ export const FILE_ANSWERS: Record<string, FileAnswer> = {
     },
     alsoJson:
       'directFormat "json" (the default): the matrix as JSON; emailFormat: 202, the file is e-mailed.',
+  },
+  'POST /api/entities/{slug}/asc-wds/exports': {
+    files: {
+      [CSV]:
+        'The ASC-WDS bulk upload training file of the home (status 201; recorded as its latest export): LOCALESTID,UNIQUEWORKERID,CATEGORY,TRAININGNAME,ACCREDITED,WHODELIVERED,PROVIDERNAME,HOWDELIVERED,VALIDITY,DATECOMPLETED,EXPIRYDATE,NOTES, dates DD/MM/YYYY.',
+    },
   },
   'POST /api/reports/role': {
     files: {
