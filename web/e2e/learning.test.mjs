@@ -1,7 +1,19 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
-import { ADMIN, BASE, bearer, checkPage, client, launch, login, NARROW, newPage, pdfText } from './lib.mjs';
+import {
+  ADMIN,
+  authorElearningCourse,
+  BASE,
+  bearer,
+  checkPage,
+  client,
+  launch,
+  login,
+  NARROW,
+  newPage,
+  pdfText,
+} from './lib.mjs';
 
 /**
  * Issue 4 item 6, the browser flow: an admin authors a course with a lesson, a topic and a quiz and publishes it
@@ -26,37 +38,22 @@ after(async () => {
 /** Authors and publishes: course → elearning content → lesson with one topic → quiz of one question. */
 async function authorCourse() {
   const call = client(await bearer(ADMIN, 'e2e learning'));
-  const course = await call('POST', '/courses', { title: COURSE, published: true });
-  const content = await call('POST', '/content', {
-    course_id: course.id,
-    type: 'elearning',
-    title: CONTENT,
-    published: true,
-    estimated_duration: 20,
+  return authorElearningCourse(call, {
+    course: COURSE,
+    content: CONTENT,
+    estimatedDuration: 20,
+    lesson: 'Before you lift',
+    topic: {
+      title: 'Plan the move',
+      html: '<p>Check the route is clear <strong>before</strong> you start.</p><script>alert(1)</script>',
+    },
+    quiz: {
+      title: 'Moving check',
+      question: 'When do you check the route?',
+      right: 'Before the move',
+      wrong: 'Halfway through',
+    },
   });
-  const lesson = await call('POST', '/lessons', { title: 'Before you lift' });
-  const topic = await call('POST', '/topics', {
-    title: 'Plan the move',
-    body_html: '<p>Check the route is clear <strong>before</strong> you start.</p><script>alert(1)</script>',
-  });
-  await call('POST', `/lessons/${lesson.id}/topics`, { action: 'add', topic_id: topic.id });
-  await call('POST', `/content/${content.id}/lessons`, { action: 'add', lesson_id: lesson.id });
-  const quiz = await call('POST', '/quizzes', {
-    title: 'Moving check',
-    published: true,
-    pass_mark: 100,
-    questions: [
-      {
-        text: 'When do you check the route?',
-        answers: [
-          { text: 'Before the move', is_correct: true },
-          { text: 'Halfway through', is_correct: false },
-        ],
-      },
-    ],
-  });
-  await call('POST', `/content/${content.id}/quizzes`, { action: 'add', quiz_id: quiz.id });
-  return { course, content, lesson, topic, quiz };
 }
 
 async function downloadPdf(page, button) {

@@ -246,6 +246,47 @@ export function client(token) {
 }
 
 /**
+ * Authors and publishes, as `call` (a client()): course → e-learning content → a lesson with one topic → an optional
+ * quiz of one question whose first answer is right. Answers every record made.
+ */
+export async function authorElearningCourse(
+  call,
+  { course, content, lesson, topic, quiz, estimatedDuration },
+) {
+  const made = {};
+  made.course = await call('POST', '/courses', { title: course, published: true });
+  made.content = await call('POST', '/content', {
+    course_id: made.course.id,
+    type: 'elearning',
+    title: content,
+    published: true,
+    ...(estimatedDuration ? { estimated_duration: estimatedDuration } : {}),
+  });
+  made.lesson = await call('POST', '/lessons', { title: lesson });
+  made.topic = await call('POST', '/topics', { title: topic.title, body_html: topic.html });
+  await call('POST', `/lessons/${made.lesson.id}/topics`, { action: 'add', topic_id: made.topic.id });
+  await call('POST', `/content/${made.content.id}/lessons`, { action: 'add', lesson_id: made.lesson.id });
+  if (quiz) {
+    made.quiz = await call('POST', '/quizzes', {
+      title: quiz.title,
+      published: true,
+      pass_mark: 100,
+      questions: [
+        {
+          text: quiz.question,
+          answers: [
+            { text: quiz.right, is_correct: true },
+            { text: quiz.wrong, is_correct: false },
+          ],
+        },
+      ],
+    });
+    await call('POST', `/content/${made.content.id}/quizzes`, { action: 'add', quiz_id: made.quiz.id });
+  }
+  return made;
+}
+
+/**
  * The text of a PDF as a reader would copy it (Mozilla's pdf.js, which reads embedded fonts through their ToUnicode
  * maps, as server/test/pdf-text.ts does for the server suite).
  */

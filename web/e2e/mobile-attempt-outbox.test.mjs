@@ -1,6 +1,17 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ADMIN, bearer, checkPage, client, launch, login, MOBILE, NARROW, newPage } from './lib.mjs';
+import {
+  ADMIN,
+  authorElearningCourse,
+  bearer,
+  checkPage,
+  client,
+  launch,
+  login,
+  MOBILE,
+  NARROW,
+  newPage,
+} from './lib.mjs';
 
 /**
  * Issue 31 §2, a dropped signal must not lose quiz answers: in the mobile build at 375 px, a course taken online
@@ -25,36 +36,19 @@ after(async () => {
 
 async function authorCourse() {
   const call = client(await bearer(ADMIN, 'e2e outbox'));
-  const course = await call('POST', '/courses', { title: COURSE, published: true });
-  const content = await call('POST', '/content', {
-    course_id: course.id,
-    type: 'elearning',
-    title: CONTENT,
-    published: true,
+  const made = await authorElearningCourse(call, {
+    course: COURSE,
+    content: CONTENT,
+    lesson: 'Before you move someone',
+    topic: { title: 'Check the route', html: '<p>Clear the way <strong>before</strong> you start.</p>' },
+    quiz: {
+      title: 'Route check',
+      question: 'When do you clear the route?',
+      right: 'Before the move',
+      wrong: 'Halfway through',
+    },
   });
-  const lesson = await call('POST', '/lessons', { title: 'Before you move someone' });
-  const topic = await call('POST', '/topics', {
-    title: 'Check the route',
-    body_html: '<p>Clear the way <strong>before</strong> you start.</p>',
-  });
-  await call('POST', `/lessons/${lesson.id}/topics`, { action: 'add', topic_id: topic.id });
-  await call('POST', `/content/${content.id}/lessons`, { action: 'add', lesson_id: lesson.id });
-  const quiz = await call('POST', '/quizzes', {
-    title: 'Route check',
-    published: true,
-    pass_mark: 100,
-    questions: [
-      {
-        text: 'When do you clear the route?',
-        answers: [
-          { text: 'Before the move', is_correct: true },
-          { text: 'Halfway through', is_correct: false },
-        ],
-      },
-    ],
-  });
-  await call('POST', `/content/${content.id}/quizzes`, { action: 'add', quiz_id: quiz.id });
-  return { course, content, call };
+  return { ...made, call };
 }
 
 describe('the attempt outbox (mobile build)', () => {

@@ -1,6 +1,18 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ADMIN, bearer, checkPage, client, launch, login, MOBILE, NARROW, newPage, toast } from './lib.mjs';
+import {
+  ADMIN,
+  authorElearningCourse,
+  bearer,
+  checkPage,
+  client,
+  launch,
+  login,
+  MOBILE,
+  NARROW,
+  newPage,
+  toast,
+} from './lib.mjs';
 
 /**
  * Issue 31 §1: "Download for offline" was offered only under "Other courses you can take", never for her overdue,
@@ -27,18 +39,12 @@ after(async () => {
 
 async function authorCourse() {
   const call = client(await bearer(ADMIN, 'e2e offline start'));
-  const course = await call('POST', '/courses', { title: COURSE, published: true });
-  const content = await call('POST', '/content', {
-    course_id: course.id,
-    type: 'elearning',
-    title: CONTENT,
-    published: true,
+  return authorElearningCourse(call, {
+    course: COURSE,
+    content: CONTENT,
+    lesson: 'Hand hygiene',
+    topic: { title: 'Wash', html: '<p>Twenty seconds.</p>' },
   });
-  const lesson = await call('POST', '/lessons', { title: 'Hand hygiene' });
-  const topic = await call('POST', '/topics', { title: 'Wash', body_html: '<p>Twenty seconds.</p>' });
-  await call('POST', `/lessons/${lesson.id}/topics`, { action: 'add', topic_id: topic.id });
-  await call('POST', `/content/${content.id}/lessons`, { action: 'add', lesson_id: lesson.id });
-  return { course, content };
 }
 
 /** Her required courses the mobile build in a browser can take offline, in the to-do's order (required.ts). */

@@ -1,6 +1,18 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ADMIN, bearer, checkPage, client, launch, login, MOBILE, NARROW, newPage, toast } from './lib.mjs';
+import {
+  ADMIN,
+  authorElearningCourse,
+  bearer,
+  checkPage,
+  client,
+  launch,
+  login,
+  MOBILE,
+  NARROW,
+  newPage,
+  toast,
+} from './lib.mjs';
 
 /**
  * Issue 19, offline learning on the mobile build at 375 px: the learner downloads an e-learning course while online,
@@ -26,36 +38,21 @@ after(async () => {
 /** Course → e-learning content → lesson with one topic → quiz of one question, published by the admin. */
 async function authorCourse() {
   const call = client(await bearer(ADMIN, 'e2e offline'));
-  const course = await call('POST', '/courses', { title: COURSE, published: true });
-  const content = await call('POST', '/content', {
-    course_id: course.id,
-    type: 'elearning',
-    title: CONTENT,
-    published: true,
+  return authorElearningCourse(call, {
+    course: COURSE,
+    content: CONTENT,
+    lesson: 'Before you lift',
+    topic: {
+      title: 'Plan the move',
+      html: '<p>Check the route is clear <strong>before</strong> you start.</p>',
+    },
+    quiz: {
+      title: 'Moving check',
+      question: 'When do you check the route?',
+      right: 'Before the move',
+      wrong: 'Halfway through',
+    },
   });
-  const lesson = await call('POST', '/lessons', { title: 'Before you lift' });
-  const topic = await call('POST', '/topics', {
-    title: 'Plan the move',
-    body_html: '<p>Check the route is clear <strong>before</strong> you start.</p>',
-  });
-  await call('POST', `/lessons/${lesson.id}/topics`, { action: 'add', topic_id: topic.id });
-  await call('POST', `/content/${content.id}/lessons`, { action: 'add', lesson_id: lesson.id });
-  const quiz = await call('POST', '/quizzes', {
-    title: 'Moving check',
-    published: true,
-    pass_mark: 100,
-    questions: [
-      {
-        text: 'When do you check the route?',
-        answers: [
-          { text: 'Before the move', is_correct: true },
-          { text: 'Halfway through', is_correct: false },
-        ],
-      },
-    ],
-  });
-  await call('POST', `/content/${content.id}/quizzes`, { action: 'add', quiz_id: quiz.id });
-  return { course, content };
 }
 
 describe('offline learning (mobile build)', () => {
