@@ -9,17 +9,14 @@ import {
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { useActingAs } from '../app/acting-as';
-import { useAuth, usePermission } from '../app/auth';
 import { notifyError, notifySuccess } from '../app/notifications';
 import { useWhitelabel } from '../app/whitelabel';
-import { useScopeEntities } from '../dashboards/ManagerDashboardApi';
 import { saveInBrowser } from '../native/files';
 import { formatDateTime, formatDay } from '../results/api';
 import { Badge, Button, Card, type Column, DataTable, EmptyState, PageHeader, Select, Spinner } from '../ui';
 import { siteWord } from '../whitelabel/words';
 import { ascWdsKey, downloadAscWds, saveAscWdsCategory, useAscWdsPreview } from './asc-wds-api';
-import { packPlaces } from './inspection-pack';
+import { usePackPlaces } from './use-pack-places';
 
 const CATEGORY_OPTIONS = [...ASC_WDS_CATEGORIES]
   .sort((a, b) => a.name.localeCompare(b.name))
@@ -44,15 +41,7 @@ export function peopleFile(preview: AscWdsPreview): Blob {
  */
 export default function AscWdsExportPage() {
   const wl = useWhitelabel();
-  const { user } = useAuth();
-  const actingAs = useActingAs();
-  const canList = usePermission([22]);
-  const listed = useScopeEntities(canList);
-  const own = actingAs ?? user?.primary_entity ?? null;
-  const places = packPlaces(
-    listed.data?.data,
-    own ? { id: own.id, slug: own.slug, name: own.name, level: own.level ?? 'B' } : null,
-  );
+  const { places } = usePackPlaces();
   const [params, setParams] = useSearchParams();
   const slug = params.get('home') ?? places.find((p) => p.level === 'B')?.slug ?? places[0]?.slug ?? null;
   const since: AscWdsSince = params.get('since') === 'all' ? 'all' : 'last';

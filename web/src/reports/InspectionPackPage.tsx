@@ -1,11 +1,8 @@
-import { useActingAs } from '../app/acting-as';
-import { useAuth, usePermission } from '../app/auth';
 import { useWhitelabel } from '../app/whitelabel';
-import { useScopeEntities } from '../dashboards/ManagerDashboardApi';
 import { Badge, Card, EmptyState, PageHeader, Spinner } from '../ui';
 import { organisationWord, sitesWord } from '../whitelabel/words';
 import { InspectionPackButton } from './InspectionPackButton';
-import { packPlaces } from './inspection-pack';
+import { usePackPlaces } from './use-pack-places';
 
 /**
  * /reports/inspection-pack (issue 33 §6): the inspection pack of each organisation the manager can see, one click
@@ -14,15 +11,7 @@ import { packPlaces } from './inspection-pack';
  */
 export default function InspectionPackPage() {
   const wl = useWhitelabel();
-  const { user } = useAuth();
-  const actingAs = useActingAs();
-  const canList = usePermission([22]);
-  const listed = useScopeEntities(canList);
-  const own = actingAs ?? user?.primary_entity ?? null;
-  const places = packPlaces(
-    listed.data?.data,
-    own ? { id: own.id, slug: own.slug, name: own.name, level: own.level ?? 'B' } : null,
-  );
+  const { places, loading: placesLoading } = usePackPlaces();
   return (
     <div className="space-y-6">
       <PageHeader
@@ -52,7 +41,7 @@ export default function InspectionPackPage() {
         </ul>
       </Card>
       <Card title={`Your ${sitesWord(wl).toLowerCase()}`} padded={false}>
-        {canList && listed.isLoading ? (
+        {placesLoading ? (
           <div className="flex items-center gap-3 p-5 text-sm text-slate-600" aria-live="polite">
             <Spinner /> Loading…
           </div>
