@@ -47,6 +47,7 @@ import * as m048 from './migrations/048_training_company_approval';
 import * as m051 from './migrations/051_audit_entries';
 import * as m052 from './migrations/052_data_protection';
 import * as m054 from './migrations/054_requirement_due_dates';
+import * as m060 from './migrations/060_behind_reminders';
 
 /** Ordered, forward-only. Add a file, import it here; never edit one that has shipped. */
 const migrations: Record<string, Migration> = {
@@ -96,6 +97,7 @@ const migrations: Record<string, Migration> = {
   '051_audit_entries': m051,
   '052_data_protection': m052,
   '054_requirement_due_dates': m054,
+  '060_behind_reminders': m060,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,4 +1,4 @@
-import { BookingsPerm, ContentPerm, Messages, Perm, TagsPerm } from '@cc/contracts';
+import { BookingsPerm, ContentPerm, DashboardsPerm, Messages, Perm, TagsPerm } from '@cc/contracts';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, type Envelope } from '../app/api';
@@ -62,6 +62,12 @@ export default function EntityPage() {
   };
 
   const links = [
+    {
+      // Issue 33 §7: a manager's own checks of this home (Care Certificate, pathways, documents to read).
+      label: 'Who is behind',
+      to: `/manager-dashboard/behind?entity=${e.id}`,
+      show: can([DashboardsPerm.managerDashboard]),
+    },
     {
       label: 'Job roles',
       to: `/entities/${e.slug}/roles/`,
