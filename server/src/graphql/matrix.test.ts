@@ -50,7 +50,7 @@ interface Body {
 }
 
 const CELL_FIELDS =
-  'course_id in_date_passed in_expiry_warning_period latest_result_completed latest_result_expires latest_result_id primary_entity_id result_count role_id type user_id';
+  'course_id in_date_passed in_expiry_warning_period latest_result_completed latest_result_expires latest_result_id primary_entity_id result_count role_id type user_id due_by counted';
 const QUERY = `query ($first: Int, $page: Int, $entities: [Int!], $compliance_type: String) {
   matrix(first: $first, page: $page, entities: $entities, compliance_type: $compliance_type) {
     data { user_id name score cells { ${CELL_FIELDS} status } }

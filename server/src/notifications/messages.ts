@@ -127,7 +127,7 @@ export function notificationMail(
           ? 'You get this because it is required for your job role.'
           : n.kind === 'behind_reminder'
             ? 'You get this because your manager sent you a reminder.'
-          : 'Reminders 90, 60 and 30 days ahead can be turned off under Notification settings.';
+            : 'Reminders 90, 60 and 30 days ahead can be turned off under Notification settings.';
   const paragraphs = n.body.split('\n');
   return {
     to: n.email,

@@ -296,7 +296,8 @@ export async function gatherPack(
   const people = users
     .map((u) => {
       const cells = cellsOf.get(u.id) ?? [];
-      const required = cells.filter((c) => c.type !== 'none');
+      // Scored as the matrix: a new requirement's cell inside its grace period is left out (issue 33 §4).
+      const required = cells.filter((c) => c.type !== 'none' && c.counted);
       const d = detail.get(u.id);
       return {
         ...u,
@@ -553,7 +554,7 @@ export async function packPdf(
   doc.moveDown(0.5);
   para(`Figures as at ${generated}. Prepared by ${data.preparedBy}.`, 10, '#111827');
   const gaps = packGaps(data, words);
-  const required = data.people.flatMap((p) => p.cells.filter((c) => c.type !== 'none'));
+  const required = data.people.flatMap((p) => p.cells.filter((c) => c.type !== 'none' && c.counted));
   const compliant = required.filter((c) => c.in_date_passed).length;
   const starters = data.people.filter((p) => p.new_starter);
   doc.moveDown(0.5);

@@ -133,7 +133,10 @@ function BehindList({ entity, entityId, kind }: { entity: string; entityId: numb
   const { data, meta } = list.data;
   if (meta.total === 0)
     return (
-      <EmptyState title="No one is behind" description={`${EMPTY[kind]} Everyone’s checks are up to date.`} />
+      <EmptyState
+        title="No one is behind"
+        description={kind === 'all' ? `${EMPTY.all} Everyone’s checks are up to date.` : EMPTY[kind]}
+      />
     );
   return (
     <div>
