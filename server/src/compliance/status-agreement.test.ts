@@ -213,6 +213,7 @@ describe('one status per person x course, on every screen (demo)', () => {
         type: string;
         status: string;
         latest_result_expires: string | null;
+        due_by: string | null;
       }[];
       courses: { id: number; title: string }[];
     };
