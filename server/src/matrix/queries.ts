@@ -77,14 +77,18 @@ const statusCodeSql = (now: Date) => sql`CASE
     ELSE 0 END`;
 /**
  * g: the requirements of the matrix's entities whose due date is still ahead (issue 33 §4: a new requirement's grace
- * period, compliance_rules.due_at through effective_compliance_rules, so an inherited rule's date applies): few
- * rows, or none, read once per block. A never-done cell of one is left out of the tallies (`lo`, the matrix's
- * countedSql) and due by that date.
+ * period, compliance_rules.due_at through effective_compliance_rules, so an inherited rule's date applies): each
+ * rule in its grace period looked up in the view by its id (the lateral pushes rule_id into both of the view's
+ * branches: a few index lookups a rule), none at all while no rule is in its grace. A never-done cell of one is left
+ * out of the tallies (`lo`, the matrix's countedSql) and due by that date.
  */
 const graceCte = (s: BlockScope) => sql`g AS MATERIALIZED (
       SELECT x.entity_id, x.role_id, x.course_id, cr.due_at
-        FROM compliance_rules cr JOIN effective_compliance_rules x ON x.rule_id = cr.id
-       WHERE cr.due_at > ${s.now} AND x.entity_id = ANY(${intArray(s.entityIds)}))`;
+        FROM compliance_rules cr
+        CROSS JOIN LATERAL (
+          SELECT x.entity_id, x.role_id, x.course_id FROM effective_compliance_rules x
+           WHERE x.rule_id = cr.id AND x.entity_id = ANY(${intArray(s.entityIds)}) OFFSET 0) x
+       WHERE cr.due_at > ${s.now})`;
 /**
  * The due-by day of a never-done required cell (contracts courseStatus 'due', the server's dueBySql): the later of
  * the user's end of their new-starter period (bu.se) and the requirement's due date (g), when still ahead; else null.
