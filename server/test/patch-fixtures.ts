@@ -993,13 +993,20 @@ const compliance: PatchFixture<{ id: number }> = {
       courseId: c.id,
       type: 'secondary',
       validity: 24,
+      grace_days: 30,
     });
     return { id: row.id as number };
   },
   url: (s) => `/api/compliance/${s.id}`,
-  values: (_s, w) => ({ entity: w.org.slug, type: 'primary', validity: 12, update_previous_results: true }),
+  values: (_s, w) => ({
+    entity: w.org.slug,
+    type: 'primary',
+    validity: 12,
+    update_previous_results: true,
+    grace_days: 10,
+  }),
   read: (s, w) => get(w, `/api/compliance/${s.id}`),
-  effects: { entity: [], update_previous_results: [] },
+  effects: { entity: [], update_previous_results: [], grace_days: ['due_at'] },
 };
 
 const userComplianceCourse: PatchFixture<{ user: number; course: number }> = {

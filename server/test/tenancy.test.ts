@@ -674,6 +674,19 @@ function reportCases(): Case[] {
       (f) => `/api/dashboards/manager/people?list=out_of_date&entity=${f.site.id}`,
     ),
     c('GET', '/api/dashboards/management', (f) => `/api/dashboards/management?entity=${f.site.id}`),
+    // Who is behind (issue 33 §7): the target's home by id or slug.
+    c('GET', '/api/dashboards/manager/behind', (f) => `/api/dashboards/manager/behind?entity=${f.site.id}`),
+    c(
+      'GET',
+      '/api/dashboards/manager/behind/people',
+      (f) => `/api/dashboards/manager/behind/people?entity=${f.site.slug}`,
+    ),
+    c(
+      'POST',
+      '/api/dashboards/manager/behind/remind',
+      () => '/api/dashboards/manager/behind/remind',
+      (f) => ({ entity: f.site.slug }),
+    ),
     c('POST', '/api/entities/:slug/inspection-pack', (f) => `/api/entities/${f.site.slug}/inspection-pack`),
     c('GET', '/api/inspection-packs/:uuid', (f) => `/api/inspection-packs/${f.pack.uuid}`),
     c('GET', '/api/inspection-packs/:uuid/:kind', (f) => `/api/inspection-packs/${f.pack.uuid}/pdf`),

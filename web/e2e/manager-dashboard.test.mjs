@@ -9,6 +9,8 @@ import { ADMIN, BASE, bearer, checkPage, client, launch, MANAGER, NARROW, newPag
  * The inspection pack (issue 33 §6) is made from the dashboard, from Reports → Inspection pack, and found by search.
  * Booking the gaps (issue 33 §2): a gap's "N people to book" opens its people, most overdue first, and "Book these
  * people" gives a session's places in that order, the rest on its waiting list, and says who got what.
+ * Who is behind (issue 33 §7): the dashboard's card opens one list of the home's people behind on the Care Certificate,
+ * pathways and documents to read, with "Message these people" and "Remind these people".
  */
 
 let browser;
@@ -148,6 +150,52 @@ describe('manager dashboard', () => {
 
   it('does the same at 375 px', async () => {
     await managerJourney(NARROW, '-narrow');
+  });
+});
+
+/**
+ * Who is behind (issue 33 §7): from the dashboard's card, one click to one list of the home's people behind on the
+ * Care Certificate, pathways or documents to read; "Remind these people" reminds them, once a day.
+ */
+async function whoIsBehind(viewport, suffix) {
+  const { page, context, errors } = await newPage(browser, viewport);
+  await signIn(page, MANAGER);
+  await openFromMenu(page, 'Manager dashboard');
+  const card = page.getByTestId('dashboard-behind');
+  await card
+    .getByText(/behind on the Care Certificate, pathways or documents to read/)
+    .waitFor({ timeout: 20_000 });
+  await card.getByRole('link', { name: 'See who is behind' }).click();
+  await page.waitForURL(/\/manager-dashboard\/behind\?entity=\d+$/);
+  const list = page.getByTestId('behind-list');
+  await list.waitFor({ timeout: 20_000 });
+  const people = await list.getByTestId('behind-person').allInnerTexts();
+  assert.ok(people.length > 0, 'someone is behind in the demo');
+  assert.match(people.join('\n'), /CARE CERTIFICATE|Care Certificate|DOCUMENTS TO READ|Documents to read/i);
+  await page.getByRole('button', { name: 'Message these people' }).waitFor();
+  await checkPage(page, `who-is-behind${suffix}`);
+  if (suffix === '') {
+    await page.getByRole('button', { name: 'Remind these people' }).click();
+    await page
+      .getByText(/^Reminded \d+ (person|people)\.$|^No one was reminded/)
+      .first()
+      .waitFor();
+    // One kind: the Care Certificate's list.
+    await page.getByRole('button', { name: /^Care Certificate \(\d+\)$/ }).click();
+    await page.waitForURL(/kind=care_certificate/);
+    await page.getByText(/in progress and past the date it was expected/).waitFor();
+  }
+  assert.deepEqual(errors, []);
+  await context.close();
+}
+
+describe('who is behind', () => {
+  it('one click from the dashboard to everyone behind at the home, who can be reminded', async () => {
+    await whoIsBehind(undefined, '');
+  });
+
+  it('reads at 375 px', async () => {
+    await whoIsBehind(NARROW, '-narrow');
   });
 });
 

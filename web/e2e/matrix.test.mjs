@@ -137,9 +137,16 @@ describe('compliance matrix', () => {
       'Expiring soon: still in date, expires within the warning period',
       'Expired: the date shown has passed',
       'Missing: required but not done',
+      'Due by (date): required, not done yet; not out of date until then',
       'Exempt: excused; counts as compliant',
       'Blank: not required for their role',
     ]);
+    // A new starter's course not done yet reads "Due by <date>" in its cell (issue 33 §4), as on their own page.
+    const dueCell = page
+      .getByRole('gridcell', { name: /: Due by \d\d\/\d\d\/\d{4} \(not done yet\)$/ })
+      .first();
+    await dueCell.waitFor({ timeout: 15_000 });
+    assert.match((await dueCell.textContent()) ?? '', /^Due by\d\d\/\d\d\/\d{4}$/);
     // The person alone in the grid (search), then the cell brought into the virtualised window (columns of 80 px).
     const person = data.users.find((u) => u.id === exempt.user_id);
     await page.getByLabel('Search people', { exact: true }).fill(person.name);
@@ -264,7 +271,8 @@ describe('compliance matrix', () => {
       await page.keyboard.press('ArrowRight');
     }
     const label = await page.evaluate(() => document.activeElement?.getAttribute('aria-label'));
-    assert.match(label ?? '', /: (In date|Expiring|Expired|Missing|Exempt)/);
+    // A never-done course due by a date ahead says so (issue 33 §4): "<course>: Due by 21/02/2027 (not done yet)".
+    assert.match(label ?? '', /: (In date|Expiring|Expired|Missing|Exempt|Due by \d\d\/\d\d\/\d{4})/);
     await page.keyboard.press('Enter');
     await page.waitForURL(/\/users\/\d+#course-\d+$/);
     const anchor = new URL(page.url()).hash.slice(1);

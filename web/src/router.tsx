@@ -88,6 +88,7 @@ const dashboardRoutes: RouteObject[] = [
   ),
   built('/management-area', 'Management area', () => import('./dashboards/ManagementDashboardPage')),
   built('/manager-dashboard', 'Manager dashboard', () => import('./dashboards/ManagerDashboardPage')),
+  built('/manager-dashboard/behind', 'Who is behind', () => import('./dashboards/BehindPage')),
   built('/active-users', 'Active users', () => import('./activity/ActiveUsersPage')),
   built('/messages', 'Messages', () => import('./messaging/MessagesPage')),
   built('/care-certificate', 'Care certificate', () => import('./care-certificate/CareCertificatePage')),

@@ -122,10 +122,12 @@ export const ComplianceBody = z.object({
 });
 export type ComplianceBody = z.infer<typeof ComplianceBody>;
 
-/** PATCH /compliance/{id}. `entity`: the entity making the change (a level B entity overrides an inherited row). */
-export const UpdateComplianceBody = updateSchemaOf(
-  ComplianceBody.omit({ roleId: true, courseId: true, grace_days: true }),
-);
+/**
+ * PATCH /compliance/{id}. `entity`: the entity making the change (a level B entity overrides an inherited row).
+ * `grace_days` (issue 33 §4) sets the requirement's due date again: its creation plus that many days (0: due at
+ * once), so people who have not done it are "due by" the new date.
+ */
+export const UpdateComplianceBody = updateSchemaOf(ComplianceBody.omit({ roleId: true, courseId: true }));
 export type UpdateComplianceBody = z.infer<typeof UpdateComplianceBody>;
 
 export const ComplianceIdParams = z.object({ id: dbId });

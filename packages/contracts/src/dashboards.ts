@@ -162,3 +162,85 @@ export interface ManagementDashboard {
   expiring_30: { people: number; cells: number };
   generated_at: string;
 }
+
+// --- Who is behind (issue 33 §7): a manager's own checks of one home, on the Care Certificate, pathways and the
+// documents people must read, in one list, with "Message these people" and "Remind" as on the manager dashboard.
+
+/**
+ * What "behind" means, per kind, each the definition its own screens already use (never a second one):
+ * - care_certificate: the person's certificate (the one the Care Certificate report chooses) is in progress and its
+ *   expected date has passed (certificates' `overdue`: started plus the organisation's expected weeks, 12 by
+ *   default, the Care Certificate's usual time to complete; Europe/London days);
+ * - pathway: an allocation in progress with a step `overdue` (pathways' step status: not done, its due date passed);
+ * - document: a document the person's job role must read, not read (its current version), and past its due date
+ *   (the one course status, contracts courseStatus `outOfDate`: a new requirement's grace period and a new starter's
+ *   period count, as on the manager dashboard's out-of-date list).
+ */
+export const BEHIND_KINDS = ['care_certificate', 'pathway', 'document'] as const;
+export type BehindKind = (typeof BEHIND_KINDS)[number];
+export const BEHIND_KIND_LABELS: Record<BehindKind, string> = {
+  care_certificate: 'Care Certificate',
+  pathway: 'Pathways',
+  document: 'Documents to read',
+};
+export const BEHIND_FILTERS = ['all', ...BEHIND_KINDS] as const;
+export type BehindFilter = (typeof BEHIND_FILTERS)[number];
+
+export const BehindQuery = z.object({ entity: entityRef.optional() });
+export type BehindQuery = z.infer<typeof BehindQuery>;
+export const BehindPeopleQuery = PageQuery.extend({
+  entity: entityRef.optional(),
+  kind: z.enum(BEHIND_FILTERS).default('all'),
+});
+export type BehindPeopleQuery = z.infer<typeof BehindPeopleQuery>;
+export const BehindRemindBody = z.object({
+  entity: entityRef.optional(),
+  kind: z.enum(BEHIND_FILTERS).default('all'),
+});
+export type BehindRemindBody = z.infer<typeof BehindRemindBody>;
+
+/** One thing a person is behind on. */
+export interface BehindItem {
+  kind: BehindKind;
+  /** The certificate's version title, the pathway's title or the document's title. */
+  title: string;
+  /** The date it was due (yyyy-mm-dd or ISO): expected by, the earliest overdue step's due date, the document's. */
+  due: string | null;
+  /**
+   * The state in a few words: "3 of 15 standards approved", "Step ‘Fire safety’ overdue (2 of 5 done)", "Never
+   * read" / "Version 3 not read".
+   */
+  detail: string;
+  /** Where the manager goes to act: the certificate, the pathway's people, the document. */
+  href: string;
+}
+
+export interface BehindPerson {
+  id: number;
+  uuid: string;
+  name: string;
+  role: string | null;
+  entity: { id: number; name: string };
+  /** Longest overdue first. */
+  items: BehindItem[];
+}
+
+/**
+ * GET /dashboards/manager/behind (105): how many people of the home (and the homes under it) are behind, per kind.
+ * A kind is null when the caller may not see it (Care Certificate: one of CARE_CERTIFICATE_VIEW_PERMS; pathways:
+ * one of PathwayPerm.view; documents: the manager dashboard's 105).
+ */
+export interface BehindSummary {
+  entity: DashboardEntity;
+  /** People behind on at least one kind the caller may see. */
+  people: number;
+  counts: Record<BehindKind, number | null>;
+  generated_at: string;
+}
+
+export const BehindMessages = {
+  reminded: (n: number) =>
+    n === 0
+      ? 'No one was reminded: everyone on the list was reminded today already.'
+      : `Reminded ${n} ${n === 1 ? 'person' : 'people'}.`,
+} as const;

@@ -24,6 +24,14 @@ import { NEW_STARTERS_FILTERS, PRESET_COMPLIANCE_TYPES } from './presets';
  *   the timestamp in UTC). in_date_passed = the status counts as compliant (in_date, expiring or exempt);
  *   in_expiry_warning_period = status expiring; the cell's
  *   primary_entity_id and role_id are its user's. decodeCells() gives back the spec's MatrixCell objects.
+ * - due cells (issue 33 §4): after the eight columns, four more list only the cells that are never done and due by
+ *   a date still ahead (contracts courseStatus 'due': a new starter's period, or a new requirement's grace period):
+ *     [due user_ids[], due course_ids[], due-by day numbers[], left_out (0|1)[]]
+ *   (MATRIX_DUE_COLUMNS). Their status code stays 3 (missing: the cell status, as in every tally), and the cell says
+ *   "Due by <date>" (courseStatusText). left_out 1: a new requirement's cell inside its grace period, left out of
+ *   every score and figure (compliance/queries.ts countedSql), as the compliance report leaves it out; 0: a new
+ *   starter's course, counted as the compliance figures count it (the new-starters filter takes them out).
+ *   Absent (a block of no users, an older server): no cell is due.
  * - A cell exists for every (user, course) that the user's role requires in their primary entity (type primary or
  *   secondary, through effective_compliance_rules: level B inherits level A) and, with compliance type 'all', for
  *   every other course the user has a latest result for (type 'none'). Statuses are computed by the server with the
@@ -128,6 +136,13 @@ export interface MatrixCell {
   user_id: number;
   /** Ours: the status the core computed (in_date, expiring, expired, missing, exempt). */
   status: MatrixStatus;
+  /**
+   * Ours (issue 33 §4): never done and due by this date, still ahead ('YYYY-MM-DD'; the one status 'due', "Due by
+   * <date>"); null otherwise. Its status stays missing.
+   */
+  due_by: string | null;
+  /** Ours: false for a new requirement's cell inside its grace period, left out of every score and figure. */
+  counted: boolean;
 }
 
 export interface MatrixUser {
@@ -204,6 +219,17 @@ export const MATRIX_CELLS_COLUMNS = [
   { name: 'result_count', what: 'how many results the person has for the course' },
 ] as const;
 
+/** The four sparse columns of the due cells after MATRIX_CELLS_COLUMNS (see the wire's description above). */
+export const MATRIX_DUE_COLUMNS = [
+  { name: 'due_user_id', what: 'user id of a cell that is due (never done, due by a date still ahead)' },
+  { name: 'due_course_id', what: 'its course id' },
+  { name: 'due_by', what: 'day number of the date it is due by' },
+  {
+    name: 'left_out',
+    what: '1 when it is left out of the scores (a new requirement in its grace period), else 0',
+  },
+] as const;
+
 export type UsersWire = [number[], string[], number[], (number | null)[], number[]];
 export type CellsWire = [
   number[],
@@ -214,7 +240,20 @@ export type CellsWire = [
   (number | null)[],
   (number | null)[],
   number[],
+  number[]?,
+  number[]?,
+  number[]?,
+  number[]?,
 ];
+
+/** The due cells of a block (its sparse columns), by `<user id>:<course id>`: due-by day number and left out. */
+export function dueCellsOf(wire: CellsWire): Map<string, { day: number; leftOut: boolean }> {
+  const out = new Map<string, { day: number; leftOut: boolean }>();
+  const [, , , , , , , , users = [], courses = [], days = [], leftOut = []] = wire;
+  for (let i = 0; i < users.length; i++)
+    out.set(`${users[i]}:${courses[i]}`, { day: days[i] as number, leftOut: leftOut[i] === 1 });
+  return out;
+}
 
 /** Server → client messages of the websocket channel. */
 export type ServerMessage =
@@ -268,10 +307,12 @@ export function decodeUsers(wire: UsersWire): MatrixUser[] {
 /** The spec's MatrixCell objects of a block (needs the block's users for primary_entity_id and role_id). */
 export function decodeCells(wire: CellsWire, users: ReadonlyMap<number, MatrixUser>): MatrixCell[] {
   const [userIds, courseIds, types, statuses, resultIds, completed, expires, counts] = wire;
+  const due = dueCellsOf(wire);
   const out: MatrixCell[] = new Array(userIds.length);
   for (let i = 0; i < userIds.length; i++) {
     const user = users.get(userIds[i] as number);
     const status = MATRIX_STATUSES[statuses[i] as number] ?? 'missing';
+    const d = due.size ? due.get(`${userIds[i]}:${courseIds[i]}`) : undefined;
     out[i] = {
       course_id: courseIds[i] as number,
       in_date_passed: cellCountsAsCompliant(status),
@@ -285,6 +326,8 @@ export function decodeCells(wire: CellsWire, users: ReadonlyMap<number, MatrixUs
       type: MATRIX_TYPES[types[i] as number] ?? 'none',
       user_id: userIds[i] as number,
       status,
+      due_by: d ? dayNumberToIso(d.day) : null,
+      counted: !d?.leftOut,
     };
   }
   return out;

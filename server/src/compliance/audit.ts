@@ -18,6 +18,7 @@ export async function ruleSnapshot(trx: Trx, id: number): Promise<Record<string,
       'c.title as course_label',
       'r.type as compliance_type',
       'r.validity_months',
+      'r.due_at',
     ])
     .where('r.id', '=', id)
     .executeTakeFirst();

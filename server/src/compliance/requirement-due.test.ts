@@ -157,6 +157,33 @@ describe('a new requirement has a due date', () => {
     expect((await require(w, other.id)).json().data.due_at).toBe(at(14).toISOString());
   });
 
+  it('PATCH grace_days moves the due date (from the day it was added) and changes nothing else', async () => {
+    const w = await world();
+    const created = (await require(w, w.food.id, { grace_days: 10 })).json().data;
+    expect(created.due_at).toBe(at(10).toISOString());
+    const patch = (payload: Record<string, unknown>) =>
+      h.app.inject({ method: 'PATCH', url: `/api/compliance/${created.id}`, headers: w.headers, payload });
+    const longer = await patch({ grace_days: 45 });
+    expect(longer.statusCode, longer.body).toBe(200);
+    expect(longer.json().data).toMatchObject({
+      due_at: at(45).toISOString(),
+      type: 'primary',
+      validity: null,
+    });
+    // Bob is due by the new date; the score leaves his cell out until then.
+    expect(await score(w, at(30))).toMatchObject({ required: 2, in_date: 1, missing: 1 });
+    // A PATCH without grace_days keeps the due date.
+    const typed = await patch({ validity: 24 });
+    expect(typed.json().data).toMatchObject({ due_at: at(45).toISOString(), validity: 24 });
+    // 0: due at once, so Ann's and Bob's never-done cells count now.
+    const now = await patch({ grace_days: 0 });
+    expect(now.json().data.due_at).toBeNull();
+    expect(await score(w, NOW)).toMatchObject({ required: 4, in_date: 1, missing: 3 });
+    const bad = await patch({ grace_days: 366 });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().errors.grace_days).toEqual([ComplianceMessages.graceDaysInvalid]);
+  });
+
   it('a "due soon" reminder goes once, within 7 days of the due date, to those who have not done it', async () => {
     const w = await world();
     await h.db.updateTable('entities').set({ events_reminder: true }).where('id', '=', w.org.id).execute();

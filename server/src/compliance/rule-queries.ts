@@ -44,7 +44,7 @@ export type RuleRow = NonNullable<Awaited<ReturnType<typeof findRule>>>;
 export async function lockRule(trx: Trx, id: number) {
   return trx
     .selectFrom('compliance_rules')
-    .select(['id', 'type', 'validity_months'])
+    .select(['id', 'type', 'validity_months', 'created_at'])
     .where('id', '=', id)
     .forUpdate()
     .executeTakeFirst();
@@ -66,6 +66,13 @@ export async function newRuleDueAt(db: Executor, entityId: number, now: Date, gr
   }
   return days > 0 ? new Date(now.getTime() + days * 86_400_000) : null;
 }
+
+/**
+ * A requirement's due date from a grace period given again (PATCH grace_days): the day it was added plus that many
+ * days; null for 0 (due at once).
+ */
+export const ruleDueAtFrom = (createdAt: Date, graceDays: number) =>
+  graceDays > 0 ? new Date(new Date(createdAt).getTime() + graceDays * 86_400_000) : null;
 
 /** The stored row of (entity, role, course), if the entity has its own. */
 export async function findOwnRule(db: Executor, entityId: number, roleId: number, courseId: number) {
@@ -149,7 +156,7 @@ export async function insertRule(
 export async function updateRule(
   trx: Executor,
   id: number,
-  set: { type?: ComplianceType; validity_months?: number | null },
+  set: { type?: ComplianceType; validity_months?: number | null; due_at?: Date | null },
   now: Date,
 ) {
   await trx

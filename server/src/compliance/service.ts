@@ -27,6 +27,7 @@ import {
   lockRule,
   newRuleDueAt,
   type RuleRow,
+  ruleDueAtFrom,
   updateRule,
 } from './rule-queries';
 import { markScoresStale } from './scores-cache';
@@ -219,6 +220,12 @@ export async function updateCompliance(
     const validity = body.validity !== undefined ? body.validity : current.validity_months;
     // A new override changes the validity its site's users had from the parent row.
     const validityChanged = validity !== current.validity_months;
+    // grace_days sent: the due date counts from the day the requirement was added (the parent's, for an override:
+    // its site's people have had it since then); not sent: the due date stays.
+    const dueAt =
+      body.grace_days !== undefined
+        ? ruleDueAtFrom(override && !existing ? parent.created_at : current.created_at, body.grace_days)
+        : undefined;
     let ruleId = current.id;
     if (override && !existing)
       ruleId = await insertRule(
@@ -229,12 +236,18 @@ export async function updateCompliance(
           course_id: rule.course_id,
           type,
           validity_months: validity,
-          // An override keeps the due date people already had from the parent's row.
-          due_at: (await findRule(trx, rule.id))?.due_at ?? null,
+          // An override keeps the due date people already had from the parent's row (unless given again).
+          due_at: dueAt !== undefined ? dueAt : ((await findRule(trx, rule.id))?.due_at ?? null),
         },
         now,
       );
-    else await updateRule(trx, ruleId, { type, validity_months: validity }, now);
+    else
+      await updateRule(
+        trx,
+        ruleId,
+        { type, validity_months: validity, ...(dueAt !== undefined ? { due_at: dueAt } : {}) },
+        now,
+      );
     if (validityChanged && (await confirmRedate(trx, ruleId, rule.course_id, body.update_previous_results)))
       await redateResultsUnderRule(
         trx,

@@ -1,4 +1,10 @@
-import { type CourseStatusOf, courseStatus, newStarterDueBy } from '@cc/contracts';
+import {
+  type CourseStatusOf,
+  calendarDay,
+  courseStatus,
+  courseStatusText,
+  newStarterDueBy,
+} from '@cc/contracts';
 import ExcelJS from 'exceljs';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -207,16 +213,22 @@ describe('one status per person x course, on every screen (demo)', () => {
         type: string;
         status: string;
         latest_result_expires: string | null;
+        due_by: string | null;
       }[];
       courses: { id: number; title: string }[];
     };
     const required = data.cells.filter((c) => c.type !== 'none');
     expect(required.length).toBe(expected.size);
-    for (const c of required)
-      expect({ cell: key(c.user_id, c.course_id), status: c.status }).toEqual({
+    for (const c of required) {
+      const want = expected.get(key(c.user_id, c.course_id));
+      expect({ cell: key(c.user_id, c.course_id), status: c.status, due_by: c.due_by }).toEqual({
         cell: key(c.user_id, c.course_id),
-        status: expected.get(key(c.user_id, c.course_id))?.cell,
+        status: want?.cell,
+        // Due: the date it is due by, the day the one status names.
+        due_by: want?.status === 'due' && want.date ? calendarDay(new Date(want.date)) : null,
       });
+    }
+    expect(required.some((c) => c.due_by !== null)).toBe(true);
 
     // The XLSX: every required cell's words (Missing, Exempt, No expiry) or its expiry date.
     const file = await as('POST', '/api/reports/matrix', {
@@ -250,14 +262,17 @@ describe('one status per person x course, on every screen (demo)', () => {
         const v = row.getCell(col).value;
         const text =
           v instanceof Date ? v.toISOString().slice(0, 10) : v === null || v === undefined ? '' : String(v);
+        // A due cell (never done, due by a date ahead) reads as the one status says it (issue 33 §4).
         const wantText =
-          want.cell === 'missing'
-            ? 'Missing'
-            : want.cell === 'exempt'
-              ? 'Exempt'
-              : want.date
-                ? formatDay(want.date)
-                : 'No expiry';
+          want.status === 'due'
+            ? courseStatusText(want)
+            : want.cell === 'missing'
+              ? 'Missing'
+              : want.cell === 'exempt'
+                ? 'Exempt'
+                : want.date
+                  ? formatDay(want.date)
+                  : 'No expiry';
         expect({ cell: key(userId, courseId), text }).toEqual({
           cell: key(userId, courseId),
           text: wantText,

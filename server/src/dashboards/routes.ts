@@ -1,6 +1,15 @@
-import { BookingsDashboardQuery, DashboardPeopleQuery, DashboardQuery } from '@cc/contracts';
+import {
+  BehindMessages,
+  BehindPeopleQuery,
+  BehindQuery,
+  BehindRemindBody,
+  BookingsDashboardQuery,
+  DashboardPeopleQuery,
+  DashboardQuery,
+} from '@cc/contracts';
 import type { App } from '../http/app-types';
 import { ok, paginate } from '../http/envelope';
+import { behindPeople, behindSummary, remindBehind } from './behind';
 import { bookingsDashboard } from './bookings';
 import { managementDashboard, managerDashboard, managerDashboardPeople } from './service';
 
@@ -58,5 +67,47 @@ export async function dashboardRoutes(app: App) {
       },
     },
     async (r) => ok(await bookingsDashboard(r.ctx, r.query)),
+  );
+  app.get(
+    '/dashboards/manager/behind',
+    {
+      schema: {
+        tags,
+        summary:
+          'Who is behind at one home (105): people per kind (Care Certificate, pathways, documents to read)',
+        querystring: BehindQuery,
+      },
+    },
+    async (r) => ok(await behindSummary(r.ctx, r.query)),
+  );
+  app.get(
+    '/dashboards/manager/behind/people',
+    {
+      schema: {
+        tags,
+        summary:
+          'The people behind at one home (105), with what each is behind on, longest overdue first, paged',
+        querystring: BehindPeopleQuery,
+      },
+    },
+    async (r) => {
+      const { data, total } = await behindPeople(r.ctx, r.query);
+      return paginate(data, total, r.query, r.url);
+    },
+  );
+  app.post(
+    '/dashboards/manager/behind/remind',
+    {
+      schema: {
+        tags,
+        summary:
+          'Remind everyone behind at one home (105) of what they are behind on: once per person, thing and day',
+        body: BehindRemindBody,
+      },
+    },
+    async (r) => {
+      const data = await remindBehind(r.ctx, r.body);
+      return ok(data, BehindMessages.reminded(data.reminded));
+    },
   );
 }

@@ -51,7 +51,7 @@ import {
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
 /** The entity named (id or slug) inside the caller's scope, else `fallback`; 404 outside the scope. */
-async function resolveEntity(ctx: Ctx, ref: string | undefined, fallback: 'primary' | 'base') {
+export async function resolveEntity(ctx: Ctx, ref: string | undefined, fallback: 'primary' | 'base') {
   const actor = actorOf(ctx);
   const scope = await entityScope(ctx);
   let id: number;

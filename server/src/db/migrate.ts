@@ -48,6 +48,7 @@ import * as m051 from './migrations/051_audit_entries';
 import * as m052 from './migrations/052_data_protection';
 import * as m054 from './migrations/054_requirement_due_dates';
 import * as m056 from './migrations/056_asc_wds_export';
+import * as m060 from './migrations/060_behind_reminders';
 import * as m061 from './migrations/061_attempt_client_writes';
 import * as m062 from './migrations/062_audit_via';
 
@@ -100,6 +101,7 @@ const migrations: Record<string, Migration> = {
   '052_data_protection': m052,
   '054_requirement_due_dates': m054,
   '056_asc_wds_export': m056,
+  '060_behind_reminders': m060,
   '061_attempt_client_writes': m061,
   '062_audit_via': m062,
 };

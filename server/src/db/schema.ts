@@ -892,7 +892,8 @@ export interface NotificationsTable {
     | 'care_certificate'
     | 'message'
     | 'document_reminder'
-    | 'due_reminder';
+    | 'due_reminder'
+    | 'behind_reminder';
   subject_key: string;
   occasion: string;
   user_id: number;

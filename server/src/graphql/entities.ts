@@ -67,6 +67,10 @@ export const EntityRef = builder.objectRef<EntityDto>('Entity').implement({
     require_training_record_evidence: t.exposeBoolean('require_training_record_evidence'),
     expiry_warning: t.exposeInt('expiry_warning'),
     starter_period: t.exposeInt('starter_period'),
+    new_requirement_days: t.exposeInt('new_requirement_days', {
+      description:
+        'Days to complete new requirements (issue 33 §4): the default grace period of a course or document newly required of a job role; 0: due at once.',
+    }),
     has_restricted_access_password: t.exposeBoolean('has_restricted_access_password'),
     restricted_access_at: t.exposeString('restricted_access_at', { nullable: true }),
     restricted_access_message: t.exposeString('restricted_access_message', { nullable: true }),
@@ -172,6 +176,7 @@ const EntityInput = builder.inputType('EntityInput', {
     is_training_company: t.boolean(),
     expiry_warning: t.int(),
     starter_period: t.int(),
+    new_requirement_days: t.int({ description: 'Days to complete new requirements, 0 to 365.' }),
     restricted_access_password: t.string(),
     restricted_access_at: t.string(),
     restricted_access_message: t.string(),

@@ -351,6 +351,60 @@ describe('mutations (spec 2 §5: one error "Invalid input" with the field map)',
     expect(invalid.body.errors?.[0].extensions?.validation).toHaveProperty('expiry_warning');
   });
 
+  it("reads and sets the organisation's Days to complete new requirements (issue 33 §4)", async () => {
+    const group = await buildEntity(h.db, { level: 'A' });
+    const actor = await buildUser(h.db, {
+      entityId: group.id,
+      permissions: [Perm.updateEntity, Perm.seeEntity, Perm.starterPeriod],
+    });
+    const headers = await bearer(h.db, actor.id);
+    const mutation =
+      'mutation ($input: EntityInput!) { upsertEntity(input: $input) { id new_requirement_days starter_period } }';
+    const set = await gql(mutation, { input: { id: String(group.id), new_requirement_days: 21 } }, headers);
+    expect(set.body.errors).toBeUndefined();
+    expect(set.body.data?.upsertEntity).toMatchObject({ new_requirement_days: 21 });
+    const row = await h.db
+      .selectFrom('entities')
+      .select(['new_requirement_days', 'starter_period'])
+      .where('id', '=', group.id)
+      .executeTakeFirstOrThrow();
+    expect(row.new_requirement_days).toBe(21);
+    const read = await gql(
+      'query ($id: ID!) { entity(id: $id) { new_requirement_days } }',
+      { id: String(group.id) },
+      headers,
+    );
+    expect(read.body.errors).toBeUndefined();
+    expect(read.body.data?.entity).toEqual({ new_requirement_days: 21 });
+
+    const invalid = await gql(
+      mutation,
+      { input: { id: String(group.id), new_requirement_days: 400 } },
+      headers,
+    );
+    expect(invalid.body.errors?.[0].extensions?.validation).toHaveProperty('new_requirement_days');
+    // Without the starter-period permission (52) the field is refused, as on PATCH /api/entities/{id}.
+    const other = await buildUser(h.db, {
+      entityId: group.id,
+      permissions: [Perm.updateEntity, Perm.seeEntity],
+    });
+    const refused = await gql(
+      mutation,
+      { input: { id: String(group.id), new_requirement_days: 3 } },
+      await bearer(h.db, other.id),
+    );
+    expect(refused.body.errors).toHaveLength(1);
+    expect(
+      (
+        await h.db
+          .selectFrom('entities')
+          .select('new_requirement_days')
+          .where('id', '=', group.id)
+          .executeTakeFirstOrThrow()
+      ).new_requirement_days,
+    ).toBe(21);
+  });
+
   it('answers UNAUTHENTICATED before looking at the input', async () => {
     const { body } = await gql(UPSERT_USER, { input: { name: '', email: 'x' } });
     expect(body.errors?.map((e) => e.extensions?.code)).toEqual(['UNAUTHENTICATED']);

@@ -38,6 +38,15 @@ const MatrixCellRef = builder.objectRef<MatrixCell>('MatrixCell').implement({
     status: t.exposeString('status', {
       description: 'Ours: in_date, expiring, expired, missing or exempt (packages/contracts course-status).',
     }),
+    due_by: t.exposeString('due_by', {
+      nullable: true,
+      description:
+        'Ours (issue 33 §4): never done and due by this date, still ahead ("Due by <date>"; status stays missing).',
+    }),
+    counted: t.exposeBoolean('counted', {
+      description:
+        "Ours: false for a new requirement's cell inside its grace period, left out of every score.",
+    }),
   }),
 });
 

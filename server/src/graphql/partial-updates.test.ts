@@ -250,6 +250,8 @@ const NOT_UPDATES = [
   'refuseTrainingCompany',
   // Booking the gaps (issue 33 §2): places given to a list of people, no fields of a record.
   'bookGap',
+  // Who is behind (issue 33 §7): reminders recorded in the ledger, no fields of a record.
+  'remindBehind',
   // Data protection (issue 35 §4): a leaving date set whole (its one value), an erasure with its typed name.
   'setLeavingDate',
   'erasePersonalDetails',

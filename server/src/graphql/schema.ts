@@ -13,6 +13,7 @@ import './bookings-sessions';
 import './bookings-delegates';
 import './bookings-settings';
 import './bookings-gaps';
+import './manager-checks';
 import './care-certificate-standards';
 import './care-certificate-certificates';
 import './care-certificate-observations';

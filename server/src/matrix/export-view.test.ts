@@ -215,7 +215,9 @@ describe('matrix exports follow the screen (issue 33 §5)', () => {
     expect(gaps.people[0]).toBe('Staff 64');
     expect(gaps.people).not.toContain('Staff 57');
     expect(gaps.people).not.toContain('Zed Manager');
-    expect(new Set(gaps.firstCourse)).toEqual(new Set(['Missing']));
+    // Never done: a new starter's reads "Due by <date>" (the one status, issue 33 §4) and still counts as a gap, as
+    // the compliance figures count it; the others Missing.
+    for (const text of gaps.firstCourse) expect(text).toMatch(/^(Missing|Due by \d\d\/\d\d\/\d{4})$/);
   });
 
   it('names the filters only an API caller or a preset sets (job role, course, cell statuses) when they narrow it', async () => {

@@ -2,6 +2,7 @@ import { PassThrough, type Readable } from 'node:stream';
 import {
   CELL_STATUS_LABELS,
   cellCountsAsCompliant,
+  courseStatusText,
   type DateFormat,
   DEFAULT_MATRIX_VIEW,
   dayNumberToIso,
@@ -129,6 +130,8 @@ interface ExportRows {
   status: Int8Array;
   /** Expiry day (UTC day number); an exemption: its end day; NULL_INT: none (never expires, or not done). */
   day: Int32Array;
+  /** A never-done cell due by a date still ahead (issue 33 §4): that day ("Due by <date>"); NULL_INT: not due. */
+  due: Int32Array;
   /** Per user: one bit per status (1 << wire code) of their REQUIRED cells, for the view's "Show" filter. */
   bits: Uint8Array;
 }
@@ -141,10 +144,21 @@ function exportRowsOf(
   entityName: Map<number, string>,
 ): ExportRows {
   const [ids, names, entities, roles] = JSON.parse(block.users) as UsersWire;
-  const [uids, cids, types, statuses, , , expires] = parseIntColumns(block.cells) as Int32Array[];
+  const [uids, cids, types, statuses, , , expires, , dueUsers, dueCourses, dueDays, dueLeftOut] =
+    parseIntColumns(block.cells) as Int32Array[];
   const index = new Map(ids.map((id, i) => [id, i]));
   const status = new Int8Array(ids.length * width).fill(-1);
   const day = new Int32Array(ids.length * width).fill(NULL_INT);
+  const due = new Int32Array(ids.length * width).fill(NULL_INT);
+  // The due cells first (a few, or none): their day, and those left out of the score (a new requirement's grace).
+  const leftOut = new Set<number>();
+  for (let k = 0; k < (dueUsers?.length ?? 0); k++) {
+    const i = index.get(dueUsers?.[k] as number);
+    const col = column.get(dueCourses?.[k] as number);
+    if (i === undefined || col === undefined) continue;
+    due[i * width + col] = dueDays?.[k] as number;
+    if (dueLeftOut?.[k] === 1) leftOut.add(i * width + col);
+  }
   const passed = new Int32Array(ids.length);
   const required = new Int32Array(ids.length);
   const bits = new Uint8Array(ids.length);
@@ -158,7 +172,8 @@ function exportRowsOf(
     status[i * width + col] = code;
     // Only an expiry is shown: a completion day read as one ("In date <completed>"), an exemption's start too.
     day[i * width + col] = expiry;
-    if (types?.[k] !== 0) {
+    // Left out: neither counted nor a gap of the "Show" filter, as the compliance figures leave it out.
+    if (types?.[k] !== 0 && !(leftOut.size && leftOut.has(i * width + col))) {
       required[i] = (required[i] as number) + 1;
       passed[i] = (passed[i] as number) + (COMPLIANT_CODE[code] ?? 0);
       bits[i] = (bits[i] as number) | (1 << code);
@@ -173,6 +188,7 @@ function exportRowsOf(
     width,
     status,
     day,
+    due,
     bits,
   };
 }
@@ -216,9 +232,11 @@ function keepRows(rows: ExportRows, keep: Int32Array): ExportRows {
   const w = rows.width;
   const status = new Int8Array(keep.length * w);
   const day = new Int32Array(keep.length * w);
+  const due = new Int32Array(keep.length * w);
   keep.forEach((i, k) => {
     status.set(rows.status.subarray(i * w, i * w + w), k * w);
     day.set(rows.day.subarray(i * w, i * w + w), k * w);
+    due.set(rows.due.subarray(i * w, i * w + w), k * w);
   });
   const pick = <T>(a: ArrayLike<T>) => Array.from(keep, (i) => a[i] as T);
   return {
@@ -230,6 +248,7 @@ function keepRows(rows: ExportRows, keep: Int32Array): ExportRows {
     width: w,
     status,
     day,
+    due,
     bits: Uint8Array.from(keep, (i) => rows.bits[i] as number),
   };
 }
@@ -370,8 +389,13 @@ export async function matrixXlsx(
             exemptTo.set(day, t);
           }
           values[col + 4] = { v: t, s: textStyle(code) };
-        } else if (code === MISSING_CODE) values[col + 4] = { v: STATUS_LABELS.missing, s: textStyle(code) };
-        else if (day === NULL_INT) values[col + 4] = { v: 'No expiry', s: textStyle(code) };
+        } else if (code === MISSING_CODE) {
+          const due = rows.due[at] as number;
+          values[col + 4] = {
+            v: due === NULL_INT ? STATUS_LABELS.missing : dueText(due, options.dateFormat),
+            s: textStyle(code),
+          };
+        } else if (day === NULL_INT) values[col + 4] = { v: 'No expiry', s: textStyle(code) };
         else values[col + 4] = { v: excelDay(day), s: dateStyle(code) };
       }
       // Let the stream drain now and then (backpressure: the sheet XML does not pile up in memory).
@@ -382,6 +406,13 @@ export async function matrixXlsx(
   })().catch((error) => xlsx.fail(error instanceof Error ? error : new Error(String(error))));
   return xlsx.output;
 }
+
+/**
+ * A due cell's words, the one status's own (contracts courseStatusText): "Due by 29/12/2026". Its fill is the
+ * missing grey: not done, but not out of date.
+ */
+const dueText = (day: number, format: MatrixPdfOptions['dateFormat']) =>
+  courseStatusText({ status: 'due', date: dayNumberToIso(day), attempted: false }, format);
 
 const peopleCount = (n: number) => `${n} ${n === 1 ? 'person' : 'people'}`;
 
@@ -422,6 +453,7 @@ export const PDF_LEGEND: { status: MatrixStatus | 'blank'; text: string }[] = [
   { status: 'expiring', text: 'Expiring soon: in date, expires within the warning period' },
   { status: 'expired', text: `${STATUS_LABELS.expired} (dark bar): the date it expired` },
   { status: 'missing', text: `${STATUS_LABELS.missing}: required, not done` },
+  { status: 'missing', text: 'Due by (date): not done yet' },
   { status: 'exempt', text: `${STATUS_LABELS.exempt}: excused, counts as compliant` },
   { status: 'blank', text: 'Blank: not required for the role' },
 ];
@@ -532,6 +564,20 @@ export async function matrixPdf(
       dateText.set(day, t);
     }
     return t;
+  };
+  // A due cell's words (issue 33 §4): "Due by <date>" when the column is wide enough, else "Due <date>".
+  const dueCache = new Map<number, [string, number]>();
+  const dueOf = (day: number): [string, number] => {
+    let d = dueCache.get(day);
+    if (d === undefined) {
+      const full = dueText(day, options.dateFormat);
+      const short = `Due ${formatDate(dayNumberToIso(day), options.dateFormat)}`;
+      const fullW = text.widthOf(full, REGULAR, CELL_FONT_SIZE);
+      const words = fullW <= cellW - 3 ? full : short;
+      d = [literal(words), words === full ? fullW : text.widthOf(short, REGULAR, CELL_FONT_SIZE)];
+      dueCache.set(day, d);
+    }
+    return d;
   };
   const wordLiteral = {
     missing: literal(words.missing),
@@ -679,8 +725,13 @@ export async function matrixPdf(
               t = wordLiteral.exempt;
               w = wordW.exempt;
             } else if (code === MISSING_CODE) {
-              t = wordLiteral.missing;
-              w = wordW.missing;
+              const due = rows.due[first + k] as number;
+              if (due === NULL_INT) {
+                t = wordLiteral.missing;
+                w = wordW.missing;
+              } else {
+                [t, w] = dueOf(due);
+              }
             } else if (day === NULL_INT) {
               t = wordLiteral.none;
               w = wordW.none;

@@ -75,6 +75,31 @@ const statusCodeSql = (now: Date) => sql`CASE
     WHEN c0.expires_at IS NULL THEN 0
     WHEN c0.expires_at <= bu.warn_at THEN 1
     ELSE 0 END`;
+/**
+ * g: the requirements of the matrix's entities whose due date is still ahead (issue 33 §4: a new requirement's grace
+ * period, compliance_rules.due_at through effective_compliance_rules, so an inherited rule's date applies): each
+ * rule in its grace period looked up in the view by its id (the lateral pushes rule_id into both of the view's
+ * branches: a few index lookups a rule), none at all while no rule is in its grace. A never-done cell of one is left
+ * out of the tallies (`lo`, the matrix's countedSql) and due by that date.
+ */
+const graceCte = (s: BlockScope) => sql`g AS MATERIALIZED (
+      SELECT x.entity_id, x.role_id, x.course_id, cr.due_at
+        FROM compliance_rules cr
+        CROSS JOIN LATERAL (
+          SELECT x.entity_id, x.role_id, x.course_id FROM effective_compliance_rules x
+           WHERE x.rule_id = cr.id AND x.entity_id = ANY(${intArray(s.entityIds)}) OFFSET 0) x
+       WHERE cr.due_at > ${s.now})`;
+/**
+ * The due-by day of a never-done required cell (contracts courseStatus 'due', the server's dueBySql): the later of
+ * the user's end of their new-starter period (bu.se) and the requirement's due date (g), when still ahead; else null.
+ * The UK calendar day, as formatDate says "Due by <date>" on every other screen.
+ */
+const dueDaySql = (now: Date) => sql`CASE WHEN c0.passed IS NOT TRUE AND c0.ctype <> 'none'
+      AND greatest(bu.se, g.due_at) > ${now}::timestamptz
+      THEN ((greatest(bu.se, g.due_at) AT TIME ZONE 'Europe/London')::date - DATE '1970-01-01') END`;
+/** A sparse column of the due cells only (array_agg's text form, as intCol). */
+const dueCol = (expr: RawBuilder<unknown>) =>
+  sql`coalesce((array_agg(${expr}) FILTER (WHERE c.du IS NOT NULL))::text, '{}')`;
 /** A timestamp as its UTC day number (days since 1970-01-01). */
 const day = (col: string) => sql`((${sql.ref(col)} AT TIME ZONE 'UTC')::date - DATE '1970-01-01')`;
 const agg = (expr: RawBuilder<unknown>) => sql`coalesce(json_agg(${expr}), '[]'::json)`;
@@ -174,7 +199,8 @@ export function matrixBlockQuery(
     WITH bu AS MATERIALIZED (
       SELECT u.id, u.name, u.primary_entity_id AS eid, u.role_id AS rid,
              (${newStarterSql(s.now, 'u', 'e')})::int AS ns,
-             ${s.now}::timestamptz + make_interval(days => e.expiry_warning) AS warn_at
+             ${s.now}::timestamptz + make_interval(days => e.expiry_warning) AS warn_at,
+             coalesce(u.start_date::timestamptz, u.created_at) + make_interval(days => e.starter_period) AS se
         FROM users u JOIN entities e ON e.id = u.primary_entity_id
        WHERE ${userWhere(s)} AND u.id > ${afterId} AND ${upTo === null ? sql`true` : sql`u.id <= ${upTo}`}
        ORDER BY u.id LIMIT ${limit}
@@ -188,14 +214,18 @@ export function matrixBlockQuery(
           OFFSET 0) x
     ),
     ${f.compliance_type === 'all' ? lrCte : sql``}
+    ${graceCte(s)},
     c0 AS (${cells}),
     c AS MATERIALIZED (
       SELECT c0.user_id, c0.course_id, bu.eid,
              CASE c0.ctype WHEN 'primary' THEN 1 WHEN 'secondary' THEN 2 ELSE 0 END AS t,
              ${statusCodeSql(s.now)} AS s,
              c0.result_id, ${day('c0.completed_at')} AS cd, ${day('c0.expires_at')} AS ed,
-             coalesce(c0.result_count, 0) AS rc
+             coalesce(c0.result_count, 0) AS rc,
+             ${dueDaySql(s.now)} AS du,
+             (c0.passed IS NOT TRUE AND g.due_at IS NOT NULL) AS lo
         FROM c0 JOIN bu ON bu.id = c0.user_id
+        LEFT JOIN g ON g.entity_id = bu.eid AND g.role_id = bu.rid AND g.course_id = c0.course_id
     )
     ${statusCodes.length ? sql`, cf AS (SELECT * FROM c WHERE ${statusWhere})` : sql``}
     SELECT
@@ -206,7 +236,8 @@ export function matrixBlockQuery(
         AS users,
       (SELECT concat_ws(',', ${intCol(sql`c.user_id`)}, ${intCol(sql`c.course_id`)}, ${intCol(sql`c.t`)},
               ${intCol(sql`c.s`)}, ${o.lean ? sql`'{}'` : intCol(sql`c.result_id`)}, ${intCol(sql`c.cd`)},
-              ${intCol(sql`c.ed`)}, ${o.lean ? sql`'{}'` : intCol(sql`c.rc`)})
+              ${intCol(sql`c.ed`)}, ${o.lean ? sql`'{}'` : intCol(sql`c.rc`)},
+              ${dueCol(sql`c.user_id`)}, ${dueCol(sql`c.course_id`)}, ${dueCol(sql`c.du`)}, ${dueCol(sql`c.lo::int`)})
          FROM ${cf} c) AS cells,
       ${o.lean ? sql`'[]' AS agg, NULL::int[] AS course_ids` : sql`${blockTallies} AS agg, ${blockCourseIds(cf)} AS course_ids`}
   `;
@@ -219,7 +250,7 @@ const blockTallies = sql`(SELECT ${agg(sql`json_build_array(a.eid, CASE a.t WHEN
            FROM (SELECT eid, t, user_id, count(*) AS n, count(*) FILTER (WHERE s = 0) AS a0,
                         count(*) FILTER (WHERE s = 1) AS a1, count(*) FILTER (WHERE s = 2) AS a2,
                         count(*) FILTER (WHERE s = 3) AS a3, count(*) FILTER (WHERE s = 4) AS a4
-                   FROM c WHERE t <> 0 GROUP BY eid, t, user_id) pu
+                   FROM c WHERE t <> 0 AND NOT lo GROUP BY eid, t, user_id) pu
           GROUP BY eid, t) a)::text`;
 
 const blockCourseIds = (cf: RawBuilder<unknown>) =>

@@ -372,7 +372,8 @@ export async function matrixPage(
   const extra = (row.course_ids ?? []).filter((id) => !known.has(id));
   const tally = new Map<number, [number, number]>();
   for (const c of cells) {
-    if (c.type !== 'primary') continue;
+    // A new requirement's cell inside its grace period is left out of the score (issue 33 §4).
+    if (c.type !== 'primary' || !c.counted) continue;
     const t = tally.get(c.user_id) ?? [0, 0];
     t[1]++;
     if (c.in_date_passed) t[0]++;

@@ -61,6 +61,19 @@ export function documentReminderText(title: string, version: number) {
   };
 }
 
+/** A manager's "Remind" on the list of who is behind (issue 33 §7): a Care Certificate or a pathway past its date. */
+export function behindReminderText(kind: 'care_certificate' | 'pathway', title: string) {
+  return kind === 'care_certificate'
+    ? {
+        title: `Your ${title} is behind`,
+        body: `Your ${title} has passed the date it was expected to be complete. Please add your evidence, or talk to your manager.`,
+      }
+    : {
+        title: `${title}: a step is overdue`,
+        body: `A step of your pathway ${title} has passed its due date. Please complete it, or talk to your manager.`,
+      };
+}
+
 export interface DigestPerson {
   name: string;
   entity_name: string;
@@ -112,7 +125,9 @@ export function notificationMail(
           : 'You get this because it is about your own certificate.'
         : n.kind === 'document_reminder' || n.kind === 'due_reminder'
           ? 'You get this because it is required for your job role.'
-          : 'Reminders 90, 60 and 30 days ahead can be turned off under Notification settings.';
+          : n.kind === 'behind_reminder'
+            ? 'You get this because your manager sent you a reminder.'
+            : 'Reminders 90, 60 and 30 days ahead can be turned off under Notification settings.';
   const paragraphs = n.body.split('\n');
   return {
     to: n.email,

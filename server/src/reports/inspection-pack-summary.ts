@@ -13,7 +13,7 @@ import type { PackCareCertificates } from './inspection-pack-care-certificate';
 /** What the figures are counted from: the pack's data (inspection-pack.ts PackData) and its gaps (packGaps). */
 export interface FiguresSource {
   people: (Pick<MatrixUser, 'id' | 'new_starter'> & {
-    cells: Pick<MatrixCell, 'type' | 'in_date_passed'>[];
+    cells: Pick<MatrixCell, 'type' | 'in_date_passed' | 'counted'>[];
   })[];
   evidence: { userId: number; type: string; expires: Date | null }[];
   generatedAt: Date;
@@ -76,7 +76,8 @@ export function runningExemptions<T extends { type: string; expires: Date | null
 }
 
 export function packFigures(data: FiguresSource, gaps: FiguresGap[]): PackFigures {
-  const required = data.people.flatMap((p) => p.cells.filter((c) => c.type !== 'none'));
+  // A new requirement inside its grace period (Due by) is not yet counted, as in the compliance figures.
+  const required = data.people.flatMap((p) => p.cells.filter((c) => c.type !== 'none' && c.counted));
   const compliant = required.filter((c) => c.in_date_passed).length;
   const count = (status: CourseStatus) => gaps.filter((g) => g.status === status).length;
   const people = new Set(data.people.map((p) => p.id));

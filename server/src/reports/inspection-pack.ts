@@ -306,7 +306,8 @@ export async function gatherPack(
   const people = users
     .map((u) => {
       const cells = cellsOf.get(u.id) ?? [];
-      const required = cells.filter((c) => c.type !== 'none');
+      // Scored as the matrix: a new requirement's cell inside its grace period is left out (issue 33 §4).
+      const required = cells.filter((c) => c.type !== 'none' && c.counted);
       const d = detail.get(u.id);
       return {
         ...u,

@@ -1,4 +1,4 @@
-import { ComplianceMessages, CompliancePerm, type ComplianceType } from '@cc/contracts';
+import { ComplianceMessages, CompliancePerm, type ComplianceType, formatDate } from '@cc/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
@@ -7,7 +7,7 @@ import { notifySuccess } from '../app/notifications';
 import { useWhitelabel } from '../app/whitelabel';
 import { useEntity } from '../entities/queries';
 import { LoadError, LoadingCard, useNotFoundRedirect } from '../entities/shared';
-import { Badge, Button, Card, PageHeader } from '../ui';
+import { Badge, Button, Card, PageHeader, TextField } from '../ui';
 import { organisationsWord } from '../whitelabel/words';
 import { updateCompliance, useRoleCourseCompliance, validityLabel } from './api';
 import { ComplianceFields, parseValidity, useComplianceSave } from './ComplianceForm';
@@ -32,6 +32,8 @@ export default function ComplianceUpdatePage() {
   useNotFoundRedirect(entity.error ?? roleQuery.error ?? row.error, 'role');
   const [type, setType] = useState<ComplianceType>('primary');
   const [validity, setValidity] = useState('');
+  // Issue 33 §4: days to complete, from the day the course was required; empty leaves the due date as it is.
+  const [graceDays, setGraceDays] = useState('');
   // The form takes the loaded row's values during the render that first shows it (not in an effect after it), so
   // the fields never show empty for a frame; a reload after saving does the same.
   const [shown, setShown] = useState(row.data);
@@ -48,6 +50,7 @@ export default function ComplianceUpdatePage() {
     },
     async (res) => {
       notifySuccess(res.message ?? ComplianceMessages.updated);
+      setGraceDays('');
       // Reload the role-course compliance (spec 2 §4); the marker is cleared with the pending input.
       await queryClient.invalidateQueries({ queryKey: ['compliance', slug, roleId] });
     },
@@ -108,7 +111,11 @@ export default function ComplianceUpdatePage() {
               className="space-y-4"
               onSubmit={(e) => {
                 e.preventDefault();
-                void save.run({ type, validity: parseValidity(validity) });
+                void save.run({
+                  type,
+                  validity: parseValidity(validity),
+                  ...(graceDays.trim() === '' ? {} : { grace_days: Number(graceDays) }),
+                });
               }}
             >
               {save.formError}
@@ -119,6 +126,21 @@ export default function ComplianceUpdatePage() {
                   onType={setType}
                   onValidity={setValidity}
                   errors={save.errors}
+                />
+                <TextField
+                  label="Days to complete"
+                  type="number"
+                  inputMode="numeric"
+                  min={0}
+                  max={365}
+                  value={graceDays}
+                  onChange={(e) => setGraceDays(e.target.value)}
+                  error={save.errors.grace_days}
+                  hint={`Counted from the day it was required; 0: due now. Empty: unchanged (${
+                    row.data.due_at && Date.parse(row.data.due_at) > Date.now()
+                      ? `due by ${formatDate(row.data.due_at)}`
+                      : 'due now'
+                  }).`}
                 />
               </div>
               <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">

@@ -1,4 +1,7 @@
 import type {
+  BehindFilter,
+  BehindPerson,
+  BehindSummary,
   DashboardNewStarter,
   DashboardPeopleList,
   DashboardPerson,
@@ -96,3 +99,57 @@ export function useScopeEntities(enabled: boolean) {
     staleTime: 60_000,
   });
 }
+
+// --- Who is behind (issue 33 §7): GET /dashboards/manager/behind(/people), POST /dashboards/manager/behind/remind.
+
+export const behindKeys = {
+  all: ['dashboards', 'behind'] as const,
+  summary: (entity: string | undefined) => ['dashboards', 'behind', 'summary', entity ?? ''],
+  people: (entity: string | undefined, kind: BehindFilter, page: number) => [
+    'dashboards',
+    'behind',
+    'people',
+    entity ?? '',
+    kind,
+    page,
+  ],
+};
+
+export function useBehindSummary(entity: string | undefined, enabled = true) {
+  return useQuery({
+    queryKey: behindKeys.summary(entity),
+    enabled,
+    queryFn: async () =>
+      (await api.get<Envelope<BehindSummary>>('/dashboards/manager/behind', { params: { entity } })).data
+        .data,
+    placeholderData: keepPreviousData,
+  });
+}
+
+export const BEHIND_PAGE_SIZE = 25;
+
+export const fetchBehindPeople = async (
+  entity: string | undefined,
+  kind: BehindFilter,
+  page: number,
+  perPage: number,
+) =>
+  (
+    await api.get<Paged<BehindPerson>>('/dashboards/manager/behind/people', {
+      params: { entity, kind, page, per_page: perPage },
+    })
+  ).data;
+
+export function useBehindPeople(entity: string | undefined, kind: BehindFilter, page: number) {
+  return useQuery({
+    queryKey: behindKeys.people(entity, kind, page),
+    queryFn: () => fetchBehindPeople(entity, kind, page, BEHIND_PAGE_SIZE),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export const remindBehind = (entity: string | undefined, kind: BehindFilter) =>
+  api.post<Envelope<{ reminded: number }> & { message?: string }>('/dashboards/manager/behind/remind', {
+    entity,
+    kind,
+  });

@@ -23,6 +23,7 @@ import { InspectionPackCard } from '../reports/InspectionPackCard';
 import { RESULT_TYPE_LABELS } from '../results/api';
 import { Badge, Button, Card, EmptyState, PageHeader, Pagination, Spinner, Tabs } from '../ui';
 import { organisationWord } from '../whitelabel/words';
+import { BehindCard } from './BehindCard';
 import { type DashboardType, useDashboardPeople, useManagerDashboard } from './ManagerDashboardApi';
 import {
   DashboardError,
@@ -343,6 +344,8 @@ function Dashboard({
           })}
         />
       </Card>
+
+      <BehindCard entity={d.entity} />
 
       <BookingManagerWidget entitySlug={d.entity.slug} />
       <ManagerCareCertificateWidget />

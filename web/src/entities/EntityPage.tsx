@@ -1,6 +1,7 @@
 import {
   BookingsPerm,
   ContentPerm,
+  DashboardsPerm,
   Messages,
   Perm,
   STARTER_MATRIX_PERMISSIONS,
@@ -69,6 +70,12 @@ export default function EntityPage() {
   };
 
   const links = [
+    {
+      // Issue 33 §7: a manager's own checks of this home (Care Certificate, pathways, documents to read).
+      label: 'Who is behind',
+      to: `/manager-dashboard/behind?entity=${e.id}`,
+      show: can([DashboardsPerm.managerDashboard]),
+    },
     {
       label: 'Job roles',
       to: `/entities/${e.slug}/roles/`,

@@ -11,6 +11,7 @@ const cell = (c: Partial<GridCell>): GridCell => ({
   expires: '2027-03-12',
   resultId: 1,
   resultCount: 1,
+  dueBy: null,
   ...c,
 });
 
@@ -44,6 +45,19 @@ describe('MatrixCell', () => {
       />,
     );
     expect(screen.getByRole('gridcell', { name: 'Fire safety: Missing' })).toHaveTextContent('Missing');
+  });
+
+  it('a never-done course due by a date ahead says Due by that date (issue 33 §4), not Missing', () => {
+    render(
+      <MatrixCell
+        courseTitle="Fire safety"
+        cell={cell({ status: 'missing', completed: null, expires: null, dueBy: '2027-01-05' })}
+        wl={wl}
+      />,
+    );
+    const gridcell = screen.getByRole('gridcell', { name: 'Fire safety: Due by 05/01/2027 (not done yet)' });
+    expect(gridcell).toHaveTextContent('Due by05/01/2027');
+    expect(gridcell).not.toHaveTextContent('Missing');
   });
 
   it('is a focus stop of the grid: Enter, Space and a click open the record; only the active cell is tabbable', () => {
@@ -82,6 +96,7 @@ describe('MatrixLegend', () => {
       'Expiring soon: still in date, expires within the warning period',
       'Expired: the date shown has passed',
       'Missing: required but not done',
+      'Due by (date): required, not done yet; not out of date until then',
       'Exempt: excused; counts as compliant',
       'Blank: not required for their role',
     ]);
@@ -89,6 +104,7 @@ describe('MatrixLegend', () => {
       'in_date',
       'expiring',
       'expired',
+      'missing',
       'missing',
       'exempt',
       'blank',

@@ -1,4 +1,5 @@
 // biome-ignore-all lint/a11y/useSemanticElements: a virtualised grid positions divs absolutely; ARIA grid roles describe them
+import { formatDate } from '@cc/contracts';
 import type { CSSProperties } from 'react';
 import { cellText, cellTitle, type GridCell, LEGEND, statusColour, type TrafficLights, textOn } from './grid';
 
@@ -46,7 +47,16 @@ export function MatrixCell({
       className="absolute top-1 cursor-pointer overflow-hidden rounded-sm text-center text-xs leading-7 whitespace-nowrap tabular-nums outline-offset-1 hover:ring-2 hover:ring-slate-500 focus-visible:outline-3 focus-visible:outline-slate-900"
       style={{ ...style, background, color: textOn(background) }}
     >
-      {cellText(cell)}
+      {cell.dueBy ? (
+        // Two short lines fit the cell: "Due by" over the date (the whole words are its label).
+        <span className="block leading-[14px]">
+          Due by
+          <br />
+          {formatDate(cell.dueBy)}
+        </span>
+      ) : (
+        cellText(cell)
+      )}
     </div>
   );
 }
@@ -56,7 +66,7 @@ export function MatrixLegend({ wl }: { wl: TrafficLights }) {
   return (
     <ul className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-gray-700" aria-label="Legend">
       {LEGEND.map((l) => (
-        <li key={l.status} className="flex items-center gap-1" data-status={l.status}>
+        <li key={l.label} className="flex items-center gap-1" data-status={l.status}>
           <span
             aria-hidden="true"
             className="inline-block h-3 w-3 rounded-sm border border-black/20"

@@ -48,6 +48,8 @@ describe('decoder', () => {
       type: 'primary',
       user_id: 7,
       status: 'in_date',
+      due_by: null,
+      counted: true,
     });
     expect(c[1]).toMatchObject({
       type: 'none',
@@ -81,6 +83,49 @@ describe('MatrixGrid', () => {
     expect(cellTitle('A course', g.cell(0, 100)!)).toBe(
       'A course: In date, completed 12/03/2026, expires 12/03/2027',
     );
+  });
+
+  it('a due cell says Due by its date; one inside its requirement’s grace period is left out of the score and the Show filter', () => {
+    const g = new MatrixGrid();
+    g.addCourses([
+      { id: 100, title: 'A course' },
+      { id: 200, title: 'B course' },
+    ]);
+    const due = isoToDayNumber('2027-01-05');
+    // Ann: course 100 in date, course 200 never done and due by 05/01/2027 inside its grace period (left out).
+    // Bob: course 100 never done, due by 05/01/2027 as a new starter (counted, as the compliance figures count it).
+    g.addBlock(users, [
+      [7, 7, 9],
+      [100, 200, 100],
+      [1, 1, 1],
+      [0, 3, 3],
+      [55, null, null],
+      [day - 365, null, null],
+      [day, null, null],
+      [1, 0, 0],
+      [7, 9],
+      [200, 100],
+      [due, due],
+      [1, 0],
+    ]);
+    expect(g.cell(0, 200)).toMatchObject({ status: 'missing', dueBy: '2027-01-05' });
+    expect(cellText(g.cell(0, 200)!)).toBe('Due by 05/01/2027');
+    expect(g.cell(0, 100)?.dueBy).toBeNull();
+    // Ann's grace cell is not counted: 1 of 1; Bob's new-starter cell is: 0 of 1.
+    expect(g.score(0)).toBe(100);
+    expect(g.score(1)).toBe(0);
+    const gaps = viewRows(g, { ...DEFAULT_VIEW, status: 'gaps' });
+    expect(Array.from(gaps)).toEqual([1]);
+    const c = decodeCells(
+      [[7], [200], [1], [3], [null], [null], [null], [0], [7], [200], [due], [1]],
+      new Map(decodeUsers(users).map((x) => [x.id, x])),
+    );
+    expect(c[0]).toMatchObject({
+      status: 'missing',
+      due_by: '2027-01-05',
+      counted: false,
+      in_date_passed: false,
+    });
   });
 
   it('keeps earlier blocks valid when later courses arrive', () => {

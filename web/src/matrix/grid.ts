@@ -2,8 +2,10 @@ import {
   CELL_STATUS_LABELS,
   type CellsWire,
   cellCountsAsCompliant,
+  courseStatusText,
   DEFAULT_MATRIX_VIEW,
   dayNumberToIso,
+  dueCellsOf,
   EXEMPT_CELL_COLOUR,
   formatDate,
   MATRIX_SORTS,
@@ -32,6 +34,8 @@ interface Block {
   cells: CellsWire;
   /** (local user × width + course column) → cell position + 1 (0: no cell). */
   index: Int32Array;
+  /** Cell position → its due-by day number, for the few cells that are due (issue 33 §4); absent: none is. */
+  due?: Map<number, number>;
 }
 
 export interface GridCell {
@@ -41,6 +45,8 @@ export interface GridCell {
   expires: string | null;
   resultId: number | null;
   resultCount: number;
+  /** Never done and due by this date, still ahead ('YYYY-MM-DD'): the one status 'due', "Due by <date>". */
+  dueBy: string | null;
 }
 
 export class MatrixGrid {
@@ -92,12 +98,18 @@ export class MatrixGrid {
     const bits = new Uint8Array(this.users.length);
     bits.set(this.statusBits);
     const [uids, cids, types, statuses] = cells;
+    // The block's due cells (a few, or none): their day, and those left out of the score (a new requirement's
+    // grace period), which count neither as required nor as a gap of the "Show" filter.
+    const dueOf = dueCellsOf(cells);
+    const due = dueOf.size ? new Map<number, number>() : undefined;
     for (let k = 0; k < uids.length; k++) {
       const i = local.get(uids[k] as number);
       const col = this.column.get(cids[k] as number);
       if (i === undefined || col === undefined || col >= width) continue;
       index[i * width + col] = k + 1;
-      if (types[k] !== 0) {
+      const d = due ? dueOf.get(`${uids[k]}:${cids[k]}`) : undefined;
+      if (d) due?.set(k, d.day);
+      if (types[k] !== 0 && !d?.leftOut) {
         const u = (userStart + i) * 2;
         tally[u + 1] = (tally[u + 1] ?? 0) + 1;
         tally[u] = (tally[u] ?? 0) + (COMPLIANT_CODE[statuses[k] as number] ?? 0);
@@ -106,7 +118,7 @@ export class MatrixGrid {
     }
     this.tally = tally;
     this.statusBits = bits;
-    this.blocks.push({ userStart, count: ids.length, width, cells, index });
+    this.blocks.push({ userStart, count: ids.length, width, cells, index, due });
     this.cellCount += uids.length;
   }
 
@@ -126,6 +138,7 @@ export class MatrixGrid {
       expires: dayNumberToIso(expires[k] ?? null),
       resultId: resultIds[k] ?? null,
       resultCount: counts[k] ?? 0,
+      dueBy: b.due ? dayNumberToIso(b.due.get(k) ?? null) : null,
     };
   }
 
@@ -171,13 +184,18 @@ export function statusColour(status: MatrixStatus, wl: TrafficLights): string {
  * are the cell's label (cellTitle).
  */
 export function cellText(c: GridCell): string {
+  if (c.dueBy) return dueText(c.dueBy);
   if (c.status === 'exempt') return STATUS_LABEL.exempt;
   if (c.status === 'missing') return STATUS_LABEL.missing;
   if (c.expires) return formatDate(c.expires);
   return c.completed ? 'No expiry' : '';
 }
 
+/** A due cell's words, the one status's own (contracts courseStatusText): "Due by 29/12/2026". */
+export const dueText = (date: string) => courseStatusText({ status: 'due', date, attempted: false });
+
 export function cellTitle(courseTitle: string, c: GridCell): string {
+  if (c.dueBy) return `${courseTitle}: ${dueText(c.dueBy)} (not done yet)`;
   const parts = [`${courseTitle}: ${STATUS_LABEL[c.status]}`];
   // An exemption's dates are when it started and when it ends (it has no completion or expiry of training).
   const exempt = c.status === 'exempt';
@@ -192,6 +210,11 @@ export const LEGEND: { status: MatrixStatus | 'blank'; label: string; meaning: s
   { status: 'expiring', label: 'Expiring soon', meaning: 'still in date, expires within the warning period' },
   { status: 'expired', label: STATUS_LABEL.expired, meaning: 'the date shown has passed' },
   { status: 'missing', label: STATUS_LABEL.missing, meaning: 'required but not done' },
+  {
+    status: 'missing',
+    label: 'Due by (date)',
+    meaning: 'required, not done yet; not out of date until then',
+  },
   { status: 'exempt', label: STATUS_LABEL.exempt, meaning: 'excused; counts as compliant' },
   { status: 'blank', label: 'Blank', meaning: 'not required for their role' },
 ];

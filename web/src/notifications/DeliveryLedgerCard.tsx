@@ -44,6 +44,7 @@ function occasionText(d: NotificationDelivery): string {
   if (d.kind === 'message') return d.title;
   if (d.kind === 'care_certificate') return d.title;
   if (d.kind === 'document_reminder') return `${d.title} (reminder from a manager)`;
+  if (d.kind === 'behind_reminder') return `${d.title} (reminder from a manager)`;
   if (d.kind === 'due_reminder') return `${d.title} (${d.occasion} days before the due date)`;
   if (d.kind === 'manager_digest') return `Weekly digest (${d.occasion.replace('-W', ', week ')})`;
   const course = d.course?.title ?? 'A course';

@@ -1,6 +1,7 @@
 import {
   MATRIX_BLOCK_USERS,
   MATRIX_CELLS_COLUMNS,
+  MATRIX_DUE_COLUMNS,
   MATRIX_STATUSES,
   MATRIX_TYPES,
   MATRIX_USERS_COLUMNS,
@@ -16,11 +17,11 @@ import {
 
 const codes = (list: readonly string[]) => list.map((name, code) => `${code} ${name}`).join(', ');
 
-const columns = (list: readonly { name: string; what: string }[]) =>
+const columns = (list: readonly { name: string; what: string }[], from = 0) =>
   [
     '| index | column | each entry |',
     '| --- | --- | --- |',
-    ...list.map((c, i) => `| ${i} | \`${c.name}\` | ${c.what} |`),
+    ...list.map((c, i) => `| ${from + i} | \`${c.name}\` | ${c.what} |`),
   ].join('\n');
 
 export const REALTIME_DESCRIPTION = [
@@ -76,6 +77,13 @@ export const REALTIME_DESCRIPTION = [
   '',
   'is two cells of person 7: course 12, Mandatory, in date, result 901 completed 2026-02-16 and expiring',
   '2027-02-16, one result; course 13, Required, missing, no result.',
+  '',
+  '**Due cells** (issue 33 §4). After those eight columns come four more that list only the cells never done and',
+  "due by a date still ahead (a new starter's period, or a new requirement's grace period): their status stays 3",
+  '(missing) and they read "Due by <date>"; `left_out` 1 means the cell is left out of every score and figure until',
+  'then, as the compliance report leaves it out. Columns of the due cells:',
+  '',
+  columns(MATRIX_DUE_COLUMNS, MATRIX_CELLS_COLUMNS.length),
   '',
   // 4401 is realtime/socket-registry.ts SIGNED_OUT_CLOSE_CODE (http, a lower layer, imports no capability).
   '**Closing.** 4401: not signed in, or the sign-in ended (signed out elsewhere, expired).',
