@@ -129,7 +129,15 @@ function RejectDialog({
   );
 }
 
-function FilesCard({ view, onUpload }: { view: CertificateView; onUpload?: () => void }) {
+function FilesCard({
+  view,
+  onUpload,
+  uploadLabel = 'Upload evidence',
+}: {
+  view: CertificateView;
+  onUpload?: () => void;
+  uploadLabel?: string;
+}) {
   const queryClient = useQueryClient();
   const [removing, setRemoving] = useState<{ id: number; name: string } | null>(null);
   const records = linkedRecords(view);
@@ -141,7 +149,7 @@ function FilesCard({ view, onUpload }: { view: CertificateView; onUpload?: () =>
       actions={
         onUpload ? (
           <Button size="sm" variant="secondary" onClick={onUpload}>
-            Upload evidence
+            {uploadLabel}
           </Button>
         ) : undefined
       }
@@ -530,6 +538,7 @@ export default function CertificatePage() {
       <FilesCard
         view={view}
         onUpload={can.upload && !complete ? () => setEvidence({ kind: 'file' }) : undefined}
+        uploadLabel={learner ? 'Upload a photo or a note' : undefined}
       />
       {view.historical ? null : <HistoryCard view={view} />}
       {observation ? (
