@@ -56,7 +56,7 @@ async function main() {
     throw databaseStartupError(error, config.databaseUrl) ?? error;
   });
   if (deps.database.note) console.log(`database: ${deps.database.note}`);
-  const seeded = config.seedDemo ? await seedDemoIfEmpty(deps.db, deps.storage) : false;
+  const seeded = config.seedDemo ? await seedDemoIfEmpty(deps.db, deps.storage, deps) : false;
   const setupLink =
     config.env === 'production'
       ? await productionAccounts(deps).catch(async (error) => {

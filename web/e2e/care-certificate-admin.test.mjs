@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import {
@@ -208,6 +209,67 @@ describe('standards and settings', () => {
       await checkPage(page, 'care-cert-settings');
       assert.deepEqual(errors, []);
       await context.close();
+    });
+  }
+});
+
+describe('criteria import (issue 32 §2)', () => {
+  for (const viewport of [undefined, NARROW]) {
+    const w = viewport?.width ?? 1280;
+    it(`a super admin sees what is missing, previews a file, is shown every refused row, and applies it (${w} px)`, async () => {
+      // A copy of 2025 (the built-in version stays as the other tests read it).
+      const api = client(await bearer(ADMIN));
+      const versions = await api('GET', '/care-certificate-versions');
+      const v2025 = versions.find((v) => v.code === '2025');
+      const copy = await api('POST', '/care-certificate-versions', {
+        code: `imp-${w}-${Date.now() % 100000}`,
+        title: `Import test ${w}`,
+        copy_from_id: v2025.id,
+      });
+      const dir = tmpdir();
+      const bad = path.join(dir, `criteria-bad-${w}.csv`);
+      writeFileSync(
+        bad,
+        'code,outcome,wording,kind\n17.1a,17.1,No such standard,knowledge\n16.1a,16.1,Wording,both\n',
+      );
+      const good = path.join(dir, `criteria-good-${w}.csv`);
+      writeFileSync(
+        good,
+        'code,outcome,wording,kind\n16.1a,16.1,Wording of 16.1a,knowledge\n16.1b,16.1,Demonstrate 16.1b,observed\n',
+      );
+
+      const { context, page, errors } = await newPage(browser, viewport);
+      await signIn(page, ADMIN);
+      await page.goto(`${BASE}/care-certificate/standards?version=${copy.id}`);
+      const missing = page.getByText(/standards have no criteria yet/);
+      await missing.waitFor();
+      assert.match(await missing.textContent(), /Standard 16/);
+      // (A copy has no official source of its own: the built-in versions link Skills for Care's pages.)
+      await page.getByText('Standard 16: Awareness of learning disability and autism').first().waitFor();
+
+      await page.getByLabel('File', { exact: true }).setInputFiles(bad);
+      await page.getByRole('button', { name: 'Preview' }).click();
+      const alert = page.getByRole('alert').filter({ hasText: 'Nothing was imported' });
+      await alert.waitFor();
+      assert.match(await alert.textContent(), /Row 2: version imp-\d+-\d+ has no Standard 17/);
+      assert.match(await alert.textContent(), /Row 3: enter knowledge or observed/);
+      await checkPage(page, 'care-cert-import-refused');
+
+      await page.getByLabel('File', { exact: true }).setInputFiles(good);
+      await page.getByRole('button', { name: 'Preview' }).click();
+      await page.getByText('Nothing is changed until you apply it').waitFor();
+      await checkPage(page, 'care-cert-import-preview');
+      const before = await api('GET', `/care-certificate-versions/${copy.id}`);
+      assert.equal(before.criteria_count, copy.criteria_count);
+      await page.getByRole('button', { name: 'Apply 2 changes' }).click();
+      await toast(page, 'Criteria imported.');
+      const after = await api('GET', `/care-certificate-versions/${copy.id}`);
+      assert.equal(after.criteria_count, copy.criteria_count + 2);
+      const gaps = await api('GET', `/care-certificate-versions/${copy.id}/gaps`);
+      assert.ok(!gaps.standards_without_criteria.includes(16));
+      assert.deepEqual(errors, []);
+      await context.close();
+      await api('DELETE', `/care-certificate-versions/${copy.id}`);
     });
   }
 });

@@ -259,7 +259,11 @@ describe('care certificate: assign, evidence, observe, approve, download', () =>
       .getByTestId('standards')
       .getByRole('button', { name: /Standard 1:/ })
       .click();
-    await l.page.getByTestId('standard-1').getByRole('button', { name: 'Upload evidence' }).click();
+    // Her own certificate speaks to her (issue 32 §4).
+    await l.page
+      .getByTestId('standard-1')
+      .getByRole('button', { name: 'Upload a photo or a note for this' })
+      .click();
     const upload = l.page.getByRole('dialog');
     await upload
       .getByLabel(/^File/)
@@ -325,7 +329,10 @@ describe('care certificate: assign, evidence, observe, approve, download', () =>
         .getByTestId('standards')
         .getByRole('button', { name: /Standard 9:/ })
         .click();
-      await l.page.getByTestId('standard-9').getByRole('button', { name: 'Select for approval' }).click();
+      await l.page
+        .getByTestId('standard-9')
+        .getByRole('button', { name: 'Send Standard 9 to your assessor' })
+        .click();
       await toast(l.page, 'Standard selected for approval.');
     };
     await select();

@@ -103,6 +103,10 @@ export const CareCertificateMessages = {
   settingsUpdated: 'Settings updated.',
   standardsUpdated: 'Standards updated.',
   courseCriteriaSaved: 'Criteria saved.',
+  criteriaPreviewed: 'Nothing is changed yet: check the changes, then apply them.',
+  criteriaImported: 'Criteria imported.',
+  criteriaFileRequired: 'Choose a CSV or Excel (.xlsx) file.',
+  criteriaFileTooBig: 'The file is too big: split it into files under 2 MB.',
   // Refusals (409 for a state that forbids it, 422 with field errors for bad input).
   alreadyAssigned: 'This person already has this version of the certificate.',
   hasEvidence: 'This certificate has evidence: it cannot be withdrawn.',
@@ -219,6 +223,77 @@ export const CourseCriteriaView = z.object({
   ),
 });
 export type CourseCriteriaView = z.infer<typeof CourseCriteriaView>;
+
+// --- Importing criteria (issue 32 §2) ----------------------------------------------------------------------
+
+/** What a criterion is evidenced by: knowledge (e-learning, a file, a result) or observed (an assessor's observation). */
+export const CRITERION_KINDS = ['knowledge', 'observed'] as const;
+export type CriterionKind = (typeof CRITERION_KINDS)[number];
+/** The columns of a criteria import (CSV or .xlsx, first sheet; headers on row 1; `version` is optional). */
+export const CRITERIA_IMPORT_COLUMNS = ['code', 'outcome', 'wording', 'kind', 'version'] as const;
+export const CRITERIA_IMPORT_MAX_BYTES = 2 * 1024 * 1024;
+export const CRITERIA_IMPORT_MAX_ROWS = 2000;
+
+/** Where a version's official text is published, and for a standard the document that holds its criteria. */
+export const StandardsSource = z.object({ label: z.string(), url: z.string() });
+export type StandardsSource = z.infer<typeof StandardsSource>;
+/** One standard of a version: how many criteria it holds and which are known to be missing. */
+export const StandardGaps = z.object({
+  number: z.number(),
+  title: z.string(),
+  criteria_count: z.number(),
+  /** Letters missing before the last held one, per outcome (1.1d held without 1.1c: 1.1c), and whole outcomes. */
+  missing: z.array(z.string()),
+  sources: z.array(StandardsSource),
+});
+export type StandardGaps = z.infer<typeof StandardGaps>;
+/**
+ * GET /care-certificate-versions/{id}/gaps (any signed-in user): per standard, what is still missing and where the
+ * official text is published. `complete`: every standard has criteria (a certificate on it can be finished).
+ */
+export const VersionGaps = z.object({
+  version_id: z.number(),
+  code: z.string(),
+  title: z.string(),
+  complete: z.boolean(),
+  standards_without_criteria: z.array(z.number()),
+  standards: z.array(StandardGaps),
+  sources: z.array(StandardsSource),
+});
+export type VersionGaps = z.infer<typeof VersionGaps>;
+export const CRITERIA_IMPORT_CHANGES = ['added', 'changed', 'unchanged'] as const;
+export type CriteriaImportChange = (typeof CRITERIA_IMPORT_CHANGES)[number];
+export const CriteriaImportRow = z.object({
+  /** The row's line in the spreadsheet (the header is row 1). */
+  row: z.number(),
+  code: z.string(),
+  outcome: z.string(),
+  wording: z.string(),
+  kind: z.enum(CRITERION_KINDS),
+  change: z.enum(CRITERIA_IMPORT_CHANGES),
+  /** What the data holds now, for a changed row. */
+  before: z.object({ wording: z.string(), kind: z.enum(CRITERION_KINDS) }).nullable(),
+});
+export type CriteriaImportRow = z.infer<typeof CriteriaImportRow>;
+/**
+ * POST /care-certificate-versions/{id}/criteria-import/preview and …/criteria-import (super admin; multipart, the
+ * file part `file`): the preview changes nothing; the import applies the same rows in one transaction. Either
+ * refuses the whole file with 422 and row-level errors keyed `rows.{row}.{column}` (a code whose standard the
+ * version does not have, a row of another version, a code outside its outcome, a duplicate, a bad kind).
+ * Criteria absent from the file are kept (an import adds and changes, never deletes).
+ */
+export const CriteriaImportResult = z.object({
+  version_id: z.number(),
+  version_code: z.string(),
+  applied: z.boolean(),
+  added: z.number(),
+  changed: z.number(),
+  unchanged: z.number(),
+  outcomes_added: z.array(z.string()),
+  rows: z.array(CriteriaImportRow),
+  gaps: VersionGaps,
+});
+export type CriteriaImportResult = z.infer<typeof CriteriaImportResult>;
 
 // --- Settings ----------------------------------------------------------------------------------------------
 

@@ -4,12 +4,13 @@ import { clientFor } from '../../test/factories';
 import { createHarness, type Harness } from '../../test/harness';
 import { seedDemo } from '../demo/seed';
 import { DEMO_ASSESSOR_EMAIL } from './demo';
+import { DEMO_VERSION_CODE } from './demo-finished';
 
 /** The Care Certificate demo: people at every stage, read back through the API as the demo manager sees them. */
 let h: Harness;
 beforeAll(async () => {
   h = await createHarness();
-  await seedDemo(h.db);
+  await seedDemo(h.db, null, h.deps);
 }, 180_000);
 afterAll(async () => h?.close());
 
@@ -47,7 +48,7 @@ describe('Care Certificate demo data', () => {
     const res = await manager('GET', '/api/care-certificates?per_page=100');
     expect(res.statusCode, res.body).toBe(200);
     const list = res.json().data as Summary[];
-    const live = list.filter((c) => !c.historical);
+    const live = list.filter((c) => !c.historical && c.version.code !== DEMO_VERSION_CODE);
     expect(live.every((c) => c.version.code === '2025')).toBe(true);
     expect(live.some((c) => c.criteria_evidenced === 0 && !c.overdue)).toBe(true);
     expect(
@@ -62,6 +63,56 @@ describe('Care Certificate demo data', () => {
     expect(historical).toHaveLength(1);
     expect(historical[0]).toMatchObject({ status: 'complete', version: { code: '2015' } });
     expect(list.map((c) => c.user.name)).toContain('Casey Lee');
+  });
+
+  it('one learner finished her whole certificate through the real steps, and can print it (issue 32 §3)', async () => {
+    const manager = await clientFor(h.app, h.db, await userId('manager@demo.test'));
+    const list = (await manager('GET', '/api/care-certificates?per_page=100')).json().data as Summary[];
+    const finished = list.filter((c) => c.version.code === DEMO_VERSION_CODE);
+    expect(finished).toHaveLength(1);
+    const summary = finished[0] as Summary;
+    expect(summary).toMatchObject({ status: 'complete', historical: false });
+    const view = (await manager('GET', `/api/care-certificates/${summary.uuid}`)).json().data;
+    // Every standard that has criteria in 2025 (the demo copy holds only those), each approved with every criterion
+    // evidenced as its kind requires: files for knowledge, a competent observation for observed criteria.
+    const v2025 = (await manager('GET', '/api/care-certificate-versions'))
+      .json()
+      .data.find((v: { code: string }) => v.code === '2025');
+    const gaps = (await manager('GET', `/api/care-certificate-versions/${v2025.id}/gaps`)).json().data;
+    expect(view.standards.map((s: { number: number }) => s.number)).toEqual(
+      gaps.standards
+        .filter((s: { criteria_count: number }) => s.criteria_count > 0)
+        .map((s: { number: number }) => s.number),
+    );
+    expect(view.standards.length).toBeGreaterThanOrEqual(10);
+    for (const s of view.standards) {
+      expect(s.state, `Standard ${s.number}`).toBe('approved');
+      expect(s.criteria_evidenced).toBe(s.criteria_total);
+      for (const c of s.outcomes.flatMap((o: { criteria: unknown[] }) => o.criteria) as {
+        requires_observation: boolean;
+        observation_ids: number[];
+        file_ids: number[];
+      }[])
+        expect(c.requires_observation ? c.observation_ids.length : c.file_ids.length).toBeGreaterThan(0);
+    }
+    // Through the workflow: the learner sent each standard, the manager approved it.
+    const learnerName = view.user.name;
+    const decisions = view.decisions as { action: string; by: string | null; standard_number: number }[];
+    for (const s of view.standards) {
+      expect(decisions.filter((d) => d.standard_number === s.number).map((d) => [d.action, d.by])).toEqual([
+        ['submitted', learnerName],
+        ['approved', 'Sam Patel'],
+      ]);
+    }
+    expect(view.observations.every((o: { approved_at: string | null }) => o.approved_at !== null)).toBe(true);
+    expect(view.completed_on).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    const learner = await clientFor(h.app, h.db, view.user.id);
+    const pdf = await learner('GET', `/api/care-certificates/${summary.uuid}/pdf`);
+    expect(pdf.statusCode).toBe(200);
+    expect(pdf.headers['content-type']).toContain('application/pdf');
+    expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    // The official 2025 version is untouched and still the default.
+    expect(v2025).toMatchObject({ is_default: true });
   });
 
   it('Casey Lee works towards Standard 9 through the e-learning course mapped to its criteria', async () => {

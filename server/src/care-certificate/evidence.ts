@@ -115,7 +115,12 @@ export async function addEvidence(
       if (stored) {
         const file = await trx
           .insertInto('files')
-          .values({ ...stored, purpose: 'care_certificate_evidence', entity_id: locked.user_entity_id })
+          .values({
+            ...stored,
+            purpose: 'care_certificate_evidence',
+            entity_id: locked.user_entity_id,
+            created_at: ctx.clock(),
+          })
           .returning('id')
           .executeTakeFirstOrThrow();
         fileId = file.id;
@@ -129,6 +134,7 @@ export async function addEvidence(
           result_id: stored ? null : (values.result_id ?? null),
           description: values.description,
           added_by: actor.userId,
+          created_at: ctx.clock(),
         })
         .returning('id')
         .executeTakeFirstOrThrow();

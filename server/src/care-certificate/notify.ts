@@ -134,7 +134,7 @@ export function learnerText(
   if (n.event === 'returned')
     return {
       title: `${standard} was returned`,
-      body: `${actorName} returned ${standard} with these reasons:\n${n.reasons ?? ''}\nAdd what is asked for, then select the standard for approval again.`,
+      body: `${actorName} returned ${standard} with these reasons:\n${n.reasons ?? ''}\nAdd what is asked for, then send the standard to your assessor again.`,
     };
   return {
     title: `${standard} is approved`,

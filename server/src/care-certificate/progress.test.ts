@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCourse } from '../../test/content-factories';
 import { buildEntity, buildUser } from '../../test/factories';
 import { createHarness, type Harness } from '../../test/harness';
+import { judgeOutcome } from '../learning/verdict';
 import {
+  criteriaEvidenced,
   criteriaLackingEvidence,
   nmdsStatus,
   standardCounts,
@@ -45,6 +47,10 @@ async function standard(versionId: number, number: number) {
     .execute();
   return { id: s.id, criteria };
 }
+
+const criteriaEvidencedFor = async (certificateId: number) => ({
+  rows: await criteriaEvidenced(h.db, certificateId),
+});
 
 describe('seeded standards', () => {
   it('has the 2015 and 2025 versions, 2025 the default', async () => {
@@ -162,6 +168,92 @@ describe('evidence rule', () => {
     expect(lacking.lacking).toContain(c.id);
     expect(lacking.lacking).not.toContain(a.id);
     expect(lacking.lacking).not.toContain(b.id);
+  });
+
+  it('issue 32 §6: e-learning counts only a pass as the verdict rule judges it; observed criteria only by observation', async () => {
+    const entity = await buildEntity(h.db);
+    const user = await buildUser(h.db, { entityId: entity.id });
+    const cert = await certificateOf(user.id, '2025');
+    const s9 = await standard(cert.version_id, 9);
+    const knowledge = s9.criteria.find((k) => !k.requires_observation);
+    const observed = (await standard(cert.version_id, 1)).criteria.find((k) => k.requires_observation);
+    if (!knowledge || !observed) throw new Error('the seeded 2025 data has both kinds');
+    const course = await buildCourse(h.db, entity.id);
+    await h.db
+      .insertInto('course_care_certificate_criteria')
+      .values([knowledge, observed].map((k) => ({ course_id: course.id, criterion_id: k.id })))
+      .execute();
+    const evidenced = async () => {
+      const { rows } = await criteriaEvidencedFor(cert.id);
+      return { knowledge: rows.get(knowledge.id), observed: rows.get(observed.id) };
+    };
+    const record = (passed: boolean, status: 'approved' | 'pending' = 'approved') =>
+      h.db
+        .insertInto('results')
+        .values({
+          user_id: user.id,
+          entity_id: entity.id,
+          course_id: course.id,
+          type: 'elearning',
+          passed,
+          status,
+          score: 60,
+          completed_at: new Date(),
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+    // A result's pass is the verdict rule's (quizzes-service.ts: passed = judgeOutcome(...) === 'passed'): a score
+    // under the pass mark fails, an outcome without score or verdict is unjudged; neither evidences.
+    const pass = (o: Parameters<typeof judgeOutcome>[0]) => judgeOutcome(o, 80) === 'passed';
+    await record(pass({ score: 60 }));
+    await record(pass({}));
+    await record(pass({ success: false, score: 95 }));
+    // A pass still waiting for a manager's approval does not count either.
+    await record(pass({ success: true }), 'pending');
+    expect(await evidenced()).toEqual({ knowledge: false, observed: false });
+    // The pass the rule judges: the knowledge criterion, never the observed one (mapped to the same course).
+    await record(pass({ score: 85 }));
+    expect(await evidenced()).toEqual({ knowledge: true, observed: false });
+    // A file does not evidence an observed criterion either; a competent observation does.
+    const file = await h.db
+      .insertInto('files')
+      .values({
+        purpose: 'care_certificate_evidence',
+        storage_key: 'x/z.pdf',
+        original_name: 'z.pdf',
+        mime_type: 'application/pdf',
+        size_bytes: 1,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const ev = await h.db
+      .insertInto('care_certificate_evidence')
+      .values({ certificate_id: cert.id, kind: 'file', file_id: file.id })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await h.db
+      .insertInto('care_certificate_evidence_criteria')
+      .values({ evidence_id: ev.id, criterion_id: observed.id })
+      .execute();
+    expect((await evidenced()).observed).toBe(false);
+    const obs = await h.db
+      .insertInto('care_certificate_observations')
+      .values({
+        certificate_id: cert.id,
+        assessor_name: 'A',
+        observed_at: new Date(),
+        place: 'Lounge',
+        shift: 'early',
+        observed: 'x',
+        outcome: 'competent',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await h.db
+      .insertInto('care_certificate_observation_criteria')
+      .values({ observation_id: obs.id, criterion_id: observed.id })
+      .execute();
+    expect(await evidenced()).toEqual({ knowledge: true, observed: true });
   });
 
   it('refuses any update of an approved observation in the database itself', async () => {

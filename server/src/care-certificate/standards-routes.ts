@@ -13,6 +13,7 @@ import {
 } from '@cc/contracts';
 import type { App } from '../http/app-types';
 import { done, ok } from '../http/envelope';
+import { importCriteria, previewCriteriaImport, readCriteriaUpload, versionGaps } from './criteria-import';
 import {
   addCriterion,
   addOutcome,
@@ -38,6 +39,22 @@ export async function standardsRoutes(app: App) {
   app.get('/care-certificate-versions', { schema: { tags } }, async (r) => ok(await listVersions(r.ctx)));
   app.get('/care-certificate-versions/:id', { schema: { tags, params: IdParams } }, async (r) =>
     ok(await getVersion(r.ctx, r.params.id)),
+  );
+  app.get('/care-certificate-versions/:id/gaps', { schema: { tags, params: IdParams } }, async (r) =>
+    ok(await versionGaps(r.ctx, r.params.id)),
+  );
+  // Issue 32 §2: a super admin's import of a version's criteria (multipart, the file part `file`).
+  app.post(
+    '/care-certificate-versions/:id/criteria-import/preview',
+    { schema: { tags, params: IdParams } },
+    async (r) =>
+      ok(await previewCriteriaImport(r.ctx, r.params.id, () => readCriteriaUpload(r)), M.criteriaPreviewed),
+  );
+  app.post(
+    '/care-certificate-versions/:id/criteria-import',
+    { schema: { tags, params: IdParams } },
+    async (r) =>
+      ok(await importCriteria(r.ctx, r.params.id, () => readCriteriaUpload(r)), M.criteriaImported),
   );
   app.post('/care-certificate-versions', { schema: { tags, body: VersionBody } }, async (r, reply) =>
     reply.status(201).send(ok(await createVersion(r.ctx, r.body), M.standardsUpdated)),

@@ -164,6 +164,9 @@ const SUPER_ADMIN_ONLY = 'super admins only: the standards are the same for ever
 export const CORE_EXEMPT: Record<string, string> = {
   'GET /api/care-certificate-versions': 'the standards, the same for every organisation',
   'GET /api/care-certificate-versions/:id': 'the standards, the same for every organisation',
+  'GET /api/care-certificate-versions/:id/gaps': 'the standards, the same for every organisation',
+  'POST /api/care-certificate-versions/:id/criteria-import/preview': SUPER_ADMIN_ONLY,
+  'POST /api/care-certificate-versions/:id/criteria-import': SUPER_ADMIN_ONLY,
   'GET /api/care-certificates/mine': 'the caller only',
   'POST /api/care-certificate-versions': SUPER_ADMIN_ONLY,
   'PATCH /api/care-certificate-versions/:id': SUPER_ADMIN_ONLY,

@@ -84,7 +84,7 @@ async function main() {
   const deps = await openDeps(config, { joinRunningServer: !values.fresh });
   try {
     const where = deps.database.where;
-    const demo = await seedDemoIfEmpty(deps.db, deps.storage);
+    const demo = await seedDemoIfEmpty(deps.db, deps.storage, deps);
     console.log(
       `${demo ? 'Demo organisation created' : 'Demo organisation present'} (${where}, ${elapsed()})`,
     );

@@ -3,10 +3,12 @@ import { sql } from 'kysely';
 import { hashPassword } from '../auth/passwords';
 import { seedBookingsDemo } from '../bookings/demo';
 import { seedCareCertificateDemo } from '../care-certificate/demo';
+import { seedFinishedCareCertificate } from '../care-certificate/demo-finished';
 import { seedComplianceDemo } from '../compliance/demo-seed';
 import type { Db } from '../db/connect';
 import { type DemoStorage, seedDocumentsDemo } from '../documents/demo';
 import { seedHelpDemo } from '../help/demo';
+import type { Deps } from '../http/context';
 import { seedMessagingDemo } from '../messaging/demo';
 import { seedNotificationsDemo } from '../notifications/demo';
 import { seedPathwaysDemo } from '../pathways/demo';
@@ -195,7 +197,11 @@ export async function insertStaff(db: Db, o: StaffOptions): Promise<number> {
  * The demo (issue 2 §8): one level A care group with three level B homes, one training company, about 200 staff,
  * and the four logins printed at start-up. Runs only on an empty database.
  */
-export async function seedDemoIfEmpty(db: Db, storage: DemoStorage = null): Promise<boolean> {
+export async function seedDemoIfEmpty(
+  db: Db,
+  storage: DemoStorage = null,
+  deps: Deps | null = null,
+): Promise<boolean> {
   // Issue 30 §7: processes started together on an empty database (a cluster's first start) each found it empty and
   // seeded, and all but one crashed on a duplicate key. One seeds under a session lock; the others wait for it, then
   // find the demo there.
@@ -204,7 +210,7 @@ export async function seedDemoIfEmpty(db: Db, storage: DemoStorage = null): Prom
     try {
       const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM entities`.execute(conn);
       if ((rows[0]?.n ?? 0) > 0) return false;
-      await seedDemo(conn, storage);
+      await seedDemo(conn, storage, deps);
       return true;
     } finally {
       await sql`SELECT pg_advisory_unlock(hashtext(${DEMO_SEED_LOCK}))`.execute(conn);
@@ -213,7 +219,11 @@ export async function seedDemoIfEmpty(db: Db, storage: DemoStorage = null): Prom
 }
 const DEMO_SEED_LOCK = 'carecompliance:demo-seed';
 
-export async function seedDemo(db: Db, storage: DemoStorage = null): Promise<void> {
+/**
+ * `deps` (the process's dependencies): when given, the parts that run through the real services (a Care Certificate
+ * finished step by step, issue 32 §3) run after the seed's transaction, as the people who would take each step.
+ */
+export async function seedDemo(db: Db, storage: DemoStorage = null, deps: Deps | null = null): Promise<void> {
   const passwordHash = await hashPassword(DEMO_PASSWORD);
   const now = new Date();
   await db.transaction().execute(async (trx) => {
@@ -384,4 +394,5 @@ export async function seedDemo(db: Db, storage: DemoStorage = null): Promise<voi
     // The compliance report's 12-month trend (reports/jobs.ts): past month ends back-filled from the results history.
     await backfillComplianceHistoryIn(trx, now, 12);
   });
+  if (deps) await seedFinishedCareCertificate(deps, db, now);
 }

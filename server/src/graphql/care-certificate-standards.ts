@@ -4,6 +4,9 @@ import {
   ContentIdParams,
   CourseCriteriaBody,
   type CourseCriteriaView,
+  CRITERIA_IMPORT_MAX_BYTES,
+  type CriteriaImportResult,
+  type CriteriaImportRow,
   CriterionBody,
   CriterionUpdate,
   type CriterionView,
@@ -11,12 +14,16 @@ import {
   OutcomeUpdate,
   type OutcomeView,
   StandardBody,
+  type StandardGaps,
+  type StandardsSource,
   StandardUpdate,
   type StandardView,
   VersionBody,
+  type VersionGaps,
   type VersionSummary,
   VersionUpdate,
 } from '@cc/contracts';
+import { importCriteria, previewCriteriaImport, versionGaps } from '../care-certificate/criteria-import';
 import { getSettings, updateSettings } from '../care-certificate/settings';
 import {
   addCriterion,
@@ -37,7 +44,7 @@ import {
   updateVersion,
 } from '../care-certificate/standards-service';
 import { actorOf } from '../http/context';
-import { builder } from './builder';
+import { builder, type UploadedBlob } from './builder';
 import { defined, parseInput } from './input';
 
 /**
@@ -367,6 +374,106 @@ builder.mutationField('updateCareCertificateSettings', (t) =>
     resolve: (_r, { input }, ctx) => {
       actorOf(ctx);
       return updateSettings(ctx, parseInput(CareCertificateSettingsUpdate, defined({ ...input })));
+    },
+  }),
+);
+
+// --- Issue 32 §2: gaps and the criteria import ------------------------------------------------------------------
+
+const SourceObject = builder.objectRef<StandardsSource>('CareCertificateStandardsSource').implement({
+  description: 'Where the official text is published.',
+  fields: (t) => ({ label: t.exposeString('label'), url: t.exposeString('url') }),
+});
+const StandardGapsObject = builder.objectRef<StandardGaps>('CareCertificateStandardGaps').implement({
+  fields: (t) => ({
+    number: t.exposeInt('number'),
+    title: t.exposeString('title'),
+    criteria_count: t.exposeInt('criteria_count'),
+    missing: t.exposeStringList('missing'),
+    sources: t.field({ type: [SourceObject], resolve: (s) => s.sources }),
+  }),
+});
+const VersionGapsObject = builder.objectRef<VersionGaps>('CareCertificateVersionGaps').implement({
+  description: 'Per standard, what a version still lacks and where the official text is published.',
+  fields: (t) => ({
+    version_id: t.exposeID('version_id'),
+    code: t.exposeString('code'),
+    title: t.exposeString('title'),
+    complete: t.exposeBoolean('complete', { description: 'Every standard has criteria.' }),
+    standards_without_criteria: t.exposeIntList('standards_without_criteria'),
+    standards: t.field({ type: [StandardGapsObject], resolve: (g) => g.standards }),
+    sources: t.field({ type: [SourceObject], resolve: (g) => g.sources }),
+  }),
+});
+const ImportBeforeObject = builder
+  .objectRef<NonNullable<CriteriaImportRow['before']>>('CareCertificateCriteriaImportBefore')
+  .implement({ fields: (t) => ({ wording: t.exposeString('wording'), kind: t.exposeString('kind') }) });
+const ImportRowObject = builder.objectRef<CriteriaImportRow>('CareCertificateCriteriaImportRow').implement({
+  fields: (t) => ({
+    row: t.exposeInt('row'),
+    code: t.exposeString('code'),
+    outcome: t.exposeString('outcome'),
+    wording: t.exposeString('wording'),
+    kind: t.exposeString('kind'),
+    change: t.exposeString('change', { description: 'added, changed or unchanged.' }),
+    before: t.field({ type: ImportBeforeObject, nullable: true, resolve: (r) => r.before }),
+  }),
+});
+const ImportResultObject = builder
+  .objectRef<CriteriaImportResult>('CareCertificateCriteriaImport')
+  .implement({
+    fields: (t) => ({
+      version_id: t.exposeID('version_id'),
+      version_code: t.exposeString('version_code'),
+      applied: t.exposeBoolean('applied'),
+      added: t.exposeInt('added'),
+      changed: t.exposeInt('changed'),
+      unchanged: t.exposeInt('unchanged'),
+      outcomes_added: t.exposeStringList('outcomes_added'),
+      rows: t.field({ type: [ImportRowObject], resolve: (r) => r.rows }),
+      gaps: t.field({ type: VersionGapsObject, resolve: (r) => r.gaps }),
+    }),
+  });
+
+builder.queryField('careCertificateVersionGaps', (t) =>
+  t.field({
+    type: VersionGapsObject,
+    description: 'GET /api/care-certificate-versions/{id}/gaps (any signed-in user).',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_r, { id }, ctx) => {
+      actorOf(ctx);
+      return versionGaps(ctx, idOf(id));
+    },
+  }),
+);
+
+/** A GraphQL upload as the REST form's file; one over the limit is not read. */
+const criteriaFile = (file: UploadedBlob) => async () =>
+  file.size > CRITERIA_IMPORT_MAX_BYTES
+    ? { filename: file.name, bytes: Buffer.alloc(0), truncated: true }
+    : { filename: file.name, bytes: Buffer.from(await file.arrayBuffer()), truncated: false };
+
+builder.mutationField('previewCareCertificateCriteriaImport', (t) =>
+  t.field({
+    type: ImportResultObject,
+    description:
+      'POST /api/care-certificate-versions/{id}/criteria-import/preview (super admin; multipart): changes nothing.',
+    args: { version_id: t.arg.id({ required: true }), file: t.arg({ type: 'Upload', required: true }) },
+    resolve: (_r, args, ctx) => {
+      actorOf(ctx);
+      return previewCriteriaImport(ctx, idOf(args.version_id), criteriaFile(args.file));
+    },
+  }),
+);
+builder.mutationField('importCareCertificateCriteria', (t) =>
+  t.field({
+    type: ImportResultObject,
+    description:
+      'POST /api/care-certificate-versions/{id}/criteria-import (super admin; multipart): in one transaction.',
+    args: { version_id: t.arg.id({ required: true }), file: t.arg({ type: 'Upload', required: true }) },
+    resolve: (_r, args, ctx) => {
+      actorOf(ctx);
+      return importCriteria(ctx, idOf(args.version_id), criteriaFile(args.file));
     },
   }),
 );

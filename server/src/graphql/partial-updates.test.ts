@@ -270,6 +270,9 @@ const NOT_UPDATES = [
   'addCareCertificateCriterion',
   'deleteCareCertificateCriterion',
   'setCourseCareCertificateCriteria',
+  // Issue 32 §2: a file's criteria previewed, or applied (added and changed as the file says, nothing else).
+  'previewCareCertificateCriteriaImport',
+  'importCareCertificateCriteria',
   'assignCareCertificate',
   'withdrawCareCertificate',
   // The Care Certificate's workflow (issue 16): actions on observations, standards and a new historical record.

@@ -9,6 +9,7 @@ import {
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
+import { useAuth } from '../app/auth';
 import { useWhitelabel } from '../app/whitelabel';
 import { FormDialog } from '../bookings/FormDialog';
 import {
@@ -43,11 +44,13 @@ import {
   withdraw,
 } from './api';
 import { EvidenceDialog, type EvidenceMode } from './EvidenceDialog';
+import { GapsBanner } from './GapsBanner';
 import {
   CERTIFICATE_STATUS,
   criteriaText,
   DECISION_LABEL,
   fileLocked,
+  learnerNext,
   linkedRecords,
   NO_CRITERIA,
   standardsText,
@@ -57,11 +60,13 @@ import { ObservationsCard } from './ObservationsCard';
 import { Meter, StandardsAccordion } from './StandardsAccordion';
 
 /** Why a standard cannot be selected or approved yet, in the user's words. */
-export function notReadyText(s: StandardProgress): string | null {
+export function notReadyText(s: StandardProgress, learner = false): string | null {
   if (s.state === 'approved') return null;
   if (s.criteria_total === 0) return NO_CRITERIA;
   if (!s.ready)
-    return `${s.criteria_total - s.criteria_evidenced} of ${s.criteria_total} criteria still need evidence.`;
+    return learner
+      ? `${s.criteria_total - s.criteria_evidenced} of ${s.criteria_total} criteria still need evidence: upload a photo or a note, or show your assessor at work.`
+      : `${s.criteria_total - s.criteria_evidenced} of ${s.criteria_total} criteria still need evidence.`;
   return null;
 }
 
@@ -124,7 +129,15 @@ function RejectDialog({
   );
 }
 
-function FilesCard({ view, onUpload }: { view: CertificateView; onUpload?: () => void }) {
+function FilesCard({
+  view,
+  onUpload,
+  uploadLabel = 'Upload evidence',
+}: {
+  view: CertificateView;
+  onUpload?: () => void;
+  uploadLabel?: string;
+}) {
   const queryClient = useQueryClient();
   const [removing, setRemoving] = useState<{ id: number; name: string } | null>(null);
   const records = linkedRecords(view);
@@ -136,7 +149,7 @@ function FilesCard({ view, onUpload }: { view: CertificateView; onUpload?: () =>
       actions={
         onUpload ? (
           <Button size="sm" variant="secondary" onClick={onUpload}>
-            Upload evidence
+            {uploadLabel}
           </Button>
         ) : undefined
       }
@@ -265,6 +278,7 @@ export default function CertificatePage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const query = useCertificate(uuid);
+  const me = useAuth().user;
   const [observation, setObservation] = useState<ObservationMode | null>(null);
   const [evidence, setEvidence] = useState<EvidenceMode | null>(null);
   const [rejecting, setRejecting] = useState<StandardProgress | null>(null);
@@ -296,8 +310,11 @@ export default function CertificatePage() {
       </div>
     );
   const view = query.data;
-  const can = view.can;
   const complete = view.status === 'complete';
+  // Issue 32 §4: the person's own certificate speaks to her and shows no assessor action (observe, approve, return),
+  // whatever else she may do elsewhere; everyone else keeps the assessor's words.
+  const learner = me?.id === view.user.id;
+  const can = learner ? { ...view.can, observe: false, approve: false } : view.can;
 
   const standardAction = async (key: string, run: () => Promise<unknown>) => {
     setBusy(key);
@@ -317,7 +334,7 @@ export default function CertificatePage() {
     }
   };
   const actions = (s: StandardProgress) => {
-    const why = notReadyText(s);
+    const why = notReadyText(s, learner);
     const buttons = [];
     if (can.upload && s.state !== 'approved' && s.criteria_total > 0)
       buttons.push(
@@ -327,7 +344,7 @@ export default function CertificatePage() {
           variant="secondary"
           onClick={() => setEvidence({ kind: 'file', standardId: s.id })}
         >
-          Upload evidence
+          {learner ? 'Upload a photo or a note for this' : 'Upload evidence'}
         </Button>,
       );
     if (can.observe && s.state !== 'approved' && s.criteria_total > 0)
@@ -360,7 +377,7 @@ export default function CertificatePage() {
             )
           }
         >
-          Select for approval
+          {learner ? `Send Standard ${s.number} to your assessor` : 'Select for approval'}
         </Button>,
       );
     if (can.approve && s.state !== 'approved' && s.ready)
@@ -441,6 +458,12 @@ export default function CertificatePage() {
           </>
         }
       />
+      {learner && !view.historical ? (
+        <Card title="What happens next" data-testid="what-next">
+          <p className="text-sm text-slate-800">{learnerNext(view, can.submit)}</p>
+        </Card>
+      ) : null}
+      <GapsBanner view={view} learner={learner} />
       <Card title="Summary" data-testid="certificate-summary">
         <div className="mb-4 flex flex-wrap items-center gap-2">
           <Badge tone={status.tone}>{status.label}</Badge>
@@ -493,7 +516,7 @@ export default function CertificatePage() {
         actions={
           can.upload && !complete ? (
             <Button size="sm" variant="secondary" onClick={() => setEvidence({ kind: 'file' })}>
-              Upload evidence
+              {learner ? 'Upload a photo or a note' : 'Upload evidence'}
             </Button>
           ) : undefined
         }
@@ -504,15 +527,18 @@ export default function CertificatePage() {
           </div>
         ) : null}
         {view.standards.length ? (
-          <StandardsAccordion view={view} actions={complete ? undefined : actions} />
+          <StandardsAccordion view={view} actions={complete ? undefined : actions} learner={learner} />
         ) : (
           <EmptyState title="This version has no standards yet" />
         )}
       </Card>
-      {view.historical ? null : <ObservationsCard view={view} onOpen={setObservation} />}
+      {view.historical ? null : (
+        <ObservationsCard view={learner ? { ...view, can } : view} onOpen={setObservation} />
+      )}
       <FilesCard
         view={view}
         onUpload={can.upload && !complete ? () => setEvidence({ kind: 'file' }) : undefined}
+        uploadLabel={learner ? 'Upload a photo or a note' : undefined}
       />
       {view.historical ? null : <HistoryCard view={view} />}
       {observation ? (

@@ -1,16 +1,25 @@
 import { type CertificateView, formatDate } from '@cc/contracts';
-import { Link } from 'react-router';
 import { useWhitelabel } from '../app/whitelabel';
 import { LoadError, LoadingCard } from '../entities/shared';
 import { Badge, ButtonLink, Card, EmptyState } from '../ui';
 import { useMyCertificates } from './api';
-import { CERTIFICATE_STATUS, criteriaText, nextCriteria, readyToSubmit, standardsText } from './labels';
+import { GapsBanner } from './GapsBanner';
+import {
+  CERTIFICATE_STATUS,
+  criteriaText,
+  learnerHint,
+  learnerNext,
+  nextCriteria,
+  standardsText,
+} from './labels';
 import { Meter, StandardsAccordion } from './StandardsAccordion';
 
-/** The learner's own certificate: progress, what to do next, and the standards with their criteria. */
+/**
+ * The learner's own certificate: progress, what happens next in her words (issue 32 §4: never told to do what she
+ * cannot), which standards have no criteria yet, and the standards with their criteria.
+ */
 export function MyCertificateCard({ view, own = false }: { view: CertificateView; own?: boolean }) {
   const next = nextCriteria(view);
-  const ready = readyToSubmit(view);
   const status = CERTIFICATE_STATUS[view.status];
   return (
     <Card
@@ -43,17 +52,10 @@ export function MyCertificateCard({ view, own = false }: { view: CertificateView
           </div>
           <Meter done={view.criteria_evidenced} total={view.criteria_total} label="Criteria evidenced" />
         </div>
-        {ready.length ? (
-          <p className="rounded-lg bg-primary-100 px-3 py-2 text-sm text-primary-900">
-            {ready.length === 1
-              ? `Standard ${ready[0]?.number} has evidence for every criterion: `
-              : `${ready.length} standards have evidence for every criterion: `}
-            <Link to={`/care-certificate/${view.uuid}`} className="focus-ring rounded font-medium underline">
-              select {ready.length === 1 ? 'it' : 'them'} for approval
-            </Link>
-            .
-          </p>
-        ) : null}
+        <p className="rounded-lg bg-primary-100 px-3 py-2 text-sm text-primary-900" data-testid="what-next">
+          {learnerNext(view, view.can.submit)}
+        </p>
+        <GapsBanner view={view} learner />
         {view.status !== 'complete' ? (
           <section aria-labelledby={`next-${view.uuid}`}>
             <h3 id={`next-${view.uuid}`} className="text-sm font-semibold text-slate-900">
@@ -65,23 +67,21 @@ export function MyCertificateCard({ view, own = false }: { view: CertificateView
                   <li key={criterion.id} className="text-sm text-slate-800">
                     <span className="font-semibold">{criterion.code}</span> {criterion.text}
                     <span className="block text-xs text-slate-600">
-                      Standard {standard.number}: {standard.title}
-                      {criterion.requires_observation ? ' · to be observed at work' : ''}
+                      {learnerHint(criterion)} (Standard {standard.number}: {standard.title})
                     </span>
                   </li>
                 ))}
               </ol>
             ) : (
               <p className="mt-1 text-sm text-slate-600">
-                Every criterion with assessment criteria has evidence: your assessor will approve the
-                standards.
+                Every criterion has evidence so far: your assessor checks each standard and approves it.
               </p>
             )}
           </section>
         ) : null}
       </div>
       <div className="border-t border-slate-200">
-        <StandardsAccordion view={view} />
+        <StandardsAccordion view={view} learner />
       </div>
     </Card>
   );

@@ -8,7 +8,7 @@ import {
 import { type ReactNode, useId, useState } from 'react';
 import { Badge, cx } from '../ui';
 import { fileHref } from './api';
-import { criteriaText, NO_CRITERIA, OUTCOME_LABEL, percent, STANDARD_STATUS } from './labels';
+import { criteriaText, learnerHint, NO_CRITERIA, OUTCOME_LABEL, percent, STANDARD_STATUS } from './labels';
 
 /** A thin bar with its value as text for screen readers. */
 export function Meter({ done, total, label }: { done: number; total: number; label: string }) {
@@ -33,7 +33,15 @@ export function StandardBadge({ standard }: { standard: Pick<StandardProgress, '
 }
 
 /** One criterion with what evidences it: results (course, date), files (download), observations. */
-function CriterionRow({ criterion, view }: { criterion: CriterionProgress; view: CertificateView | null }) {
+function CriterionRow({
+  criterion,
+  view,
+  learner,
+}: {
+  criterion: CriterionProgress;
+  view: CertificateView | null;
+  learner: boolean;
+}) {
   const files = view ? view.files.filter((f) => criterion.file_ids.includes(f.id)) : [];
   const observations = view
     ? view.observations.filter((o) => criterion.observation_ids.includes(o.id) && o.superseded_by_id === null)
@@ -55,8 +63,14 @@ function CriterionRow({ criterion, view }: { criterion: CriterionProgress; view:
             <span className="font-semibold">{criterion.code}</span> {criterion.text}
           </p>
           <p className="text-xs text-slate-600">
-            {criterion.evidenced ? 'Evidenced' : 'No evidence yet'}
-            {criterion.requires_observation ? ' · needs an observation at work' : ''}
+            {learner ? (
+              learnerHint(criterion)
+            ) : (
+              <>
+                {criterion.evidenced ? 'Evidenced' : 'No evidence yet'}
+                {criterion.requires_observation ? ' · needs an observation at work' : ''}
+              </>
+            )}
           </p>
           {criterion.results.length || files.length || observations.length ? (
             <ul className="space-y-1 text-xs text-slate-700" aria-label={`Evidence for ${criterion.code}`}>
@@ -97,11 +111,18 @@ function CriterionRow({ criterion, view }: { criterion: CriterionProgress; view:
 export function StandardBody({
   standard,
   view,
+  learner = false,
 }: {
   standard: StandardProgress;
   view: CertificateView | null;
+  learner?: boolean;
 }) {
-  if (standard.criteria_total === 0) return <p className="py-3 text-sm text-slate-700">{NO_CRITERIA}</p>;
+  if (standard.criteria_total === 0)
+    return (
+      <p className="py-3 text-sm text-slate-700">
+        {learner ? 'Nothing to do here yet: this standard has no assessment criteria so far.' : NO_CRITERIA}
+      </p>
+    );
   return (
     <div className="space-y-4">
       {standard.outcomes
@@ -114,7 +135,7 @@ export function StandardBody({
             </h4>
             <ul className="divide-y divide-slate-100">
               {o.criteria.map((c) => (
-                <CriterionRow key={c.id} criterion={c} view={view} />
+                <CriterionRow key={c.id} criterion={c} view={view} learner={learner} />
               ))}
             </ul>
           </section>
@@ -126,16 +147,19 @@ export function StandardBody({
 /**
  * The standards as an accordion: each header is a button (Enter/Space toggles, Tab moves on) with the standard's
  * status as text and its criteria count; opening one shows its outcomes and criteria with evidence. `actions`
- * renders a standard's buttons (select for approval, approve, reject) inside its panel.
+ * renders a standard's buttons (select for approval, approve, reject) inside its panel. `learner`: the person's own
+ * view, in her words (issue 32 §4).
  */
 export function StandardsAccordion({
   view,
   actions,
   initiallyOpen = [],
+  learner = false,
 }: {
   view: CertificateView;
   actions?: (standard: StandardProgress) => ReactNode;
   initiallyOpen?: number[];
+  learner?: boolean;
 }) {
   const [open, setOpen] = useState<Set<number>>(() => new Set(initiallyOpen));
   const base = useId();
@@ -197,7 +221,12 @@ export function StandardsAccordion({
                       {s.decided_by ? ` by ${s.decided_by}` : ''}
                     </p>
                   ) : null}
-                  <StandardBody standard={s} view={view} />
+                  {learner && s.state === 'awaiting_approval' ? (
+                    <p className="mb-3 text-sm text-slate-700">
+                      With your assessor: they approve it or tell you what to add.
+                    </p>
+                  ) : null}
+                  <StandardBody standard={s} view={view} learner={learner} />
                   {actions ? <div className="mt-3 flex flex-wrap gap-2">{actions(s)}</div> : null}
                 </>
               ) : null}

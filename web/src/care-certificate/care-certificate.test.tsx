@@ -20,6 +20,7 @@ import CareCertificatePage from './CareCertificatePage';
 import CertificatePage, { notReadyText } from './CertificatePage';
 import {
   fileLocked,
+  learnerNext,
   NO_CRITERIA,
   nextCriteria,
   observationCorrectable,
@@ -279,6 +280,8 @@ function renderAt(path: string) {
 const withPerms = (...ids: number[]) =>
   makeUser({ id: 9, name: 'Asha Assessor', permissions: ids.map((id) => ({ id, slug: '' })) });
 
+const LEARNER_NO_CRITERIA = 'Nothing to do here yet: this standard has no assessment criteria so far.';
+
 // --- Rules ---------------------------------------------------------------------------------------------------
 
 describe('certificate rules', () => {
@@ -290,6 +293,31 @@ describe('certificate rules', () => {
     });
     expect(nextCriteria(awaiting)).toEqual([]);
     expect(readyToSubmit(view)).toEqual([]);
+  });
+
+  it('tells the learner what happens next, and to send a standard only when she may (issue 32 §4)', () => {
+    const nine = (s: StandardProgress) => s.number === 9;
+    const readyView = makeView({
+      standards: makeView().standards.map((s) =>
+        nine(s) ? { ...s, ready: true, criteria_evidenced: s.criteria_total } : s,
+      ),
+    });
+    expect(learnerNext(readyView, true)).toBe(
+      'Standard 9 has evidence for every criterion: send it to your assessor for approval.',
+    );
+    expect(learnerNext(readyView, false)).toBe(
+      'Standard 9 has evidence for every criterion: your assessor will check it and approve.',
+    );
+    expect(learnerNext(readyView, false)).not.toMatch(/send|select/i);
+    const awaiting = makeView({
+      standards: makeView().standards.map((s) =>
+        nine(s) ? { ...s, state: 'awaiting_approval' as const } : s,
+      ),
+    });
+    expect(learnerNext(awaiting, true)).toBe(
+      'Standard 9 is with your assessor: they approve it or tell you what to add.',
+    );
+    expect(learnerNext(makeView({ status: 'complete' }), true)).toMatch(/complete: you can download it/);
   });
 
   it('says why a standard cannot be approved yet', () => {
@@ -404,7 +432,19 @@ describe('/care-certificate', () => {
     expect(nine).toHaveAttribute('aria-expanded', 'true');
     expect(within(card).getByText(/Training: Dementia awareness/)).toBeInTheDocument();
     await user.click(within(card).getByRole('button', { name: /Standard 1:/ }));
-    expect(within(card).getByText(NO_CRITERIA)).toBeInTheDocument();
+    // Issue 32 §3, §4: her own words, what happens next, and which standards have no criteria yet.
+    expect(within(card).getByText(LEARNER_NO_CRITERIA)).toBeInTheDocument();
+    expect(within(card).queryByText(NO_CRITERIA)).toBeNull();
+    expect(within(card).getByTestId('what-next')).toHaveTextContent(
+      'For the criteria still open, upload a photo or a note, or show your assessor at work.',
+    );
+    expect(within(card).getByTestId('criteria-gaps')).toHaveTextContent(
+      'Standard 1 of Care Certificate (2025) has no assessment criteria yet',
+    );
+    expect(within(card).getByTestId('criteria-gaps')).toHaveTextContent(
+      'You can work on every other standard now.',
+    );
+    expect(within(card).queryByText(/select (it|them) for approval/i)).toBeNull();
   });
 
   it('tells a learner without a certificate what happens next', async () => {
@@ -561,19 +601,71 @@ describe('/care-certificate/{uuid}', () => {
     const standards = await screen.findByTestId('standards');
     const user = userEvent.setup();
     await user.click(within(standards).getByRole('button', { name: /Standard 1:/ }));
-    expect(within(screen.getByTestId('standard-1')).getByText(NO_CRITERIA)).toBeInTheDocument();
+    expect(within(screen.getByTestId('standard-1')).getByText(LEARNER_NO_CRITERIA)).toBeInTheDocument();
     expect(
-      within(screen.getByTestId('standard-1')).queryByRole('button', { name: 'Select for approval' }),
+      within(screen.getByTestId('standard-1')).queryByRole('button', { name: /Send Standard/ }),
     ).toBeNull();
+    expect(screen.getByTestId('what-next')).toHaveTextContent(
+      'Standard 9 has evidence for every criterion: send it to your assessor for approval.',
+    );
     await user.click(within(standards).getByRole('button', { name: /Standard 9:/ }));
     await user.click(
-      within(screen.getByTestId('standard-9')).getByRole('button', { name: 'Select for approval' }),
+      within(screen.getByTestId('standard-9')).getByRole('button', {
+        name: 'Send Standard 9 to your assessor',
+      }),
     );
     await waitFor(() =>
       expect(writes().map((w) => w.path)).toEqual(['/care-certificates/cc-1/standards/19/submit']),
     );
     expect(screen.queryByRole('button', { name: /Approve Standard/ })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Withdraw' })).toBeNull();
+  });
+
+  it('her own certificate hides assessor actions even when she holds them; the assessor keeps the assessor’s words', async () => {
+    // The learner herself holds observe (89) and approve (93) elsewhere: on her own certificate none shows.
+    setUser(
+      makeUser({
+        permissions: [
+          { id: 89, slug: '' },
+          { id: 93, slug: '' },
+        ],
+      }),
+    );
+    const view = { ...ready(), can: { ...makeView().can, observe: true, approve: true } };
+    handler = (c) => (c.path === '/care-certificates/cc-1' ? json(200, { data: view }) : undefined);
+    renderAt('/care-certificate/cc-1');
+    const standards = await screen.findByTestId('standards');
+    const user = userEvent.setup();
+    await user.click(within(standards).getByRole('button', { name: /Standard 9:/ }));
+    const nine = screen.getByTestId('standard-9');
+    expect(within(nine).queryByRole('button', { name: /Approve Standard/ })).toBeNull();
+    expect(within(nine).queryByRole('button', { name: 'Record an observation' })).toBeNull();
+    expect(
+      within(nine).getByRole('button', { name: 'Upload a photo or a note for this' }),
+    ).toBeInTheDocument();
+    expect(screen.getByTestId('criteria-gaps')).toHaveTextContent(
+      'You can work on every other standard now.',
+    );
+  });
+
+  it('an assessor on someone else’s certificate keeps the assessor’s words', async () => {
+    setUser(withPerms(89, 93));
+    const view = { ...ready(), can: { ...makeView().can, observe: true, approve: true } };
+    handler = (c) => (c.path === '/care-certificates/cc-1' ? json(200, { data: view }) : undefined);
+    renderAt('/care-certificate/cc-1');
+    const standards = await screen.findByTestId('standards');
+    const user = userEvent.setup();
+    await user.click(within(standards).getByRole('button', { name: /Standard 9:/ }));
+    const nine = screen.getByTestId('standard-9');
+    expect(within(nine).getByRole('button', { name: 'Approve Standard 9' })).toBeInTheDocument();
+    expect(within(nine).getByRole('button', { name: 'Record an observation' })).toBeInTheDocument();
+    expect(within(nine).getByRole('button', { name: 'Upload evidence' })).toBeInTheDocument();
+    expect(within(nine).getByRole('button', { name: 'Select for approval' })).toBeInTheDocument();
+    expect(within(nine).queryByText(/Show your assessor/)).toBeNull();
+    expect(screen.queryByTestId('what-next')).toBeNull();
+    expect(screen.getByTestId('criteria-gaps')).toHaveTextContent('until a super admin imports the criteria');
+    await user.click(within(standards).getByRole('button', { name: /Standard 1:/ }));
+    expect(within(screen.getByTestId('standard-1')).getByText(NO_CRITERIA)).toBeInTheDocument();
   });
 
   it('shows the server’s reason when a standard cannot be approved', async () => {

@@ -139,3 +139,53 @@ export function linkedRecords(view: Pick<CertificateView, 'standards'>): LinkedR
       }
   return [...byId.values()];
 }
+
+// --- Words for the learner herself (issue 32 §4) -----------------------------------------------------------------
+
+/** What the learner does for a criterion without evidence, spoken to her. */
+export const learnerHint = (c: Pick<CriterionProgress, 'requires_observation' | 'evidenced'>) =>
+  c.evidenced
+    ? 'Done: this has evidence.'
+    : c.requires_observation
+      ? 'Show your assessor you can do this at work: they record it as an observation.'
+      : 'Upload a photo or a note for this, or pass the training that covers it.';
+
+/** The standards of the certificate's version that have no assessment criteria yet (not approved). */
+export const standardsWithoutCriteria = (view: Pick<CertificateView, 'standards' | 'historical'>) =>
+  view.historical
+    ? []
+    : [...view.standards]
+        .filter((s) => s.criteria_total === 0 && s.state !== 'approved')
+        .sort((a, b) => a.number - b.number);
+
+/** "Standard 4", "Standards 4 and 11", "Standards 4, 11 and 12". */
+export function standardList(numbers: number[]): string {
+  if (numbers.length === 1) return `Standard ${numbers[0]}`;
+  return `Standards ${numbers.slice(0, -1).join(', ')} and ${numbers[numbers.length - 1]}`;
+}
+
+/**
+ * What happens next on the learner's own certificate, in her words. `canSubmit`: whether she may send a standard
+ * for approval herself (the view's can.submit); when she may not, she is never told to.
+ */
+export function learnerNext(view: Pick<CertificateView, 'standards' | 'status'>, canSubmit: boolean): string {
+  if (view.status === 'complete') return 'Your certificate is complete: you can download it at any time.';
+  const awaiting = view.standards.filter((s) => s.state === 'awaiting_approval').map((s) => s.number);
+  const ready = readyToSubmit(view).map((s) => s.number);
+  const parts: string[] = [];
+  if (ready.length)
+    parts.push(
+      canSubmit
+        ? `${standardList(ready)} ${ready.length === 1 ? 'has' : 'have'} evidence for every criterion: send ${ready.length === 1 ? 'it' : 'them'} to your assessor for approval.`
+        : `${standardList(ready)} ${ready.length === 1 ? 'has' : 'have'} evidence for every criterion: your assessor will check ${ready.length === 1 ? 'it' : 'them'} and approve.`,
+    );
+  if (awaiting.length)
+    parts.push(
+      `${standardList(awaiting)} ${awaiting.length === 1 ? 'is' : 'are'} with your assessor: they approve ${awaiting.length === 1 ? 'it' : 'them'} or tell you what to add.`,
+    );
+  if (view.standards.some((s) => s.state === 'open' && s.criteria_total > 0 && !s.ready))
+    parts.push(
+      'For the criteria still open, upload a photo or a note, or show your assessor at work. When a standard has evidence for every criterion, your assessor can approve it.',
+    );
+  return parts.join(' ') || 'Your assessor approves each standard once it has evidence for every criterion.';
+}

@@ -15,6 +15,7 @@ import { useWhitelabel } from '../../app/whitelabel';
 import { LoadError, LoadingCard } from '../../entities/shared';
 import { Badge, Button, Card, ConfirmDialog, cx, DataTable, PageHeader, Spinner, Toggle } from '../../ui';
 import { ccAction, useVersion, useVersions } from './api';
+import { CriteriaImport, GapsCard, useVersionGaps } from './CriteriaImport';
 import { NoPermission } from './HistoricalPage';
 import { EditableRow, type InlineField, InlineForm, type InlineValues } from './InlineEdit';
 
@@ -454,7 +455,8 @@ function NewVersion({
 /**
  * /care-certificate/standards (super admin): the versions of the standards with their counts; a chosen version's
  * standards, outcomes and criteria edited in place (add, edit, delete with a confirm, whether a criterion must be
- * observed at work), which version is the default, and a new version copied from another.
+ * observed at work), which version is the default, and a new version copied from another. Issue 32 §2: what each
+ * standard still lacks with where the official text is published, and an import of criteria from a file.
  */
 export default function StandardsPage() {
   const wl = useWhitelabel();
@@ -467,6 +469,7 @@ export default function StandardsPage() {
     versions.data?.[0]?.id ||
     null;
   const version = useVersion(user?.super_admin ? chosen : null);
+  const gaps = useVersionGaps(user?.super_admin ? chosen : null);
   const title = `${wl.certificateGroupMenuName} standards`;
   if (!user?.super_admin)
     return <NoPermission title={title} text="Only a super admin can edit the standards." />;
@@ -531,6 +534,8 @@ export default function StandardsPage() {
       {summary ? (
         <section aria-label={summary.title} className="space-y-4">
           <VersionHeader summary={summary} onDeleted={() => setParams({})} />
+          {gaps.data ? <GapsCard gaps={gaps.data} /> : null}
+          <CriteriaImport version={summary} />
           {version.isLoading ? (
             <Spinner label="Loading the standards" />
           ) : version.data ? (

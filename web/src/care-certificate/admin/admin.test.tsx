@@ -1,9 +1,13 @@
 import {
+  CareCertificateMessages,
   CareCertificatePerm,
   type CareCertificateReportRow,
   type CertificateSummary,
   type CertificateView,
+  type CriteriaImportResult,
+  type CriteriaImportRow,
   DEFAULT_WHITELABEL,
+  type VersionGaps,
   type VersionSummary,
   type VersionView,
 } from '@cc/contracts';
@@ -386,6 +390,126 @@ describe('historical certificates', () => {
   });
 });
 
+const gaps: VersionGaps = {
+  version_id: 2,
+  code: '2025',
+  title: 'Care Certificate (2025)',
+  complete: false,
+  standards_without_criteria: [4],
+  standards: [
+    { number: 1, title: 'Understand your role', criteria_count: 1, missing: ['1.1b'], sources: [] },
+    {
+      number: 4,
+      title: 'Equality, diversity, inclusion and human rights',
+      criteria_count: 0,
+      missing: [],
+      sources: [{ label: 'Standard 4 in the official standards', url: 'https://www.skillsforcare.org.uk/x' }],
+    },
+  ],
+  sources: [
+    { label: 'Skills for Care: The Care Certificate standards', url: 'https://www.skillsforcare.org.uk/x' },
+  ],
+};
+
+describe('criteria import (issue 32 §2)', () => {
+  const row = (code: string, change: CriteriaImportRow['change']): CriteriaImportRow => ({
+    row: 2,
+    code,
+    outcome: code.slice(0, 3),
+    wording: `Wording of ${code}`,
+    kind: 'knowledge',
+    change,
+    before: change === 'changed' ? { wording: 'Old wording', kind: 'knowledge' } : null,
+  });
+  const preview: CriteriaImportResult = {
+    version_id: 2,
+    version_code: '2025',
+    applied: false,
+    added: 1,
+    changed: 1,
+    unchanged: 0,
+    outcomes_added: ['4.1'],
+    rows: [
+      { ...row('4.1a', 'added'), row: 2 },
+      { ...row('1.1a', 'changed'), row: 3 },
+    ],
+    gaps,
+  };
+  const file = () =>
+    new File(['code,outcome,wording,kind\n4.1a,4.1,x,knowledge\n'], 'c.csv', { type: 'text/csv' });
+
+  it('lists what is missing with the official source, previews a file and applies it', async () => {
+    setUser(makeUser({ super_admin: true }));
+    handler = (c) => {
+      if (c.path.includes('/gaps')) return json(200, { data: gaps });
+      if (c.path.includes('/criteria-import/preview')) return json(200, { data: preview, message: 'x' });
+      if (/criteria-import(\?|$)/.test(c.path))
+        return json(200, {
+          data: { ...preview, applied: true },
+          message: CareCertificateMessages.criteriaImported,
+        });
+      if (c.path.startsWith('/care-certificate-versions/2'))
+        return json(200, { data: { ...versions[1], standards: [] } });
+      if (c.path.startsWith('/care-certificate-versions')) return json(200, { data: versions });
+      return undefined;
+    };
+    renderAt('/s?version=2', [{ path: '/s', Component: StandardsPage }]);
+    expect(
+      await screen.findByText(/1 of 2 standards have no criteria yet \(Standard 4\)/),
+    ).toBeInTheDocument();
+    expect(screen.getByText('Missing: 1.1b')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Standard 4 in the official standards' })).toHaveAttribute(
+      'href',
+      'https://www.skillsforcare.org.uk/x',
+    );
+    const input = screen.getByLabelText('File');
+    await userEvent.upload(input, file());
+    await userEvent.click(screen.getByRole('button', { name: 'Preview' }));
+    expect(await screen.findByText(/Nothing is changed until you apply it/)).toBeInTheDocument();
+    const table = screen.getByRole('table', { name: 'Rows of the file' });
+    expect(within(table).getByText('Added')).toBeInTheDocument();
+    expect(within(table).getByText('Was: Old wording')).toBeInTheDocument();
+    expect(calls.filter((c) => c.method === 'POST').map((c) => c.path)).toEqual([
+      '/care-certificate-versions/2/criteria-import/preview',
+    ]);
+    await userEvent.click(screen.getByRole('button', { name: 'Apply 2 changes' }));
+    await waitFor(() =>
+      expect(calls.filter((c) => c.method === 'POST').map((c) => c.path)).toEqual([
+        '/care-certificate-versions/2/criteria-import/preview',
+        '/care-certificate-versions/2/criteria-import',
+      ]),
+    );
+    expect(calls.find((c) => /criteria-import(\?|$)/.test(c.path))?.body).toBeInstanceOf(FormData);
+  });
+
+  it('shows every refused row and applies nothing', async () => {
+    setUser(makeUser({ super_admin: true }));
+    handler = (c) => {
+      if (c.path.includes('/gaps')) return json(200, { data: gaps });
+      if (c.path.includes('/criteria-import/preview'))
+        return json(422, {
+          message: 'Row 2: version 2015 has no Standard 16 (16.1a is a code of version 2025).',
+          errors: {
+            'rows.2.code': ['Row 2: version 2015 has no Standard 16 (16.1a is a code of version 2025).'],
+            'rows.3.kind': ['Row 3: enter knowledge or observed.'],
+          },
+        });
+      if (c.path.startsWith('/care-certificate-versions/2'))
+        return json(200, { data: { ...versions[1], standards: [] } });
+      if (c.path.startsWith('/care-certificate-versions')) return json(200, { data: versions });
+      return undefined;
+    };
+    renderAt('/s?version=2', [{ path: '/s', Component: StandardsPage }]);
+    await userEvent.upload(await screen.findByLabelText('File'), file());
+    await userEvent.click(screen.getByRole('button', { name: 'Preview' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Nothing was imported: fix the file and try again.');
+    expect(alert).toHaveTextContent('Row 2: version 2015 has no Standard 16');
+    expect(alert).toHaveTextContent('Row 3: enter knowledge or observed.');
+    expect(screen.queryByRole('button', { name: /Apply/ })).toBeNull();
+  });
+});
+
 describe('standards editor', () => {
   const tree: VersionView = {
     ...versions[0],
@@ -422,6 +546,7 @@ describe('standards editor', () => {
   it('lets a super admin edit a criterion in place and toggle its observation', async () => {
     setUser(makeUser({ super_admin: true }));
     handler = (c) => {
+      if (c.path.includes('/gaps')) return json(200, { data: gaps });
       if (c.path.startsWith('/care-certificate-versions/2')) return json(200, { data: tree });
       if (c.path.startsWith('/care-certificate-versions')) return json(200, { data: versions });
       if (c.method === 'PATCH') return json(200, { data: {}, message: 'Standards updated.' });
@@ -453,6 +578,7 @@ describe('versions', () => {
   it('makes another version the default and creates a new one copied from the default', async () => {
     setUser(makeUser({ super_admin: true }));
     handler = (c) => {
+      if (c.path.includes('/gaps')) return json(200, { data: { ...gaps, version_id: 1 } });
       if (/\/care-certificate-versions\/\d+$/.test(c.path.split('?')[0]))
         return json(200, { data: { ...versions[1], standards: [] } });
       if (c.method === 'GET' && c.path.startsWith('/care-certificate-versions'))
@@ -657,6 +783,7 @@ describe('manager widget and course criteria', () => {
       ],
     };
     handler = (c) => {
+      if (c.path.includes('/gaps')) return json(200, { data: gaps });
       if (c.path.startsWith('/care-certificate-versions/2')) return json(200, { data: tree });
       if (c.path.startsWith('/care-certificate-versions')) return json(200, { data: versions });
       if (c.method === 'PUT')
