@@ -15,6 +15,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setUser } from '../app/auth';
 import { notificationsStore } from '../app/notifications';
 import { navSections, visibleNav } from '../layouts/nav';
+import { stubResizeObserver } from '../test/dom';
 import { makeUser } from '../test/factories';
 import { type ApiCall, json, paged, stubApi } from '../test/fake-api';
 import { graphqlData, paginator } from '../test/graphql';
@@ -124,14 +125,7 @@ const notices = () => notificationsStore.get().map((n) => n.message);
 beforeEach(() => {
   handler = () => undefined;
   notificationsStore.set([]);
-  vi.stubGlobal(
-    'ResizeObserver',
-    class {
-      observe() {}
-      unobserve() {}
-      disconnect() {}
-    },
-  );
+  stubResizeObserver();
   calls = stubApi((c) => handler(c));
 });
 afterEach(() => {

@@ -15,6 +15,7 @@ import { setUser } from '../app/auth';
 import { notificationsStore } from '../app/notifications';
 import { applyWhitelabel } from '../app/whitelabel';
 import { londonToday } from '../bookings/LearnerSessionParts';
+import { stubResizeObserver } from '../test/dom';
 import { makeUser } from '../test/factories';
 import { type ApiCall, json, paged, stubApi } from '../test/fake-api';
 import CareCertificatePage from './CareCertificatePage';
@@ -211,14 +212,7 @@ beforeEach(() => {
   handler = () => undefined;
   notificationsStore.set([]);
   applyWhitelabel({ certificateGroupMenuName: 'Care Certificate' });
-  vi.stubGlobal(
-    'ResizeObserver',
-    class {
-      observe() {}
-      unobserve() {}
-      disconnect() {}
-    },
-  );
+  stubResizeObserver();
   calls = stubApi((c) => handler(c));
 });
 afterEach(() => {

@@ -15,6 +15,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { checkPermission, setUser } from '../app/auth';
 import { modalStore } from '../app/modal';
 import { notificationsStore } from '../app/notifications';
+import { stubResizeObserver } from '../test/dom';
 import { makeUser } from '../test/factories';
 import { type ApiCall, json, paged, stubApi } from '../test/fake-api';
 import { ComposeDialog, openCompose } from './ComposeDialog';
@@ -34,14 +35,7 @@ beforeEach(() => {
   handler = () => undefined;
   notificationsStore.set([]);
   modalStore.set({});
-  vi.stubGlobal(
-    'ResizeObserver',
-    class {
-      observe() {}
-      unobserve() {}
-      disconnect() {}
-    },
-  );
+  stubResizeObserver();
   calls = stubApi((c) => handler(c));
 });
 afterEach(() => {

@@ -13,6 +13,7 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setUser } from '../app/auth';
 import { notificationsStore } from '../app/notifications';
+import { stubResizeObserver } from '../test/dom';
 import { makeUser } from '../test/factories';
 import { type ApiCall, json, paged, stubApi } from '../test/fake-api';
 import { graphqlData, graphqlOperation, paginator } from '../test/graphql';
@@ -177,14 +178,7 @@ const notices = () => notificationsStore.get().map((n) => n.message);
 beforeEach(() => {
   handler = () => undefined;
   notificationsStore.set([]);
-  vi.stubGlobal(
-    'ResizeObserver',
-    class {
-      observe() {}
-      unobserve() {}
-      disconnect() {}
-    },
-  );
+  stubResizeObserver();
   calls = stubApi((c) => handler(c));
 });
 afterEach(() => {

@@ -5,6 +5,7 @@ import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { permissionsStore, setUser } from '../app/auth';
 import { notificationsStore } from '../app/notifications';
+import { stubResizeObserver } from '../test/dom';
 import { makeUser } from '../test/factories';
 import { type ApiCall, json, paged, stubApi } from '../test/fake-api';
 import HistoricalFormPage from './HistoricalFormPage';
@@ -33,15 +34,7 @@ function renderForm(path = '/results/historical/create') {
 beforeEach(() => {
   permissionsStore.set(null);
   notificationsStore.set([]);
-  // The picker's listbox (Headless UI) watches its anchor's size; jsdom has no ResizeObserver.
-  vi.stubGlobal(
-    'ResizeObserver',
-    class {
-      observe() {}
-      unobserve() {}
-      disconnect() {}
-    },
-  );
+  stubResizeObserver();
   calls = stubApi(({ url }) => {
     if (url.pathname.endsWith('/results/courses'))
       return json(200, paged([{ id: 3, title: 'Fire safety', short_title: null }], { perPage: 10 }));

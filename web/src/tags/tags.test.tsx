@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setUser } from '../app/auth';
 import { modalStore } from '../app/modal';
 import { notificationsStore } from '../app/notifications';
+import { stubResizeObserver } from '../test/dom';
 import { makeUser } from '../test/factories';
 import { type ApiCall, json, paged, stubApi } from '../test/fake-api';
 import TagsPage from './TagsPage';
@@ -53,15 +54,7 @@ beforeEach(() => {
   handler = () => undefined;
   notificationsStore.set([]);
   modalStore.set({});
-  // The picker's listbox (Headless UI) watches its anchor's size; jsdom has no ResizeObserver.
-  vi.stubGlobal(
-    'ResizeObserver',
-    class {
-      observe() {}
-      unobserve() {}
-      disconnect() {}
-    },
-  );
+  stubResizeObserver();
   calls = stubApi(
     (c) =>
       handler(c) ?? (c.url.pathname === '/api/entities/oakfield' ? json(200, { data: ENTITY }) : undefined),
