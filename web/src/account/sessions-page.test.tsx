@@ -4,14 +4,13 @@ import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { type ApiCall, json, stubApi } from '../test/fake-api';
 import SessionsPage from './SessionsPage';
 
 /**
  * Issue 29 §6: the server answers 423 to "Sessions and devices" until the password is given again on this session;
  * the page asks for it, shows the server's refusal of a wrong one, and lists the sessions once it is right.
  */
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 const ROWS: OwnSession[] = [
   {
@@ -27,35 +26,25 @@ const ROWS: OwnSession[] = [
 ];
 
 let confirmed = false;
-let calls: { method: string; path: string; body: unknown }[] = [];
+let calls: ApiCall[] = [];
 
 beforeEach(() => {
   confirmed = false;
-  calls = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: string, init?: RequestInit) => {
-      const url = new URL(input, 'http://localhost');
-      if (url.pathname === '/sanctum/csrf-cookie') return new Response(null, { status: 204 });
-      const path = url.pathname.replace(/^\/api/, '');
-      const body = init?.body ? JSON.parse(String(init.body)) : null;
-      calls.push({ method: init?.method ?? 'GET', path, body });
-      if (path === '/auth/sessions')
-        return confirmed
-          ? json(200, { data: ROWS })
-          : json(423, { message: Messages.passwordConfirmationRequired });
-      if (path === '/auth/confirm-password') {
-        if (body?.password !== 'Correct-Horse-Battery-9')
-          return json(422, {
-            message: Messages.incorrectPassword,
-            errors: { password: [Messages.incorrectPassword] },
-          });
-        confirmed = true;
-        return json(200, { message: Messages.passwordConfirmed });
-      }
-      return json(404, { message: 'Not found.' });
-    }),
-  );
+  calls = stubApi(({ route: path, body }) => {
+    if (path === '/auth/sessions')
+      return confirmed
+        ? json(200, { data: ROWS })
+        : json(423, { message: Messages.passwordConfirmationRequired });
+    if (path === '/auth/confirm-password') {
+      if ((body as { password?: string } | undefined)?.password !== 'Correct-Horse-Battery-9')
+        return json(422, {
+          message: Messages.incorrectPassword,
+          errors: { password: [Messages.incorrectPassword] },
+        });
+      confirmed = true;
+      return json(200, { message: Messages.passwordConfirmed });
+    }
+  });
 });
 afterEach(() => vi.unstubAllGlobals());
 

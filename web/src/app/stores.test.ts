@@ -1,6 +1,7 @@
 import { MODAL_DEFAULTS, STORAGE_KEYS } from '@cc/contracts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { makeUser } from '../test/factories';
+import { json } from '../test/fake-api';
 import { actingAsSlugForRequests, actingAsStore, restoreActingAs, setActingAs } from './acting-as';
 import {
   authStore,
@@ -15,10 +16,6 @@ import {
 import { hideModal, modalStore, modalZIndex, onModalEvent, showModal } from './modal';
 import { setNavigator } from './navigation';
 import { addNotification, errorNoticeText, notificationsStore, removeNotification } from './notifications';
-
-function json(status: number, body: unknown): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-}
 
 const navigate = vi.fn();
 beforeEach(() => {

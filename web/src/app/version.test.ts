@@ -1,12 +1,10 @@
 import { Capacitor } from '@capacitor/core';
 import { API_VERSION } from '@cc/contracts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { json } from '../test/fake-api';
 import { api } from './api';
 import { mainAppOrigin, requestCredentials } from './env';
 import { checkVersion, shouldRedirectForVersion } from './version';
-
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 /** The shell: Capacitor's bridge says native; its build sets VITE_API_ORIGIN. */
 function inShell(apiOrigin = 'https://api.example.com') {

@@ -10,11 +10,10 @@ import { deviceNameFrom } from '../app/env';
 import { notificationsStore } from '../app/notifications';
 import { routes } from '../router';
 import { makeUser } from '../test/factories';
+import { type ApiCall, json, stubApi } from '../test/fake-api';
 import { splitErrors } from './shared';
 
-type Handler = (url: URL, init: RequestInit | undefined) => Response | undefined;
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+type Handler = (url: URL, call: ApiCall) => Response | undefined;
 
 let handler: Handler = () => undefined;
 const calls: { method: string; path: string; body: unknown }[] = [];
@@ -40,21 +39,11 @@ beforeEach(() => {
   notificationsStore.set([]);
   calls.length = 0;
   handler = () => undefined;
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: string, init?: RequestInit) => {
-      const url = new URL(input, 'http://localhost');
-      const method = init?.method ?? 'GET';
-      calls.push({
-        method,
-        path: url.pathname,
-        body: init?.body ? JSON.parse(String(init.body)) : undefined,
-      });
-      if (url.pathname === '/sanctum/csrf-cookie') return new Response(null, { status: 204 });
-      // Anything a test does not answer (white-label, entities) is a 404, like an empty server.
-      return handler(url, init) ?? json(404, { message: 'Not found.' });
-    }),
-  );
+  stubApi((call) => {
+    calls.push({ method: call.method, path: call.url.pathname, body: call.body });
+    // Anything a test does not answer (white-label, entities) is a 404, like an empty server.
+    return handler(call.url, call);
+  });
 });
 afterEach(() => vi.unstubAllGlobals());
 
@@ -66,8 +55,8 @@ const RULES = [
 
 describe('/reset-password/{token}', () => {
   it('prefills the e-mail and lists every failing password rule on its own line from a 422', async () => {
-    handler = (url, init) =>
-      url.pathname === '/api/auth/reset-password' && init?.method === 'POST'
+    handler = (url, call) =>
+      url.pathname === '/api/auth/reset-password' && call.method === 'POST'
         ? json(422, { message: RULES[0], errors: { password: RULES } })
         : undefined;
     const user = userEvent.setup();
@@ -163,8 +152,8 @@ describe('/unlock-sign-in/{token} (issue 29 §8)', () => {
 
 describe('/register/{plan}', () => {
   it('maps the server field errors to their fields and the password rules to the summary', async () => {
-    handler = (url, init) =>
-      url.pathname === '/register/standard' && init?.method === 'POST'
+    handler = (url, call) =>
+      url.pathname === '/register/standard' && call.method === 'POST'
         ? json(422, {
             message: 'The email has already been taken.',
             errors: {
@@ -232,8 +221,8 @@ describe('/register/{plan}', () => {
 describe('password change required', () => {
   it('sends the user from any protected page to /update-password, then back once changed', async () => {
     setUser(makeUser({ password_change_required: true }));
-    handler = (url, init) => {
-      if (url.pathname === '/api/auth/update-password' && init?.method === 'POST')
+    handler = (url, call) => {
+      if (url.pathname === '/api/auth/update-password' && call.method === 'POST')
         return json(200, { message: 'Your password has been updated.' });
       if (url.pathname === '/api/auth/user')
         return json(200, { data: makeUser({ password_change_required: false }) });

@@ -9,20 +9,14 @@ import { permissionsStore, setUser } from '../app/auth';
 import { notificationsStore } from '../app/notifications';
 import { routes } from '../router';
 import { makeUser } from '../test/factories';
+import { type ApiCall, json, paged, stubApi } from '../test/fake-api';
 import { graphqlData, graphqlOperation, paginator } from '../test/graphql';
 import { londonToday } from './LearnerSessionParts';
 
-type Call = { method: string; url: URL; body: unknown };
+type Call = ApiCall;
 type Handler = (c: Call) => Response | undefined;
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-const page = <T,>(data: T[]) => ({
-  data,
-  meta: { current_page: 1, last_page: 1, per_page: 10, total: data.length, from: 1, to: data.length },
-  links: {},
-});
 let handler: Handler = () => undefined;
-const calls: Call[] = [];
+let calls: Call[] = [];
 
 function renderAt(path: string) {
   const router = createMemoryRouter(routes, { initialEntries: [path] });
@@ -126,7 +120,7 @@ function baseHandler(c: Call): Response | undefined {
     });
   }
   if (p === '/api/users/7/calendar-feed' && c.method === 'GET') return json(200, { data: emptyFeed });
-  if (p === '/api/users/7/available-training') return json(200, page([]));
+  if (p === '/api/users/7/available-training') return json(200, paged([]));
   return undefined;
 }
 
@@ -134,25 +128,11 @@ beforeEach(() => {
   permissionsStore.set(null);
   actingAsStore.set(null);
   notificationsStore.set([]);
-  calls.length = 0;
   lists.upcoming = [];
   lists.waitlisted = [];
   lists.past = [];
   handler = () => undefined;
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: string, init?: RequestInit) => {
-      const url = new URL(input, 'http://localhost');
-      const call = {
-        method: init?.method ?? 'GET',
-        url,
-        body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined,
-      };
-      calls.push(call);
-      if (url.pathname === '/sanctum/csrf-cookie') return new Response(null, { status: 204 });
-      return handler(call) ?? baseHandler(call) ?? json(404, { message: 'Not found.' });
-    }),
-  );
+  calls = stubApi((c) => handler(c) ?? baseHandler(c));
   setUser(makeUser({ permissions: [104, 108].map((id) => ({ id, slug: `p${id}` })) }));
 });
 afterEach(() => vi.unstubAllGlobals());
@@ -236,7 +216,7 @@ describe('/your-bookings', () => {
       if (c.url.pathname === '/api/users/7/available-training')
         return json(
           200,
-          page([session(11), session(12, { places_free: 0, waitlist_count: 4, virtual: true })]),
+          paged([session(11), session(12, { places_free: 0, waitlist_count: 4, virtual: true })]),
         );
       if (c.method === 'POST' && c.url.pathname === '/api/training-sessions/12/book')
         return json(201, { message: 'This session is full: you are on the waiting list.', data: {} });
@@ -351,7 +331,7 @@ describe('dashboard widgets', () => {
     c.url.pathname === '/api/users/u-7/events'
       ? json(200, { data: { data: [], counts: { current: 0, overdue: 0, completed: 0 } } })
       : c.url.pathname.startsWith('/api/users/u-7/')
-        ? json(200, page([]))
+        ? json(200, paged([]))
         : undefined;
 
   it('learner dashboard: my next sessions with a link to /your-bookings', async () => {
@@ -429,7 +409,7 @@ describe('dashboard widgets', () => {
             generated_at: '2026-11-25T12:00:00.000Z',
           },
         });
-      if (c.url.pathname === '/api/entities') return json(200, page([]));
+      if (c.url.pathname === '/api/entities') return json(200, paged([]));
       return undefined;
     };
     renderAt('/manager-dashboard');

@@ -15,8 +15,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setUser } from '../app/auth';
 import { notificationsStore } from '../app/notifications';
 import { navSections, visibleNav } from '../layouts/nav';
+import { stubResizeObserver } from '../test/dom';
 import { makeUser } from '../test/factories';
-import { type GraphQLCall, graphqlData, graphqlOperation, paginator } from '../test/graphql';
+import { type ApiCall, json, paged, stubApi } from '../test/fake-api';
+import { graphqlData, paginator } from '../test/graphql';
 import { attendanceMarks } from './AttendanceCard';
 import { checkInUrl } from './CheckInCode';
 import { addDays, entriesByDay, periodTitle, startOfWeek, step, visibleDays } from './calendar';
@@ -35,21 +37,6 @@ import {
   sessionValues,
 } from './session-form';
 import { providerBody } from './TrainingProviderSettingsPage';
-
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-const paged = (data: unknown[]) => ({
-  data,
-  meta: {
-    current_page: 1,
-    last_page: 1,
-    per_page: 15,
-    total: data.length,
-    from: data.length ? 1 : null,
-    to: data.length || null,
-  },
-  links: { first: '', last: '', prev: null, next: null },
-});
 
 function makeSession(o: Partial<TrainingSessionView> = {}): TrainingSessionView {
   return {
@@ -125,13 +112,7 @@ function makeDelegate(o: Partial<DelegateView> = {}): DelegateView {
   };
 }
 
-interface Call {
-  method: string;
-  path: string;
-  body: unknown;
-  /** The GraphQL operation, when the call is one (the sessions list reads through GraphQL). */
-  gql: GraphQLCall | null;
-}
+type Call = ApiCall;
 const sessionsAnswer = (c: Call, rows: unknown[]) =>
   c.gql?.operationName === 'TrainingSessions'
     ? graphqlData({ trainingSessions: paginator(rows) })
@@ -142,33 +123,10 @@ const writes = () => calls.filter((c) => c.method !== 'GET');
 const notices = () => notificationsStore.get().map((n) => n.message);
 
 beforeEach(() => {
-  calls = [];
   handler = () => undefined;
   notificationsStore.set([]);
-  vi.stubGlobal(
-    'ResizeObserver',
-    class {
-      observe() {}
-      unobserve() {}
-      disconnect() {}
-    },
-  );
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: string, init?: RequestInit) => {
-      const url = new URL(input, 'http://localhost');
-      if (url.pathname === '/sanctum/csrf-cookie') return new Response(null, { status: 204 });
-      const call = {
-        method: init?.method ?? 'GET',
-        path: `${url.pathname.replace(/^\/api/, '')}${url.search}`,
-        body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined,
-        gql: null as GraphQLCall | null,
-      };
-      call.gql = graphqlOperation(url, call.body);
-      calls.push(call);
-      return handler(call) ?? json(404, { message: 'Not found.' });
-    }),
-  );
+  stubResizeObserver();
+  calls = stubApi((c) => handler(c));
 });
 afterEach(() => {
   vi.unstubAllGlobals();

@@ -15,7 +15,9 @@ import { setUser } from '../app/auth';
 import { notificationsStore } from '../app/notifications';
 import { applyWhitelabel } from '../app/whitelabel';
 import { londonToday } from '../bookings/LearnerSessionParts';
+import { stubResizeObserver } from '../test/dom';
 import { makeUser } from '../test/factories';
+import { type ApiCall, json, paged, stubApi } from '../test/fake-api';
 import CareCertificatePage from './CareCertificatePage';
 import CertificatePage, { notReadyText } from './CertificatePage';
 import {
@@ -30,21 +32,6 @@ import {
 import { emptyObservation, observationBody, observationChanges } from './observation-form';
 
 // --- Fixtures ------------------------------------------------------------------------------------------------
-
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-const paged = (data: unknown[]) => ({
-  data,
-  meta: {
-    current_page: 1,
-    last_page: 1,
-    per_page: 15,
-    total: data.length,
-    from: data.length ? 1 : null,
-    to: data.length || null,
-  },
-  links: { first: '', last: '', prev: null, next: null },
-});
 
 const criterion = (
   id: number,
@@ -216,43 +203,18 @@ const versions: VersionSummary[] = [
 
 // --- Harness -------------------------------------------------------------------------------------------------
 
-interface Call {
-  method: string;
-  path: string;
-  body: unknown;
-}
+type Call = ApiCall;
 let calls: Call[] = [];
 let handler: (call: Call) => Response | undefined = () => undefined;
 const writes = () => calls.filter((c) => c.method !== 'GET');
 const notices = () => notificationsStore.get().map((n) => n.message);
 
 beforeEach(() => {
-  calls = [];
   handler = () => undefined;
   notificationsStore.set([]);
   applyWhitelabel({ certificateGroupMenuName: 'Care Certificate' });
-  vi.stubGlobal(
-    'ResizeObserver',
-    class {
-      observe() {}
-      unobserve() {}
-      disconnect() {}
-    },
-  );
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: string, init?: RequestInit) => {
-      const url = new URL(input, 'http://localhost');
-      if (url.pathname === '/sanctum/csrf-cookie') return new Response(null, { status: 204 });
-      const call = {
-        method: init?.method ?? 'GET',
-        path: `${url.pathname.replace(/^\/api/, '')}${url.search}`,
-        body: typeof init?.body === 'string' ? JSON.parse(init.body) : init?.body,
-      };
-      calls.push(call);
-      return handler(call) ?? json(404, { message: 'Not found.' });
-    }),
-  );
+  stubResizeObserver();
+  calls = stubApi((c) => handler(c));
 });
 afterEach(() => {
   vi.unstubAllGlobals();

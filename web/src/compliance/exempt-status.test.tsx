@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { permissionsStore, setUser } from '../app/auth';
 import { LatestResultLine } from '../learning/LearnerCourses';
 import { makeUser } from '../test/factories';
+import { json, paged, stubApi } from '../test/fake-api';
 import { UserComplianceCourses } from './UserComplianceCourses';
 
 /** issue 10 §4: exempt is its own status on the manager's user page and on the learner's courses. */
@@ -53,21 +54,10 @@ beforeEach(() => {
     }),
     row('Food hygiene', {}),
   ];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: string) => {
-      const url = new URL(input, 'http://localhost');
-      if (url.pathname.endsWith('/compliance-courses'))
-        return new Response(
-          JSON.stringify({
-            data: rows,
-            meta: { current_page: 1, last_page: 1, per_page: 25, total: rows.length, from: 1, to: 2 },
-            links: {},
-          }),
-          { status: 200, headers: { 'content-type': 'application/json' } },
-        );
-      return new Response(null, { status: 404 });
-    }),
+  stubApi(({ url }) =>
+    url.pathname.endsWith('/compliance-courses')
+      ? json(200, paged(rows, { perPage: 25 }))
+      : new Response(null, { status: 404 }),
   );
 });
 afterEach(() => vi.unstubAllGlobals());

@@ -5,32 +5,20 @@ import { type ReactNode, useState } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { notificationsStore } from '../app/notifications';
+import { type ApiCall, json, stubApi } from '../test/fake-api';
 import { LinkedItems, type LinkedRef } from './LinkedItems';
 import { type PrereqOption, prereqsToPayload, prereqsToState } from './logic';
 import { PrerequisitesEditor } from './PrerequisitesEditor';
 import QuizFormPage from './QuizFormPage';
 
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 type Handler = (method: string, path: string, body: unknown) => Response | undefined;
 let handler: Handler = () => undefined;
-const calls: { method: string; path: string; body: unknown }[] = [];
+let calls: ApiCall[] = [];
 
 beforeEach(() => {
   notificationsStore.set([]);
-  calls.length = 0;
   document.cookie = 'XSRF-TOKEN=t; path=/';
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: string, init?: RequestInit) => {
-      const url = new URL(input, 'http://localhost');
-      const method = init?.method ?? 'GET';
-      const body = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
-      const path = url.pathname.replace(/^\/api/, '');
-      calls.push({ method, path, body });
-      return handler(method, path, body) ?? json(404, { message: 'Not found' });
-    }),
-  );
+  calls = stubApi((c) => handler(c.method, c.route, c.body) ?? json(404, { message: 'Not found' }));
 });
 afterEach(() => vi.unstubAllGlobals());
 

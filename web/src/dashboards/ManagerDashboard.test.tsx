@@ -13,10 +13,9 @@ import { actingAsStore } from '../app/acting-as';
 import { permissionsStore, setUser } from '../app/auth';
 import { routes } from '../router';
 import { makeUser } from '../test/factories';
+import { json, stubApi } from '../test/fake-api';
 
 type Handler = (url: URL) => Response | undefined;
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 let handler: Handler = () => undefined;
 const calls: URL[] = [];
 
@@ -80,16 +79,11 @@ beforeEach(() => {
   actingAsStore.set(null);
   calls.length = 0;
   handler = () => undefined;
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: string) => {
-      const url = new URL(input, 'http://localhost');
-      calls.push(url);
-      if (url.pathname === '/sanctum/csrf-cookie') return new Response(null, { status: 204 });
-      if (url.pathname === '/api/entities') return json(200, { data: [], meta: {}, links: {} });
-      return handler(url) ?? json(404, { message: 'Not found.' });
-    }),
-  );
+  stubApi(({ url }) => {
+    calls.push(url);
+    if (url.pathname === '/api/entities') return json(200, { data: [], meta: {}, links: {} });
+    return handler(url);
+  });
   setUser(makeUser({ permissions: [105, 79, 13].map((id) => ({ id, slug: `p${id}` })) }));
 });
 afterEach(() => vi.unstubAllGlobals());

@@ -5,6 +5,7 @@ import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { permissionsStore, setUser } from '../app/auth';
 import { makeUser } from '../test/factories';
+import { json, stubApi } from '../test/fake-api';
 import { coursesLeftToTodo, LearnerTodo, stateWords } from './LearnerTodo';
 
 /** Issue 13: the carer's to-do in words, in the server's order, grouped as the counts are. */
@@ -67,17 +68,10 @@ const body: LearnerEvents = {
 beforeEach(() => {
   permissionsStore.set(null);
   setUser(makeUser());
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: string) => {
-      const url = new URL(input, 'http://localhost');
-      if (url.pathname.endsWith('/users/u-1/events'))
-        return new Response(JSON.stringify({ data: body }), {
-          status: 200,
-          headers: { 'content-type': 'application/json' },
-        });
-      return new Response(null, { status: 404 });
-    }),
+  stubApi(({ url }) =>
+    url.pathname.endsWith('/users/u-1/events')
+      ? json(200, { data: body })
+      : new Response(null, { status: 404 }),
   );
 });
 afterEach(() => vi.unstubAllGlobals());

@@ -5,6 +5,7 @@ import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { permissionsStore, setUser } from '../app/auth';
 import { makeUser } from '../test/factories';
+import { json, paged, stubApi } from '../test/fake-api';
 import { TrainingHistory } from './TrainingHistory';
 
 /** Issue 13: the carer's training history with evidence and certificates, and "Add training record" for everyone. */
@@ -60,21 +61,10 @@ function renderHistory() {
 
 beforeEach(() => {
   permissionsStore.set(null);
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: string) => {
-      const url = new URL(input, 'http://localhost');
-      if (url.pathname.endsWith('/users/u-7/results'))
-        return new Response(
-          JSON.stringify({
-            data: rows,
-            meta: { current_page: 1, last_page: 1, per_page: 10, total: 3, from: 1, to: 3 },
-            links: {},
-          }),
-          { status: 200, headers: { 'content-type': 'application/json' } },
-        );
-      return new Response(null, { status: 404 });
-    }),
+  stubApi(({ url }) =>
+    url.pathname.endsWith('/users/u-7/results')
+      ? json(200, paged(rows, { perPage: 10 }))
+      : new Response(null, { status: 404 }),
   );
 });
 afterEach(() => vi.unstubAllGlobals());

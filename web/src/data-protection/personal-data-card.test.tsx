@@ -3,14 +3,13 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { type ApiCall, json, stubApi } from '../test/fake-api';
 import { PersonalDataCard } from './PersonalDataCard';
 
 /**
  * Issue 35 §4: the person's "Personal data" card. Erasure asks for the person's name typed: a mismatch stays in the
  * dialog (no request), the name as shown sends POST /users/{id}/erase; without a leaving date the button waits.
  */
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 const LEAVER: UserDataProtection = {
   left_on: '2026-01-31',
@@ -22,32 +21,22 @@ const LEAVER: UserDataProtection = {
   may_erase: true,
 };
 let state: UserDataProtection = LEAVER;
-let calls: { method: string; path: string; body: unknown }[] = [];
+let calls: ApiCall[] = [];
 
 beforeEach(() => {
   state = LEAVER;
-  calls = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: string, init?: RequestInit) => {
-      const url = new URL(input, 'http://localhost');
-      if (url.pathname === '/sanctum/csrf-cookie') return new Response(null, { status: 204 });
-      const path = url.pathname.replace(/^\/api/, '');
-      const body = init?.body ? JSON.parse(String(init.body)) : null;
-      calls.push({ method: init?.method ?? 'GET', path, body });
-      if (path === '/users/7/data-protection') return json(200, { data: state });
-      if (path === '/users/7/erase') {
-        state = {
-          ...state,
-          erased_at: '2026-02-01T10:00:00.000Z',
-          may_erase: false,
-          may_set_leaving_date: false,
-        };
-        return json(200, { data: state, message: DataProtectionMessages.erased });
-      }
-      return json(404, { message: 'Not found.' });
-    }),
-  );
+  calls = stubApi(({ route: path }) => {
+    if (path === '/users/7/data-protection') return json(200, { data: state });
+    if (path === '/users/7/erase') {
+      state = {
+        ...state,
+        erased_at: '2026-02-01T10:00:00.000Z',
+        may_erase: false,
+        may_set_leaving_date: false,
+      };
+      return json(200, { data: state, message: DataProtectionMessages.erased });
+    }
+  });
 });
 afterEach(() => vi.unstubAllGlobals());
 

@@ -9,6 +9,7 @@ import { setUser } from '../app/auth';
 import { notificationsStore } from '../app/notifications';
 import { courseKindLink } from '../content/CoursesPage';
 import { makeUser } from '../test/factories';
+import { type ApiCall, json, stubApi } from '../test/fake-api';
 import { AcknowledgePanel } from './AcknowledgePanel';
 import type { DocumentPageView } from './api';
 import { checkDocumentFile, EMPTY_QUESTION, kindOfBytes, questionOf } from './checks';
@@ -18,37 +19,16 @@ import { UploadDocumentDialog } from './UploadDocumentDialog';
 
 // --- Harness -------------------------------------------------------------------------------------------------
 
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-
-interface Call {
-  method: string;
-  path: string;
-  body: unknown;
-}
+type Call = ApiCall;
 let calls: Call[] = [];
 let handler: (call: Call) => Response | undefined = () => undefined;
 const writes = () => calls.filter((c) => c.method !== 'GET');
 
 beforeEach(() => {
-  calls = [];
   handler = () => undefined;
   notificationsStore.set([]);
   setUser(makeUser({ id: 7, name: 'Lee Learner' }));
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: string, init?: RequestInit) => {
-      const url = new URL(input, 'http://localhost');
-      if (url.pathname === '/sanctum/csrf-cookie') return new Response(null, { status: 204 });
-      const call = {
-        method: init?.method ?? 'GET',
-        path: `${url.pathname.replace(/^\/api/, '')}${url.search}`,
-        body: typeof init?.body === 'string' ? JSON.parse(init.body) : init?.body,
-      };
-      calls.push(call);
-      return handler(call) ?? json(404, { message: 'Not found.' });
-    }),
-  );
+  calls = stubApi((c) => handler(c));
 });
 afterEach(() => {
   vi.unstubAllGlobals();

@@ -7,6 +7,7 @@ import { actingAsStore } from '../app/acting-as';
 import { authStore, permissionsStore, setUser } from '../app/auth';
 import { routes } from '../router';
 import { makeUser } from '../test/factories';
+import { json, stubApi } from '../test/fake-api';
 
 /**
  * Issue 38 §3: a super admin viewing one organisation opens another's page by its address (here a training company's
@@ -26,9 +27,6 @@ const BRIGHTPATH = {
 };
 const SETTINGS_PATH = '/entities/brightpath-training/training-provider-settings';
 
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-
 /** The server's scope: Brightpath answers only to a caller acting as Brightpath (or a subtree holding it). */
 const calls: { path: string; actingAs: string | null }[] = [];
 /** Brightpath as a sub-organisation of Meadowbrook: it answers to a caller viewing Meadowbrook too. */
@@ -39,22 +37,15 @@ beforeEach(() => {
   permissionsStore.set(null);
   actingAsStore.set(null);
   calls.length = 0;
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: string, init?: RequestInit) => {
-      const url = new URL(input, 'http://localhost');
-      const headers = (init?.headers ?? {}) as Record<string, string>;
-      const actingAs = headers[ACTING_AS_HEADER] ?? null;
-      calls.push({ path: url.pathname, actingAs });
-      const asBrightpath =
-        actingAs === BRIGHTPATH.slug || (underMeadowbrook && actingAs === MEADOWBROOK.slug);
-      if (url.pathname === `/api/entities/${BRIGHTPATH.slug}` && asBrightpath)
-        return json(200, { data: BRIGHTPATH });
-      if (url.pathname === `/api/entities/${BRIGHTPATH.slug}/training-provider-settings` && asBrightpath)
-        return json(200, { data: { ...TRAINING_PROVIDER_DEFAULTS, entity_id: BRIGHTPATH.id } });
-      return json(404, { message: 'Not found.' });
-    }),
-  );
+  stubApi(({ url, headers }) => {
+    const actingAs = headers[ACTING_AS_HEADER] ?? null;
+    calls.push({ path: url.pathname, actingAs });
+    const asBrightpath = actingAs === BRIGHTPATH.slug || (underMeadowbrook && actingAs === MEADOWBROOK.slug);
+    if (url.pathname === `/api/entities/${BRIGHTPATH.slug}` && asBrightpath)
+      return json(200, { data: BRIGHTPATH });
+    if (url.pathname === `/api/entities/${BRIGHTPATH.slug}/training-provider-settings` && asBrightpath)
+      return json(200, { data: { ...TRAINING_PROVIDER_DEFAULTS, entity_id: BRIGHTPATH.id } });
+  });
 });
 afterEach(() => vi.unstubAllGlobals());
 

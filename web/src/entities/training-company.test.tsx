@@ -3,12 +3,11 @@ import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { json, paged, stubApi } from '../test/fake-api';
 import { TrainingCompanyRequestsCard, TrainingCompanyStatusNotice } from './training-company';
 
 /** Issue 29 §7: a super admin answers training company requests; the organisation reads where its request stands. */
 
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 const REQUEST = {
   id: 7,
   slug: 'northgate-skills',
@@ -26,30 +25,14 @@ let pending = [REQUEST];
 beforeEach(() => {
   calls.length = 0;
   pending = [REQUEST];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: string, init?: RequestInit) => {
-      const url = new URL(input, 'http://localhost');
-      calls.push({ method: init?.method ?? 'GET', path: url.pathname });
-      if (url.pathname === '/api/training-company-requests')
-        return json(200, {
-          data: pending,
-          meta: {
-            current_page: 1,
-            last_page: 1,
-            per_page: 5,
-            total: pending.length,
-            from: 1,
-            to: pending.length,
-          },
-        });
-      if (url.pathname === `/api/entities/${REQUEST.slug}/training-company/approve`) {
-        pending = [];
-        return json(200, { data: { ...REQUEST, status: 'approved' }, message: 'Training company approved.' });
-      }
-      return json(404, { message: 'Not found.' });
-    }),
-  );
+  stubApi(({ method, url }) => {
+    calls.push({ method, path: url.pathname });
+    if (url.pathname === '/api/training-company-requests') return json(200, paged(pending, { perPage: 5 }));
+    if (url.pathname === `/api/entities/${REQUEST.slug}/training-company/approve`) {
+      pending = [];
+      return json(200, { data: { ...REQUEST, status: 'approved' }, message: 'Training company approved.' });
+    }
+  });
 });
 afterEach(() => vi.unstubAllGlobals());
 

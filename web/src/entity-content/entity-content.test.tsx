@@ -9,29 +9,14 @@ import { setUser } from '../app/auth';
 import { modalStore } from '../app/modal';
 import { notificationsStore } from '../app/notifications';
 import { makeUser } from '../test/factories';
+import { type Answer, type ApiCall, json, paged, stubApi } from '../test/fake-api';
 import CertificateBrandingPage from './CertificateBrandingPage';
 import CourseCategoriesPage from './CourseCategoriesPage';
 import EntityCoursesPage from './EntityCoursesPage';
 
-const json = (status: number, body: unknown) =>
-  new Response(status === 204 ? null : JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json' },
-  });
-const page = (data: unknown[]) => ({
-  data,
-  meta: { current_page: 1, last_page: 1, per_page: 15, total: data.length, from: 1, to: data.length },
-  links: { first: null, last: null, prev: null, next: null },
-});
-
-interface Call {
-  method: string;
-  path: string;
-  body: unknown;
-  headers: Record<string, string>;
-}
+type Call = ApiCall;
 let calls: Call[] = [];
-type Handler = (call: Call) => Response | Promise<Response> | undefined;
+type Handler = Answer;
 let handler: Handler = () => undefined;
 
 const ENTITY = {
@@ -59,29 +44,15 @@ const withPerms = (ids: number[]) =>
   setUser(makeUser({ permissions: ids.map((id) => ({ id, slug: `p${id}` })) }));
 
 beforeEach(() => {
-  calls = [];
   handler = () => undefined;
   notificationsStore.set([]);
   modalStore.set({});
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: string, init?: RequestInit) => {
-      const url = new URL(input, 'http://localhost');
-      const method = init?.method ?? 'GET';
-      if (url.pathname === '/sanctum/csrf-cookie') return new Response(null, { status: 204 });
-      const call: Call = {
-        method,
-        path: `${url.pathname.replace(/^\/api/, '')}${url.search}`,
-        body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined,
-        headers: (init?.headers ?? {}) as Record<string, string>,
-      };
-      calls.push(call);
-      const answer = await handler(call);
-      if (answer) return answer;
-      if (url.pathname === '/api/entities/meadowbrook' && method === 'GET')
-        return json(200, { data: ENTITY });
-      return json(404, { message: 'Not found.' });
-    }),
+  calls = stubApi(
+    async (c) =>
+      (await handler(c)) ??
+      (c.method === 'GET' && c.url.pathname === '/api/entities/meadowbrook'
+        ? json(200, { data: ENTITY })
+        : undefined),
   );
 });
 afterEach(() => {
@@ -102,9 +73,9 @@ describe('entity courses and content (/entities/{slug}/courses)', () => {
     withPerms([ContentPerm.entityCourses, ContentPerm.entityContent, ContentPerm.contentCreator]);
     handler = (c) => {
       if (c.method === 'GET' && c.path.startsWith('/entities/meadowbrook/courses'))
-        return json(200, page(courses));
+        return json(200, paged(courses));
       if (c.method === 'GET' && c.path.startsWith('/entities/meadowbrook/content'))
-        return json(200, page([]));
+        return json(200, paged([]));
       if (c.method === 'PATCH' || c.method === 'DELETE')
         return json(200, { data: null, message: Messages.successfullyUpdated });
       return undefined;
@@ -158,7 +129,7 @@ describe('entity courses and content (/entities/{slug}/courses)', () => {
       if (c.method === 'GET' && c.path.startsWith('/entities/meadowbrook/content'))
         return json(
           200,
-          page([
+          paged([
             {
               content_id: 21,
               title: 'Fire Safety e-learning',
@@ -200,7 +171,7 @@ describe('entity courses and content (/entities/{slug}/courses)', () => {
       if (c.method === 'GET' && c.path.startsWith('/entities/meadowbrook/courses'))
         return json(
           200,
-          page([
+          paged([
             { course_id: 11, title: 'Fire Safety', enabled: true, inherited: false },
             { course_id: 14, title: 'Infection Control', enabled: true, inherited: true },
           ]),
@@ -235,10 +206,10 @@ describe('entity courses and content (/entities/{slug}/courses)', () => {
     withPerms([ContentPerm.entityCourses, ContentPerm.contentCreator]);
     handler = (c) => {
       if (c.method === 'GET' && c.path.startsWith('/entities/meadowbrook/courses'))
-        return json(200, page([]));
+        return json(200, paged([]));
       if (c.method === 'GET' && c.path.startsWith('/courses'))
         return json(200, {
-          ...page([
+          ...paged([
             { id: 31, title: 'Dementia Awareness', published: true, platform: true },
             { id: 32, title: 'Medication', published: false, platform: false },
           ]),
@@ -272,7 +243,7 @@ describe('course categories (/entities/{slug}/course-categories)', () => {
       if (c.method === 'GET' && c.path.startsWith('/course-categories'))
         return json(
           200,
-          page([
+          paged([
             { id: 5, entity_id: 1, name: 'Mandatory training' },
             { id: 6, entity_id: null, name: 'Catalogue extras' },
           ]),

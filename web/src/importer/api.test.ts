@@ -1,21 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { queryClient } from '../app/query-client';
+import { json, stubApi } from '../test/fake-api';
 import { deliveryStatusLabel } from '../webhooks/DeliveryLog';
 import { applyImport, undoImport } from './api';
 
 /** Issue 28's smaller truths: the header counts an import while it applies; a delivery not yet tried is waiting. */
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 beforeEach(() => {
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: string) => {
-      const url = new URL(input, 'http://localhost');
-      if (url.pathname === '/sanctum/csrf-cookie') return new Response(null, { status: 204 });
-      return json(202, { data: { uuid: 'u', status: 'applying' } });
-    }),
-  );
+  stubApi(() => json(202, { data: { uuid: 'u', status: 'applying' } }));
 });
 afterEach(() => {
   vi.unstubAllGlobals();

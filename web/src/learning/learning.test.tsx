@@ -9,6 +9,7 @@ import { setUser } from '../app/auth';
 import { notificationsStore } from '../app/notifications';
 import { fileNameFrom } from '../native/files';
 import { makeUser } from '../test/factories';
+import { json, stubApi } from '../test/fake-api';
 import AttemptPage from './AttemptPage';
 import { type AttemptStructure, handleAttemptUpdateFailure, pageControls, type StructureTopic } from './api';
 import { setOutbox } from './attempt-outbox';
@@ -148,9 +149,6 @@ describe('attempt update failures (spec 1 §4)', () => {
 
 // --- The player against a stubbed server --------------------------------------------------------------------
 
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-
 function attemptBody(over: Record<string, unknown> = {}) {
   return {
     id: 9,
@@ -188,13 +186,10 @@ const structure: AttemptStructure = {
   quizzes: [{ id: 5, title: 'Check', pass_mark: 50 }],
 };
 
-type Patch = (body: {
-  version: number;
-  completed_topic_id?: number;
-  client_id?: string;
-}) => Response | Promise<Response>;
+type PatchBody = { version: number; completed_topic_id?: number; client_id?: string };
+type Patch = (body: PatchBody) => Response | Promise<Response>;
 let onPatch: Patch;
-const patches: { version: number; completed_topic_id?: number; client_id?: string }[] = [];
+const patches: PatchBody[] = [];
 /** What GET /attempts/9 and its structure answer (each test may change them). */
 let served: { attempt: Record<string, unknown>; structure: AttemptStructure };
 const posts: string[] = [];
@@ -225,35 +220,25 @@ describe('attempt player', () => {
     posts.length = 0;
     quizPosts.length = 0;
     served = { attempt: attemptBody(), structure };
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async (input: string, init?: RequestInit) => {
-        const url = new URL(input, 'http://localhost');
-        const method = init?.method ?? 'GET';
-        if (url.pathname === '/sanctum/csrf-cookie') return new Response(null, { status: 204 });
-        if (url.pathname === '/api/attempts/9' && method === 'GET')
-          return json(200, { data: served.attempt });
-        if (url.pathname === '/api/attempts/9/structure') return json(200, { data: served.structure });
-        if (url.pathname === '/api/retake_attempt/9' && method === 'POST') {
-          posts.push(url.pathname);
-          return json(201, { data: attemptBody({ id: 10, version: 1 }) });
-        }
-        if (url.pathname === '/api/attempts/10' && method === 'GET')
-          return json(200, { data: attemptBody({ id: 10, version: 1 }) });
-        if (url.pathname === '/api/attempts/10/structure') return json(200, { data: served.structure });
-        if (url.pathname === '/api/quizzes/take' && method === 'POST') {
-          const body = JSON.parse(String(init?.body));
-          quizPosts.push(body);
-          return onQuiz(body);
-        }
-        if (url.pathname === '/api/attempts/9' && method === 'PATCH') {
-          const body = JSON.parse(String(init?.body));
-          patches.push(body);
-          return onPatch(body);
-        }
-        return json(404, { message: 'Not found.' });
-      }),
-    );
+    stubApi(({ method, url, body }) => {
+      if (url.pathname === '/api/attempts/9' && method === 'GET') return json(200, { data: served.attempt });
+      if (url.pathname === '/api/attempts/9/structure') return json(200, { data: served.structure });
+      if (url.pathname === '/api/retake_attempt/9' && method === 'POST') {
+        posts.push(url.pathname);
+        return json(201, { data: attemptBody({ id: 10, version: 1 }) });
+      }
+      if (url.pathname === '/api/attempts/10' && method === 'GET')
+        return json(200, { data: attemptBody({ id: 10, version: 1 }) });
+      if (url.pathname === '/api/attempts/10/structure') return json(200, { data: served.structure });
+      if (url.pathname === '/api/quizzes/take' && method === 'POST') {
+        quizPosts.push(body as Parameters<typeof onQuiz>[0]);
+        return onQuiz(body as Parameters<typeof onQuiz>[0]);
+      }
+      if (url.pathname === '/api/attempts/9' && method === 'PATCH') {
+        patches.push(body as PatchBody);
+        return onPatch(body as PatchBody);
+      }
+    });
   });
   afterEach(() => {
     vi.unstubAllGlobals();

@@ -15,7 +15,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { checkPermission, setUser } from '../app/auth';
 import { modalStore } from '../app/modal';
 import { notificationsStore } from '../app/notifications';
+import { stubResizeObserver } from '../test/dom';
 import { makeUser } from '../test/factories';
+import { type ApiCall, json, paged, stubApi } from '../test/fake-api';
 import { ComposeDialog, openCompose } from './ComposeDialog';
 import { mergeConversation } from './Conversation';
 import { type Can, ComposeText, composeKinds, emptyCompose, planSend, sentNotice } from './compose';
@@ -23,60 +25,18 @@ import { collectPeople } from './MessagePeople';
 import MessagesPage from './MessagesPage';
 import { linkParts, MessageText } from './text';
 
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-const meta = (total: number, page = 1, perPage = 15) => ({
-  current_page: page,
-  last_page: Math.max(1, Math.ceil(total / perPage)),
-  per_page: perPage,
-  total,
-  from: total ? 1 : null,
-  to: total ? Math.min(total, perPage) : null,
-});
-const paged = (data: unknown[], extra: Record<string, unknown> = {}) => ({
-  data,
-  meta: meta(data.length),
-  links: { first: '', last: '', prev: null, next: null },
-  ...extra,
-});
-
-interface Call {
-  method: string;
-  path: string;
-  body: unknown;
-}
+type Call = ApiCall;
 let calls: Call[] = [];
 let handler: (call: Call) => Response | undefined = () => undefined;
 const writes = () => calls.filter((c) => c.method !== 'GET');
 const notices = () => notificationsStore.get().map((n) => n.message);
 
 beforeEach(() => {
-  calls = [];
   handler = () => undefined;
   notificationsStore.set([]);
   modalStore.set({});
-  vi.stubGlobal(
-    'ResizeObserver',
-    class {
-      observe() {}
-      unobserve() {}
-      disconnect() {}
-    },
-  );
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: string, init?: RequestInit) => {
-      const url = new URL(input, 'http://localhost');
-      if (url.pathname === '/sanctum/csrf-cookie') return new Response(null, { status: 204 });
-      const call = {
-        method: init?.method ?? 'GET',
-        path: `${url.pathname.replace(/^\/api/, '')}${url.search}`,
-        body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined,
-      };
-      calls.push(call);
-      return handler(call) ?? json(404, { message: 'Not found.' });
-    }),
-  );
+  stubResizeObserver();
+  calls = stubApi((c) => handler(c));
 });
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -445,9 +405,9 @@ describe('/messages', () => {
     handler = (c) => {
       const mine = () => (deleted ? [] : [received({ read_at: readAt })]);
       if (c.method === 'GET' && c.path.startsWith('/users/7/received/messages'))
-        return json(200, paged(mine(), { unread_message_count: mine().filter((m) => !m.read_at).length }));
+        return json(200, { ...paged(mine()), unread_message_count: mine().filter((m) => !m.read_at).length });
       if (c.method === 'GET' && c.path.startsWith('/users/7/received/2/messages'))
-        return json(200, paged(mine(), { unread_message_count: readAt ? 0 : 1 }));
+        return json(200, { ...paged(mine()), unread_message_count: readAt ? 0 : 1 });
       if (c.method === 'GET' && c.path.startsWith('/users/7/sent/2/messages'))
         return json(200, paged([sent()]));
       if (c.method === 'GET' && c.path.startsWith('/users/7/sent/messages'))

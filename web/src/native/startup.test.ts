@@ -3,12 +3,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { authStore, permissionsStore, restoreAuth } from '../app/auth';
 import { setNavigator } from '../app/navigation';
 import { makeUser } from '../test/factories';
+import { json } from '../test/fake-api';
 import { readToken, writeToken } from './secure-token';
 import { signInNoticeStore, startMobileSession, startupStore } from './startup';
-
-function json(status: number, body: unknown): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-}
 
 type Call = { url: string; method: string; authorization?: string };
 let calls: Call[];

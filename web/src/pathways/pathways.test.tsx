@@ -13,7 +13,9 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setUser } from '../app/auth';
 import { notificationsStore } from '../app/notifications';
+import { stubResizeObserver } from '../test/dom';
 import { makeUser } from '../test/factories';
+import { type ApiCall, json, paged, stubApi } from '../test/fake-api';
 import { graphqlData, graphqlOperation, paginator } from '../test/graphql';
 import { AwaitingSignOffWidget } from './AwaitingSignOffWidget';
 import {
@@ -38,14 +40,6 @@ import PathwayPage from './PathwayPage';
 import { VersionChoiceDialog } from './VersionChoiceDialog';
 
 // --- Fixtures ------------------------------------------------------------------------------------------------
-
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-const paged = (data: unknown[]) => ({
-  data,
-  meta: { current_page: 1, last_page: 1, per_page: 15, total: data.length, from: 1, to: data.length },
-  links: { first: '', last: '', prev: null, next: null },
-});
 
 const KEY_A = '11111111-1111-4111-8111-111111111111';
 const KEY_B = '22222222-2222-4222-8222-222222222222';
@@ -175,38 +169,17 @@ const summaryOf = (a: AllocationView): AllocationSummary => {
 
 // --- Harness -------------------------------------------------------------------------------------------------
 
-type Call = { method: string; path: string; body: unknown };
+type Call = ApiCall;
 let calls: Call[] = [];
 let handler: (c: Call) => Response | undefined = () => undefined;
 const writes = () => calls.filter((c) => c.method !== 'GET');
 const notices = () => notificationsStore.get().map((n) => n.message);
 
 beforeEach(() => {
-  calls = [];
   handler = () => undefined;
   notificationsStore.set([]);
-  vi.stubGlobal(
-    'ResizeObserver',
-    class {
-      observe() {}
-      unobserve() {}
-      disconnect() {}
-    },
-  );
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: string, init?: RequestInit) => {
-      const url = new URL(input, 'http://localhost');
-      if (url.pathname === '/sanctum/csrf-cookie') return new Response(null, { status: 204 });
-      const call = {
-        method: init?.method ?? 'GET',
-        path: `${url.pathname.replace(/^\/api/, '')}${url.search}`,
-        body: typeof init?.body === 'string' ? JSON.parse(init.body) : init?.body,
-      };
-      calls.push(call);
-      return handler(call) ?? json(404, { message: 'Not found.' });
-    }),
-  );
+  stubResizeObserver();
+  calls = stubApi((c) => handler(c));
 });
 afterEach(() => {
   vi.unstubAllGlobals();

@@ -8,6 +8,7 @@ import { actingAsStore } from '../app/acting-as';
 import { permissionsStore, setUser } from '../app/auth';
 import { notificationsStore } from '../app/notifications';
 import { makeUser } from '../test/factories';
+import { type ApiCall, json, paged, stubApi } from '../test/fake-api';
 import {
   emptyPreset,
   foldIndexedErrors,
@@ -20,23 +21,9 @@ import {
 import PresetsPage from './PresetsPage';
 import SchedulesPage from './SchedulesPage';
 
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 type Handler = (method: string, path: string, body: unknown, url: URL) => Response | undefined;
 let handler: Handler = () => undefined;
-const calls: { method: string; path: string; body: unknown }[] = [];
-const paged = <T,>(data: T[]) => ({
-  data,
-  meta: {
-    current_page: 1,
-    last_page: 1,
-    per_page: 15,
-    total: data.length,
-    from: data.length ? 1 : null,
-    to: data.length || null,
-  },
-  links: { first: '?page=1', last: '?page=1', prev: null, next: null },
-});
+let calls: ApiCall[] = [];
 
 const preset = (over: Partial<ReportPreset> = {}): ReportPreset => ({
   id: 5,
@@ -97,21 +84,10 @@ const schedule = (over: Partial<ReportSchedule> = {}): ReportSchedule => ({
 
 beforeEach(() => {
   notificationsStore.set([]);
-  calls.length = 0;
   document.cookie = 'XSRF-TOKEN=t; path=/';
   setUser(makeUser({ permissions: [12, 117].map((id) => ({ id, slug: `p${id}` })) }));
   permissionsStore.set([12, 117]);
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: string, init?: RequestInit) => {
-      const url = new URL(input, 'http://localhost');
-      const method = init?.method ?? 'GET';
-      const body = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
-      const path = url.pathname.replace(/^\/api/, '');
-      calls.push({ method, path, body });
-      return handler(method, path, body, url) ?? json(200, paged([]));
-    }),
-  );
+  calls = stubApi((c) => handler(c.method, c.route, c.body, c.url) ?? json(200, paged([])));
 });
 afterEach(() => {
   vi.unstubAllGlobals();

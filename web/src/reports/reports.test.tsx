@@ -9,12 +9,11 @@ import { permissionsStore, setUser } from '../app/auth';
 import { notificationsStore } from '../app/notifications';
 import { routes } from '../router';
 import { makeUser } from '../test/factories';
+import { type ApiCall, json, stubApi } from '../test/fake-api';
 import { treeOrder } from './ComplianceReportPage';
 import { bandOf } from './charts';
 
-type Handler = (url: URL, init: RequestInit | undefined) => Response | undefined;
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+type Handler = (url: URL, call: ApiCall) => Response | undefined;
 let handler: Handler = () => undefined;
 const calls: { method: string; path: string; body: unknown }[] = [];
 
@@ -60,19 +59,11 @@ beforeEach(() => {
   notificationsStore.set([]);
   calls.length = 0;
   handler = () => undefined;
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: string, init?: RequestInit) => {
-      const url = new URL(input, 'http://localhost');
-      calls.push({
-        method: init?.method ?? 'GET',
-        path: url.pathname,
-        body: init?.body ? JSON.parse(String(init.body)) : undefined,
-      });
-      if (url.pathname === '/sanctum/csrf-cookie') return new Response(null, { status: 204 });
-      return handler(url, init) ?? json(404, { message: 'Not found.' });
-    }),
-  );
+  stubApi((call) => {
+    calls.push({ method: call.method, path: call.url.pathname, body: call.body });
+    // Anything a test does not answer (white-label, entities) is a 404, like an empty server.
+    return handler(call.url, call);
+  });
   setUser(
     makeUser({
       permissions: [13, 16, 17, 7].map((id) => ({ id, slug: `p${id}` })),
@@ -141,9 +132,9 @@ describe('/reports/compliance', () => {
   });
 
   it('answers status 300 with the expected time and offers to e-mail the report', async () => {
-    handler = (url, init) => {
+    handler = (url, call) => {
       if (url.pathname !== '/api/reports/compliance') return undefined;
-      const body = JSON.parse(String(init?.body));
+      const body = call.body as { emailFormat?: string };
       if (body.emailFormat)
         return json(200, { message: 'The report has been queued and will be e-mailed to you shortly.' });
       return json(300, { message: 'too large', expected_time: '3 minutes', expected_seconds: 170, cells: 9 });

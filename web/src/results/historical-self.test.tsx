@@ -5,7 +5,9 @@ import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { permissionsStore, setUser } from '../app/auth';
 import { notificationsStore } from '../app/notifications';
+import { stubResizeObserver } from '../test/dom';
 import { makeUser } from '../test/factories';
+import { type ApiCall, json, paged, stubApi } from '../test/fake-api';
 import HistoricalFormPage from './HistoricalFormPage';
 
 /**
@@ -14,10 +16,7 @@ import HistoricalFormPage from './HistoricalFormPage';
  * their manager's approval; the form then returns to `/`.
  */
 
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-
-let calls: { method: string; url: URL; body: unknown }[] = [];
+let calls: ApiCall[] = [];
 
 function renderForm(path = '/results/historical/create') {
   return render(
@@ -33,46 +32,25 @@ function renderForm(path = '/results/historical/create') {
 }
 
 beforeEach(() => {
-  calls = [];
   permissionsStore.set(null);
   notificationsStore.set([]);
-  // The picker's listbox (Headless UI) watches its anchor's size; jsdom has no ResizeObserver.
-  vi.stubGlobal(
-    'ResizeObserver',
-    class {
-      observe() {}
-      unobserve() {}
-      disconnect() {}
-    },
-  );
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: string, init?: RequestInit) => {
-      const url = new URL(input, 'http://localhost');
-      calls.push({ method: init?.method ?? 'GET', url, body: init?.body });
-      if (url.pathname.endsWith('/results/courses'))
-        return json({
-          data: [{ id: 3, title: 'Fire safety', short_title: null }],
-          meta: { current_page: 1, last_page: 1, per_page: 10, total: 1, from: 1, to: 1 },
-          links: {},
-        });
-      if (url.pathname.endsWith('/results/historical/create'))
-        return json(
-          {
-            message: 'Historical result has been submitted for approval.',
-            data: {
-              id: 40,
-              status: 'pending',
-              completed_at: '2024-05-07T00:00:00.000Z',
-              course: { id: 3, title: 'Fire safety' },
-              user: { id: 7, uuid: 'u-7', name: 'Sam Carer' },
-            },
-          },
-          201,
-        );
-      return json({ message: 'Not found' }, 404);
-    }),
-  );
+  stubResizeObserver();
+  calls = stubApi(({ url }) => {
+    if (url.pathname.endsWith('/results/courses'))
+      return json(200, paged([{ id: 3, title: 'Fire safety', short_title: null }], { perPage: 10 }));
+    if (url.pathname.endsWith('/results/historical/create'))
+      return json(201, {
+        message: 'Historical result has been submitted for approval.',
+        data: {
+          id: 40,
+          status: 'pending',
+          completed_at: '2024-05-07T00:00:00.000Z',
+          course: { id: 3, title: 'Fire safety' },
+          user: { id: 7, uuid: 'u-7', name: 'Sam Carer' },
+        },
+      });
+    return json(404, { message: 'Not found' });
+  });
 });
 afterEach(() => vi.unstubAllGlobals());
 

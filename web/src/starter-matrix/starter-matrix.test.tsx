@@ -6,14 +6,12 @@ import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { authStore, permissionsStore } from '../app/auth';
 import { makeUser } from '../test/factories';
+import { json, stubApi } from '../test/fake-api';
 import { refreshLabel } from './api';
 import { StarterMatrixOffer } from './StarterMatrixOffer';
 import StarterMatrixPage from './StarterMatrixPage';
 
 /** Issue 37 §2: the starter training matrix previewed (what is added, what is kept), applied after a confirmation. */
-
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 const course = (
   key: string,
@@ -109,25 +107,19 @@ beforeEach(() => {
   authStore.set({ user: makeUser(), message: null, loading: false, error: null, token: null });
   permissionsStore.set([63, 27, 33, 68]);
   sessionStorage.clear();
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: string, init?: RequestInit) => {
-      const url = new URL(input, 'http://localhost');
-      const method = init?.method ?? 'GET';
-      calls.push({ method, path: url.pathname });
-      if (url.pathname === '/api/entities/acme-care/starter-matrix') {
-        if (method === 'POST') {
-          current = AFTER;
-          return json(201, {
-            data: { ...AFTER, created: { courses: 2, roles: 1, rules: 3 } },
-            message: 'Starter training matrix applied: 2 courses, 1 job role and 3 course rules added.',
-          });
-        }
-        return json(200, { data: current });
+  stubApi(({ method, url }) => {
+    calls.push({ method, path: url.pathname });
+    if (url.pathname === '/api/entities/acme-care/starter-matrix') {
+      if (method === 'POST') {
+        current = AFTER;
+        return json(201, {
+          data: { ...AFTER, created: { courses: 2, roles: 1, rules: 3 } },
+          message: 'Starter training matrix applied: 2 courses, 1 job role and 3 course rules added.',
+        });
       }
-      return json(404, { message: 'Not found.' });
-    }),
-  );
+      return json(200, { data: current });
+    }
+  });
 });
 afterEach(() => vi.unstubAllGlobals());
 

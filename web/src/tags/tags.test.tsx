@@ -7,29 +7,12 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setUser } from '../app/auth';
 import { modalStore } from '../app/modal';
 import { notificationsStore } from '../app/notifications';
+import { stubResizeObserver } from '../test/dom';
 import { makeUser } from '../test/factories';
+import { type ApiCall, json, paged, stubApi } from '../test/fake-api';
 import TagsPage from './TagsPage';
 
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-const page = (data: unknown[], total = data.length) => ({
-  data,
-  meta: {
-    current_page: 1,
-    last_page: Math.max(1, Math.ceil(total / 15)),
-    per_page: 15,
-    total,
-    from: 1,
-    to: data.length,
-  },
-  links: { first: '', last: '', prev: null, next: null },
-});
-
-interface Call {
-  method: string;
-  path: string;
-  body: unknown;
-}
+type Call = ApiCall;
 let calls: Call[] = [];
 let handler: (call: Call) => Response | undefined = () => undefined;
 
@@ -68,35 +51,13 @@ const withPerms = (ids: number[]) =>
   setUser(makeUser({ permissions: ids.map((id) => ({ id, slug: `p${id}` })) }));
 
 beforeEach(() => {
-  calls = [];
   handler = () => undefined;
   notificationsStore.set([]);
   modalStore.set({});
-  // The picker's listbox (Headless UI) watches its anchor's size; jsdom has no ResizeObserver.
-  vi.stubGlobal(
-    'ResizeObserver',
-    class {
-      observe() {}
-      unobserve() {}
-      disconnect() {}
-    },
-  );
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: string, init?: RequestInit) => {
-      const url = new URL(input, 'http://localhost');
-      if (url.pathname === '/sanctum/csrf-cookie') return new Response(null, { status: 204 });
-      const call = {
-        method: init?.method ?? 'GET',
-        path: `${url.pathname.replace(/^\/api/, '')}${url.search}`,
-        body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined,
-      };
-      calls.push(call);
-      const answer = handler(call);
-      if (answer) return answer;
-      if (url.pathname === '/api/entities/oakfield') return json(200, { data: ENTITY });
-      return json(404, { message: 'Not found.' });
-    }),
+  stubResizeObserver();
+  calls = stubApi(
+    (c) =>
+      handler(c) ?? (c.url.pathname === '/api/entities/oakfield' ? json(200, { data: ENTITY }) : undefined),
   );
 });
 afterEach(() => {
@@ -109,7 +70,7 @@ describe('tags (/entities/{slug}/tags)', () => {
     withPerms([TagsPerm.view, TagsPerm.manage]);
     handler = (c) => {
       if (c.method === 'GET' && c.path.startsWith('/entities/oakfield/tags'))
-        return json(200, page([tag(5, 'Night shift', 6), tag(6, 'Agency', 0)]));
+        return json(200, paged([tag(5, 'Night shift', 6), tag(6, 'Agency', 0)]));
       if (c.method === 'POST' && (c.body as { name: string }).name === 'Night shift')
         return json(422, {
           message: 'The name has already been taken.',
@@ -170,12 +131,14 @@ describe('tags (/entities/{slug}/tags)', () => {
     let linked = [casey];
     handler = (c) => {
       if (c.method === 'GET' && c.path.startsWith('/entities/oakfield/tags'))
-        return json(200, page([tag(5, 'Night shift', linked.length)]));
-      if (c.method === 'GET' && c.path.startsWith('/tags/5/users')) return json(200, page(linked));
+        return json(200, paged([tag(5, 'Night shift', linked.length)]));
+      if (c.method === 'GET' && c.path.startsWith('/tags/5/users')) return json(200, paged(linked));
       if (c.method === 'GET' && c.path.startsWith('/users?'))
         return json(
           200,
-          page([{ id: 42, uuid: 'u-42', name: 'Robin Hale', email: 'robin@x.test', primary_entity: ENTITY }]),
+          paged([
+            { id: 42, uuid: 'u-42', name: 'Robin Hale', email: 'robin@x.test', primary_entity: ENTITY },
+          ]),
         );
       if (c.method === 'POST' && c.path === '/tags/5/users') {
         if (calls.filter((x) => x.method === 'POST').length === 1)
@@ -224,7 +187,7 @@ describe('tags (/entities/{slug}/tags)', () => {
 
   it('shows an empty state that offers the first tag', async () => {
     withPerms([TagsPerm.view, TagsPerm.manage]);
-    handler = (c) => (c.path.startsWith('/entities/oakfield/tags') ? json(200, page([])) : undefined);
+    handler = (c) => (c.path.startsWith('/entities/oakfield/tags') ? json(200, paged([])) : undefined);
     renderTags();
     expect(await screen.findByText('No tags yet')).toBeInTheDocument();
     expect(screen.getAllByRole('button', { name: 'Add tag' })).toHaveLength(2);

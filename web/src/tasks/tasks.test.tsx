@@ -4,16 +4,14 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { type ApiCall, json, paged, stubApi } from '../test/fake-api';
 import { taskStarted } from './api';
 import { TasksBadge } from './TasksBadge';
 import TasksPage from './TasksPage';
 
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-
 let active = 0;
 let tasks: TaskView[] = [];
-let calls: { method: string; path: string }[] = [];
+let calls: ApiCall[] = [];
 
 const task = (over: Partial<TaskView>): TaskView => ({
   uuid: '11111111-1111-4111-8111-111111111111',
@@ -32,35 +30,14 @@ const task = (over: Partial<TaskView>): TaskView => ({
 beforeEach(() => {
   active = 0;
   tasks = [];
-  calls = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: string, init?: RequestInit) => {
-      const url = new URL(input, 'http://localhost');
-      if (url.pathname === '/sanctum/csrf-cookie') return new Response(null, { status: 204 });
-      const path = url.pathname.replace(/^\/api/, '');
-      calls.push({ method: init?.method ?? 'GET', path });
-      if (path === '/tasks/active-count') return json(200, { data: { active } });
-      if (path === '/tasks')
-        return json(200, {
-          data: tasks,
-          meta: {
-            current_page: 1,
-            last_page: 1,
-            per_page: 20,
-            total: tasks.length,
-            from: 1,
-            to: tasks.length,
-          },
-          links: { first: '', last: '', prev: null, next: null },
-        });
-      if (init?.method === 'DELETE') {
-        tasks = tasks.filter((t) => !path.endsWith(t.uuid));
-        return json(200, { message: 'Task dismissed.' });
-      }
-      return json(404, { message: 'Not found.' });
-    }),
-  );
+  calls = stubApi(({ method, route: path }) => {
+    if (path === '/tasks/active-count') return json(200, { data: { active } });
+    if (path === '/tasks') return json(200, paged(tasks, { perPage: 20 }));
+    if (method === 'DELETE') {
+      tasks = tasks.filter((t) => !path.endsWith(t.uuid));
+      return json(200, { message: 'Task dismissed.' });
+    }
+  });
 });
 afterEach(() => vi.unstubAllGlobals());
 

@@ -3,15 +3,13 @@ import { Messages, STORAGE_KEYS } from '@cc/contracts';
 import { render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { makeUser } from '../../test/factories';
+import { json } from '../../test/fake-api';
 import { actingAsStore } from '../acting-as';
 import { ApiError } from '../api';
 import { authStore, permissionsStore, setUser } from '../auth';
 import { setNavigator } from '../navigation';
 import { createGraphQLClient, GRAPHQL_DEFAULTS } from './client';
 import { courseListVariables, fetchAll, gqlMutate, gqlQuery, pagedFrom } from './request';
-
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 type Call = {
   url: string;

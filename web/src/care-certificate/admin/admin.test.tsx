@@ -20,6 +20,7 @@ import { setUser } from '../../app/auth';
 import { notificationsStore } from '../../app/notifications';
 import { navSections, visibleNav } from '../../layouts/nav';
 import { makeUser } from '../../test/factories';
+import { type ApiCall, json, paged, stubApi } from '../../test/fake-api';
 import { LearnerCareCertificateWidget } from '../widgets/LearnerCareCertificateWidget';
 import { ManagerCareCertificateWidget } from '../widgets/ManagerCareCertificateWidget';
 import {
@@ -37,36 +38,14 @@ import ReportPage from './ReportPage';
 import SettingsPage, { inheritedText } from './SettingsPage';
 import StandardsPage from './StandardsPage';
 
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-const paged = (data: unknown[]) => ({
-  data,
-  meta: { current_page: 1, last_page: 1, per_page: 25, total: data.length, from: 1, to: data.length },
-  links: { first: '', last: '', prev: null, next: null },
-});
-
-type Call = { method: string; path: string; body: unknown };
+type Call = ApiCall;
 let calls: Call[] = [];
 let handler: (c: Call) => Response | undefined = () => undefined;
 
 beforeEach(() => {
-  calls = [];
   handler = () => undefined;
   notificationsStore.set([]);
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: string, init?: RequestInit) => {
-      const url = new URL(input, 'http://localhost');
-      if (url.pathname === '/sanctum/csrf-cookie') return new Response(null, { status: 204 });
-      const call = {
-        method: init?.method ?? 'GET',
-        path: `${url.pathname.replace(/^\/api/, '')}${url.search}`,
-        body: typeof init?.body === 'string' ? JSON.parse(init.body) : init?.body,
-      };
-      calls.push(call);
-      return handler(call) ?? json(404, { message: 'Not found.' });
-    }),
-  );
+  calls = stubApi((c) => handler(c));
 });
 afterEach(() => {
   vi.unstubAllGlobals();

@@ -5,6 +5,7 @@ import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { type ApiCall, json, stubApi } from '../../test/fake-api';
 
 /**
  * Issue 31, the carer's start page in the mobile app. §1: every course she can take online can be downloaded from
@@ -95,11 +96,8 @@ const copy = (contentId: number, title: string): OfflineDownload =>
     learner: { id: String(USER.id), name: 'Carer, Sam' },
   }) as unknown as OfflineDownload;
 
-const json = (data: unknown, status = 200) =>
-  new Response(JSON.stringify(data), { status, headers: { 'content-type': 'application/json' } });
-
 let library: ReturnType<typeof offlineLibrary>;
-let calls: { method: string; path: string; body: unknown }[];
+let calls: ApiCall[];
 /** The server: the to-do, and a download for any content (refused with 422 for `refuse`). */
 let refuse: Set<number>;
 beforeEach(() => {
@@ -110,28 +108,19 @@ beforeEach(() => {
   setUser(USER);
   notificationsStore.set([]);
   networkStore.set({ online: true, reachable: true });
-  calls = [];
   refuse = new Set();
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: string, init: RequestInit = {}) => {
-      const url = new URL(input, 'http://localhost');
-      const path = url.pathname.replace(/^\/api/, '');
-      const sent = typeof init.body === 'string' ? JSON.parse(init.body) : null;
-      calls.push({ method: init.method ?? 'GET', path, body: sent });
-      if (path === `/users/${USER.uuid}/events`) return json({ data: body });
-      if (path === '/offline/downloads') {
-        const id = (sent as { content_id: number }).content_id;
-        if (refuse.has(id))
-          return json({ message: 'This content cannot be taken offline.', errors: {} }, 422);
-        const e = body.data.find((x) => x.content_id === id);
-        return json({ data: copy(id, e?.course.title ?? 'Course') }, 201);
-      }
-      if (path === '/auth/user') return json({ data: USER });
-      if (path === '/attempts/current-attempt') return json({ data: null });
-      return json({ data: [] });
-    }),
-  );
+  calls = stubApi(({ route: path, body: sent }) => {
+    if (path === `/users/${USER.uuid}/events`) return json(200, { data: body });
+    if (path === '/offline/downloads') {
+      const id = (sent as { content_id: number }).content_id;
+      if (refuse.has(id)) return json(422, { message: 'This content cannot be taken offline.', errors: {} });
+      const e = body.data.find((x) => x.content_id === id);
+      return json(201, { data: copy(id, e?.course.title ?? 'Course') });
+    }
+    if (path === '/auth/user') return json(200, { data: USER });
+    if (path === '/attempts/current-attempt') return json(200, { data: null });
+    return json(200, { data: [] });
+  });
 });
 afterEach(() => {
   vi.useRealTimers();

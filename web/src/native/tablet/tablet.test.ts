@@ -5,6 +5,7 @@ import { adoptToken, authStore, logout, permissionsStore, setUser } from '../../
 import { setNavigator } from '../../app/navigation';
 import { queryClient } from '../../app/query-client';
 import { makeUser } from '../../test/factories';
+import { json } from '../../test/fake-api';
 import { readSecure, readToken, writeToken } from '../secure-token';
 import { hashPin, isValidPin, PIN_ATTEMPTS, pinMatches } from './pin';
 import {
@@ -17,10 +18,6 @@ import {
   unlockWithPin,
 } from './session';
 import { loadTablet, memberKeys, setTabletEnabled, tabletStore } from './store';
-
-function json(status: number, body: unknown): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-}
 
 const ann = makeUser({ id: 11, name: 'Ann Carer', email: 'ann@example.test' });
 const ben = makeUser({
