@@ -1,12 +1,12 @@
 import type { WebSocket } from 'ws';
-import type { CacheBus } from '../cluster/cache-bus';
+import type { CacheBus } from '../db/cache-bus';
 
 /**
  * The open websockets of this process, by whose credential opened them (issue 11 §4): when a session or device token
  * ends (logout, password change or reset, expiry, a user ending it from "Sessions and devices"), its sockets must stop
  * streaming at once, not live on until the client hangs up. The rows are the truth; this registry only lets the code
  * that deletes a row close the sockets it knows of. The sockets held by the other server processes are closed by them:
- * closeSocketsEverywhere tells every process through the cache bus (cluster/cache-bus.ts); should the bus be down,
+ * closeSocketsEverywhere tells every process through the cache bus (db/cache-bus.ts); should the bus be down,
  * such a socket dies at its next subscribe, which checks the credential again (realtime/routes.ts).
  */
 export interface SocketOwner {
