@@ -1,5 +1,6 @@
 import type { Db } from '../db/connect';
 import type { Actor, ActorEntity, Ctx } from '../http/context';
+import { providedAtStart } from './provided-at-start';
 
 /**
  * Issue 34 §1: what resolving the caller asks of the capabilities above auth (the entity tree, the permission
@@ -22,17 +23,9 @@ export interface ActorLookups {
   ): Promise<ActorEntity | null>;
 }
 
-let provided: ActorLookups | null = null;
+const lookups = providedAtStart<ActorLookups>('The actor lookups (auth/actor-lookups.ts)');
 
-/** Called by bootstrap.ts at start; a second call replaces the first (the same functions). */
-export function provideActorLookups(lookups: ActorLookups): void {
-  provided = lookups;
-}
+/** Called by bootstrap.ts at start. */
+export const provideActorLookups = (provided: ActorLookups): void => lookups.provide(provided);
 
-export function actorLookups(): ActorLookups {
-  if (!provided)
-    throw new Error(
-      'Actor lookups are not provided: start through bootstrap.ts openDeps, which calls provideActorLookups (auth/actor-lookups.ts).',
-    );
-  return provided;
-}
+export const actorLookups = (): ActorLookups => lookups.get();

@@ -27,6 +27,7 @@ import {
   secondsSinceLastToken,
   setPendingEmail,
 } from './account-queries';
+import { providedAtStart } from './provided-at-start';
 import { confirmPassword } from './service';
 import { announceSignOut } from './sign-out';
 import { recordFailure, type ThrottleRule, throttleWait } from './throttle';
@@ -68,11 +69,12 @@ const OTHER_SIDE: Record<EmailChangePurpose, EmailChangePurpose> = {
  * Registration composes organisations and people above auth, so bootstrap.ts provides it at start (issue 34 §1).
  */
 export type SignUpConfirmation = (ctx: Ctx, token: string) => Promise<boolean>;
-let confirmSignUp: SignUpConfirmation | null = null;
+const signUpConfirmation = providedAtStart<SignUpConfirmation>(
+  'The sign-up confirmation (auth/email-flows.ts)',
+);
 
-export function provideSignUpConfirmation(confirm: SignUpConfirmation): void {
-  confirmSignUp = confirm;
-}
+export const provideSignUpConfirmation = (confirm: SignUpConfirmation): void =>
+  signUpConfirmation.provide(confirm);
 
 /**
  * POST /auth/verify-email {token} (spec 1 §2 /verify-email/{token}). Works signed in or not: the link is the proof.
@@ -84,11 +86,7 @@ export function provideSignUpConfirmation(confirm: SignUpConfirmation): void {
  */
 export async function verifyEmail(ctx: Ctx, input: { token: string }): Promise<string> {
   // A sign-up's confirm link comes to the same page (/verify-email/{token}).
-  if (!confirmSignUp)
-    throw new Error(
-      'Sign-up confirmation is not provided: bootstrap.ts openDeps calls provideSignUpConfirmation.',
-    );
-  if (await confirmSignUp(ctx, input.token)) return Messages.registrationCompleted;
+  if (await signUpConfirmation.get()(ctx, input.token)) return Messages.registrationCompleted;
   const outcome = await ctx.db
     .transaction()
     .execute(async (trx): Promise<ChangeOutcome | null> => {

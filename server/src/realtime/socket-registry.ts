@@ -1,4 +1,5 @@
 import type { WebSocket } from 'ws';
+import { announceSignOut } from '../auth/sign-out';
 import type { CacheBus } from '../db/cache-bus';
 
 /**
@@ -79,15 +80,15 @@ export function closeSocketsOf(
 }
 
 /**
- * closeSocketsOf in every server process: this one's at once, the others' within milliseconds (the cache bus's
- * 'sign-out', cluster/process-caches.ts). The sign-in's row must be gone first (see closeSocketsOf).
+ * closeSocketsOf in every server process: this one's at once, the others' within milliseconds (auth/sign-out.ts: the
+ * cache bus's 'sign-out', cluster/process-caches.ts). The sign-in's row must be gone first (see closeSocketsOf).
  */
 export function closeSocketsEverywhere(
   bus: CacheBus,
   which: Partial<SocketOwner>,
   keep: { sessionId?: string; tokenId?: number } = {},
 ): void {
-  bus.publish({ topic: 'sign-out', which, keep });
+  announceSignOut(bus, which, keep);
 }
 
 /** Sockets of each id the periodic sweep deleted (main.ts), in every server process. */
