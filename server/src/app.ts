@@ -32,7 +32,7 @@ import { authenticationPlugin } from './http/authenticate';
 import type { Deps } from './http/context';
 import { cookieName } from './http/cookies';
 import { corsPluginOptions } from './http/cors';
-import { errorHandler } from './http/error-handler';
+import { errorHandlerReportingTo } from './http/error-handler';
 import { notFound } from './http/errors';
 import { healthRoutes } from './http/health';
 import { inputGuardPlugin } from './http/input-guard';
@@ -56,6 +56,7 @@ import { presetRoutes } from './presets/routes';
 import { pushRoutes } from './push/routes';
 import { quizRoutes } from './quizzes/routes';
 import { realtimeRoutes } from './realtime/routes';
+import { registrationRoutes } from './registration/routes';
 import { ascWdsRoutes } from './reports/asc-wds-routes';
 import { inspectionPackRoutes } from './reports/inspection-pack-routes';
 import { reportRoutes } from './reports/routes';
@@ -63,7 +64,7 @@ import { resultRoutes } from './results/routes';
 import { roleRoutes } from './roles/routes';
 import { signupLinkRoutes } from './signup-links/routes';
 import { starterMatrixRoutes } from './starter-matrix/routes';
-import { fileRoutes } from './storage/routes';
+import { reportServerError } from './system/error-reporting';
 import { systemRoutes } from './system/routes';
 import { tagRoutes } from './tags/routes';
 import { taskRoutes } from './tasks/routes';
@@ -72,6 +73,7 @@ import { topicRoutes } from './topics/routes';
 import { userRoutes } from './users/routes';
 import { WEB_DIST } from './web-dist';
 import { webhookRoutes } from './webhooks/routes';
+import { fileRoutes } from './whitelabel/file-routes';
 import { whitelabelRoutes } from './whitelabel/routes';
 
 declare module 'fastify' {
@@ -113,6 +115,7 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}) {
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  const errorHandler = errorHandlerReportingTo(reportServerError);
   app.setErrorHandler(errorHandler);
 
   // First: every answer carries the security headers, including errors raised by later hooks (401, 419, 404).
@@ -169,6 +172,8 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}) {
   // Web-session routes answer at the root (Sanctum style) and under /api, so both client setups work.
   await app.register(authWebRoutes);
   await app.register(authWebRoutes, { prefix: '/api' });
+  await app.register(registrationRoutes);
+  await app.register(registrationRoutes, { prefix: '/api' });
   await app.register(
     async (api: App) => {
       await api.register(systemRoutes);

@@ -1,18 +1,23 @@
 import path from 'node:path';
 import { sql } from 'kysely';
+import { provideActorLookups } from './auth/actor-lookups';
+import { provideSignUpConfirmation } from './auth/email-flows';
 import { usePasswordHashing } from './auth/passwords';
 import { backupFiles, registerNightlyBackup } from './backup/nightly';
-import { type CacheBus, createLocalBus, createPgBus } from './cluster/cache-bus';
 import { wireProcessCaches } from './cluster/process-caches';
 import type { Config } from './config';
+import { type CacheBus, createLocalBus, createPgBus } from './db/cache-bus';
 import { connect, type DatabaseSession } from './db/connect';
 import { migrate, pendingMigrations } from './db/migrate';
+import { resolveActingAs } from './entities/scope';
+import { aEntityIdOf } from './entities/tree';
 import type { Deps } from './http/context';
 import { type Probes, Readiness } from './http/probes';
 import { queueDepth } from './jobs/queries';
 import { observeJobs, startWorker, type Worker, type WorkerOptions } from './jobs/queue';
 import { createMailer } from './mail/mailer';
-import { syncPermissionCatalogue } from './permissions/catalogue';
+import { effectivePermissionIds, syncPermissionCatalogue } from './permissions/catalogue';
+import { completeRegistration } from './registration/service';
 // Registers pathway completion on every recorded result (results/service.ts afterResultRecorded).
 import './pathways/reconcile';
 // Issue 18: result.recorded and compliance.status_changed webhook events on every recorded result.
@@ -32,6 +37,9 @@ export async function openDeps(
   Deps & { database: { where: string; note?: string; session: DatabaseSession }; close(): Promise<void> }
 > {
   usePasswordHashing(config.passwordHashing);
+  // Issue 34 §1: auth and http resolve callers and confirm sign-ups with these, and import no capability.
+  provideActorLookups({ effectivePermissionIds, aEntityIdOf, resolveActingAs });
+  provideSignUpConfirmation(completeRegistration);
   const connection = await connect({
     databaseUrl: config.databaseUrl,
     dataDir: opts.inMemory ? null : config.dataDir,

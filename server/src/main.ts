@@ -1,6 +1,5 @@
 import { buildApp } from './app';
 import { purgeExpiredCredentials, sessionLifetimeOf } from './auth/queries';
-import { purgeExpiredRegistrations } from './auth/registration';
 import { purgeStaleThrottles } from './auth/throttle';
 import { openDeps, registerBackupJobs, startJobWorker } from './bootstrap';
 import { ConfigError, loadConfig } from './config';
@@ -11,6 +10,7 @@ import { accountsWithDemoPassword, firstAdminSetupLink } from './first-admin';
 import { drainOnSignals } from './http/shutdown';
 import { closeSocketsOfEnded, openSockets } from './realtime/socket-registry';
 import { registerAllJobs } from './register-jobs';
+import { purgeExpiredRegistrations } from './registration/service';
 import { purgeExpiredSignups } from './signup-links/queries';
 import { checkDataDir, databaseStartupError, listenStartupError } from './startup-errors';
 import { checkBucket, StorageError } from './storage/s3';

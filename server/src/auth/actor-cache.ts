@@ -8,7 +8,7 @@ import type { SessionRecord } from './queries';
  *
  * Staleness is bounded as for every WriteAwareCache: every state-changing request of any server process empties it
  * (logins, logouts, permission and user changes all are such requests; other processes' through the cache bus,
- * cluster/cache-bus.ts), and entries live at most ACTOR_CACHE_MS should the bus be down.
+ * db/cache-bus.ts), and entries live at most ACTOR_CACHE_MS should the bus be down.
  */
 export interface CachedCaller {
   session: SessionRecord | null;

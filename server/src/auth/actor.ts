@@ -1,8 +1,7 @@
 import { type AuthUser, PERMISSIONS } from '@cc/contracts';
 import type { Db } from '../db/connect';
-import { aEntityIdOf } from '../entities/tree';
 import type { Actor } from '../http/context';
-import { effectivePermissionIds } from '../permissions/catalogue';
+import { actorLookups } from './actor-lookups';
 
 export async function loadActor(
   db: Db,
@@ -35,6 +34,7 @@ export async function loadActor(
     .where('u.id', '=', userId)
     .executeTakeFirst();
   if (!row) return null;
+  const { effectivePermissionIds, aEntityIdOf } = actorLookups();
   const [permissions, aEntityId] = await Promise.all([
     effectivePermissionIds(db, {
       id: row.id,

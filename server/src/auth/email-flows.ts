@@ -13,7 +13,6 @@ import {
   verifyEmailMail,
   verifyUrl,
 } from '../mail/templates';
-import { closeSocketsEverywhere } from '../realtime/socket-registry';
 import {
   type AccountRow,
   applyPendingEmail,
@@ -28,8 +27,9 @@ import {
   secondsSinceLastToken,
   setPendingEmail,
 } from './account-queries';
-import { completeRegistration } from './registration';
+import { providedAtStart } from './provided-at-start';
 import { confirmPassword } from './service';
+import { announceSignOut } from './sign-out';
 import { recordFailure, type ThrottleRule, throttleWait } from './throttle';
 import { consumeUserToken, dropUserTokens, issueUserToken, TOKEN_TTL_MINUTES } from './user-tokens';
 
@@ -65,6 +65,18 @@ const OTHER_SIDE: Record<EmailChangePurpose, EmailChangePurpose> = {
 };
 
 /**
+ * A sign-up's confirm link (registration/service.ts completeRegistration): false when the token is not a sign-up's.
+ * Registration composes organisations and people above auth, so bootstrap.ts provides it at start (issue 34 §1).
+ */
+export type SignUpConfirmation = (ctx: Ctx, token: string) => Promise<boolean>;
+const signUpConfirmation = providedAtStart<SignUpConfirmation>(
+  'The sign-up confirmation (auth/email-flows.ts)',
+);
+
+export const provideSignUpConfirmation = (confirm: SignUpConfirmation): void =>
+  signUpConfirmation.provide(confirm);
+
+/**
  * POST /auth/verify-email {token} (spec 1 §2 /verify-email/{token}). Works signed in or not: the link is the proof.
  * Three kinds of link arrive here: a verify link for the current address (refused once the address has changed),
  * and the two links of an e-mail change (issue 11 §3, issue 29 §4): the one mailed to the new address, and, when
@@ -74,7 +86,7 @@ const OTHER_SIDE: Record<EmailChangePurpose, EmailChangePurpose> = {
  */
 export async function verifyEmail(ctx: Ctx, input: { token: string }): Promise<string> {
   // A sign-up's confirm link comes to the same page (/verify-email/{token}).
-  if (await completeRegistration(ctx, input.token)) return Messages.registrationCompleted;
+  if (await signUpConfirmation.get()(ctx, input.token)) return Messages.registrationCompleted;
   const outcome = await ctx.db
     .transaction()
     .execute(async (trx): Promise<ChangeOutcome | null> => {
@@ -107,7 +119,7 @@ export async function verifyEmail(ctx: Ctx, input: { token: string }): Promise<s
     return outcome.side === 'email_change'
       ? Messages.emailChangeAwaitsOldAddress
       : Messages.emailChangeAwaitsNewAddress;
-  closeSocketsEverywhere(ctx.bus, { userId: outcome.userId }, ownCredentials(ctx, outcome.userId));
+  announceSignOut(ctx.bus, { userId: outcome.userId }, ownCredentials(ctx, outcome.userId));
   return outcome.side === 'email_change' ? Messages.emailChangeConfirmed : Messages.emailChangeApplied;
 }
 

@@ -4,7 +4,6 @@ import { actorOf, type Ctx, can } from '../http/context';
 import { forbidden, invalid, invalidField, notFound } from '../http/errors';
 import { queueMail } from '../mail/jobs';
 import { forgotPasswordUrl, passwordChangedMail } from '../mail/templates';
-import { closeSocketsEverywhere } from '../realtime/socket-registry';
 import {
   endUserSessions,
   findAccountById,
@@ -18,6 +17,7 @@ import { passwordErrors, passwordPolicyOf } from './password-rules';
 import { hashPassword, verifyPassword } from './passwords';
 import { recordAuthEvent } from './queries';
 import { confirmPassword } from './service';
+import { announceSignOut } from './sign-out';
 import { accountKey, clearFailures } from './throttle';
 import { consumeUserToken } from './user-tokens';
 
@@ -70,7 +70,7 @@ export async function resetPassword(ctx: Ctx, input: z.infer<typeof ResetPasswor
     });
     await queueMail(ctx, trx, passwordChangedMail(user, 'reset', forgotPasswordUrl(ctx.config.appUrl)));
   });
-  closeSocketsEverywhere(ctx.bus, { userId: user.id }); // after commit: the rows are gone, so a reopened socket is refused
+  announceSignOut(ctx.bus, { userId: user.id }); // after commit: the rows are gone, so a reopened socket is refused
 }
 
 /**
@@ -116,9 +116,5 @@ export async function updatePassword(ctx: Ctx, input: z.infer<typeof UpdatePassw
     });
     await queueMail(ctx, trx, passwordChangedMail(user, 'changed', forgotPasswordUrl(ctx.config.appUrl)));
   });
-  closeSocketsEverywhere(
-    ctx.bus,
-    { userId: user.id },
-    { sessionId: actor.sessionId, tokenId: actor.tokenId },
-  );
+  announceSignOut(ctx.bus, { userId: user.id }, { sessionId: actor.sessionId, tokenId: actor.tokenId });
 }

@@ -8,8 +8,6 @@ import {
   OwnSession,
   PERMISSIONS,
   PermissionCheckBody,
-  RegisterBody,
-  RegisterParams,
   ResetPasswordBody,
   UnlockSignInBody,
   UpdateEmailBody,
@@ -30,7 +28,6 @@ import { updateEmail, verifyEmail } from './email-flows';
 import { issueGuestCsrfToken } from './guest-csrf';
 import { deviceCookieOf, setDeviceCookie } from './known-devices';
 import { forgotPassword, resetPassword, updatePassword } from './password-flows';
-import { register } from './registration';
 import {
   checkPermissions,
   confirmOwnPassword,
@@ -78,25 +75,6 @@ export async function authWebRoutes(app: App) {
       setSessionCookies(reply, request.ctx, session.secret, session.csrfToken);
       setDeviceCookie(reply, request.ctx, deviceSecret);
       return ok(user);
-    },
-  );
-
-  // spec 1 §2 /register/{plan}: a new organisation and its Administrator once the address is confirmed (202: the
-  // same answer for a taken address, issue 11 §8).
-  app.post(
-    '/register/:plan',
-    {
-      config: { csrf: 'session-or-json', auth: false },
-      schema: {
-        tags: ['auth'],
-        params: RegisterParams,
-        body: RegisterBody,
-        response: { 202: z.object({ message: z.string() }) },
-      },
-    },
-    async (request, reply) => {
-      await register(request.ctx, request.params.plan, request.body);
-      return reply.status(202).send({ message: Messages.registered });
     },
   );
 

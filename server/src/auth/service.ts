@@ -3,7 +3,6 @@ import type { z } from 'zod';
 import { actorOf, type Ctx, can } from '../http/context';
 import { forbidden, HttpError, invalidField, notFound, tooManyRequests } from '../http/errors';
 import { hashToken } from '../http/tokens';
-import { closeSocketsEverywhere } from '../realtime/socket-registry';
 import { endUserSessions, findAccountById, flagPasswordChangeRequired } from './account-queries';
 import { loadActor, presentAuthUser } from './actor';
 import { deviceIdOf, isKnownDevice, rememberDevice } from './known-devices';
@@ -28,6 +27,7 @@ import {
   sessionLifetimeOf,
   tokenEnd,
 } from './queries';
+import { announceSignOut } from './sign-out';
 import {
   ACCOUNT_RULE,
   ADDRESS_RULE,
@@ -234,7 +234,7 @@ export async function startWebSession(
   // Signing in again over a live session replaces it (guests have no row since issue 11 §12).
   if (replacedSessionId) {
     await deleteSession(ctx.db, replacedSessionId);
-    closeSocketsEverywhere(ctx.bus, { sessionId: replacedSessionId });
+    announceSignOut(ctx.bus, { sessionId: replacedSessionId });
   }
   const session = await createSession(ctx.db, {
     userId,
@@ -298,10 +298,10 @@ export async function logout(ctx: Ctx): Promise<void> {
     if (actor.tokenKind === 'personal')
       await revokeOwnPersonalToken(ctx.db, { id: actor.tokenId, userId: actor.userId, now: ctx.clock() });
     else await deleteAccessToken(ctx.db, { id: actor.tokenId, userId: actor.userId });
-    closeSocketsEverywhere(ctx.bus, { tokenId: actor.tokenId });
+    announceSignOut(ctx.bus, { tokenId: actor.tokenId });
   } else if (actor.sessionId) {
     await deleteSession(ctx.db, actor.sessionId);
-    closeSocketsEverywhere(ctx.bus, { sessionId: actor.sessionId });
+    announceSignOut(ctx.bus, { sessionId: actor.sessionId });
   }
   await recordAuthEvent(ctx.db, {
     event: 'logout',
@@ -396,14 +396,14 @@ export async function endOwnSession(ctx: Ctx, id: string): Promise<void> {
   if (/^\d{1,10}$/.test(id)) {
     const tokenId = Number(id);
     if (!(await deleteAccessToken(ctx.db, { id: tokenId, userId: actor.userId }))) throw notFound();
-    closeSocketsEverywhere(ctx.bus, { tokenId });
+    announceSignOut(ctx.bus, { tokenId });
     return;
   }
   const sessionId = /^[0-9a-f-]{36}$/i.test(id)
     ? await deleteOwnSessionByPublicId(ctx.db, { publicId: id, userId: actor.userId })
     : null;
   if (!sessionId) throw notFound();
-  closeSocketsEverywhere(ctx.bus, { sessionId });
+  announceSignOut(ctx.bus, { sessionId });
 }
 
 /** POST /auth/logout-others: ends every other session and device token of the caller (and their sockets). */
@@ -412,7 +412,7 @@ export async function endOtherSessions(ctx: Ctx): Promise<void> {
   await assertRecentPassword(ctx);
   const keep = { sessionId: actor.sessionId, tokenId: actor.tokenId };
   await endUserSessions(ctx.db, actor.userId, keep);
-  closeSocketsEverywhere(ctx.bus, { userId: actor.userId }, keep);
+  announceSignOut(ctx.bus, { userId: actor.userId }, keep);
 }
 
 /** POST /auth/permission-check (spec 1 §3): all or any of the ids; super_admin passes. */

@@ -1,8 +1,7 @@
-import type { FastifyInstance } from 'fastify';
 import { announceScoresStale, forgetScores } from '../compliance/scores-cache';
+import type { CacheBus } from '../db/cache-bus';
 import { closeSocketsOf } from '../realtime/socket-registry';
 import { markDrillDownsStale } from '../reports/drill-down';
-import type { CacheBus } from './cache-bus';
 
 /**
  * The process-wide state that listens to the cache bus (the per-app caches, callers and reads, subscribe in their
@@ -30,15 +29,4 @@ export function wireProcessCaches(bus: CacheBus): () => void {
     stopAnnouncing();
     unsubscribe();
   };
-}
-
-/**
- * For the app's lifetime, empties a per-app cache (callers, remembered reads) whenever a state-changing request ends
- * in any process, or this process's bus was deaf for a while.
- */
-export function emptyOnWrites(app: FastifyInstance, bus: CacheBus, cache: { invalidate(): void }): void {
-  const unsubscribe = bus.subscribe((message) => {
-    if (message.topic === 'writes' || message.topic === 'resync') cache.invalidate();
-  });
-  app.addHook('onClose', async () => unsubscribe());
 }

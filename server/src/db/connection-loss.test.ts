@@ -8,7 +8,7 @@ import { bearer, buildUser } from '../../test/factories';
 import { freePort } from '../../test/ports';
 import { serverProgram } from '../../test/server-program';
 import { createTestDatabase, type TestDatabase } from '../../test/test-database';
-import { CACHE_BUS_APPLICATION_NAME } from '../cluster/cache-bus';
+import { CACHE_BUS_APPLICATION_NAME } from './cache-bus';
 import { connect } from './connect';
 
 /**

@@ -1,5 +1,5 @@
+import type { ScormItem } from '@cc/contracts';
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
-import type { ScormItem } from '../packages/manifest';
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 /** A timestamp with a database default (created_at, updated_at). */
@@ -195,7 +195,7 @@ export interface KnownDevicesTable {
   last_login_at: DefaultTimestamp;
 }
 
-/** A sign-up waiting for its address to be confirmed (auth/registration.ts). */
+/** A sign-up waiting for its address to be confirmed (registration/service.ts). */
 export interface PendingRegistrationsTable {
   id: Generated<number>;
   token_hash: string;

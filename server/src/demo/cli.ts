@@ -107,7 +107,7 @@ async function main() {
     );
     console.log(`Log in as ${org.adminEmail} (group administrator), password ${DEMO_PASSWORD}.`);
   } finally {
-    // Server processes running on the same PostgreSQL forget what they remembered (cluster/cache-bus.ts).
+    // Server processes running on the same PostgreSQL forget what they remembered (db/cache-bus.ts).
     deps.bus.publish({ topic: 'writes' });
     deps.bus.publish({ topic: 'scores' });
     await deps.close();

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { loadActor } from '../auth/actor';
 import { ActorCache, actorForRequest, type CachedCaller } from '../auth/actor-cache';
+import { actorLookups } from '../auth/actor-lookups';
 import { isGuestCsrfToken } from '../auth/guest-csrf';
 import {
   findAccessToken,
@@ -13,12 +14,11 @@ import {
   touchAccessToken,
   touchSession,
 } from '../auth/queries';
-import { emptyOnWrites } from '../cluster/process-caches';
-import { resolveActingAs } from '../entities/scope';
 import type { Ctx, Deps } from './context';
 import { cookieName, cookieOptions } from './cookies';
 import { csrfMismatch, sessionExpired, unauthenticated } from './errors';
 import { safeEqual } from './tokens';
+import { emptyOnWrites } from './write-aware-cache';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -137,7 +137,8 @@ async function authenticate(deps: Deps, cache: ActorCache, request: FastifyReque
   }
 
   const actingAs = actingAsSlug(request);
-  if (ctx.actor && actingAs) ctx.actor.actingAs = await resolveActingAs(ctx, actingAs, ctx.actor);
+  if (ctx.actor && actingAs)
+    ctx.actor.actingAs = await actorLookups().resolveActingAs(ctx, actingAs, ctx.actor);
 }
 
 /** The remembered caller for a credential, or a fresh load remembered unless a write happened meanwhile. */
@@ -233,7 +234,7 @@ export const authenticationPlugin = fp(async (app: FastifyInstance, deps: Deps) 
   emptyOnWrites(app, deps.bus, cache);
   app.addHook('onRequest', async (request) => authenticate(deps, cache, request));
   // Any state-changing request may have changed who a caller is (login, logout, permissions, users): every process
-  // forgets them all (here at once, the others within milliseconds: cluster/cache-bus.ts), and the read caches too.
+  // forgets them all (here at once, the others within milliseconds: db/cache-bus.ts), and the read caches too.
   // onSend: before the client can see the answer and send its next request.
   app.addHook('onSend', async (request, _reply, payload) => {
     if (invalidatesCaches(request)) deps.bus.publish({ topic: 'writes' });

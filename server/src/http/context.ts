@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { CacheBus } from '../cluster/cache-bus';
 import type { Config } from '../config';
+import type { CacheBus } from '../db/cache-bus';
 import type { Db } from '../db/connect';
 import type { Mailer } from '../mail/mailer';
 import type { SecretBox } from '../security/sealing';
@@ -51,7 +51,7 @@ export interface Deps {
   storage: Storage;
   engine: 'postgres' | 'pglite';
   clock: () => Date;
-  /** What this process changed, told to every process on the database (cluster/cache-bus.ts). */
+  /** What this process changed, told to every process on the database (db/cache-bus.ts). */
   bus: CacheBus;
   /** What /health/ready and /metrics read (http/probes.ts), wired in bootstrap.ts. */
   probes: Probes;

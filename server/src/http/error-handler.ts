@@ -3,7 +3,6 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ZodError } from 'zod';
 import { isLostConnection } from '../db/connection-errors';
-import { reportServerError } from '../system/error-reporting';
 import { type FieldErrors, fieldErrorsFromZod, HttpError, invalid } from './errors';
 
 const STATUS_TEXT: Record<number, string> = {
@@ -79,20 +78,31 @@ function toHttpError(error: unknown, method: string): HttpError {
   return new HttpError(500, 'Server error. Please try again or contact support.');
 }
 
-/** Every failure leaves in the spec's envelope: {message, error, errors}. Unknown errors are logged, never leaked. */
-export function errorHandler(error: unknown, request: FastifyRequest, reply: FastifyReply) {
-  const http = toHttpError(error, request.method);
-  if (http instanceof RetryableError) {
-    // The lost connection itself is reported once by db/connect.ts; each request it failed is a line, no stack.
-    request.log.warn(`request failed: ${error instanceof Error ? error.message : String(error)}`);
-  } else if (http.status >= 500) {
-    request.log.error({ err: error }, 'request failed');
-    // Off unless SENTRY_DSN is set; 5xx only (system/error-reporting.ts).
-    reportServerError(error, request, http.status);
-  }
-  const body: Record<string, unknown> = { message: http.message, error: STATUS_TEXT[http.status] ?? 'Error' };
-  if (http.errors) body.errors = http.errors;
-  if (http.data !== undefined) body.data = http.data;
-  if (http instanceof RetryableError) reply.header('retry-after', String(http.retryAfterSeconds));
-  return reply.status(http.status).send(body);
+/** Reports a 5xx (system/error-reporting.ts reportServerError): given at the top (app.ts), http imports no capability. */
+export type ServerErrorReport = (error: unknown, request: FastifyRequest, status: number) => void;
+
+/**
+ * Every failure leaves in the spec's envelope: {message, error, errors}. Unknown errors are logged, never leaked, and
+ * handed to `report`.
+ */
+export function errorHandlerReportingTo(report: ServerErrorReport) {
+  return function errorHandler(error: unknown, request: FastifyRequest, reply: FastifyReply) {
+    const http = toHttpError(error, request.method);
+    if (http instanceof RetryableError) {
+      // The lost connection itself is reported once by db/connect.ts; each request it failed is a line, no stack.
+      request.log.warn(`request failed: ${error instanceof Error ? error.message : String(error)}`);
+    } else if (http.status >= 500) {
+      request.log.error({ err: error }, 'request failed');
+      // Off unless SENTRY_DSN is set; 5xx only (system/error-reporting.ts).
+      report(error, request, http.status);
+    }
+    const body: Record<string, unknown> = {
+      message: http.message,
+      error: STATUS_TEXT[http.status] ?? 'Error',
+    };
+    if (http.errors) body.errors = http.errors;
+    if (http.data !== undefined) body.data = http.data;
+    if (http instanceof RetryableError) reply.header('retry-after', String(http.retryAfterSeconds));
+    return reply.status(http.status).send(body);
+  };
 }

@@ -1,9 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { emptyOnWrites } from '../cluster/process-caches';
 import { actingAsSlug } from './authenticate';
 import type { Deps } from './context';
-import { WriteAwareCache } from './write-aware-cache';
+import { emptyOnWrites, WriteAwareCache } from './write-aware-cache';
 
 declare module 'fastify' {
   interface FastifyRequest {

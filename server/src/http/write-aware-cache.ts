@@ -1,7 +1,10 @@
+import type { FastifyInstance } from 'fastify';
+import type { CacheBus } from '../db/cache-bus';
+
 /**
  * A short-lived cache that any state-changing request empties (the caller cache, auth/actor-cache.ts, and the read
  * cache, http/read-cache.ts): a write in this process is seen by the next read at once; a write by another server
- * process once the cache bus brings it (milliseconds, cluster/cache-bus.ts), and at worst within `ttlMs`.
+ * process once the cache bus brings it (milliseconds, db/cache-bus.ts), and at worst within `ttlMs`.
  *
  * A load that started before a write must not put its (possibly stale) answer back after the write emptied the cache:
  * callers take `current()` before loading and pass it to `set`, which drops the value when a write came between.
@@ -46,4 +49,15 @@ export class WriteAwareCache<V> {
     this.generation++;
     this.entries.clear();
   }
+}
+
+/**
+ * For the app's lifetime, empties a per-app cache (callers, remembered reads) whenever a state-changing request ends
+ * in any process, or this process's bus was deaf for a while.
+ */
+export function emptyOnWrites(app: FastifyInstance, bus: CacheBus, cache: { invalidate(): void }): void {
+  const unsubscribe = bus.subscribe((message) => {
+    if (message.topic === 'writes' || message.topic === 'resync') cache.invalidate();
+  });
+  app.addHook('onClose', async () => unsubscribe());
 }

@@ -1,12 +1,13 @@
 import type { WebSocket } from 'ws';
-import type { CacheBus } from '../cluster/cache-bus';
+import { announceSignOut } from '../auth/sign-out';
+import type { CacheBus } from '../db/cache-bus';
 
 /**
  * The open websockets of this process, by whose credential opened them (issue 11 §4): when a session or device token
  * ends (logout, password change or reset, expiry, a user ending it from "Sessions and devices"), its sockets must stop
  * streaming at once, not live on until the client hangs up. The rows are the truth; this registry only lets the code
  * that deletes a row close the sockets it knows of. The sockets held by the other server processes are closed by them:
- * closeSocketsEverywhere tells every process through the cache bus (cluster/cache-bus.ts); should the bus be down,
+ * closeSocketsEverywhere tells every process through the cache bus (db/cache-bus.ts); should the bus be down,
  * such a socket dies at its next subscribe, which checks the credential again (realtime/routes.ts).
  */
 export interface SocketOwner {
@@ -79,15 +80,15 @@ export function closeSocketsOf(
 }
 
 /**
- * closeSocketsOf in every server process: this one's at once, the others' within milliseconds (the cache bus's
- * 'sign-out', cluster/process-caches.ts). The sign-in's row must be gone first (see closeSocketsOf).
+ * closeSocketsOf in every server process: this one's at once, the others' within milliseconds (auth/sign-out.ts: the
+ * cache bus's 'sign-out', cluster/process-caches.ts). The sign-in's row must be gone first (see closeSocketsOf).
  */
 export function closeSocketsEverywhere(
   bus: CacheBus,
   which: Partial<SocketOwner>,
   keep: { sessionId?: string; tokenId?: number } = {},
 ): void {
-  bus.publish({ topic: 'sign-out', which, keep });
+  announceSignOut(bus, which, keep);
 }
 
 /** Sockets of each id the periodic sweep deleted (main.ts), in every server process. */

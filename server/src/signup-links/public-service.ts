@@ -60,7 +60,7 @@ export const SIGNUP_CONFIRM_TTL_MINUTES = TOKEN_TTL_MINUTES.email_verify;
  * taken one). Throttled per client address, per link and per e-mail address, counted before anything is checked.
  * - a new address: the sign-up waits in pending_signups and a confirm link is mailed to it; following it makes the
  *   account (confirmSignup). The link's use is spent then, not now.
- * - a taken address: nothing is kept; the owner is e-mailed how to sign in or reset (auth/registration.ts's mail).
+ * - a taken address: nothing is kept; the owner is e-mailed how to sign in or reset (registration/service.ts's mail).
  * Both paths hash the password, look the address up, write one row or none, and send one mail.
  */
 export async function signUpThroughLink(ctx: Ctx, body: z.output<typeof SignUpBody>): Promise<void> {
@@ -187,7 +187,7 @@ export async function confirmSignup(ctx: Ctx, token: string): Promise<{ userId: 
 const TAKEN = new Error('taken');
 const taken = () => TAKEN;
 
-/** When the address has an account: its owner is e-mailed how to sign in or reset (auth/registration.ts's mail). */
+/** When the address has an account: its owner is e-mailed how to sign in or reset (registration/service.ts's mail). */
 async function tellOwner(ctx: Ctx, email: string): Promise<boolean> {
   const owner = await findAccountByEmail(ctx.db, email);
   if (!owner) return false;

@@ -22,7 +22,7 @@ beforeAll(async () => {
 });
 afterAll(async () => h?.close());
 
-/** A new organisation as registration makes it (auth/registration.ts): the care job roles, an Administrator. */
+/** A new organisation as registration makes it (registration/service.ts): the care job roles, an Administrator. */
 async function newOrganisation() {
   const org = await buildEntity(h.db, { level: 'A' });
   const roles = await insertCareRoles(h.db, org.id);

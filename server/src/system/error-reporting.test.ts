@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config';
-import { errorHandler } from '../http/error-handler';
+import { errorHandlerReportingTo } from '../http/error-handler';
 import { invalidField } from '../http/errors';
 import { contentSecurityPolicy } from '../http/security-headers';
 import {
@@ -11,6 +11,7 @@ import {
   closeErrorReporting,
   flushErrorReporting,
   initErrorReporting,
+  reportServerError,
 } from './error-reporting';
 
 /**
@@ -36,7 +37,7 @@ beforeAll(async () => {
   expect(initErrorReporting({ env: 'test', sentryDsn: `http://publickey@127.0.0.1:${port}/42` })).toBe(true);
 
   app = Fastify();
-  app.setErrorHandler(errorHandler);
+  app.setErrorHandler(errorHandlerReportingTo(reportServerError));
   app.post('/api/users/:id/explode', async () => {
     throw new Error('database fell over');
   });

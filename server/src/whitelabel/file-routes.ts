@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { App } from '../http/app-types';
-import { readPublicFile } from '../whitelabel/service';
+import { readPublicFile } from './service';
 
 /**
  * GET /api/files/{uuid}: uploaded files that are public by purpose (white-label images). The stored type is

@@ -14,6 +14,9 @@ import pg from 'pg';
  *   HEARTBEAT_MS or the connection is dropped and made again.
  * - Messages published in the same tick go out together (duplicates once), in payloads under NOTIFY's 8000 bytes.
  * - On the embedded database (one process per data folder) the bus is in-process only.
+ *
+ * A lower layer (issue 34 §1): the transport knows no capability. Who listens is wired at the top (bootstrap.ts,
+ * cluster/process-caches.ts); the http caches subscribe with http/write-aware-cache.ts emptyOnWrites.
  */
 export type BusMessage =
   /** A state-changing request ended: callers and remembered reads may have changed (auth, http/read-cache). */

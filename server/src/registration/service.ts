@@ -1,5 +1,10 @@
 import { Messages, type RegisterBody, type RegisterParams } from '@cc/contracts';
 import type { z } from 'zod';
+import { findAccountByEmail } from '../auth/account-queries';
+import { NEW_ORGANISATION_POLICY, passwordErrors } from '../auth/password-rules';
+import { hashPassword } from '../auth/passwords';
+import { recordFailure, type ThrottleRule, throttleWait } from '../auth/throttle';
+import { TOKEN_TTL_MINUTES } from '../auth/user-tokens';
 import type { Db } from '../db/connect';
 import { insertCareRoles, insertEntity, insertStarterTypes } from '../demo/seed';
 import { uniqueEntitySlug } from '../entities/slugs';
@@ -15,11 +20,6 @@ import {
   verifyUrl,
 } from '../mail/templates';
 import { emailTaken } from '../users/queries';
-import { findAccountByEmail } from './account-queries';
-import { NEW_ORGANISATION_POLICY, passwordErrors } from './password-rules';
-import { hashPassword } from './passwords';
-import { recordFailure, type ThrottleRule, throttleWait } from './throttle';
-import { TOKEN_TTL_MINUTES } from './user-tokens';
 
 type Plan = z.infer<typeof RegisterParams>['plan'];
 
