@@ -14,10 +14,14 @@
  * bare_fastify_rps (one bare Fastify route in the same kind of process) and api_read_vs_bare_ratio; matrix_complete_ms
  * next to matrix_one_statement_ms (one statement reading and encoding the same cells) and
  * matrix_vs_one_statement_ratio; *_login_max_ms: the slowest fresh login under the 200-client loads and the export.
+ * Each measure reads the data it names (issue 36 §1, docs/benchmark.md "What each figure reads"): the importer
+ * imports into an organisation of its own and removes it; the ceiling reads exactly the matrix's people and cells,
+ * and the run prints both counts and fails (BENCH FAILED, exit code 1) when they differ.
  * Env: BENCH_USERS (10000), BENCH_COURSES (200), BENCH_ENGINES (embedded,postgres; also pglite), BENCH_MEASURES (all files).
  * BENCH_REUSE=1: keep the seeded database (PGlite dir /tmp/cc-bench-keep-<users>x<courses>, PostgreSQL database
  * cc_bench_keep_<users>x<courses>) and reuse it on the next run with the same sizes, instead of a fresh seed (the
- * 2–5 minute seed is paid once while iterating; migrations still run on open). Default: a fresh seed, dropped after.
+ * 2–5 minute seed is paid once while iterating; migrations still run on open; BENCH_REUSE_NAME names them instead).
+ * A reused database first loses what an importer measure left in it. Default: a fresh seed, dropped after.
  */
 import { randomBytes } from 'node:crypto';
 import {
@@ -36,8 +40,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { openDeps } from '../src/bootstrap';
 import { loadConfig } from '../src/config';
+import type { DatabaseSession } from '../src/db/connect';
 import type { Deps } from '../src/http/context';
-import { type Seeded, seedBench } from './seed';
+import { removeImporterData, type Seeded, seedBench } from './seed';
 import { type ServerProcess, startServerProcess } from './server-process';
 
 /**
@@ -65,7 +70,8 @@ export interface BenchContext {
 
 /** What a measure of the database layer gets (it calls services in this process, before the server starts). */
 export interface DatabaseContext {
-  deps: Deps;
+  /** The app's dependencies and the database's own session (COPY: backup/session.ts). */
+  deps: Deps & { database: { session: DatabaseSession } };
   engine: BenchEngine;
   seeded: Seeded;
   rootEntityId: number;
@@ -138,7 +144,10 @@ async function onEngine(engine: BenchEngine, measures: Measure[], adminUrl: stri
   const users = Number(process.env.BENCH_USERS ?? 10_000);
   const courses = Number(process.env.BENCH_COURSES ?? 200);
   const reuse = process.env.BENCH_REUSE === '1';
-  const keepDir = path.join(tmpdir(), `cc-bench-keep-${users}x${courses}`);
+  const keepName = process.env.BENCH_REUSE_NAME;
+  if (keepName && !/^[a-z_][a-z0-9_]{0,62}$/.test(keepName))
+    throw new Error('BENCH_REUSE_NAME: lower-case letters, digits and _ (a database name)');
+  const keepDir = path.join(tmpdir(), keepName ?? `cc-bench-keep-${users}x${courses}`);
   const dataDir = reuse ? path.join(keepDir, engine) : mkdtempSync(path.join(tmpdir(), 'cc-bench-'));
   if (reuse) mkdirSync(dataDir, { recursive: true });
   chmodSync(dataDir, 0o755); // the embedded PostgreSQL's `postgres` user (when root) must enter it
@@ -147,7 +156,7 @@ async function onEngine(engine: BenchEngine, measures: Measure[], adminUrl: stri
   else delete process.env.EMBEDDED_ENGINE;
   const seededFile = path.join(dataDir, 'seeded.json');
   let databaseUrl: string | undefined;
-  const dbName = reuse ? `cc_bench_keep_${users}x${courses}` : `cc_bench_${Date.now()}`;
+  const dbName = reuse ? (keepName ?? `cc_bench_keep_${users}x${courses}`) : `cc_bench_${Date.now()}`;
   if (engine === 'postgres' && adminUrl) {
     const admin = new pg.Client({ connectionString: adminUrl });
     await admin.connect();
@@ -162,6 +171,7 @@ async function onEngine(engine: BenchEngine, measures: Measure[], adminUrl: stri
     databaseUrl = u.toString();
   }
   const figures: Record<string, number> = {};
+  const failures: string[] = [];
   const config = loadConfig(
     {
       ...process.env,
@@ -193,6 +203,10 @@ async function onEngine(engine: BenchEngine, measures: Measure[], adminUrl: stri
       if (reuse && existsSync(seededFile)) {
         seeded = JSON.parse(readFileSync(seededFile, 'utf8')) as Seeded;
         log(`  [${engine}] reusing the seeded database (BENCH_REUSE=1)`);
+        // What an importer measure left (a crash half-way, or a database kept from before issue 36, when it
+        // imported into the bench organisation): the measures read the seeded people only.
+        const removed = await removeImporterData(deps.db, seeded.groupId);
+        if (removed) log(`  [${engine}] removed ${removed} people an earlier importer measure left`);
       } else {
         seeded = await seedBench(deps.db, { users, courses, log });
         if (reuse) writeFileSync(seededFile, JSON.stringify(seeded));
@@ -230,6 +244,16 @@ async function onEngine(engine: BenchEngine, measures: Measure[], adminUrl: stri
       }
     }
     await runAll('none', { engine });
+    // The ceiling reads what the matrix reads (issue 36 §1): the same people and cells, or the ratio means nothing.
+    if (figures.matrix_users !== undefined && figures.matrix_one_statement_users !== undefined) {
+      const line = `matrix ${figures.matrix_users} people / ${figures.matrix_cells} cells, its one-statement ceiling ${figures.matrix_one_statement_users} people / ${figures.matrix_one_statement_cells} cells`;
+      log(`  [${engine}] ${line}`);
+      if (
+        figures.matrix_users !== figures.matrix_one_statement_users ||
+        figures.matrix_cells !== figures.matrix_one_statement_cells
+      )
+        failures.push(`[${engine}] the ceiling does not read the matrix's data: ${line}`);
+    }
     // The ceilings next to the figures (issue 12 §2), as ratios that hold on a noisy machine.
     if (figures.matrix_complete_ms && figures.matrix_one_statement_ms)
       figures.matrix_vs_one_statement_ratio =
@@ -243,20 +267,22 @@ async function onEngine(engine: BenchEngine, measures: Measure[], adminUrl: stri
       await admin.end();
     }
   }
-  return figures;
+  return { figures, failures };
 }
 
 async function main() {
   const measures = await loadMeasures();
   const engines = (process.env.BENCH_ENGINES ?? 'embedded,postgres').split(',');
   const all: Record<string, number> = {};
+  const failures: string[] = [];
   const adminUrl = await postgresUrl();
   for (const engine of engines as BenchEngine[]) {
     if (engine === 'postgres' && !adminUrl) {
       log('  PostgreSQL: not reachable (set DATABASE_URL); skipped.');
       continue;
     }
-    const figures = await onEngine(engine, measures, adminUrl);
+    const { figures, failures: failed } = await onEngine(engine, measures, adminUrl);
+    failures.push(...failed);
     for (const [k, v] of Object.entries(figures)) all[`${engine}.${k}`] = v;
   }
   const rows = Object.entries(all);
@@ -264,10 +290,14 @@ async function main() {
   log('\n  figure'.padEnd(width + 3), 'value');
   for (const [k, v] of rows) log(`  ${k.padEnd(width)} ${v}`);
   if (json) console.log(JSON.stringify(all));
+  if (failures.length) {
+    for (const f of failures) console.error(`\n  BENCH FAILED ${f}`);
+    process.exitCode = 1;
+  }
 }
 
 main().then(
-  () => process.exit(0),
+  () => process.exit(process.exitCode ?? 0),
   (error) => {
     console.error(error);
     process.exit(1);

@@ -1,7 +1,9 @@
-import { sql } from 'kysely';
+import { randomBytes } from 'node:crypto';
+import { sql, type Transaction } from 'kysely';
 import { hashPassword } from '../src/auth/passwords';
 import { createAccessToken } from '../src/auth/queries';
 import type { Db } from '../src/db/connect';
+import type { Database } from '../src/db/schema';
 
 /**
  * The bench organisation, seeded with set-based SQL (INSERT … SELECT generate_series), the same on PGlite and
@@ -87,6 +89,36 @@ export async function seedBench(
     } as never)
     .returning('id')
     .executeTakeFirstOrThrow();
+  // A super admin of the bench's own, in an organisation beside the bench organisation: without one, the server's
+  // first start makes its setup admin in the first level A organisation (first-admin.ts), the bench organisation,
+  // and the measures that run after that start would read one more person than those before it.
+  const admin = await db
+    .insertInto('entities')
+    .values({
+      name: 'Bench administration',
+      slug: 'bench-administration',
+      level: 'A',
+      parent_id: null,
+      focused_courses: '[]',
+      whitelabel: '{}',
+      expiry_warning: 30,
+      starter_period: 90,
+    } as never)
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await db
+    .insertInto('users')
+    .values({
+      name: 'Bench administrator',
+      email: 'bench-admin@bench.test',
+      primary_entity_id: admin.id,
+      super_admin: true,
+      user_preferences: '{}',
+      password_hash: await hashPassword(randomBytes(24).toString('base64url')),
+      password_changed_at: new Date(),
+    } as never)
+    .returning('id')
+    .executeTakeFirstOrThrow();
   o.log('  seeding results…');
   // ~65% of pairs: a hash of (user, course) decides presence, pass/fail, exempt and age.
   await run(sql`INSERT INTO results (user_id, entity_id, course_id, type, passed, completed_at, expires_at)
@@ -103,7 +135,10 @@ export async function seedBench(
     SELECT user_id, course_id, id, passed, completed_at, expires_at, type, 1 + id % 3 FROM results
      WHERE entity_id IN (SELECT id FROM entities WHERE parent_id = ${group.id})`);
   await run(sql`ANALYZE`);
-  const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM latest_results`.execute(db);
+  // The bench organisation's latest results (the tree's people), not the database's.
+  const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM latest_results l
+      JOIN users u ON u.id = l.user_id JOIN entities e ON e.id = u.primary_entity_id
+     WHERE e.id = ${group.id} OR e.parent_id = ${group.id}`.execute(db);
   const token = await createAccessToken(db, { userId: manager.id, name: 'bench' });
   return {
     groupId: group.id,
@@ -113,4 +148,77 @@ export async function seedBench(
     token: token.plainText,
     managerId: manager.id,
   };
+}
+
+/** The slug of every organisation the importer measure creates (`bench-importer-<stamp>`): how leftovers are found. */
+export const IMPORTER_SLUG_PREFIX = 'bench-importer-';
+
+/**
+ * Removes the importer's organisations (any run's) and their people; also the people an earlier version of this
+ * measure imported into the bench organisation itself (e-mails @import.test, and its `Bench importer` user and
+ * types), so a database kept from before issue 36 reads the seeded people again. Set-based, in one transaction:
+ * the people leaving go into a temporary table, and deletePeople removes them. Answers the people removed.
+ */
+export async function removeImporterData(db: Db, benchRootId: number): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    const orgs = sql`(SELECT id FROM entities WHERE parent_id IS NULL AND slug LIKE ${`${IMPORTER_SLUG_PREFIX}%`})`;
+    const { rows: imports } = await sql<{ id: number }>`
+      SELECT id FROM imports WHERE entity_id IN ${orgs} OR entity_id = ${benchRootId}`.execute(trx);
+    if (imports.length)
+      await sql`DELETE FROM jobs WHERE name LIKE 'importer.%'
+                 AND (payload->>'importId')::int = ANY(${imports.map((i) => i.id)}::int[])`.execute(trx);
+    await sql`CREATE TEMPORARY TABLE bench_leaving ON COMMIT DROP AS
+      SELECT id FROM users WHERE primary_entity_id IN ${orgs}
+         OR (primary_entity_id = ${benchRootId} AND email LIKE '%@import.test')
+         OR (primary_entity_id = ${benchRootId} AND email LIKE 'bench-importer-%@bench.test')`.execute(trx);
+    const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM bench_leaving`.execute(trx);
+    const people = rows[0]?.n ?? 0;
+    if (people) await deletePeople(trx);
+    await sql`DELETE FROM imports WHERE entity_id = ${benchRootId}`.execute(trx);
+    await sql`DELETE FROM entity_types WHERE entity_id = ${benchRootId} AND name LIKE 'Bench importer %'`.execute(
+      trx,
+    );
+    await sql`DELETE FROM entities WHERE id IN ${orgs}`.execute(trx);
+    return people;
+  });
+}
+
+/**
+ * Deletes the people of the temporary table bench_leaving, a statement a table. A plain DELETE of users runs each
+ * foreign key's action once a person, and users has some 70 of them (two on results with no index: a scan of
+ * results a person): 100,000 people took minutes. Instead each key's action is applied to its table for all of
+ * them at once (ON DELETE CASCADE: a DELETE, SET NULL: an UPDATE; any other action with a row left fails the run),
+ * so nothing refers to them any more, and then the people go with the per-row checks off (session_replication_role
+ * replica, this transaction only; users has no delete trigger of its own). Without the right to that setting (not
+ * a superuser), the plain DELETE.
+ */
+async function deletePeople(trx: Transaction<Database>) {
+  const leaving = sql`(SELECT id FROM bench_leaving)`;
+  const { rows: keys } = await sql<{ tab: string; col: string; action: string; cols: number }>`
+    SELECT c.conrelid::regclass::text AS tab, quote_ident(a.attname) AS col, c.confdeltype AS action,
+           cardinality(c.conkey) AS cols
+      FROM pg_constraint c JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = c.conkey[1]
+     WHERE c.contype = 'f' AND c.confrelid = 'users'::regclass`.execute(trx);
+  const { rows: su } = await sql<{ on: string }>`SELECT current_setting('is_superuser') AS on`.execute(trx);
+  if (su[0]?.on !== 'on' || keys.some((k) => k.cols !== 1)) {
+    await sql`DELETE FROM users WHERE id IN ${leaving}`.execute(trx);
+    return;
+  }
+  await sql`ANALYZE bench_leaving`.execute(trx);
+  for (const k of keys) {
+    const where = sql`${sql.raw(k.col)} IN ${leaving}`;
+    const table = sql.raw(k.tab);
+    if (k.action === 'c') await sql`DELETE FROM ${table} WHERE ${where}`.execute(trx);
+    else if (k.action === 'n')
+      await sql`UPDATE ${table} SET ${sql.raw(k.col)} = NULL WHERE ${where}`.execute(trx);
+    else if (k.action === 'd')
+      await sql`UPDATE ${table} SET ${sql.raw(k.col)} = DEFAULT WHERE ${where}`.execute(trx);
+    else {
+      const { rows } = await sql`SELECT 1 FROM ${table} WHERE ${where} LIMIT 1`.execute(trx);
+      if (rows.length) throw new Error(`${k.tab}.${k.col} still refers to a person the importer made`);
+    }
+  }
+  await sql`SET LOCAL session_replication_role = replica`.execute(trx);
+  await sql`DELETE FROM users WHERE id IN ${leaving}`.execute(trx);
+  await sql`SET LOCAL session_replication_role = origin`.execute(trx);
 }

@@ -28,6 +28,9 @@ interface BenchCtx {
 
 async function seed(deps: Deps, groupId: number) {
   const db = deps.db;
+  // The bench organisation's certificates only (its sites' people), never another organisation's in the database.
+  const ours = sql`(SELECT c.id FROM care_certificates c JOIN users u ON u.id = c.user_id
+      JOIN entities e ON e.id = u.primary_entity_id WHERE e.parent_id = ${groupId})`;
   const { rows } = await sql<{ n: number }>`
     SELECT count(*)::int AS n FROM care_certificates c JOIN users u ON u.id = c.user_id
       JOIN entities e ON e.id = u.primary_entity_id WHERE e.parent_id = ${groupId}`.execute(db);
@@ -46,17 +49,19 @@ async function seed(deps: Deps, groupId: number) {
                 WHEN c.id % 5 = 0 AND s.number = 5 THEN 'awaiting_approval' ELSE 'open' END,
            CASE WHEN c.id % 5 = 0 AND s.number = 5 THEN now() - make_interval(days => c.id % 30) END
       FROM care_certificates c JOIN care_certificate_standards s ON s.version_id = c.version_id
+     WHERE c.id IN ${ours}
     ON CONFLICT DO NOTHING`.execute(db);
   await sql`
     INSERT INTO care_certificate_observations (certificate_id, assessor_name, observed_at, place, shift, observed, outcome)
     SELECT c.id, 'Bench assessor', now(), 'Lounge', 'day', 'Observed', 'competent'
-      FROM care_certificates c WHERE c.id % 2 = 0`.execute(db);
+      FROM care_certificates c WHERE c.id % 2 = 0 AND c.id IN ${ours}`.execute(db);
   await sql`
     INSERT INTO care_certificate_observation_criteria (observation_id, criterion_id)
     SELECT o.id, k.id FROM care_certificate_observations o
       JOIN care_certificates c ON c.id = o.certificate_id
       JOIN care_certificate_standards s ON s.version_id = c.version_id AND s.number = 1
       JOIN care_certificate_criteria k ON k.standard_id = s.id AND k.position < 3
+     WHERE c.id IN ${ours}
     ON CONFLICT DO NOTHING`.execute(db);
   await sql`ANALYZE`.execute(db);
 }
