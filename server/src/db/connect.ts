@@ -4,6 +4,7 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, PostgresDialect } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
+import { setDiskFullCheck } from './connection-errors';
 import { firstStartFolder } from './embedded/first-start';
 import { type EngineRequest, openEmbedded } from './embedded/open';
 import { trackUntilExit } from './embedded/processes';
@@ -73,10 +74,13 @@ export async function connect(opts: {
       embedded.engine === 'postgres'
         ? await connectPostgres(socketUrl(embedded.socketDir), opts.poolSize, embedded.where)
         : await connectPglite(embedded.dir, opts.pgliteSharedBuffers, embedded.where);
+    const diskFull = embedded.engine === 'postgres' ? embedded.diskFull : undefined;
+    if (diskFull) setDiskFullCheck(diskFull);
     return {
       ...connection,
       note: embedded.note,
       close: async () => {
+        if (diskFull) setDiskFullCheck(null);
         await connection.close();
         await embedded.close();
       },
