@@ -62,7 +62,7 @@ export function superviseCluster(
     const mb = Math.round(RESTART_FREE_BYTES / 1024 / 1024);
     log(
       full
-        ? `database: the embedded PostgreSQL stopped: the disk is full (${o.dataDir}). Writes answer 507 and reads 503 until it has ${mb} MB free; it is started again then.`
+        ? `database: the embedded PostgreSQL stopped: the disk is full (${o.dataDir}). Writes answer 507 and reads 503 meanwhile; it is started again once ${mb} MB are free.`
         : `database: the embedded PostgreSQL stopped (${o.logTail(1) || 'no message'}); starting it again, requests answer 503 meanwhile.`,
     );
     let delay = 100;
