@@ -1,9 +1,10 @@
 import { existsSync, renameSync, rmSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
+import { isLostConnection, setDiskFullCheck } from './connection-errors';
 import { firstStartFolder } from './embedded/first-start';
 import { type EngineRequest, openEmbedded } from './embedded/open';
 import { trackUntilExit } from './embedded/processes';
@@ -73,10 +74,13 @@ export async function connect(opts: {
       embedded.engine === 'postgres'
         ? await connectPostgres(socketUrl(embedded.socketDir), opts.poolSize, embedded.where)
         : await connectPglite(embedded.dir, opts.pgliteSharedBuffers, embedded.where);
+    const diskFull = embedded.engine === 'postgres' ? embedded.diskFull : undefined;
+    if (diskFull) setDiskFullCheck(diskFull);
     return {
       ...connection,
       note: embedded.note,
       close: async () => {
+        if (diskFull) setDiskFullCheck(null);
         await connection.close();
         await embedded.close();
       },
@@ -104,11 +108,20 @@ async function connectPostgres(
   // (the request answers 503, http/error-handler.ts), the pool drops it when it comes back (it is no longer
   // queryable) and opens a new one for the next request.
   const report = lossReporter();
+  const fresh = new WeakSet<pg.PoolClient>();
+  const lost = new WeakSet<pg.PoolClient>();
   pool.on('connect', (client) => {
-    client.on('error', (error) => report(client, error));
+    fresh.add(client);
+    client.on('error', (error) => {
+      lost.add(client);
+      report(client, error);
+    });
+    client.on('end', () => lost.add(client));
   });
   pool.on('error', () => {}); // an idle client's loss, already reported by its own listener
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool: retryingPool(pool, fresh, lost) }),
+  });
   const poolUse = () => ({
     total: pool.totalCount,
     idle: pool.idleCount,
@@ -123,6 +136,94 @@ async function connectPostgres(
     session: { kind: 'postgres', url },
     close: () => db.destroy(),
   };
+}
+
+/**
+ * Issue 30 §1-2: a connection that died while idle in the pool (a restart, pg_terminate_backend) failed the next
+ * request that took it, though nothing of that request reached the database. So:
+ * - a connection whose query failed for a lost connection goes back to the pool as broken (it is destroyed): pg-pool
+ *   kept one whose socket had not closed yet, and lent it to the next request;
+ * - a connection the pool lends that is known to be lost is dropped and another taken: before its first statement,
+ *   what arrived on it meanwhile is read (one turn of the event loop), so a connection that ended while idle, whose
+ *   end the pool had not read yet because the event loop was busy, is known;
+ * - the first statement on a connection taken from the pool (not a new one) that pg refused to send ("not
+ *   queryable": the connection had died) runs on another connection. Nothing else is repeated: a statement that
+ *   reached the database, read or write, fails its request (503, retryable), as its outcome is unknown.
+ * Each try drops a dead connection, so at most the pool's size of them are tried; a new connection is never retried.
+ */
+function retryingPool(
+  pool: pg.Pool,
+  fresh: WeakSet<pg.PoolClient>,
+  lost: WeakSet<pg.PoolClient>,
+): PostgresPool {
+  const maxTries = (pool.options.max ?? 10) + 1;
+  const take = async () => {
+    for (let tries = 1; ; tries++) {
+      const client = await pool.connect();
+      const reused = !fresh.has(client);
+      fresh.delete(client);
+      // What the database sent while this connection was idle (its end, say) and the event loop has not read yet,
+      // is read before anything of this request is sent on it.
+      if (reused) await new Promise((resolve) => setImmediate(resolve));
+      if (!lost.has(client) || tries >= maxTries) return { client, reused };
+      client.release(new Error('connection lost while idle')); // destroyed
+    }
+  };
+  return {
+    end: () => pool.end(),
+    async connect() {
+      let { client: current, reused } = await take();
+      let held = true;
+      let broken: Error | undefined;
+      let first = true;
+      const fail = (client: pg.PoolClient, error: unknown) => {
+        if (isLostConnection(error)) {
+          lost.add(client);
+          broken = error as Error;
+        }
+        throw error;
+      };
+      const run = async (text: string, params: unknown[]) => {
+        for (let tries = 1; ; tries++) {
+          const client = current;
+          try {
+            return await client.query(text, params);
+          } catch (error) {
+            if (!reused || tries >= maxTries || !notSent(error)) fail(client, error);
+            client.release(error as Error); // destroyed, not returned to the pool
+            held = false;
+            ({ client: current, reused } = await take());
+            held = true;
+          }
+        }
+      };
+      const wrapped = {
+        query(text: unknown, params?: unknown[]) {
+          if (first && typeof text === 'string') {
+            first = false;
+            return run(text, params ?? []);
+          }
+          first = false;
+          if (typeof text !== 'string') return (current.query as (cursor: unknown) => unknown)(text);
+          const client = current;
+          return client.query(text, params).catch((error: unknown) => fail(client, error));
+        },
+        release() {
+          if (held) current.release(broken);
+          held = false;
+        },
+      };
+      return wrapped as unknown as PostgresPoolClient;
+    },
+  };
+}
+
+/** pg refused to send the statement: its connection had already failed, so nothing of it reached the database. */
+function notSent(error: unknown): boolean {
+  return (
+    error instanceof Error &&
+    error.message.startsWith('Client has encountered a connection error and is not queryable')
+  );
 }
 
 /**

@@ -36,3 +36,23 @@ const PG_MESSAGES = [
   'Client has encountered a connection error and is not queryable',
   'timeout exceeded when trying to connect',
 ];
+
+/**
+ * Issue 30 §2: is the database's disk full? PostgreSQL says so itself (53100 disk_full) while it runs; when a full
+ * disk has stopped it (no WAL segment could be made: a PANIC, then a crash recovery that fails the same way) or while
+ * it recovers, a request meets only a lost connection, and the embedded engine's folder tells (connect.ts registers
+ * the check). Such a write answers 507, not a retryable 503.
+ */
+export function isDiskFull(error: unknown): boolean {
+  if (!error || typeof error !== 'object') return false;
+  const { code } = error as { code?: unknown };
+  if (code === '53100' || code === 'ENOSPC') return true;
+  return diskFullCheck !== null && isLostConnection(error) && diskFullCheck();
+}
+
+let diskFullCheck: (() => boolean) | null = null;
+
+/** The embedded engine's check of its folder's free space, for isDiskFull; null when it closes. */
+export function setDiskFullCheck(check: (() => boolean) | null): void {
+  diskFullCheck = check;
+}

