@@ -17,6 +17,7 @@ export const NOTIFICATION_KINDS = [
   'message',
   'document_reminder',
   'due_reminder',
+  'exemption_ended',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 export const NOTIFICATION_CHANNELS = ['in_app', 'email', 'push'] as const;

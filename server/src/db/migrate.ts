@@ -49,6 +49,7 @@ import * as m052 from './migrations/052_data_protection';
 import * as m054 from './migrations/054_requirement_due_dates';
 import * as m061 from './migrations/061_attempt_client_writes';
 import * as m062 from './migrations/062_audit_via';
+import * as m063 from './migrations/063_exemption_end';
 
 /** Ordered, forward-only. Add a file, import it here; never edit one that has shipped. */
 const migrations: Record<string, Migration> = {
@@ -100,6 +101,7 @@ const migrations: Record<string, Migration> = {
   '054_requirement_due_dates': m054,
   '061_attempt_client_writes': m061,
   '062_audit_via': m062,
+  '063_exemption_end': m063,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
