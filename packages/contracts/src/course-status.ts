@@ -41,7 +41,7 @@ export const compliantCells = (t: { in_date: number; expiring: number; exempt: n
  * - in_date: the latest pass has not expired (or never expires);
  * - expiring: in date, but it expires within the organisation's expiry_warning days;
  * - expired: the latest pass is past its end: OUT OF DATE (an exemption past its end counts for nothing: the status
- *   is what the person's other results give, LatestResultFacts.then);
+ *   is what the person's other results give, LatestResultFacts.afterEnd);
  * - missing: required, never passed, and past its due date (or without one): OUT OF DATE ("never done");
  * - exempt: an exemption that has not ended (compliant in every score);
  * - due: required, never passed, and due by a date still ahead: the later of a new starter's end of their
@@ -86,11 +86,11 @@ export interface LatestResultFacts {
    * An exemption with an end date (expiresAt): what counts once that end has come (issue 28 §6: the requirement
    * applies again, the status is what the person's other results give); null or absent: nothing (missing).
    */
-  then?: LatestResultFacts | null;
+  afterEnd?: LatestResultFacts | null;
 }
 
 /**
- * The result that counts at `now`: an exemption whose end has come no longer does (its `then` does instead, the
+ * The result that counts at `now`: an exemption whose end has come no longer does (its `afterEnd` does instead, the
  * latest of the person's other results), before any job has picked the latest result again.
  */
 export function countingResult(
@@ -100,7 +100,7 @@ export function countingResult(
 ): LatestResultFacts | null {
   if (!latest?.passed || !latest.exempt) return latest ?? null;
   const end = exemptUntil !== undefined ? ms(exemptUntil) : ms(latest.expiresAt);
-  return end !== null && end <= now.getTime() ? countingResult(latest.then ?? null, now) : latest;
+  return end !== null && end <= now.getTime() ? countingResult(latest.afterEnd ?? null, now) : latest;
 }
 
 export interface CourseStatusFacts {
@@ -173,7 +173,7 @@ const laterOf = (a: number | null, b: number | null) => (a === null ? b : b === 
 
 /** The status of a person x course (see COURSE_STATUSES). Cheap: a few comparisons, no allocation but the answer. */
 export function courseStatus(f: CourseStatusFacts): CourseStatusOf {
-  // An exemption whose end has come counts for nothing: what counts is the person's other results (`then`).
+  // An exemption whose end has come counts for nothing: what counts is the person's other results (`afterEnd`).
   const counted = countingResult(f.latest, f.now, f.exemptUntil);
   const ended = counted !== (f.latest ?? null);
   const latest = counted;

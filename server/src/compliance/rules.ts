@@ -14,12 +14,17 @@ export interface LatestResultFacts {
   type: string;
   expiresAt: Date | null;
   /** An exemption with an end: what counts once the end has come (latest_results then_*, migration 063). */
-  then?: LatestResultFacts | null;
+  afterEnd?: LatestResultFacts | null;
 }
 
 const factsOf = (l: LatestResultFacts | null | undefined): Parameters<typeof cellStatusOf>[0] =>
   l
-    ? { passed: l.passed, exempt: l.type === 'exempt', expiresAt: l.expiresAt, then: factsOf(l.then ?? null) }
+    ? {
+        passed: l.passed,
+        exempt: l.type === 'exempt',
+        expiresAt: l.expiresAt,
+        afterEnd: factsOf(l.afterEnd ?? null),
+      }
     : null;
 
 const DAY_MS = 86_400_000;

@@ -28,7 +28,7 @@ export function requirementStatus(r: RequirementFacts, now: Date, required = tru
             passed: r.passed,
             exempt: r.exempt,
             expiresAt: r.expires_at,
-            then:
+            afterEnd:
               r.then_passed === null
                 ? null
                 : { passed: r.then_passed, exempt: r.then_exempt === true, expiresAt: r.then_expires_at },

@@ -179,7 +179,7 @@ function presentRows(rows: Row[], now: Date) {
       exempt,
       exemption: exempt
         ? { reason: r.result_notes, end_date: r.expires_at ? iso(r.expires_at).slice(0, 10) : null }
-          : null,
+        : null,
       latest_result:
         r.result_id !== null && r.completed_at !== null
           ? {

@@ -28,7 +28,10 @@ afterAll(async () => h?.close());
 
 async function world() {
   clock.now = new Date(START);
-  const org = await buildEntity(h.db, { level: 'A', settings: { expiry_warning: 30, events_reminder: true } });
+  const org = await buildEntity(h.db, {
+    level: 'A',
+    settings: { expiry_warning: 30, events_reminder: true },
+  });
   const role = await buildRole(h.db, org.id);
   const course = await buildCourse(h.db, org.id, { title: 'Moving and handling' });
   const boss = await buildUser(h.db, { entityId: org.id, permissions: PERMISSIONS.map((p) => p.id) });
@@ -68,12 +71,18 @@ async function world() {
     const row = (mine.json().data as { course: { id: number }; status: string; exempt: boolean }[]).find(
       (r) => r.course.id === course.id,
     );
-    const matrix = await manager('POST', '/api/reports/matrix', { directFormat: 'json', compliance_type: 'all' });
+    const matrix = await manager('POST', '/api/reports/matrix', {
+      directFormat: 'json',
+      compliance_type: 'all',
+    });
     expect(matrix.statusCode, matrix.body).toBe(200);
-    const cell = (
-      matrix.json().data.cells as { user_id: number; course_id: number; status: string }[]
-    ).find((c) => c.user_id === person.id && c.course_id === course.id);
-    const report = await manager('POST', '/api/reports/compliance', { compliance_type: 'all', previousMonths: 0 });
+    const cell = (matrix.json().data.cells as { user_id: number; course_id: number; status: string }[]).find(
+      (c) => c.user_id === person.id && c.course_id === course.id,
+    );
+    const report = await manager('POST', '/api/reports/compliance', {
+      compliance_type: 'all',
+      previousMonths: 0,
+    });
     expect(report.statusCode, report.body).toBe(200);
     const totals = report.json().data.totals as Record<string, number>;
     const reported = (['in_date', 'expiring', 'expired', 'missing', 'exempt'] as const).filter(
@@ -197,7 +206,11 @@ describe('the exemption-end job', () => {
     expect(after.reminders[0]?.title).toBe('Your exemption from Moving and handling has ended');
     expect(after.reminders[0]?.body).toContain('your training is in date for now');
     expect(after.audit).toHaveLength(1);
-    expect(after.audit[0]).toMatchObject({ action: 'updated', subject_kind: 'exemption', actor_user_id: null });
+    expect(after.audit[0]).toMatchObject({
+      action: 'updated',
+      subject_kind: 'exemption',
+      actor_user_id: null,
+    });
     expect(JSON.stringify(after.audit[0]?.via)).toContain('exemption_end');
     const row = await h.db
       .selectFrom('results')

@@ -63,9 +63,7 @@ export async function endExemptions(deps: Pick<Deps, 'db'>, now: Date): Promise<
         .where('expires_at', '<=', now)
         .where((eb) =>
           eb.or(
-            candidates.map((c) =>
-              eb.and([eb('user_id', '=', c.user_id), eb('course_id', '=', c.course_id)]),
-            ),
+            candidates.map((c) => eb.and([eb('user_id', '=', c.user_id), eb('course_id', '=', c.course_id)])),
           ),
         )
         .returning(['id', 'user_id', 'course_id', 'expires_at'])
@@ -73,7 +71,12 @@ export async function endExemptions(deps: Pick<Deps, 'db'>, now: Date): Promise<
       if (!rows.length) return candidates.length;
       const pairs = [...new Map(rows.map((r) => [`${r.user_id}:${r.course_id}`, r])).values()];
       await refreshLatestResults(trx, pairs, now);
-      await auditEnded(trx, who, rows.map((r) => r.id), now);
+      await auditEnded(
+        trx,
+        who,
+        rows.map((r) => r.id),
+        now,
+      );
       await remind(trx, pairs, now);
       ended += rows.length;
       return candidates.length;
@@ -93,7 +96,11 @@ async function auditEnded(trx: Trx, who: ReturnType<typeof systemChange>, ids: n
     label: `${s.user_label}: ${s.course_label}`,
     before: { ...stripEntity(s), ended: false },
     after: { ...stripEntity(s), ended: true },
-    via: auditVia({ how: 'exemption_end', label: 'The exemption ended', ref: now.toISOString().slice(0, 10) }),
+    via: auditVia({
+      how: 'exemption_end',
+      label: 'The exemption ended',
+      ref: now.toISOString().slice(0, 10),
+    }),
   }));
   await recordAudits(trx, who, entries);
 }
@@ -104,7 +111,11 @@ function stripEntity(s: Record<string, unknown>): Record<string, unknown> {
 }
 
 /** The reminder that the course is required again, for the pairs where it is and no other exemption runs. */
-async function remind(trx: Trx, pairs: { user_id: number; course_id: number; expires_at: Date | null }[], now: Date) {
+async function remind(
+  trx: Trx,
+  pairs: { user_id: number; course_id: number; expires_at: Date | null }[],
+  now: Date,
+) {
   const status = requirementStatusSql(now, 'ur', 'e');
   const users = pairs.map((p) => p.user_id);
   const rows = await trx
