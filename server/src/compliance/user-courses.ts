@@ -177,9 +177,11 @@ function presentRows(rows: Row[], now: Date) {
       status_date: s.date,
       out_of_date: s.outOfDate,
       exempt,
-      exemption: exempt
-        ? { reason: r.result_notes, end_date: r.expires_at ? iso(r.expires_at).slice(0, 10) : null }
-        : null,
+      // The exemption, running or ended (the row says which one ended until the nightly job picks again).
+      exemption:
+        r.result_type === 'exempt'
+          ? { reason: r.result_notes, end_date: r.expires_at ? iso(r.expires_at).slice(0, 10) : null }
+          : null,
       latest_result:
         r.result_id !== null && r.completed_at !== null
           ? {
