@@ -11,6 +11,7 @@ import { registerMessagingJobs } from './messaging/jobs';
 import { registerNotificationJobs } from './notifications/jobs';
 import { registerScheduleJobs } from './presets/schedules-jobs';
 import { registerReportJobs } from './reports/jobs';
+import { registerExemptionJobs } from './results/exemption-end';
 import { registerTaskJobs } from './tasks/jobs';
 import { registerWebhookJobs } from './webhooks/jobs';
 
@@ -29,4 +30,5 @@ export function registerAllJobs(): void {
   registerImporterJobs();
   registerTaskJobs();
   registerDataProtectionJobs();
+  registerExemptionJobs();
 }

@@ -47,6 +47,7 @@ export const AUDIT_VIA = [
   'pathway',
   'import',
   'import_undo',
+  'exemption_end',
 ] as const;
 export type AuditViaHow = (typeof AUDIT_VIA)[number];
 
@@ -207,6 +208,10 @@ function viaResult(
       if (entry.action === 'created') return `imported ${w.record} from ${file}`;
       return `${changedOf(entry, `${whose} result for ${w.course}`)}, imported from ${file}`;
     }
+    case 'exemption_end':
+      return entry.action === 'updated'
+        ? `ended ${whose} exemption from ${w.course}: its end date had come, the course is required again`
+        : null;
     case 'import_undo': {
       const file = fileOf(via);
       if (entry.action === 'deleted') return `undid the import of ${file}: removed ${w.record}`;

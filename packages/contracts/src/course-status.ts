@@ -5,7 +5,7 @@ import { type DateFormat, formatDate } from './dates';
  * preset filters). Its order is the matrix wire's status code (MATRIX_STATUSES): append, never reorder.
  * - in_date: the latest pass has not expired (or never expires);
  * - expiring: in date, but it expires within the entity's expiry_warning days;
- * - expired: the latest pass (or exemption) is past its end;
+ * - expired: the latest pass is past its end (an exemption past its end no longer counts: see countingResult);
  * - missing: no passed result;
  * - exempt: the latest result is an exemption (result type `exempt`, spec 2 §1) that has not ended. Exempt is its own
  *   status wherever a cell or a figure is shown, and counts as compliant in every score (cellCountsAsCompliant).
@@ -40,7 +40,8 @@ export const compliantCells = (t: { in_date: number; expiring: number; exempt: n
  *
  * - in_date: the latest pass has not expired (or never expires);
  * - expiring: in date, but it expires within the organisation's expiry_warning days;
- * - expired: the latest pass (or exemption) is past its end: OUT OF DATE;
+ * - expired: the latest pass is past its end: OUT OF DATE (an exemption past its end counts for nothing: the status
+ *   is what the person's other results give, LatestResultFacts.afterEnd);
  * - missing: required, never passed, and past its due date (or without one): OUT OF DATE ("never done");
  * - exempt: an exemption that has not ended (compliant in every score);
  * - due: required, never passed, and due by a date still ahead: the later of a new starter's end of their
@@ -81,6 +82,25 @@ export interface LatestResultFacts {
   /** An exemption (result type `exempt`): a pass that is in date until its end (expiresAt), or for good. */
   exempt: boolean;
   expiresAt: Date | string | null;
+  /**
+   * An exemption with an end date (expiresAt): what counts once that end has come (issue 28 §6: the requirement
+   * applies again, the status is what the person's other results give); null or absent: nothing (missing).
+   */
+  afterEnd?: LatestResultFacts | null;
+}
+
+/**
+ * The result that counts at `now`: an exemption whose end has come no longer does (its `afterEnd` does instead, the
+ * latest of the person's other results), before any job has picked the latest result again.
+ */
+export function countingResult(
+  latest: LatestResultFacts | null | undefined,
+  now: Date,
+  exemptUntil?: Date | string | null,
+): LatestResultFacts | null {
+  if (!latest?.passed || !latest.exempt) return latest ?? null;
+  const end = exemptUntil !== undefined ? ms(exemptUntil) : ms(latest.expiresAt);
+  return end !== null && end <= now.getTime() ? countingResult(latest.afterEnd ?? null, now) : latest;
 }
 
 export interface CourseStatusFacts {
@@ -137,6 +157,8 @@ export function cellStatusOf(
   warningDays: number,
   exemptUntil?: Date | string | null,
 ): CellStatus {
+  const counted = countingResult(latest, now, exemptUntil);
+  if (counted !== latest) return cellStatusOf(counted, now, warningDays);
   if (!latest?.passed) return 'missing';
   const expires = latest.exempt && exemptUntil !== undefined ? ms(exemptUntil) : ms(latest.expiresAt);
   const t = now.getTime();
@@ -151,11 +173,15 @@ const laterOf = (a: number | null, b: number | null) => (a === null ? b : b === 
 
 /** The status of a person x course (see COURSE_STATUSES). Cheap: a few comparisons, no allocation but the answer. */
 export function courseStatus(f: CourseStatusFacts): CourseStatusOf {
-  const latest = f.latest ?? null;
-  const cell = f.cell ?? cellStatusOf(latest, f.now, f.warningDays, f.exemptUntil);
+  // An exemption whose end has come counts for nothing: what counts is the person's other results (`afterEnd`).
+  const counted = countingResult(f.latest, f.now, f.exemptUntil);
+  const ended = counted !== (f.latest ?? null);
+  const latest = counted;
+  const exemptUntil = ended ? undefined : f.exemptUntil;
+  const cell = f.cell ?? cellStatusOf(latest, f.now, f.warningDays, exemptUntil);
   const expires = latest?.passed
-    ? latest.exempt && f.exemptUntil !== undefined
-      ? ms(f.exemptUntil)
+    ? latest.exempt && exemptUntil !== undefined
+      ? ms(exemptUntil)
       : ms(latest.expiresAt)
     : null;
   const dueBy = laterOf(ms(f.dueBy), ms(f.requirementDueAt));

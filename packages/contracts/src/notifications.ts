@@ -18,6 +18,7 @@ export const NOTIFICATION_KINDS = [
   'document_reminder',
   'due_reminder',
   'behind_reminder',
+  'exemption_ended',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 export const NOTIFICATION_CHANNELS = ['in_app', 'email', 'push'] as const;

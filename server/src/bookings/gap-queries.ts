@@ -21,6 +21,9 @@ export interface GapFacts {
   passed: boolean | null;
   exempt: boolean;
   expires_at: Date | null;
+  then_passed: boolean | null;
+  then_expires_at: Date | null;
+  then_exempt: boolean | null;
   expiry_warning: number;
   due_by: Date | null;
   pending: boolean | null;
@@ -58,7 +61,7 @@ export async function gapFacts(
   const { rows } = await sql<GapFacts>`
     SELECT u.id AS user_id, u.uuid, u.name, pe.id AS entity_id, pe.slug AS entity_slug, pe.name AS entity_name,
            (ur.user_id IS NOT NULL) AS required, ur.passed, coalesce(ur.exempt, false) AS exempt, ur.expires_at,
-           pe.expiry_warning, ${dueBySql(now, requirementDueAtSql('ur'), 'u', 'pe')} AS due_by,
+           ur.then_passed, ur.then_expires_at, ur.then_exempt, pe.expiry_warning, ${dueBySql(now, requirementDueAtSql('ur'), 'u', 'pe')} AS due_by,
            ${pendingSql(sql.ref('u.id'), sql`${courseId}`)} AS pending,
            coalesce(u.start_date::timestamptz, u.created_at) AS started_at,
            ${booked} AS booked

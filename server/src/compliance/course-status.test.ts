@@ -45,11 +45,26 @@ describe('courseStatus', () => {
       'Exempt until 25/06/2026',
     ],
     [
-      'exemption ended (exemptUntil)',
+      // Issue 28 §6: an ended exemption counts for nothing: what counts is the person's other results.
+      'exemption ended (exemptUntil), nothing else: never done',
       { latest: pass(null, true), exemptUntil: day(-1) },
+      'missing',
+      true,
+      'Never done',
+    ],
+    [
+      'exemption ended, an older pass in date: in date',
+      { latest: { ...pass(day(-1), true), afterEnd: pass(day(200)) } },
+      'in_date',
+      false,
+      'In date until 01/01/2027',
+    ],
+    [
+      'exemption ended, an older pass expired: expired',
+      { latest: { ...pass(day(-1), true), afterEnd: pass(day(-3)) } },
       'expired',
       true,
-      'Expired on 14/06/2026',
+      'Expired on 12/06/2026',
     ],
     [
       'never done, record awaiting approval',

@@ -104,8 +104,10 @@ describe('one-click exemption (PATCH /users/{id}/compliance-courses/{courseId})'
     h.deps.clock = () => new Date(Date.now() + 3 * DAY);
     try {
       const after = await w.row();
-      // Not exempt, not compliant: the requirement applies again (the row still says which exemption ended).
-      expect(after.status).toBe('expired');
+      // Not exempt, not compliant: the requirement applies again, and with no other result it is missing (issue 28
+      // §6: an ended exemption counts for nothing); the row still says which exemption ended.
+      expect(after.status).toBe('missing');
+      expect(after.exempt).toBe(false);
       expect(after.exemption).toEqual({ reason: 'Short contract', end_date: end });
       // Exempting again records a new exemption (an ended one excuses nobody).
       const again = await w.manager('PATCH', w.url, { exempt: true, notes: 'Extended contract' });

@@ -26,9 +26,21 @@ export function cellStatusSql(
 ): RawBuilder<string> {
   const passed = sql.ref(`${lr}.passed`);
   const expires = sql.ref(`${lr}.expires_at`);
+  const thenPassed = sql.ref(`${lr}.then_passed`);
+  const thenExpires = sql.ref(`${lr}.then_expires_at`);
+  const thenExempt = sql.ref(`${lr}.then_exempt`);
   const warning = sql.ref(`${e}.expiry_warning`);
+  // An exemption whose end has come counts for nothing: the status is what then_* (the latest of the person's other
+  // results, migration 063) gives (contracts countingResult), read from the same row: no per-cell subquery.
   return sql<string>`CASE
     WHEN ${passed} IS NOT TRUE THEN 'missing'
+    WHEN ${exempt} AND ${expires} <= ${now} THEN CASE
+      WHEN ${thenPassed} IS NOT TRUE THEN 'missing'
+      WHEN ${thenExpires} <= ${now} THEN 'expired'
+      WHEN ${thenExempt} THEN 'exempt'
+      WHEN ${thenExpires} IS NULL THEN 'in_date'
+      WHEN ${thenExpires} <= ${now}::timestamptz + make_interval(days => ${warning}) THEN 'expiring'
+      ELSE 'in_date' END
     WHEN ${expires} <= ${now} THEN 'expired'
     WHEN ${exempt} THEN 'exempt'
     WHEN ${expires} IS NULL THEN 'in_date'
@@ -39,6 +51,16 @@ export function cellStatusSql(
 /** cellStatusSql over a user_requirements row aliased `ur` (its passed / expires_at / exempt copied from latest_results). */
 export const requirementStatusSql = (now: Date, ur = 'ecr', e = 'e') =>
   cellStatusSql(now, ur, e, sql<SqlBool>`${sql.ref(`${ur}.exempt`)}`);
+
+/**
+ * Whether the row aliased `lr` (latest_results or user_requirements) holds a pass that counts at `now`: a pass, not
+ * an exemption whose end has come (unless what counts after it is a pass).
+ */
+export function countsAsPassedSql(now: Date, lr = 'ur', exempt?: RawBuilder<SqlBool>): RawBuilder<SqlBool> {
+  const ex = exempt ?? sql<SqlBool>`${sql.ref(`${lr}.exempt`)}`;
+  return sql<SqlBool>`(${sql.ref(`${lr}.passed`)} IS TRUE AND (NOT ${ex} OR ${sql.ref(`${lr}.expires_at`)} IS NULL
+    OR ${sql.ref(`${lr}.expires_at`)} > ${now} OR ${sql.ref(`${lr}.then_passed`)} IS TRUE))`;
+}
 
 /** count(*) of each status, named as ComplianceTally's fields: the figures every grouped query selects. */
 export function statusCountColumns(status: RawBuilder<string>, counted: RawBuilder<unknown> = sql`*`) {
@@ -104,7 +126,7 @@ export function dueBySql(
  */
 export function countedSql(now: Date, ur = 'ur'): RawBuilder<SqlBool> {
   // The uncorrelated EXISTS is one InitPlan: while no rule is in its grace period no row looks its rule up.
-  return sql<SqlBool>`(${sql.ref(`${ur}.passed`)} IS TRUE
+  return sql<SqlBool>`(${countsAsPassedSql(now, ur)}
     OR NOT EXISTS (SELECT 1 FROM compliance_rules g WHERE g.due_at > ${now})
     OR coalesce(${requirementDueAtSql(ur)}, '-infinity'::timestamptz) <= ${now})`;
 }
@@ -218,14 +240,9 @@ export async function redateResultsUnderRule(
     .where('r.type', '<>', 'exempt')
     .where('r.deleted_at', 'is', null)
     .executeTakeFirst();
-  await trx
-    .updateTable('latest_results as lr')
-    .from('results as r')
-    .set({ expires_at: sql.ref('r.expires_at'), updated_at: now })
-    .whereRef('r.id', '=', 'lr.result_id')
-    .where('lr.user_id', 'in', usersUnderRule(trx, rule.id))
-    .where('lr.course_id', '=', rule.course_id)
-    .execute();
+  // Their latest_results rows picked again (the re-dated pass may be the row, or what counts once an exemption ends).
+  await sql`SELECT latest_results_refresh(array_agg(x.id), array_agg(${rule.course_id}::int), ${now}::timestamptz)
+              FROM (${usersUnderRule(trx, rule.id)}) x`.execute(trx);
   return Number(updated.numUpdatedRows);
 }
 
@@ -307,7 +324,7 @@ export async function deepPrimaryCounts(
   now: Date,
 ): Promise<{ entity_id: number; required: number; in_date: number }[]> {
   if (rootIds.length === 0) return [];
-  const status = cellStatusSql(now, 'ur');
+  const status = requirementStatusSql(now, 'ur');
   const { rows } = await sql<{ entity_id: number; required: number; in_date: number }>`
     WITH RECURSIVE tree AS (
       SELECT id AS root_id, id FROM entities WHERE id IN (${sql.join(rootIds)})
@@ -315,7 +332,7 @@ export async function deepPrimaryCounts(
       SELECT t.root_id, e.id FROM entities e JOIN tree t ON e.parent_id = t.id
     )
     SELECT t.root_id AS entity_id, count(*)::int AS required,
-           count(*) FILTER (WHERE ${status} IN ('in_date', 'expiring'))::int AS in_date
+           count(*) FILTER (WHERE ${status} IN ('in_date', 'expiring', 'exempt'))::int AS in_date
       FROM tree t
       JOIN user_requirements ur ON ur.entity_id = t.id AND ur.type = 'primary'
       JOIN entities e ON e.id = ur.entity_id

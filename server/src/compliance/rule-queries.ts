@@ -223,6 +223,9 @@ export async function userComplianceCourses(
           'lr.completed_at',
           'lr.expires_at',
           'lr.result_count',
+          'lr.then_passed',
+          'lr.then_expires_at',
+          'lr.then_exempt',
           'e.expiry_warning',
           // contracts courseStatus's inputs beside the approved result: the due date and a record awaiting approval.
           dueBySql(now, ruleDueAtSql(sql.ref('ecr.rule_id'))).as('due_by'),

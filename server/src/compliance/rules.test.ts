@@ -13,7 +13,12 @@ const day = (n: number) => new Date(NOW.getTime() + n * 86_400_000);
 /** One table of cases for the cell rules; the pure function and the SQL must both give `expect`. */
 const CELLS: Array<{
   name: string;
-  latest: { passed: boolean; type: string; expiresAt: Date | null } | null;
+  latest: {
+    passed: boolean;
+    type: string;
+    expiresAt: Date | null;
+    afterEnd?: { passed: boolean; type: string; expiresAt: Date | null };
+  } | null;
   expect: CellStatus;
 }> = [
   { name: 'no result: missing', latest: null, expect: 'missing' },
@@ -72,15 +77,67 @@ const CELLS: Array<{
     latest: { passed: true, type: 'exempt', expiresAt: day(10) },
     expect: 'exempt',
   },
+  // Issue 28 §6: an exemption whose end has come counts for nothing; the status is what the person's other results
+  // give (afterEnd: latest_results then_*), missing without any.
   {
-    name: 'exemption ending right now: expired',
+    name: 'exemption ending right now, nothing else: missing',
     latest: { passed: true, type: 'exempt', expiresAt: NOW },
+    expect: 'missing',
+  },
+  {
+    name: 'exemption that ended 5 days ago, nothing else: missing',
+    latest: { passed: true, type: 'exempt', expiresAt: day(-5) },
+    expect: 'missing',
+  },
+  {
+    name: 'exemption ended, an older pass in date: in date',
+    latest: {
+      passed: true,
+      type: 'exempt',
+      expiresAt: day(-5),
+      afterEnd: { passed: true, type: 'historical', expiresAt: day(200) },
+    },
+    expect: 'in_date',
+  },
+  {
+    name: 'exemption ended, an older pass expiring: expiring',
+    latest: {
+      passed: true,
+      type: 'exempt',
+      expiresAt: day(-5),
+      afterEnd: { passed: true, type: 'historical', expiresAt: day(10) },
+    },
+    expect: 'expiring',
+  },
+  {
+    name: 'exemption ended, an older pass expired: expired',
+    latest: {
+      passed: true,
+      type: 'exempt',
+      expiresAt: day(-5),
+      afterEnd: { passed: true, type: 'historical', expiresAt: day(-50) },
+    },
     expect: 'expired',
   },
   {
-    name: 'exemption that ended 5 days ago: expired',
-    latest: { passed: true, type: 'exempt', expiresAt: day(-5) },
-    expect: 'expired',
+    name: 'exemption ended, an older fail: missing',
+    latest: {
+      passed: true,
+      type: 'exempt',
+      expiresAt: day(-5),
+      afterEnd: { passed: false, type: 'elearning', expiresAt: null },
+    },
+    expect: 'missing',
+  },
+  {
+    name: 'exemption ended, an exemption for good under it: exempt',
+    latest: {
+      passed: true,
+      type: 'exempt',
+      expiresAt: day(-5),
+      afterEnd: { passed: true, type: 'exempt', expiresAt: null },
+    },
+    expect: 'exempt',
   },
 ];
 
@@ -100,7 +157,10 @@ describe('cell status (table)', () => {
       SELECT ${cellStatusSql(NOW)} AS status
         FROM (SELECT 30 AS expiry_warning) e
         LEFT JOIN (SELECT ${latest?.passed ?? null}::boolean AS passed, ${latest?.type ?? null}::text AS type,
-                          ${latest?.expiresAt ?? null}::timestamptz AS expires_at) lr ON ${latest !== null}`.execute(
+                          ${latest?.expiresAt ?? null}::timestamptz AS expires_at,
+                          ${latest?.afterEnd?.passed ?? null}::boolean AS then_passed,
+                          ${latest?.afterEnd?.expiresAt ?? null}::timestamptz AS then_expires_at,
+                          ${latest?.afterEnd?.type === 'exempt'}::boolean AS then_exempt) lr ON ${latest !== null}`.execute(
       h.db,
     );
     expect(row.rows[0]?.status).toBe(want);

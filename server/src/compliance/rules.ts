@@ -13,7 +13,19 @@ export interface LatestResultFacts {
   /** An exemption is a pass: in date until its end date (expiresAt), or for good when it has none. */
   type: string;
   expiresAt: Date | null;
+  /** An exemption with an end: what counts once the end has come (latest_results then_*, migration 063). */
+  afterEnd?: LatestResultFacts | null;
 }
+
+const factsOf = (l: LatestResultFacts | null | undefined): Parameters<typeof cellStatusOf>[0] =>
+  l
+    ? {
+        passed: l.passed,
+        exempt: l.type === 'exempt',
+        expiresAt: l.expiresAt,
+        afterEnd: factsOf(l.afterEnd ?? null),
+      }
+    : null;
 
 const DAY_MS = 86_400_000;
 
@@ -26,11 +38,7 @@ export function cellStatus(
   now: Date,
   expiryWarningDays: number,
 ): CellStatus {
-  return cellStatusOf(
-    latest ? { passed: latest.passed, exempt: latest.type === 'exempt', expiresAt: latest.expiresAt } : null,
-    now,
-    expiryWarningDays,
-  );
+  return cellStatusOf(factsOf(latest), now, expiryWarningDays);
 }
 
 /**

@@ -158,9 +158,14 @@ type Row = Awaited<ReturnType<typeof userComplianceCourses>>['rows'][number];
 export const statusOfRow = (r: Row, now: Date) =>
   requirementStatus({ ...r, exempt: r.result_type === 'exempt' }, now);
 
+/** The latest result is an exemption that still runs at `now` (one whose end has come no longer counts). */
+const runningExemption = (r: Row, now: Date) =>
+  r.result_type === 'exempt' && (r.expires_at === null || new Date(r.expires_at).getTime() > now.getTime());
+
 function presentRows(rows: Row[], now: Date) {
   return rows.map((r): UserComplianceCourse => {
     const s = statusOfRow(r, now);
+    const exempt = runningExemption(r, now);
     return {
       course: { id: r.course_id, title: r.course_title },
       type: r.type,
@@ -171,7 +176,8 @@ function presentRows(rows: Row[], now: Date) {
       course_status: s.status,
       status_date: s.date,
       out_of_date: s.outOfDate,
-      exempt: r.result_type === 'exempt',
+      exempt,
+      // The exemption, running or ended (the row says which one ended until the nightly job picks again).
       exemption:
         r.result_type === 'exempt'
           ? { reason: r.result_notes, end_date: r.expires_at ? iso(r.expires_at).slice(0, 10) : null }

@@ -106,6 +106,9 @@ export async function peoplePage(
       // contracts courseStatus's facts (service.ts turns them into the one status).
       'ur.passed',
       'ur.exempt',
+      'ur.then_passed',
+      'ur.then_expires_at',
+      'ur.then_exempt',
       'e.expiry_warning',
       dueBySql(s.now, requirementDueAtSql('ur'), 'u', 'e').as('due_by'),
       pendingSql(sql.ref('ur.user_id'), sql.ref('ur.course_id')).as('pending'),

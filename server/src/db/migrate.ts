@@ -51,6 +51,7 @@ import * as m056 from './migrations/056_asc_wds_export';
 import * as m060 from './migrations/060_behind_reminders';
 import * as m061 from './migrations/061_attempt_client_writes';
 import * as m062 from './migrations/062_audit_via';
+import * as m063 from './migrations/063_exemption_end';
 import * as m064 from './migrations/064_person_reference_indexes';
 
 /** Ordered, forward-only. Add a file, import it here; never edit one that has shipped. */
@@ -105,6 +106,7 @@ const migrations: Record<string, Migration> = {
   '060_behind_reminders': m060,
   '061_attempt_client_writes': m061,
   '062_audit_via': m062,
+  '063_exemption_end': m063,
   '064_person_reference_indexes': m064,
 };
 

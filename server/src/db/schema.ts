@@ -579,6 +579,13 @@ export interface LatestResultsTable {
   type: ResultType;
   /** Approved, not deleted results of (user, course): the matrix cell's result_count. */
   result_count: Generated<number>;
+  /**
+   * An exemption with an end date (migration 063): what counts once its end (expires_at) has come (the latest
+   * result without an end of its own); null passed: nothing. Null for any other latest result.
+   */
+  then_passed: Generated<boolean | null>;
+  then_expires_at: Generated<Date | null>;
+  then_exempt: Generated<boolean>;
   updated_at: DefaultTimestamp;
 }
 
@@ -663,6 +670,10 @@ export interface UserRequirementsTable {
   expires_at: Date | null;
   /** The latest result is an exemption (latest_results.type = 'exempt'; migration 011). */
   exempt: Generated<boolean>;
+  /** latest_results.then_* (migration 063): what counts once an exemption's end has come. */
+  then_passed: Generated<boolean | null>;
+  then_expires_at: Generated<Date | null>;
+  then_exempt: Generated<boolean>;
 }
 
 /** Uploaded SCORM packages (005_packages): one per scorm content. */
@@ -706,6 +717,8 @@ export interface ResultsTable {
   approved_by: number | null;
   approved_at: Date | null;
   bulk_operation_id: number | null;
+  /** An exemption the nightly job ended (migration 063, results/exemption-end.ts): once, with its reminder. */
+  exemption_ended_at: Generated<Date | null>;
 }
 
 export interface BulkEventOperationsTable {
@@ -893,7 +906,8 @@ export interface NotificationsTable {
     | 'message'
     | 'document_reminder'
     | 'due_reminder'
-    | 'behind_reminder';
+    | 'behind_reminder'
+    | 'exemption_ended';
   subject_key: string;
   occasion: string;
   user_id: number;

@@ -3,6 +3,7 @@ import type { Db } from '../db/connect';
 import { pageWithTotal } from '../db/paged';
 import type { ImportKind, ImportStatus } from '../db/schema';
 import type { DbOrTrx } from '../jobs/queries';
+import { refreshLatestResults } from '../results/service';
 
 /** SQL of the importer. Every batch is set-based: one statement for many rows, never a query per row. */
 
@@ -294,36 +295,15 @@ export async function pairsOf(db: DbOrTrx, ids: number[]) {
 }
 
 /**
- * latest_results for many (user, course) pairs in one statement, by the rule of results/queries.ts
- * pickLatestResult (the latest approved passed result, else the latest approved one; ties to the newer row; the
- * count of approved live results), a pair with none left losing its row. user_requirements follows by its trigger.
- * The caller holds the pairs' locks (results/service.ts lockLatestResults).
+ * latest_results for many (user, course) pairs in one statement, by THE rule (results/service.ts
+ * refreshLatestResults: latest_results_refresh, migration 063). The caller holds the pairs' locks.
  */
 export async function recomputeLatestResults(
   db: DbOrTrx,
   pairs: readonly { user_id: number; course_id: number }[],
   now: Date,
 ) {
-  if (!pairs.length) return;
-  const users = pairs.map((p) => p.user_id);
-  const courses = pairs.map((p) => p.course_id);
-  await sql`
-    WITH p AS (SELECT DISTINCT user_id, course_id FROM unnest(${users}::int[], ${courses}::int[]) AS p(user_id, course_id)),
-    pick AS (
-      SELECT DISTINCT ON (r.user_id, r.course_id) r.user_id, r.course_id, r.id AS result_id, r.passed, r.completed_at,
-             r.expires_at, r.type, count(*) OVER (PARTITION BY r.user_id, r.course_id)::int AS result_count
-        FROM results r JOIN p ON p.user_id = r.user_id AND p.course_id = r.course_id
-       WHERE r.status = 'approved' AND r.deleted_at IS NULL
-       ORDER BY r.user_id, r.course_id, r.passed DESC, r.completed_at DESC, r.id DESC),
-    gone AS (
-      DELETE FROM latest_results l USING p
-       WHERE l.user_id = p.user_id AND l.course_id = p.course_id
-         AND NOT EXISTS (SELECT 1 FROM pick WHERE pick.user_id = p.user_id AND pick.course_id = p.course_id))
-    INSERT INTO latest_results (user_id, course_id, result_id, passed, completed_at, expires_at, type, result_count, updated_at)
-    SELECT user_id, course_id, result_id, passed, completed_at, expires_at, type, result_count, ${now} FROM pick
-    ON CONFLICT (user_id, course_id) DO UPDATE SET result_id = EXCLUDED.result_id, passed = EXCLUDED.passed,
-      completed_at = EXCLUDED.completed_at, expires_at = EXCLUDED.expires_at, type = EXCLUDED.type,
-      result_count = EXCLUDED.result_count, updated_at = EXCLUDED.updated_at`.execute(db);
+  await refreshLatestResults(db, pairs, now);
 }
 
 // ------------------------------------------------------------------------------------------------- reads

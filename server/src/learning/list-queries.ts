@@ -27,7 +27,9 @@ export async function listLearnerCourses(
   // The engine's "counts as in date" (compliance/rules.ts cellStatus: in date or expiring; an exemption is in date until its end date).
   const inDate = (now: Date) => sql<SqlBool>`EXISTS (
     SELECT 1 FROM latest_results lr WHERE lr.user_id = ${userId} AND lr.course_id = co.id AND lr.passed
-      AND (lr.expires_at IS NULL OR lr.expires_at > ${now}))`;
+      AND (lr.expires_at IS NULL OR lr.expires_at > ${now}
+           -- An exemption whose end has come counts for nothing: what counts then is the person's other results.
+           OR (lr.type = 'exempt' AND lr.then_passed AND (lr.then_expires_at IS NULL OR lr.then_expires_at > ${now}))))`;
   // Courses backing a document or a pathway are not training to start: they have their own pages (issue 17).
   let q = db
     .selectFrom('courses as co')

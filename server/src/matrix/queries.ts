@@ -70,6 +70,13 @@ export async function userIdBefore(db: Db, s: BlockScope, offset: number): Promi
  */
 const statusCodeSql = (now: Date) => sql`CASE
     WHEN c0.passed IS NOT TRUE THEN 3
+    WHEN ${endedSql(now)} THEN CASE
+      WHEN c0.then_passed IS NOT TRUE THEN 3
+      WHEN c0.then_expires_at <= ${now}::timestamptz THEN 2
+      WHEN c0.then_exempt THEN 4
+      WHEN c0.then_expires_at IS NULL THEN 0
+      WHEN c0.then_expires_at <= bu.warn_at THEN 1
+      ELSE 0 END
     WHEN c0.expires_at <= ${now}::timestamptz THEN 2
     WHEN c0.type = 'exempt' THEN 4
     WHEN c0.expires_at IS NULL THEN 0
@@ -94,12 +101,19 @@ const graceCte = (s: BlockScope) => sql`g AS MATERIALIZED (
  * the user's end of their new-starter period (bu.se) and the requirement's due date (g), when still ahead; else null.
  * The UK calendar day, as formatDate says "Due by <date>" on every other screen.
  */
-const dueDaySql = (now: Date) => sql`CASE WHEN c0.passed IS NOT TRUE AND c0.ctype <> 'none'
+const dueDaySql = (now: Date) => sql`CASE WHEN ${passedSql(now)} IS NOT TRUE AND c0.ctype <> 'none'
       AND greatest(bu.se, g.due_at) > ${now}::timestamptz
       THEN ((greatest(bu.se, g.due_at) AT TIME ZONE 'Europe/London')::date - DATE '1970-01-01') END`;
 /** A sparse column of the due cells only (array_agg's text form, as intCol). */
 const dueCol = (expr: RawBuilder<unknown>) =>
   sql`coalesce((array_agg(${expr}) FILTER (WHERE c.du IS NOT NULL))::text, '{}')`;
+/**
+ * The cell's latest result is an exemption whose end has come (issue 28 §6): it counts for nothing, the cell is what
+ * then_* (the person's other results, migration 063) gives, from the same row.
+ */
+const endedSql = (now: Date) => sql`(c0.type = 'exempt' AND c0.expires_at <= ${now}::timestamptz)`;
+/** Whether the cell holds a pass that counts: an ended exemption's is the person's other results' (then_passed). */
+const passedSql = (now: Date) => sql`(CASE WHEN ${endedSql(now)} THEN c0.then_passed ELSE c0.passed END)`;
 /** A timestamp as its UTC day number (days since 1970-01-01). */
 const day = (col: string) => sql`((${sql.ref(col)} AT TIME ZONE 'UTC')::date - DATE '1970-01-01')`;
 const agg = (expr: RawBuilder<unknown>) => sql`coalesce(json_agg(${expr}), '[]'::json)`;
@@ -173,18 +187,21 @@ export function matrixBlockQuery(
     f.compliance_type === 'all'
       ? sql`SELECT coalesce(req.user_id, lr.user_id) AS user_id, coalesce(req.course_id, lr.course_id) AS course_id,
                coalesce(req.ctype, 'none') AS ctype, lr.result_id, lr.completed_at, lr.expires_at, lr.result_count,
-               lr.passed, lr.type
+               lr.passed, lr.type, lr.then_passed, lr.then_expires_at, lr.then_exempt
           FROM req FULL JOIN lr ON lr.user_id = req.user_id AND lr.course_id = req.course_id`
       : sql`SELECT req.user_id, req.course_id, req.ctype, lr.result_id, lr.completed_at, lr.expires_at,
-               lr.result_count, lr.passed, lr.type
+               lr.result_count, lr.passed, lr.type,
+               lr.then_passed, lr.then_expires_at, lr.then_exempt
           FROM req LEFT JOIN LATERAL (
-            SELECT l.result_id, l.completed_at, l.expires_at, l.result_count, l.passed, l.type FROM latest_results l
+            SELECT l.result_id, l.completed_at, l.expires_at, l.result_count, l.passed, l.type, l.then_passed,
+                   l.then_expires_at, l.then_exempt FROM latest_results l
              WHERE l.user_id = req.user_id AND l.course_id = req.course_id OFFSET 0) lr ON true`;
   // The block's latest results (type 'all': every course with a result is a cell).
   const lrCte = sql`
     lr AS MATERIALIZED (
       SELECT l.* FROM bu CROSS JOIN LATERAL (
-        SELECT l.user_id, l.course_id, l.result_id, l.completed_at, l.expires_at, l.result_count, l.passed, l.type
+        SELECT l.user_id, l.course_id, l.result_id, l.completed_at, l.expires_at, l.result_count, l.passed, l.type,
+               l.then_passed, l.then_expires_at, l.then_exempt
           FROM latest_results l
          WHERE l.user_id = bu.id AND ${courseWhere('l.course_id')}
         OFFSET 0) l
@@ -220,10 +237,11 @@ export function matrixBlockQuery(
       SELECT c0.user_id, c0.course_id, bu.eid,
              CASE c0.ctype WHEN 'primary' THEN 1 WHEN 'secondary' THEN 2 ELSE 0 END AS t,
              ${statusCodeSql(s.now)} AS s,
-             c0.result_id, ${day('c0.completed_at')} AS cd, ${day('c0.expires_at')} AS ed,
+             c0.result_id, ${day('c0.completed_at')} AS cd,
+             CASE WHEN ${endedSql(s.now)} THEN ${day('c0.then_expires_at')} ELSE ${day('c0.expires_at')} END AS ed,
              coalesce(c0.result_count, 0) AS rc,
              ${dueDaySql(s.now)} AS du,
-             (c0.passed IS NOT TRUE AND g.due_at IS NOT NULL) AS lo
+             (${passedSql(s.now)} IS NOT TRUE AND g.due_at IS NOT NULL) AS lo
         FROM c0 JOIN bu ON bu.id = c0.user_id
         LEFT JOIN g ON g.entity_id = bu.eid AND g.role_id = bu.rid AND g.course_id = c0.course_id
     )

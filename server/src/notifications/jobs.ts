@@ -65,7 +65,9 @@ async function expiryReminderRows(db: DbOrTrx, now: Date): Promise<NewNotificati
     60: NOTIFICATION_PREFERENCES.expiry60,
     30: NOTIFICATION_PREFERENCES.expiry30,
   });
+  // An exemption that has ended gets its own reminder from the exemption-end job (results/exemption-end.ts), once.
   return due.flatMap((d) => {
+    if (d.exempt && d.occasion === 0) return [];
     const expiresAt = new Date(d.expires_at);
     const { title, body } = expiryReminderText(d.course_title, expiresAt, d.occasion, d.exempt);
     return bothChannels(

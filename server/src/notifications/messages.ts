@@ -33,6 +33,20 @@ export function expiryReminderText(course: string, expiresAt: Date, occasion: nu
   };
 }
 
+/**
+ * An exemption whose end date has come (issue 28 §6; the exemption-end job): the course is required of the person
+ * again, and their status is what their other training gives (`inDate`: a pass still in date).
+ */
+export function exemptionEndedText(course: string, endedOn: Date, inDate: boolean) {
+  const on = formatDate(endedOn);
+  return {
+    title: `Your exemption from ${course} has ended`,
+    body: inDate
+      ? `Your exemption from ${course} ended on ${on}. ${course} is required of you again; your training is in date for now.`
+      : `Your exemption from ${course} ended on ${on}. ${course} is required of you again: please complete it.`,
+  };
+}
+
 /** The days before a new requirement's due date its "due soon" reminder goes (issue 33 §4). */
 export const DUE_SOON_DAYS = 7;
 
@@ -123,7 +137,7 @@ export function notificationMail(
         ? n.occasion?.startsWith('all_selected')
           ? 'You get this because your organisation asks to tell approvers when every standard is ready.'
           : 'You get this because it is about your own certificate.'
-        : n.kind === 'document_reminder' || n.kind === 'due_reminder'
+        : n.kind === 'document_reminder' || n.kind === 'due_reminder' || n.kind === 'exemption_ended'
           ? 'You get this because it is required for your job role.'
           : n.kind === 'behind_reminder'
             ? 'You get this because your manager sent you a reminder.'

@@ -367,10 +367,14 @@ export async function backfillSnapshots(
         JOIN entities e ON e.id = u.primary_entity_id
         JOIN effective_compliance_rules ecr ON ecr.entity_id = u.primary_entity_id AND ecr.role_id = u.role_id
         LEFT JOIN LATERAL (
-          SELECT r.passed, r.type, r.expires_at FROM results r
+          SELECT r.passed, r.type, r.expires_at, NULL::boolean AS then_passed, NULL::timestamptz AS then_expires_at,
+                 false AS then_exempt
+            FROM results r
            WHERE r.user_id = u.id AND r.course_id = ecr.course_id AND r.status = 'approved'
              AND r.deleted_at IS NULL AND r.completed_at < ${at}
-           ORDER BY r.passed DESC, r.completed_at DESC, r.id DESC LIMIT 1
+           -- An exemption ended by then counts for nothing (it stays the row only when nothing else is: missing).
+           ORDER BY coalesce(r.type = 'exempt' AND r.expires_at <= ${at}, false) ASC, r.passed DESC, r.completed_at DESC, r.id DESC
+           LIMIT 1
         ) lr ON true
        WHERE u.primary_entity_id IN (${sql.join(entityIds.map((id) => sql`${id}::int`))})
          AND coalesce(u.start_date::timestamptz, u.created_at) < ${at}

@@ -1,4 +1,4 @@
-import { sql, type Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import type { Db } from '../db/connect';
 import type { Database, ResultType } from '../db/schema';
 
@@ -39,65 +39,6 @@ export async function insertResult(trx: Trx, r: NewResult) {
     })
     .returningAll()
     .executeTakeFirstOrThrow();
-}
-
-/**
- * The result that represents (user, course): the latest approved PASSED one, else the latest approved one.
- * Ties on completed_at go to the newer row.
- */
-export async function pickLatestResult(trx: Trx, userId: number, courseId: number) {
-  return trx
-    .selectFrom('results')
-    .select(['id', 'passed', 'completed_at', 'expires_at', 'type'])
-    .select(sql<number>`count(*) OVER ()::int`.as('result_count'))
-    .where('user_id', '=', userId)
-    .where('course_id', '=', courseId)
-    .where('status', '=', 'approved')
-    .where('deleted_at', 'is', null)
-    .orderBy('passed', 'desc')
-    .orderBy('completed_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-}
-
-export async function upsertLatestResult(
-  trx: Trx,
-  row: {
-    user_id: number;
-    course_id: number;
-    result_id: number;
-    passed: boolean;
-    completed_at: Date;
-    expires_at: Date | null;
-    type: ResultType;
-    result_count: number;
-  },
-  now: Date,
-) {
-  await trx
-    .insertInto('latest_results')
-    .values({ ...row, updated_at: now })
-    .onConflict((oc) =>
-      oc.columns(['user_id', 'course_id']).doUpdateSet({
-        result_id: row.result_id,
-        passed: row.passed,
-        completed_at: row.completed_at,
-        expires_at: row.expires_at,
-        type: row.type,
-        result_count: row.result_count,
-        updated_at: now,
-      }),
-    )
-    .execute();
-}
-
-export async function deleteLatestResult(trx: Trx, userId: number, courseId: number) {
-  await trx
-    .deleteFrom('latest_results')
-    .where('user_id', '=', userId)
-    .where('course_id', '=', courseId)
-    .execute();
 }
 
 /** A certificate's facts: the result with its learner, course and the learner's entity at the time. */

@@ -1,20 +1,15 @@
+import { sql } from 'kysely';
 import { auditVia } from '../audit/record';
 import { effectiveRuleFor } from '../compliance/queries';
 import { expiryOf } from '../compliance/rules';
 import { markScoresStale } from '../compliance/scores-cache';
+import type { Db } from '../db/connect';
 import { lockKeys } from '../db/locks';
 import type { ResultType } from '../db/schema';
 import type { Ctx } from '../http/context';
 import { auditEarnedResult } from './audit';
 import { assertNotCompletedInFuture } from './completion-date';
-import {
-  deleteLatestResult,
-  insertResult,
-  type NewResult,
-  pickLatestResult,
-  type Trx,
-  upsertLatestResult,
-} from './queries';
+import { insertResult, type NewResult, type Trx } from './queries';
 
 export type { Trx } from './queries';
 
@@ -51,8 +46,10 @@ export async function lockLatestResults(
 
 /**
  * Keeps latest_results true for (user, course): the latest approved passed result wins, else the latest approved
- * one; no result at all removes the row. Call it in the same transaction as any write or delete of results
- * (ARCHITECTURE "Data": the matrix reads latest_results, never the history).
+ * one; an exemption whose end has come at `now` no longer counts (issue 28 §6); no result at all removes the row.
+ * One rule for every writer: the database's latest_results_refresh (migration 063), set-based. Call it in the same
+ * transaction as any write or delete of results (ARCHITECTURE "Data": the matrix reads latest_results, never the
+ * history).
  */
 export async function recomputeLatestResult(
   trx: Trx,
@@ -60,29 +57,25 @@ export async function recomputeLatestResult(
   courseId: number,
   now: Date = new Date(),
 ): Promise<void> {
-  // Cached entity scores are made of latest_results (compliance/scores-cache.ts).
-  markScoresStale();
   // Under the pair's lock, this statement's snapshot holds every result other writers of the pair committed.
   await lockLatestResults(trx, [{ userId, courseId }]);
-  const latest = await pickLatestResult(trx, userId, courseId);
-  if (!latest) {
-    await deleteLatestResult(trx, userId, courseId);
-    return;
-  }
-  await upsertLatestResult(
-    trx,
-    {
-      user_id: userId,
-      course_id: courseId,
-      result_id: latest.id,
-      passed: latest.passed,
-      completed_at: latest.completed_at,
-      expires_at: latest.expires_at,
-      type: latest.type,
-      result_count: latest.result_count,
-    },
-    now,
-  );
+  await refreshLatestResults(trx, [{ user_id: userId, course_id: courseId }], now);
+}
+
+/**
+ * latest_results for many (user, course) pairs in one statement (latest_results_refresh, migration 063); the caller
+ * holds the pairs' locks (lockLatestResults). user_requirements follows by its triggers.
+ */
+export async function refreshLatestResults(
+  trx: Trx | Db,
+  pairs: readonly { user_id: number; course_id: number }[],
+  now: Date,
+): Promise<void> {
+  if (!pairs.length) return;
+  // Cached entity scores are made of latest_results (compliance/scores-cache.ts).
+  markScoresStale();
+  await sql`SELECT latest_results_refresh(${pairs.map((p) => p.user_id)}::int[],
+    ${pairs.map((p) => p.course_id)}::int[], ${now}::timestamptz)`.execute(trx);
 }
 
 export type RecordResultInput = Omit<NewResult, 'expiresAt'> & { expiresAt?: Date | null };

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { cellStatus, type LatestResultFacts } from '../compliance/rules';
 import { afterResultRecorded, type Trx } from '../results/service';
 import { emitWebhookEvent } from './events';
@@ -87,9 +88,33 @@ async function complianceChange(
     .where('ecr.course_id', '=', r.courseId)
     .executeTakeFirst();
   if (!rule) return;
-  const facts = (row: { passed: boolean; type: string; expires_at: Date | null } | undefined) =>
+  const facts = (
+    row:
+      | {
+          passed: boolean;
+          type: string;
+          expires_at: Date | null;
+          then_passed?: boolean | null;
+          then_expires_at?: Date | null;
+          then_exempt?: boolean;
+        }
+      | undefined,
+  ) =>
     row
-      ? ({ passed: row.passed, type: row.type, expiresAt: row.expires_at } satisfies LatestResultFacts)
+      ? ({
+          passed: row.passed,
+          type: row.type,
+          expiresAt: row.expires_at,
+          // An exemption whose end has come: what counts after it (latest_results then_*, migration 063).
+          afterEnd:
+            row.then_passed === null || row.then_passed === undefined
+              ? null
+              : {
+                  passed: row.then_passed,
+                  type: row.then_exempt ? 'exempt' : 'historical',
+                  expiresAt: row.then_expires_at ?? null,
+                },
+        } satisfies LatestResultFacts)
       : null;
   // Before: what latest_results held without this result (the same order as results/queries.ts pickLatestResult).
   const [previous, latest] = await Promise.all([
@@ -101,6 +126,8 @@ async function complianceChange(
       .where('status', '=', 'approved')
       .where('deleted_at', 'is', null)
       .where('id', '<>', result.id)
+      // An exemption ended by now counts for nothing (latest_results_refresh, migration 063).
+      .orderBy(sql`coalesce(type = 'exempt' AND expires_at <= ${now}, false)`)
       .orderBy('passed', 'desc')
       .orderBy('completed_at', 'desc')
       .orderBy('id', 'desc')
@@ -108,7 +135,7 @@ async function complianceChange(
       .executeTakeFirst(),
     trx
       .selectFrom('latest_results')
-      .select(['passed', 'type', 'expires_at'])
+      .select(['passed', 'type', 'expires_at', 'then_passed', 'then_expires_at', 'then_exempt'])
       .where('user_id', '=', r.userId)
       .where('course_id', '=', r.courseId)
       .executeTakeFirst(),

@@ -6,6 +6,7 @@ import { expect } from 'vitest';
 import { insertSession, placeDelegate } from '../../src/bookings/sessions-world';
 import { forgetScores } from '../../src/compliance/scores-cache';
 import { csv, planCsv, runJobs } from '../../src/importer/fixtures';
+import { endExemptions } from '../../src/results/exemption-end';
 import { buildEntity, buildRole, buildUser, clientFor } from '../factories';
 import type { Harness } from '../harness';
 import { buildContent, buildCourse, buildLesson, buildQuiz } from '../learning-factories';
@@ -502,10 +503,8 @@ export class Approve extends Base {
 
 /**
  * PATCH /users/{id}/compliance-courses/{course} {exempt: true}: an exemption from now, no end (422 when the course is
- * not one the person is required to do; nothing changes). `twice`: two at once record one exemption.
- * TODO(issue 28 item "exemptions gaining a required reason and optional end date"): generate exemptions WITH an end
- * date (POST /results/exempt end_date, or the new field) once that lands: the model says the requirement applies
- * again after the end (the status is what the other results give), the server today says "expired".
+ * not one the person is required to do; nothing changes). `twice`: two at once record one exemption. An exemption
+ * whose end has come (ExemptUntil) excuses nobody: exempting again records a new one.
  */
 export class Exempt extends Base {
   constructor(
@@ -545,11 +544,8 @@ export class Exempt extends Base {
 }
 
 /**
- * POST /results/exempt with an end date (today, end `days` later). Not generated unless MODEL_EXEMPTION_END=1:
- * TODO(issue 28, "exemptions gaining a required reason and optional end date, after which the requirement applies
- * again"): the server today answers "expired" once the end date has come, and PATCH exempt: true then records no new
- * exemption; the model (the intended rule) says the status is what the person's other results give. Re-enable (add
- * it to commandArbitraries unconditionally) once that lands.
+ * POST /results/exempt with an end date (today, end `days` later; issue 28 §6): once the end has come the requirement
+ * applies again and the status is what the person's other results give (model.ts `ended`).
  */
 export class ExemptUntil extends Base {
   constructor(
@@ -912,18 +908,26 @@ export class SyncOffline extends Base {
   }
 }
 
+/**
+ * Days pass. `nightly`: the exemption-end job (results/exemption-end.ts) then runs at the new time; the statuses are
+ * the same with or without it (an exemption whose end has come counts for nothing from that instant).
+ */
 export class AdvanceClock extends Base {
-  constructor(readonly days: number) {
+  constructor(
+    readonly days: number,
+    readonly nightly = false,
+  ) {
     super();
   }
   async apply(m: Model, r: Real) {
     m.now = new Date(m.now.getTime() + this.days * DAY_MS);
     r.clock.now = new Date(m.now);
+    if (this.nightly) await endExemptions(r.h.deps, new Date(m.now));
     // Cached scores are served for SCORE_MAX_AGE_MS of real time; days passing on the test clock are far more.
     forgetScores();
   }
   toString() {
-    return `advanceClock(${this.days} days)`;
+    return `advanceClock(${this.days} days${this.nightly ? ', nightly job' : ''})`;
   }
 }
 
@@ -959,13 +963,7 @@ export const commandArbitraries = [
   fc.tuple(fc.nat(), fc.boolean()).map(([n, twice]) => new Approve(n, twice)),
   fc.tuple(person, course, fc.boolean()).map(([p, c, twice]) => new Exempt(p, c, twice)),
   fc.tuple(person, course).map(([p, c]) => new Unexempt(p, c)),
-  ...(process.env.MODEL_EXEMPTION_END === '1'
-    ? [
-        fc
-          .tuple(person, course, fc.integer({ min: 1, max: 200 }))
-          .map(([p, c, d]) => new ExemptUntil(p, c, d)),
-      ]
-    : []),
+  fc.tuple(person, course, fc.integer({ min: 1, max: 200 })).map(([p, c, d]) => new ExemptUntil(p, c, d)),
   fc.tuple(person, fc.option(role, { nil: null })).map(([p, ro]) => new ChangeRole(p, ro)),
   fc.tuple(person, fc.nat({ max: SHAPE.sites })).map(([p, e]) => new MovePerson(p, e)),
   fc.tuple(fc.nat({ max: SHAPE.sites }), fc.constantFrom(0, 7, 30, 90)).map(([e, d]) => new SetWarning(e, d)),
@@ -988,5 +986,7 @@ export const commandArbitraries = [
   fc
     .tuple(person, course, fc.boolean(), fc.boolean())
     .map(([p, c, ok, twice]) => new SyncOffline(p, c, ok, twice)),
-  fc.oneof(fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1, max: 400 })).map((d) => new AdvanceClock(d)),
+  fc
+    .tuple(fc.oneof(fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1, max: 400 })), fc.boolean())
+    .map(([d, nightly]) => new AdvanceClock(d, nightly)),
 ];

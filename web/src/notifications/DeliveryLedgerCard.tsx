@@ -46,6 +46,8 @@ function occasionText(d: NotificationDelivery): string {
   if (d.kind === 'document_reminder') return `${d.title} (reminder from a manager)`;
   if (d.kind === 'behind_reminder') return `${d.title} (reminder from a manager)`;
   if (d.kind === 'due_reminder') return `${d.title} (${d.occasion} days before the due date)`;
+  if (d.kind === 'exemption_ended')
+    return `${d.course?.title ?? 'A course'}: exemption ended${d.expires_at ? ` (${formatDate(d.expires_at)})` : ''}`;
   if (d.kind === 'manager_digest') return `Weekly digest (${d.occasion.replace('-W', ', week ')})`;
   const course = d.course?.title ?? 'A course';
   const when = d.occasion === '0' ? 'expiry day' : `${d.occasion} days before expiry`;
