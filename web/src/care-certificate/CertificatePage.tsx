@@ -237,7 +237,8 @@ function FilesCard({
   );
 }
 
-function HistoryCard({ view }: { view: CertificateView }) {
+/** The standards' decisions, newest first; the learner reads what she did in her own words ("Sent to your assessor"). */
+function HistoryCard({ view, learner }: { view: CertificateView; learner: boolean }) {
   const decisions = [...view.decisions].sort(
     (a, b) => b.created_at.localeCompare(a.created_at) || b.id - a.id,
   );
@@ -248,7 +249,8 @@ function HistoryCard({ view }: { view: CertificateView }) {
           {decisions.map((d) => (
             <li key={d.id} className="px-4 py-3 text-sm sm:px-5">
               <span className="font-medium text-slate-900">
-                Standard {d.standard_number}: {DECISION_LABEL[d.action]}
+                Standard {d.standard_number}:{' '}
+                {learner && d.action === 'submitted' ? 'Sent to your assessor' : DECISION_LABEL[d.action]}
               </span>
               <span className="block text-xs text-slate-600">
                 {formatDateTime(d.created_at)}
@@ -260,7 +262,9 @@ function HistoryCard({ view }: { view: CertificateView }) {
         </ol>
       ) : (
         <p className="px-4 py-4 text-sm text-slate-600 sm:px-5">
-          No standard has been selected for approval yet.
+          {learner
+            ? 'No standard has been sent to your assessor yet.'
+            : 'No standard has been selected for approval yet.'}
         </p>
       )}
     </Card>
@@ -540,7 +544,7 @@ export default function CertificatePage() {
         onUpload={can.upload && !complete ? () => setEvidence({ kind: 'file' }) : undefined}
         uploadLabel={learner ? 'Upload a photo or a note' : undefined}
       />
-      {view.historical ? null : <HistoryCard view={view} />}
+      {view.historical ? null : <HistoryCard view={view} learner={learner} />}
       {observation ? (
         <ObservationDialog view={view} mode={observation} onClose={() => setObservation(null)} />
       ) : null}

@@ -608,6 +608,9 @@ describe('/care-certificate/{uuid}', () => {
     expect(screen.getByTestId('criteria-gaps')).toHaveTextContent(
       'You can work on every other standard now.',
     );
+    expect(screen.getByTestId('approval-history')).toHaveTextContent(
+      'No standard has been sent to your assessor yet.',
+    );
   });
 
   it('an assessor on someone else’s certificate keeps the assessor’s words', async () => {
@@ -626,6 +629,9 @@ describe('/care-certificate/{uuid}', () => {
     expect(within(nine).queryByText(/Show your assessor/)).toBeNull();
     expect(screen.queryByTestId('what-next')).toBeNull();
     expect(screen.getByTestId('criteria-gaps')).toHaveTextContent('until a super admin imports the criteria');
+    expect(screen.getByTestId('approval-history')).toHaveTextContent(
+      'No standard has been selected for approval yet.',
+    );
     await user.click(within(standards).getByRole('button', { name: /Standard 1:/ }));
     expect(within(screen.getByTestId('standard-1')).getByText(NO_CRITERIA)).toBeInTheDocument();
   });
