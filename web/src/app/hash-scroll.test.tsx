@@ -46,3 +46,56 @@ it('goes to the top of a page without a hash', () => {
   open('/account', 10);
   expect(scrollTo).toHaveBeenCalledWith({ top: 0 });
 });
+
+/** A page whose hash target is there at once, but pushed down when the card above it loads. */
+function PushedDownPage() {
+  useHashScroll();
+  const [loaded, setLoaded] = useState(false);
+  useEffect(() => {
+    const t = setTimeout(() => setLoaded(true), 200);
+    return () => clearTimeout(t);
+  }, []);
+  return (
+    <>
+      {loaded ? <section data-testid="history">Training history</section> : null}
+      <section id="personal-data">Your personal data</section>
+    </>
+  );
+}
+
+it('follows a target that the page pushes down while it loads, and stops once the reader scrolls', async () => {
+  let top = 100;
+  const spy = vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockImplementation(function (
+    this: HTMLElement,
+  ) {
+    const y = this.id === 'personal-data' ? top : 0;
+    return {
+      top: y,
+      bottom: y,
+      left: 0,
+      right: 0,
+      width: 0,
+      height: 0,
+      x: 0,
+      y,
+      toJSON: () => ({}),
+    } as DOMRect;
+  });
+  const router = createMemoryRouter([{ path: '*', element: <PushedDownPage /> }], {
+    initialEntries: ['/account#personal-data'],
+  });
+  const view = render(<RouterProvider router={router} />);
+  await vi.waitFor(() => expect(scrolledSmoothly()).toBe(true));
+  top = 900; // the training history loaded above it
+  await vi.waitFor(() => expect(view.getByTestId('history')).toBeTruthy());
+  await vi.waitFor(() =>
+    expect(scrollTo.mock.calls.some(([arg]) => arg?.behavior === 'auto' && arg?.top === 900 - 15)).toBe(true),
+  );
+  window.dispatchEvent(new Event('wheel'));
+  const calls = scrollTo.mock.calls.length;
+  top = 1500;
+  document.body.appendChild(document.createElement('div'));
+  await new Promise((r) => setTimeout(r, 50));
+  expect(scrollTo.mock.calls.length).toBe(calls);
+  spy.mockRestore();
+});
