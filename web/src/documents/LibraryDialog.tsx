@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useWhitelabel } from '../app/whitelabel';
 import { useEntityOptions } from '../entities/queries';
-import { useDialogSave } from '../entities/shared';
+import { useFormSave } from '../entities/shared';
 import { FormDialog, Select, TextArea, TextField } from '../ui';
 import { organisationWord } from '../whitelabel/words';
 import { createLibrary, DocumentMessages, docAction, updateLibrary } from './api';
@@ -23,7 +23,7 @@ export function LibraryDialog({
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const [entity, setEntity] = useState('');
-  const save = useDialogSave('The library could not be saved.');
+  const save = useFormSave('The library could not be saved.');
   const { errors, reset } = save;
   useEffect(() => {
     if (library === undefined) return;

@@ -1,7 +1,7 @@
 import { AddVersionFields, UpdateDocumentBody } from '@cc/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { type FieldErrors, useDialogSave, zodFieldErrors } from '../entities/shared';
+import { type FieldErrors, useFormSave, zodFieldErrors } from '../entities/shared';
 import { Checkbox, FormDialog, TextArea, TextField } from '../ui';
 import { DocumentMessages, type DocumentPageView, docAction, updateDocument, uploadVersion } from './api';
 import { CheckQuestionFields } from './CheckQuestionFields';
@@ -22,7 +22,7 @@ export function NewVersionDialog({
   onClose: () => void;
 }) {
   const queryClient = useQueryClient();
-  const save = useDialogSave('The new version could not be uploaded.');
+  const save = useFormSave('The new version could not be uploaded.');
   const [file, setFile] = useState<File | null>(null);
   const [fileProblem, setFileProblem] = useState<string | null>(null);
   const [note, setNote] = useState('');
@@ -106,7 +106,7 @@ export function EditDocumentDialog({
   onClose: () => void;
 }) {
   const queryClient = useQueryClient();
-  const save = useDialogSave('The document could not be saved.');
+  const save = useFormSave('The document could not be saved.');
   const [title, setTitle] = useState(doc.title);
   const [description, setDescription] = useState(doc.description ?? '');
   const [question, setQuestion] = useState<QuestionDraft>(draftOf(doc.check_question_full));

@@ -1,7 +1,7 @@
 import { CreateDocumentFields } from '@cc/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { type FieldErrors, useDialogSave, zodFieldErrors } from '../entities/shared';
+import { type FieldErrors, useFormSave, zodFieldErrors } from '../entities/shared';
 import { FormDialog, TextArea, TextField } from '../ui';
 import { DocumentMessages, docAction, uploadDocument } from './api';
 import { CheckQuestionFields } from './CheckQuestionFields';
@@ -67,7 +67,7 @@ export function UploadDocumentDialog({
   const [file, setFile] = useState<File | null>(null);
   const [fileProblem, setFileProblem] = useState<string | null>(null);
   const [question, setQuestion] = useState<QuestionDraft>(EMPTY_QUESTION);
-  const save = useDialogSave('The document could not be uploaded.');
+  const save = useFormSave('The document could not be uploaded.');
   const { errors, reset } = save;
   useEffect(() => {
     if (!open) return;

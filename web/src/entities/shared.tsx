@@ -45,12 +45,17 @@ export function zodFieldErrors(error: ZodError): FieldErrors {
 }
 
 /**
- * Runs a dialog form's save (ui/FormDialog): `check` puts the contract's zod errors beside the fields; `run` clears
- * the errors, is `busy` while the save runs and hands its result to `then` (close the dialog, show what was made); a
- * failure puts the server's 422 errors beside the fields, anything else above them as `refusal` (`fallback` when the
- * server gives no message). `fieldKey` names the field a server key belongs to (`event_types.0` → `event_types`).
+ * Runs a form's save (a ui/FormDialog, or a form in a page): `check` puts the contract's zod errors beside the fields;
+ * `run` clears the errors, is `busy` while the save runs and hands its result to `then` (close the dialog, show what
+ * was made); a failure puts the server's 422 errors beside the fields and anything else above them as `refusal`
+ * (`fallback` when the server gives no message). Options: `fieldKey` names the field a server key belongs to
+ * (`event_types.0` → `event_types`); `alwaysRefusal` shows the server's message above the fields even when they carry
+ * its errors.
  */
-export function useDialogSave(fallback: string, fieldKey?: (key: string) => string) {
+export function useFormSave(
+  fallback: string,
+  { fieldKey, alwaysRefusal = false }: { fieldKey?: (key: string) => string; alwaysRefusal?: boolean } = {},
+) {
   const [errors, setErrors] = useState<FieldErrors>({});
   const [refusal, setRefusal] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -74,7 +79,8 @@ export function useDialogSave(fallback: string, fieldKey?: (key: string) => stri
         ? Object.fromEntries(Object.entries(server).map(([k, v]) => [fieldKey(k), v]))
         : server;
       setErrors(fields);
-      if (!Object.keys(fields).length) setRefusal(errorEnvelope(error, fallback).message ?? null);
+      if (alwaysRefusal || !Object.keys(fields).length)
+        setRefusal(errorEnvelope(error, fallback).message ?? null);
     } finally {
       setBusy(false);
     }

@@ -9,7 +9,7 @@ import {
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { notifySuccess } from '../app/notifications';
-import { useDialogSave } from '../entities/shared';
+import { useFormSave } from '../entities/shared';
 import { Checkbox, FormDialog, SearchInput, Spinner, TextField } from '../ui';
 import { createToken, tokenKeys, useTokenOptions } from './api';
 
@@ -35,7 +35,7 @@ export function CreateTokenDialog({
   const [chosen, setChosen] = useState<Set<number>>(new Set());
   const [expires, setExpires] = useState('');
   const [filter, setFilter] = useState('');
-  const save = useDialogSave('The token could not be created.');
+  const save = useFormSave('The token could not be created.');
   const { errors, reset } = save;
 
   useEffect(() => {

@@ -7,7 +7,7 @@ import { FormError } from './FormError';
 /**
  * A dialog holding a small form (cancel a session, order places, add delegates, save a library, an endpoint or a
  * token): Escape and Cancel close it unless busy; the submit button shows progress. Focus is trapped and restored by
- * Headless UI. `refusal`: a failure that is no field's (entities/shared useDialogSave), shown above the fields.
+ * Headless UI. `refusal`: a failure that is no field's (entities/shared useFormSave), shown above the fields.
  */
 export function FormDialog({
   open,

@@ -10,7 +10,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useWhitelabel } from '../app/whitelabel';
 import { useEntityOptions } from '../entities/queries';
-import { useDialogSave } from '../entities/shared';
+import { useFormSave } from '../entities/shared';
 import { Checkbox, FormDialog, Select, TextArea, TextField } from '../ui';
 import { organisationWord } from '../whitelabel/words';
 import { createWebhook, updateWebhook, webhookAction } from './api';
@@ -38,7 +38,9 @@ export function EndpointDialog({
   const [enabled, setEnabled] = useState(true);
   const [entity, setEntity] = useState('');
   // A server key such as `event_types.0` belongs to the `event_types` field.
-  const save = useDialogSave('The endpoint could not be saved.', (key) => key.split('.')[0] as string);
+  const save = useFormSave('The endpoint could not be saved.', {
+    fieldKey: (key) => key.split('.')[0] as string,
+  });
   const { errors, reset } = save;
   useEffect(() => {
     if (endpoint === undefined) return;

@@ -10,18 +10,20 @@ import { notificationsStore } from '../app/notifications';
 import { type ApiCall, json, stubApi } from '../test/fake-api';
 import { FormDialog, TextField } from '../ui';
 import { EndpointDialog } from '../webhooks/EndpointDialog';
-import { useDialogSave } from './shared';
+import { useFormSave } from './shared';
 
-/** A dialog built the way the library, document, endpoint and token dialogs are: FormDialog + useDialogSave. */
+/** A dialog built the way the library, document, endpoint and token dialogs are: FormDialog + useFormSave. */
 function NameDialog({
   send,
   onClose,
+  alwaysRefusal,
 }: {
   send: (name: string) => Promise<string>;
   onClose: (saved?: string) => void;
+  alwaysRefusal?: boolean;
 }) {
   const [name, setName] = useState('');
-  const save = useDialogSave('The library could not be saved.');
+  const save = useFormSave('The library could not be saved.', { alwaysRefusal });
   return (
     <FormDialog
       open
@@ -48,7 +50,7 @@ function NameDialog({
 
 const refused = (status: number, data: object) => new ApiError({ status, data, headers: new Headers() });
 
-describe('FormDialog + useDialogSave (the shared dialog form)', () => {
+describe('FormDialog + useFormSave (the shared dialog form)', () => {
   it('shows the contract’s own check beside the field and sends nothing', async () => {
     const send = vi.fn(async () => 'saved');
     render(<NameDialog send={send} onClose={() => {}} />);
@@ -89,6 +91,21 @@ describe('FormDialog + useDialogSave (the shared dialog form)', () => {
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
     expect(onClose).not.toHaveBeenCalled();
     expect(screen.getByRole('button', { name: 'Cancel' })).toBeEnabled();
+  });
+
+  it('with alwaysRefusal (the account page’s forms), shows the server’s message above its field errors too', async () => {
+    const send = vi.fn(async () => {
+      throw refused(422, {
+        message: 'The given data was invalid.',
+        errors: { name: ['That name is taken.'] },
+      });
+    });
+    render(<NameDialog send={send} onClose={() => {}} alwaysRefusal />);
+    await userEvent.type(screen.getByLabelText(/Name/), 'Policies');
+    await userEvent.click(screen.getByRole('button', { name: 'Add library' }));
+    expect(await screen.findByText('That name is taken.')).toBeInTheDocument();
+    expect(screen.getByRole('alert')).toHaveTextContent('The given data was invalid.');
+    expect(screen.getByRole('alert')).not.toHaveTextContent('That name is taken.');
   });
 
   it('shows any other refusal above the fields (the server’s words, else the fallback) and clears it on the next try', async () => {
