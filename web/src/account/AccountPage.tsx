@@ -8,15 +8,7 @@ import { notifyInfo, notifySuccess } from '../app/notifications';
 import { useWhitelabel } from '../app/whitelabel';
 import { TrainingHistory } from '../dashboards/TrainingHistory';
 import { PersonalDataCard } from '../data-protection/PersonalDataCard';
-import {
-  DetailRow,
-  dash,
-  errorEnvelope,
-  type FieldErrors,
-  LoadError,
-  LoadingCard,
-  serverFieldErrors,
-} from '../entities/shared';
+import { DetailRow, dash, type FieldErrors, LoadError, LoadingCard, useFormSave } from '../entities/shared';
 import { Badge, Button, Card, FormError, PageHeader, TextField } from '../ui';
 import { useUser } from '../users/queries';
 import { type AccountChanges, accountChanges } from './changes';
@@ -192,35 +184,25 @@ const RowLink = ({ to, children }: { to: string; children: ReactNode }) => (
 function NameForm({ user, onDone }: { user: UserDetail; onDone: () => void }) {
   const qc = useQueryClient();
   const [name, setName] = useState(user.name);
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [failure, setFailure] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
-  const submit = async (e: FormEvent) => {
+  const save = useFormSave(Messages.somethingWentWrong, { alwaysRefusal: true });
+  const { errors } = save;
+  const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (!name.trim()) return setErrors({ name: ['Enter your name.'] });
+    if (!name.trim()) return save.setErrors({ name: ['Enter your name.'] });
     if (name.trim() === user.name) {
       notifyInfo('Nothing has changed.');
       return onDone();
     }
-    setBusy(true);
-    setErrors({});
-    setFailure(null);
-    try {
+    void save.run(async () => {
       const res = await api.patch<Envelope<UserDetail>>(`/users/${user.id}`, { name: name.trim() });
       notifySuccess('Your name has been changed.');
       qc.setQueryData(['users', 'one', user.uuid], res.data.data);
       await refreshSession();
-      onDone();
-    } catch (error) {
-      setErrors(serverFieldErrors(error));
-      setFailure(error);
-    } finally {
-      setBusy(false);
-    }
+    }, onDone);
   };
   return (
     <form className="space-y-3" onSubmit={submit} noValidate>
-      <Failure error={failure} />
+      <Refusal message={save.refusal} />
       <TextField
         label="Your name"
         name="name"
@@ -230,7 +212,7 @@ function NameForm({ user, onDone }: { user: UserDetail; onDone: () => void }) {
         onChange={(e) => setName(e.target.value)}
         error={errors.name}
       />
-      <FormButtons busy={busy} label="Save your name" onCancel={onDone} />
+      <FormButtons busy={save.busy} label="Save your name" onCancel={onDone} />
     </form>
   );
 }
@@ -239,37 +221,32 @@ function NameForm({ user, onDone }: { user: UserDetail; onDone: () => void }) {
 function EmailForm({ onDone }: { onDone: () => void }) {
   const qc = useQueryClient();
   const [form, setForm] = useState({ email: '', password: '' });
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [failure, setFailure] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
-  const submit = async (e: FormEvent) => {
+  const save = useFormSave(Messages.somethingWentWrong, { alwaysRefusal: true });
+  const { errors } = save;
+  const submit = (e: FormEvent) => {
     e.preventDefault();
     const local: FieldErrors = {};
     if (!form.email.trim()) local.email = ['Enter your new e-mail address.'];
     if (!form.password) local.password = ['Enter your password.'];
-    setErrors(local);
+    save.setErrors(local);
     if (Object.keys(local).length) return;
-    setBusy(true);
-    setFailure(null);
-    try {
-      const res = await api.post<{ message?: string }>('/auth/update-email', {
-        email: form.email.trim(),
-        password: form.password,
-      });
-      notifySuccess(res.data?.message ?? Messages.emailUpdated);
-      void qc.invalidateQueries({ queryKey: ['users', 'one'] });
-      onDone();
-    } catch (error) {
-      setErrors(serverFieldErrors(error));
-      setForm((f) => ({ ...f, password: '' }));
-      setFailure(error);
-    } finally {
-      setBusy(false);
-    }
+    void save.run(async () => {
+      try {
+        const res = await api.post<{ message?: string }>('/auth/update-email', {
+          email: form.email.trim(),
+          password: form.password,
+        });
+        notifySuccess(res.data?.message ?? Messages.emailUpdated);
+        void qc.invalidateQueries({ queryKey: ['users', 'one'] });
+      } catch (error) {
+        setForm((f) => ({ ...f, password: '' }));
+        throw error;
+      }
+    }, onDone);
   };
   return (
     <form className="space-y-3" onSubmit={submit} noValidate>
-      <Failure error={failure} />
+      <Refusal message={save.refusal} />
       <TextField
         label="New e-mail address"
         type="email"
@@ -291,7 +268,7 @@ function EmailForm({ onDone }: { onDone: () => void }) {
         onChange={(e) => setForm((f) => ({ ...f, password: e.target.value }))}
         error={errors.password}
       />
-      <FormButtons busy={busy} label="Send the link" onCancel={onDone} />
+      <FormButtons busy={save.busy} label="Send the link" onCancel={onDone} />
     </form>
   );
 }
@@ -310,7 +287,5 @@ function FormButtons({ busy, label, onCancel }: { busy: boolean; label: string; 
 }
 
 /** The server's refusal above a form (its field messages are beside the fields). */
-const Failure = ({ error }: { error: unknown }) =>
-  error ? (
-    <FormError error={errorEnvelope(error, Messages.somethingWentWrong)} showFieldErrors={false} />
-  ) : null;
+const Refusal = ({ message }: { message: string | null }) =>
+  message ? <FormError error={{ message }} /> : null;

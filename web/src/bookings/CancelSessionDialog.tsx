@@ -3,9 +3,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api } from '../app/api';
 import { type FieldErrors, serverFieldErrors, zodFieldErrors } from '../entities/shared';
-import { Select, TextArea } from '../ui';
+import { FormDialog, Select, TextArea } from '../ui';
 import { bookingAction, useCancellationReasons } from './api';
-import { FormDialog } from './FormDialog';
 
 /** Cancel a session: a reason from GET /cancellation-reasons and notes; every delegate is told. */
 export function CancelSessionDialog({

@@ -23,11 +23,11 @@ import {
   ConfirmDialog,
   DataTable,
   EmptyState,
+  FormDialog,
   Select,
 } from '../ui';
 import { organisationsWord } from '../whitelabel/words';
 import { bookingAction, type PickItem, searchPeople, useDelegates } from './api';
-import { FormDialog } from './FormDialog';
 import { ATTENDANCE_LABEL, DELEGATE_STATUS } from './labels';
 
 type Action = 'accept' | 'decline' | 'restore' | 'approve' | 'reject';

@@ -11,13 +11,13 @@ import {
   type Column,
   DataTable,
   EmptyState,
+  FormDialog,
   SearchInput,
   TextArea,
   TextField,
 } from '../ui';
 import { bookingAction, type PickItem, useMarketplace } from './api';
 import { PeopleChooser } from './DelegatesCard';
-import { FormDialog } from './FormDialog';
 import { sessionWhen, sessionWhere } from './labels';
 
 /** Training providers' sessions open to other organisations (GET /marketplace), with "Order places". */

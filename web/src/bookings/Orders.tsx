@@ -18,10 +18,10 @@ import {
   ConfirmDialog,
   DataTable,
   EmptyState,
+  FormDialog,
 } from '../ui';
 import { bookingAction, type PickItem, useOrders } from './api';
 import { PeopleChooser } from './DelegatesCard';
-import { FormDialog } from './FormDialog';
 import { sessionWhen } from './labels';
 
 const unnamed = (o: TrainingOrderView) => Math.max(0, o.places - o.named);

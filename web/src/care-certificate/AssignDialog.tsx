@@ -6,11 +6,10 @@ import { isApiError } from '../app/api';
 import { useAuth } from '../app/auth';
 import { useWhitelabel } from '../app/whitelabel';
 import { type PickItem, searchPeople } from '../bookings/api';
-import { FormDialog } from '../bookings/FormDialog';
 import { londonToday } from '../bookings/LearnerSessionParts';
 import { errorEnvelope, type FieldErrors, serverFieldErrors, zodFieldErrors } from '../entities/shared';
 import { Picker } from '../results/Picker';
-import { FormError, Select, TextField } from '../ui';
+import { FormDialog, FormError, Select, TextField } from '../ui';
 import { useCareCertificateSettings } from './admin/api';
 import { assign, ccAction, useVersions } from './api';
 

@@ -11,7 +11,6 @@ import { useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { useAuth } from '../app/auth';
 import { useWhitelabel } from '../app/whitelabel';
-import { FormDialog } from '../bookings/FormDialog';
 import {
   DetailRow,
   dash,
@@ -28,6 +27,7 @@ import {
   Card,
   ConfirmDialog,
   EmptyState,
+  FormDialog,
   FormError,
   PageHeader,
   TextArea,

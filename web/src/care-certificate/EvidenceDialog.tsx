@@ -7,9 +7,8 @@ import {
 } from '@cc/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { FormDialog } from '../bookings/FormDialog';
 import { errorEnvelope, type FieldErrors, serverFieldErrors, zodFieldErrors } from '../entities/shared';
-import { FormError, Select, TextArea, TextField } from '../ui';
+import { FormDialog, FormError, Select, TextArea, TextField } from '../ui';
 import { ccAction, linkResult, uploadEvidence, usePersonResults } from './api';
 import { CriteriaChooser } from './CriteriaChooser';
 

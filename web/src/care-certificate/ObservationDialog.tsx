@@ -9,9 +9,8 @@ import {
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useAuth } from '../app/auth';
-import { FormDialog } from '../bookings/FormDialog';
 import { errorEnvelope, type FieldErrors, serverFieldErrors } from '../entities/shared';
-import { FormError, Select, TextArea, TextField } from '../ui';
+import { FormDialog, FormError, Select, TextArea, TextField } from '../ui';
 import { errorText } from '../ui/Field';
 import { ccAction, createObservation, updateObservation } from './api';
 import { CriteriaChooser } from './CriteriaChooser';

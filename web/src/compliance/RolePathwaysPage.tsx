@@ -4,7 +4,6 @@ import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { usePermissionChecker } from '../app/auth';
 import { useWhitelabel } from '../app/whitelabel';
-import { FormDialog } from '../bookings/FormDialog';
 import { useEntity } from '../entities/queries';
 import { errorEnvelope, type FieldErrors, useNotFoundRedirect } from '../entities/shared';
 import {
@@ -16,7 +15,7 @@ import {
   useRolePathways,
 } from '../pathways/api';
 import { Picker, type PickItem } from '../results/Picker';
-import { Button, Card, ConfirmDialog, EmptyState, FormError, PageHeader } from '../ui';
+import { Button, Card, ConfirmDialog, EmptyState, FormDialog, FormError, PageHeader } from '../ui';
 import { organisationsWord } from '../whitelabel/words';
 import { useRole } from './RoleCoursesPage';
 

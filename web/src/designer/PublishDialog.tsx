@@ -3,9 +3,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { usePermission } from '../app/auth';
 import { notifySuccess } from '../app/notifications';
-import { FormDialog } from '../bookings/FormDialog';
 import { errorEnvelope, type FieldErrors, serverFieldErrors } from '../entities/shared';
-import { FormError, Select, TextField } from '../ui';
+import { FormDialog, FormError, Select, TextField } from '../ui';
 import { designerKeys, publishDesign, useCourseOptions } from './api';
 
 /**

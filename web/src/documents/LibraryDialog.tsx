@@ -2,10 +2,9 @@ import { CreateLibraryBody, type LibraryView, UpdateLibraryBody } from '@cc/cont
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useWhitelabel } from '../app/whitelabel';
-import { FormDialog } from '../bookings/FormDialog';
 import { useEntityOptions } from '../entities/queries';
-import { errorEnvelope, type FieldErrors, serverFieldErrors, zodFieldErrors } from '../entities/shared';
-import { FormError, Select, TextArea, TextField } from '../ui';
+import { useFormSave } from '../entities/shared';
+import { FormDialog, Select, TextArea, TextField } from '../ui';
 import { organisationWord } from '../whitelabel/words';
 import { createLibrary, DocumentMessages, docAction, updateLibrary } from './api';
 
@@ -24,45 +23,33 @@ export function LibraryDialog({
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const [entity, setEntity] = useState('');
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [refusal, setRefusal] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const save = useFormSave('The library could not be saved.');
+  const { errors, reset } = save;
   useEffect(() => {
     if (library === undefined) return;
     setName(library?.name ?? '');
     setDescription(library?.description ?? '');
     setEntity('');
-    setErrors({});
-    setRefusal(null);
-  }, [library]);
+    reset();
+  }, [library, reset]);
 
-  const submit = async () => {
+  const submit = () => {
     if (library === undefined) return;
     const body = { name, description: description.trim() || null, entity: entity || undefined };
-    const parsed = creating ? CreateLibraryBody.safeParse(body) : UpdateLibraryBody.safeParse(body);
-    if (!parsed.success) return setErrors(zodFieldErrors(parsed.error));
-    setErrors({});
-    setRefusal(null);
-    setBusy(true);
-    try {
-      await docAction(
-        queryClient,
-        () =>
-          library
-            ? updateLibrary(library.id, { name: body.name, description: body.description })
-            : createLibrary(body),
-        library ? DocumentMessages.libraryUpdated : DocumentMessages.libraryCreated,
-        { quietErrors: true },
-      );
-      onClose();
-    } catch (error) {
-      const fields = serverFieldErrors(error);
-      setErrors(fields);
-      if (!Object.keys(fields).length)
-        setRefusal(errorEnvelope(error, 'The library could not be saved.').message ?? null);
-    } finally {
-      setBusy(false);
-    }
+    if (!save.check(creating ? CreateLibraryBody.safeParse(body) : UpdateLibraryBody.safeParse(body))) return;
+    void save.run(
+      () =>
+        docAction(
+          queryClient,
+          () =>
+            library
+              ? updateLibrary(library.id, { name: body.name, description: body.description })
+              : createLibrary(body),
+          library ? DocumentMessages.libraryUpdated : DocumentMessages.libraryCreated,
+          { quietErrors: true },
+        ),
+      onClose,
+    );
   };
 
   return (
@@ -75,11 +62,11 @@ export function LibraryDialog({
           : undefined
       }
       submitLabel={creating ? 'Add library' : 'Save'}
-      busy={busy}
-      onSubmit={() => void submit()}
+      busy={save.busy}
+      refusal={save.refusal}
+      onSubmit={submit}
       onClose={onClose}
     >
-      {refusal ? <FormError error={{ message: refusal }} /> : null}
       <TextField
         label="Name"
         required

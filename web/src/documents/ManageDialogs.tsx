@@ -1,39 +1,12 @@
 import { AddVersionFields, UpdateDocumentBody } from '@cc/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { FormDialog } from '../bookings/FormDialog';
-import { errorEnvelope, type FieldErrors, serverFieldErrors, zodFieldErrors } from '../entities/shared';
-import { Checkbox, FormError, TextArea, TextField } from '../ui';
+import { type FieldErrors, useFormSave, zodFieldErrors } from '../entities/shared';
+import { Checkbox, FormDialog, TextArea, TextField } from '../ui';
 import { DocumentMessages, type DocumentPageView, docAction, updateDocument, uploadVersion } from './api';
 import { CheckQuestionFields } from './CheckQuestionFields';
 import { draftOf, type QuestionDraft, questionOf } from './checks';
 import { DocumentFileField } from './UploadDocumentDialog';
-
-/** Runs a dialog's save: field errors beside the fields, any other refusal above them; closes on success. */
-function useDialogSave(onClose: () => void, fallback: string) {
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [refusal, setRefusal] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const reset = () => {
-    setErrors({});
-    setRefusal(null);
-  };
-  const run = async (save: () => Promise<unknown>) => {
-    reset();
-    setBusy(true);
-    try {
-      await save();
-      onClose();
-    } catch (error) {
-      const fields = serverFieldErrors(error);
-      setErrors(fields);
-      if (!Object.keys(fields).length) setRefusal(errorEnvelope(error, fallback).message ?? null);
-    } finally {
-      setBusy(false);
-    }
-  };
-  return { errors, setErrors, refusal, busy, reset, run };
-}
 
 /**
  * "Upload a new version": the file and what changed, and the manager confirms that everyone who acknowledged it
@@ -49,7 +22,7 @@ export function NewVersionDialog({
   onClose: () => void;
 }) {
   const queryClient = useQueryClient();
-  const save = useDialogSave(onClose, 'The new version could not be uploaded.');
+  const save = useFormSave('The new version could not be uploaded.');
   const [file, setFile] = useState<File | null>(null);
   const [fileProblem, setFileProblem] = useState<string | null>(null);
   const [note, setNote] = useState('');
@@ -73,15 +46,15 @@ export function NewVersionDialog({
     if (problem) errors.file = [problem];
     if (!confirmed) errors.confirm = ['Confirm that staff will be asked to read it again.'];
     if (Object.keys(errors).length || !file) return save.setErrors(errors);
-    void save.run(() =>
-      docAction(
-        queryClient,
-        () => uploadVersion(doc.id, { file, change_note: note }),
-        DocumentMessages.versionAdded,
-        {
-          quietErrors: true,
-        },
-      ),
+    void save.run(
+      () =>
+        docAction(
+          queryClient,
+          () => uploadVersion(doc.id, { file, change_note: note }),
+          DocumentMessages.versionAdded,
+          { quietErrors: true },
+        ),
+      onClose,
     );
   };
 
@@ -92,10 +65,10 @@ export function NewVersionDialog({
       description={`Version ${doc.current.number + 1} of ${doc.title}.`}
       submitLabel="Publish new version"
       busy={save.busy}
+      refusal={save.refusal}
       onSubmit={submit}
       onClose={onClose}
     >
-      {save.refusal ? <FormError error={{ message: save.refusal }} /> : null}
       <DocumentFileField
         error={fileProblem ? [fileProblem] : save.errors.file}
         onChecked={(f, p) => {
@@ -133,7 +106,7 @@ export function EditDocumentDialog({
   onClose: () => void;
 }) {
   const queryClient = useQueryClient();
-  const save = useDialogSave(onClose, 'The document could not be saved.');
+  const save = useFormSave('The document could not be saved.');
   const [title, setTitle] = useState(doc.title);
   const [description, setDescription] = useState(doc.description ?? '');
   const [question, setQuestion] = useState<QuestionDraft>(draftOf(doc.check_question_full));
@@ -159,10 +132,12 @@ export function EditDocumentDialog({
     if (!parsed.success) Object.assign(errors, zodFieldErrors(parsed.error));
     if (Object.keys(errors).length || !parsed.success) return save.setErrors(errors);
     if (!Object.keys(body).length) return onClose();
-    void save.run(() =>
-      docAction(queryClient, () => updateDocument(doc.id, parsed.data), DocumentMessages.documentUpdated, {
-        quietErrors: true,
-      }),
+    void save.run(
+      () =>
+        docAction(queryClient, () => updateDocument(doc.id, parsed.data), DocumentMessages.documentUpdated, {
+          quietErrors: true,
+        }),
+      onClose,
     );
   };
 
@@ -172,10 +147,10 @@ export function EditDocumentDialog({
       title="Edit document"
       submitLabel="Save"
       busy={save.busy}
+      refusal={save.refusal}
       onSubmit={submit}
       onClose={onClose}
     >
-      {save.refusal ? <FormError error={{ message: save.refusal }} /> : null}
       <TextField
         label="Title"
         required

@@ -1,9 +1,8 @@
 import { CreateDocumentFields } from '@cc/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { FormDialog } from '../bookings/FormDialog';
-import { errorEnvelope, type FieldErrors, serverFieldErrors, zodFieldErrors } from '../entities/shared';
-import { FormError, TextArea, TextField } from '../ui';
+import { type FieldErrors, useFormSave, zodFieldErrors } from '../entities/shared';
+import { FormDialog, TextArea, TextField } from '../ui';
 import { DocumentMessages, docAction, uploadDocument } from './api';
 import { CheckQuestionFields } from './CheckQuestionFields';
 import {
@@ -68,9 +67,8 @@ export function UploadDocumentDialog({
   const [file, setFile] = useState<File | null>(null);
   const [fileProblem, setFileProblem] = useState<string | null>(null);
   const [question, setQuestion] = useState<QuestionDraft>(EMPTY_QUESTION);
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [refusal, setRefusal] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const save = useFormSave('The document could not be uploaded.');
+  const { errors, reset } = save;
   useEffect(() => {
     if (!open) return;
     setTitle('');
@@ -78,11 +76,10 @@ export function UploadDocumentDialog({
     setFile(null);
     setFileProblem(null);
     setQuestion(EMPTY_QUESTION);
-    setErrors({});
-    setRefusal(null);
-  }, [open]);
+    reset();
+  }, [open, reset]);
 
-  const submit = async () => {
+  const submit = () => {
     const fieldErrors: FieldErrors = {};
     const fields = CreateDocumentFields.safeParse({ title, description: description.trim() || null });
     if (!fields.success) Object.assign(fieldErrors, zodFieldErrors(fields.error));
@@ -90,26 +87,17 @@ export function UploadDocumentDialog({
     if (problem) fieldErrors.file = [problem];
     const q = questionOf(question);
     if (!q.ok) Object.assign(fieldErrors, q.errors);
-    if (Object.keys(fieldErrors).length || !file || !q.ok) return setErrors(fieldErrors);
-    setErrors({});
-    setRefusal(null);
-    setBusy(true);
-    try {
-      await docAction(
-        queryClient,
-        () => uploadDocument(libraryId, { file, title, description, check_question: q.value }),
-        DocumentMessages.documentCreated,
-        { quietErrors: true },
-      );
-      onClose();
-    } catch (error) {
-      const server = serverFieldErrors(error);
-      setErrors(server);
-      if (!Object.keys(server).length)
-        setRefusal(errorEnvelope(error, 'The document could not be uploaded.').message ?? null);
-    } finally {
-      setBusy(false);
-    }
+    if (Object.keys(fieldErrors).length || !file || !q.ok) return save.setErrors(fieldErrors);
+    void save.run(
+      () =>
+        docAction(
+          queryClient,
+          () => uploadDocument(libraryId, { file, title, description, check_question: q.value }),
+          DocumentMessages.documentCreated,
+          { quietErrors: true },
+        ),
+      onClose,
+    );
   };
 
   return (
@@ -118,11 +106,11 @@ export function UploadDocumentDialog({
       title="Upload a document"
       description="Staff read it here in the browser; office files are downloaded to read."
       submitLabel="Upload"
-      busy={busy}
-      onSubmit={() => void submit()}
+      busy={save.busy}
+      refusal={save.refusal}
+      onSubmit={submit}
       onClose={onClose}
     >
-      {refusal ? <FormError error={{ message: refusal }} /> : null}
       <TextField
         label="Title"
         required

@@ -1,5 +1,5 @@
 import { type ErrorEnvelope, Messages } from '@cc/contracts';
-import { type ReactNode, useEffect, useId } from 'react';
+import { type ReactNode, useCallback, useEffect, useId, useState } from 'react';
 import { useNavigate } from 'react-router';
 import type { ZodError } from 'zod';
 import { isApiError } from '../app/api';
@@ -42,6 +42,50 @@ export function zodFieldErrors(error: ZodError): FieldErrors {
     out[key].push(issue.message);
   }
   return out;
+}
+
+/**
+ * Runs a form's save (a ui/FormDialog, or a form in a page): `check` puts the contract's zod errors beside the fields;
+ * `run` clears the errors, is `busy` while the save runs and hands its result to `then` (close the dialog, show what
+ * was made); a failure puts the server's 422 errors beside the fields and anything else above them as `refusal`
+ * (`fallback` when the server gives no message). Options: `fieldKey` names the field a server key belongs to
+ * (`event_types.0` → `event_types`); `alwaysRefusal` shows the server's message above the fields even when they carry
+ * its errors.
+ */
+export function useFormSave(
+  fallback: string,
+  { fieldKey, alwaysRefusal = false }: { fieldKey?: (key: string) => string; alwaysRefusal?: boolean } = {},
+) {
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [refusal, setRefusal] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const reset = useCallback(() => {
+    setErrors({});
+    setRefusal(null);
+  }, []);
+  const check = (parsed: { success: true } | { success: false; error: ZodError }): boolean => {
+    if (parsed.success) return true;
+    setErrors(zodFieldErrors(parsed.error));
+    return false;
+  };
+  const run = async <T,>(save: () => Promise<T>, then: (result: T) => void) => {
+    reset();
+    setBusy(true);
+    try {
+      then(await save());
+    } catch (error) {
+      const server = serverFieldErrors(error);
+      const fields = fieldKey
+        ? Object.fromEntries(Object.entries(server).map(([k, v]) => [fieldKey(k), v]))
+        : server;
+      setErrors(fields);
+      if (alwaysRefusal || !Object.keys(fields).length)
+        setRefusal(errorEnvelope(error, fallback).message ?? null);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { errors, setErrors, refusal, busy, reset, check, run };
 }
 
 export function isNotFound(error: unknown): boolean {

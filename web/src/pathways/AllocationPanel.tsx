@@ -10,11 +10,10 @@ import {
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { FormDialog } from '../bookings/FormDialog';
 import { londonToday } from '../bookings/LearnerSessionParts';
 import { Meter } from '../care-certificate/StandardsAccordion';
 import { type FieldErrors, LoadError, LoadingCard, zodFieldErrors } from '../entities/shared';
-import { Badge, Button, Card, FormError, TextArea, TextField } from '../ui';
+import { Badge, Button, Card, FormDialog, FormError, TextArea, TextField } from '../ui';
 import { signOffAllocation, signOffStep, submitDialogAction, useAllocation } from './api';
 import { CourseStepAction } from './CourseStepAction';
 import { ALLOCATION_STATUS, STEP_STATUS, STEP_TYPE } from './labels';

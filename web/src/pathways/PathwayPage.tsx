@@ -15,7 +15,6 @@ import { useEffect, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { usePermissionChecker } from '../app/auth';
 import { useWhitelabel } from '../app/whitelabel';
-import { FormDialog } from '../bookings/FormDialog';
 import { searchPeople } from '../care-certificate/admin/api';
 import { Meter } from '../care-certificate/StandardsAccordion';
 import { useEntityOptions } from '../entities/queries';
@@ -31,6 +30,7 @@ import {
   ConfirmDialog,
   DataTable,
   EmptyState,
+  FormDialog,
   FormError,
   PageHeader,
   Select,

@@ -5,8 +5,7 @@ import {
   type PathwayVersionChoice,
 } from '@cc/contracts';
 import { useId, useState } from 'react';
-import { FormDialog } from '../bookings/FormDialog';
-import { Badge, FormError, TextArea } from '../ui';
+import { Badge, FormDialog, FormError, TextArea } from '../ui';
 import { allChosen } from './editor';
 import { CHANGE_KIND, VERSION_CHOICE } from './labels';
 

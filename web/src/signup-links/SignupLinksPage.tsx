@@ -15,7 +15,6 @@ import { isApiError } from '../app/api';
 import { useAuth, usePermission } from '../app/auth';
 import { notifyError, notifySuccess } from '../app/notifications';
 import { useWhitelabel } from '../app/whitelabel';
-import { FormDialog } from '../bookings/FormDialog';
 import { useVersions } from '../care-certificate/api';
 import { useEntityOptions } from '../entities/queries';
 import {
@@ -27,6 +26,7 @@ import {
   ConfirmDialog,
   DataTable,
   EmptyState,
+  FormDialog,
   PageHeader,
   Select,
   TextField,

@@ -9,9 +9,8 @@ import {
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { notifySuccess } from '../app/notifications';
-import { FormDialog } from '../bookings/FormDialog';
-import { errorEnvelope, type FieldErrors, serverFieldErrors, zodFieldErrors } from '../entities/shared';
-import { Checkbox, FormError, SearchInput, Spinner, TextField } from '../ui';
+import { useFormSave } from '../entities/shared';
+import { Checkbox, FormDialog, SearchInput, Spinner, TextField } from '../ui';
 import { createToken, tokenKeys, useTokenOptions } from './api';
 
 const categoryLabel = (c: string) => c.charAt(0).toUpperCase() + c.slice(1);
@@ -36,18 +35,16 @@ export function CreateTokenDialog({
   const [chosen, setChosen] = useState<Set<number>>(new Set());
   const [expires, setExpires] = useState('');
   const [filter, setFilter] = useState('');
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [refusal, setRefusal] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const save = useFormSave('The token could not be created.');
+  const { errors, reset } = save;
 
   useEffect(() => {
     if (!open) return;
     setName('');
     setChosen(new Set());
     setFilter('');
-    setErrors({});
-    setRefusal(null);
-  }, [open]);
+    reset();
+  }, [open, reset]);
   // Default expiry: 30 days, or the maximum when that is sooner.
   useEffect(() => {
     if (!open || !options.data) return;
@@ -75,26 +72,15 @@ export function CreateTokenDialog({
 
   const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
 
-  const submit = async () => {
+  const submit = () => {
     const body = { name, abilities: [...chosen], expires_at: expires };
-    const parsed = CreateTokenBody.safeParse(body);
-    if (!parsed.success) return setErrors(zodFieldErrors(parsed.error));
-    setErrors({});
-    setRefusal(null);
-    setBusy(true);
-    try {
+    if (!save.check(CreateTokenBody.safeParse(body))) return;
+    void save.run(async () => {
       const res = await createToken(body);
       notifySuccess(res.data.message ?? TokenMessages.created);
       await queryClient.invalidateQueries({ queryKey: tokenKeys.all });
-      onCreated(res.data.data);
-    } catch (error) {
-      const fields = serverFieldErrors(error);
-      setErrors(fields);
-      if (!Object.keys(fields).length)
-        setRefusal(errorEnvelope(error, 'The token could not be created.').message ?? null);
-    } finally {
-      setBusy(false);
-    }
+      return res.data.data;
+    }, onCreated);
   };
 
   const max = options.data;
@@ -104,11 +90,11 @@ export function CreateTokenDialog({
       title="Create token"
       description="A token lets another system (a rota, payroll or HR tool) use the API as you, limited to the permissions you choose."
       submitLabel="Create token"
-      busy={busy}
-      onSubmit={() => void submit()}
+      busy={save.busy}
+      refusal={save.refusal}
+      onSubmit={submit}
       onClose={onClose}
     >
-      {refusal ? <FormError error={{ message: refusal }} /> : null}
       <TextField
         label="Name"
         hint="What the token is for, so you recognise it later."

@@ -14,6 +14,7 @@ export { type Column, DataTable } from './DataTable';
 export { EmptyState } from './EmptyState';
 export { Checkbox, Select, TextArea, TextField } from './Field';
 export { FoldingFilters } from './FoldingFilters';
+export { FormDialog } from './FormDialog';
 export { FormError } from './FormError';
 export { PagedListCard } from './PagedListCard';
 export { type Crumb, PageHeader } from './PageHeader';

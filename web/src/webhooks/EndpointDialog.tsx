@@ -9,10 +9,9 @@ import {
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useWhitelabel } from '../app/whitelabel';
-import { FormDialog } from '../bookings/FormDialog';
 import { useEntityOptions } from '../entities/queries';
-import { errorEnvelope, type FieldErrors, serverFieldErrors, zodFieldErrors } from '../entities/shared';
-import { Checkbox, FormError, Select, TextArea, TextField } from '../ui';
+import { useFormSave } from '../entities/shared';
+import { Checkbox, FormDialog, Select, TextArea, TextField } from '../ui';
 import { organisationWord } from '../whitelabel/words';
 import { createWebhook, updateWebhook, webhookAction } from './api';
 
@@ -38,9 +37,11 @@ export function EndpointDialog({
   const [events, setEvents] = useState<string[]>([]);
   const [enabled, setEnabled] = useState(true);
   const [entity, setEntity] = useState('');
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [refusal, setRefusal] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  // A server key such as `event_types.0` belongs to the `event_types` field.
+  const save = useFormSave('The endpoint could not be saved.', {
+    fieldKey: (key) => key.split('.')[0] as string,
+  });
+  const { errors, reset } = save;
   useEffect(() => {
     if (endpoint === undefined) return;
     setUrl(endpoint?.url ?? '');
@@ -48,14 +49,13 @@ export function EndpointDialog({
     setEvents(endpoint?.event_types ?? []);
     setEnabled(endpoint?.enabled ?? true);
     setEntity('');
-    setErrors({});
-    setRefusal(null);
-  }, [endpoint]);
+    reset();
+  }, [endpoint, reset]);
 
   const toggle = (type: string, on: boolean) =>
     setEvents((now) => (on ? [...now, type] : now.filter((t) => t !== type)));
 
-  const submit = async () => {
+  const submit = () => {
     if (endpoint === undefined) return;
     const body = {
       url: url.trim(),
@@ -64,30 +64,20 @@ export function EndpointDialog({
       enabled,
       ...(creating && entity ? { entity } : {}),
     };
-    const parsed = creating ? CreateWebhookBody.safeParse(body) : UpdateWebhookBody.safeParse(body);
-    if (!parsed.success) return setErrors(zodFieldErrors(parsed.error));
-    setErrors({});
-    setRefusal(null);
-    setBusy(true);
-    try {
-      const saved = await webhookAction<WebhookEndpointView>(
-        queryClient,
-        () => (endpoint ? updateWebhook(endpoint.id, body) : createWebhook(body)),
-        endpoint ? WebhookMessages.updated : WebhookMessages.created,
-        { quietErrors: true },
-      );
-      onClose();
-      if (saved && typeof saved === 'object' && 'id' in saved) onSaved?.(saved);
-    } catch (error) {
-      const fields = Object.fromEntries(
-        Object.entries(serverFieldErrors(error)).map(([k, v]) => [k.split('.')[0] as string, v]),
-      );
-      setErrors(fields);
-      if (!Object.keys(fields).length)
-        setRefusal(errorEnvelope(error, 'The endpoint could not be saved.').message ?? null);
-    } finally {
-      setBusy(false);
-    }
+    if (!save.check(creating ? CreateWebhookBody.safeParse(body) : UpdateWebhookBody.safeParse(body))) return;
+    void save.run(
+      () =>
+        webhookAction<WebhookEndpointView>(
+          queryClient,
+          () => (endpoint ? updateWebhook(endpoint.id, body) : createWebhook(body)),
+          endpoint ? WebhookMessages.updated : WebhookMessages.created,
+          { quietErrors: true },
+        ),
+      (saved) => {
+        onClose();
+        if (saved && typeof saved === 'object' && 'id' in saved) onSaved?.(saved);
+      },
+    );
   };
 
   return (
@@ -96,11 +86,11 @@ export function EndpointDialog({
       title={creating ? 'Add an endpoint' : 'Edit endpoint'}
       description="We send a signed message to this address each time one of the chosen events happens."
       submitLabel={creating ? 'Add endpoint' : 'Save'}
-      busy={busy}
-      onSubmit={() => void submit()}
+      busy={save.busy}
+      refusal={save.refusal}
+      onSubmit={submit}
       onClose={onClose}
     >
-      {refusal ? <FormError error={{ message: refusal }} /> : null}
       <TextField
         label="Endpoint address"
         hint="The https:// address of the system that receives the events."

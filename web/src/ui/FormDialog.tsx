@@ -1,11 +1,13 @@
 import { MODAL_DEFAULTS } from '@cc/contracts';
 import { Dialog, DialogPanel, DialogTitle } from '@headlessui/react';
 import type { ReactNode } from 'react';
-import { Button } from '../ui';
+import { Button } from './Button';
+import { FormError } from './FormError';
 
 /**
- * A dialog holding a small form (cancel a session, order places, add delegates): Escape and Cancel close it unless
- * busy; the submit button shows progress. Focus is trapped and restored by Headless UI.
+ * A dialog holding a small form (cancel a session, order places, add delegates, save a library, an endpoint or a
+ * token): Escape and Cancel close it unless busy; the submit button shows progress. Focus is trapped and restored by
+ * Headless UI. `refusal`: a failure that is no field's (entities/shared useFormSave), shown above the fields.
  */
 export function FormDialog({
   open,
@@ -14,6 +16,7 @@ export function FormDialog({
   submitLabel,
   tone = 'primary',
   busy,
+  refusal,
   onSubmit,
   onClose,
   children,
@@ -24,6 +27,7 @@ export function FormDialog({
   submitLabel: string;
   tone?: 'primary' | 'danger';
   busy: boolean;
+  refusal?: string | null;
   onSubmit: () => void;
   onClose: () => void;
   children: ReactNode;
@@ -49,6 +53,7 @@ export function FormDialog({
                 onSubmit();
               }}
             >
+              {refusal ? <FormError error={{ message: refusal }} /> : null}
               {children}
               <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
                 <Button variant="secondary" onClick={onClose} disabled={busy}>
