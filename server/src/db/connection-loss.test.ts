@@ -96,21 +96,27 @@ describe.skipIf(!databaseUrl)('a lost database connection (issue 30 §1, a real 
     // Requests in the middle of their queries: a lock held by another client keeps them waiting on PostgreSQL.
     await admin.query('BEGIN');
     await admin.query('LOCK TABLE users IN ACCESS EXCLUSIVE MODE');
+    let cut: pg.QueryResult<{ n: number }>;
     const waiting = Array.from({ length: 8 }, () => me());
-    await until(
-      10_000,
-      async () =>
-        (
-          await admin.query(
-            `SELECT count(*)::int AS n FROM pg_stat_activity
-              WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()`,
-          )
-        ).rows[0].n >= 8,
-      server.output,
-    );
-    const cut = await terminate();
+    try {
+      // Each request opens a connection of its own first: seconds on CI's two cores beside a browser suite.
+      await until(
+        60_000,
+        async () =>
+          (
+            await admin.query(
+              `SELECT count(*)::int AS n FROM pg_stat_activity
+                WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()`,
+            )
+          ).rows[0].n >= 8,
+        server.output,
+      );
+      cut = await terminate();
+    } finally {
+      // Never leave the table locked for the cases that follow, whatever happened above.
+      await admin.query('COMMIT');
+    }
     expect(cut.rows[0].n).toBeGreaterThanOrEqual(9); // the 8 waiting, the cache bus, idle ones
-    await admin.query('COMMIT');
     const answers = await Promise.all(waiting);
     for (const answer of answers) {
       expect(answer.status).toBe(503);
@@ -141,7 +147,7 @@ describe.skipIf(!databaseUrl)('a lost database connection (issue 30 §1, a real 
       server.output,
     );
     alive();
-  });
+  }, 120_000);
 
   it('a connection cut while idle, whose end the server has not read yet, fails at most its own request (503)', async () => {
     const user = await userWithToken(database.url);
