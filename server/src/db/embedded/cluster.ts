@@ -6,7 +6,14 @@ import path from 'node:path';
 import type { PostgresBinaries } from './binaries';
 import { diskFullIn, StartupError } from './errors';
 import { firstStartFolder } from './first-start';
-import { exited, isRunning, killGroup, sleep, stopPostmasterSync, trackUntilExit } from './processes';
+import {
+  exited,
+  isRunning,
+  killGroupSync,
+  sleep,
+  stopPostmasterSync,
+  trackUntilExit,
+} from './processes';
 import type { RunAs } from './run-as';
 
 /** Where a data folder's PostgreSQL lives: the cluster, its socket's folder and its log. */
@@ -76,7 +83,7 @@ export async function initialiseCluster(
   const child = spawnAs(binaries.initdb, args, runAs, logFd);
   closeSync(logFd);
   const untrack = trackUntilExit(() => {
-    killGroup(child, 'SIGKILL');
+    killGroupSync(child);
     // A process killed a moment ago may still add a file: retried, and what is left the next start clears.
     rmSync(temporary, { recursive: true, force: true, maxRetries: 5, retryDelay: 20 });
   });

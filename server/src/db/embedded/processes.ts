@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /**
  * The engine processes this process started (initdb, postgres), so that however it exits (a signal during start-up,
@@ -47,6 +48,42 @@ export function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   } catch {
     child.kill(signal); // no group (Windows) or it is gone already
   }
+}
+
+/**
+ * Whether a process of group `pgid` is still alive (a zombie is not: it holds no file). Linux's /proc; elsewhere
+ * (no /proc) it answers false at once.
+ */
+function groupAlive(pgid: number): boolean {
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((n) => /^\d+$/.test(n));
+  } catch {
+    return false;
+  }
+  return pids.some((pid) => {
+    try {
+      // /proc/<pid>/stat: "pid (comm) state ppid pgrp …"; comm may hold spaces and parentheses, so read after the last ')'.
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return Number(pgrp) === pgid && state !== 'Z' && state !== 'X';
+    } catch {
+      return false; // ended while read
+    }
+  });
+}
+
+/**
+ * Kills `child`'s whole process group and waits (blocking, for exit hooks) up to `ms` until none of it is left: a
+ * process killed in the middle of an fsync ends only when the write returns, and initdb's `postgres --single` kept
+ * writing into the folder for a moment after the server had exited (issue 30 §10, a 1-in-N race).
+ */
+export function killGroupSync(child: ChildProcess, ms = 2000): void {
+  killGroup(child, 'SIGKILL');
+  if (!child.pid) return;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  const deadline = Date.now() + ms;
+  while (groupAlive(child.pid) && Date.now() < deadline) Atomics.wait(pause, 0, 0, 10);
 }
 
 export function isRunning(pid: number): boolean {
