@@ -6,14 +6,7 @@ import path from 'node:path';
 import type { PostgresBinaries } from './binaries';
 import { diskFullIn, StartupError } from './errors';
 import { firstStartFolder } from './first-start';
-import {
-  exited,
-  isRunning,
-  killGroupSync,
-  sleep,
-  stopPostmasterSync,
-  trackUntilExit,
-} from './processes';
+import { exited, isRunning, killGroupSync, sleep, stopPostmasterSync, trackUntilExit } from './processes';
 import type { RunAs } from './run-as';
 
 /** Where a data folder's PostgreSQL lives: the cluster, its socket's folder and its log. */
