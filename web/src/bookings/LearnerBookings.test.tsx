@@ -1,8 +1,6 @@
 import type { BookingsDashboard, DelegateStatus, TrainingSessionView, UserBookingView } from '@cc/contracts';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { actingAsStore } from '../app/acting-as';
 import { permissionsStore, setUser } from '../app/auth';
@@ -11,6 +9,7 @@ import { routes } from '../router';
 import { makeUser } from '../test/factories';
 import { type ApiCall, json, paged, stubApi } from '../test/fake-api';
 import { graphqlData, graphqlOperation, paginator } from '../test/graphql';
+import { renderRoutes } from '../test/render-routes';
 import { londonToday } from './LearnerSessionParts';
 
 type Call = ApiCall;
@@ -18,15 +17,7 @@ type Handler = (c: Call) => Response | undefined;
 let handler: Handler = () => undefined;
 let calls: Call[] = [];
 
-function renderAt(path: string) {
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
-  render(
-    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>,
-  );
-  return router;
-}
+const renderAt = (path: string) => renderRoutes(routes, path);
 
 function session(id: number, o: Partial<TrainingSessionView> = {}): TrainingSessionView {
   const date = o.date ?? '2026-12-14';

@@ -4,30 +4,21 @@ import type {
   ManagementDashboard,
   ManagerDashboard,
 } from '@cc/contracts';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { actingAsStore } from '../app/acting-as';
 import { permissionsStore, setUser } from '../app/auth';
 import { routes } from '../router';
 import { makeUser } from '../test/factories';
 import { json, stubApi } from '../test/fake-api';
+import { renderRoutes } from '../test/render-routes';
 
 type Handler = (url: URL) => Response | undefined;
 let handler: Handler = () => undefined;
 const calls: URL[] = [];
 
-function renderAt(path: string) {
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
-  render(
-    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>,
-  );
-  return router;
-}
+const renderAt = (path: string) => renderRoutes(routes, path);
 
 const figures = (f: Partial<ComplianceFigures> = {}): ComplianceFigures => ({
   users: 3,

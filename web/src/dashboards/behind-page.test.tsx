@@ -1,14 +1,13 @@
 import type { BehindPerson, BehindSummary, ManagerDashboard } from '@cc/contracts';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { actingAsStore } from '../app/acting-as';
 import { permissionsStore, setUser } from '../app/auth';
 import { notificationsStore } from '../app/notifications';
 import { routes } from '../router';
 import { makeUser } from '../test/factories';
+import { renderRoutes } from '../test/render-routes';
 
 /** Issue 33 §7: who is behind at a home — the page, its actions and empty states, and the dashboard's card. */
 type Handler = (url: URL, init: RequestInit | undefined) => Response | undefined;
@@ -17,15 +16,7 @@ const json = (status: number, body: unknown) =>
 let handler: Handler = () => undefined;
 const calls: { url: URL; method: string; body: unknown }[] = [];
 
-function renderAt(path: string) {
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
-  render(
-    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>,
-  );
-  return router;
-}
+const renderAt = (path: string) => renderRoutes(routes, path);
 
 const summary = (o: Partial<BehindSummary> = {}): BehindSummary => ({
   entity: { id: 2, slug: 'oakfield', name: 'Oakfield House', level: 'B' },

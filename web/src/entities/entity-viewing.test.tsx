@@ -1,13 +1,12 @@
 import { ACTING_AS_HEADER, TRAINING_PROVIDER_DEFAULTS } from '@cc/contracts';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { actingAsStore } from '../app/acting-as';
 import { authStore, permissionsStore, setUser } from '../app/auth';
 import { routes } from '../router';
 import { makeUser } from '../test/factories';
 import { json, stubApi } from '../test/fake-api';
+import { renderRoutes } from '../test/render-routes';
 
 /**
  * Issue 38 §3: a super admin viewing one organisation opens another's page by its address (here a training company's
@@ -49,15 +48,7 @@ beforeEach(() => {
 });
 afterEach(() => vi.unstubAllGlobals());
 
-function renderAt(path: string) {
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
-  render(
-    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>,
-  );
-  return router;
-}
+const renderAt = (path: string) => renderRoutes(routes, path);
 
 describe("another organisation's page by its address (issue 38 §3)", () => {
   it('a super admin viewing another organisation gets the page, and Viewing follows it', async () => {

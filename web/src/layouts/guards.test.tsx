@@ -1,23 +1,14 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { actingAsStore } from '../app/acting-as';
 import { authStore, permissionsStore, setUser } from '../app/auth';
 import { routePattern } from '../app/route-meta';
 import { routes } from '../router';
 import { makeUser } from '../test/factories';
+import { renderRoutes } from '../test/render-routes';
 import { canSeeLearnerDashboard } from './guards';
 
-function renderAt(path: string) {
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
-  render(
-    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>,
-  );
-  return router;
-}
+const renderAt = (path: string) => renderRoutes(routes, path);
 
 beforeEach(() => {
   authStore.set({ user: null, message: null, loading: false, error: null, token: null });

@@ -1,8 +1,6 @@
 import type { AscWdsPreview } from '@cc/contracts';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { actingAsStore } from '../app/acting-as';
 import { permissionsStore, setUser } from '../app/auth';
@@ -10,6 +8,7 @@ import { notificationsStore } from '../app/notifications';
 import { navSections, visibleNav } from '../layouts/nav';
 import { isBuiltPath, routes } from '../router';
 import { makeUser } from '../test/factories';
+import { renderRoutes } from '../test/render-routes';
 import { peopleFile } from './AscWdsExportPage';
 
 const json = (status: number, body: unknown) =>
@@ -17,15 +16,7 @@ const json = (status: number, body: unknown) =>
 let handler: (url: URL, init: RequestInit | undefined) => Response | undefined = () => undefined;
 const calls: { method: string; path: string; search: string; body: unknown }[] = [];
 
-function renderAt(path: string) {
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
-  render(
-    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>,
-  );
-  return router;
-}
+const renderAt = (path: string) => renderRoutes(routes, path);
 
 const preview = (p: Partial<AscWdsPreview> = {}): AscWdsPreview => ({
   home: { id: 2, slug: 'oakfield', name: 'Oakfield House', local_establishment_id: 'OAK01' },

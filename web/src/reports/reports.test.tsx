@@ -1,8 +1,6 @@
 import type { ComplianceEntityRow, ComplianceFigures } from '@cc/contracts';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { actingAsStore } from '../app/acting-as';
 import { permissionsStore, setUser } from '../app/auth';
@@ -10,6 +8,7 @@ import { notificationsStore } from '../app/notifications';
 import { routes } from '../router';
 import { makeUser } from '../test/factories';
 import { type ApiCall, json, stubApi } from '../test/fake-api';
+import { renderRoutes } from '../test/render-routes';
 import { treeOrder } from './ComplianceReportPage';
 import { bandOf } from './charts';
 
@@ -17,15 +16,7 @@ type Handler = (url: URL, call: ApiCall) => Response | undefined;
 let handler: Handler = () => undefined;
 const calls: { method: string; path: string; body: unknown }[] = [];
 
-function renderAt(path: string) {
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
-  render(
-    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>,
-  );
-  return router;
-}
+const renderAt = (path: string) => renderRoutes(routes, path);
 
 const figures = (f: Partial<ComplianceFigures> = {}): ComplianceFigures => ({
   users: 2,
