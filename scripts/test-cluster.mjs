@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm run test:cluster` (issue 12 §4): three server processes on one fresh PostgreSQL database behind HAProxy, under
-// mixed load, one of them killed with SIGKILL (server/test/cluster/cluster.test.ts). Needs:
+// mixed load, one of them killed with SIGKILL, then another killed among a few hundred due jobs (issue 30 §5;
+// server/test/cluster/cluster.test.ts). Needs:
 //   - haproxy (Debian: apt-get install -y haproxy; or HAPROXY_PATH),
 //   - a PostgreSQL server where it may create and drop a database: DATABASE_URL (default
 //     postgres://postgres@127.0.0.1:5432/postgres, the one the README's PostgreSQL section uses).

@@ -62,14 +62,14 @@ function residentMb(pid: number | undefined): number {
   }
 }
 
-/** The pids of `pid`'s descendants (Linux /proc; none elsewhere). */
-function descendantsOf(pid: number): number[] {
+/** Each process's children, by parent pid (Linux /proc; empty elsewhere). */
+function childrenByParent(): Map<number, number[]> {
   const parents = new Map<number, number[]>();
   let entries: string[] = [];
   try {
     entries = readdirSync('/proc').filter((n) => /^\d+$/.test(n));
   } catch {
-    return [];
+    return parents;
   }
   for (const name of entries) {
     try {
@@ -80,6 +80,12 @@ function descendantsOf(pid: number): number[] {
       // ended meanwhile
     }
   }
+  return parents;
+}
+
+/** The pids of `pid`'s descendants (Linux /proc; none elsewhere). */
+function descendantsOf(pid: number): number[] {
+  const parents = childrenByParent();
   const out: number[] = [];
   const walk = (p: number) => {
     for (const c of parents.get(p) ?? []) {
@@ -146,6 +152,10 @@ export async function startServerProcess(o: {
       ? [...bundle.flags, bundle.path]
       : [...bundle.flags, '--import', 'tsx', path.join(root, 'server/src/main.ts')];
   }
+  // BENCH_SERVER_NODE_FLAGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"): node flags for the measured server only;
+  // NODE_OPTIONS refuses --cpu-prof, and would profile the clients too.
+  const profiling = (process.env.BENCH_SERVER_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
+  if (o.via !== 'npm-start') args = [...profiling, ...args];
   const started = performance.now();
   const child: ChildProcess = spawn(process.execPath, args, {
     cwd: root,
@@ -182,4 +192,94 @@ export async function startServerProcess(o: {
       await exited;
     },
   };
+}
+
+/** The process's peak resident memory so far (VmHWM, kept by the kernel for the process's whole life), MB. */
+function peakResidentMb(pid: number): number {
+  try {
+    const kb = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+    return Math.round(kb / 1024);
+  } catch {
+    return 0;
+  }
+}
+
+function commandLine(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * Of `pid`'s descendants naming `script` on their command line, the deepest: `npm run` starts a shell, the shell
+ * `tsx`, and tsx runs the script in a node process of its own, its child, which is the one doing the work.
+ */
+function scriptProcess(pid: number, script: string): number | null {
+  const parents = childrenByParent();
+  let found: number | null = null;
+  const walk = (p: number) => {
+    for (const c of parents.get(p) ?? []) {
+      if (commandLine(c).includes(script)) found = c;
+      walk(c);
+    }
+  };
+  walk(pid);
+  return found;
+}
+
+export interface CommandRun {
+  /** Wall-clock ms from spawning `npm run …` to its exit: what the operator waits. */
+  ms: number;
+  /** The peak resident memory of the process running `script` (scriptProcess), MB. */
+  peakMb: number;
+  output: string;
+}
+
+/**
+ * `npm run <command> -- <args>` from the repository's root, as an operator types it (the backup and restore
+ * commands, issue 36 §2), in `env`. Its memory is read like the server's but from the kernel's own peak (VmHWM) of
+ * the process that runs `script`, so a peak between two reads counts too. Rejects with its output when it exits
+ * non-zero.
+ */
+export async function runNpmCommand(o: {
+  command: string;
+  args: string[];
+  script: string;
+  env: NodeJS.ProcessEnv;
+}): Promise<CommandRun> {
+  const started = performance.now();
+  const child = spawn('npm', ['run', o.command, '--', ...o.args], {
+    cwd: root,
+    env: o.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (d) => {
+    output += d;
+  });
+  child.stderr?.on('data', (d) => {
+    output += d;
+  });
+  let peakMb = 0;
+  let worker: number | null = null;
+  let ticks = 0;
+  // The deepest process is looked for every 100 ms (a walk of /proc) until the command ends, as a shallower one is
+  // found first; its peak is read every 20 ms, and as the kernel keeps it, a read near the end holds all before it.
+  const read = () => {
+    if (child.pid && ticks++ % 5 === 0) worker = scriptProcess(child.pid, o.script) ?? worker;
+    if (worker) peakMb = Math.max(peakMb, peakResidentMb(worker));
+  };
+  const timer = setInterval(read, 20);
+  try {
+    const code = await new Promise<number | null>((resolve, reject) => {
+      child.once('error', reject);
+      child.once('exit', resolve);
+    });
+    if (code !== 0) throw new Error(`npm run ${o.command} exited ${code}: ${output.trim()}`);
+    return { ms: Math.round(performance.now() - started), peakMb, output };
+  } finally {
+    clearInterval(timer);
+  }
 }

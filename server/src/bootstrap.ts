@@ -10,13 +10,13 @@ import { type CacheBus, createLocalBus, createPgBus } from './db/cache-bus';
 import { connect, type DatabaseSession } from './db/connect';
 import { migrate, pendingMigrations } from './db/migrate';
 import { resolveActingAs } from './entities/scope';
-import { aEntityIdOf } from './entities/tree';
+import { aEntityIdSql } from './entities/tree';
 import type { Deps } from './http/context';
 import { type Probes, Readiness } from './http/probes';
 import { queueDepth } from './jobs/queries';
 import { observeJobs, startWorker, type Worker, type WorkerOptions } from './jobs/queue';
 import { createMailer } from './mail/mailer';
-import { effectivePermissionIds, syncPermissionCatalogue } from './permissions/catalogue';
+import { effectivePermissionIdsSql, syncPermissionCatalogue } from './permissions/catalogue';
 import { completeRegistration } from './registration/service';
 // Registers pathway completion on every recorded result (results/service.ts afterResultRecorded).
 import './pathways/reconcile';
@@ -25,7 +25,6 @@ import './webhooks/listeners';
 import { openSockets } from './realtime/socket-registry';
 import { type SecretBox, secretBox } from './security/sealing';
 import { localSecretsKey } from './security/secrets-key';
-import { createS3Storage } from './storage/s3';
 import { createDiskStorage } from './storage/storage';
 import { sealClearWebhookSecrets } from './webhooks/secrets';
 
@@ -38,12 +37,13 @@ export async function openDeps(
 > {
   usePasswordHashing(config.passwordHashing);
   // Issue 34 §1: auth and http resolve callers and confirm sign-ups with these, and import no capability.
-  provideActorLookups({ effectivePermissionIds, aEntityIdOf, resolveActingAs });
+  provideActorLookups({ effectivePermissionIdsSql, aEntityIdSql, resolveActingAs });
   provideSignUpConfirmation(completeRegistration);
   const connection = await connect({
     databaseUrl: config.databaseUrl,
     dataDir: opts.inMemory ? null : config.dataDir,
     poolSize: config.databasePoolSize,
+    signInPoolSize: config.databaseSignInPoolSize,
     pgliteSharedBuffers: config.pgliteSharedBuffers,
     embeddedEngine: config.embeddedEngine,
     joinRunningServer: opts.joinRunningServer,
@@ -73,12 +73,16 @@ export async function openDeps(
   const clock = () => new Date();
   return {
     db: connection.db,
+    signInDb: connection.signInDb,
     engine: connection.engine,
     database: { where: connection.where, note: connection.note, session: connection.session },
     config,
     mailer: createMailer(connection.db, config),
     // Issue 12 §4: the bucket when S3_BUCKET is set (shared by every process), else DATA_DIR/files.
-    storage: config.s3 ? createS3Storage(config.s3) : createDiskStorage(path.join(config.dataDir, 'files')),
+    // The S3 module (and the AWS SDK) is loaded only when a bucket is configured.
+    storage: config.s3
+      ? (await import('./storage/s3')).createS3Storage(config.s3)
+      : createDiskStorage(path.join(config.dataDir, 'files')),
     clock,
     bus,
     probes: probesOf(connection, clock),
@@ -108,6 +112,7 @@ function probesOf(connection: Awaited<ReturnType<typeof connect>>, clock: () => 
   return {
     readiness,
     poolUse: () => connection.poolUse?.() ?? null,
+    signInPoolUse: () => connection.signInPoolUse?.() ?? null,
     queueDepth: () => queueDepth(db, clock()),
     websockets: () => openSockets().length,
     observeJobs,

@@ -33,12 +33,14 @@ const OPTIONAL = [
   'LOG_LEVEL',
   'COOKIE_SECURE',
   'ACTOR_CACHE_MS',
+  'DATABASE_SIGN_IN_POOL_SIZE',
   'PGLITE_SHARED_BUFFERS',
   'PACKAGE_MAX_BYTES',
   'PACKAGE_MAX_UNCOMPRESSED_BYTES',
   'PACKAGE_MAX_ENTRIES',
   'PACKAGE_MAX_RATIO',
   'SHUTDOWN_TIMEOUT_SECONDS',
+  'JOB_RECLAIM_AFTER_SECONDS',
   'HELPDESK_FRAME_ANCESTORS',
   'S3_BUCKET',
   'S3_REGION',
@@ -75,6 +77,13 @@ describe('empty means unset', () => {
     expect(() => loadConfig({ PACKAGE_ORIGIN: 'http://localhost:3000' })).toThrow(/PACKAGE_ORIGIN/);
   });
 
+  it('DATABASE_SIGN_IN_POOL_SIZE: the sign-in lane beside the main pool (issue 36 §2)', () => {
+    expect(loadConfig({ DATABASE_SIGN_IN_POOL_SIZE: '4', DATABASE_POOL_SIZE: '12' })).toMatchObject({
+      databaseSignInPoolSize: 4,
+      databasePoolSize: 12,
+    });
+  });
+
   it('DATABASE_URL= selects the embedded database', () => {
     expect(loadConfig({ DATABASE_URL: '' }).databaseUrl).toBeUndefined();
     expect(loadConfig({ DATABASE_URL: '   ' }).databaseUrl).toBeUndefined();
@@ -101,8 +110,11 @@ describe('empty means unset', () => {
       logLevel: 'info',
       cookieSecure: false,
       actorCacheMs: 5000,
+      databasePoolSize: 30,
+      databaseSignInPoolSize: 2,
       pgliteSharedBuffers: '32MB',
       shutdownTimeoutSeconds: 10,
+      jobReclaimAfterSeconds: undefined,
     });
   });
 
@@ -115,9 +127,11 @@ describe('empty means unset', () => {
       SMTP_HOST: 'smtp.example.com',
       SMTP_SECURE: 'true',
       SHUTDOWN_TIMEOUT_SECONDS: '30',
+      JOB_RECLAIM_AFTER_SECONDS: '5',
     });
     expect(config).toMatchObject({
       shutdownTimeoutSeconds: 30,
+      jobReclaimAfterSeconds: 5,
       databaseUrl: 'postgres://cc:secret@db.example:5432/cc',
       port: 8080,
       appUrl: 'https://training.example.com',
@@ -315,6 +329,8 @@ describe('a wrong value is one clear line naming the variable', () => {
     ['LOG_LEVEL', 'verbose', 'must be fatal, error, warn, info, debug, trace or silent'],
     ['COOKIE_SECURE', 'maybe', 'must be auto, true or false'],
     ['ACTOR_CACHE_MS', '-1', 'from 0 to 60000'],
+    ['DATABASE_SIGN_IN_POOL_SIZE', '0', 'must be a whole number from 1 to 100'],
+    ['DATABASE_SIGN_IN_POOL_SIZE', '101', 'must be a whole number from 1 to 100'],
     ['PGLITE_SHARED_BUFFERS', '32', 'must be a size such as 32MB'],
     ['PACKAGE_MAX_BYTES', '200MB', 'must be a whole number of bytes above 0'],
     ['PACKAGE_MAX_ENTRIES', '0', 'must be a whole number above 0'],
@@ -324,6 +340,7 @@ describe('a wrong value is one clear line naming the variable', () => {
     ['PACKAGE_ORIGIN', 'https://packages.example.com/files', 'must be an origin of its own'],
     ['SHUTDOWN_TIMEOUT_SECONDS', '0', 'must be a whole number of seconds from 1 to 3600'],
     ['SHUTDOWN_TIMEOUT_SECONDS', '10s', 'must be a whole number of seconds from 1 to 3600'],
+    ['JOB_RECLAIM_AFTER_SECONDS', '0', 'must be a whole number of seconds from 1 to 3600'],
     ['HELPDESK_FRAME_ANCESTORS', 'http://insecure.example.com', 'must be https origins'],
     ['HELPDESK_FRAME_ANCESTORS', "https://ok.example.com 'unsafe-inline'", 'must be https origins'],
     ['HELPDESK_FRAME_ANCESTORS', '*', 'must be https origins'],

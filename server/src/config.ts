@@ -155,6 +155,13 @@ const Env = z.object({
    */
   DATABASE_POOL_SIZE: wholeNumber(1, 1000).default(30),
   /**
+   * Connections of the sign-in lane (issue 36 §2): the sign-in routes (login, the csrf cookie before it, unlock,
+   * forgot and reset password) run on a small pool of their own, so a person signing in never queues behind the read
+   * load that keeps every connection of DATABASE_POOL_SIZE busy. A login is a few short statements and a password
+   * hash that holds no connection: two serve a burst of sign-ins.
+   */
+  DATABASE_SIGN_IN_POOL_SIZE: wholeNumber(1, 100).default(2),
+  /**
    * The embedded database's buffer cache (PostgreSQL shared_buffers inside PGlite's memory). PGlite's own 128MB
    * stays resident once a big report has read through it; pages past 32MB come from the OS file cache at no
    * measured cost (bench), and the server's memory is ~100 MB lower.
@@ -188,6 +195,11 @@ const Env = z.object({
     .optional(),
   /** How long a stopping server waits for the requests it received before cutting what is left (issue 12 §3). */
   SHUTDOWN_TIMEOUT_SECONDS: wholeNumber(1, 3600).default(10),
+  /**
+   * Issue 30 §5: a running job is taken as dead (its process was killed) and claimed again after this many seconds
+   * when that is sooner than the job's own timeout (2 to 30 minutes). For tests that kill a process only.
+   */
+  JOB_RECLAIM_AFTER_SECONDS: wholeNumber(1, 3600).optional(),
   /** Issue 12 §4: uploaded files in an S3-compatible bucket (shared by every process) instead of DATA_DIR/files. */
   S3_BUCKET: z
     .string()
@@ -303,6 +315,7 @@ const EXPECTED: Record<EnvName, string> = {
   ACTOR_CACHE_MS: 'must be a whole number of milliseconds from 0 to 60000',
   EMBEDDED_ENGINE: 'must be auto, postgres or pglite',
   DATABASE_POOL_SIZE: 'must be a whole number from 1 to 1000',
+  DATABASE_SIGN_IN_POOL_SIZE: 'must be a whole number from 1 to 100',
   PGLITE_SHARED_BUFFERS: 'must be a size such as 32MB (a whole number followed by kB, MB or GB)',
   PACKAGE_MAX_BYTES: 'must be a whole number of bytes above 0',
   PACKAGE_MAX_UNCOMPRESSED_BYTES: 'must be a whole number of bytes above 0',
@@ -311,6 +324,7 @@ const EXPECTED: Record<EnvName, string> = {
   PACKAGE_ORIGIN:
     'must be an origin of its own such as https://packages.example.com (scheme, host and port only; not the APP_URL origin)',
   SHUTDOWN_TIMEOUT_SECONDS: 'must be a whole number of seconds from 1 to 3600',
+  JOB_RECLAIM_AFTER_SECONDS: 'must be a whole number of seconds from 1 to 3600',
   HELPDESK_FRAME_ANCESTORS:
     "must be https origins (a leading *. allowed) or 'self', separated by spaces or commas, such as https://secure.helpscout.net",
   S3_BUCKET:
@@ -424,6 +438,8 @@ export interface Config {
   cookieSecure: boolean;
   actorCacheMs: number;
   databasePoolSize: number;
+  /** The sign-in lane's own connections (DATABASE_SIGN_IN_POOL_SIZE), besides databasePoolSize. */
+  databaseSignInPoolSize: number;
   pgliteSharedBuffers: string;
   /** Which embedded database runs without DATABASE_URL (auto: PostgreSQL binaries when they can run, else PGlite). */
   embeddedEngine: 'auto' | 'postgres' | 'pglite';
@@ -433,6 +449,11 @@ export interface Config {
   helpdeskFrameAncestors: string[];
   /** The bound on a graceful shutdown's wait (http/shutdown.ts). */
   shutdownTimeoutSeconds: number;
+  /**
+   * Caps every job's timeout, after which a running job is claimed again (jobs/queue.ts); undefined: each job's own.
+   * Tests that kill a process set it to a few seconds; a live job running longer would then run twice.
+   */
+  jobReclaimAfterSeconds?: number;
   /** Uploaded files in an S3-compatible bucket; undefined: local disk under DATA_DIR/files. */
   s3?: S3Settings;
   /** Webhook endpoints may be loopback or private addresses (tests and local development only, never production). */
@@ -664,10 +685,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     cookieSecure,
     actorCacheMs: env.ACTOR_CACHE_MS ?? (env.NODE_ENV === 'test' ? 0 : 5000),
     databasePoolSize: env.DATABASE_POOL_SIZE,
+    databaseSignInPoolSize: env.DATABASE_SIGN_IN_POOL_SIZE,
     pgliteSharedBuffers: env.PGLITE_SHARED_BUFFERS,
     embeddedEngine: env.EMBEDDED_ENGINE,
     packageOrigin: env.PACKAGE_ORIGIN?.replace(/\/$/, '') ?? localPackageOrigin(appUrl),
     shutdownTimeoutSeconds: env.SHUTDOWN_TIMEOUT_SECONDS,
+    jobReclaimAfterSeconds: env.JOB_RECLAIM_AFTER_SECONDS,
     helpdeskFrameAncestors: env.HELPDESK_FRAME_ANCESTORS
       ? frameAncestorList(env.HELPDESK_FRAME_ANCESTORS)
       : [],

@@ -13,7 +13,7 @@ import { registerAllJobs } from './register-jobs';
 import { purgeExpiredRegistrations } from './registration/service';
 import { purgeExpiredSignups } from './signup-links/queries';
 import { checkDataDir, databaseStartupError, listenStartupError } from './startup-errors';
-import { checkBucket, StorageError } from './storage/s3';
+import { StorageError } from './storage/storage';
 import { initErrorReporting } from './system/error-reporting';
 
 /**
@@ -49,8 +49,8 @@ async function main() {
   const started = performance.now();
   const releaseStartupSignals = guardStartupSignals(); // Ctrl-C during start-up stops the embedded engine too
   const config = loadConfig();
-  initErrorReporting(config, process.env.npm_package_version);
-  if (config.s3) await checkBucket(config.s3);
+  await initErrorReporting(config, process.env.npm_package_version);
+  if (config.s3) await (await import('./storage/s3')).checkBucket(config.s3);
   checkDataDir(config.dataDir);
   const deps = await openDeps(config).catch((error) => {
     throw databaseStartupError(error, config.databaseUrl) ?? error;
@@ -85,7 +85,7 @@ async function main() {
   // The durable job queue's worker (scheduled reports, …): several processes may run one on the same database.
   registerAllJobs();
   registerBackupJobs(deps);
-  const worker = startJobWorker(deps, { log: app.log });
+  const worker = startJobWorker(deps, { log: app.log, reclaimAfterSeconds: config.jobReclaimAfterSeconds });
 
   const seconds = ((performance.now() - started) / 1000).toFixed(2);
   const lines = [

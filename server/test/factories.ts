@@ -4,6 +4,7 @@ import { hashPassword } from '../src/auth/passwords';
 import { createAccessToken } from '../src/auth/queries';
 import type { Db } from '../src/db/connect';
 import type { TestApp } from './harness';
+import { buildCourse, buildPassedResult } from './learning-factories';
 
 export const TEST_PASSWORD = 'Test-Password-42';
 let passwordHash: Promise<string> | null = null;
@@ -167,4 +168,52 @@ export async function contentAuthor(db: Db, entityId: number) {
     permissions: [ContentPerm.contentCreator, ContentPerm.addContent, ContentPerm.editContent],
   });
   return bearer(db, user.id);
+}
+
+const DAY = 86_400_000;
+
+/**
+ * Issue 33 §4's world, before a requirement's grace period starts: an organisation that gives new requirements 30
+ * days, a Carer job role that has required Fire safety for long (a rule from before due dates: due at once), and
+ * Food hygiene not yet required; Ann (Fire safety passed 10 days before `now`) and Bob (nothing done), both
+ * started long ago; a manager with `permissions` and their bearer headers. Requiring Food hygiene (POST
+ * /compliance) starts its grace period.
+ */
+export async function buildGracePeriodWorld(db: Db, now: Date, o: { permissions: number[]; name?: string }) {
+  const org = await buildEntity(db, { level: 'A', name: o.name, settings: { new_requirement_days: 30 } });
+  const carer = await buildRole(db, org.id, { name: 'Carer' });
+  const fire = await buildCourse(db, org.id, { title: 'Fire safety' });
+  const food = await buildCourse(db, org.id, { title: 'Food hygiene' });
+  await db
+    .insertInto('compliance_rules')
+    .values({
+      entity_id: org.id,
+      role_id: carer.id,
+      course_id: fire.id,
+      type: 'primary',
+      validity_months: 12,
+    })
+    .execute();
+  const manager = await buildUser(db, { entityId: org.id, permissions: o.permissions });
+  const longAgo = new Date(now.getTime() - 400 * DAY).toISOString().slice(0, 10);
+  const ann = await buildUser(db, {
+    entityId: org.id,
+    roleId: carer.id,
+    startDate: longAgo,
+    name: 'Ann Able',
+  });
+  const bob = await buildUser(db, {
+    entityId: org.id,
+    roleId: carer.id,
+    startDate: longAgo,
+    name: 'Bob Best',
+  });
+  await buildPassedResult(db, {
+    userId: ann.id,
+    entityId: org.id,
+    courseId: fire.id,
+    completedAt: new Date(now.getTime() - 10 * DAY),
+    now,
+  });
+  return { org, carer, fire, food, manager, ann, bob, headers: await bearer(db, manager.id) };
 }

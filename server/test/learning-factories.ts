@@ -151,22 +151,28 @@ export async function buildPassedResult(
     contentId?: number | null;
     completedAt?: Date;
     suppressed?: boolean;
+    /** The recording's clock, for a test that fixes one (the completion may not be after it). */
+    now?: Date;
   },
 ) {
   const { recordResult } = await import('../src/results/service');
   const result = await db.transaction().execute((trx) =>
-    recordResult(trx, {
-      userId: o.userId,
-      entityId: o.entityId,
-      courseId: o.courseId,
-      contentId: o.contentId ?? null,
-      type: 'elearning',
-      passed: true,
-      score: 90,
-      completedAt: o.completedAt ?? new Date(),
-      attemptId: null,
-      createdBy: null,
-    }),
+    recordResult(
+      trx,
+      {
+        userId: o.userId,
+        entityId: o.entityId,
+        courseId: o.courseId,
+        contentId: o.contentId ?? null,
+        type: 'elearning',
+        passed: true,
+        score: 90,
+        completedAt: o.completedAt ?? new Date(),
+        attemptId: null,
+        createdBy: null,
+      },
+      o.now,
+    ),
   );
   if (o.suppressed)
     await db

@@ -91,11 +91,12 @@ describe('ASC-WDS training export', () => {
       .locator('tbody tr td')
       .first()
       .waitFor();
-    await page
-      .getByTestId('to-send')
-      .filter({ hasNotText: /^0 records$/ })
-      .waitFor();
-    const sending = Number((await page.getByTestId('to-send').textContent())?.split(' ')[0]);
+    // Read in one step in the page: a refetch may replace the count between a wait and a read (CI saw 0 once).
+    const counted = await page.waitForFunction(() => {
+      const m = /^(\d+) records?$/.exec(document.querySelector('[data-testid="to-send"]')?.textContent ?? '');
+      return m && Number(m[1]) > 0 ? Number(m[1]) : null;
+    });
+    const sending = await counted.jsonValue();
     assert.ok(sending > 0, 'records to send');
     await checkPage(page, 'asc-wds-ready');
 

@@ -1,11 +1,21 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ADMIN, BASE, checkPage, launch, login, newPage } from './lib.mjs';
+import {
+  ADMIN,
+  BASE,
+  checkPage,
+  confirmAndSignIn,
+  launch,
+  login,
+  mailedLink,
+  newPage,
+  registerOrganisation,
+} from './lib.mjs';
 
 /**
  * The authentication pages end to end against the real server: forgot → e-mail → reset, register, verify the
  * e-mail, the forced password change (compromised password with 'enforce_change'), and logout.
- * Mail is read from the outbox (GET /api/mail/outbox, super admin) with a bearer token.
+ * Mail is read from the outbox (GET /api/mail/outbox, super admin; lib.mjs mailedLink).
  */
 const DEMO_PASSWORD = 'demo-Password1';
 const LEARNER = { email: 'learner@demo.test', password: DEMO_PASSWORD };
@@ -43,28 +53,12 @@ async function apiLogin({ email, password }) {
   return res.data.token;
 }
 
-/** The newest mail to `to` whose text holds a link matching `pattern`, waiting for it to arrive (sent after commit). */
-async function linkFromMail(to, pattern, { newerThan = 0 } = {}) {
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    const res = await api('GET', `/mail/outbox?to=${encodeURIComponent(to)}`);
-    for (const mail of res.data) {
-      if (mail.id <= newerThan) continue;
-      const match = pattern.exec(mail.text_body ?? '');
-      if (match) return { id: mail.id, url: new URL(match[0]) };
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`no mail to ${to} matching ${pattern}`);
-}
-
 async function lastMailId(to) {
   const res = await api('GET', `/mail/outbox?to=${encodeURIComponent(to)}`);
   return res.data[0]?.id ?? 0;
 }
 
 const RESET_LINK = /https?:\/\/\S+\/reset-password\/[^\s?]+\?email=\S+/;
-const VERIFY_LINK = /https?:\/\/\S+\/verify-email\/[^\s?]+/;
 
 async function errorLines(page) {
   const alert = page.getByRole('alert').first();
@@ -97,7 +91,7 @@ describe('forgotten password → e-mail → reset → sign in', () => {
     );
     await checkPage(page, 'forgot-password-sent');
 
-    const { url } = await linkFromMail(LEARNER.email, RESET_LINK, { newerThan: before });
+    const { url } = await mailedLink(LEARNER.email, RESET_LINK, { newerThan: before });
     await page.goto(`${BASE}${url.pathname}${url.search}`);
     await page.getByRole('heading', { name: 'Choose a new password' }).waitFor();
     assert.equal(await page.getByLabel(/^E-mail address/).inputValue(), LEARNER.email, 'e-mail from ?email=');
@@ -169,6 +163,7 @@ describe('register a new organisation', () => {
     const { page, context, errors } = await newPage(browser);
     const stamp = Date.now();
     const email = `owner-${stamp}@rosewood.test`;
+    const password = 'Rosewood-Start-42';
     await page.goto(`${BASE}/register/free`);
     await page.getByRole('heading', { name: 'Create your account' }).waitFor();
     await page.waitForFunction(() => document.title === 'Create an account | CareCompliance');
@@ -199,36 +194,25 @@ describe('register a new organisation', () => {
     // The e-mail of an existing account: the same answer as a new one (no account enumeration); its owner is mailed.
     await fill(page, {
       'E-mail address': ADMIN.email,
-      Password: 'Rosewood-Start-42',
-      'Confirm the password': 'Rosewood-Start-42',
+      Password: password,
+      'Confirm the password': password,
     });
     await page.getByRole('button', { name: 'Create the account' }).click();
     await page.getByRole('heading', { name: 'Check your e-mail' }).waitFor();
     const takenAnswer = await page.getByRole('status').textContent();
-    await linkFromMail(ADMIN.email, /https?:\/\/\S+\/forgot-password/);
+    await mailedLink(ADMIN.email, /https?:\/\/\S+\/forgot-password/);
 
-    await page.goto(`${BASE}/register/free`);
-    await fill(page, {
-      'Your name': 'Rosa Owner',
-      'Organisation name': `Rosewood Care ${stamp}`,
-      'E-mail address': email,
-      Password: 'Rosewood-Start-42',
-      'Confirm the password': 'Rosewood-Start-42',
+    await registerOrganisation(page, {
+      name: 'Rosa Owner',
+      organisation: `Rosewood Care ${stamp}`,
+      email,
+      password,
     });
-    await page.getByRole('button', { name: 'Create the account' }).click();
-    await page.getByRole('heading', { name: 'Check your e-mail' }).waitFor();
     assert.equal(await page.getByRole('status').textContent(), takenAnswer, 'the same words for both');
     await checkPage(page, 'register-check-email');
 
     // The mailed link creates the organisation; then the new administrator signs in, verified already.
-    const { url } = await linkFromMail(email, VERIFY_LINK);
-    await page.goto(`${BASE}${url.pathname}`);
-    await page.getByRole('status').filter({ hasText: 'your account is ready' }).waitFor();
-    await checkPage(page, 'verify-email-done');
-    await page.getByRole('link', { name: 'Go to sign in' }).click();
-    await page.waitForURL(/\/login/);
-    await login(page, { email, password: 'Rosewood-Start-42' });
-    await page.waitForURL(`${BASE}/`);
+    const url = await confirmAndSignIn(page, { email, password }, () => checkPage(page, 'verify-email-done'));
     const who = page.getByTestId('who-am-i');
     assert.match(await who.textContent(), new RegExp(email.replace(/[.]/g, '\\.')));
     assert.doesNotMatch(await who.textContent(), /Not verified/);

@@ -31,7 +31,7 @@ after(async () => {
   await browser?.close();
 });
 
-/** A slot starting 10 minutes from now, UK time (a run in the last minutes before midnight would cross the day). */
+/** A slot starting 10 minutes from now, UK time; null in the last minutes before midnight, when it would cross the day. */
 function laterToday() {
   const at = (ms) =>
     Object.fromEntries(
@@ -47,8 +47,10 @@ function laterToday() {
         .formatToParts(new Date(ms))
         .map((p) => [p.type, p.value]),
     );
+  const now = at(Date.now());
   const from = at(Date.now() + 10 * 60_000);
   const to = at(Date.now() + 11 * 60_000);
+  if (to.day !== now.day) return null;
   return {
     day: `${from.year}-${from.month}-${from.day}`,
     start: `${from.hour}:${from.minute}`,
@@ -74,7 +76,14 @@ async function caseyCell(courseId) {
 }
 
 describe('face-to-face training, end to end', () => {
-  it('a manager creates a session, the learner books it at 375 px, the trainer marks attendance, the matrix turns in date', async () => {
+  it('a manager creates a session, the learner books it at 375 px, the trainer marks attendance, the matrix turns in date', async (t) => {
+    // Later today: the learner can still book it (it has not started) and the trainer can mark attendance (its day
+    // has begun; issue 28 §2 refuses marks before a session's day). After 23:49 UK time no such slot is left.
+    const slot = laterToday();
+    if (!slot) {
+      t.skip('too close to midnight (UK time) to make a session that starts later today');
+      return;
+    }
     // A course every Care Assistant must do (Mandatory for 12 months), with its face-to-face content. "Aardvark" puts
     // it first among the matrix's columns (they are sorted by title).
     const title = `Aardvark moving and handling ${Date.now()}`;
@@ -110,9 +119,7 @@ describe('face-to-face training, end to end', () => {
     await manager.page.getByLabel(/^Run by/).selectOption({ label: 'Oakfield House' });
     await pick(manager.page, /Face-to-face content/, title.slice(0, 20), content.title);
     await pick(manager.page, /Trainer/, 'Sam', 'Sam Patel');
-    // Later today: the learner can still book it (it has not started) and the trainer can mark attendance (its day
-    // has begun; issue 28 §2 refuses marks before a session's day).
-    const { day, start, end } = laterToday();
+    const { day, start, end } = slot;
     await manager.page.getByLabel(/^Date\s*\*?$/).fill(day);
     await manager.page.getByLabel(/^Starts/).fill(start);
     await manager.page.getByLabel(/^Ends/).fill(end);

@@ -140,6 +140,60 @@ export async function signIn(page, who = ADMIN) {
   await page.getByTestId('who-am-i').waitFor();
 }
 
+let outboxReader;
+
+/**
+ * The newest mail to `to` (after mail `newerThan`) whose text holds a link matching `pattern`, read from the outbox
+ * (GET /api/mail/outbox, super admin) and waited for, as mail is sent after commit: its id and the link.
+ */
+export async function mailedLink(to, pattern, { newerThan = 0 } = {}) {
+  outboxReader ??= bearer(ADMIN, 'e2e outbox').then(client);
+  const admin = await outboxReader;
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    for (const mail of await admin('GET', `/mail/outbox?to=${encodeURIComponent(to)}`)) {
+      if (mail.id <= newerThan) continue;
+      const match = pattern.exec(mail.text_body ?? '');
+      if (match) return { id: mail.id, url: new URL(match[0]) };
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`no mail to ${to} matching ${pattern}`);
+}
+
+export const VERIFY_LINK = /https?:\/\/\S+\/verify-email\/[^\s?]+/;
+
+/**
+ * A new organisation through the page: /register/{plan} filled in and sent, until "Check your e-mail" (nobody is
+ * signed in before the address is confirmed; confirmAndSignIn does that).
+ */
+export async function registerOrganisation(page, { name, organisation, email, password, plan = 'free' }) {
+  await page.goto(`${BASE}/register/${plan}`);
+  await page.getByLabel(/^Your name/).fill(name);
+  await page.getByLabel(/^Organisation name/).fill(organisation);
+  await page.getByLabel(/^E-mail address/).fill(email);
+  await page.getByLabel(/^Password/).fill(password);
+  await page.getByLabel(/^Confirm the password/).fill(password);
+  await page.getByRole('button', { name: 'Create the account' }).click();
+  await page.getByRole('heading', { name: 'Check your e-mail' }).waitFor();
+}
+
+/**
+ * Follows the confirm link mailed after registering (which creates the organisation), then signs its administrator
+ * in from the page it lands on; `confirmed` runs on the "your account is ready" page. Answers the link.
+ */
+export async function confirmAndSignIn(page, { email, password }, confirmed = async () => {}) {
+  const { url } = await mailedLink(email, VERIFY_LINK);
+  await page.goto(`${BASE}${url.pathname}`);
+  await page.getByRole('status').filter({ hasText: 'your account is ready' }).waitFor();
+  await confirmed();
+  await page.getByRole('link', { name: 'Go to sign in' }).click();
+  await page.waitForURL(/\/login/);
+  await login(page, { email, password });
+  await page.waitForURL(`${BASE}/`);
+  return url;
+}
+
 /** Waits for a notification (role status) with this text. */
 export async function toast(page, text) {
   await page.getByRole('status').filter({ hasText: text }).first().waitFor();

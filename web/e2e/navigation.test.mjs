@@ -29,14 +29,21 @@ async function signInAs(page, email) {
   await page.getByTestId('acting-as').waitFor();
 }
 
-/** The side navigation, opened first on a phone (it is a drawer there). */
+/**
+ * The side navigation, opened first on a phone (it is a drawer there). The drawer closes on every change of address,
+ * and a page may still change its own (its filters into the query) just after it loaded, closing the drawer again
+ * after it was opened (CI: the first link never became visible): open it until its first link is visible.
+ */
 async function openNav(page, narrow) {
   const nav = page.locator('#side-nav');
-  if (narrow) {
+  const first = nav.getByRole('link').first();
+  const deadline = Date.now() + 30_000;
+  while (narrow && !(await first.isVisible()) && Date.now() < deadline) {
     const toggle = page.getByRole('button', { name: 'Open navigation' });
-    if (await toggle.isVisible()) await toggle.click();
+    if (await toggle.isVisible()) await toggle.click().catch(() => {});
+    await page.waitForTimeout(100);
   }
-  await nav.getByRole('link').first().waitFor();
+  await first.waitFor();
   return nav;
 }
 

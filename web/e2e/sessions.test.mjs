@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ADMIN, BASE, bearer, checkPage, client, launch, NARROW, newPage, signIn, toast } from './lib.mjs';
+import { BASE, checkPage, launch, mailedLink, NARROW, newPage, signIn, toast, VERIFY_LINK } from './lib.mjs';
 
 /**
  * "Sessions and devices" (issue 11 §10) end to end: a user signed in on two browsers and the mobile app sees all
@@ -30,8 +30,8 @@ before(async () => {
   });
   assert.equal(res.status, 202, await res.text());
   // The sign-up waits for its address (issue 11 §8): follow the confirm link from the outbox, as its owner would.
-  const admin = client(await bearer(ADMIN, 'e2e sessions'));
-  const token = await confirmToken(admin, who.email);
+  const { url } = await mailedLink(who.email, VERIFY_LINK);
+  const token = decodeURIComponent(url.pathname.split('/').pop());
   await fetch(`${BASE}/api/auth/verify-email`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json' },
@@ -39,17 +39,6 @@ before(async () => {
   }).then((r) => assert.equal(r.status, 200));
 });
 
-/** The token of the newest confirm link mailed to `email` (sent after commit, so it may take a moment). */
-async function confirmToken(admin, email) {
-  for (let i = 0; i < 50; i++) {
-    for (const mail of await admin('GET', `/mail/outbox?to=${encodeURIComponent(email)}`)) {
-      const match = /\/verify-email\/([^\s?]+)/.exec(mail.text_body ?? '');
-      if (match) return decodeURIComponent(match[1]);
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`no confirm link mailed to ${email}`);
-}
 after(async () => {
   await browser?.close();
 });

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import {
-  ADMIN,
   BASE,
   bearer,
   checkPage,
   client,
   launch,
   MANAGER,
+  mailedLink,
   NARROW,
   newPage,
   signIn,
@@ -28,18 +28,9 @@ const STARTER = {
   password: 'Kettle-Orchard-Lantern-93',
 };
 
-/** The confirm link mailed to a new starter (sent after commit, so it may take a moment). */
-async function confirmLink(email) {
-  const admin = client(await bearer(ADMIN, 'e2e signup-links'));
-  for (let i = 0; i < 50; i++) {
-    for (const mail of await admin('GET', `/mail/outbox?to=${encodeURIComponent(email)}`)) {
-      const match = /https?:\/\/\S+\/signUpOnMonday\?confirm=\S+/.exec(mail.text_body ?? '');
-      if (match) return new URL(match[0]);
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`no confirm link mailed to ${email}`);
-}
+/** The confirm link mailed to a new starter. */
+const confirmLink = async (email) =>
+  (await mailedLink(email, /https?:\/\/\S+\/signUpOnMonday\?confirm=\S+/)).url;
 
 let browser;
 before(async () => {

@@ -1,58 +1,30 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ADMIN, apiGet, BASE, checkPage, launch, login, NARROW, newPage, toast } from './lib.mjs';
+import {
+  apiGet,
+  BASE,
+  checkPage,
+  confirmAndSignIn,
+  launch,
+  NARROW,
+  newPage,
+  registerOrganisation,
+  toast,
+} from './lib.mjs';
 
 /**
  * The starter training matrix (issue 37 §2) end to end: a new organisation registers, its administrator signs in and
  * the start page offers the starter matrix; the preview shows the care roles registration made kept and the courses
  * to add; Apply (after a confirmation) adds them, the preview then has nothing left to add, and a care assistant's
- * courses are on the job role. Mail is read from the outbox (GET /api/mail/outbox, super admin).
+ * courses are on the job role. The confirm link is read from the outbox (lib.mjs mailedLink).
  */
 let browser;
-let adminToken;
 before(async () => {
   browser = await launch();
-  adminToken = await apiLogin(ADMIN);
 });
 after(async () => {
   await browser?.close();
 });
-
-async function api(method, path, { token = adminToken, body } = {}) {
-  const res = await fetch(`${BASE}/api${path}`, {
-    method,
-    headers: {
-      Accept: 'application/json',
-      ...(token ? { Authorization: `Bearer ${token}` } : {}),
-      ...(body ? { 'Content-Type': 'application/json' } : {}),
-    },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const data = await res.json().catch(() => null);
-  if (!res.ok) throw new Error(`${method} ${path} → ${res.status} ${JSON.stringify(data)}`);
-  return data;
-}
-
-async function apiLogin({ email, password }) {
-  const res = await api('POST', '/auth/login', {
-    token: null,
-    body: { email, password, device_name: 'e2e starter-matrix' },
-  });
-  return res.data.token;
-}
-
-async function verifyLink(to) {
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    const res = await api('GET', `/mail/outbox?to=${encodeURIComponent(to)}`);
-    for (const mail of res.data) {
-      const match = /https?:\/\/\S+\/verify-email\/[^\s?]+/.exec(mail.text_body ?? '');
-      if (match) return new URL(match[0]);
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`no verify mail to ${to}`);
-}
 
 describe('the starter training matrix for a new organisation', () => {
   it('is offered at first sign-in, previewed, applied once, and then has nothing to add', async () => {
@@ -60,22 +32,14 @@ describe('the starter training matrix for a new organisation', () => {
     const stamp = Date.now();
     const email = `owner-${stamp}@larchfield.test`;
     const password = 'Larchfield-Start-42';
-    await page.goto(`${BASE}/register/free`);
-    await page.getByLabel(/^Your name/).fill('Lara Owner');
-    await page.getByLabel(/^Organisation name/).fill(`Larchfield Care ${stamp}`);
-    await page.getByLabel(/^E-mail address/).fill(email);
-    await page.getByLabel(/^Password/).fill(password);
-    await page.getByLabel(/^Confirm the password/).fill(password);
-    await page.getByRole('button', { name: 'Create the account' }).click();
-    await page.getByRole('heading', { name: 'Check your e-mail' }).waitFor();
+    await registerOrganisation(page, {
+      name: 'Lara Owner',
+      organisation: `Larchfield Care ${stamp}`,
+      email,
+      password,
+    });
     await page.getByText(/start from the care sector’s common core and mandatory training/).waitFor();
-    const link = await verifyLink(email);
-    await page.goto(`${BASE}${link.pathname}`);
-    await page.getByRole('status').filter({ hasText: 'your account is ready' }).waitFor();
-    await page.getByRole('link', { name: 'Go to sign in' }).click();
-    await page.waitForURL(/\/login/);
-    await login(page, { email, password });
-    await page.waitForURL(`${BASE}/`);
+    await confirmAndSignIn(page, { email, password });
 
     // First run: the start page offers it.
     const offer = page.getByTestId('starter-matrix-offer');

@@ -82,3 +82,15 @@ const dayOnly = new Intl.DateTimeFormat('en-CA', {
 export function calendarDay(at: Date): string {
   return dayOnly.format(at);
 }
+
+/** `at` moved by whole calendar months (UTC), the day kept or clamped to the month's last: 31 January + 1 month is the
+ * last day of February, not 3 March; 31 March - 1 month likewise. */
+export function plusMonths(at: Date, months: number): Date {
+  const d = new Date(at.getTime());
+  const day = d.getUTCDate();
+  d.setUTCDate(1);
+  d.setUTCMonth(d.getUTCMonth() + months);
+  const lastDay = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate();
+  d.setUTCDate(Math.min(day, lastDay));
+  return d;
+}

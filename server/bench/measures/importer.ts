@@ -12,7 +12,7 @@ import { applyImport, planImport } from '../../src/importer/service';
 import { runDueJobs } from '../../src/jobs/queue';
 import { newKey } from '../../src/storage/storage';
 import type { DatabaseContext } from '../run';
-import { IMPORTER_SLUG_PREFIX, removeImporterData } from '../seed';
+import { IMPORTER_SLUG_PREFIX, removeImporterData, vacuumAfterImporter } from '../seed';
 
 /**
  * Bench measure (issue 18 "Large files stream"): a CSV of BENCH_IMPORT_ROWS (100,000) NEW PEOPLE (name, e-mail,
@@ -58,6 +58,7 @@ export async function run(ctx: DatabaseContext): Promise<Record<string, number>>
     const t = performance.now();
     await removeImporterData(deps.db, rootEntityId);
     if (figures) figures.import_cleanup_ms = Math.round(performance.now() - t);
+    await vacuumAfterImporter(deps.db);
   }
   return figures as Record<string, number>;
 }

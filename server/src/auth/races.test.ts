@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { buildUser } from '../../test/factories';
+import { buildUser, TEST_PASSWORD } from '../../test/factories';
 import { createHarness, type Harness } from '../../test/harness';
 import { describeRaces, parallel } from '../../test/parallel';
 import { accountKey, addressKey, recordFailure } from './throttle';
@@ -55,5 +55,35 @@ describeRaces('login throttle counted in parallel', () => {
       payload: { email: user.email, password: 'wrong-again', device_name: 'race' },
     });
     expect(next.statusCode).toBe(429);
+  });
+
+  it('parallel sign-ins of one user on one known device: all answer, one device row, one audit row each', async () => {
+    const user = await buildUser(h.db);
+    const login = (device_token?: string) =>
+      h.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: user.email, password: TEST_PASSWORD, device_name: 'race', device_token },
+      });
+    const first = await login();
+    const deviceToken = first.json().data.device_token as string;
+    // Each sign-in's writes are one statement (auth/queries.ts recordSignIn): the same device row and user row in
+    // every one of them, so they queue on the row locks and none deadlocks or is lost.
+    const responses = await parallel(8, () => login(deviceToken));
+    expect(responses.map((r) => r.statusCode)).toEqual(Array(8).fill(200));
+    expect(new Set(responses.map((r) => r.json().data.device_token))).toEqual(new Set([deviceToken]));
+    const devices = await h.db
+      .selectFrom('known_devices')
+      .select('user_id')
+      .where('user_id', '=', user.id)
+      .execute();
+    expect(devices).toHaveLength(1);
+    const logins = await h.db
+      .selectFrom('auth_events')
+      .select('id')
+      .where('user_id', '=', user.id)
+      .where('event', '=', 'login')
+      .execute();
+    expect(logins).toHaveLength(9);
   });
 });

@@ -41,11 +41,14 @@ import {
   unlockSignIn,
 } from './service';
 
-/** Web-session routes (spec 1 §7 "Web login: GET /sanctum/csrf-cookie, then POST /login"). Mounted at / and /api. */
+/**
+ * Web-session routes (spec 1 §7 "Web login: GET /sanctum/csrf-cookie, then POST /login"). Mounted at / and /api.
+ * `signIn`: the routes a person signing in (or getting back in) calls run on the sign-in lane (issue 36 §2).
+ */
 export async function authWebRoutes(app: App) {
   app.get(
     '/sanctum/csrf-cookie',
-    { config: { auth: false }, schema: { tags: ['auth'] } },
+    { config: { auth: false, signIn: true }, schema: { tags: ['auth'] } },
     async (request, reply) => {
       const { ctx } = request;
       if (request.session) {
@@ -62,7 +65,7 @@ export async function authWebRoutes(app: App) {
   app.post(
     '/login',
     {
-      config: { csrf: 'session', auth: false },
+      config: { csrf: 'session', auth: false, signIn: true },
       schema: { tags: ['auth'], body: LoginBody, response: { 200: z.object({ data: AuthUser }) } },
     },
     async (request, reply) => {
@@ -92,7 +95,7 @@ export async function authRoutes(app: App) {
     // holds, so the 200 other callers' caches stay (issue 12 §2: each login emptied them all, and every caller paid
     // four queries again). The web login replaces a live session, so it still empties them.
     {
-      config: { csrf: 'off', auth: false, keepsCaches: true },
+      config: { csrf: 'off', auth: false, keepsCaches: true, signIn: true },
       schema: { tags: ['auth'], body: MobileLoginBody },
     },
     async (request, reply) => {
@@ -137,7 +140,7 @@ export async function authRoutes(app: App) {
   // XSRF header (the default rule for cookie-carrying requests).
   app.post(
     '/auth/forgot-password',
-    { config: { auth: false }, schema: { tags: ['auth'], body: ForgotPasswordBody } },
+    { config: { auth: false, signIn: true }, schema: { tags: ['auth'], body: ForgotPasswordBody } },
     async (request) => {
       await forgotPassword(request.ctx, request.body);
       return done(Messages.resetLinkSent);
@@ -147,7 +150,10 @@ export async function authRoutes(app: App) {
   // spec 1 §7 "POST /auth/reset-password (gets the CSRF cookie first)": a web-session route.
   app.post(
     '/auth/reset-password',
-    { config: { csrf: 'session-or-json', auth: false }, schema: { tags: ['auth'], body: ResetPasswordBody } },
+    {
+      config: { csrf: 'session-or-json', auth: false, signIn: true },
+      schema: { tags: ['auth'], body: ResetPasswordBody },
+    },
     async (request) => {
       await resetPassword(request.ctx, request.body);
       return done(Messages.passwordReset);
@@ -165,7 +171,10 @@ export async function authRoutes(app: App) {
   // devices back. Like verify-email: a web-session route that the mobile shell may call with JSON and no cookie.
   app.post(
     '/auth/unlock-sign-in',
-    { config: { csrf: 'session-or-json', auth: false }, schema: { tags: ['auth'], body: UnlockSignInBody } },
+    {
+      config: { csrf: 'session-or-json', auth: false, signIn: true },
+      schema: { tags: ['auth'], body: UnlockSignInBody },
+    },
     async (request, reply) => {
       const secret = await unlockSignIn(request.ctx, request.body, deviceCookieOf(request, request.ctx));
       setDeviceCookie(reply, request.ctx, secret);

@@ -1,5 +1,6 @@
-import { sql } from 'kysely';
+import { type QueryCreator, type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { Db } from '../db/connect';
+import type { Database } from '../db/schema';
 
 /**
  * Failed-attempt throttling (ASVS 2.2.1), kept in auth_throttles so every process sees the same counts.
@@ -90,7 +91,13 @@ export async function recordFailure(db: Db, keys: string[], now: Date): Promise<
 /** Forgets the keys' failures (a successful password reset clears its account). */
 export async function clearFailures(db: Db, keys: string[]): Promise<void> {
   if (!keys.length) return;
-  await db.deleteFrom('auth_throttles').where('key', 'in', keys).execute();
+  await failuresClearing(db, keys).execute();
+}
+
+/** The statement that forgets the keys' failures (none: it deletes nothing); also part of a sign-in's one write. */
+export function failuresClearing(db: QueryCreator<Database>, keys: string[]) {
+  const rows = db.deleteFrom('auth_throttles');
+  return keys.length ? rows.where('key', 'in', keys) : rows.where(sql<SqlBool>`false`);
 }
 
 /** Rows whose window has ended count for nothing: the hourly sweep deletes them. */
@@ -104,5 +111,8 @@ export async function purgeStaleThrottles(db: Db, now: Date): Promise<void> {
 export const accountKey = (email: string) => `account:${email.trim().toLowerCase()}`;
 export const addressKey = (ip: string | null) => `address:${ip ?? 'unknown'}`;
 export const deviceKey = (deviceId: string, userId: number) => `device:${userId}:${deviceId}`;
+/** deviceKey in SQL, for a statement that learns the user's id itself (auth/queries.ts findSignIn). */
+export const deviceKeySql = (deviceId: string | null, userId: RawBuilder<unknown>) =>
+  sql<string>`'device:' || ${userId} || ':' || ${deviceId}`;
 /** A signed-in session or device token giving its password again (never the secret: a hash of its id). */
 export const credentialKey = (credentialId: string) => `credential:${credentialId}`;

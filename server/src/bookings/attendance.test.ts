@@ -168,8 +168,13 @@ describe('POST /training-sessions/{id}/attendance', () => {
     });
     // completed at the session's last day end; the course rule (12 months) dates the expiry.
     expect(new Date(result.completed_at).toISOString()).toBe(new Date(s.ends_at).toISOString());
-    const expires = new Date(s.ends_at);
-    expires.setUTCMonth(expires.getUTCMonth() + 12);
+    // The same day a year on, or the month's last day: a session ending on 29 February expires on 28 February (a
+    // date setUTCMonth would roll on to 1 March).
+    const ended = new Date(s.ends_at);
+    const lastDay = new Date(Date.UTC(ended.getUTCFullYear() + 1, ended.getUTCMonth() + 1, 0)).getUTCDate();
+    const expires = new Date(
+      Date.UTC(ended.getUTCFullYear() + 1, ended.getUTCMonth(), Math.min(ended.getUTCDate(), lastDay)),
+    );
     expect(new Date(result.expires_at ?? 0).toISOString().slice(0, 10)).toBe(
       expires.toISOString().slice(0, 10),
     );

@@ -9,7 +9,7 @@ import {
   type StandardGaps,
   type VersionGaps,
 } from '@cc/contracts';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import type { FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { actorOf, type Ctx } from '../http/context';
@@ -159,7 +159,9 @@ function cellText(value: ExcelJS.CellValue): string {
 async function records(file: CriteriaFile): Promise<string[][]> {
   const unreadable = () => invalidField('file', 'This file cannot be read: save it as CSV or Excel (.xlsx).');
   if (isXlsx(file)) {
-    const wb = new ExcelJS.Workbook();
+    // Loaded on first use, as writers.ts does: exceljs costs every server process ~20 MB of memory otherwise.
+    const { default: Excel } = await import('exceljs');
+    const wb = new Excel.Workbook();
     try {
       await wb.xlsx.load(file.bytes as unknown as ArrayBuffer);
     } catch {

@@ -1,4 +1,4 @@
-import type { CellStatus, ComplianceTally } from '@cc/contracts';
+import { CELL_STATUSES, type CellStatus, type ComplianceTally } from '@cc/contracts';
 import { type Expression, type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { Db } from '../db/connect';
 import type { ComplianceType } from '../db/schema';
@@ -13,17 +13,32 @@ import type { Trx } from '../results/queries';
 type Executor = Db | Trx;
 
 /**
+ * How a status expression answers: the status's name (CellStatus), or its position in CELL_STATUSES (the matrix
+ * wire's code), which a statement grouping hundreds of thousands of cells compares and hashes for less than text.
+ */
+export type StatusEncoding = 'name' | 'code';
+
+/** A status as its `encoding` says (statusCode: the position in CELL_STATUSES). */
+export const statusValue = (s: CellStatus, encoding: StatusEncoding = 'name') =>
+  encoding === 'name' ? sql.lit(s) : sql.lit(statusCode(s));
+
+export const statusCode = (s: CellStatus) => CELL_STATUSES.indexOf(s);
+
+/**
  * The cell status of a latest_results row aliased `lr` (absent: all its columns null) for an entity aliased `e`
- * (its expiry_warning), at `now`: 'in_date' | 'expiring' | 'expired' | 'missing' | 'exempt' — rules.ts cellStatus().
- * `exempt` says whether the row is an exemption: by default `lr.type = 'exempt'` (latest_results, results); over
- * user_requirements (whose `type` is the compliance type) use requirementStatusSql.
+ * (its expiry_warning), at `now`: 'in_date' | 'expiring' | 'expired' | 'missing' | 'exempt' — rules.ts cellStatus()
+ * (as their codes with `encoding` 'code': the same rule, other labels). `exempt` says whether the row is an
+ * exemption: by default `lr.type = 'exempt'` (latest_results, results); over user_requirements (whose `type` is the
+ * compliance type) use requirementStatusSql.
  */
 export function cellStatusSql(
   now: Date,
   lr = 'lr',
   e = 'e',
   exempt: RawBuilder<SqlBool> = sql<SqlBool>`${sql.ref(`${lr}.type`)} = 'exempt'`,
+  encoding: StatusEncoding = 'name',
 ): RawBuilder<string> {
+  const v = (s: CellStatus) => statusValue(s, encoding);
   const passed = sql.ref(`${lr}.passed`);
   const expires = sql.ref(`${lr}.expires_at`);
   const thenPassed = sql.ref(`${lr}.then_passed`);
@@ -33,24 +48,24 @@ export function cellStatusSql(
   // An exemption whose end has come counts for nothing: the status is what then_* (the latest of the person's other
   // results, migration 063) gives (contracts countingResult), read from the same row: no per-cell subquery.
   return sql<string>`CASE
-    WHEN ${passed} IS NOT TRUE THEN 'missing'
+    WHEN ${passed} IS NOT TRUE THEN ${v('missing')}
     WHEN ${exempt} AND ${expires} <= ${now} THEN CASE
-      WHEN ${thenPassed} IS NOT TRUE THEN 'missing'
-      WHEN ${thenExpires} <= ${now} THEN 'expired'
-      WHEN ${thenExempt} THEN 'exempt'
-      WHEN ${thenExpires} IS NULL THEN 'in_date'
-      WHEN ${thenExpires} <= ${now}::timestamptz + make_interval(days => ${warning}) THEN 'expiring'
-      ELSE 'in_date' END
-    WHEN ${expires} <= ${now} THEN 'expired'
-    WHEN ${exempt} THEN 'exempt'
-    WHEN ${expires} IS NULL THEN 'in_date'
-    WHEN ${expires} <= ${now}::timestamptz + make_interval(days => ${warning}) THEN 'expiring'
-    ELSE 'in_date' END`;
+      WHEN ${thenPassed} IS NOT TRUE THEN ${v('missing')}
+      WHEN ${thenExpires} <= ${now} THEN ${v('expired')}
+      WHEN ${thenExempt} THEN ${v('exempt')}
+      WHEN ${thenExpires} IS NULL THEN ${v('in_date')}
+      WHEN ${thenExpires} <= ${now}::timestamptz + make_interval(days => ${warning}) THEN ${v('expiring')}
+      ELSE ${v('in_date')} END
+    WHEN ${expires} <= ${now} THEN ${v('expired')}
+    WHEN ${exempt} THEN ${v('exempt')}
+    WHEN ${expires} IS NULL THEN ${v('in_date')}
+    WHEN ${expires} <= ${now}::timestamptz + make_interval(days => ${warning}) THEN ${v('expiring')}
+    ELSE ${v('in_date')} END`;
 }
 
 /** cellStatusSql over a user_requirements row aliased `ur` (its passed / expires_at / exempt copied from latest_results). */
-export const requirementStatusSql = (now: Date, ur = 'ecr', e = 'e') =>
-  cellStatusSql(now, ur, e, sql<SqlBool>`${sql.ref(`${ur}.exempt`)}`);
+export const requirementStatusSql = (now: Date, ur = 'ecr', e = 'e', encoding: StatusEncoding = 'name') =>
+  cellStatusSql(now, ur, e, sql<SqlBool>`${sql.ref(`${ur}.exempt`)}`, encoding);
 
 /**
  * Whether the row aliased `lr` (latest_results or user_requirements) holds a pass that counts at `now`: a pass, not
@@ -125,11 +140,30 @@ export function dueBySql(
  * its due date; the people who have not done it are "due by" it, not out of date).
  */
 export function countedSql(now: Date, ur = 'ur'): RawBuilder<SqlBool> {
-  // The uncorrelated EXISTS is one InitPlan: while no rule is in its grace period no row looks its rule up.
-  return sql<SqlBool>`(${countsAsPassedSql(now, ur)}
-    OR NOT EXISTS (SELECT 1 FROM compliance_rules g WHERE g.due_at > ${now})
-    OR coalesce(${requirementDueAtSql(ur)}, '-infinity'::timestamptz) <= ${now})`;
+  // Left out: a cell not passed (countsAsPassedSql) whose key is in its grace period (inGraceKeysSql: a key is in it
+  // exactly when its effective rule's due date, requirementDueAtSql, is after `now`). As a NOT EXISTS AND-ed into
+  // the WHERE, PostgreSQL plans it as an anti join, hashed over the few keys in their grace (none most days), not a
+  // due-date lookup per row: that lookup was costed for every row even though it never ran, and the estimate (14M
+  // for the compliance report's 300,000 cells, bench compliance-report) made PostgreSQL JIT-compile the statement,
+  // half its time. A NOT IN would be hashed too, but only while the planner expects the keys to fit in work_mem;
+  // past that it scans them all for every cell. (countsAsPassedSql is never null over user_requirements: exempt
+  // is NOT NULL.)
+  const col = (c: string) => sql.ref(`${ur}.${c}`);
+  return sql<SqlBool>`NOT EXISTS (SELECT 1 FROM (${inGraceKeysSql(now)}) g
+    WHERE g.entity_id = ${col('entity_id')} AND g.role_id = ${col('role_id')} AND g.course_id = ${col('course_id')}
+      AND NOT ${countsAsPassedSql(now, ur)})`;
 }
+
+/**
+ * The (entity, role, course) keys whose effective rule is in its grace period at `now` (due_at after it): each such
+ * rule looked up in effective_compliance_rules by its id (the lateral pushes rule_id into both of the view's
+ * branches; OFFSET 0 keeps it from being flattened back), none at all while no rule is in its grace.
+ */
+export const inGraceKeysSql = (now: Date) => sql`SELECT x.entity_id, x.role_id, x.course_id
+    FROM compliance_rules cr
+    CROSS JOIN LATERAL (SELECT v.entity_id, v.role_id, v.course_id FROM effective_compliance_rules v
+                         WHERE v.rule_id = cr.id OFFSET 0) x
+   WHERE cr.due_at > ${now}`;
 
 /**
  * The never-done (user, course) pairs of these users whose requirement's due date is still ahead at `now`, as

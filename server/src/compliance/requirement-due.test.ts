@@ -1,12 +1,11 @@
 import { ComplianceMessages, DocumentMessages, LibraryPerm, type UserComplianceCourse } from '@cc/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, buildEntity, buildRole, buildUser } from '../../test/factories';
+import { bearer, buildGracePeriodWorld, buildUser } from '../../test/factories';
 import { createHarness, type Harness } from '../../test/harness';
-import { buildCourse } from '../../test/learning-factories';
+import { buildCourse, buildPassedResult } from '../../test/learning-factories';
 import { countPeople } from '../dashboards/queries';
 import { as, documentsWorld, open, requiredDocument } from '../documents/fixtures';
 import { sendReminders } from '../notifications/jobs';
-import { recordResult } from '../results/service';
 import { computeScore } from './scores';
 
 /**
@@ -16,7 +15,6 @@ import { computeScore } from './scores';
  */
 const NOW = new Date();
 const DAY = 86_400_000;
-const OLD_START = new Date(NOW.getTime() - 400 * DAY).toISOString().slice(0, 10);
 const at = (days: number) => new Date(NOW.getTime() + days * DAY);
 
 let h: Harness;
@@ -26,62 +24,13 @@ beforeAll(async () => {
 });
 afterAll(async () => h?.close());
 
-async function pass(userId: number, entityId: number, courseId: number) {
-  await h.db.transaction().execute((trx) =>
-    recordResult(
-      trx,
-      {
-        userId,
-        entityId,
-        courseId,
-        contentId: null,
-        type: 'elearning',
-        passed: true,
-        score: 90,
-        completedAt: at(-10),
-        attemptId: null,
-        createdBy: null,
-      },
-      NOW,
-    ),
-  );
-}
+const pass = (userId: number, entityId: number, courseId: number) =>
+  buildPassedResult(h.db, { userId, entityId, courseId, completedAt: at(-10), now: NOW });
 
 async function world() {
   // An organisation that chose 30 days (the column's default is 0: due at once, as before the setting existed).
-  const org = await buildEntity(h.db, { level: 'A', settings: { new_requirement_days: 30 } });
-  const carer = await buildRole(h.db, org.id, { name: 'Carer' });
-  const [fire, food, moving] = await Promise.all([
-    buildCourse(h.db, org.id, { title: 'Fire safety' }),
-    buildCourse(h.db, org.id, { title: 'Food hygiene' }),
-    buildCourse(h.db, org.id, { title: 'Moving and handling' }),
-  ]);
-  // Fire safety has been required for long (a rule made before due dates: due at once).
-  await h.db
-    .insertInto('compliance_rules')
-    .values({
-      entity_id: org.id,
-      role_id: carer.id,
-      course_id: fire.id,
-      type: 'primary',
-      validity_months: 12,
-    })
-    .execute();
-  const manager = await buildUser(h.db, { entityId: org.id, permissions: [68, 49, 105, 24, 43] });
-  const ann = await buildUser(h.db, {
-    entityId: org.id,
-    roleId: carer.id,
-    startDate: OLD_START,
-    name: 'Ann',
-  });
-  const bob = await buildUser(h.db, {
-    entityId: org.id,
-    roleId: carer.id,
-    startDate: OLD_START,
-    name: 'Bob',
-  });
-  await pass(ann.id, org.id, fire.id);
-  return { org, carer, fire, food, moving, manager, ann, bob, headers: await bearer(h.db, manager.id) };
+  const w = await buildGracePeriodWorld(h.db, NOW, { permissions: [68, 49, 105, 24, 43] });
+  return { ...w, moving: await buildCourse(h.db, w.org.id, { title: 'Moving and handling' }) };
 }
 type World = Awaited<ReturnType<typeof world>>;
 

@@ -3,7 +3,7 @@
  * thing in bulk; rules.test.ts holds both to one table of cases.
  */
 
-import { type CellStatus, cellStatusOf } from '@cc/contracts';
+import { type CellStatus, cellStatusOf, plusMonths } from '@cc/contracts';
 
 export type { CellStatus } from '@cc/contracts';
 
@@ -51,15 +51,7 @@ export function isNewStarter(startedOn: Date, now: Date, starterPeriodDays: numb
 
 /** The expiry of a pass completed at `completedAt` under a validity of `months` (null: never). */
 export function expiryOf(completedAt: Date, months: number | null): Date | null {
-  if (months === null) return null;
-  const d = new Date(completedAt.getTime());
-  const day = d.getUTCDate();
-  d.setUTCDate(1);
-  d.setUTCMonth(d.getUTCMonth() + months);
-  // 31 January + 1 month is the last day of February, not 3 March.
-  const lastDay = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate();
-  d.setUTCDate(Math.min(day, lastDay));
-  return d;
+  return months === null ? null : plusMonths(completedAt, months);
 }
 
 /** A score in whole percent: compliant cells (in date + expiring + exempt) over required cells; nothing required is 100. */

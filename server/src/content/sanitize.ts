@@ -1,4 +1,5 @@
-import sanitizeHtml from 'sanitize-html';
+import { createRequire } from 'node:module';
+import type sanitizeHtml from 'sanitize-html';
 
 /**
  * Author rich text is sanitised on write (issue 4 item 5), so every reader (web, GraphQL, certificates, exports)
@@ -84,8 +85,12 @@ const OPTIONS: sanitizeHtml.IOptions = {
   },
 };
 
+let sanitize: typeof sanitizeHtml | null = null;
+
 export function sanitizeRichText(html: string): string {
-  return sanitizeHtml(html, OPTIONS);
+  // Required on first use: sanitize-html and its parsers are only needed when an author saves rich text.
+  sanitize ??= createRequire(import.meta.url)('sanitize-html') as typeof sanitizeHtml;
+  return sanitize(html, OPTIONS);
 }
 
 /** Same rules for optional fields (aims, outcomes): null stays null. */

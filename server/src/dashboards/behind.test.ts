@@ -2,6 +2,7 @@ import {
   BehindMessages,
   type BehindPerson,
   type BehindSummary,
+  calendarDay,
   DocumentMessages,
   LibraryPerm,
   PathwayPerm,
@@ -184,8 +185,11 @@ describe('who is behind at a home', () => {
       detail: '0 of 2 standards approved',
       href: `/care-certificate/${w.annCert.uuid}`,
     });
+    // Due 7 days after the UK day of the allocation (10 days ago): from 23:00 UTC in summer time that is not the
+    // UTC date of 3 days ago.
+    const allocatedOn = calendarDay(new Date(NOW.getTime() - 10 * DAY));
     expect(ann.items[1]).toMatchObject({
-      due: dayOf(-3),
+      due: new Date(Date.parse(`${allocatedOn}T00:00:00Z`) + 7 * DAY).toISOString().slice(0, 10),
       detail: 'Step ‘Moving and handling’ overdue (0 of 2 done)',
       href: `/pathways/${w.pathway.id}`,
     });

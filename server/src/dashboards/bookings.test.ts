@@ -45,11 +45,12 @@ async function world() {
   await buildPassedResult(h.db, { userId: cat.id, entityId: site.id, courseId: firstAid.course_id });
   const manager = await buildUser(h.db, { entityId: org.id, permissions: [BookingsPerm.createBookings] });
 
-  // This week: an Infection control session at the home (3 of 8 places taken).
+  // This week: an Infection control session at the home (3 of 8 places taken), still ahead. An hour ahead, not a
+  // minute: buildSession moves a start after 23:59 UTC back to 23:58, which a minute ahead of 23:58 UTC put in the past.
   const soon = await buildSession(h.db, {
     entityId: site.id,
     contentId: infection.id,
-    days: [{ start: new Date(Date.now() + 60_000) }],
+    days: [{ start: new Date(Date.now() + 3_600_000) }],
     max: 8,
   });
   await h.db

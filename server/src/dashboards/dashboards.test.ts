@@ -94,7 +94,9 @@ async function world() {
   await result(a2.id, alpha.id, meds.id, new Date(NOW.getTime() - 350 * DAY)); // expiring in ~15 days
   await result(a2.id, alpha.id, fire.id, new Date(NOW.getTime() - 400 * DAY)); // expired
   await result(a3.id, alpha.id, fire.id, new Date(NOW.getTime() - 300 * DAY)); // expiring in ~65 days
-  await result(b1.id, beta.id, fire.id, new Date(NOW.getTime() - 3 * DAY)); // in date
+  // In date, done now: it expires in the 13th month from this one, past the forecast on any day of the month (done 3
+  // days ago, it fell in the forecast's last month on a month's first three days).
+  await result(b1.id, beta.id, fire.id, NOW);
   await result(b1.id, beta.id, food.id, new Date(NOW.getTime() - 5 * DAY), false); // failed: missing
   // A learner's own historical record waiting for approval.
   await h.db
@@ -287,7 +289,7 @@ describe('GET /dashboards/management', () => {
     const scores = d.courses.map((c) => c.score);
     expect(scores).toEqual([...scores].sort((a, b) => a - b));
     for (const c of d.courses) expect(c.score).toBe(rep.courses.find((r) => r.id === c.id)?.score);
-    // Forecast: 12 months from this one; three dated records expire within them (Cat's, done 3 days ago, after).
+    // Forecast: 12 months from this one; three dated records expire within them (Cat's, done now, after).
     expect(d.forecast).toHaveLength(12);
     expect(d.forecast[0].month).toBe(NOW.toISOString().slice(0, 7));
     expect(d.forecast.reduce((n, m) => n + m.expiries, 0)).toBe(3);

@@ -1,8 +1,6 @@
 import { existsSync, renameSync, rmSync } from 'node:fs';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import type { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient } from 'kysely';
-import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import { isLostConnection, setDiskFullCheck } from './connection-errors';
 import { firstStartFolder } from './embedded/first-start';
@@ -23,6 +21,11 @@ pg.types.setTypeParser(NUMERIC_OID, (v) => Number(v));
 
 export interface Connection {
   db: Db;
+  /**
+   * The sign-in lane (issue 36 §2): a small pool of its own on PostgreSQL, so a sign-in never waits for a connection
+   * behind the read load; on PGlite, which has one connection, the same as `db`.
+   */
+  signInDb: Db;
   engine: 'postgres' | 'pglite';
   /** For the start-up line: "PostgreSQL", "embedded postgres in <folder>", "pglite in <folder>". */
   where: string;
@@ -33,6 +36,8 @@ export interface Connection {
    * the most it opens. Absent on PGlite, which has one connection and no pool.
    */
   poolUse?: () => PoolUse;
+  /** The sign-in lane's pool the same way (absent on PGlite). */
+  signInPoolUse?: () => PoolUse;
   /**
    * How a tool opens a session of its own beside the pool (the backup's snapshot transaction and COPY, issue 35 §1):
    * PostgreSQL's address (a URL, or the embedded cluster's socket), or PGlite's one client, which Kysely shares.
@@ -58,13 +63,16 @@ export async function connect(opts: {
   databaseUrl?: string;
   dataDir: string | null;
   poolSize?: number;
+  /** The sign-in lane's connections (config DATABASE_SIGN_IN_POOL_SIZE), besides poolSize. */
+  signInPoolSize?: number;
   /** PostgreSQL's shared_buffers inside PGlite (config PGLITE_SHARED_BUFFERS); PGlite's own default when absent. */
   pgliteSharedBuffers?: string;
   embeddedEngine?: EngineRequest;
   /** The seed command: on the folder of a running server, join its PostgreSQL instead of refusing. */
   joinRunningServer?: boolean;
 }): Promise<Connection> {
-  if (opts.databaseUrl) return connectPostgres(opts.databaseUrl, opts.poolSize, 'PostgreSQL');
+  const sizes = { main: opts.poolSize, signIn: opts.signInPoolSize };
+  if (opts.databaseUrl) return connectPostgres(opts.databaseUrl, sizes, 'PostgreSQL');
   if (!opts.dataDir) return connectPglite(undefined, opts.pgliteSharedBuffers, 'pglite in memory');
   const embedded = await openEmbedded(opts.dataDir, opts.embeddedEngine ?? 'auto', {
     joinRunningServer: opts.joinRunningServer,
@@ -72,7 +80,7 @@ export async function connect(opts: {
   try {
     const connection =
       embedded.engine === 'postgres'
-        ? await connectPostgres(socketUrl(embedded.socketDir), opts.poolSize, embedded.where)
+        ? await connectPostgres(socketUrl(embedded.socketDir), sizes, embedded.where)
         : await connectPglite(embedded.dir, opts.pgliteSharedBuffers, embedded.where);
     const diskFull = embedded.engine === 'postgres' ? embedded.diskFull : undefined;
     if (diskFull) setDiskFullCheck(diskFull);
@@ -95,19 +103,39 @@ function socketUrl(socketDir: string): string {
   return `postgres://postgres@/postgres?host=${encodeURIComponent(socketDir)}`;
 }
 
-async function connectPostgres(
-  url: string,
-  poolSize: number | undefined,
-  where: string,
-): Promise<Connection> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize ?? 10 });
+async function connectPostgres(url: string, sizes: PoolSizes, where: string): Promise<Connection> {
+  // One reporter for both pools: a restart cuts the lane's connections too, and that is still one event.
+  const report = lossReporter();
+  const main = openPool(url, sizes.main ?? 10, report);
+  const signIn = openPool(url, sizes.signIn ?? 2, report);
+  return {
+    db: main.db,
+    signInDb: signIn.db,
+    engine: 'postgres',
+    where,
+    poolUse: main.use,
+    signInPoolUse: signIn.use,
+    session: { kind: 'postgres', url },
+    close: async () => {
+      await Promise.all([main.db.destroy(), signIn.db.destroy()]);
+    },
+  };
+}
+
+/** The connections asked for: the main pool (DATABASE_POOL_SIZE) and the sign-in lane (DATABASE_SIGN_IN_POOL_SIZE). */
+export interface PoolSizes {
+  main?: number;
+  signIn?: number;
+}
+
+function openPool(url: string, max: number, report: ReturnType<typeof lossReporter>) {
+  const pool = new pg.Pool({ connectionString: url, max });
   // Issue 30 §1: any connection can be lost (a restart, a failover, pg_terminate_backend, a killed backend). pg
   // reports it as an 'error' event on the client, and an 'error' event nobody listens to ends the process. The pool
   // listens only while a client is idle; a client lent to a request (in a query or between a transaction's
   // statements) has no listener then. So every client gets one of its own for its whole life: the queries on it fail
   // (the request answers 503, http/error-handler.ts), the pool drops it when it comes back (it is no longer
   // queryable) and opens a new one for the next request.
-  const report = lossReporter();
   const fresh = new WeakSet<pg.PoolClient>();
   const lost = new WeakSet<pg.PoolClient>();
   pool.on('connect', (client) => {
@@ -122,20 +150,13 @@ async function connectPostgres(
   const db = new Kysely<Database>({
     dialect: new PostgresDialect({ pool: retryingPool(pool, fresh, lost) }),
   });
-  const poolUse = () => ({
+  const use = (): PoolUse => ({
     total: pool.totalCount,
     idle: pool.idleCount,
     waiting: pool.waitingCount,
-    max: pool.options.max ?? 10,
+    max: pool.options.max ?? max,
   });
-  return {
-    db,
-    engine: 'postgres',
-    where,
-    poolUse,
-    session: { kind: 'postgres', url },
-    close: () => db.destroy(),
-  };
+  return { db, use };
 }
 
 /**
@@ -260,6 +281,7 @@ async function firstPgliteStart(dir: string): Promise<void> {
   if (existsSync(dir)) return;
   const temporary = firstStartFolder(dir);
   const untrack = trackUntilExit(() => rmSync(temporary, { recursive: true, force: true }));
+  const { PGlite } = await import('@electric-sql/pglite');
   const client = await PGlite.create({ dataDir: temporary });
   await client.close();
   renameSync(temporary, dir);
@@ -272,6 +294,12 @@ async function connectPglite(
   where: string,
 ): Promise<Connection> {
   if (dir) await firstPgliteStart(dir);
+  // Loaded only when PGlite runs: a server on PostgreSQL does not carry it.
+  const [{ PGlite }, { pg_trgm }, { PGliteDialect }] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('@electric-sql/pglite/contrib/pg_trgm'),
+    import('kysely-pglite-dialect'),
+  ]);
   // PGlite.create applies custom parsers to every type; the constructor form ignores them for DATE.
   const client = await PGlite.create({
     ...(dir ? { dataDir: dir } : {}),
@@ -287,5 +315,12 @@ async function connectPglite(
     },
   });
   const db = new Kysely<Database>({ dialect: new PGliteDialect(client) });
-  return { db, engine: 'pglite', where, session: { kind: 'pglite', client }, close: () => db.destroy() };
+  return {
+    db,
+    signInDb: db,
+    engine: 'pglite',
+    where,
+    session: { kind: 'pglite', client },
+    close: () => db.destroy(),
+  };
 }

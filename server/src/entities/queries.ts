@@ -1,5 +1,6 @@
 import { type Expression, type ExpressionBuilder, type SqlBool, sql, type Transaction } from 'kysely';
 import type { Db } from '../db/connect';
+import { pageAndCount } from '../db/paged';
 import type { Database, EntityRow, EntityUpdate, NewEntity } from '../db/schema';
 
 /** The only place entities SQL is built (STYLE "SQL in one place"). Callers pass the scope bound in. */
@@ -77,21 +78,14 @@ export async function listEntities(
   page: { limit: number; offset: number },
 ): Promise<{ rows: EntityWithParent[]; total: number }> {
   const where = listWhere(filter);
-  const [rows, count] = await Promise.all([
-    withParent(db)
-      .where(where)
-      .orderBy(sql`lower(e.name)`)
-      .orderBy('e.id')
-      .limit(page.limit)
-      .offset(page.offset)
-      .execute(),
+  return pageAndCount(
+    withParent(db).where(where).orderBy(sql`lower(e.name)`).orderBy('e.id'),
     db
       .selectFrom('entities as e')
       .select((eb) => eb.fn.countAll<number>().as('total'))
-      .where(where)
-      .executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.total) };
+      .where(where),
+    page,
+  );
 }
 
 export async function childrenOf(db: Db, parentId: number) {

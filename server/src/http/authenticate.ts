@@ -1,13 +1,11 @@
 import { ACTING_AS_HEADER, CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE } from '@cc/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { loadActor } from '../auth/actor';
 import { ActorCache, actorForRequest, type CachedCaller } from '../auth/actor-cache';
 import { actorLookups } from '../auth/actor-lookups';
+import { findSessionCaller, findTokenCaller } from '../auth/callers';
 import { isGuestCsrfToken } from '../auth/guest-csrf';
 import {
-  findAccessToken,
-  findSession,
   type SessionRecord,
   sessionLifetimeOf,
   tokenEnd,
@@ -51,6 +49,12 @@ declare module 'fastify' {
      * cookie or a bearer header (the metrics token) never costs a database query, and /health/live none at all.
      */
     probe?: true;
+    /**
+     * true: a sign-in route (login, the csrf cookie before it, unlock, forgot and reset password). The whole request,
+     * its caller lookup included, runs on the sign-in lane (Deps.signInDb, issue 36 §2): under a read load that keeps
+     * every connection of the main pool busy, a person still signs in within a second.
+     */
+    signIn?: true;
   }
 }
 
@@ -69,8 +73,10 @@ export function invalidatesCaches(request: FastifyRequest): boolean {
  */
 async function authenticate(deps: Deps, cache: ActorCache, request: FastifyRequest): Promise<void> {
   const now = deps.clock();
+  const db = request.routeOptions.config?.signIn === true ? deps.signInDb : deps.db;
   const ctx: Ctx = {
     ...deps,
+    db,
     actor: null,
     ip: request.ip ?? null,
     userAgent: request.headers['user-agent'] ?? null,
@@ -86,34 +92,23 @@ async function authenticate(deps: Deps, cache: ActorCache, request: FastifyReque
   if (authorization?.startsWith('Bearer ')) {
     const plain = authorization.slice(7).trim();
     request.credential = `t:${plain}`;
-    const caller = await cached(cache, request.credential, async () => {
-      const token = await findAccessToken(deps.db, plain, now, deps.config.tokenLifetimeDays);
-      const actor = token
-        ? await loadActor(deps.db, token.user_id, {
-            via: 'token',
-            tokenId: token.id,
-            abilities: token.abilities,
-            kind: token.kind,
-          })
-        : null;
-      return { session: null, token: token ?? null, actor };
-    });
+    const caller = await cached(cache, request.credential, async () => ({
+      session: null,
+      ...(await findTokenCaller(db, plain, now, deps.config.tokenLifetimeDays)),
+    }));
     // A remembered token still ends on time.
     if (caller.token && tokenEnd(caller.token, deps.config.tokenLifetimeDays) > now) {
       ctx.actor = actorForRequest(caller.actor);
-      await touchAccessToken(deps.db, caller.token, now, ctx.ip);
+      await touchAccessToken(db, caller.token, now, ctx.ip);
     }
   } else {
     const secret = request.cookies[cookieName(deps.config, SESSION_COOKIE)];
     request.credential = secret ? `s:${secret}` : null;
     const caller = secret
-      ? await cached(cache, `s:${secret}`, async () => {
-          const record = await findSession(deps.db, secret, now, sessionLifetimeOf(deps.config));
-          const actor = record?.user_id
-            ? await loadActor(deps.db, record.user_id, { via: 'session', sessionId: record.id })
-            : null;
-          return { session: record ?? null, token: null, actor };
-        })
+      ? await cached(cache, `s:${secret}`, async () => ({
+          token: null,
+          ...(await findSessionCaller(db, secret, now, sessionLifetimeOf(deps.config))),
+        }))
       : null;
     // A remembered session still ends on time.
     const session = caller?.session && caller.session.expires_at > now ? caller.session : null;
@@ -124,7 +119,7 @@ async function authenticate(deps: Deps, cache: ActorCache, request: FastifyReque
     // any browser on a web-session route.
     const guestCookie = !secret && !!request.cookies[cookieName(deps.config, CSRF_COOKIE)];
     if (isStateChanging(request) && csrfMode !== 'off' && (secret || guestCookie || needsSession)) {
-      const expected = session?.csrf_token ?? (secret ? null : await guestCsrfOf(deps, request, now));
+      const expected = session?.csrf_token ?? (secret ? null : await guestCsrfOf(ctx, request, now));
       if (!expected) throw sessionExpired();
       const header = request.headers[CSRF_HEADER];
       if (typeof header !== 'string' || !safeEqual(decodeURIComponent(header), expected))
@@ -132,7 +127,7 @@ async function authenticate(deps: Deps, cache: ActorCache, request: FastifyReque
     }
     if (session?.user_id && caller) {
       ctx.actor = actorForRequest(caller.actor);
-      await touchSession(deps.db, session, now, sessionLifetimeOf(deps.config));
+      await touchSession(db, session, now, sessionLifetimeOf(deps.config));
     }
   }
 
@@ -156,10 +151,10 @@ async function cached(
 }
 
 /** A signed-out browser's XSRF-TOKEN cookie, when this server signed it and it is still fresh (auth/guest-csrf.ts). */
-async function guestCsrfOf(deps: Deps, request: FastifyRequest, now: Date): Promise<string | null> {
-  const token = request.cookies[cookieName(deps.config, CSRF_COOKIE)];
+async function guestCsrfOf(ctx: Ctx, request: FastifyRequest, now: Date): Promise<string | null> {
+  const token = request.cookies[cookieName(ctx.config, CSRF_COOKIE)];
   if (!token) return null;
-  return (await isGuestCsrfToken(deps.db, token, now, deps.config.sessionLifetimeMinutes)) ? token : null;
+  return (await isGuestCsrfToken(ctx.db, token, now, ctx.config.sessionLifetimeMinutes)) ? token : null;
 }
 
 const isJson = (request: FastifyRequest) =>

@@ -46,6 +46,11 @@ export interface Actor {
 /** Shared dependencies of the process. */
 export interface Deps {
   db: Db;
+  /**
+   * The sign-in lane (issue 36 §2): what a route declared `signIn` runs on (http/authenticate.ts), a small pool of its
+   * own on PostgreSQL (DATABASE_SIGN_IN_POOL_SIZE), so signing in never queues behind the read load; `db` on PGlite.
+   */
+  signInDb: Db;
   config: Config;
   mailer: Mailer;
   storage: Storage;

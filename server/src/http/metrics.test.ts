@@ -95,8 +95,13 @@ describe('with METRICS_TOKEN', () => {
       expect(sample(text, 'carecompliance_db_pool_connections{state="total"}')).toBeGreaterThanOrEqual(1);
       expect(sample(text, 'carecompliance_db_pool_connections{state="waiting"}')).toBe(0);
       expect(sample(text, 'carecompliance_db_pool_max_connections')).toBe(h.deps.config.databasePoolSize);
+      expect(sample(text, 'carecompliance_db_sign_in_pool_connections{state="waiting"}')).toBe(0);
+      expect(sample(text, 'carecompliance_db_sign_in_pool_max_connections')).toBe(
+        h.deps.config.databaseSignInPoolSize,
+      );
     } else {
       expect(text).not.toContain('carecompliance_db_pool_connections');
+      expect(text).not.toContain('carecompliance_db_sign_in_pool_connections');
     }
   });
 

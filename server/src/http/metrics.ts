@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { PoolUse } from '../db/connect';
 import type { QueueDepth } from '../jobs/queries';
 import { notFound, unauthenticated } from './errors';
 import type { Probes } from './probes';
@@ -91,30 +92,15 @@ function createRegistry(app: FastifyInstance, probes: Probes): Registry {
     duration.observe(labels, reply.elapsedTime / 1000);
   });
 
-  // The pool, where there is one (PostgreSQL, by DATABASE_URL or embedded); PGlite has a single connection.
-  if (probes.poolUse()) {
-    new Gauge({
-      name: `${PREFIX}db_pool_connections`,
-      help: 'Database pool connections: total open, idle among them, and requests waiting for one.',
-      labelNames: ['state'],
-      registers: [registry],
-      collect() {
-        const use = probes.poolUse();
-        if (!use) return;
-        this.set({ state: 'total' }, use.total);
-        this.set({ state: 'idle' }, use.idle);
-        this.set({ state: 'waiting' }, use.waiting);
-      },
-    });
-    new Gauge({
-      name: `${PREFIX}db_pool_max_connections`,
-      help: 'The most connections the pool opens (DATABASE_POOL_SIZE).',
-      registers: [registry],
-      collect() {
-        this.set(probes.poolUse()?.max ?? 0);
-      },
-    });
-  }
+  // The pools, where there are (PostgreSQL, by DATABASE_URL or embedded); PGlite has a single connection.
+  poolGauges(registry, 'db_pool', 'Database pool', 'DATABASE_POOL_SIZE', probes.poolUse);
+  poolGauges(
+    registry,
+    'db_sign_in_pool',
+    "The sign-in lane's pool",
+    'DATABASE_SIGN_IN_POOL_SIZE',
+    probes.signInPoolUse,
+  );
 
   // The backlog: one query per scrape, shared by the three gauges (a registry collects its metrics side by side).
   // Kinds seen once stay at 0 rather than vanish when their backlog empties.
@@ -195,4 +181,36 @@ function createRegistry(app: FastifyInstance, probes: Probes): Registry {
   });
 
   return registry;
+}
+
+/** A pool's connections (total open, idle among them, requests waiting) and its size, read when scraped. */
+function poolGauges(
+  registry: Registry,
+  name: string,
+  what: string,
+  setting: string,
+  use: () => PoolUse | null,
+): void {
+  if (!use()) return;
+  new Gauge({
+    name: `${PREFIX}${name}_connections`,
+    help: `${what} connections: total open, idle among them, and requests waiting for one.`,
+    labelNames: ['state'],
+    registers: [registry],
+    collect() {
+      const now = use();
+      if (!now) return;
+      this.set({ state: 'total' }, now.total);
+      this.set({ state: 'idle' }, now.idle);
+      this.set({ state: 'waiting' }, now.waiting);
+    },
+  });
+  new Gauge({
+    name: `${PREFIX}${name}_max_connections`,
+    help: `The most connections the pool opens (${setting}).`,
+    registers: [registry],
+    collect() {
+      this.set(use()?.max ?? 0);
+    },
+  });
 }

@@ -60,6 +60,8 @@ export interface Probes {
   readiness: Readiness;
   /** The pool's connections now; null where there is no pool (PGlite). */
   poolUse(): PoolUse | null;
+  /** The sign-in lane's pool now (DATABASE_SIGN_IN_POOL_SIZE); null where there is no pool (PGlite). */
+  signInPoolUse(): PoolUse | null;
   /** The job queue's backlog by kind. */
   queueDepth(): Promise<QueueDepth[]>;
   /** Websockets this process holds open. */

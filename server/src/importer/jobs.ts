@@ -1,12 +1,13 @@
 import { auditVia } from '../audit/record';
 import { loadActor } from '../auth/actor';
 import { markScoresStale } from '../compliance/scores-cache';
+import type { TaskResultJson } from '../db/schema';
 import type { Ctx } from '../http/context';
 import type { JobContext } from '../jobs/queue';
 import { PermanentJobError, registerJob } from '../jobs/queue';
 import { auditResults, resultSnapshots } from '../results/audit';
 import { lockLatestResults, runResultListeners } from '../results/service';
-import { failTask, finishTask, reportTaskProgress } from '../tasks/service';
+import { type TaskTracker, trackJobTask } from '../tasks/service';
 import { auditUsers, userSnapshots } from '../users/audit';
 import { emitWebhookEvent, emitWebhookEvents } from '../webhooks/events';
 import { userCreatedData } from '../webhooks/payloads';
@@ -31,13 +32,14 @@ import { runPlan } from './service';
  * The importer's background jobs: plan (big files), apply and undo. Apply and undo work in batches of BATCH plan
  * rows, one transaction each, with set-based SQL (queries.ts); each batch flips its rows' `applied` flag in the same
  * transaction, so a retried job carries on where the last committed batch ended. The final transaction marks the
- * import applied (and emits `import.completed`) or undone, and ends the task.
+ * import applied (and emits `import.completed`) or undone, and ends the task in it (tracker.finish). Each job runs
+ * as the task of the job (trackJobTask): the task its phase started beside it (service.ts).
  */
 export const BATCH = 1000;
 
+/** The task of the job is found by tasks.job_id (trackJobTask); older payloads also name it as taskId. */
 interface Payload {
   importId: number;
-  taskId: number;
 }
 
 /** The service ctx of the person who started the phase, acting in the import's organisation. */
@@ -74,8 +76,8 @@ async function auditCtx(job: JobContext, userId: number | null, entityId: number
 const loadImportRow = (job: JobContext, id: number) =>
   job.db.selectFrom('imports').selectAll().where('id', '=', id).executeTakeFirst();
 
-/** Marks the import failed with a plain sentence, ends the task, and stops the job (no retry). */
-async function fail(job: JobContext, p: Payload, error: unknown): Promise<never> {
+/** Marks the import failed with a plain sentence, fails the task with it, and stops the job (no retry). */
+async function fail(job: JobContext, p: Payload, tracker: TaskTracker, error: unknown): Promise<never> {
   const message =
     (error as { code?: string })?.code === '23505'
       ? 'An e-mail address or employee number in the file was given to someone else while the import ran. Undo the import, plan the file again and apply the new plan.'
@@ -90,34 +92,26 @@ async function fail(job: JobContext, p: Payload, error: unknown): Promise<never>
       .where('id', '=', p.importId)
       .where('status', 'in', ['planning', 'applying', 'undoing'])
       .execute();
-    await failTask(trx, p.taskId, message, now);
+    await tracker.fail(trx, message);
   });
   throw new PermanentJobError(message);
 }
 
-async function progress(job: JobContext, p: Payload, done: number) {
-  await reportTaskProgress(job.db, p.taskId, { done }, job.clock());
-}
-
-async function planJob(job: JobContext, p: Payload) {
+async function planJob(job: JobContext, p: Payload, tracker: TaskTracker): Promise<TaskResultJson | null> {
   const imp = await loadImportRow(job, p.importId);
-  if (imp?.status !== 'planning' || imp.created_by === null) return;
+  if (imp?.status !== 'planning' || imp.created_by === null) return null;
   try {
     const ctx = await ctxFor(job, imp.created_by, imp.entity_id);
-    await runPlan(ctx, imp.id, (done) => progress(job, p, done));
+    await runPlan(ctx, imp.id, (done) => tracker.progress(done));
     const after = await loadImportRow(job, p.importId);
-    if (after?.status === 'failed')
-      await failTask(job.db, p.taskId, after.failure ?? 'The file could not be planned.', job.clock());
-    else
-      await finishTask(
-        job.db,
-        p.taskId,
-        { summary: `${after?.total_rows ?? 0} rows checked`, link: `/importer/logs?import=${imp.uuid}` },
-        job.clock(),
-      );
+    if (after?.status !== 'failed')
+      return { summary: `${after?.total_rows ?? 0} rows checked`, link: `/importer/logs?import=${imp.uuid}` };
+    // A file that cannot be planned is the plan's outcome, not a failed job: the job ends as done, the task failed.
+    await tracker.fail(job.db, after.failure ?? 'The file could not be planned.');
+    return null;
   } catch (error) {
     if (error instanceof PermanentJobError) throw error;
-    await fail(job, p, error);
+    return fail(job, p, tracker, error);
   }
 }
 
@@ -140,15 +134,15 @@ async function eachBatch(
   }
 }
 
-async function applyJob(job: JobContext, p: Payload) {
+async function applyJob(job: JobContext, p: Payload, tracker: TaskTracker): Promise<TaskResultJson | null> {
   const imp = await loadImportRow(job, p.importId);
-  if (imp?.status !== 'applying' || imp.applied_by === null) return;
+  if (imp?.status !== 'applying' || imp.applied_by === null) return null;
   const started = Date.now();
   try {
     const actx = await auditCtx(job, imp.applied_by, imp.entity_id);
     const via = auditVia({ how: 'import', label: imp.file_name, ref: imp.uuid });
     let done = 0;
-    const tick = async (n: number) => progress(job, p, done + n);
+    const tick = (n: number) => tracker.progress(done + n);
     for (const action of ['create', 'update'] as const) {
       done += await eachBatch(
         job,
@@ -319,32 +313,28 @@ async function applyJob(job: JobContext, p: Payload) {
           },
         },
       });
-      await finishTask(
-        trx,
-        p.taskId,
-        {
-          summary: `${counts.created} created, ${counts.updated} updated`,
-          link: `/importer/logs?import=${imp.uuid}`,
-        },
-        now,
-      );
+      await tracker.finish(trx, {
+        summary: `${counts.created} created, ${counts.updated} updated`,
+        link: `/importer/logs?import=${imp.uuid}`,
+      });
       await job.finish(trx);
     });
+    return null;
   } catch (error) {
     if (error instanceof PermanentJobError) throw error;
-    await fail(job, p, error);
+    return fail(job, p, tracker, error);
   }
 }
 
-async function undoJob(job: JobContext, p: Payload) {
+async function undoJob(job: JobContext, p: Payload, tracker: TaskTracker): Promise<TaskResultJson | null> {
   const imp = await loadImportRow(job, p.importId);
-  if (imp?.status !== 'undoing') return;
+  if (imp?.status !== 'undoing') return null;
   try {
     const actx = await auditCtx(job, imp.undone_by ?? imp.applied_by, imp.entity_id);
     const via = auditVia({ how: 'import_undo', label: imp.file_name, ref: imp.uuid });
     let kept = 0;
     let done = 0;
-    const tick = async (n: number) => progress(job, p, done + n);
+    const tick = (n: number) => tracker.progress(done + n);
     for (const action of ['create', 'update'] as const) {
       done += await eachBatch(
         job,
@@ -413,20 +403,16 @@ async function undoJob(job: JobContext, p: Payload) {
         }))
         .where('id', '=', imp.id)
         .execute();
-      await finishTask(
-        trx,
-        p.taskId,
-        {
-          summary: kept ? `Undone; ${kept} people kept (they have their own data now)` : 'Undone',
-          link: `/importer/logs?import=${imp.uuid}`,
-        },
-        now,
-      );
+      await tracker.finish(trx, {
+        summary: kept ? `Undone; ${kept} people kept (they have their own data now)` : 'Undone',
+        link: `/importer/logs?import=${imp.uuid}`,
+      });
       await job.finish(trx);
     });
+    return null;
   } catch (error) {
     if (error instanceof PermanentJobError) throw error;
-    await fail(job, p, error);
+    return fail(job, p, tracker, error);
   }
 }
 
@@ -438,7 +424,12 @@ function paired(before: Record<string, unknown>[], after: Record<string, unknown
 
 /** Issue 18: the importer capability's job handlers (registered by register-jobs.ts). */
 export function registerImporterJobs(): void {
-  registerJob<Payload>('importer.plan', planJob, { maxAttempts: 1, timeoutSeconds: 1800 });
-  registerJob<Payload>('importer.apply', applyJob, { maxAttempts: 1, timeoutSeconds: 1800 });
-  registerJob<Payload>('importer.undo', undoJob, { maxAttempts: 1, timeoutSeconds: 1800 });
+  const tracked =
+    (phase: (job: JobContext, p: Payload, tracker: TaskTracker) => Promise<TaskResultJson | null>) =>
+    (job: JobContext, p: Payload) =>
+      trackJobTask(job, (tracker) => phase(job, p, tracker));
+  const options = { maxAttempts: 1, timeoutSeconds: 1800 };
+  registerJob<Payload>('importer.plan', tracked(planJob), options);
+  registerJob<Payload>('importer.apply', tracked(applyJob), options);
+  registerJob<Payload>('importer.undo', tracked(undoJob), options);
 }

@@ -232,7 +232,7 @@ export async function planImport(ctx: Ctx, upload: UploadedCsv | null): Promise<
           kind: 'import',
           title: `Checking ${upload.fileName}`,
         });
-        const jobId = await enqueue(trx, 'importer.plan', { importId: row.id, taskId: task.id });
+        const jobId = await enqueue(trx, 'importer.plan', { importId: row.id });
         await trx.updateTable('tasks').set({ job_id: jobId }).where('id', '=', task.id).execute();
         await trx.updateTable('imports').set({ task_id: task.id }).where('id', '=', row.id).execute();
       }
@@ -350,7 +350,7 @@ async function startPhase(ctx: Ctx, uuid: string, phase: 'apply' | 'undo'): Prom
       title: `${phase === 'apply' ? 'Importing' : 'Undoing the import of'} ${imp.file_name}`,
       total,
     });
-    const jobId = await enqueue(trx, `importer.${phase}`, { importId: imp.id, taskId: task.id });
+    const jobId = await enqueue(trx, `importer.${phase}`, { importId: imp.id });
     await trx.updateTable('tasks').set({ job_id: jobId }).where('id', '=', task.id).execute();
     await trx.updateTable('imports').set({ task_id: task.id }).where('id', '=', imp.id).execute();
   });

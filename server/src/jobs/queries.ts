@@ -45,13 +45,23 @@ export async function insertJob(db: DbOrTrx, job: NewJob): Promise<number | null
  *
  * A claim is not an attempt: `startJob` counts it when the handler starts, so a claim that expires before its job
  * ran (its process died in between) is simply claimed again.
+ *
+ * `reclaimAfterSeconds` (JOB_RECLAIM_AFTER_SECONDS, tests that kill a process) caps each job's own timeout; LEAST
+ * ignores it when null.
  */
-export async function claimJobs(db: Db, workerId: string, now: Date, limit: number): Promise<JobRow[]> {
+export async function claimJobs(
+  db: Db,
+  workerId: string,
+  now: Date,
+  limit: number,
+  reclaimAfterSeconds: number | null = null,
+): Promise<JobRow[]> {
+  const timeout = sql`LEAST(timeout_seconds, ${reclaimAfterSeconds}::int)`;
   const { rows } = await sql<JobRow>`
     WITH picked AS MATERIALIZED (
       SELECT id FROM jobs
        WHERE (status = 'queued' AND run_at <= ${now})
-          OR (status = 'running' AND locked_at < ${now}::timestamptz - make_interval(secs => timeout_seconds))
+          OR (status = 'running' AND locked_at < ${now}::timestamptz - make_interval(secs => ${timeout}))
        ORDER BY run_at, id
        LIMIT ${limit}
        FOR UPDATE SKIP LOCKED)

@@ -255,6 +255,21 @@ describe('crashed workers', () => {
     await completeJob(h.db, id, 'fast', at('2037-01-01T00:00:12Z'));
     expect((await findJob(h.db, id))?.status).toBe('done');
   });
+
+  it("reclaims sooner with JOB_RECLAIM_AFTER_SECONDS, never later than the job's own timeout (issue 30 §5)", async () => {
+    const name = uniqueName('reclaim-after');
+    registerJob(name, async () => {}, { timeoutSeconds: 60 });
+    const t0 = at('2037-06-01T00:00:00Z');
+    const id = (await enqueue(h.db, name, {}, { runAt: t0 })) as number;
+    await claimJobs(h.db, 'killed', t0, 1);
+    expect(await claimJobs(h.db, 'survivor', at('2037-06-01T00:00:04Z'), 1, 5)).toEqual([]);
+    const [again] = await claimJobs(h.db, 'survivor', at('2037-06-01T00:00:06Z'), 1, 5);
+    expect(again).toMatchObject({ id, locked_by: 'survivor' });
+    // A cap above the job's timeout changes nothing.
+    expect(await claimJobs(h.db, 'third', at('2037-06-01T00:00:30Z'), 1, 600)).toEqual([]);
+    const [third] = await claimJobs(h.db, 'third', at('2037-06-01T00:01:07Z'), 1, 600);
+    expect(third).toMatchObject({ id, locked_by: 'third' });
+  });
 });
 
 describe('recurring jobs', () => {

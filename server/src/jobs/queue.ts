@@ -214,8 +214,9 @@ async function claimAndRun(
   now: Date,
   log: FastifyBaseLogger,
   stopping: () => boolean = () => false,
+  reclaimAfterSeconds: number | null = null,
 ): Promise<Outcome | null> {
-  const [job] = await claimJobs(deps.db, workerId, now, 1);
+  const [job] = await claimJobs(deps.db, workerId, now, 1, reclaimAfterSeconds);
   if (!job) return null;
   // The claim was sent before a shutdown began and came back after: a stopping worker starts nothing new.
   if (stopping()) {
@@ -273,6 +274,11 @@ export interface WorkerOptions {
   keepFinishedDays?: number;
   /** Jobs run at once by this process (default 8): one slow job (a webhook receiver taking 15 s) holds up no other. */
   concurrency?: number;
+  /**
+   * A running job is claimed again after this many seconds when that is sooner than its own timeout
+   * (JOB_RECLAIM_AFTER_SECONDS: tests that kill a process; a live job running longer would run twice).
+   */
+  reclaimAfterSeconds?: number;
 }
 
 /**
@@ -335,7 +341,14 @@ export function startWorker(deps: Deps, options: WorkerOptions = {}): Worker {
       try {
         if (polls) await housekeeping();
         if (stopping) return;
-        outcome = await claimAndRun(deps, workerId, deps.clock(), log, () => stopping);
+        outcome = await claimAndRun(
+          deps,
+          workerId,
+          deps.clock(),
+          log,
+          () => stopping,
+          options.reclaimAfterSeconds ?? null,
+        );
       } catch (err) {
         log.error({ err }, 'job worker failed');
       }

@@ -2,11 +2,12 @@ import { sql } from 'kysely';
 import type { Db } from '../db/connect';
 import { pageWithTotal } from '../db/paged';
 import type { AttemptProgress, AttemptStatus } from '../db/schema';
+import type { DbOrTrx } from '../jobs/queries';
 import type { Trx } from '../results/queries';
 import type { LearnerClauses } from './learner';
 
-/** A content as the learner side needs it, with whether the learner may see it. */
-export async function findContentForLearner(db: Db, contentId: number, clauses: LearnerClauses) {
+/** Contents as the learner side needs them, of those the learner may see, with whether the learner may take each. */
+export function learnerContents(db: DbOrTrx, clauses: LearnerClauses) {
   return db
     .selectFrom('contents as c')
     .innerJoin('courses as co', 'co.id', 'c.course_id')
@@ -19,9 +20,12 @@ export async function findContentForLearner(db: Db, contentId: number, clauses: 
       'co.title as course_title',
       sql<boolean>`${clauses.takeable}`.as('takeable'),
     ])
-    .where('c.id', '=', contentId)
-    .where(clauses.seen)
-    .executeTakeFirst();
+    .where(clauses.seen);
+}
+
+/** A content as the learner side needs it, with whether the learner may see it. */
+export async function findContentForLearner(db: Db, contentId: number, clauses: LearnerClauses) {
+  return learnerContents(db, clauses).where('c.id', '=', contentId).executeTakeFirst();
 }
 
 export async function contentTitles(db: Db, ids: number[]) {

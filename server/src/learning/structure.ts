@@ -25,25 +25,10 @@ export async function attemptStructure(ctx: Ctx, id: number) {
   ]);
   const contents = await courseContents(ctx.db, attempt.course_id, clauses.takeable);
   return {
-    lessons: lessons.map((lesson) => ({
-      id: lesson.id,
-      title: lesson.title,
-      topics: topics
-        .filter((t) => t.lesson_id === lesson.id)
-        .map((t) => ({
-          id: t.id,
-          title: t.title,
-          body_html: t.body_html ?? '',
-          hidden: t.hidden,
-          skippable: t.skippable,
-          is_child: t.is_child,
-          // must_pass: a graded task completes its topic only by a pass (verdict.ts), so no "Mark complete".
-          h5p:
-            t.h5p_id === null
-              ? null
-              : { id: t.h5p_id, title: t.h5p_title ?? '', must_pass: h5pMustBePassed(t.h5p_library) },
-          resources: t.resources ?? [],
-        })),
+    lessons: lessonsOf({ lessons, topics }, (t) => ({
+      ...learnerTopic(t),
+      hidden: t.hidden,
+      resources: t.resources ?? [],
     })),
     quizzes: quizzes.map((q) => ({
       id: q.id,
@@ -53,4 +38,32 @@ export async function attemptStructure(ctx: Ctx, id: number) {
     })),
     course: { id: attempt.course_id, title: attempt.course.title, contents },
   };
+}
+
+type Structure = Awaited<ReturnType<typeof lessonsWithTopics>>;
+type StructureTopicRow = Structure['topics'][number];
+
+/** A topic as the learner reads it: in the attempt player and in an offline download. */
+export function learnerTopic(t: StructureTopicRow) {
+  return {
+    id: t.id,
+    title: t.title,
+    body_html: t.body_html ?? '',
+    skippable: t.skippable,
+    is_child: t.is_child,
+    // must_pass: a graded task completes its topic only by a pass (verdict.ts), so no "Mark complete".
+    h5p:
+      t.h5p_id === null
+        ? null
+        : { id: t.h5p_id, title: t.h5p_title ?? '', must_pass: h5pMustBePassed(t.h5p_library) },
+  };
+}
+
+/** The lessons in reading order, each with its own topics as `present` shows them. */
+export function lessonsOf<T>({ lessons, topics }: Structure, present: (t: StructureTopicRow) => T) {
+  return lessons.map((lesson) => ({
+    id: lesson.id,
+    title: lesson.title,
+    topics: topics.filter((t) => t.lesson_id === lesson.id).map(present),
+  }));
 }

@@ -1,7 +1,7 @@
-import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, buildEntity, buildUser } from '../../test/factories';
 import { createHarness, type Harness } from '../../test/harness';
+import { type SmtpReceiver, startSmtpReceiver } from '../../test/smtp-receiver';
 import { runDueJobs } from '../jobs/queue';
 import { registerAllJobs } from '../register-jobs';
 import { DELIVER_MAIL, queueMail } from './jobs';
@@ -12,69 +12,10 @@ import { DELIVER_MAIL, queueMail } from './jobs';
  * a failure. Here the SMTP server is a real one on a local port that can be silent (takes the connection, never
  * answers), refuse (drops each connection) or answer (a minimal SMTP dialogue, keeping what it received).
  */
-type Mode = 'silent' | 'refuse' | 'answer';
-
-interface FakeSmtp {
-  server: Server;
-  port: number;
-  mode: Mode;
-  received: string[];
-}
-
-async function fakeSmtp(): Promise<FakeSmtp> {
-  const smtp = { mode: 'silent' as Mode, received: [] as string[] } as FakeSmtp;
-  const sockets = new Set<Socket>();
-  smtp.server = createServer((socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-    socket.on('error', () => {});
-    if (smtp.mode === 'refuse') return socket.destroy();
-    if (smtp.mode === 'silent') return; // holds the connection, says nothing
-    let buffer = '';
-    let data: string | null = null;
-    socket.write('220 fake.test ESMTP\r\n');
-    socket.on('data', (chunk: Buffer) => {
-      buffer += chunk.toString('utf8');
-      for (;;) {
-        if (data !== null) {
-          const end = buffer.indexOf('\r\n.\r\n');
-          if (end === -1) return;
-          smtp.received.push(data + buffer.slice(0, end));
-          buffer = buffer.slice(end + 5);
-          data = null;
-          socket.write('250 2.0.0 queued\r\n');
-          continue;
-        }
-        const eol = buffer.indexOf('\r\n');
-        if (eol === -1) return;
-        const line = buffer.slice(0, eol);
-        buffer = buffer.slice(eol + 2);
-        const verb = line.slice(0, 4).toUpperCase();
-        if (verb === 'EHLO' || verb === 'HELO') socket.write('250 fake.test\r\n');
-        else if (verb === 'DATA') {
-          data = '';
-          socket.write('354 go ahead\r\n');
-        } else if (verb === 'QUIT') {
-          socket.end('221 bye\r\n');
-          return;
-        } else socket.write('250 OK\r\n');
-      }
-    });
-  });
-  await new Promise<void>((resolve) => smtp.server.listen(0, '127.0.0.1', resolve));
-  smtp.port = (smtp.server.address() as { port: number }).port;
-  const close = smtp.server.close.bind(smtp.server);
-  smtp.server.close = ((cb?: (err?: Error) => void) => {
-    for (const s of sockets) s.destroy();
-    return close(cb);
-  }) as typeof smtp.server.close;
-  return smtp;
-}
-
 let h: Harness;
-let smtp: FakeSmtp;
+let smtp: SmtpReceiver;
 beforeAll(async () => {
-  smtp = await fakeSmtp();
+  smtp = await startSmtpReceiver();
   h = await createHarness({ smtp: { host: '127.0.0.1', port: smtp.port, secure: false } });
   registerAllJobs();
 });

@@ -64,28 +64,36 @@ beforeAll(async () => {
     .values({ entity_id: big.id, role_id: bigRole.id, course_id: bigCourse.id, type: 'primary' })
     .execute();
   const type = await buildType(h.db, big.id);
-  const staff = await h.db
+  const staff = await insertPeople(
+    { entityId: big.id, roleId: bigRole.id, typeId: type.id },
+    Array.from({ length: BIG_STAFF }, (_, i) => `Staff ${String(i + 1).padStart(2, '0')}`),
+  );
+  for (const u of staff.filter((x) => x.name === 'Staff 07' || x.name === 'Staff 57'))
+    await buildExemption(h.db, { userId: u.id, entityId: big.id, courseId: bigCourse.id });
+  bigManager = await buildUser(h.db, { entityId: big.id, permissions: [12, 14, 15], name: 'Zed Manager' });
+});
+afterAll(async () => h?.close());
+
+/** People of one role in one organisation, in one statement (ids in the order of `names`). */
+function insertPeople(at: { entityId: number; roleId: number; typeId: number }, names: string[]) {
+  return h.db
     .insertInto('users')
     .values(
-      Array.from({ length: BIG_STAFF }, (_, i) => ({
-        name: `Staff ${String(i + 1).padStart(2, '0')}`,
-        email: `big-staff-${i + 1}-${big.id}@example.test`,
+      names.map((name, i) => ({
+        name,
+        email: `person-${i}-${at.entityId}@example.test`,
         password_hash: 'x',
         email_verified_at: new Date(),
-        primary_entity_id: big.id,
-        role_id: bigRole.id,
-        type_id: type.id,
+        primary_entity_id: at.entityId,
+        role_id: at.roleId,
+        type_id: at.typeId,
         password_changed_at: new Date(),
         user_preferences: '{}',
       })),
     )
     .returning(['id', 'name'])
     .execute();
-  for (const u of staff.filter((x) => x.name === 'Staff 07' || x.name === 'Staff 57'))
-    await buildExemption(h.db, { userId: u.id, entityId: big.id, courseId: bigCourse.id });
-  bigManager = await buildUser(h.db, { entityId: big.id, permissions: [12, 14, 15], name: 'Zed Manager' });
-});
-afterAll(async () => h?.close());
+}
 
 async function xlsx(view: Record<string, unknown>, who = manager) {
   const as = await clientFor(h.app, h.db, who.id);
@@ -294,5 +302,47 @@ describe('matrix exports follow the screen (issue 33 §5)', () => {
     // Without an organisation named, the outsider's file holds only their own people.
     const own = await xlsx({ status: 'all' }, outsider);
     expect(own.people).toEqual(['Olly Outsider']);
+  });
+
+  it('streams a view ordered by name over several blocks: every person once, in its order, each with their own cells (issue 36 §2)', async () => {
+    // More people than a block holds (MATRIX_BLOCK_USERS = 500), named in the reverse of their id order, two by
+    // each name: the file's order is the name's, ties in id order, and each row carries that person's cells.
+    const many = await buildEntity(h.db, { level: 'A' });
+    const manyRole = await buildRole(h.db, many.id);
+    const manyCourse = await buildCourse(h.db, many.id, { title: 'Infection control' });
+    await h.db
+      .insertInto('compliance_rules')
+      .values({ entity_id: many.id, role_id: manyRole.id, course_id: manyCourse.id, type: 'primary' })
+      .execute();
+    const type = await buildType(h.db, many.id);
+    const count = 1_060;
+    const label = (i: number) => `Person ${String(Math.floor((count - i) / 2)).padStart(4, '0')}`;
+    const people = await insertPeople(
+      { entityId: many.id, roleId: manyRole.id, typeId: type.id },
+      Array.from({ length: count }, (_, i) => label(i)),
+    );
+    const exempt = new Set(people.filter((_, i) => i % 97 === 3).map((u) => u.id));
+    for (const id of exempt)
+      await buildExemption(h.db, { userId: id, entityId: many.id, courseId: manyCourse.id });
+    const manyManager = await buildUser(h.db, {
+      entityId: many.id,
+      permissions: [12, 14, 15],
+      name: 'A Manager',
+    });
+    const all = [...people, { id: manyManager.id, name: 'A Manager' }];
+    const byName = [...all].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id - b.id));
+    const ascending = await xlsx({ sort: 'name' }, manyManager);
+    expect(ascending.header[2]).toContain(`${count + 1} people`);
+    expect(ascending.people).toEqual(byName.map((u) => u.name));
+    const exemptRows = ascending.firstCourse.flatMap((v, k) => (v === 'Exempt' ? [k] : []));
+    expect(exemptRows.map((k) => byName[k]?.id).sort()).toEqual([...exempt].sort());
+    const descending = await xlsx({ sort: 'name_desc' }, manyManager);
+    // Ties reversed too: the exact reverse (matrixViewRows' name_desc).
+    expect(descending.people).toEqual([...ascending.people].reverse());
+    // The same order as the whole-matrix path gives it (a "Show" filter that keeps everyone with a requirement).
+    const gaps = await xlsx({ status: 'gaps', sort: 'name' }, manyManager);
+    expect(gaps.people).toEqual(
+      byName.filter((u) => !exempt.has(u.id) && u.id !== manyManager.id).map((u) => u.name),
+    );
   });
 });

@@ -10,6 +10,7 @@ import {
   EXEMPT_CELL_COLOUR,
   formatDate,
   formatDateTime,
+  MATRIX_BLOCK_USERS,
   MATRIX_STATUSES,
   type MatrixCourse,
   type MatrixStatus,
@@ -26,8 +27,15 @@ import { fontFor, STANDARD_FONT, useUnicodeFonts } from '../pdf/fonts';
 import { literal, PageText, type RunStyle } from '../pdf/page-text';
 import { whitelabelOfEntity } from '../whitelabel/service';
 import { NULL_INT, parseIntColumns } from './int-columns';
-import { resultCourses } from './queries';
-import { MatrixAggregator, type MatrixBlock, type MatrixPlan, matrixBlocks } from './service';
+import { matrixBlock, matrixUserNames, resultCourses } from './queries';
+import {
+  blocksAhead,
+  MatrixAggregator,
+  type MatrixBlock,
+  type MatrixPlan,
+  matrixBlocks,
+  readAhead,
+} from './service';
 import { excelDateFormat, excelDay, XlsxStreamWriter, type XlsxValue } from './xlsx-writer';
 
 /**
@@ -120,6 +128,8 @@ async function exportCourses(ctx: Ctx, plan: MatrixPlan): Promise<MatrixCourse[]
  */
 interface ExportRows {
   count: number;
+  /** The people's ids, in the block's order (user id). */
+  ids: number[];
   names: string[];
   roles: string[];
   entities: string[];
@@ -137,7 +147,7 @@ interface ExportRows {
 }
 
 function exportRowsOf(
-  block: MatrixBlock,
+  block: Pick<MatrixBlock, 'users' | 'cells'>,
   column: Map<number, number>,
   width: number,
   roleName: Map<number, string>,
@@ -181,6 +191,7 @@ function exportRowsOf(
   }
   return {
     count: ids.length,
+    ids,
     names: names.map((n) => n ?? ''),
     roles: roles.map((r) => (r ? (roleName.get(r) ?? '') : '')),
     entities: entities.map((e) => entityName.get(e) ?? ''),
@@ -241,6 +252,7 @@ function keepRows(rows: ExportRows, keep: Int32Array): ExportRows {
   const pick = <T>(a: ArrayLike<T>) => Array.from(keep, (i) => a[i] as T);
   return {
     count: keep.length,
+    ids: pick(rows.ids),
     names: pick(rows.names),
     roles: pick(rows.roles),
     entities: pick(rows.entities),
@@ -253,13 +265,17 @@ function keepRows(rows: ExportRows, keep: Int32Array): ExportRows {
   };
 }
 
+/** The rows an export writes, in the view's order, and how many they are (the title says it before the first row). */
+interface ViewedRows {
+  count: number;
+  rows: AsyncIterable<ExportRow>;
+}
+
 /**
  * The rows the export writes, in order, with the matrix page's own view functions (contracts matrix-view.ts), so the
- * file holds exactly the people the screen lists, in its order (issue 33 §5). Blocks come from the database one at a
- * time (user id order); as each is read, the view's search and "Show" filter (matrixViewMatches) drop the people
- * the screen does not list, so only the kept rows stay (compact typed arrays, 5 bytes a cell): a file filtered to
- * 11 people holds 11 rows in memory whatever the scope. The sort needs every kept row, then matrixViewRows orders
- * them (it filters again, the same way: nothing more drops).
+ * file holds exactly the people the screen lists, in its order (issue 33 §5). A view whose order and people follow
+ * from the names alone (sorted by name, no "Show" filter: the default) is streamed (nameOrderedRows); the others
+ * need every person's cells first (sortedRows).
  */
 async function viewedRows(
   ctx: Ctx,
@@ -267,7 +283,80 @@ async function viewedRows(
   courses: MatrixCourse[],
   view: MatrixView,
   signal?: AbortSignal,
-): Promise<ExportRow[]> {
+): Promise<ViewedRows> {
+  const byNameOnly = view.status === 'all' && (view.sort === 'name' || view.sort === 'name_desc');
+  return byNameOnly
+    ? nameOrderedRows(ctx, plan, courses, view, signal)
+    : sortedRows(ctx, plan, courses, view, signal);
+}
+
+/**
+ * The view's order from the people's names (one small query), then their cells in blocks of that order, so each
+ * block is written while the database reads the next ones (issue 36 §2: the file no longer waits for the whole
+ * matrix to be read, and only the blocks in flight are in memory). The order is matrixViewRows' own, over the
+ * people in user id order, as sortedRows gives it.
+ */
+async function nameOrderedRows(
+  ctx: Ctx,
+  plan: MatrixPlan,
+  courses: MatrixCourse[],
+  view: MatrixView,
+  signal?: AbortSignal,
+): Promise<ViewedRows> {
+  const people = await matrixUserNames(ctx.db, plan);
+  const order = matrixViewRows(
+    {
+      count: people.length,
+      name: (k) => people[k]?.name ?? '',
+      statusBits: () => 0,
+      score: () => 0,
+    },
+    view,
+  );
+  const ids = Array.from(order, (k) => people[k]?.id as number);
+  const column = new Map(courses.map((c, i) => [c.id, i]));
+  const { roleName, entityName } = lookups(plan);
+  const chunks: number[][] = [];
+  for (let k = 0; k < ids.length; k += MATRIX_BLOCK_USERS) chunks.push(ids.slice(k, k + MATRIX_BLOCK_USERS));
+  const readChunk = (chunk: number[]) =>
+    matrixBlock(ctx.db, { ...plan, filters: { ...plan.filters, users: chunk } }, 0, chunk.length, null, {
+      lean: true,
+    });
+  async function* rows(): AsyncGenerator<ExportRow> {
+    const blocks = readAhead(
+      chunks.length,
+      (c) => readChunk(chunks[c] as number[]),
+      blocksAhead(ctx.engine),
+      signal,
+    );
+    let c = 0;
+    for await (const block of blocks) {
+      const read = exportRowsOf(block, column, courses.length, roleName, entityName);
+      const at = new Map(read.ids.map((id, i) => [id, i]));
+      // A person removed since the names were read is left out.
+      for (const id of chunks[c++] as number[]) {
+        const i = at.get(id);
+        if (i !== undefined) yield { rows: read, i };
+      }
+    }
+  }
+  return { count: ids.length, rows: rows() };
+}
+
+/**
+ * Every block first, then the view's order. Blocks come from the database one at a time (user id order); as each is
+ * read, the view's search and "Show" filter (matrixViewMatches) drop the people the screen does not list, so only
+ * the kept rows stay (compact typed arrays, 5 bytes a cell): a file filtered to 11 people holds 11 rows in memory
+ * whatever the scope. The sort needs every kept row, then matrixViewRows orders them (it filters again, the same
+ * way: nothing more drops).
+ */
+async function sortedRows(
+  ctx: Ctx,
+  plan: MatrixPlan,
+  courses: MatrixCourse[],
+  view: MatrixView,
+  signal?: AbortSignal,
+): Promise<ViewedRows> {
   const kept: ExportRow[] = [];
   const narrowing = matrixViewFilters(view);
   for await (const block of exportBlocks(ctx, plan, courses, signal)) {
@@ -288,7 +377,13 @@ async function viewedRows(
     },
     view,
   );
-  return Array.from(order, (k) => kept[k] as ExportRow);
+  const shown = Array.from(order, (k) => kept[k] as ExportRow);
+  return {
+    count: shown.length,
+    rows: (async function* () {
+      yield* shown;
+    })(),
+  };
 }
 
 function lookups(plan: MatrixPlan) {
@@ -321,7 +416,7 @@ export async function matrixXlsx(
   const titleRows = [
     [`${options.title} · ${options.scopeName}`],
     [`Filters: ${filters}`],
-    [`Generated ${generated} · ${peopleCount(shown.length)}`],
+    [`Generated ${generated} · ${peopleCount(shown.count)}`],
   ];
   const argb = (s: MatrixStatus) => `FF${colourOf(colours, s).slice(1).toUpperCase()}`;
   // Styles 2 + code: a date on the status fill; 2 + statuses + code: text on the status fill.
@@ -369,7 +464,7 @@ export async function matrixXlsx(
   (async () => {
     const width = courses.length;
     let written = 0;
-    for (const { rows, i } of shown) {
+    for await (const { rows, i } of shown.rows) {
       const values: XlsxValue[] = new Array(width + 4).fill(null);
       values[0] = rows.names[i] as string;
       values[1] = rows.roles[i] as string;
@@ -535,7 +630,7 @@ export async function matrixPdf(
   for (let i = 0; i < Math.max(1, courses.length); i += perChunk) chunks.push(courses.slice(i, i + perChunk));
   const available = PAGE_W - MARGIN * 2 - FIXED_W;
   const cellW = Math.min(MAX_CELL_W, available / perChunk);
-  const rowPages = Math.max(1, Math.ceil(shown.length / PDF_USERS_PER_PAGE));
+  const rowPages = Math.max(1, Math.ceil(shown.count / PDF_USERS_PER_PAGE));
   const totalPages = rowPages * chunks.length;
   const generated = formatDateTime(options.generatedAt, options.dateFormat);
   const homeHeader = colours.entityAltName;
@@ -599,7 +694,7 @@ export async function matrixPdf(
     // (issue 33 §5), then when it was made and how many people it holds.
     put(fitText(filters, 9, PAGE_W - MARGIN * 2, BOLD), MARGIN, MARGIN + 14, 9, BOLD, '#111827');
     put(
-      `Generated ${generated} · ${peopleCount(shown.length)} · ${courses.length} courses` +
+      `Generated ${generated} · ${peopleCount(shown.count)} · ${courses.length} courses` +
         (chunks.length > 1
           ? ` (this page: ${chunkIndex * perChunk + 1}–${chunkIndex * perChunk + (chunks[chunkIndex]?.length ?? 0)})`
           : ''),
@@ -750,7 +845,7 @@ export async function matrixPdf(
         text.flush();
       });
     };
-    for (const row of shown) {
+    for await (const row of shown.rows) {
       pending.push(row);
       if (pending.length < PDF_USERS_PER_PAGE) continue;
       flush(pending);

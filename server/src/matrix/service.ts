@@ -24,6 +24,7 @@ import { subtreeIds } from '../entities/tree';
 import { authorize, type Ctx } from '../http/context';
 import { invalid, notFound } from '../http/errors';
 import { pathwayMatrixLimits } from '../pathways/matrix';
+import type { BlockTallyRow } from './block-tallies';
 import {
   allEntityIds,
   type BlockRow,
@@ -32,6 +33,7 @@ import {
   countMatrixUsers,
   coursesByIds,
   entitiesByIds,
+  graceRules,
   matrixBlock,
   requiredCourses,
   rolesFor,
@@ -130,11 +132,13 @@ export async function planMatrixScope(
 ): Promise<MatrixScopePlan> {
   const filters = await withPathwayLimits(ctx, parseFilters(input));
   const entityIds = await matrixEntityIds(ctx, filters, permissions);
-  const s: BlockScope = { entityIds, filters, now: ctx.clock() };
-  const [entities, roles] = await Promise.all([
+  const now = ctx.clock();
+  const [entities, roles, grace] = await Promise.all([
     entitiesByIds(ctx.db, entityIds),
     rolesFor(ctx.db, entityIds),
+    graceRules(ctx.db, entityIds, now),
   ]);
+  const s: BlockScope = { entityIds, filters, now, grace };
   return { ...s, entities, roles };
 }
 
@@ -157,20 +161,6 @@ export async function planMatrix(
   return completePlan(ctx, await planMatrixScope(ctx, input, permissions));
 }
 
-/** A row of a block's agg JSON (matrix/queries.ts blockTallies): entity, type, then the figures. */
-type N = number;
-type BlockTallyRow = [
-  entity: N,
-  type: string,
-  users: N,
-  required: N,
-  in_date: N,
-  expiring: N,
-  expired: N,
-  missing: N,
-  exempt: N,
-];
-
 /** Accumulates the per-block (entity, type) tallies into per-entity own/deep figures and the top level. */
 export class MatrixAggregator {
   private own = new Map<number, { primary: ComplianceTally; secondary: ComplianceTally }>();
@@ -180,10 +170,9 @@ export class MatrixAggregator {
     for (const e of plan.entities) this.own.set(e.id, { primary: emptyTally(), secondary: emptyTally() });
   }
 
-  /** The block's agg JSON: [[entity_id, type, users, required, in_date, expiring, expired, missing, exempt], ...]. */
-  add(aggJson: string, users: number) {
+  /** The block's tallies: [entity_id, type, users, required, in_date, expiring, expired, missing, exempt] rows. */
+  add(rows: BlockTallyRow[], users: number) {
     this.totalUsers += users;
-    const rows = JSON.parse(aggJson) as BlockTallyRow[];
     for (const [eid, type, u, required, in_date, expiring, expired, missing, exempt] of rows) {
       const entry = this.own.get(eid);
       if (!entry || (type !== 'primary' && type !== 'secondary')) continue;
@@ -270,7 +259,7 @@ export async function* matrixBlocks(
   let done = 0;
   let index = 0;
   const toBlock = async (row: BlockRow, extra: MatrixCourse[] = []): Promise<MatrixBlock> => {
-    aggregator.add(row.agg, row.n);
+    aggregator.add(row.tallies, row.n);
     done += row.n;
     const unknown = (row.course_ids ?? []).filter((id) => !known.has(id));
     for (const id of unknown) known.add(id);
@@ -314,29 +303,52 @@ export async function* matrixBlocks(
   // (PostgreSQL: 2, so the database works on the next blocks while this process sends the current one; PGlite has
   // one connection: 1).
   const bounds = await blockBoundaries(ctx.db, plan, first.last_id as number, limit);
-  const concurrency = opts.concurrency ?? (ctx.engine === 'postgres' ? 2 : 1);
-  const inFlight: Promise<BlockRow>[] = [];
-  let launched = 0;
+  const concurrency = opts.concurrency ?? blocksAhead(ctx.engine);
+  const reads = readAhead(
+    bounds.length,
+    (k) => {
+      const after = k === 0 ? (first.last_id as number) : (bounds[k - 1] as number);
+      return matrixBlock(ctx.db, plan, after, limit, bounds[k] as number, lean);
+    },
+    concurrency,
+    opts.signal,
+  );
+  for await (const row of reads) {
+    if (row.n === 0) continue;
+    yield await toBlock(row, pending);
+    pending = [];
+  }
+  if (pending.length && !opts.signal?.aborted) yield flushPending();
+}
+
+/** Blocks read at once: PostgreSQL reads the next while the current one is sent or written; PGlite has one connection. */
+export const blocksAhead = (engine: Ctx['engine']) => (engine === 'postgres' ? 2 : 1);
+
+/**
+ * read(0..count-1), yielded in order, up to `ahead` running at once so the database works on the next while the
+ * caller handles the current one. Stops (launching nothing more) once `signal` is aborted; a read left running when
+ * the caller stops is awaited, so it never surfaces as an unhandled rejection.
+ */
+export async function* readAhead<T>(
+  count: number,
+  read: (k: number) => Promise<T>,
+  ahead: number,
+  signal?: AbortSignal,
+): AsyncGenerator<T> {
+  const inFlight: Promise<T>[] = [];
+  let next = 0;
   const launch = () => {
-    while (inFlight.length < concurrency && launched < bounds.length) {
-      const after = launched === 0 ? (first.last_id as number) : (bounds[launched - 1] as number);
-      inFlight.push(matrixBlock(ctx.db, plan, after, limit, bounds[launched] as number, lean));
-      launched++;
-    }
+    while (inFlight.length < ahead && next < count) inFlight.push(read(next++));
   };
   launch();
   try {
     while (inFlight.length) {
-      const row = await (inFlight.shift() as Promise<BlockRow>);
-      if (opts.signal?.aborted) return;
+      const value = await (inFlight.shift() as Promise<T>);
+      if (signal?.aborted) return;
       launch();
-      if (row.n === 0) continue;
-      yield await toBlock(row, pending);
-      pending = [];
+      yield value;
     }
-    if (pending.length && !opts.signal?.aborted) yield flushPending();
   } finally {
-    // An abandoned prefetch (cancelled subscription) must not surface as an unhandled rejection.
     await Promise.all(inFlight.map((p) => p.catch(() => undefined)));
   }
 }

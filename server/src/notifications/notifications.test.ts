@@ -26,6 +26,11 @@ beforeAll(async () => {
 afterAll(async () => h?.close());
 
 const at = (base: Date, ms: number) => new Date(base.getTime() + ms);
+/** Wednesday noon (UTC) of `d`'s ISO week: an hour later is still the same week, whatever day and hour the suite runs. */
+function midWeek(d: Date): Date {
+  const day = d.getUTCDay() || 7;
+  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 3 - day, 12));
+}
 /** Each world's expiry is 400 days from the others': the hourly reminder slots of two tests never meet. */
 let worlds = 0;
 
@@ -252,7 +257,8 @@ describe('weekly digest', () => {
       .where('id', '=', optedOut.id)
       .execute();
     const notManager = await buildUser(h.db, { entityId: home.id });
-    const t = at(expiresAt, -20 * DAY);
+    // Two runs an hour apart in one ISO week (a Sunday 23:30 start once gave a second week's digest).
+    const t = midWeek(at(expiresAt, -20 * DAY));
     await runDueJobs(h.deps, t);
     await runDueJobs(h.deps, at(t, HOUR));
     const digests = (await ledger(manager.id)).filter((r) => r.kind === 'manager_digest');

@@ -17,8 +17,8 @@ import { forbidden, invalidField, notFound } from '../http/errors';
 import { assertPrerequisites } from '../learning/attempts-service';
 import { learnerClauses } from '../learning/learner';
 import { findContentForLearner } from '../learning/queries';
+import { learnerTopic, lessonsOf } from '../learning/structure';
 import { lessonsWithTopics } from '../learning/structure-queries';
-import { h5pMustBePassed } from '../learning/verdict';
 import { packagePrefix } from '../packages/files';
 import { LAUNCH_TTL_SECONDS } from '../packages/launch';
 import { PACKAGE_TYPES } from '../packages/routes';
@@ -178,23 +178,7 @@ export async function createOfflineDownload(ctx: Ctx, contentId: number): Promis
     user_id: actor.userId,
     content: { id: content.id, title: content.title, type },
     course: { id: content.course_id, title: content.course_title },
-    lessons: lessons.map((lesson) => ({
-      id: lesson.id,
-      title: lesson.title,
-      topics: topics
-        .filter((t) => t.lesson_id === lesson.id)
-        .map((t) => ({
-          id: t.id,
-          title: t.title,
-          body_html: t.body_html ?? '',
-          skippable: t.skippable,
-          is_child: t.is_child,
-          h5p:
-            t.h5p_id === null
-              ? null
-              : { id: t.h5p_id, title: t.h5p_title ?? '', must_pass: h5pMustBePassed(t.h5p_library) },
-        })),
-    })),
+    lessons: lessonsOf({ lessons, topics }, learnerTopic),
     quizzes,
     packages,
     runtime_files: runtime,

@@ -1,6 +1,7 @@
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { ScormItem } from '@cc/contracts';
-import { XMLParser } from 'fast-xml-parser';
+import type { XMLParser } from 'fast-xml-parser';
 import { invalidField } from '../http/errors';
 import { FIELD, safeEntryName } from './zip';
 
@@ -26,16 +27,25 @@ type Node = Record<string, unknown>;
 /** Reads one extracted file of the package as UTF-8 text (service.ts: from the store). */
 export type ReadText = (name: string) => Promise<string>;
 const LISTS = new Set(['organization', 'item', 'resource', 'file', 'objective']);
-const parser = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: '@_',
-  removeNSPrefix: true,
-  processEntities: false,
-  htmlEntities: false,
-  parseTagValue: false,
-  parseAttributeValue: false,
-  isArray: (name) => LISTS.has(name),
-});
+let parser: XMLParser | null = null;
+/** Made at the first package upload: a server process that never reads a manifest does not load the XML parser. */
+function xmlParser(): XMLParser {
+  if (parser) return parser;
+  const { XMLParser: Parser } = createRequire(import.meta.url)(
+    'fast-xml-parser',
+  ) as typeof import('fast-xml-parser');
+  parser = new Parser({
+    ignoreAttributes: false,
+    attributeNamePrefix: '@_',
+    removeNSPrefix: true,
+    processEntities: false,
+    htmlEntities: false,
+    parseTagValue: false,
+    parseAttributeValue: false,
+    isArray: (name) => LISTS.has(name),
+  });
+  return parser;
+}
 
 const text = (value: unknown): string | null => {
   if (typeof value === 'string') return value.trim() || null;
@@ -153,7 +163,7 @@ export async function readScormManifest(read: ReadText, files: Set<string>): Pro
 export function parseScormManifest(xml: string, files: Set<string>): ScormManifest {
   let doc: Node;
   try {
-    doc = parser.parse(xml) as Node;
+    doc = xmlParser().parse(xml) as Node;
   } catch {
     throw refuse('The SCORM manifest (imsmanifest.xml) is not valid XML.');
   }

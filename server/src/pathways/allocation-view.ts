@@ -8,8 +8,8 @@ import {
   type StepProgress,
   type StepRow,
   stepsOf,
-  stepTitle,
 } from './progress';
+import { presentStepView } from './steps';
 
 /**
  * Allocations as the contract shows them (AllocationSummary, AllocationView): one select with everything a row
@@ -135,18 +135,11 @@ function hrefOf(step: StepRow): string | null {
   return null;
 }
 
+/** A step of an allocation: the step as its pathway version shows it, and the person's progress through it. */
 export function presentStep(p: StepProgress): AllocationStepView {
   const s = p.step;
   return {
-    key: s.key,
-    position: s.position,
-    type: s.type,
-    course: s.course_id !== null ? { id: s.course_id, title: s.course_title ?? '' } : null,
-    document: s.document_id !== null ? { id: s.document_id, title: s.document_title ?? '' } : null,
-    title: stepTitle(s),
-    description: s.description,
-    due_days: s.due_days,
-    due_from: s.due_from,
+    ...presentStepView(s),
     status: p.status,
     due_on: p.due_on,
     done_at: isoOrNull(p.done_at),

@@ -1,5 +1,5 @@
 import { PERMISSIONS } from '@cc/contracts';
-import { sql } from 'kysely';
+import { type Expression, type RawBuilder, sql } from 'kysely';
 import type { Db } from '../db/connect';
 
 /** The catalogue lives in code (contracts); the table mirrors it for joins and foreign keys. Idempotent. */
@@ -19,20 +19,35 @@ export async function syncPermissionCatalogue(db: Db): Promise<void> {
 
 /**
  * Effective permissions (ARCHITECTURE): (the type's permissions + per-user grants) that the user's primary entity
- * is allowed. One query.
+ * is allowed, ascending. SQL over the user's columns, so resolving a caller reads them in its own statement
+ * (auth/actor.ts, through auth/actor-lookups.ts); a user without a type has only their grants.
  */
+export function effectivePermissionIdsSql(user: {
+  id: Expression<number | null>;
+  typeId: Expression<number | null>;
+  primaryEntityId: Expression<number | null>;
+}): RawBuilder<number[]> {
+  return sql<number[]>`ARRAY(
+    SELECT ep.permission_id
+    FROM entity_permissions ep
+    WHERE ep.entity_id = ${user.primaryEntityId}
+      AND (
+        ep.permission_id IN (SELECT permission_id FROM type_permissions WHERE type_id = ${user.typeId})
+        OR ep.permission_id IN (SELECT permission_id FROM user_permissions WHERE user_id = ${user.id})
+      )
+    ORDER BY ep.permission_id)`;
+}
+
+/** The same for a user read already. One query. */
 export async function effectivePermissionIds(
   db: Db,
   user: { id: number; type_id: number | null; primary_entity_id: number },
 ): Promise<number[]> {
-  const { rows } = await sql<{ permission_id: number }>`
-    SELECT ep.permission_id
-    FROM entity_permissions ep
-    WHERE ep.entity_id = ${user.primary_entity_id}
-      AND (
-        ep.permission_id IN (SELECT permission_id FROM type_permissions WHERE type_id = ${user.type_id ?? -1})
-        OR ep.permission_id IN (SELECT permission_id FROM user_permissions WHERE user_id = ${user.id})
-      )
-    ORDER BY ep.permission_id`.execute(db);
-  return rows.map((r) => r.permission_id);
+  const ids = effectivePermissionIdsSql({
+    id: sql.val(user.id),
+    typeId: sql.val(user.type_id),
+    primaryEntityId: sql.val(user.primary_entity_id),
+  });
+  const { rows } = await sql<{ ids: number[] }>`SELECT ${ids} AS ids`.execute(db);
+  return rows[0]?.ids ?? [];
 }

@@ -1,5 +1,6 @@
 import { type RawBuilder, type Selectable, type SqlBool, sql, type Transaction } from 'kysely';
 import type { Db } from '../db/connect';
+import { pageAndCount, windowOf } from '../db/paged';
 import type { Database, ReportPresetsTable, ReportSchedulesTable } from '../db/schema';
 
 /** SQL of report presets and schedules (STYLE.md "SQL in one place"). */
@@ -45,17 +46,11 @@ export async function listPresets(
   if (o.reportType) q = q.where('p.report_type', '=', o.reportType as 'matrix');
   if (o.search) q = q.where(sql<SqlBool>`p.name ILIKE ${`%${o.search.replace(/[\\%_]/g, '\\$&')}%`}`);
   const ids = q.select('p.id');
-  const [rows, total] = await Promise.all([
-    presetSelect(db)
-      .where('p.id', 'in', ids)
-      .orderBy('p.name')
-      .orderBy('p.id')
-      .limit(o.perPage)
-      .offset((o.page - 1) * o.perPage)
-      .execute(),
-    q.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: total.n };
+  return pageAndCount(
+    presetSelect(db).where('p.id', 'in', ids).orderBy('p.name').orderBy('p.id'),
+    q.select(sql<number>`count(*)::int`.as('n')),
+    windowOf(o),
+  );
 }
 
 /** The caller's own preset (presets are personal: anyone else gets the same 404 as a missing id). */
@@ -171,18 +166,15 @@ export async function listSchedules(
     .innerJoin('report_presets as p', 'p.id', 's.preset_id')
     .where('s.user_id', '=', o.userId);
   if (o.search) q = q.where(sql<SqlBool>`p.name ILIKE ${`%${o.search.replace(/[\\%_]/g, '\\$&')}%`}`);
-  const [rows, total] = await Promise.all([
+  return pageAndCount(
     scheduleSelect(db)
       .where('s.id', 'in', q.select('s.id'))
       .orderBy(sql`s.next_run_at IS NULL`)
       .orderBy('s.next_run_at')
-      .orderBy('s.id')
-      .limit(o.perPage)
-      .offset((o.page - 1) * o.perPage)
-      .execute(),
-    q.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: total.n };
+      .orderBy('s.id'),
+    q.select(sql<number>`count(*)::int`.as('n')),
+    windowOf(o),
+  );
 }
 
 export async function findOwnSchedule(db: Db, id: number, userId: number): Promise<ScheduleRow | undefined> {

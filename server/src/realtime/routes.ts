@@ -3,14 +3,8 @@ import fastifyWebsocket from '@fastify/websocket';
 import type { FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import { loadActor } from '../auth/actor';
-import {
-  findAccessToken,
-  isSessionLive,
-  isTokenLive,
-  sessionAbsoluteEnd,
-  sessionLifetimeOf,
-  tokenEnd,
-} from '../auth/queries';
+import { findTokenCaller } from '../auth/callers';
+import { isSessionLive, isTokenLive, sessionAbsoluteEnd, sessionLifetimeOf, tokenEnd } from '../auth/queries';
 import { resolveActingAs } from '../entities/scope';
 import type { App } from '../http/app-types';
 import type { Actor, Ctx } from '../http/context';
@@ -252,15 +246,12 @@ export async function realtimeRoutes(app: App) {
       };
       const authenticate = async (message: Extract<ClientMessage, { type: 'auth' }>) => {
         const now = ctx.clock();
-        const token = await findAccessToken(ctx.db, message.token, now, ctx.config.tokenLifetimeDays);
-        const actor = token
-          ? await loadActor(ctx.db, token.user_id, {
-              via: 'token',
-              tokenId: token.id,
-              abilities: token.abilities,
-              kind: token.kind,
-            })
-          : null;
+        const { token, actor } = await findTokenCaller(
+          ctx.db,
+          message.token,
+          now,
+          ctx.config.tokenLifetimeDays,
+        );
         if (!actor || !token) {
           sendJson(socket, { type: 'error', status: 401, message: 'Unauthenticated.' });
           socket.close(4401, 'unauthenticated');

@@ -4,6 +4,7 @@ import {
   type CertificateReportBody,
   type CertificateReportRow,
   type ExportFormat,
+  plusMonths,
   ReportsPerm,
   ResultsPerm,
   type ResultsReportBody,
@@ -75,9 +76,8 @@ export function periodWindow(
   }
   if (b.period === 'last_week')
     return { from: new Date(now.getTime() - 7 * DAY), to: new Date(now.getTime() + 1) };
-  const from = new Date(now.getTime());
-  from.setUTCMonth(from.getUTCMonth() - 1);
-  return { from, to: new Date(now.getTime() + 1) };
+  // A month back, clamped: on 31 March, from the last day of February (setUTCMonth made it 3 March).
+  return { from: plusMonths(now, -1), to: new Date(now.getTime() + 1) };
 }
 
 async function certificateFilters(ctx: Ctx, body: CertificateReportBody): Promise<ResultListFilters> {

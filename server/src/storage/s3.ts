@@ -12,13 +12,15 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import type { S3Settings } from '../config';
-import { byteCounter, checkKey, checkPrefix, newKey, type Storage } from './storage';
+import { byteCounter, checkKey, checkPrefix, newKey, type Storage, StorageError } from './storage';
 
 /**
  * An S3-compatible store (AWS S3, MinIO, Ceph, R2...; issue 12 §4): every server process reads and writes the same
  * bucket, so a package uploaded through one process is served by any other. Streams both ways: write() sends the
  * body in 5 MB parts (lib-storage's multipart upload, at most two parts in memory), read() hands S3's response
  * stream to the caller. All keys live under S3_PREFIX when one is set.
+ * The server imports this module only when S3_BUCKET is set (bootstrap.ts, main.ts): the AWS SDK costs every
+ * process ~6 MB of memory otherwise.
  */
 const PART_BYTES = 5 * 1024 * 1024;
 
@@ -137,11 +139,6 @@ export function createS3Storage(s3: S3Settings, client: S3Client = createS3Clien
       }
     },
   };
-}
-
-/** A store the server cannot start with: main.ts prints the message alone (one line, never a secret). */
-export class StorageError extends Error {
-  override name = 'StorageError';
 }
 
 /** One clear line at start when the bucket cannot be reached (main.ts), instead of a failure at the first upload. */

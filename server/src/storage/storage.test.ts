@@ -5,8 +5,8 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startS3, type TestS3 } from '../../test/s3-server';
 import { loadConfig } from '../config';
-import { checkBucket, createS3Storage, StorageError } from './s3';
-import { createDiskStorage, type Storage, type StoredFile } from './storage';
+import { checkBucket, createS3Storage } from './s3';
+import { createDiskStorage, type Storage, StorageError, type StoredFile } from './storage';
 
 /**
  * The storage contract (issue 12 §4): the same cases against local disk and against S3 (a real S3-protocol server,

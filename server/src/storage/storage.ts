@@ -5,6 +5,11 @@ import path from 'node:path';
 import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
+/** A store the server cannot start with: main.ts prints the message alone (one line, never a secret). */
+export class StorageError extends Error {
+  override name = 'StorageError';
+}
+
 /**
  * One storage interface for uploaded files (ARCHITECTURE "Data"; issue 12 §4): local disk by default (createDiskStorage
  * below), an S3-compatible store when S3_BUCKET is set (s3.ts), which every server process shares. Keys are relative paths with '/' between folders (`evidence/<uuid>.pdf`, `packages/<uuid>/sco/a.html`).

@@ -34,7 +34,9 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const { port } = receiver.address() as AddressInfo;
-  expect(initErrorReporting({ env: 'test', sentryDsn: `http://publickey@127.0.0.1:${port}/42` })).toBe(true);
+  expect(await initErrorReporting({ env: 'test', sentryDsn: `http://publickey@127.0.0.1:${port}/42` })).toBe(
+    true,
+  );
 
   app = Fastify();
   app.setErrorHandler(errorHandlerReportingTo(reportServerError));
@@ -89,8 +91,8 @@ describe('server error reporting', () => {
     expect(envelopes).toHaveLength(0);
   });
 
-  it('is off without a DSN', () => {
-    expect(initErrorReporting({ env: 'test', sentryDsn: undefined })).toBe(false);
+  it('is off without a DSN', async () => {
+    expect(await initErrorReporting({ env: 'test', sentryDsn: undefined })).toBe(false);
   });
 
   it('reads SENTRY_DSN and refuses one that is not a DSN', () => {

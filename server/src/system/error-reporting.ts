@@ -1,5 +1,5 @@
 import { type ClientConfig, ERROR_REPORTING_TRACES_SAMPLE_RATE } from '@cc/contracts';
-import * as Sentry from '@sentry/node';
+import type * as SentryModule from '@sentry/node';
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../config';
 
@@ -10,10 +10,14 @@ import type { Config } from '../config';
  * headers (so no authorization, XSRF or session), query strings, the user or their IP address.
  */
 
-let enabled = false;
+/**
+ * The SDK once SENTRY_DSN turned reporting on, else null. Loaded then and only then: importing @sentry/node costs
+ * every server process ~20 MB of memory (issue 36 §2: the PDF export's 256 MB), most of which run without a DSN.
+ */
+let Sentry: typeof SentryModule | null = null;
 
 /** Drops whatever request data an integration may have attached, whatever the SDK version adds by default. */
-export function scrubEvent<E extends Sentry.ErrorEvent>(event: E): E {
+export function scrubEvent<E extends SentryModule.ErrorEvent>(event: E): E {
   if (event.request) {
     const { method, url } = event.request;
     event.request = { method, url: url ? url.split('?')[0] : undefined };
@@ -24,9 +28,13 @@ export function scrubEvent<E extends Sentry.ErrorEvent>(event: E): E {
   return event;
 }
 
-export function initErrorReporting(config: Pick<Config, 'sentryDsn' | 'env'>, release?: string): boolean {
+export async function initErrorReporting(
+  config: Pick<Config, 'sentryDsn' | 'env'>,
+  release?: string,
+): Promise<boolean> {
   if (!config.sentryDsn) return false;
-  Sentry.init({
+  const sdk = await import('@sentry/node');
+  sdk.init({
     dsn: config.sentryDsn,
     environment: config.env,
     release,
@@ -38,33 +46,34 @@ export function initErrorReporting(config: Pick<Config, 'sentryDsn' | 'env'>, re
     defaultIntegrations: false,
     beforeSend: (event) => scrubEvent(event),
   });
-  enabled = true;
+  Sentry = sdk;
   return true;
 }
 
 /** The 5xx an error handler answered with (4xx are the caller's doing and never reported). */
 export function reportServerError(error: unknown, request: FastifyRequest, status: number): void {
-  if (!enabled || status < 500) return;
-  Sentry.withScope((scope) => {
+  const sdk = Sentry;
+  if (!sdk || status < 500) return;
+  sdk.withScope((scope) => {
     scope.setTag('status', String(status));
     scope.setTag('method', request.method);
     scope.setTag('route', request.routeOptions?.url ?? 'unknown');
     scope.setContext('request', null);
-    Sentry.captureException(error);
+    sdk.captureException(error);
   });
 }
 
 /** Sends what is queued (at shutdown, and in tests). */
 export async function flushErrorReporting(timeoutMs = 2000): Promise<boolean> {
-  if (!enabled) return true;
-  return Sentry.flush(timeoutMs);
+  return Sentry ? Sentry.flush(timeoutMs) : true;
 }
 
 /** Turns reporting off again (tests). */
 export async function closeErrorReporting(): Promise<void> {
-  if (!enabled) return;
-  enabled = false;
-  await Sentry.close(2000);
+  const sdk = Sentry;
+  if (!sdk) return;
+  Sentry = null;
+  await sdk.close(2000);
 }
 
 /** What the web app is told at start (GET /api/client-config): the browser DSN and analytics id, or null (off). */

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { DbOrTrx } from '../jobs/queries';
 import type { LearnerClauses } from '../learning/learner';
+import { learnerContents } from '../learning/queries';
 
 /** SQL of bulk attempts (POST /attempts/bulk). */
 
@@ -30,19 +31,7 @@ export async function findBulkContent(
   ask: { contentId?: number; courseId?: number },
   clauses: LearnerClauses,
 ) {
-  let q = db
-    .selectFrom('contents as c')
-    .innerJoin('courses as co', 'co.id', 'c.course_id')
-    .select([
-      'c.id',
-      'c.title',
-      'c.type',
-      'c.course_id',
-      'c.prerequisites',
-      'co.title as course_title',
-      sql<boolean>`${clauses.takeable}`.as('takeable'),
-    ])
-    .where(clauses.seen);
+  let q = learnerContents(db, clauses);
   if (ask.contentId !== undefined) q = q.where('c.id', '=', ask.contentId);
   else q = q.where('c.course_id', '=', ask.courseId as number);
   return q

@@ -105,6 +105,15 @@ export interface TaskTracker {
   /** The task's id, or null when the job was not started by a user (a schedule, an older queued job). */
   taskId: number | null;
   progress(done: number, total?: number | null): Promise<void>;
+  /**
+   * Ends the task inside `trx`, the transaction that also records the work's own outcome (an import marked applied
+   * and its task done commit together, or neither does). The first end stands (finishTask and failTask leave an
+   * ended task alone), so what the work then returns changes nothing; if `trx` rolls back, the work's error ends
+   * the task as any failure does.
+   */
+  finish(trx: DbOrTrx, result: TaskResultJson | null): Promise<void>;
+  /** As finish, for an outcome the user reads as failed (a plain sentence), whether or not the work then throws. */
+  fail(trx: DbOrTrx, error: string): Promise<void>;
   /** Stores a file the user downloads from /tasks-in-progress; returns the result's `file`. */
   storeFile(
     bytes: Buffer,
@@ -114,9 +123,10 @@ export interface TaskTracker {
 
 /**
  * Runs a job's work as the task of the job (the task found by tasks.job_id, so a capability wires a task without
- * changing its job's payload): a cancelled task skips the work; the work's result finishes the task; a failure
- * that will not be retried (PermanentJobError, or the last attempt) fails it with a plain sentence. Retries leave
- * the task running, so the user sees one outcome.
+ * changing its job's payload): a cancelled task skips the work; the work's result finishes the task, unless the
+ * work ended it itself in its own transaction (tracker.finish, tracker.fail); a failure that will not be retried
+ * (PermanentJobError, or the last attempt) fails it with a plain sentence. Retries leave the task running, so the
+ * user sees one outcome.
  */
 export async function trackJobTask(
   job: JobContext,
@@ -129,6 +139,12 @@ export async function trackJobTask(
     taskId,
     progress: async (done, total) => {
       if (taskId !== null) await reportTaskProgress(job.db, taskId, { done, total }, job.clock());
+    },
+    finish: async (trx, result) => {
+      if (taskId !== null) await finishTask(trx, taskId, result, job.clock());
+    },
+    fail: async (trx, error) => {
+      if (taskId !== null) await failTask(trx, taskId, error, job.clock());
     },
     storeFile: async (bytes, file) => {
       const key = await job.storage.put('tasks', bytes, file.extension);

@@ -36,10 +36,33 @@ registerJob<{ steps: number; fail?: 'permanent' | 'crash' }>(
   { maxAttempts: 2, backoffMs: () => 60_000 },
 );
 
-async function queueTask(userId: number, payload: { steps: number; fail?: 'permanent' | 'crash' }) {
+/**
+ * A test job that ends its task inside its own transaction, as the importer's last step does: the task and the
+ * job's own row (job.finish) commit together, or the transaction rolls both back.
+ */
+const IN_TRX_JOB = 'tasks-test-job-in-trx';
+type InTrx = { end: 'finish' | 'fail' | 'rollback' };
+registerJob<InTrx>(
+  IN_TRX_JOB,
+  (job, payload) =>
+    trackJobTask(job, async (tracker) => {
+      await job.db.transaction().execute(async (trx) => {
+        if (payload.end === 'fail') await tracker.fail(trx, 'The file could not be read.');
+        else await tracker.finish(trx, { summary: 'Recorded with the work' });
+        await job.finish(trx);
+        if (payload.end === 'rollback') throw new PermanentJobError('The import stopped.');
+      });
+      return { summary: 'Returned after the work' };
+    }),
+  { maxAttempts: 1 },
+);
+
+async function queueTask(userId: number, payload: { steps: number; fail?: 'permanent' | 'crash' } | InTrx) {
   return h.db.transaction().execute(async (trx) => {
     const task = await startTask(trx, { userId, entityId: null, kind: 'export', title: 'Scores export' });
-    const jobId = await enqueue(trx, TEST_JOB, payload, { runAt: new Date() });
+    const jobId = await enqueue(trx, 'end' in payload ? IN_TRX_JOB : TEST_JOB, payload, {
+      runAt: new Date(),
+    });
     await linkTaskJob(trx, task.id, jobId as number);
     return { ...task, jobId: jobId as number };
   });
@@ -152,6 +175,33 @@ describe('GET /api/tasks/{uuid}, /download and DELETE', () => {
     const failed = (await call('GET', `/api/tasks/${crash.uuid}`)).json().data;
     expect(failed).toMatchObject({ status: 'failed', error: TASK_FAILED_GENERIC });
     expect((await call('GET', '/api/tasks/active-count')).json().data.active).toBe(0);
+  });
+
+  it("ends the task in the work's own transaction: with the work's outcome, or not at all when it rolls back", async () => {
+    const me = await buildUser(h.db);
+    const call = await as(me.id);
+    const finished = await queueTask(me.id, { end: 'finish' });
+    const failed = await queueTask(me.id, { end: 'fail' });
+    const rolledBack = await queueTask(me.id, { end: 'rollback' });
+    await runJobs();
+    const view = async (task: { uuid: string }) => (await call('GET', `/api/tasks/${task.uuid}`)).json().data;
+    const jobOf = (task: { jobId: number }) =>
+      h.db.selectFrom('jobs').select('status').where('id', '=', task.jobId).executeTakeFirstOrThrow();
+    // What the work returned afterwards does not overwrite the outcome it recorded.
+    expect(await view(finished)).toMatchObject({
+      status: 'done',
+      result: { summary: 'Recorded with the work' },
+    });
+    expect(await view(failed)).toMatchObject({ status: 'failed', error: 'The file could not be read.' });
+    expect(await jobOf(finished)).toEqual({ status: 'done' });
+    expect(await jobOf(failed)).toEqual({ status: 'done' });
+    // The rolled-back finish left the task open; the failure then ended task and job alike.
+    expect(await view(rolledBack)).toMatchObject({
+      status: 'failed',
+      error: 'The import stopped.',
+      result: null,
+    });
+    expect(await jobOf(rolledBack)).toEqual({ status: 'failed' });
   });
 
   it('cancels a queued task whose job has not started (the job never runs); refuses a running one with 409', async () => {

@@ -9,9 +9,14 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { connect, type Db } from '../../src/db/connect';
+import { DELIVER_MAIL, queueMail } from '../../src/mail/jobs';
+import { createMailer, outboxMessageId } from '../../src/mail/mailer';
+import { MESSAGE_MAIL } from '../../src/messaging/jobs';
+import { bothChannels, DELIVER_NOTIFICATION, recordAndQueue } from '../../src/notifications/jobs';
 import { SEND_SCHEDULED_REPORT } from '../../src/presets/schedules-service';
 import { buildCourse } from '../content-factories';
 import { bearer, buildEntity, buildRole, buildUser, TEST_PASSWORD } from '../factories';
+import { messageIdOf, type SmtpReceiver, startSmtpReceiver } from '../smtp-receiver';
 import {
   freePort,
   haproxyConfig,
@@ -33,7 +38,8 @@ import {
  * websocket through the proxy, served by each process; a sign-out through one process closes the user's sockets on
  * all of them; a file uploaded through one process is served by all (one shared folder); scheduled jobs run
  * exactly once; mixed reads and writes through the proxy while one process is killed with SIGKILL lose no
- * acknowledged write.
+ * acknowledged write; a few hundred due jobs of three kinds (mail, notification and message deliveries, to a real
+ * SMTP server) each run to completion once when a process running some of them is killed with SIGKILL (issue 30 §5).
  */
 const adminUrl = process.env.DATABASE_URL;
 if (!adminUrl)
@@ -56,6 +62,11 @@ let closeDb: () => Promise<void> = async () => {};
 let org: Awaited<ReturnType<typeof buildEntity>>;
 let admin: Awaited<ReturnType<typeof buildUser>>;
 let adminHeaders: Record<string, string>;
+let smtp: SmtpReceiver;
+/** Every process's sender: the Message-ID of an outbox message is made from its domain (mail/mailer.ts). */
+const MAIL_FROM = 'CareCompliance <no-reply@cluster.test>';
+/** JOB_RECLAIM_AFTER_SECONDS of every process: a job claimed by a killed process is run again this soon. */
+const RECLAIM_AFTER_SECONDS = 5;
 
 async function admin_(query: string) {
   const client = new pg.Client({ connectionString: adminUrl });
@@ -69,6 +80,7 @@ async function admin_(query: string) {
 
 beforeAll(async () => {
   const haproxy = requireHaproxy();
+  smtp = await startSmtpReceiver('answer');
   await admin_(`CREATE DATABASE ${dbName}`);
   const args = await serverBundle();
   const ports = [await freePort(), await freePort(), await freePort()];
@@ -88,6 +100,10 @@ beforeAll(async () => {
     LOG_LEVEL: 'warn',
     ACTOR_CACHE_MS: '5000',
     SKIP_WEB_BUILD: 'true',
+    SMTP_HOST: '127.0.0.1',
+    SMTP_PORT: String(smtp.port),
+    MAIL_FROM,
+    JOB_RECLAIM_AFTER_SECONDS: String(RECLAIM_AFTER_SECONDS),
   };
   // All three start at once on the empty database: migrations and the permission catalogue must bear that.
   servers = ports.map((port, i) => startServer(`app${i + 1}`, port, args, env));
@@ -108,6 +124,7 @@ afterAll(async () => {
   await Promise.all(servers.map((s) => stop(s.child)));
   await closeDb();
   await admin_(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => {});
+  smtp?.server.close();
   rmSync(filesDir, { recursive: true, force: true });
 });
 
@@ -194,6 +211,90 @@ async function openStream(base: string, token: string, matrix: boolean): Promise
   socket.send(JSON.stringify({ type: 'auth', token }));
   await ready;
   return { servedBy, messages, closed, socket };
+}
+
+/** The kinds of the kill case: mail, notification and message deliveries, each ending at the SMTP server. */
+const KILL_KINDS = [DELIVER_MAIL, DELIVER_NOTIFICATION, MESSAGE_MAIL];
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function lastId(table: 'jobs' | 'mail_outbox'): Promise<number> {
+  const row = await db
+    .selectFrom(table)
+    .select(({ fn }) => fn.max('id').as('id'))
+    .executeTakeFirst();
+  return Number(row?.id ?? 0);
+}
+
+/** The jobs of the kill case's kinds recorded after `afterId`. */
+async function caseJobs(afterId: number) {
+  const rows = await db
+    .selectFrom('jobs')
+    .select(['id', 'name', 'status', 'attempts', 'payload', 'locked_by', 'locked_at', 'finished_at'])
+    .where('id', '>', afterId)
+    .where('name', 'in', KILL_KINDS)
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => ({ ...r, id: Number(r.id), payload: r.payload as Record<string, number> }));
+}
+
+/** Jobs a process holds (claimed; started when attempts > 0): its worker id is `host:pid:…` (jobs/queue.ts). */
+const heldBy = (jobs: Awaited<ReturnType<typeof caseJobs>>, pid: number) =>
+  jobs.filter((j) => j.status === 'running' && j.locked_by?.split(':')[1] === String(pid));
+
+/** The most jobs one worker holds running: never more than its slots (8), as each claim takes one job. */
+function mostHeld(jobs: Awaited<ReturnType<typeof caseJobs>>): number {
+  const held = new Map<string, number>();
+  for (const j of jobs)
+    if (j.status === 'running' && j.locked_by) held.set(j.locked_by, (held.get(j.locked_by) ?? 0) + 1);
+  return Math.max(0, ...held.values());
+}
+
+/** Jobs waiting to run now or running, of any kind: none once the queue has caught up. */
+async function openJobCount(): Promise<number> {
+  const { rows } = await sql<{ n: number }>`
+    SELECT count(*)::int AS n FROM jobs WHERE status = 'running' OR (status = 'queued' AND run_at <= now())`.execute(
+    db,
+  );
+  return rows[0]?.n ?? 0;
+}
+
+/** Requests to one process, a read and a write in turn, until stopped: what it answered, and when. */
+function keepCalling(server: ServerProcess) {
+  const answers: { status: number; at: number }[] = [];
+  let stopped = false;
+  const loop = (async () => {
+    for (let i = 0; !stopped; i++) {
+      try {
+        const res =
+          i % 2 === 0
+            ? await call(server.url, 'GET', '/api/auth/user', adminHeaders)
+            : await call(server.url, 'POST', `/api/entities/${org.slug}/tags`, adminHeaders, {
+                name: `serving ${i} ${Date.now()}`,
+              });
+        answers.push({ status: res.status, at: Date.now() });
+      } catch {
+        answers.push({ status: 0, at: Date.now() });
+      }
+    }
+  })();
+  return {
+    answers,
+    async stop() {
+      stopped = true;
+      await loop;
+    },
+  };
+}
+
+/** Each Message-ID the SMTP server took from `from` on, and how many times. */
+function receivedIds(from: number): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const message of smtp.received.slice(from)) {
+    const id = messageIdOf(message) ?? 'none';
+    counts.set(id, (counts.get(id) ?? 0) + 1);
+  }
+  return counts;
 }
 
 describe('three server processes behind HAProxy on one PostgreSQL database', () => {
@@ -517,5 +618,186 @@ describe('three server processes behind HAProxy on one PostgreSQL database', () 
     // The survivors serve everything through the proxy once HAProxy has taken the dead one out.
     for (let i = 0; i < 6; i++)
       expect((await call(proxyUrl, 'GET', '/api/auth/user', adminHeaders)).status).toBe(200);
+  });
+  it('runs each of a few hundred due jobs of three kinds once through a SIGKILL of a process running some (issue 30 §5)', async () => {
+    const [survivor, victim] = live();
+    expect([survivor?.name, victim?.name]).toEqual(['app1', 'app2']);
+    if (!survivor || !victim?.child.pid) throw new Error('two live processes expected');
+    const home = await buildEntity(db, { level: 'A' });
+    const people: Awaited<ReturnType<typeof buildUser>>[] = [];
+    for (let i = 0; i < 40; i++)
+      people.push(await buildUser(db, { entityId: home.id, name: `Kill Case ${i}` }));
+    const jobsBefore = await lastId('jobs');
+    const mailBefore = await lastId('mail_outbox');
+    const receivedBefore = smtp.received.length;
+    // Each delivery is in flight a while (the SMTP server answers after 100 ms), so a kill finds some started.
+    smtp.acceptDelayMs = 100;
+    const serving = keepCalling(survivor);
+
+    // 200 mails and 80 notifications (40 people, two reminders each: in-app, and e-mail through a job), due at once.
+    const now = new Date();
+    const mailer = createMailer(db, {
+      smtp: { host: '127.0.0.1', port: smtp.port, secure: false },
+      mailFrom: MAIL_FROM,
+    });
+    await db.transaction().execute(async (trx) => {
+      const mails = Array.from({ length: 200 }, (_, i) => ({
+        to: `kill-${i}@example.test`,
+        subject: `Kill case ${i}`,
+        text: `Message ${i}`,
+        template: 'kill_case',
+      }));
+      await queueMail({ mailer, clock: () => now }, trx, ...mails);
+      const reminders = people.flatMap((p) =>
+        ['30', '7'].flatMap((occasion) =>
+          bothChannels(
+            {
+              kind: 'expiry_reminder',
+              subject_key: `kill-case:${p.id}`,
+              occasion,
+              user_id: p.id,
+              entity_id: home.id,
+              course_id: null,
+              expires_at: null,
+              title: `Reminder ${occasion}`,
+              body: 'Fire safety expires soon.',
+              link: '/',
+              created_at: now,
+            },
+            now,
+          ),
+        ),
+      );
+      await recordAndQueue(trx, reminders, now);
+    });
+    // 40 message mails (each a message-mail job, then a deliver-mail job), queued by a request: it wakes every worker.
+    const sent = await call(proxyUrl, 'POST', `/api/entities/${home.slug}/message`, adminHeaders, {
+      message: 'Fire drill at 3pm',
+      messageTypes: ['mail'],
+    });
+    expect(sent.status, sent.text).toBeLessThan(300);
+
+    // Watched throughout (every 20 ms): how many jobs one worker holds at once.
+    let mostHeldSeen = 0;
+    const watch = async () => {
+      const jobs = await caseJobs(jobsBefore);
+      mostHeldSeen = Math.max(mostHeldSeen, mostHeld(jobs));
+      return jobs;
+    };
+    // Killed while it runs some and many are still due.
+    const pid = victim.child.pid;
+    await within(
+      20_000,
+      async () => {
+        const jobs = await watch();
+        const started = heldBy(jobs, pid).filter((j) => j.attempts > 0).length;
+        return started >= 3 && jobs.filter((j) => j.status === 'queued').length >= 50;
+      },
+      'the victim running jobs while many are due',
+    );
+    const exited = new Promise((resolve) => victim.child.once('exit', resolve));
+    victim.child.kill('SIGKILL');
+    const killedAt = Date.now();
+    await exited;
+    await sleep(300); // a statement it had sent just before may still commit in PostgreSQL
+    const held = heldBy(await caseJobs(jobsBefore), pid);
+    const attemptsAtKill = new Map(held.map((j) => [j.id, j.attempts]));
+    const started = held.filter((j) => j.attempts > 0);
+
+    // A wait that runs out is no failure of its own: the checks below then name the jobs left.
+    const took = await within(
+      40_000,
+      async () => (await watch()).every((j) => j.status === 'done') && (await openJobCount()) === 0,
+      'every job done',
+    ).catch(() => -1);
+    const doneAfterKill = Date.now() - killedAt;
+    await serving.stop();
+    smtp.acceptDelayMs = 0;
+
+    // Every job ran to completion: once, or (started by the victim) once more by the survivor, after its claim expired.
+    const jobs = await caseJobs(jobsBefore);
+    const count = (name: string) => jobs.filter((j) => j.name === name).length;
+    expect([count(DELIVER_MAIL), count(DELIVER_NOTIFICATION), count(MESSAGE_MAIL)]).toEqual([240, 80, 40]);
+    const wrongRuns = jobs.filter(
+      (j) => j.status !== 'done' || j.attempts !== (attemptsAtKill.get(j.id) ?? 0) + 1,
+    );
+    expect(wrongRuns).toEqual([]);
+    // Nothing of any kind is left claimed by the dead process.
+    const { rows: leftToDead } = await sql<{ id: number }>`
+      SELECT id FROM jobs WHERE status = 'running' AND split_part(locked_by, ':', 2) = ${String(pid)}`.execute(
+      db,
+    );
+    expect(leftToDead).toEqual([]);
+    expect(mostHeldSeen).toBeLessThanOrEqual(8);
+    const reclaimedEarly = held.filter((h) => {
+      const done = jobs.find((j) => j.id === h.id)?.finished_at;
+      return !done || !h.locked_at || done.getTime() < h.locked_at.getTime() + RECLAIM_AFTER_SECONDS * 1000;
+    });
+    expect(reclaimedEarly).toEqual([]);
+
+    // The effects, per kind: each message recorded once and delivered.
+    const outbox = await db
+      .selectFrom('mail_outbox')
+      .select(['id', 'to_address', 'template', 'idempotency_key', 'sent_at', 'created_at'])
+      .where('id', '>', mailBefore)
+      .execute();
+    const addresses = (template: string) =>
+      outbox
+        .filter((m) => m.template === template)
+        .map((m) => m.to_address)
+        .sort();
+    expect(addresses('kill_case')).toEqual(
+      Array.from({ length: 200 }, (_, i) => `kill-${i}@example.test`).sort(),
+    );
+    expect(addresses('message')).toEqual(people.map((p) => p.email).sort());
+    const ledger = await db
+      .selectFrom('notifications')
+      .select(['id', 'state', 'mail_id'])
+      .where('entity_id', '=', home.id)
+      .where('channel', '=', 'email')
+      .execute();
+    expect(ledger.filter((n) => n.state !== 'sent' || n.mail_id === null)).toEqual([]);
+    expect(new Set(ledger.map((n) => n.mail_id)).size).toBe(80);
+    expect(addresses('notification_expiry_reminder')).toEqual(
+      people.flatMap((p) => [p.email, p.email]).sort(),
+    );
+    expect(outbox.length).toBe(320);
+    expect(outbox.filter((m) => m.sent_at === null)).toEqual([]);
+
+    // At the SMTP server: each message at least once; twice only when the victim had started its delivery (it was
+    // killed after the server took it, before it recorded so), with the same Message-ID.
+    const byMail = new Map<number, number>();
+    for (const j of jobs) {
+      if (j.name === DELIVER_MAIL) byMail.set(j.payload.mail_id as number, j.id);
+      if (j.name === DELIVER_NOTIFICATION) {
+        const mailId = ledger.find((n) => n.id === j.payload.notification_id)?.mail_id;
+        if (mailId) byMail.set(mailId, j.id);
+      }
+    }
+    const received = receivedIds(receivedBefore);
+    const expected = new Map(
+      outbox.map((m) => [outboxMessageId(m.id, new Date(m.created_at), MAIL_FROM), m.id] as const),
+    );
+    expect([...received.keys()].filter((id) => !expected.has(id))).toEqual([]);
+    const wrongDeliveries = [...expected].filter(([messageId, mailId]) => {
+      const times = received.get(messageId) ?? 0;
+      const victimStarted = (attemptsAtKill.get(byMail.get(mailId) ?? -1) ?? 0) > 0;
+      return times < 1 || times > (victimStarted ? 2 : 1);
+    });
+    expect(wrongDeliveries).toEqual([]);
+    const twice = [...received.values()].filter((n) => n > 1).length;
+
+    // The survivor served throughout.
+    const failed = serving.answers.filter((a) => a.status >= 300 || a.status === 0);
+    const afterKill = serving.answers.filter((a) => a.at > killedAt).length;
+    console.log(
+      `jobs through a kill: ${jobs.length} jobs, the victim held ${held.length} (${started.length} started, ` +
+        `${held.filter((j) => j.attempts === 0).length} only claimed); every job done ${doneAfterKill} ms after ` +
+        `the kill (waited ${took} ms), at most ${mostHeldSeen} held by one worker; ${outbox.length} mails, ${twice} delivered twice (same Message-ID); the survivor ` +
+        `answered ${serving.answers.length} requests (${afterKill} after the kill), ${failed.length} failed`,
+    );
+    expect(started.length).toBeGreaterThan(0);
+    expect(failed).toEqual([]);
+    expect(afterKill).toBeGreaterThan(10);
   });
 });

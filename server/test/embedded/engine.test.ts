@@ -202,6 +202,32 @@ describe('an interrupted first start', () => {
     expect(readdirSync(dir).filter((n) => n.includes('.init-'))).toEqual([]);
   }, 120_000);
 
+  it('a process a killed start left writing into its temporary folder is stopped, and the next start works', async () => {
+    const dir = folder();
+    // What a server killed with -9 during initdb leaves: a process of its own group still adding files to the folder,
+    // faster than a recursive remove can empty it (CI: "ENOTEMPTY: directory not empty, rmdir …/base/1").
+    const leftover = path.join(dir, 'postgres.init-999999');
+    mkdirSync(path.join(leftover, 'base', '1'), { recursive: true });
+    const writer = spawn(
+      'sh',
+      ['-c', 'i=0; while :; do i=$((i+1)); mkdir -p base/1 && : > base/1/f$i; done'],
+      {
+        cwd: leftover,
+        detached: true,
+        stdio: 'ignore',
+      },
+    );
+    const writerExited = new Promise((resolve) => writer.once('exit', resolve));
+    try {
+      const next = hold(dir);
+      expect(await next.first).toBe(`ready embedded postgres in ${dir}`);
+      await writerExited;
+      expect(existsSync(leftover)).toBe(false);
+    } finally {
+      if (writer.exitCode === null && writer.signalCode === null) process.kill(-(writer.pid ?? 0), 'SIGKILL');
+    }
+  }, 90_000);
+
   it('Ctrl-C while initdb runs: the real server says so in one line, exit 130, and leaves nothing running (issue 30 §10)', async () => {
     const dir = folder();
     const making = () => readdirSync(dir).find((n) => n.startsWith('postgres.init-'));

@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
 
 /**
  * The engine processes this process started (initdb, postgres), so that however it exits (a signal during start-up,
@@ -50,27 +50,38 @@ export function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   }
 }
 
-/**
- * Whether a process of group `pgid` is still alive (a zombie is not: it holds no file). Linux's /proc; elsewhere
- * (no /proc) it answers false at once.
- */
-function groupAlive(pgid: number): boolean {
-  let pids: string[];
+/** The ids of the processes running now (Linux's /proc; elsewhere, no /proc, none). */
+function processIds(): number[] {
   try {
-    pids = readdirSync('/proc').filter((n) => /^\d+$/.test(n));
+    return readdirSync('/proc')
+      .filter((n) => /^\d+$/.test(n))
+      .map(Number);
   } catch {
-    return false;
+    return [];
   }
-  return pids.some((pid) => {
-    try {
-      // /proc/<pid>/stat: "pid (comm) state ppid pgrp …"; comm may hold spaces and parentheses, so read after the last ')'.
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      return Number(pgrp) === pgid && state !== 'Z' && state !== 'X';
-    } catch {
-      return false; // ended while read
-    }
-  });
+}
+
+/** A process's state letter and process group, or null once it has ended. */
+function statOf(pid: number): { state: string; pgrp: number } | null {
+  try {
+    // /proc/<pid>/stat: "pid (comm) state ppid pgrp …"; comm may hold spaces and parentheses, so read after the last ')'.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const [state = '', , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { state, pgrp: Number(pgrp) };
+  } catch {
+    return null;
+  }
+}
+
+/** Alive and not a zombie (a zombie holds no file). */
+function alive(pid: number): boolean {
+  const stat = statOf(pid);
+  return stat !== null && stat.state !== 'Z' && stat.state !== 'X';
+}
+
+/** Whether a process of group `pgid` is still alive. */
+function groupAlive(pgid: number): boolean {
+  return processIds().some((pid) => statOf(pid)?.pgrp === pgid && alive(pid));
 }
 
 /**
@@ -80,10 +91,45 @@ function groupAlive(pgid: number): boolean {
  */
 export function killGroupSync(child: ChildProcess, ms = 2000): void {
   killGroup(child, 'SIGKILL');
-  if (!child.pid) return;
-  const pause = new Int32Array(new SharedArrayBuffer(4));
-  const deadline = Date.now() + ms;
-  while (groupAlive(child.pid) && Date.now() < deadline) Atomics.wait(pause, 0, 0, 10);
+  const pgid = child.pid;
+  if (pgid) blockWhile(() => groupAlive(pgid), ms, 10);
+}
+
+/**
+ * Kills (SIGKILL, with their process groups) the processes still working in `folder`: those whose command line names
+ * it or whose working directory is in it, and waits (blocking) up to `ms` until they are gone. A server killed with -9
+ * during its first start leaves its initdb and `postgres --boot` running into the temporary folder, and removing the
+ * folder under them failed the next start with ENOTEMPTY (a 1-in-N race seen in CI).
+ */
+export function stopProcessesIn(folder: string, ms = 3000): void {
+  const names = [folder, realOrSame(folder)];
+  const within = (p: string) => names.some((name) => p === name || p.startsWith(`${name}/`));
+  const writers = processIds().filter((pid) => {
+    try {
+      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').some(within)) return true;
+      return within(readlinkSync(`/proc/${pid}/cwd`));
+    } catch {
+      return false; // ended while read, or not ours to read
+    }
+  });
+  for (const pid of writers) {
+    for (const target of [-pid, pid]) {
+      try {
+        process.kill(target, 'SIGKILL');
+      } catch {
+        // not a group leader, or gone already
+      }
+    }
+  }
+  blockWhile(() => writers.some(alive), ms, 10);
+}
+
+function realOrSame(folder: string): string {
+  try {
+    return realpathSync(folder);
+  } catch {
+    return folder;
+  }
 }
 
 export function isRunning(pid: number): boolean {
@@ -97,15 +143,23 @@ export function isRunning(pid: number): boolean {
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Waits up to `ms` for `pid` to end, blocking the thread (for exit hooks, which cannot wait asynchronously). */
-export function waitSync(pid: number, ms: number): boolean {
+/**
+ * Blocks the thread, looking every `stepMs`, while `busy()` holds, for up to `ms` (exit hooks and the first start's
+ * clean-up cannot wait asynchronously). True when it stopped holding in time.
+ */
+function blockWhile(busy: () => boolean, ms: number, stepMs: number): boolean {
   const pause = new Int32Array(new SharedArrayBuffer(4));
   const deadline = Date.now() + ms;
-  while (isRunning(pid)) {
+  while (busy()) {
     if (Date.now() > deadline) return false;
-    Atomics.wait(pause, 0, 0, 20);
+    Atomics.wait(pause, 0, 0, stepMs);
   }
   return true;
+}
+
+/** Waits up to `ms` for `pid` to end, blocking the thread (for exit hooks, which cannot wait asynchronously). */
+export function waitSync(pid: number, ms: number): boolean {
+  return blockWhile(() => isRunning(pid), ms, 20);
 }
 
 /**
