@@ -246,11 +246,15 @@ async function downloadOf(page, click) {
   return Buffer.concat(chunks);
 }
 
-/** Clicks "Make inspection pack" for `home` inside `scope`, sees "Preparing…", and waits for the pack to be ready. */
+/**
+ * Clicks "Make inspection pack" for `home` inside `scope`, sees "Preparing…", and waits for the pack to be ready. The
+ * pack (matrix PDF, certificates, zip) is a long job: in a full run with every lane beside it, it passed 120 s once
+ * (the 375 px test, with its own pack, took 87 s in that run).
+ */
 async function makePack(scope, home) {
   await scope.getByRole('button', { name: `Make inspection pack for ${home}` }).click();
   await scope.getByRole('button', { name: `Preparing the inspection pack for ${home}` }).waitFor();
-  await scope.getByText(`Inspection pack of ${home} ready`).waitFor({ timeout: 120_000 });
+  await scope.getByText(`Inspection pack of ${home} ready`).waitFor({ timeout: 300_000 });
 }
 
 describe('inspection pack', () => {

@@ -1,5 +1,5 @@
 import { Messages } from '@cc/contracts';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import fp from 'fastify-plugin';
 import { forbidden } from '../http/errors';
 
@@ -38,11 +38,12 @@ export function passwordGateAllows(method: string, routeUrl: string | undefined)
   return method === 'GET' && ALLOWED_GET_PREFIXES.some((p) => routeUrl.startsWith(p));
 }
 
-async function gate(request: FastifyRequest): Promise<void> {
-  const { ctx } = request;
-  if (!ctx?.actor) return;
-  if (passwordGateAllows(request.method, request.routeOptions.url)) return;
-  if (ctx.actor.passwordChangeRequired) throw forbidden(Messages.passwordChangeRequired);
+/** A callback hook (it never waits): a throw is passed on as the hook's error. */
+function gate(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
+  const actor = request.ctx?.actor;
+  if (actor?.passwordChangeRequired && !passwordGateAllows(request.method, request.routeOptions.url))
+    throw forbidden(Messages.passwordChangeRequired);
+  done();
 }
 
 declare module 'fastify' {

@@ -73,7 +73,9 @@ export function invalidatesCaches(request: FastifyRequest): boolean {
  */
 async function authenticate(deps: Deps, cache: ActorCache, request: FastifyRequest): Promise<void> {
   const now = deps.clock();
-  const db = request.routeOptions.config?.signIn === true ? deps.signInDb : deps.db;
+  // Read once: Fastify builds routeOptions anew on every read.
+  const routeConfig = request.routeOptions.config;
+  const db = routeConfig?.signIn === true ? deps.signInDb : deps.db;
   const ctx: Ctx = {
     ...deps,
     db,
@@ -86,7 +88,7 @@ async function authenticate(deps: Deps, cache: ActorCache, request: FastifyReque
   request.ctx = ctx;
   request.session = null;
   request.credential = null;
-  if (request.routeOptions.config?.probe === true) return;
+  if (routeConfig?.probe === true) return;
 
   const authorization = request.headers.authorization;
   if (authorization?.startsWith('Bearer ')) {
@@ -113,7 +115,7 @@ async function authenticate(deps: Deps, cache: ActorCache, request: FastifyReque
     // A remembered session still ends on time.
     const session = caller?.session && caller.session.expires_at > now ? caller.session : null;
     request.session = session;
-    const csrfMode = request.routeOptions.config?.csrf;
+    const csrfMode = routeConfig?.csrf;
     const needsSession = csrfMode === 'session' || (csrfMode === 'session-or-json' && !isJson(request));
     // A browser that holds a session or a signed-out csrf cookie sends the header on every state change; so does
     // any browser on a web-session route.
@@ -161,13 +163,13 @@ const isJson = (request: FastifyRequest) =>
   (request.headers['content-type'] ?? '').startsWith('application/json');
 
 function requiresCaller(request: FastifyRequest, config: Deps['config']): boolean {
-  const url = request.routeOptions.url ?? '';
+  const { url = '', config: routeConfig } = request.routeOptions;
   // The API documentation (page, JSON, assets) describes every route: open while developing and in the test suites,
   // for signed-in callers only in production (issue 11 §9; GraphQL's introspection follows the same rule).
   if (url.startsWith('/api/docs')) return config.env === 'production';
   // GraphQL answers anonymous callers in its own error format (UNAUTHENTICATED).
   if (!url.startsWith('/api/') || url.startsWith('/api/graphql')) return false;
-  return request.routeOptions.config?.auth !== false;
+  return routeConfig?.auth !== false;
 }
 
 export function actingAsSlug(request: FastifyRequest): string | null {
@@ -231,12 +233,13 @@ export const authenticationPlugin = fp(async (app: FastifyInstance, deps: Deps) 
   // Any state-changing request may have changed who a caller is (login, logout, permissions, users): every process
   // forgets them all (here at once, the others within milliseconds: db/cache-bus.ts), and the read caches too.
   // onSend: before the client can see the answer and send its next request.
-  app.addHook('onSend', async (request, _reply, payload) => {
+  app.addHook('onSend', (request, _reply, payload, done) => {
     if (invalidatesCaches(request)) deps.bus.publish({ topic: 'writes' });
-    return payload;
+    done(null, payload);
   });
   // 401 before the body is validated, so an anonymous caller never learns a route's schema from a 422.
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', (request, _reply, done) => {
     if (requiresCaller(request, deps.config) && !request.ctx.actor) throw unauthenticated();
+    done();
   });
 });

@@ -91,17 +91,20 @@ const isGraphql = (request: FastifyRequest) => {
 
 export const inputGuardPlugin = fp(async (app: FastifyInstance) => {
   // Before authentication: the acting-as slug (query or header) is looked up in the database.
-  app.addHook('onRequest', async (request) => {
-    if (isGraphql(request)) return;
-    assertCleanInput(request.params);
-    assertCleanInput(request.query);
-    const actingAs = request.headers[ACTING_AS_HEADER];
-    if (typeof actingAs === 'string' && actingAs.includes('\0'))
-      throw invalid({ actingAs: [nulMessage('actingAs')] });
+  // Callback hooks: they never wait (a throw is passed on as the hook's error, as a rejection would be).
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (!isGraphql(request)) {
+      assertCleanInput(request.params);
+      assertCleanInput(request.query);
+      const actingAs = request.headers[ACTING_AS_HEADER];
+      if (typeof actingAs === 'string' && actingAs.includes('\0'))
+        throw invalid({ actingAs: [nulMessage('actingAs')] });
+    }
+    done();
   });
   // After the body is parsed, before the route's schema and handler.
-  app.addHook('preValidation', async (request) => {
-    if (isGraphql(request)) return;
-    assertCleanInput(request.body);
+  app.addHook('preValidation', (request, _reply, done) => {
+    if (!isGraphql(request)) assertCleanInput(request.body);
+    done();
   });
 });

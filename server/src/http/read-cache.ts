@@ -28,8 +28,8 @@ interface CachedAnswer {
  * The everyday reads of a signed-in person (who am I, my permissions, the first page of my lists, the white-label),
  * asked again on every page of the web app and by every poll of the mobile shell, answered from memory for a few
  * seconds: the API-read p95 target at 200 concurrent clients. Keys hold the caller's own credential, so one caller's
- * answer is never another's. The hooks run after authentication, the password gate and validation (preHandler), so a
- * cached answer still needs a live caller; only the handler and serialisation are skipped.
+ * answer is never another's. The lookup runs after authentication and the password gate (both earlier preValidation
+ * hooks), so a cached answer still needs a live caller; the schema check, the handler and serialisation are skipped.
  */
 export const readCachePlugin = fp(async (app: FastifyInstance, deps: Deps) => {
   const cache = new WriteAwareCache<CachedAnswer>(deps.config.actorCacheMs);
@@ -39,16 +39,21 @@ export const readCachePlugin = fp(async (app: FastifyInstance, deps: Deps) => {
   // cache bus in its onSend, which runs before this one.
   emptyOnWrites(app, deps.bus, cache);
 
-  app.addHook('preHandler', async (request, reply) => {
-    if (!cacheable(request)) return;
-    const key = answerKey(request);
-    if (!key) return;
-    const hit = cache.get(key, Date.now());
-    if (hit) return reply.header('content-type', hit.contentType).send(hit.body);
-    request.readCache = { key, generation: cache.current() };
+  // preValidation, after authentication and the password gate: a hit skips the route's schema check too (an answer
+  // is stored only when it was a 200, so its URL and body passed that check when it was made).
+  // Callback hooks (they never wait). A hit answers and does not call done: the request goes no further.
+  app.addHook('preValidation', (request, reply, done) => {
+    const key = cacheable(request) ? answerKey(request) : null;
+    const hit = key ? cache.get(key, Date.now()) : null;
+    if (hit) {
+      reply.header('content-type', hit.contentType).send(hit.body);
+      return;
+    }
+    if (key) request.readCache = { key, generation: cache.current() };
+    done();
   });
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     if (request.readCache && reply.statusCode === 200 && typeof payload === 'string') {
       const contentType = String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8');
       cache.set(
@@ -58,7 +63,7 @@ export const readCachePlugin = fp(async (app: FastifyInstance, deps: Deps) => {
         Date.now(),
       );
     }
-    return payload;
+    done(null, payload);
   });
 });
 

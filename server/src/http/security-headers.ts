@@ -149,16 +149,20 @@ export const securityHeadersPlugin = fp(async (app: FastifyInstance, config: Sec
   const helpdeskHeaders = headersOf({ ...appOptions, ...helpdeskHelmetOptions(config) } as HelmetOptions);
   // The headers are applied by the hook below, not to every route, so the package routes can be left out by path
   // whatever their route options are.
-  app.addHook('onRequest', async (request, reply) => {
-    if (ownsItsHeaders(request)) return;
-    if (isHelpdeskPage(request.url)) helpdeskHeaders(request, reply);
-    else appHeaders(request, reply);
+  // Callback hooks (here and in the other per-request hooks that do not wait): an async hook costs every request a
+  // promise and a microtask turn, and these run on every answer (issue 36 §2, the API-read profile).
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!ownsItsHeaders(request)) {
+      if (isHelpdeskPage(request.url)) helpdeskHeaders(request, reply);
+      else appHeaders(request, reply);
+    }
+    done();
   });
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     // A package route that failed (a bad token, a missing file) answers as the app does.
     if (ownsItsHeaders(request) && reply.statusCode >= 400) appHeaders(request, reply);
     if (isApiAnswer(request.url) && !reply.hasHeader('cache-control'))
       reply.header('cache-control', 'no-store');
-    return payload;
+    done(null, payload);
   });
 });
