@@ -683,7 +683,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     seedDemo: env.SEED_DEMO ? env.SEED_DEMO === 'true' : env.NODE_ENV !== 'production',
     logLevel: env.LOG_LEVEL,
     cookieSecure,
-    actorCacheMs: env.ACTOR_CACHE_MS ?? (env.NODE_ENV === 'test' ? 0 : 5000),
+    actorCacheMs: env.ACTOR_CACHE_MS ?? (env.NODE_ENV === 'test' ? 0 : 30_000),
     databasePoolSize: env.DATABASE_POOL_SIZE,
     databaseSignInPoolSize: env.DATABASE_SIGN_IN_POOL_SIZE,
     pgliteSharedBuffers: env.PGLITE_SHARED_BUFFERS,

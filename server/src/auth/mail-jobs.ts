@@ -103,6 +103,14 @@ async function sendSignInUnlockMail(ctx: JobContext, payload: { email: string })
 }
 
 export function registerAuthJobs(): void {
-  registerJob(PASSWORD_RESET_MAIL_JOB, sendPasswordResetMail, { maxAttempts: 3, timeoutSeconds: 120 });
-  registerJob(SIGN_IN_UNLOCK_MAIL_JOB, sendSignInUnlockMail, { maxAttempts: 3, timeoutSeconds: 120 });
+  registerJob(PASSWORD_RESET_MAIL_JOB, sendPasswordResetMail, {
+    maxAttempts: 3,
+    timeoutSeconds: 120,
+    keepsCaches: true,
+  });
+  registerJob(SIGN_IN_UNLOCK_MAIL_JOB, sendSignInUnlockMail, {
+    maxAttempts: 3,
+    timeoutSeconds: 120,
+    keepsCaches: true,
+  });
 }

@@ -85,6 +85,6 @@ export function registerCalendarJobs(): void {
         await ctx.finish(trx);
       });
     },
-    { maxAttempts: 5, timeoutSeconds: 120 },
+    { maxAttempts: 5, timeoutSeconds: 120, keepsCaches: true },
   );
 }

@@ -198,5 +198,6 @@ export function registerHelpJobs(): void {
   registerJob<{ contact_id: number }>(HELP_CONTACT_JOB, deliverContact, {
     maxAttempts: 5,
     timeoutSeconds: 120,
+    keepsCaches: true,
   });
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, buildEntity, buildUser, TEST_PASSWORD } from '../../test/factories';
 import { createHarness, type Harness } from '../../test/harness';
+import { enqueue, registerJob, runDueJobs } from '../jobs/queue';
 
 /**
  * The read cache (http/read-cache.ts) with a long lifetime, so what is checked is whose answer is served and when it
@@ -121,6 +122,26 @@ describe('read cache', () => {
       401,
     );
     expect(await nameOf(headers)).toBe('Renamed Under A Login');
+  });
+
+  it('forgets every answer when a background job ends, but not when a delivery job does (it keeps the caches)', async () => {
+    const user = await buildUser(h.db);
+    const headers = await bearer(h.db, user.id);
+    const before = await nameOf(headers);
+    const rename = (name: string) => async () => {
+      await h.db.updateTable('users').set({ name }).where('id', '=', user.id).execute();
+    };
+    const suffix = Math.random().toString(36).slice(2, 8);
+    registerJob(`test-delivery-${suffix}`, rename('Renamed By A Delivery'), { keepsCaches: true });
+    registerJob(`test-import-${suffix}`, rename('Renamed By An Import'));
+
+    await enqueue(h.db, `test-delivery-${suffix}`, {});
+    await runDueJobs(h.deps, new Date());
+    expect(await nameOf(headers)).toBe(before);
+
+    await enqueue(h.db, `test-import-${suffix}`, {});
+    await runDueJobs(h.deps, new Date());
+    expect(await nameOf(headers)).toBe('Renamed By An Import');
   });
 
   it('still refuses a caller whose credential is gone (authentication runs before the cache)', async () => {

@@ -52,6 +52,13 @@ export interface JobOptions {
   timeoutSeconds?: number;
   /** Backoff before attempt n+1, in ms (default 30 s × 2^(n-1), at most 1 h). */
   backoffMs?: (attempt: number) => number;
+  /**
+   * true: the job writes only what no cached caller or answer holds (a delivery's own row: a mail, a push, a webhook
+   * call). Every other job, when it ends, empties the caller and read caches of every process, as a state-changing
+   * request does (http/authenticate.ts): an import's people are listed as soon as it finishes, not when the cached
+   * lists expire.
+   */
+  keepsCaches?: boolean;
 }
 
 /** Thrown by a handler for a failure that retrying cannot fix: the job is marked failed at once. */
@@ -73,6 +80,7 @@ export function registerJob<P>(name: string, handler: JobHandler<P>, options: Jo
       maxAttempts: options.maxAttempts ?? 5,
       timeoutSeconds: options.timeoutSeconds ?? 600,
       backoffMs: options.backoffMs ?? defaultBackoff,
+      keepsCaches: options.keepsCaches ?? false,
     },
   });
 }
@@ -191,7 +199,12 @@ async function runOne(
     job = started;
     began = performance.now();
     const finish = (trx: DbOrTrx) => completeJob(trx, job.id, workerId, deps.clock());
-    await registered.handler({ ...deps, log, job, now, finish }, job.payload as never);
+    try {
+      await registered.handler({ ...deps, log, job, now, finish }, job.payload as never);
+    } finally {
+      // Ran, or failed part way (an import commits in steps): what it wrote may be in a cached answer.
+      if (!registered.options.keepsCaches) deps.bus.publish({ topic: 'writes' });
+    }
     await completeJob(deps.db, job.id, workerId, deps.clock());
     finished('ran');
     return 'ran';

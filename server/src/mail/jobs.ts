@@ -67,6 +67,6 @@ export function registerMailJobs(): void {
       if (!(await ctx.mailer.deliver(payload.mail_id)))
         throw new Error('The SMTP server did not take the message (see the outbox).');
     },
-    { maxAttempts: 5, timeoutSeconds: 120 },
+    { maxAttempts: 5, timeoutSeconds: 120, keepsCaches: true },
   );
 }

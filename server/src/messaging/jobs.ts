@@ -47,9 +47,9 @@ export function registerMessagingJobs(): void {
         await ctx.finish(trx);
       });
     },
-    MESSAGE_MAIL_OPTIONS,
+    { ...MESSAGE_MAIL_OPTIONS, keepsCaches: true },
   );
-  registerJob<MessageMailPayload>(MESSAGE_PUSH, pushMessage, MESSAGE_PUSH_OPTIONS);
+  registerJob<MessageMailPayload>(MESSAGE_PUSH, pushMessage, { ...MESSAGE_PUSH_OPTIONS, keepsCaches: true });
 }
 
 async function pushMessage(ctx: JobContext, payload: MessageMailPayload): Promise<void> {

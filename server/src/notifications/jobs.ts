@@ -309,5 +309,6 @@ export function registerNotificationJobs(): void {
     maxAttempts: DELIVERY_ATTEMPTS,
     timeoutSeconds: 120,
     backoffMs: deliveryBackoffMs,
+    keepsCaches: true,
   });
 }

@@ -10,6 +10,6 @@ export function registerWebhookJobs(): void {
       await attemptDelivery(ctx, payload.deliveryId, 'scheduled', ctx.now);
     },
     // The attempt's own failure is recorded on the delivery; a job failure here is the database's, worth a retry.
-    { maxAttempts: 5, timeoutSeconds: 120 },
+    { maxAttempts: 5, timeoutSeconds: 120, keepsCaches: true },
   );
 }
