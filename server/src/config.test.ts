@@ -109,7 +109,7 @@ describe('empty means unset', () => {
       seedDemo: true,
       logLevel: 'info',
       cookieSecure: false,
-      actorCacheMs: 5000,
+      actorCacheMs: 30_000,
       databasePoolSize: 30,
       databaseSignInPoolSize: 2,
       pgliteSharedBuffers: '32MB',
