@@ -3,12 +3,14 @@ import { WriteAwareCache } from '../http/write-aware-cache';
 import type { SessionRecord } from './queries';
 
 /**
- * Who is behind a session cookie or bearer token, remembered for a few seconds so a read costs its own statements and
- * not one more to rebuild the caller (auth/callers.ts; the API-read p95 target at 200 concurrent clients).
+ * Who is behind a session cookie or bearer token, remembered up to ACTOR_CACHE_MS (30 s by default) so a read costs
+ * its own statements and not one more to rebuild the caller (auth/callers.ts; the API-read p95 target at 200
+ * concurrent clients).
  *
- * Staleness is bounded as for every WriteAwareCache: every state-changing request of any server process empties it
- * (logins, logouts, permission and user changes all are such requests; other processes' through the cache bus,
- * db/cache-bus.ts), and entries live at most ACTOR_CACHE_MS should the bus be down.
+ * Staleness is bounded as for every WriteAwareCache: every state-changing request and every background job that ends
+ * (but deliveries: jobs/queue.ts keepsCaches), in any server process, empties it (logins, logouts, permission and user
+ * changes all are such requests; other processes' through the cache bus, db/cache-bus.ts), and entries live at most
+ * ACTOR_CACHE_MS should the bus be down.
  */
 export interface CachedCaller {
   session: SessionRecord | null;

@@ -2,8 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import type { CacheBus } from '../db/cache-bus';
 
 /**
- * A short-lived cache that any state-changing request empties (the caller cache, auth/actor-cache.ts, and the read
- * cache, http/read-cache.ts): a write in this process is seen by the next read at once; a write by another server
+ * A short-lived cache that any state-changing request, and any background job that ends but a delivery
+ * (jobs/queue.ts keepsCaches), empties (the caller cache, auth/actor-cache.ts, and the read cache,
+ * http/read-cache.ts): a write in this process is seen by the next read at once; a write by another server
  * process once the cache bus brings it (milliseconds, db/cache-bus.ts), and at worst within `ttlMs`.
  *
  * A load that started before a write must not put its (possibly stale) answer back after the write emptied the cache:
