@@ -23,7 +23,7 @@ export default defineConfig({
     // The multi-process test has its own command (npm run test:cluster): it needs haproxy and PostgreSQL.
     exclude: [...configDefaults.exclude, 'test/cluster/**', ...(lane === 'postgres' ? EMBEDDED_ONLY : [])],
     environment: 'node',
-    // argon2id at its smallest cost (auth/passwords.ts): a standard hash is about 0.2 CPU-seconds and the suite signs
+    // argon2id at its smallest cost (auth/passwords.ts): a standard hash is about 0.05 CPU-seconds and the suite signs
     // in thousands of times. Servers the tests start in production set it back to standard (production refuses fast);
     // config.test.ts and passwords.test.ts prove the standard cost.
     env: { PASSWORD_HASHING: 'fast' },

@@ -137,7 +137,7 @@ const Env = z.object({
   /** A device (bearer) token ends this long after it was issued; the device signs in again. */
   TOKEN_LIFETIME_DAYS: wholeNumber(1, 3660).default(30),
   /**
-   * `fast`: argon2id at its smallest cost, for the test suites only (each standard hash is about 0.2 CPU-seconds, and
+   * `fast`: argon2id at its smallest cost, for the test suites only (each standard hash is about 0.05 CPU-seconds, and
    * the suites sign in thousands of times); refused in production. Hashes record their own cost, so either kind
    * verifies under the other.
    */

@@ -309,14 +309,20 @@ export async function recordSignIn(
     clearKeys: string[];
     event: AuthEvent;
     now: Date;
+    /** The password hashed again at the chosen cost (auth/passwords.ts needsRehash), to replace the hash it proved. */
+    rehash?: { from: string; to: string } | null;
   },
 ): Promise<void> {
   const device = knownDeviceUpsert(db, { ...input.device, userId: input.userId, now: input.now });
+  // Only over the hash the password was checked against: a password changed meanwhile is never put back.
+  const rehash = input.rehash
+    ? sql`, password_hash = CASE WHEN password_hash = ${input.rehash.from} THEN ${input.rehash.to} ELSE password_hash END`
+    : sql``;
   await sql`
     WITH device AS (${device}),
       cleared AS (${failuresClearing(db, input.clearKeys)}),
       event AS (${authEventInsert(db, input.event)})
-    UPDATE users SET last_login_at = ${input.now} WHERE id = ${input.userId}`.execute(db);
+    UPDATE users SET last_login_at = ${input.now}${rehash} WHERE id = ${input.userId}`.execute(db);
 }
 
 /** Whether a session still stands for this user (a socket checks again before each subscribe, issue 11 §4). */

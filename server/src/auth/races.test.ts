@@ -2,6 +2,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildUser, TEST_PASSWORD } from '../../test/factories';
 import { createHarness, type Harness } from '../../test/harness';
 import { describeRaces, parallel } from '../../test/parallel';
+import { hashPassword, usePasswordHashing, verifyPassword } from './passwords';
+import { recordSignIn } from './queries';
 import { accountKey, addressKey, recordFailure } from './throttle';
 
 /** The login throttle under concurrent failures (issue 11 §5) on PostgreSQL: one upsert per failure loses none. */
@@ -85,5 +87,50 @@ describeRaces('login throttle counted in parallel', () => {
       .where('event', '=', 'login')
       .execute();
     expect(logins).toHaveLength(9);
+  });
+
+  it('parallel sign-ins over a hash of another cost store the password again at the chosen one, never over a new password', async () => {
+    const user = await buildUser(h.db);
+    usePasswordHashing('standard');
+    const standard = await hashPassword(TEST_PASSWORD).finally(() => usePasswordHashing('fast'));
+    await h.db.updateTable('users').set({ password_hash: standard }).where('id', '=', user.id).execute();
+    const responses = await parallel(4, () =>
+      h.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: user.email, password: TEST_PASSWORD, device_name: 'race' },
+      }),
+    );
+    expect(responses.map((r) => r.statusCode)).toEqual(Array(4).fill(200));
+    const storedHash = async () =>
+      (
+        await h.db
+          .selectFrom('users')
+          .select('password_hash')
+          .where('id', '=', user.id)
+          .executeTakeFirstOrThrow()
+      ).password_hash as string;
+    const rehashed = await storedHash();
+    expect(rehashed).toMatch(/^\$argon2id\$v=19\$m=1024,p=1,t=1\$/);
+    expect(await verifyPassword(rehashed, TEST_PASSWORD)).toBe(true);
+
+    // A sign-in that proved the old hash while the password changed writes nothing over the new one.
+    await recordSignIn(h.db, {
+      userId: user.id,
+      device: { secret: 'rehash-race-device', name: 'race' },
+      clearKeys: [],
+      event: {
+        event: 'login',
+        userId: user.id,
+        entityId: null,
+        email: user.email,
+        ip: null,
+        userAgent: null,
+        via: 'mobile',
+      },
+      now: new Date(),
+      rehash: { from: standard, to: await hashPassword('an-older-password') },
+    });
+    expect(await storedHash()).toBe(rehashed);
   });
 });

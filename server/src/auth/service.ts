@@ -8,7 +8,7 @@ import { loadActor, presentAuthUser } from './actor';
 import { deviceIdOf, keptDeviceSecret, rememberDevice } from './known-devices';
 import { queueSignInUnlockMail } from './mail-jobs';
 import { isCompromised, passwordPolicyOf } from './password-rules';
-import { verifyPassword } from './passwords';
+import { hashPassword, needsRehash, verifyPassword } from './passwords';
 import {
   createAccessToken,
   createSession,
@@ -148,6 +148,7 @@ async function checkCredentials(
   if (isCompromised(password) && (await passwordPolicyOf(ctx.db, user.primary_entity_id)).rejectCompromised)
     await flagPasswordChangeRequired(ctx.db, user.id);
   const deviceSecret = keptDeviceSecret(device.secret, facts.deviceIssued);
+  const rehash = await rehashIfCostChanged(user.password_hash as string, password);
   return {
     userId: user.id,
     deviceSecret,
@@ -168,8 +169,17 @@ async function checkCredentials(
           via,
         },
         now: ctx.clock(),
+        rehash,
       }),
   };
+}
+
+/** A hash made at another cost than the chosen one (auth/passwords.ts), made again from the password just proved. */
+async function rehashIfCostChanged(
+  hash: string,
+  password: string,
+): Promise<{ from: string; to: string } | null> {
+  return needsRehash(hash) ? { from: hash, to: await hashPassword(password) } : null;
 }
 
 /**

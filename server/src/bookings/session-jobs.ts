@@ -1,6 +1,6 @@
 import { TRAINING_PROVIDER_DEFAULTS } from '@cc/contracts';
 import type { Deps } from '../http/context';
-import { registerJob, registerRecurring } from '../jobs/queue';
+import { registerJob, registerRecurring, UNCHANGED } from '../jobs/queue';
 import { sessionChanged } from './effects';
 import { decideSession, dueForDecision, reasonIdByName } from './session-queries';
 
@@ -47,7 +47,8 @@ export function registerSessionJobs(): void {
   if (registered) return;
   registered = true;
   registerJob(DECIDE_MINIMUMS, async (ctx) => {
-    await decideMinimums(ctx, ctx.now);
+    const { confirmed, cancelled } = await decideMinimums(ctx, ctx.now);
+    return confirmed.length + cancelled.length === 0 ? UNCHANGED : undefined;
   });
   registerRecurring(DECIDE_MINIMUMS, DECIDE_EVERY_MS);
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, buildEntity, buildUser, TEST_PASSWORD } from '../../test/factories';
 import { createHarness, type Harness } from '../../test/harness';
-import { enqueue, registerJob, runDueJobs } from '../jobs/queue';
+import { enqueue, registerJob, runDueJobs, UNCHANGED } from '../jobs/queue';
 
 /**
  * The read cache (http/read-cache.ts) with a long lifetime, so what is checked is whose answer is served and when it
@@ -124,7 +124,7 @@ describe('read cache', () => {
     expect(await nameOf(headers)).toBe('Renamed Under A Login');
   });
 
-  it('forgets every answer when a background job ends, but not when a delivery job does (it keeps the caches)', async () => {
+  it('forgets every answer when a background job ends, but not when a delivery job does or a job answers UNCHANGED', async () => {
     const user = await buildUser(h.db);
     const headers = await bearer(h.db, user.id);
     const before = await nameOf(headers);
@@ -134,6 +134,11 @@ describe('read cache', () => {
     const suffix = Math.random().toString(36).slice(2, 8);
     registerJob(`test-delivery-${suffix}`, rename('Renamed By A Delivery'), { keepsCaches: true });
     registerJob(`test-import-${suffix}`, rename('Renamed By An Import'));
+    // A recurring scan that found nothing due (here it wrote, to show the caches stayed: a real one writes nothing).
+    registerJob(`test-idle-scan-${suffix}`, async () => {
+      await rename('Renamed By An Idle Scan')();
+      return UNCHANGED;
+    });
 
     // Only this job runs (the oldest due comes first): others that files before this one left due would empty the
     // caches themselves.
@@ -142,6 +147,8 @@ describe('read cache', () => {
       expect(await runDueJobs(h.deps, new Date(), { max: 1 })).toEqual({ ran: 1, failed: 0 });
     };
     await runOnly(`test-delivery-${suffix}`);
+    expect(await nameOf(headers)).toBe(before);
+    await runOnly(`test-idle-scan-${suffix}`);
     expect(await nameOf(headers)).toBe(before);
 
     await runOnly(`test-import-${suffix}`);

@@ -1,1 +1,1 @@
-export { enqueue, registerJob, registerRecurring, runDueJobs, startWorker } from './queue';
+export { enqueue, registerJob, registerRecurring, runDueJobs, startWorker, UNCHANGED } from './queue';

@@ -43,7 +43,13 @@ export interface JobContext extends Deps {
   finish(trx: DbOrTrx): Promise<void>;
 }
 
-export type JobHandler<P = Record<string, unknown>> = (ctx: JobContext, payload: P) => Promise<void>;
+/**
+ * A handler answers UNCHANGED (any other answer is ignored) when its run wrote nothing, as a recurring scan that found
+ * nothing due: then the caches stay, as after a delivery (JobOptions.keepsCaches). A scan each minute would otherwise
+ * empty every cached caller and answer of every process each minute, for nothing.
+ */
+export const UNCHANGED = 'unchanged';
+export type JobHandler<P = Record<string, unknown>> = (ctx: JobContext, payload: P) => Promise<unknown>;
 
 export interface JobOptions {
   /** Attempts before the job is marked failed (default 5). */
@@ -199,11 +205,12 @@ async function runOne(
     job = started;
     began = performance.now();
     const finish = (trx: DbOrTrx) => completeJob(trx, job.id, workerId, deps.clock());
+    let answer: unknown;
     try {
-      await registered.handler({ ...deps, log, job, now, finish }, job.payload as never);
+      answer = await registered.handler({ ...deps, log, job, now, finish }, job.payload as never);
     } finally {
       // Ran, or failed part way (an import commits in steps): what it wrote may be in a cached answer.
-      if (!registered.options.keepsCaches) deps.bus.publish({ topic: 'writes' });
+      if (!registered.options.keepsCaches && answer !== UNCHANGED) deps.bus.publish({ topic: 'writes' });
     }
     await completeJob(deps.db, job.id, workerId, deps.clock());
     finished('ran');

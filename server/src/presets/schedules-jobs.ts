@@ -3,7 +3,14 @@ import { loadActor } from '../auth/actor';
 import { resolveActingAs } from '../entities/scope';
 import { type Ctx, can } from '../http/context';
 import { HttpError } from '../http/errors';
-import { enqueue, type JobContext, PermanentJobError, registerJob, registerRecurring } from '../jobs/queue';
+import {
+  enqueue,
+  type JobContext,
+  PermanentJobError,
+  registerJob,
+  registerRecurring,
+  UNCHANGED,
+} from '../jobs/queue';
 import { recordJobMail } from '../mail/jobs';
 import type { MailMessage } from '../mail/mailer';
 import { presentPreset } from './presenters';
@@ -138,10 +145,14 @@ let registered = false;
 export function registerScheduleJobs(): void {
   if (registered) return;
   registered = true;
-  registerJob(ENQUEUE_DUE_SCHEDULES, async (ctx) => void (await enqueueDueSchedules(ctx)), {
-    maxAttempts: 3,
-    timeoutSeconds: 120,
-  });
+  registerJob(
+    ENQUEUE_DUE_SCHEDULES,
+    async (ctx) => ((await enqueueDueSchedules(ctx)) === 0 ? UNCHANGED : undefined),
+    {
+      maxAttempts: 3,
+      timeoutSeconds: 120,
+    },
+  );
   registerRecurring(ENQUEUE_DUE_SCHEDULES, 60_000);
   registerJob<{ schedule_id: number }>(SEND_SCHEDULED_REPORT, sendScheduledReport, {
     maxAttempts: 4,
