@@ -12,7 +12,7 @@ import {
   touchAccessToken,
   touchSession,
 } from '../auth/queries';
-import type { Ctx, Deps } from './context';
+import { type Ctx, type Deps, requestCtx } from './context';
 import { cookieName, cookieOptions } from './cookies';
 import { csrfMismatch, sessionExpired, unauthenticated } from './errors';
 import { safeEqual } from './tokens';
@@ -76,15 +76,12 @@ async function authenticate(deps: Deps, cache: ActorCache, request: FastifyReque
   // Read once: Fastify builds routeOptions anew on every read.
   const routeConfig = request.routeOptions.config;
   const db = routeConfig?.signIn === true ? deps.signInDb : deps.db;
-  const ctx: Ctx = {
-    ...deps,
+  const ctx = requestCtx(deps, {
     db,
-    actor: null,
     ip: request.ip ?? null,
     userAgent: request.headers['user-agent'] ?? null,
     log: request.log,
-    memo: new Map(),
-  };
+  });
   request.ctx = ctx;
   request.session = null;
   request.credential = null;

@@ -74,6 +74,32 @@ export interface Ctx extends Deps {
   memo: Map<string, unknown>;
 }
 
+/**
+ * A request's context. The dependencies are named one by one, not spread: on Node 20's V8, an object literal that
+ * spreads Deps and then adds the request's fields took 7-9 µs (a literal of the same fields, 0.05 µs), about 5 % of
+ * the server's time under the 200-client read load (issue 36 §2, CPU profile). TypeScript holds it complete: a new
+ * field of Deps is an error here until it is named.
+ */
+export function requestCtx(deps: Deps, request: Pick<Ctx, 'db' | 'ip' | 'userAgent' | 'log'>): Ctx {
+  return {
+    db: request.db,
+    signInDb: deps.signInDb,
+    config: deps.config,
+    mailer: deps.mailer,
+    storage: deps.storage,
+    engine: deps.engine,
+    clock: deps.clock,
+    bus: deps.bus,
+    probes: deps.probes,
+    secrets: deps.secrets,
+    actor: null,
+    ip: request.ip,
+    userAgent: request.userAgent,
+    log: request.log,
+    memo: new Map(),
+  };
+}
+
 export function actorOf(ctx: Ctx): Actor {
   if (!ctx.actor) throw unauthenticated();
   return ctx.actor;
