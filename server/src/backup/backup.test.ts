@@ -99,6 +99,10 @@ describe('backup and restore (issue 35 §1)', () => {
     expect(restored.rows).toBe(summary.rows);
     expect(await fingerprint(target.db)).toEqual(before);
     expect(fileHashes(restoredFiles)).toEqual(filesBefore);
+    // The planner's statistics were gathered (a table never analysed has reltuples -1).
+    const { rows: planned } = await sql<{ reltuples: number }>`
+      SELECT reltuples FROM pg_class WHERE oid = 'users'::regclass`.execute(target.db);
+    expect(Number(planned[0]?.reltuples)).toBeGreaterThan(0);
     expect(
       await target.db
         .selectFrom('entities')

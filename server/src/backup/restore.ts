@@ -157,8 +157,8 @@ async function restoreFiles(archive: ArchiveReader, manifest: Manifest, filesRoo
  * Issue 35 §1: restores `file` (backup.ts) into an empty database and files folder. The schema is rebuilt by this
  * code's own migrations up to the backup's last (the next start migrates on to the latest, as for any upgrade), then
  * every table, the migrations table included, is loaded by COPY in one transaction (parents first), each checked
- * against its row count and SHA-256; sequences are set to their recorded value, and never below a restored id. Then
- * the files, each checked against its SHA-256. Refuses a target that holds anything, and a backup made by a newer
+ * against its row count and SHA-256; sequences are set to their recorded value, and never below a restored id; the
+ * planner's statistics are gathered (ANALYZE). Then the files, each checked against its SHA-256. Refuses a target that holds anything, and a backup made by a newer
  * version.
  */
 export async function restoreBackup(
@@ -192,6 +192,10 @@ export async function restoreBackup(
         await session.query('ROLLBACK').catch(() => {});
         throw error;
       }
+      // The planner's statistics are not in a backup, and COPY gathers none: without them the first queries plan
+      // blind (the matrix and the importer with nested loops over a million rows) until autovacuum analyses each
+      // table, and where autovacuum is off, never.
+      await session.query('ANALYZE');
     });
     if (options.filesRoot && manifest.files.included)
       await restoreFiles(archive, manifest, options.filesRoot);
