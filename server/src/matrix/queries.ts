@@ -216,13 +216,11 @@ export async function matrixBlock(
   upTo: number | null = null,
   o: { lean?: boolean } = {},
 ): Promise<BlockRow> {
-  // Only for this statement (settings local to its transaction, in one round trip): JIT compiling it costs more than
-  // it saves (~100 ms per block on PostgreSQL 15); the encoding needs more than the default work_mem; and the
-  // requirements and latest results of a block (type all) join by hash, not by merge, which sorted both first:
-  // 19 % less database CPU a block (issue 36 §2: 267-274 against 327-340 ms, 500 people of the 10,000 × 200 bench).
+  // JIT compiling this one statement costs more than it saves (~100 ms per block on PostgreSQL 15), and the
+  // encoding needs more than the default work_mem: both only for this statement (SET LOCAL in its transaction).
   const { rows } = await db.transaction().execute(async (trx) => {
-    await sql`SELECT set_config('jit', 'off', true), set_config('work_mem', '32MB', true),
-                     set_config('enable_mergejoin', 'off', true)`.execute(trx);
+    await sql`SET LOCAL jit = off`.execute(trx);
+    await sql`SET LOCAL work_mem = '32MB'`.execute(trx);
     return matrixBlockQuery(s, afterId, limit, upTo, o).execute(trx);
   });
   const text = rows[0];
