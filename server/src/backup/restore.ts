@@ -158,8 +158,8 @@ async function restoreFiles(archive: ArchiveReader, manifest: Manifest, filesRoo
  * code's own migrations up to the backup's last (the next start migrates on to the latest, as for any upgrade), then
  * every table, the migrations table included, is loaded by COPY in one transaction (parents first), each checked
  * against its row count and SHA-256; sequences are set to their recorded value, and never below a restored id; the
- * planner's statistics are gathered (ANALYZE). Then the files, each checked against its SHA-256. Refuses a target that holds anything, and a backup made by a newer
- * version.
+ * planner's statistics are gathered (ANALYZE). Then the files, each checked against its SHA-256. Refuses a target
+ * that holds anything, and a backup made by a newer version.
  */
 export async function restoreBackup(
   target: RestoreTarget,

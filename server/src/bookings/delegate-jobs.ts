@@ -1,5 +1,5 @@
 import type { Db } from '../db/connect';
-import { registerJob, registerRecurring, UNCHANGED } from '../jobs/queue';
+import { registerJob, registerRecurring, unchangedWhenNone } from '../jobs/queue';
 import { releasePlaces } from './capacity';
 import { lockDuePending, setDelegateStatus } from './delegate-queries';
 import { delegateChanged } from './effects';
@@ -50,12 +50,10 @@ let registered = false;
 export function registerDelegateJobs(): void {
   if (registered) return;
   registered = true;
-  registerJob(EXPIRE_OFFERS, async (ctx) =>
-    (await expireOffers(ctx.db, ctx.now)) === 0 ? UNCHANGED : undefined,
-  );
+  registerJob(EXPIRE_OFFERS, async (ctx) => unchangedWhenNone(await expireOffers(ctx.db, ctx.now)));
   registerRecurring(EXPIRE_OFFERS, EXPIRE_OFFERS_EVERY_MS);
   registerJob(AUTO_ACCEPT_DELEGATES, async (ctx) =>
-    (await autoAcceptDelegates(ctx.db, ctx.now)) === 0 ? UNCHANGED : undefined,
+    unchangedWhenNone(await autoAcceptDelegates(ctx.db, ctx.now)),
   );
   registerRecurring(AUTO_ACCEPT_DELEGATES, AUTO_ACCEPT_EVERY_MS);
 }

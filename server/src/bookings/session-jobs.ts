@@ -1,6 +1,6 @@
 import { TRAINING_PROVIDER_DEFAULTS } from '@cc/contracts';
 import type { Deps } from '../http/context';
-import { registerJob, registerRecurring, UNCHANGED } from '../jobs/queue';
+import { registerJob, registerRecurring, unchangedWhenNone } from '../jobs/queue';
 import { sessionChanged } from './effects';
 import { decideSession, dueForDecision, reasonIdByName } from './session-queries';
 
@@ -48,7 +48,7 @@ export function registerSessionJobs(): void {
   registered = true;
   registerJob(DECIDE_MINIMUMS, async (ctx) => {
     const { confirmed, cancelled } = await decideMinimums(ctx, ctx.now);
-    return confirmed.length + cancelled.length === 0 ? UNCHANGED : undefined;
+    return unchangedWhenNone(confirmed.length + cancelled.length);
   });
   registerRecurring(DECIDE_MINIMUMS, DECIDE_EVERY_MS);
 }

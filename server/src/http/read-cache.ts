@@ -27,9 +27,10 @@ interface CachedAnswer {
 /**
  * The everyday reads of a signed-in person (who am I, my permissions, the first page of my lists, the white-label),
  * asked again on every page of the web app and by every poll of the mobile shell, answered from memory for up to
- * ACTOR_CACHE_MS (30 s by default): the API-read p95 target at 200 concurrent clients. Keys hold the caller's own credential, so one caller's
- * answer is never another's. The lookup runs after authentication and the password gate (both earlier preValidation
- * hooks), so a cached answer still needs a live caller; the schema check, the handler and serialisation are skipped.
+ * ACTOR_CACHE_MS (30 s by default): the API-read p95 target at 200 concurrent clients. Keys hold the caller's own
+ * credential, so one caller's answer is never another's. The lookup runs after authentication and the password gate
+ * (both earlier preValidation hooks), so a cached answer still needs a live caller; the schema check, the handler and
+ * serialisation are skipped.
  */
 export const readCachePlugin = fp(async (app: FastifyInstance, deps: Deps) => {
   const cache = new WriteAwareCache<CachedAnswer>(deps.config.actorCacheMs);

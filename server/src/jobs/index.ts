@@ -1,1 +1,9 @@
-export { enqueue, registerJob, registerRecurring, runDueJobs, startWorker, UNCHANGED } from './queue';
+export {
+  enqueue,
+  registerJob,
+  registerRecurring,
+  runDueJobs,
+  startWorker,
+  UNCHANGED,
+  unchangedWhenNone,
+} from './queue';

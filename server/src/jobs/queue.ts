@@ -49,6 +49,8 @@ export interface JobContext extends Deps {
  * empty every cached caller and answer of every process each minute, for nothing.
  */
 export const UNCHANGED = 'unchanged';
+/** The answer of a scan that counts what it changed: UNCHANGED when that is nothing. */
+export const unchangedWhenNone = (changed: number) => (changed === 0 ? UNCHANGED : undefined);
 export type JobHandler<P = Record<string, unknown>> = (ctx: JobContext, payload: P) => Promise<unknown>;
 
 export interface JobOptions {

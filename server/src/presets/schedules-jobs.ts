@@ -9,7 +9,7 @@ import {
   PermanentJobError,
   registerJob,
   registerRecurring,
-  UNCHANGED,
+  unchangedWhenNone,
 } from '../jobs/queue';
 import { recordJobMail } from '../mail/jobs';
 import type { MailMessage } from '../mail/mailer';
@@ -145,14 +145,10 @@ let registered = false;
 export function registerScheduleJobs(): void {
   if (registered) return;
   registered = true;
-  registerJob(
-    ENQUEUE_DUE_SCHEDULES,
-    async (ctx) => ((await enqueueDueSchedules(ctx)) === 0 ? UNCHANGED : undefined),
-    {
-      maxAttempts: 3,
-      timeoutSeconds: 120,
-    },
-  );
+  registerJob(ENQUEUE_DUE_SCHEDULES, async (ctx) => unchangedWhenNone(await enqueueDueSchedules(ctx)), {
+    maxAttempts: 3,
+    timeoutSeconds: 120,
+  });
   registerRecurring(ENQUEUE_DUE_SCHEDULES, 60_000);
   registerJob<{ schedule_id: number }>(SEND_SCHEDULED_REPORT, sendScheduledReport, {
     maxAttempts: 4,

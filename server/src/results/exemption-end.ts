@@ -1,7 +1,7 @@
 import { type AuditEntry, auditVia, recordAudits, systemChange } from '../audit/record';
 import { requirementStatusSql } from '../compliance/queries';
 import type { Deps } from '../http/context';
-import { type JobContext, registerJob, registerRecurring, UNCHANGED } from '../jobs/queue';
+import { type JobContext, registerJob, registerRecurring, unchangedWhenNone } from '../jobs/queue';
 import { bothChannels, recordAndQueue } from '../notifications/jobs';
 import { exemptionEndedText, LEARNER_LINK } from '../notifications/messages';
 import { resultSnapshots } from './audit';
@@ -161,8 +161,8 @@ async function remind(
 export function registerExemptionJobs(): void {
   registerJob(END_EXEMPTIONS, async (job: JobContext) => {
     const ended = await endExemptions(job, job.now);
-    if (!ended) return UNCHANGED;
-    job.log.info({ ended }, 'exemptions whose end date has come ended');
+    if (ended) job.log.info({ ended }, 'exemptions whose end date has come ended');
+    return unchangedWhenNone(ended);
   });
   registerRecurring(END_EXEMPTIONS, END_EXEMPTIONS_EVERY_MS);
 }
