@@ -280,6 +280,25 @@ describe('matrix blocks', () => {
         expect(Object.fromEntries(filtered)).toEqual(
           Object.fromEntries([...want].filter(([, w]) => w.status === status).map(([k, w]) => [k, w.status])),
         );
+        // A course filter narrows both sides of each person's join: the same cells, of those courses only.
+        const some = org.courses.filter((_, i) => i % 2 === 0).map((c) => c.id);
+        const narrowPlan = await planMatrix(ctx, { compliance_type: type, courses: some });
+        const narrowed = new Map<string, string>();
+        for await (const block of matrixBlocks(ctx, narrowPlan, new MatrixAggregator(narrowPlan), {
+          blockUsers: s.blockUsers,
+        })) {
+          const users = decodeUsers(JSON.parse(block.users) as UsersWire);
+          const byId = new Map(users.map((u) => [u.id, u]));
+          for (const c of decodeCells(JSON.parse(block.cells) as CellsWire, byId))
+            narrowed.set(`${c.user_id}:${c.course_id}`, c.status);
+        }
+        expect(Object.fromEntries(narrowed)).toEqual(
+          Object.fromEntries(
+            [...want]
+              .filter(([key]) => some.includes(Number(key.split(':')[1])))
+              .map(([key, w]) => [key, w.status]),
+          ),
+        );
         expect(gotUsers).toEqual([...org.users, org.manager].map((u) => u.id).sort((a, b) => a - b));
         // Aggregates agree with the naive tallies and with the compliance core's currentCounts.
         const aggregates = aggregator.aggregates();
