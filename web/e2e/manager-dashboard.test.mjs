@@ -225,8 +225,7 @@ describe('management dashboard', () => {
 
   it('reads at 375 px', async () => {
     const { page, context, errors } = await newPage(browser, NARROW);
-    await signIn(page);
-    await page.goto(`${BASE}/management-dashboard`);
+    await signIn(page, ADMIN, '/management-dashboard');
     await page
       .getByRole('table', { name: /lowest score first/i })
       .getByRole('link')

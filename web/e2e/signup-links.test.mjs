@@ -108,8 +108,7 @@ describe('sign-up links', () => {
 
   it('the manager approves the new starter', async () => {
     const { context, page } = await newPage(browser, WIDE);
-    await signIn(page, MANAGER);
-    await page.goto(`${BASE}/users/signup-links`);
+    await signIn(page, MANAGER, '/users/signup-links');
     const pending = page.getByTestId('pending-signups');
     await pending.getByText(STARTER.name).first().waitFor();
     await pending.getByRole('button', { name: 'Approve' }).first().click();
