@@ -64,8 +64,8 @@ async function pick(page, label, text, option = text, scope = page) {
 const esc = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const row = (scope, ...texts) => texts.reduce((l, t) => l.filter({ hasText: t }), scope.getByRole('row'));
 
+/** From Oakfield House's page (open on `page`), its delegate settings. */
 async function delegateSettings(page) {
-  await page.goto(`${BASE}/entities/oakfield-house`);
   await page.getByRole('link', { name: 'Delegate settings' }).click();
   await page.waitForURL(`${BASE}/entities/oakfield-house/delegate-settings`);
   const approval = page.getByRole('switch', { name: /manager’s approval/ });
@@ -245,7 +245,7 @@ describe('manage bookings', () => {
 
     // The delegate settings of a home, by the group's administrator.
     const admin = await newPage(browser);
-    await signIn(admin.page, ADMIN);
+    await signIn(admin.page, ADMIN, '/entities/oakfield-house');
     await delegateSettings(admin.page);
     assert.deepEqual(admin.errors, []);
   });

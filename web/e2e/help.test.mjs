@@ -91,8 +91,7 @@ describe('help widget', () => {
 
   it('a super admin adds an article, sees it on its route, and deletes it', async () => {
     const { page, context, errors } = await newPage(browser);
-    await signIn(page, ADMIN);
-    await page.getByRole('link', { name: 'Help articles' }).click();
+    await signIn(page, ADMIN, '/help-articles');
     await page.waitForURL(`${BASE}/help-articles`);
     const table = page.getByRole('table', { name: 'Help articles' });
     await table.getByText('Reading the compliance matrix').waitFor();
