@@ -128,8 +128,7 @@ describe('compliance', () => {
 
     // 375 px.
     const narrow = await newPage(browser, NARROW);
-    await signIn(narrow.page, MANAGER);
-    await narrow.page.goto(coursesUrl);
+    await signIn(narrow.page, MANAGER, new URL(coursesUrl).pathname);
     await narrow.page.getByRole('row').filter({ hasText: 'Information Governance' }).first().waitFor();
     await checkPage(narrow.page, 'role-courses');
     await narrow.page.goto(page.url().replace(/pathways$/, 'pathways'));

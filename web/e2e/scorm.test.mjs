@@ -2,16 +2,15 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import {
   ADMIN,
-  BASE,
   bearer,
   checkPage,
   client,
   h5pFrame,
   launch,
-  login,
   newPage,
   publishScorm,
   scoFrame,
+  signIn,
   zip,
 } from './lib.mjs';
 
@@ -82,10 +81,7 @@ describe('SCORM: upload, play, pass', () => {
     const attempt = await learner('POST', `/users/${me.id}/attempts`, { content_id: content.id });
 
     const { page, errors } = await newPage(browser);
-    await page.goto(`${BASE}/login`);
-    await login(page, LEARNER);
-    await page.waitForURL(`${BASE}/`);
-    await page.goto(`${BASE}/attempt/${attempt.id}`);
+    await signIn(page, LEARNER, `/attempt/${attempt.id}`);
     const frame = scoFrame(page);
     await frame.getByText(`Started as ${me.id}`).waitFor();
     await checkPage(page, 'scorm-player');
@@ -146,9 +142,7 @@ describe('SCORM: upload, play, pass', () => {
     assert.equal(pkg.main_library, 'H5P.E2EText 1.0');
 
     const { page, errors } = await newPage(browser);
-    await page.goto(`${BASE}/login`);
-    await login(page, ADMIN);
-    await page.waitForURL(`${BASE}/`);
+    await signIn(page, ADMIN);
     // As players/H5PPlayer.tsx does it (issue 11 finding 1): the player page runs in a sandboxed frame on the package
     // origin under the signed launch URL, never in the app page.
     await page.evaluate(
