@@ -5,6 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import {
   ADMIN,
+  BASE,
   bearer,
   checkPage,
   client,
@@ -62,7 +63,8 @@ async function play(attempt) {
     dialogs.push(d.message());
     void d.dismiss();
   });
-  await signIn(page, LEARNER, `/attempt/${attempt.id}`);
+  await signIn(page, LEARNER);
+  await page.goto(`${BASE}/attempt/${attempt.id}`);
   const sco = scoFrame(page);
   return { context, page, errors, dialogs, sco };
 }

@@ -47,7 +47,8 @@ describe('active users', () => {
 
   it('at 375 px the active users page reads as cards', async () => {
     const { page, context, errors } = await newPage(browser, NARROW);
-    await signIn(page, ADMIN, '/active-users');
+    await signIn(page);
+    await page.goto(`${BASE}/active-users`);
     await page.getByTestId('signin-metrics').waitFor();
     await page.getByRole('list', { name: 'Active users' }).getByText('Online now').first().waitFor();
     await checkPage(page, 'active-users');
@@ -59,7 +60,8 @@ describe('active users', () => {
 describe('system search', () => {
   it('the admin searches "oak" and opens Oakfield House from the results', async () => {
     const { page, context, errors } = await newPage(browser);
-    await signIn(page, ADMIN, '/system/search');
+    await signIn(page);
+    await page.goto(`${BASE}/system/search`);
     await page.getByLabel('Search for').fill('oak');
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await page.waitForURL(/\/system\/search\?q=oak/);
@@ -81,7 +83,8 @@ describe('system search', () => {
 
   it('at 375 px the results stay readable', async () => {
     const { page, context, errors } = await newPage(browser, NARROW);
-    await signIn(page, ADMIN, '/system/search?q=oak');
+    await signIn(page);
+    await page.goto(`${BASE}/system/search?q=oak`);
     await page.getByTestId('search-entities').waitFor();
     await checkPage(page, 'system-search');
     assert.deepEqual(errors, []);
@@ -98,7 +101,8 @@ describe('account activity', () => {
     assert.ok(casey, 'Casey Lee in the demo');
     for (const viewport of [undefined, NARROW]) {
       const { page, context, errors } = await newPage(browser, viewport);
-      await signIn(page, MANAGER, `/users/${casey.uuid}`);
+      await signIn(page, MANAGER);
+      await page.goto(`${BASE}/users/${casey.uuid}`);
       const card = page.getByTestId('account-activity');
       await card.getByText('Signed in').first().waitFor();
       assert.match(await card.innerText(), /Mobile app/);

@@ -1,18 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import {
-  ADMIN,
-  apiGet,
-  BASE,
-  checkPage,
-  launch,
-  login,
-  MANAGER,
-  NARROW,
-  newPage,
-  signIn,
-  toast,
-} from './lib.mjs';
+import { apiGet, BASE, checkPage, launch, login, MANAGER, NARROW, newPage, signIn, toast } from './lib.mjs';
 
 /**
  * Organisation and user administration: acting-as and its theme, users, entities, roles, permissions,
@@ -97,7 +85,8 @@ describe('acting-as', () => {
 describe('users', () => {
   it('an admin creates a user with a password, and that user can sign in', async () => {
     const { page, context, errors } = await newPage(browser);
-    await signIn(page, ADMIN, '/users');
+    await signIn(page);
+    await page.goto(`${BASE}/users`);
     await page.getByRole('heading', { level: 1, name: 'Users' }).waitFor();
     await page.getByRole('link', { name: 'Alex Morgan' }).first().waitFor();
     await checkPage(page, 'users');
@@ -167,7 +156,6 @@ describe('users', () => {
     await admin.context.close();
 
     const { page, context } = await newPage(browser);
-    // The 404 page shows no header to wait on: signed in on the home page first.
     await signIn(page, MANAGER);
     await page.goto(`${BASE}/users/${dana.uuid}`);
     await page.waitForURL(`${BASE}/404?resource=user`);
@@ -183,7 +171,8 @@ describe('users', () => {
 
   it('lists and forms work at 375 px', async () => {
     const { page, context } = await newPage(browser, NARROW);
-    await signIn(page, ADMIN, '/users');
+    await signIn(page);
+    await page.goto(`${BASE}/users`);
     await page.getByRole('list', { name: 'Users' }).getByRole('button').first().waitFor();
     await checkPage(page, 'users');
     await page.goto(`${BASE}/users/create`);
@@ -198,7 +187,8 @@ describe('users', () => {
 describe('entities', () => {
   it('list → view → update saves', async () => {
     const { page, context, errors } = await newPage(browser);
-    await signIn(page, ADMIN, '/entities');
+    await signIn(page);
+    await page.goto(`${BASE}/entities`);
     await page.getByRole('link', { name: 'Riverside Lodge' }).waitFor();
     await checkPage(page, 'entities');
     await page.getByRole('link', { name: 'Riverside Lodge' }).click();
@@ -229,7 +219,8 @@ describe('entities', () => {
 
   it('a 422 from the server shows next to the field', async () => {
     const { page, context } = await newPage(browser);
-    await signIn(page, ADMIN, '/entities/create');
+    await signIn(page);
+    await page.goto(`${BASE}/entities/create`);
     await page.getByLabel(/^Name/).fill('Duplicate Slug Home');
     await page.getByLabel('Web address').fill('oakfield-house');
     await page.getByLabel(/^Parent/).selectOption({ label: 'Meadowbrook Care Group' });
@@ -243,7 +234,8 @@ describe('entities', () => {
 
   it('lists and forms work at 375 px', async () => {
     const { page, context } = await newPage(browser, NARROW);
-    await signIn(page, ADMIN, '/entities');
+    await signIn(page);
+    await page.goto(`${BASE}/entities`);
     await page.getByRole('button', { name: /Riverside Lodge/ }).waitFor();
     await checkPage(page, 'entities');
     await page.goto(`${BASE}/entities/oakfield-house/update`);
@@ -258,7 +250,8 @@ describe('entities', () => {
 describe('job roles', () => {
   it('create, rename and delete (with a confirm)', async () => {
     const { page, context, errors } = await newPage(browser);
-    await signIn(page, ADMIN, '/entities/meadowbrook/roles/');
+    await signIn(page);
+    await page.goto(`${BASE}/entities/meadowbrook/roles/`);
     await page.getByRole('heading', { level: 1, name: 'Job roles' }).waitFor();
     await page
       .getByRole('cell', { name: /Care Assistant/ })
@@ -301,7 +294,8 @@ describe('job roles', () => {
 
   it('user types list renders at 375 px', async () => {
     const { page, context } = await newPage(browser, NARROW);
-    await signIn(page, ADMIN, '/entities/meadowbrook/types');
+    await signIn(page);
+    await page.goto(`${BASE}/entities/meadowbrook/types`);
     // At 375 px the row actions sit in the first cell, under the name.
     await page
       .getByRole('cell', { name: /^Learner\b/ })
@@ -315,7 +309,8 @@ describe('job roles', () => {
 describe('permissions and branding', () => {
   it('granting an entity permission says “Permission granted”, revoking says “Permission revoked”', async () => {
     const { page, context, errors } = await newPage(browser);
-    await signIn(page, ADMIN, '/entities/oakfield-house/permissions/');
+    await signIn(page);
+    await page.goto(`${BASE}/entities/oakfield-house/permissions/`);
     await page.getByRole('heading', { level: 1, name: 'Permissions' }).waitFor();
     const first = page.locator('[role=switch]:not([disabled])').first();
     await first.waitFor();
@@ -361,7 +356,8 @@ describe('permissions and branding', () => {
 
   it('type permissions, branding with live preview and password requirements render', async () => {
     const { page, context, errors } = await newPage(browser);
-    await signIn(page, ADMIN, '/entities/meadowbrook/types/permissions');
+    await signIn(page);
+    await page.goto(`${BASE}/entities/meadowbrook/types/permissions`);
     await page.getByLabel('User type', { exact: true }).waitFor();
     await page.locator('[role=switch]').first().waitFor();
     await checkPage(page, 'type-permissions');
@@ -395,7 +391,8 @@ describe('permissions and branding', () => {
 
   it('saving the acted-as entity’s branding re-applies the theme', async () => {
     const { page, context } = await newPage(browser);
-    await signIn(page, ADMIN, '/entities/meadowbrook/branding');
+    await signIn(page);
+    await page.goto(`${BASE}/entities/meadowbrook/branding`);
     await page.getByTestId('branding-preview').waitFor();
     await page.getByLabel('Accent', { exact: true }).fill('#f59e0c');
     await page.getByRole('button', { name: 'Save branding' }).click();

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
-import { ADMIN, bearer, checkPage, client, launch, NARROW, newPage, signIn, toast } from './lib.mjs';
+import { ADMIN, BASE, bearer, checkPage, client, launch, NARROW, newPage, signIn, toast } from './lib.mjs';
 
 /**
  * Issue 37 §1, the ASC-WDS training export in the browser: the demo's Oakfield House staff get employee numbers (a
@@ -58,7 +58,8 @@ describe('ASC-WDS training export', () => {
     );
 
     const { page, errors } = await newPage(browser);
-    await signIn(page, ADMIN, `/reports/asc-wds?home=${HOME}&since=all`);
+    await signIn(page);
+    await page.goto(`${BASE}/reports/asc-wds?home=${HOME}&since=all`);
     await page.getByRole('heading', { name: 'ASC-WDS training export' }).waitFor();
     await page.getByRole('link', { name: 'Set it on the settings page' }).waitFor();
     await checkPage(page, 'asc-wds-unset');

@@ -114,7 +114,8 @@ describe('face-to-face training, end to end', () => {
 
     // 1. The manager (here the group's administrator) creates the session in the form.
     const manager = await newPage(browser);
-    await signIn(manager.page, ADMIN, '/manage-bookings/new');
+    await signIn(manager.page, ADMIN);
+    await manager.page.goto(`${BASE}/manage-bookings/new`);
     await manager.page.getByLabel(/^Run by/).selectOption({ label: 'Oakfield House' });
     await pick(manager.page, /Face-to-face content/, title.slice(0, 20), content.title);
     await pick(manager.page, /Trainer/, 'Sam', 'Sam Patel');
@@ -132,7 +133,8 @@ describe('face-to-face training, end to end', () => {
 
     // 2. The learner books it on their phone.
     const learner = await newPage(browser, NARROW);
-    await signIn(learner.page, LEARNER, '/your-bookings?tab=book');
+    await signIn(learner.page, LEARNER);
+    await learner.page.goto(`${BASE}/your-bookings?tab=book`);
     const offer = learner.page.locator(`[data-testid="available-session"][data-session-id="${sessionId}"]`);
     await offer.waitFor({ timeout: 60_000 });
     await offer.getByRole('button', { name: /^Book / }).click();
@@ -153,7 +155,8 @@ describe('face-to-face training, end to end', () => {
 
     // 3. The trainer finds it among the sessions he trains and marks Casey attended (attendance grading: attended passes).
     const trainer = await newPage(browser);
-    await signIn(trainer.page, MANAGER, '/manage-bookings');
+    await signIn(trainer.page, MANAGER);
+    await trainer.page.goto(`${BASE}/manage-bookings`);
     // Sam also manages Oakfield House's bookings (the demo gives managers 9 and 11): the trainer's own sessions are
     // one tick away.
     // The box follows the address (?mine=1): click it and wait for the address, rather than check() and expect

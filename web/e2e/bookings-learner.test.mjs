@@ -106,7 +106,8 @@ describe('/your-bookings at 375 px', () => {
     const s = await session(title, { date: day, maxDelegates: 6 });
     const { page, context, errors } = await newPage(browser, NARROW);
     try {
-      await signIn(page, LEARNER, '/your-bookings');
+      await signIn(page, LEARNER);
+      await page.goto(`${BASE}/your-bookings`);
       await page.getByRole('heading', { name: 'Your bookings' }).waitFor();
       await page.getByRole('tab', { name: 'Book training' }).click();
       const card = page.getByTestId('available-session').and(page.locator(`[data-session-id="${s.id}"]`));
@@ -181,7 +182,8 @@ describe('/your-bookings at 375 px', () => {
 
     const { page, context, errors } = await newPage(browser, NARROW);
     try {
-      await signIn(page, LEARNER, '/your-bookings?tab=book');
+      await signIn(page, LEARNER);
+      await page.goto(`${BASE}/your-bookings?tab=book`);
       const card = page.getByTestId('available-session').and(page.locator(`[data-session-id="${s.id}"]`));
       await card.waitFor();
       // The chosen section's tab is in view on the narrow screen (the strip scrolls to it).
@@ -252,7 +254,8 @@ describe('/your-bookings at 375 px', () => {
 
     const { page, context, errors } = await newPage(browser, NARROW);
     try {
-      await signIn(page, LEARNER, `/your-bookings?check_in=${s.id}`);
+      await signIn(page, LEARNER);
+      await page.goto(`${BASE}/your-bookings?check_in=${s.id}`);
       // The learner may hold other sessions today (other files book her too): the form on this session's card.
       const form = page.locator(`[data-session-id="${s.id}"]`).getByTestId('check-in-form');
       await form.waitFor();
@@ -286,7 +289,8 @@ describe('/your-bookings at 375 px', () => {
     const learnerView = await newPage(browser, NARROW);
     try {
       await admin('PATCH', `/entities/${orgId}`, { can_see_new_dashboards: true });
-      await signIn(learnerView.page, LEARNER, '/learner-dashboard');
+      await signIn(learnerView.page, LEARNER);
+      await learnerView.page.goto(`${BASE}/learner-dashboard`);
       const card = learnerView.page.getByTestId('next-sessions');
       await card.getByTestId('next-session').first().waitFor();
       assert.ok((await card.getByTestId('next-session').count()) <= 3);
@@ -304,7 +308,8 @@ describe('/your-bookings at 375 px', () => {
 
     const managerView = await newPage(browser, NARROW);
     try {
-      await signIn(managerView.page, ADMIN, `/manager-dashboard?entity=${me.primary_entity.id}`);
+      await signIn(managerView.page, ADMIN);
+      await managerView.page.goto(`${BASE}/manager-dashboard?entity=${me.primary_entity.id}`);
       const card = managerView.page.getByTestId('bookings-widget');
       await card.getByRole('heading', { name: 'Sessions this week' }).waitFor();
       await card.getByRole('heading', { name: 'Gaps a session would close' }).waitFor();

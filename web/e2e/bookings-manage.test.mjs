@@ -64,8 +64,8 @@ async function pick(page, label, text, option = text, scope = page) {
 const esc = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const row = (scope, ...texts) => texts.reduce((l, t) => l.filter({ hasText: t }), scope.getByRole('row'));
 
-/** From Oakfield House's page (open on `page`), its delegate settings. */
 async function delegateSettings(page) {
+  await page.goto(`${BASE}/entities/oakfield-house`);
   await page.getByRole('link', { name: 'Delegate settings' }).click();
   await page.waitForURL(`${BASE}/entities/oakfield-house/delegate-settings`);
   const approval = page.getByRole('switch', { name: /manager’s approval/ });
@@ -90,7 +90,8 @@ describe('manage bookings', () => {
   // sessions) can be named on the group's own session; it said "No matches" before.
   it("offers the training company's trainer on the group's session form", async () => {
     const { page, errors } = await newPage(browser);
-    await signIn(page, MANAGER, '/manage-bookings/new');
+    await signIn(page, MANAGER);
+    await page.goto(`${BASE}/manage-bookings/new`);
     await page.getByRole('combobox', { name: /Trainer/ }).fill('Jordan');
     const option = page.getByRole('option', { name: /Jordan Reid/ }).first();
     await option.waitFor();
@@ -105,7 +106,8 @@ describe('manage bookings', () => {
     const sam = (await api('GET', '/users?search=manager%40demo.test&deep=1'))[0];
     await api('PATCH', `/users/${sam.id}`, { is_trainer: true });
     const { page, errors } = await newPage(browser);
-    await signIn(page, ADMIN, '/manage-bookings');
+    await signIn(page, ADMIN);
+    await page.goto(`${BASE}/manage-bookings`);
     await page.getByRole('heading', { name: 'Manage bookings' }).waitFor();
     await checkPage(page, 'manage-bookings-list');
 
@@ -221,11 +223,8 @@ describe('manage bookings', () => {
   it('saves the training provider and delegate settings', async () => {
     // The training company's own trainer holds 110 (training provider) in the demo.
     const { page, errors } = await newPage(browser);
-    await signIn(
-      page,
-      { email: 'trainer@demo.test', password: ADMIN.password },
-      '/entities/brightpath-training',
-    );
+    await signIn(page, { email: 'trainer@demo.test', password: ADMIN.password });
+    await page.goto(`${BASE}/entities/brightpath-training`);
     await page.getByRole('link', { name: 'Training provider settings' }).click();
     await page.waitForURL(`${BASE}/entities/brightpath-training/training-provider-settings`);
     const claim = page.getByLabel(/^Time to claim an offered place/);
@@ -245,7 +244,7 @@ describe('manage bookings', () => {
 
     // The delegate settings of a home, by the group's administrator.
     const admin = await newPage(browser);
-    await signIn(admin.page, ADMIN, '/entities/oakfield-house');
+    await signIn(admin.page, ADMIN);
     await delegateSettings(admin.page);
     assert.deepEqual(admin.errors, []);
   });
@@ -253,7 +252,8 @@ describe('manage bookings', () => {
   it('orders places on the marketplace, names a delegate later and cancels the order', async () => {
     // Sam Patel manages Oakfield House, whose group sees external bookings (the demo's Brightpath sessions).
     const { page, errors } = await newPage(browser);
-    await signIn(page, MANAGER, '/manage-bookings?view=marketplace');
+    await signIn(page, MANAGER);
+    await page.goto(`${BASE}/manage-bookings?view=marketplace`);
     const order = page.getByRole('button', { name: /^Order places on / }).first();
     await order.waitFor();
     await checkPage(page, 'manage-bookings-marketplace');
@@ -300,7 +300,8 @@ describe('manage bookings', () => {
       venue: 'Oakfield House',
     });
     const { page, errors } = await newPage(browser, NARROW);
-    await signIn(page, ADMIN, '/manage-bookings');
+    await signIn(page, ADMIN);
+    await page.goto(`${BASE}/manage-bookings`);
     await page.getByRole('link', { name: content.title }).first().waitFor();
     await checkPage(page, 'manage-bookings-list-375');
     await page.goto(`${BASE}/manage-bookings?view=calendar&d=${ukDay(3)}`);
@@ -328,11 +329,8 @@ describe('manage bookings', () => {
     assert.equal(overflow, false);
     assert.deepEqual(errors, []);
     const trainer = await newPage(browser, NARROW);
-    await signIn(
-      trainer.page,
-      { email: 'trainer@demo.test', password: ADMIN.password },
-      '/entities/brightpath-training/training-provider-settings',
-    );
+    await signIn(trainer.page, { email: 'trainer@demo.test', password: ADMIN.password });
+    await trainer.page.goto(`${BASE}/entities/brightpath-training/training-provider-settings`);
     await trainer.page.getByRole('button', { name: 'Save settings' }).waitFor();
     await checkPage(trainer.page, 'training-provider-settings-375');
     assert.deepEqual(trainer.errors, []);

@@ -71,7 +71,8 @@ describe('care certificate report', () => {
     });
 
     const { context, page, errors } = await newPage(browser);
-    await signIn(page, MANAGER, '/reports/care-certificate');
+    await signIn(page, MANAGER);
+    await page.goto(`${BASE}/reports/care-certificate`);
     await page.getByRole('heading', { level: 1, name: 'Care Certificate report' }).waitFor();
     await page.getByRole('link', { name: 'Casey Lee' }).waitFor();
     assert.ok(
@@ -112,7 +113,8 @@ describe('care certificate report', () => {
     await context.close();
 
     const narrow = await newPage(browser, NARROW);
-    await signIn(narrow.page, MANAGER, '/reports/care-certificate');
+    await signIn(narrow.page, MANAGER);
+    await narrow.page.goto(`${BASE}/reports/care-certificate`);
     await narrow.page.getByRole('link', { name: 'Casey Lee' }).waitFor();
     const width = await narrow.page.evaluate(() => document.documentElement.scrollWidth);
     assert.ok(width <= 375, `no sideways scroll at 375 px (${width})`);
@@ -127,7 +129,8 @@ describe('historical care certificates', () => {
     const w = viewport?.width ?? 1280;
     it(`a super admin records one with a file, edits it and removes the file (${w} px)`, async () => {
       const { context, page, errors } = await newPage(browser, viewport);
-      await signIn(page, ADMIN, '/care-certificate/historical');
+      await signIn(page, ADMIN);
+      await page.goto(`${BASE}/care-certificate/historical`);
       await page.getByRole('heading', { level: 1, name: /Historical/ }).waitFor();
       await checkPage(page, 'care-cert-historical');
       await page.getByRole('button', { name: 'Record a historical certificate' }).click();
@@ -174,7 +177,8 @@ describe('standards and settings', () => {
     const w = viewport?.width ?? 1280;
     it(`a super admin edits a criterion in place; the settings page shows where values come from (${w} px)`, async () => {
       const { context, page, errors } = await newPage(browser, viewport);
-      await signIn(page, ADMIN, '/care-certificate/standards');
+      await signIn(page, ADMIN);
+      await page.goto(`${BASE}/care-certificate/standards`);
       await page.getByRole('heading', { level: 1, name: 'Care Certificate standards' }).waitFor();
       await page.getByTestId('standard').first().waitFor();
       await checkPage(page, 'care-cert-standards');
@@ -235,7 +239,8 @@ describe('criteria import (issue 32 §2)', () => {
       );
 
       const { context, page, errors } = await newPage(browser, viewport);
-      await signIn(page, ADMIN, `/care-certificate/standards?version=${copy.id}`);
+      await signIn(page, ADMIN);
+      await page.goto(`${BASE}/care-certificate/standards?version=${copy.id}`);
       const missing = page.getByText(/standards have no criteria yet/);
       await missing.waitFor();
       assert.match(await missing.textContent(), /Standard 16/);

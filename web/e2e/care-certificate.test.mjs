@@ -9,11 +9,11 @@ import {
   checkPage,
   client,
   launch,
+  login,
   MANAGER,
   NARROW,
   newPage,
   pdfText,
-  signIn,
   toast,
 } from './lib.mjs';
 
@@ -133,6 +133,13 @@ async function setUp() {
   return { admin, manager, version, nine, knowledge, observed, topic, quiz };
 }
 
+async function signInAs(page, who) {
+  await page.goto(`${BASE}/login`);
+  await login(page, who);
+  await page.waitForURL(`${BASE}/`);
+  await page.getByTestId('who-am-i').waitFor();
+}
+
 /** The learner takes the course from their start page (the player, or the API where the player cannot load it). */
 async function completeCourse(page, setup) {
   const available = page.getByTestId('available-courses');
@@ -175,7 +182,8 @@ describe('care certificate: assign, evidence, observe, approve, download', () =>
 
     // 1. The manager assigns the 2025 version to the new starter (1280 px).
     const m = await newPage(browser, WIDE);
-    await signIn(m.page, MANAGER, '/care-certificate');
+    await signInAs(m.page, MANAGER);
+    await m.page.goto(`${BASE}/care-certificate`);
     const list = m.page.getByTestId('certificates-list');
     await list.waitFor();
     await checkPage(m.page, 'cc-manager-list');
@@ -196,7 +204,7 @@ describe('care certificate: assign, evidence, observe, approve, download', () =>
 
     // 2. The learner, on a phone, completes the mapped course; Standard 9's knowledge criteria are evidenced.
     const l = await newPage(browser, NARROW);
-    await signIn(l.page, STARTER);
+    await signInAs(l.page, STARTER);
     await completeCourse(l.page, setup);
     await l.page.goto(`${BASE}/care-certificate`);
     const card = l.page.getByTestId('my-certificate');
@@ -224,7 +232,8 @@ describe('care certificate: assign, evidence, observe, approve, download', () =>
       t.diagnostic('assessor@demo.test is not in the demo data: the manager (89) records the observation.');
       assessor = MANAGER;
     }
-    await signIn(a.page, assessor, `/care-certificate/${uuid}`);
+    await signInAs(a.page, assessor);
+    await a.page.goto(`${BASE}/care-certificate/${uuid}`);
     await a.page.getByTestId('observations').getByRole('button', { name: 'Record an observation' }).click();
     const form = a.page.getByRole('dialog');
     await form.getByLabel(/Place/).fill('Rose unit lounge');
@@ -402,7 +411,8 @@ describe('care certificate: observations on a phone', () => {
 
     // The super admin passes every check (89 record and edit, 90 delete, 93 approve).
     const { page, context, errors } = await newPage(browser, NARROW);
-    await signIn(page, ADMIN, `/care-certificate/${cert.uuid}`);
+    await signInAs(page, ADMIN);
+    await page.goto(`${BASE}/care-certificate/${cert.uuid}`);
     const card = page.getByTestId('observations');
     const record = async (place, criterion) => {
       await card.getByRole('button', { name: 'Record an observation' }).click();

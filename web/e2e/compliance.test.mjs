@@ -128,7 +128,8 @@ describe('compliance', () => {
 
     // 375 px.
     const narrow = await newPage(browser, NARROW);
-    await signIn(narrow.page, MANAGER, new URL(coursesUrl).pathname);
+    await signIn(narrow.page, MANAGER);
+    await narrow.page.goto(coursesUrl);
     await narrow.page.getByRole('row').filter({ hasText: 'Information Governance' }).first().waitFor();
     await checkPage(narrow.page, 'role-courses');
     await narrow.page.goto(page.url().replace(/pathways$/, 'pathways'));

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ADMIN, apiGet, BASE, checkPage, launch, NARROW, newPage, signIn } from './lib.mjs';
+import { apiGet, BASE, checkPage, launch, NARROW, newPage, signIn } from './lib.mjs';
 
 /**
  * Content creator (issue 4 "Authoring"): admin@demo.test creates a course, an e-learning content in it, a lesson
@@ -236,8 +236,8 @@ describe('content creator', () => {
 
   it('deletes behind a confirm and returns to the list', async () => {
     const { page, context, errors } = await newPage(browser);
-    await signIn(page, ADMIN, '/content-creator/lessons/create');
-    await page.getByRole('heading', { level: 1, name: 'Add a lesson', exact: true }).waitFor();
+    await signIn(page);
+    await go(page, '/content-creator/lessons/create', 'Add a lesson');
     await page.getByLabel(/^Title/).fill(`E2E doomed lesson ${RUN}`);
     await page.getByRole('button', { name: 'Create' }).click();
     await page.waitForURL(/\/content-creator\/lessons\/update\/\d+$/);
@@ -274,7 +274,7 @@ describe('content creator', () => {
 
   it('lists and forms fit a 375 px screen', async () => {
     const { page, context, errors } = await newPage(browser, NARROW);
-    await signIn(page, ADMIN, '/content-creator');
+    await signIn(page);
     for (const [path, name, heading] of [
       ['/content-creator', 'cc-hub', 'Content creator'],
       ['/content-creator/courses', 'cc-courses', 'Courses'],

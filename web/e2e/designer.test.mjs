@@ -30,7 +30,8 @@ async function blockOrder(page) {
 describe('content designer', () => {
   it('designs, reorders, previews at 375 and 1280 px, publishes; a learner plays it and passes', async () => {
     const { page, context, errors } = await newPage(browser);
-    await signIn(page, ADMIN, '/content-designer');
+    await signIn(page);
+    await page.goto(`${BASE}/content-designer`);
     await page.getByRole('heading', { name: 'Content designer', level: 1 }).waitFor();
     await checkPage(page, 'designer-list');
     await page.getByRole('link', { name: 'New design' }).click();

@@ -168,7 +168,8 @@ describe('documents: upload, require, read and acknowledge, new version', () => 
 
     // 1. The manager adds a library (1280 px).
     const m = await newPage(browser, WIDE);
-    await signIn(m.page, MANAGER, '/libraries');
+    await signIn(m.page, MANAGER);
+    await m.page.goto(`${BASE}/libraries`);
     await m.page.getByTestId('libraries-list').waitFor();
     await m.page.getByRole('button', { name: 'Add a library' }).first().click();
     const libraryDialog = m.page.getByRole('dialog', { name: 'Add a library' });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ADMIN, apiGet, BASE, checkPage, launch, NARROW, newPage, signIn, toast } from './lib.mjs';
+import { apiGet, BASE, checkPage, launch, NARROW, newPage, signIn, toast } from './lib.mjs';
 
 /**
  * Entity content screens (issue 4): /entities/{slug}/courses (entity courses and content, updateMultiple),
@@ -42,7 +42,8 @@ const enabledOf = async (page, kind, title, expected) => {
 describe('entity courses and content', () => {
   it('the admin switches one course, then switches two together (updateMultiple)', async () => {
     const { page, context, errors } = await newPage(browser);
-    await signIn(page, ADMIN, '/entities/meadowbrook');
+    await signIn(page);
+    await page.goto(`${BASE}/entities/meadowbrook`);
     await page.getByRole('link', { name: 'Courses and content' }).click();
     await page.waitForURL(`${BASE}/entities/meadowbrook/courses`);
     await page.getByRole('heading', { level: 1, name: 'Courses and content' }).waitFor();
@@ -103,7 +104,8 @@ describe('entity courses and content', () => {
 
   it('renders at 375 px', async () => {
     const { page, context } = await newPage(browser, NARROW);
-    await signIn(page, ADMIN, '/entities/meadowbrook/courses');
+    await signIn(page);
+    await page.goto(`${BASE}/entities/meadowbrook/courses`);
     await page.getByRole('row').filter({ hasText: 'Dementia Awareness' }).waitFor();
     await checkPage(page, 'entity-courses');
     await context.close();
@@ -113,7 +115,8 @@ describe('entity courses and content', () => {
 describe('course categories', () => {
   it('creates, renames and deletes (with a confirm) a category of Meadowbrook', async () => {
     const { page, context, errors } = await newPage(browser);
-    await signIn(page, ADMIN, '/entities/meadowbrook');
+    await signIn(page);
+    await page.goto(`${BASE}/entities/meadowbrook`);
     await page.getByRole('link', { name: 'Course categories' }).click();
     await page.getByRole('heading', { level: 1, name: 'Course categories' }).waitFor();
     await page.getByRole('cell', { name: 'Mandatory training', exact: true }).waitFor();
@@ -153,7 +156,8 @@ describe('course categories', () => {
 
   it('renders at 375 px', async () => {
     const { page, context } = await newPage(browser, NARROW);
-    await signIn(page, ADMIN, '/entities/meadowbrook/course-categories');
+    await signIn(page);
+    await page.goto(`${BASE}/entities/meadowbrook/course-categories`);
     // At 375 px the row actions sit in the first cell, under the name.
     await page.getByRole('cell', { name: /^Mandatory training\b/ }).waitFor();
     await checkPage(page, 'course-categories');
@@ -164,7 +168,8 @@ describe('course categories', () => {
 describe('certificate branding', () => {
   it('shows a live preview, refuses a bad colour beside the field, uploads a logo and saves', async () => {
     const { page, context, errors } = await newPage(browser);
-    await signIn(page, ADMIN, '/entities/meadowbrook');
+    await signIn(page);
+    await page.goto(`${BASE}/entities/meadowbrook`);
     await page.getByRole('link', { name: 'Certificate branding' }).click();
     await page.getByRole('heading', { level: 1, name: 'Certificate branding' }).waitFor();
     const title = page.getByLabel('Certificate title');
@@ -202,7 +207,8 @@ describe('certificate branding', () => {
 
   it('renders at 375 px', async () => {
     const { page, context } = await newPage(browser, NARROW);
-    await signIn(page, ADMIN, '/entities/meadowbrook/certificate-branding');
+    await signIn(page);
+    await page.goto(`${BASE}/entities/meadowbrook/certificate-branding`);
     await page.getByTestId('certificate-preview').waitFor();
     await checkPage(page, 'certificate-branding');
     await context.close();

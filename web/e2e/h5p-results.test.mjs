@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ADMIN, bearer, checkPage, client, h5pFrame, launch, newPage, signIn, zip } from './lib.mjs';
+import { ADMIN, BASE, bearer, checkPage, client, h5pFrame, launch, login, newPage, zip } from './lib.mjs';
 
 /**
  * Issue 4 item 2, H5P results: an admin authors an e-learning content whose only topic holds an H5P item uploaded
@@ -106,7 +106,10 @@ describe('H5P results: an xAPI completed statement finishes the attempt', () => 
     assert.equal(attempt.status, 'in_progress');
 
     const { page, errors } = await newPage(browser);
-    await signIn(page, LEARNER, `/attempt/${attempt.id}`);
+    await page.goto(`${BASE}/login`);
+    await login(page, LEARNER);
+    await page.waitForURL(`${BASE}/`);
+    await page.goto(`${BASE}/attempt/${attempt.id}`);
     await page.getByRole('heading', { name: 'Try it yourself' }).waitFor();
     const frame = h5pFrame(page);
     await frame.getByText('How long should you rub your hands?').waitFor();

@@ -29,7 +29,8 @@ describe('help widget', () => {
     const width = viewport?.width ?? 1280;
     it(`shows the route's articles, opens one and contacts support (${width} px)`, async () => {
       const { page, context, errors } = await newPage(browser, viewport);
-      await signIn(page, MANAGER, '/reports/matrix');
+      await signIn(page, MANAGER);
+      await page.goto(`${BASE}/reports/matrix`);
       await page.getByRole('heading', { level: 1, name: 'Compliance matrix' }).waitFor();
       const panel = await openHelp(page);
       const forPage = panel.getByRole('list', { name: 'Help for this page' });
@@ -91,7 +92,8 @@ describe('help widget', () => {
 
   it('a super admin adds an article, sees it on its route, and deletes it', async () => {
     const { page, context, errors } = await newPage(browser);
-    await signIn(page, ADMIN, '/help-articles');
+    await signIn(page, ADMIN);
+    await page.getByRole('link', { name: 'Help articles' }).click();
     await page.waitForURL(`${BASE}/help-articles`);
     const table = page.getByRole('table', { name: 'Help articles' });
     await table.getByText('Reading the compliance matrix').waitFor();
@@ -129,7 +131,8 @@ describe('help widget', () => {
 
   it('the management page works at 375 px', async () => {
     const { page, context, errors } = await newPage(browser, NARROW);
-    await signIn(page, ADMIN, '/help-articles');
+    await signIn(page, ADMIN);
+    await page.goto(`${BASE}/help-articles`);
     await page
       .getByRole('table', { name: 'Help articles' })
       .getByText('Reading the compliance matrix')

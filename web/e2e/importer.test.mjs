@@ -68,7 +68,8 @@ async function upload(page) {
 describe('importer', () => {
   it('plans, applies, finds nothing to change the second time, undoes, and resolves an error', async () => {
     const { page, errors } = await newPage(browser);
-    await signIn(page, ADMIN, '/importer/logs');
+    await signIn(page);
+    await page.goto(`${BASE}/importer/logs`);
     await page.getByRole('heading', { name: 'Importer logs' }).waitFor();
     await checkPage(page, 'importer');
 
@@ -133,7 +134,8 @@ describe('importer', () => {
 
     // A phone from the start (the side navigation closed): the run and the log fit 375 px.
     const phone = await newPage(browser, NARROW);
-    await signIn(phone.page, ADMIN, `/importer/logs?import=${first.uuid}`);
+    await signIn(phone.page);
+    await phone.page.goto(`${BASE}/importer/logs?import=${first.uuid}`);
     await phone.page.getByTestId('import-run').getByText('Undone', { exact: true }).waitFor();
     await checkPage(phone.page, 'importer-phone');
     await noOverflow(phone.page);

@@ -145,7 +145,8 @@ describe('the carer’s to-do (/) and the learner dashboard', () => {
     try {
       await admin('PATCH', `/entities/${orgId}`, { can_see_new_dashboards: true });
       const wide = await newPage(browser);
-      await signIn(wide.page, LEARNER, '/learner-dashboard');
+      await signIn(wide.page, LEARNER);
+      await wide.page.goto(`${BASE}/learner-dashboard`);
       await wide.page.getByTestId('learner-todo').waitFor();
       await wide.page.getByTestId('training-history').waitFor();
       assert.equal(new URL(wide.page.url()).pathname, '/learner-dashboard');
@@ -157,7 +158,8 @@ describe('the carer’s to-do (/) and the learner dashboard', () => {
 
       await admin('PATCH', `/entities/${orgId}`, { can_see_new_dashboards: false });
       const without = await newPage(browser, NARROW);
-      await signIn(without.page, LEARNER, '/learner-dashboard');
+      await signIn(without.page, LEARNER);
+      await without.page.goto(`${BASE}/learner-dashboard`);
       await without.page.waitForURL(`${BASE}/`);
       await without.page.getByTestId('learner-todo').waitFor();
       assert.deepEqual(without.errors, []);

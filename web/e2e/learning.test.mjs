@@ -9,10 +9,10 @@ import {
   checkPage,
   client,
   launch,
+  login,
   NARROW,
   newPage,
   pdfText,
-  signIn,
 } from './lib.mjs';
 
 /**
@@ -68,7 +68,9 @@ describe('learning: author, take, certify', () => {
   it('a learner finds a new course on /, completes the topic and the quiz, and downloads the certificate', async (t) => {
     const authored = await authorCourse();
     const { page, context, errors } = await newPage(browser);
-    await signIn(page, LEARNER);
+    await page.goto(`${BASE}/login`);
+    await login(page, LEARNER);
+    await page.waitForURL(`${BASE}/`);
     const available = page.getByTestId('available-courses');
     await available.getByText(COURSE).waitFor();
     await checkPage(page, 'learner-start-page');

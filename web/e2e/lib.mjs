@@ -132,60 +132,12 @@ export async function login(page, { email, password } = ADMIN) {
 export const MANAGER = { email: 'manager@demo.test', password: ADMIN.password };
 export const NARROW = { width: 375, height: 740 };
 
-/**
- * From the login page to the signed-in home page, which shows who is signed in: for the tests whose subject is signing
- * in (auth, auth-flows, sessions). Every other test signs in with signIn.
- */
-export async function signInThroughLoginPage(page, who = ADMIN) {
+/** From the login page to the signed-in home page, its header showing who is signed in. */
+export async function signIn(page, who = ADMIN) {
   await page.goto(`${BASE}/login`);
   await login(page, who);
   await page.waitForURL(`${BASE}/`);
   await page.getByTestId('who-am-i').waitFor();
-}
-
-/**
- * Signs `who` in as the web app does (web/src/app/auth.ts login): GET /sanctum/csrf-cookie, POST /login with the
- * XSRF-TOKEN cookie echoed as X-XSRF-TOKEN, the user it answers kept in localStorage as `authUser` (the app restores
- * it at start-up, and the acting-as entity and white-label from it); then opens `path`. The login page and the home
- * page it leads to cost two full renders a test; only the tests of signing in go through them (signInThroughLoginPage).
- * Waits until the page shows who is signed in: the home page's "Your account" (who-am-i) for `/`, the header's
- * account menu (user-menu) elsewhere. Answers the signed-in user (AuthUser).
- */
-export async function signIn(page, who = ADMIN, path = '/') {
-  // A same-origin document to run the sign-in in (cookies and localStorage are the origin's): the app's icon, a
-  // static file, rather than a page of the app that would start it signed out.
-  if (new URL(page.url()).origin !== new URL(BASE).origin) await page.goto(`${BASE}/favicon.svg`);
-  const answer = await page.evaluate(async ({ email, password }) => {
-    const cookie = (name) =>
-      document.cookie
-        .split(';')
-        .map((part) => part.trim())
-        .find((part) => part.startsWith(`${name}=`))
-        ?.slice(name.length + 1) ?? null;
-    await fetch('/sanctum/csrf-cookie', { credentials: 'include' });
-    // web/src/app/cookies.ts readCsrfCookie: the __Host- name on https, the bare one on http.
-    const xsrf = cookie('__Host-XSRF-TOKEN') ?? cookie('XSRF-TOKEN');
-    const res = await fetch('/login', {
-      method: 'POST',
-      credentials: 'include',
-      headers: {
-        Accept: 'application/json',
-        'Content-Type': 'application/json',
-        ...(xsrf ? { 'X-XSRF-TOKEN': xsrf } : {}),
-      },
-      body: JSON.stringify({ email, password }),
-    });
-    const body = await res.json().catch(() => null);
-    if (res.ok) localStorage.setItem('authUser', JSON.stringify(body.data));
-    return { status: res.status, body };
-  }, who);
-  if (answer.status !== 200)
-    throw new Error(
-      `sign-in of ${who.email} (POST /login): ${answer.status} ${answer.body?.message ?? JSON.stringify(answer.body)}`,
-    );
-  await page.goto(`${BASE}${path}`);
-  await page.getByTestId(path === '/' ? 'who-am-i' : 'user-menu').waitFor();
-  return answer.body.data;
 }
 
 let outboxReader;

@@ -159,7 +159,8 @@ describe('manager dashboard', () => {
  */
 async function whoIsBehind(viewport, suffix) {
   const { page, context, errors } = await newPage(browser, viewport);
-  await signIn(page, MANAGER, '/manager-dashboard');
+  await signIn(page, MANAGER);
+  await openFromMenu(page, 'Manager dashboard');
   const card = page.getByTestId('dashboard-behind');
   await card
     .getByText(/behind on the Care Certificate, pathways or documents to read/)
@@ -201,7 +202,8 @@ describe('who is behind', () => {
 describe('management dashboard', () => {
   it("ranks the group's homes; a home's link opens its manager dashboard", async () => {
     const { page, context, errors } = await newPage(browser);
-    await signIn(page, ADMIN, '/management-dashboard');
+    await signIn(page);
+    await openFromMenu(page, 'Management dashboard');
     await page.waitForURL(/\/management-dashboard/);
     const ranked = page.getByRole('table', { name: /ranked|lowest score first/i });
     await ranked.waitFor();
@@ -223,7 +225,8 @@ describe('management dashboard', () => {
 
   it('reads at 375 px', async () => {
     const { page, context, errors } = await newPage(browser, NARROW);
-    await signIn(page, ADMIN, '/management-dashboard');
+    await signIn(page);
+    await page.goto(`${BASE}/management-dashboard`);
     await page
       .getByRole('table', { name: /lowest score first/i })
       .getByRole('link')
@@ -257,7 +260,8 @@ async function makePack(scope, home) {
 describe('inspection pack', () => {
   it('the manager makes it from the dashboard, and finds it by searching "inspection"', async () => {
     const { page, context, errors } = await newPage(browser);
-    await signIn(page, MANAGER, '/manager-dashboard');
+    await signIn(page, MANAGER);
+    await openFromMenu(page, 'Manager dashboard');
     const card = page.getByTestId('dashboard-inspection-pack');
     await card.waitFor();
     await checkPage(page, 'manager-dashboard-inspection-pack');

@@ -33,7 +33,8 @@ after(async () => {
 describe('compliance matrix', () => {
   it('loads over the websocket, shows coloured cells, scrolls, and exports what the filtered screen shows', async () => {
     const { page } = await newPage(browser);
-    await signIn(page, MANAGER, '/reports/matrix');
+    await signIn(page, MANAGER);
+    await page.goto(`${BASE}/reports/matrix`);
     await page.getByTestId('matrix-summary').waitFor({ timeout: 30_000 });
     const grid = page.getByRole('grid');
     const cells = grid.locator('[role="gridcell"][data-status]');
@@ -127,7 +128,8 @@ describe('compliance matrix', () => {
     const course = courses[column];
 
     const { page } = await newPage(browser);
-    await signIn(page, MANAGER, '/reports/matrix');
+    await signIn(page, MANAGER);
+    await page.goto(`${BASE}/reports/matrix`);
     await page.getByTestId('matrix-summary').waitFor({ timeout: 30_000 });
     const legend = page.getByRole('list', { name: 'Legend' });
     assert.deepEqual(await legend.getByRole('listitem').allTextContents(), [
@@ -214,7 +216,8 @@ describe('compliance matrix', () => {
 
   it('searches, shows "expired or missing only", and Tab then Enter on a cell opens the person at that course', async () => {
     const { page, errors } = await newPage(browser);
-    await signIn(page, MANAGER, '/reports/matrix');
+    await signIn(page, MANAGER);
+    await page.goto(`${BASE}/reports/matrix`);
     await page.getByTestId('matrix-summary').waitFor({ timeout: 30_000 });
     const grid = page.getByRole('grid');
     const rowNames = () => grid.getByRole('rowheader').allTextContents();
@@ -282,7 +285,8 @@ describe('compliance matrix', () => {
 
   it('exports a PDF titled with the home it is filtered to', async () => {
     const { page } = await newPage(browser);
-    await signIn(page, MANAGER, '/reports/matrix');
+    await signIn(page, MANAGER);
+    await page.goto(`${BASE}/reports/matrix`);
     await page.getByTestId('matrix-summary').waitFor({ timeout: 30_000 });
     const homeSelect = page
       .locator('select')
@@ -308,7 +312,8 @@ describe('compliance matrix', () => {
 
   it('works at 375 px', async () => {
     const { page } = await newPage(browser, { width: 375, height: 740 });
-    await signIn(page, MANAGER, '/reports/matrix');
+    await signIn(page, MANAGER);
+    await page.goto(`${BASE}/reports/matrix`);
     await page.getByTestId('matrix-summary').waitFor({ timeout: 30_000 });
     await page.getByRole('grid').locator('[role="gridcell"][data-status]').first().waitFor();
     await checkPage(page, 'matrix-375');

@@ -75,7 +75,8 @@ describe('messaging', () => {
     const sam = people.get(MANAGER.email);
     const casey = people.get(LEARNER.email);
     const manager = await newPage(browser);
-    await signIn(manager.page, MANAGER, '/messages');
+    await signIn(manager.page, MANAGER);
+    await manager.page.goto(`${BASE}/messages`);
     await manager.page.getByRole('heading', { name: 'Messages', level: 1 }).waitFor();
     await manager.page.getByRole('button', { name: 'New message' }).click();
     const dialog = manager.page.getByRole('dialog', { name: 'New message' });
@@ -175,7 +176,8 @@ describe('messaging', () => {
 
   it('works at 375 px: the lists, then the conversation alone, and compose', async () => {
     const { page, context, errors } = await newPage(browser, NARROW);
-    await signIn(page, MANAGER, '/messages?box=sent');
+    await signIn(page, MANAGER);
+    await page.goto(`${BASE}/messages?box=sent`);
     const sentList = page.getByRole('list', { name: 'Sent messages' });
     await sentList.getByText(MARK, { exact: false }).first().waitFor();
     await checkPage(page, 'messages-sent-375');
@@ -201,7 +203,8 @@ describe('messaging', () => {
 
     // The learner's received list at 375 px: Sam's message, read in the first test.
     const learner = await newPage(browser, NARROW);
-    await signIn(learner.page, LEARNER, '/messages');
+    await signIn(learner.page, LEARNER);
+    await learner.page.goto(`${BASE}/messages`);
     await learner.page
       .getByRole('list', { name: 'Received messages' })
       .getByRole('button', { name: /^Sam Patel/ })
@@ -214,7 +217,8 @@ describe('messaging', () => {
 
   it('"message these people" opens the compose dialog addressed to a dashboard list and to the active users', async () => {
     const { page, context, errors } = await newPage(browser);
-    await signIn(page, MANAGER, '/manager-dashboard');
+    await signIn(page, MANAGER);
+    await page.goto(`${BASE}/manager-dashboard`);
     const outOfDate = page.locator('#out-of-date');
     const me = (await apiGet(page, '/auth/user')).body.data.id;
     // Everyone on the list, not only the rows shown: what the server lists, less the sender.

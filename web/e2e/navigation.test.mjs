@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ADMIN, BASE, launch, NARROW, newPage, signIn } from './lib.mjs';
+import { ADMIN, BASE, launch, login, NARROW, newPage } from './lib.mjs';
 
 /**
  * Issue 13 "Navigation": for each demo role at 1280 and 375 px, every menu entry is clicked; none may open the
@@ -23,7 +23,9 @@ after(async () => {
 });
 
 async function signInAs(page, email) {
-  await signIn(page, { email, password: ADMIN.password });
+  await page.goto(`${BASE}/login`);
+  await login(page, { email, password: ADMIN.password });
+  await page.waitForURL((url) => !url.pathname.startsWith('/login'));
   await page.getByTestId('acting-as').waitFor();
 }
 

@@ -111,7 +111,8 @@ describe('notifications', () => {
   it('the manager sees the carer’s delivery ledger on their page, at 1280 and 375 px', async () => {
     for (const viewport of [undefined, NARROW]) {
       const { page, context, errors } = await newPage(browser, viewport);
-      await signIn(page, MANAGER, `/users/${learner.uuid}`);
+      await signIn(page, MANAGER);
+      await page.goto(page.url().replace(/\/$/, `/users/${learner.uuid}`));
       const card = page.getByTestId('delivery-ledger');
       await card.getByText('Dismissed', { exact: true }).first().waitFor();
       const text = await card.innerText();

@@ -168,7 +168,8 @@ describe('pathways: build, give to a job role, complete, sign off, new version',
 
     // 1. The pathway is built in the editor (1280 px): a course, the document, a sign-off; steps in order.
     const a = await newPage(browser, WIDE);
-    await signIn(a.page, ADMIN, '/pathways');
+    await signIn(a.page, ADMIN);
+    await a.page.goto(`${BASE}/pathways`);
     await a.page.getByTestId('pathways-list').waitFor();
     await a.page.getByRole('link', { name: 'Add a pathway' }).first().click();
     await a.page.waitForURL(`${BASE}/pathways/create`);
@@ -211,7 +212,8 @@ describe('pathways: build, give to a job role, complete, sign off, new version',
 
     // 2. The manager gives it to the Care Assistant job role of Oakfield House (the learner's).
     const m = await newPage(browser, WIDE);
-    await signIn(m.page, MANAGER, `/pathways/${pathwayId}`);
+    await signIn(m.page, MANAGER);
+    await m.page.goto(`${BASE}/pathways/${pathwayId}`);
     const roles = m.page.getByTestId('pathway-roles');
     await roles.getByText('No job roles yet').waitFor();
     await roles.getByRole('button', { name: 'Add a job role' }).click();
@@ -228,7 +230,8 @@ describe('pathways: build, give to a job role, complete, sign off, new version',
 
     // 3. The learner, on a phone: the pathway in "My pathways", the course to start, the document locked.
     const l = await newPage(browser, NARROW);
-    await signIn(l.page, LEARNER, '/pathways');
+    await signIn(l.page, LEARNER);
+    await l.page.goto(`${BASE}/pathways`);
     await l.page.getByTestId('my-pathways').getByRole('link', { name: PATHWAY }).click();
     const panel = l.page.getByTestId('allocation-panel');
     await panel.getByText('Opens once step 1').waitFor();

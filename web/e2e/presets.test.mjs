@@ -19,7 +19,8 @@ after(async () => {
 describe('report presets and schedules', () => {
   it('a manager saves a preset and schedules it', async () => {
     const { page, context, errors } = await newPage(browser);
-    await signIn(page, MANAGER, '/reports/presets');
+    await signIn(page, MANAGER);
+    await page.goto(`${BASE}/reports/presets`);
     await page.getByRole('heading', { name: 'Report presets' }).waitFor();
     await page.getByText('Oakfield monthly matrix').waitFor();
     await checkPage(page, 'presets-list');
@@ -80,7 +81,8 @@ describe('report presets and schedules', () => {
 
   it('both pages work at 375 px', async () => {
     const { page, context, errors } = await newPage(browser, NARROW);
-    await signIn(page, MANAGER, '/reports/presets');
+    await signIn(page, MANAGER);
+    await page.goto(`${BASE}/reports/presets`);
     await page.getByText('Oakfield monthly matrix').waitFor();
     await checkPage(page, 'presets-list-narrow');
     await page.getByRole('button', { name: 'Add preset' }).first().click();

@@ -26,7 +26,8 @@ async function downloadOf(page, click) {
 describe('compliance report', () => {
   it('shows each home with a score, drills into a home down to its staff, and exports XLSX and PDF', async () => {
     const { page, context, errors } = await newPage(browser);
-    await signIn(page, MANAGER, '/reports/compliance');
+    await signIn(page, MANAGER);
+    await page.goto(`${BASE}/reports/compliance`);
     const table = page.getByRole('table', { name: 'Compliance by organisation' });
     await table.getByText('Oakfield House', { exact: true }).waitFor();
     await page.getByTestId('trend').getByRole('img').waitFor();
@@ -58,7 +59,8 @@ describe('compliance report', () => {
 
   it('works at 375 px, and the legacy layout shows the same figures', async () => {
     const { page, context, errors } = await newPage(browser, NARROW);
-    await signIn(page, MANAGER, '/reports/compliance');
+    await signIn(page, MANAGER);
+    await page.goto(`${BASE}/reports/compliance`);
     await page
       .getByRole('table', { name: 'Compliance by organisation' })
       .getByText('Oakfield House', { exact: true })
@@ -78,7 +80,8 @@ describe('compliance report', () => {
 describe('certificate and role reports', () => {
   it('lists certificates and downloads the selected ones as a zip', async () => {
     const { page, context, errors } = await newPage(browser);
-    await signIn(page, MANAGER, '/reports/certificate');
+    await signIn(page, MANAGER);
+    await page.goto(`${BASE}/reports/certificate`);
     await page.getByLabel('From').fill('2000-01-01');
     const table = page.getByRole('table', { name: 'Certificates' });
     await table.getByRole('checkbox').nth(1).waitFor();
@@ -96,7 +99,8 @@ describe('certificate and role reports', () => {
 
   it('shows each role with its staff and score (375 px)', async () => {
     const { page, context, errors } = await newPage(browser, NARROW);
-    await signIn(page, MANAGER, '/reports/role');
+    await signIn(page, MANAGER);
+    await page.goto(`${BASE}/reports/role`);
     await page.getByRole('table', { name: 'Compliance by role' }).getByText('Care Assistant').waitFor();
     await checkPage(page, 'reports-role-375');
     assert.deepEqual(errors, []);

@@ -63,7 +63,8 @@ describe('a SCORM package left by the app menu resumes where the learner was', (
         void (d.message() === RESUME_QUESTION ? d.accept() : d.dismiss());
       });
       try {
-        await signIn(page, LEARNER, `/attempt/${attempt.id}`);
+        await signIn(page, LEARNER);
+        await page.goto(`${BASE}/attempt/${attempt.id}`);
         let sco = scoFrame(page);
         await sco.locator('#butNext').waitFor();
         assert.equal(await shownPage(sco), '../Playing/Playing.html');

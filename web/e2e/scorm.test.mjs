@@ -2,15 +2,16 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import {
   ADMIN,
+  BASE,
   bearer,
   checkPage,
   client,
   h5pFrame,
   launch,
+  login,
   newPage,
   publishScorm,
   scoFrame,
-  signIn,
   zip,
 } from './lib.mjs';
 
@@ -81,7 +82,10 @@ describe('SCORM: upload, play, pass', () => {
     const attempt = await learner('POST', `/users/${me.id}/attempts`, { content_id: content.id });
 
     const { page, errors } = await newPage(browser);
-    await signIn(page, LEARNER, `/attempt/${attempt.id}`);
+    await page.goto(`${BASE}/login`);
+    await login(page, LEARNER);
+    await page.waitForURL(`${BASE}/`);
+    await page.goto(`${BASE}/attempt/${attempt.id}`);
     const frame = scoFrame(page);
     await frame.getByText(`Started as ${me.id}`).waitFor();
     await checkPage(page, 'scorm-player');
@@ -142,7 +146,9 @@ describe('SCORM: upload, play, pass', () => {
     assert.equal(pkg.main_library, 'H5P.E2EText 1.0');
 
     const { page, errors } = await newPage(browser);
-    await signIn(page, ADMIN);
+    await page.goto(`${BASE}/login`);
+    await login(page, ADMIN);
+    await page.waitForURL(`${BASE}/`);
     // As players/H5PPlayer.tsx does it (issue 11 finding 1): the player page runs in a sandboxed frame on the package
     // origin under the signed launch URL, never in the app page.
     await page.evaluate(

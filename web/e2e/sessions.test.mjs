@@ -1,16 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import {
-  BASE,
-  checkPage,
-  launch,
-  mailedLink,
-  NARROW,
-  newPage,
-  signInThroughLoginPage,
-  toast,
-  VERIFY_LINK,
-} from './lib.mjs';
+import { BASE, checkPage, launch, mailedLink, NARROW, newPage, signIn, toast, VERIFY_LINK } from './lib.mjs';
 
 /**
  * "Sessions and devices" (issue 11 §10) end to end: a user signed in on two browsers and the mobile app sees all
@@ -82,11 +72,11 @@ const statusIn = (page) =>
 describe('sessions and devices', () => {
   it('lists where the user is signed in and signs others out after a confirmation', async () => {
     const other = await newPage(browser);
-    await signInThroughLoginPage(other.page, who);
+    await signIn(other.page, who);
     const phone = await phoneLogin('Pixel 8 Pro');
 
     const { page, context, errors } = await newPage(browser);
-    await signInThroughLoginPage(page, who);
+    await signIn(page, who);
     await page.getByTestId('user-menu').click();
     await page.getByRole('menuitem', { name: 'Sessions and devices' }).click();
     await page.waitForURL(`${BASE}/account/sessions`);
@@ -140,7 +130,7 @@ describe('sessions and devices', () => {
   it('is usable on a narrow screen', async () => {
     const phone = await phoneLogin('iPhone 15');
     const { page, context, errors } = await newPage(browser, NARROW);
-    await signInThroughLoginPage(page, who);
+    await signIn(page, who);
     await page.goto(`${BASE}/account/sessions`);
     await page.getByText('iPhone 15').waitFor();
     const button = page.getByRole('button', { name: /^Sign out iPhone 15/ });

@@ -46,7 +46,8 @@ describe('sign-up links', () => {
   it('the manager creates a link in the page and copies it', async () => {
     const { context, page } = await newPage(browser, WIDE);
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: BASE });
-    await signIn(page, MANAGER, '/users/signup-links');
+    await signIn(page, MANAGER);
+    await page.getByRole('link', { name: 'Sign-up links' }).first().click();
     await page.waitForURL(`${BASE}/users/signup-links`);
     await page.getByRole('button', { name: 'New sign-up link' }).click();
     const dialog = page.getByRole('dialog');
@@ -107,7 +108,8 @@ describe('sign-up links', () => {
 
   it('the manager approves the new starter', async () => {
     const { context, page } = await newPage(browser, WIDE);
-    await signIn(page, MANAGER, '/users/signup-links');
+    await signIn(page, MANAGER);
+    await page.goto(`${BASE}/users/signup-links`);
     const pending = page.getByTestId('pending-signups');
     await pending.getByText(STARTER.name).first().waitFor();
     await pending.getByRole('button', { name: 'Approve' }).first().click();

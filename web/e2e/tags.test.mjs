@@ -18,7 +18,8 @@ after(async () => {
 describe('tags', () => {
   it('are created and filled on the organisation page, and reported in the drill-down by tag', async () => {
     const { page, context, errors } = await newPage(browser);
-    await signIn(page, MANAGER, '/entities/oakfield-house');
+    await signIn(page, MANAGER);
+    await page.goto(`${BASE}/entities/oakfield-house`);
     await page.getByRole('link', { name: 'Tags' }).click();
     await page.waitForURL(`${BASE}/entities/oakfield-house/tags`);
     const tags = page.getByRole('table', { name: 'Tags' });
@@ -71,7 +72,8 @@ describe('tags', () => {
 
   it('works at 375 px', async () => {
     const { page, context, errors } = await newPage(browser, NARROW);
-    await signIn(page, MANAGER, '/entities/oakfield-house/tags');
+    await signIn(page, MANAGER);
+    await page.goto(`${BASE}/entities/oakfield-house/tags`);
     await page.getByRole('button', { name: 'Users of Night shift' }).click();
     await page.getByRole('region', { name: 'Users tagged Night shift' }).getByRole('link').first().waitFor();
     await checkPage(page, 'tags-375');

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
-import { ADMIN, checkPage, launch, NARROW, newPage, signIn, toast } from './lib.mjs';
+import { BASE, checkPage, launch, NARROW, newPage, signIn, toast } from './lib.mjs';
 
 /**
  * Issue 18, webhooks in the browser: an administrator registers a receiver this test starts on 127.0.0.1 (the e2e
@@ -57,7 +57,8 @@ async function checkBoth(page, name) {
 describe('webhooks', () => {
   it('registers a receiver, sends a test event that arrives signed, rotates and deletes', async () => {
     const { page, errors } = await newPage(browser);
-    await signIn(page, ADMIN, '/webhooks');
+    await signIn(page);
+    await page.goto(`${BASE}/webhooks`);
     await page.getByRole('heading', { name: 'Webhooks', level: 1 }).waitFor();
     await checkBoth(page, 'webhooks');
 
