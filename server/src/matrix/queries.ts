@@ -93,8 +93,8 @@ export async function userIdBefore(db: Db, s: BlockScope, offset: number): Promi
 /**
  * The cell status as its wire code (MATRIX_STATUSES: 0 in date, 1 expiring, 2 expired, 3 missing, 4 exempt): the
  * compliance core's cellStatusSql with the entity's warning horizon (now + expiry_warning days) computed once per
- * user (bu.warn_at, carried by c0) instead of per cell; c0.type is the latest result's type. The property test (matrix.test.ts)
- * holds it to rules.ts cellStatus().
+ * user (bu.warn_at, carried by c0) instead of per cell; c0.type is the latest result's type. The property test
+ * (matrix.test.ts) holds it to rules.ts cellStatus().
  */
 const statusCodeSql = (now: Date) => sql`CASE
     WHEN c0.passed IS NOT TRUE THEN 3
@@ -247,7 +247,6 @@ export function matrixBlockQuery(
   o: { lean?: boolean } = {},
 ) {
   const f = s.filters;
-  const typeWhere = f.compliance_type === 'all' ? sql`true` : sql`r.type = ${f.compliance_type}`;
   const courseWhere = (col: string) =>
     f.courses.length ? sql`${sql.ref(col)} = ANY(${intArray(f.courses)})` : sql`true`;
   // A person's cells, joined per person (the lateral): their requirements and latest results are each one range of
@@ -268,7 +267,7 @@ export function matrixBlockQuery(
       : sql`SELECT r.course_id, r.type AS ctype, ${latest}
           FROM user_requirements r
           LEFT JOIN latest_results l ON l.user_id = r.user_id AND l.course_id = r.course_id
-         WHERE r.user_id = bu.id AND ${typeWhere} AND ${courseWhere('r.course_id')}
+         WHERE r.user_id = bu.id AND r.type = ${f.compliance_type} AND ${courseWhere('r.course_id')}
         OFFSET 0`;
   const statusCodes = f.includeStatusTypes.map((t) => MATRIX_STATUSES.indexOf(t));
   const statusWhere = sql`c.s = ANY(${intArray(statusCodes)})`;
