@@ -4,6 +4,8 @@ import {
   decodeCells,
   decodeUsers,
   MATRIX_STATUSES,
+  type MatrixCell,
+  type MatrixUser,
   type UsersWire,
 } from '@cc/contracts';
 import fc from 'fast-check';
@@ -15,7 +17,14 @@ import { buildCourse } from '../../test/learning-factories';
 import { currentCounts } from '../compliance/queries';
 import { type CellStatus, cellStatus } from '../compliance/rules';
 import type { Ctx } from '../http/context';
-import { MatrixAggregator, matrixBlocks, planMatrix, planMatrixScope } from './service';
+import {
+  MatrixAggregator,
+  type MatrixBlock,
+  type MatrixScopePlan,
+  matrixBlocks,
+  planMatrix,
+  planMatrixScope,
+} from './service';
 
 /**
  * The block query against a naive JS computation with cellStatus (issue 5 item 7): random small organisations
@@ -168,6 +177,20 @@ async function build(s: SpecOf<typeof spec>) {
   return { group, sites, places, roles, courses, users, manager };
 }
 
+/** The plan's blocks, each with its people and cells decoded from the wire (as the web app reads them). */
+async function* decodedBlocks(
+  ctx: Ctx,
+  plan: MatrixScopePlan,
+  aggregator: MatrixAggregator,
+  blockUsers: number,
+): AsyncGenerator<{ block: MatrixBlock; users: MatrixUser[]; cells: MatrixCell[] }> {
+  for await (const block of matrixBlocks(ctx, plan, aggregator, { blockUsers })) {
+    const users = decodeUsers(JSON.parse(block.users) as UsersWire);
+    const cells = decodeCells(JSON.parse(block.cells) as CellsWire, new Map(users.map((u) => [u.id, u])));
+    yield { block, users, cells };
+  }
+}
+
 describe('matrix blocks', () => {
   it('agree with a naive computation with cellStatus, and with currentCounts', async () => {
     await fc.assert(
@@ -181,11 +204,10 @@ describe('matrix blocks', () => {
           { type: string; status: string; count: number; resultId: number | null }
         >();
         const gotUsers: number[] = [];
-        for await (const block of matrixBlocks(ctx, plan, aggregator, { blockUsers: s.blockUsers })) {
-          const users = decodeUsers(JSON.parse(block.users) as UsersWire);
+        for await (const { users, cells } of decodedBlocks(ctx, plan, aggregator, s.blockUsers)) {
           gotUsers.push(...users.map((u) => u.id));
           const byId = new Map(users.map((u) => [u.id, u]));
-          for (const c of decodeCells(JSON.parse(block.cells) as CellsWire, byId)) {
+          for (const c of cells) {
             expect(c.primary_entity_id).toBe(byId.get(c.user_id)?.primary_entity_id);
             got.set(`${c.user_id}:${c.course_id}`, {
               type: c.type,
@@ -265,13 +287,9 @@ describe('matrix blocks', () => {
         const announced = new Set<number>();
         const filtered = new Map<string, string>();
         const filteredAggregator = new MatrixAggregator(lazy);
-        for await (const block of matrixBlocks(ctx, lazy, filteredAggregator, {
-          blockUsers: s.blockUsers,
-        })) {
+        for await (const { block, cells } of decodedBlocks(ctx, lazy, filteredAggregator, s.blockUsers)) {
           for (const c of block.newCourses) announced.add(c.id);
-          const users = decodeUsers(JSON.parse(block.users) as UsersWire);
-          const byId = new Map(users.map((u) => [u.id, u]));
-          for (const c of decodeCells(JSON.parse(block.cells) as CellsWire, byId)) {
+          for (const c of cells) {
             expect(announced.has(c.course_id)).toBe(true);
             filtered.set(`${c.user_id}:${c.course_id}`, c.status);
           }
@@ -284,14 +302,9 @@ describe('matrix blocks', () => {
         const some = org.courses.filter((_, i) => i % 2 === 0).map((c) => c.id);
         const narrowPlan = await planMatrix(ctx, { compliance_type: type, courses: some });
         const narrowed = new Map<string, string>();
-        for await (const block of matrixBlocks(ctx, narrowPlan, new MatrixAggregator(narrowPlan), {
-          blockUsers: s.blockUsers,
-        })) {
-          const users = decodeUsers(JSON.parse(block.users) as UsersWire);
-          const byId = new Map(users.map((u) => [u.id, u]));
-          for (const c of decodeCells(JSON.parse(block.cells) as CellsWire, byId))
-            narrowed.set(`${c.user_id}:${c.course_id}`, c.status);
-        }
+        const narrowAggregator = new MatrixAggregator(narrowPlan);
+        for await (const { cells } of decodedBlocks(ctx, narrowPlan, narrowAggregator, s.blockUsers))
+          for (const c of cells) narrowed.set(`${c.user_id}:${c.course_id}`, c.status);
         expect(Object.fromEntries(narrowed)).toEqual(
           Object.fromEntries(
             [...want]
