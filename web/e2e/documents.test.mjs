@@ -5,6 +5,7 @@ import {
   apiGet,
   BASE,
   bearer,
+  checkAtBothWidths,
   checkPage,
   client,
   launch,
@@ -15,6 +16,7 @@ import {
   rectanglePdf,
   signIn,
   toast,
+  WIDE,
 } from './lib.mjs';
 
 /**
@@ -26,7 +28,6 @@ import {
  * end, so the demo learner's to-do is as it was for the files run after this one.
  */
 const LEARNER = { email: 'learner@demo.test', password: ADMIN.password };
-const WIDE = { width: 1280, height: 800 };
 const stamp = Date.now().toString(36);
 const LIBRARY = `Policies ${stamp}`;
 const TITLE = `Safeguarding policy ${stamp}`;
@@ -45,25 +46,6 @@ after(async () => {
   await cleanUp().catch((e) => console.error(`[e2e] documents clean-up: ${e.message}`));
   await browser?.close();
 });
-
-/**
- * Screenshots and axe at both widths, back at the width the page had. The page is reloaded at each width, as a phone
- * or a desktop would open it (the side navigation is a drawer, closed, on a phone; open on a desktop).
- */
-async function checkBoth(page, name) {
-  const size = page.viewportSize();
-  // The page's own width last: it is then left there, freshly reloaded, without a third load to put it back.
-  for (const viewport of size.width === WIDE.width ? [NARROW, WIDE] : [WIDE, NARROW]) {
-    await page.setViewportSize(viewport);
-    await page.reload();
-    await checkPage(page, name);
-  }
-  const now = page.viewportSize();
-  if (now.width !== size.width || now.height !== size.height) {
-    await page.setViewportSize(size);
-    await page.reload();
-  }
-}
 
 /**
  * Issue 31 §5, reading a policy on a phone: the page fits the width; Zoom in (twice) draws it larger in its own
@@ -178,13 +160,13 @@ describe('documents: upload, require, read and acknowledge, new version', () => 
     await libraryDialog.getByRole('button', { name: 'Add library' }).click();
     await toast(m.page, 'Library created.');
     await m.page.getByRole('link', { name: LIBRARY }).waitFor();
-    await checkBoth(m.page, 'documents-libraries');
+    await checkAtBothWidths(m.page, 'documents-libraries');
 
     // 2. It uploads the PDF with a check question; a wrong file is refused before sending.
     await m.page.getByRole('link', { name: LIBRARY }).click();
     await m.page.getByRole('heading', { name: LIBRARY, level: 1 }).waitFor();
     await m.page.getByText('No documents yet').waitFor();
-    await checkBoth(m.page, 'documents-library-empty');
+    await checkAtBothWidths(m.page, 'documents-library-empty');
     await m.page.getByRole('button', { name: 'Upload a document' }).first().click();
     const upload = m.page.getByRole('dialog', { name: 'Upload a document' });
     await upload.getByLabel(/^Title/).fill(TITLE);
@@ -212,7 +194,7 @@ describe('documents: upload, require, read and acknowledge, new version', () => 
     await toast(m.page, 'Document added.');
     const link = m.page.getByRole('link', { name: TITLE });
     await link.waitFor();
-    await checkBoth(m.page, 'documents-library');
+    await checkAtBothWidths(m.page, 'documents-library');
     const documentId = Number((await link.getAttribute('href')).split('/').pop());
     const libraryId = Number(new URL(m.page.url()).pathname.split('/').pop());
     cleanUp = async () => {
@@ -238,7 +220,7 @@ describe('documents: upload, require, read and acknowledge, new version', () => 
       .getByRole('list', { name: 'Job roles that must read it' })
       .getByText(/Care Assistant/)
       .waitFor();
-    await checkBoth(m.page, 'documents-document-manager');
+    await checkAtBothWidths(m.page, 'documents-document-manager');
 
     // 4. The learner sees it in their to-do on a phone, opens it, is refused a wrong answer, acknowledges.
     const l = await newPage(browser, NARROW);
@@ -262,7 +244,7 @@ describe('documents: upload, require, read and acknowledge, new version', () => 
     const receipt = l.page.getByTestId('ack-receipt');
     await receipt.getByText('You have read and understood version 1.').waitFor();
     assert.match(await receipt.textContent(), new RegExp(learnerName));
-    await checkBoth(l.page, 'documents-learner-receipt');
+    await checkAtBothWidths(l.page, 'documents-learner-receipt');
 
     // 5. The manager publishes version 2 with what changed.
     await m.page.reload();
@@ -292,7 +274,7 @@ describe('documents: upload, require, read and acknowledge, new version', () => 
       .filter({ hasText: /Reminder sent to \d+ (person|people) who have not read it\./ })
       .first()
       .waitFor();
-    await checkBoth(m.page, 'documents-document-v2-manager');
+    await checkAtBothWidths(m.page, 'documents-document-v2-manager');
     await acks.getByRole('button', { name: 'Remind those who have not read it' }).click();
     await toast(m.page, 'Nobody to remind: everyone has read it, or was reminded today.');
 
@@ -312,7 +294,7 @@ describe('documents: upload, require, read and acknowledge, new version', () => 
     await l.page.getByTestId('what-changed').getByText(NOTE).waitFor();
     await l.page.getByRole('button', { name: 'I have read and understood version 2' }).waitFor();
     await assertPdfDrawn(l.page);
-    await checkBoth(l.page, 'documents-learner-asked-again');
+    await checkAtBothWidths(l.page, 'documents-learner-asked-again');
 
     assert.deepEqual(m.errors, []);
     assert.deepEqual(l.errors, []);

@@ -131,6 +131,30 @@ export async function login(page, { email, password } = ADMIN) {
 
 export const MANAGER = { email: 'manager@demo.test', password: ADMIN.password };
 export const NARROW = { width: 375, height: 740 };
+export const WIDE = { width: 1280, height: 800 };
+
+/**
+ * checkPage at both widths (WIDE, NARROW), the page reloaded at each as a phone or a desktop would open it (the side
+ * navigation is a drawer, closed, on a phone; open on a desktop). The page's own width comes last: it is then left
+ * there, freshly reloaded, without a third load to put it back. `noOverflow`: the app must not scroll sideways at
+ * either width.
+ */
+export async function checkAtBothWidths(page, name, { noOverflow = false } = {}) {
+  const size = page.viewportSize();
+  for (const viewport of size.width === WIDE.width ? [NARROW, WIDE] : [WIDE, NARROW]) {
+    await page.setViewportSize(viewport);
+    await page.reload();
+    await checkPage(page, name);
+    if (!noOverflow) continue;
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
+    assert.equal(overflow, false, `${name} overflows at ${viewport.width} px`);
+  }
+  const now = page.viewportSize();
+  if (now.width !== size.width || now.height !== size.height) {
+    await page.setViewportSize(size);
+    await page.reload();
+  }
+}
 
 /** From the login page to the signed-in home page, its header showing who is signed in. */
 export async function signIn(page, who = ADMIN) {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
-import { BASE, checkPage, launch, NARROW, newPage, signIn, toast } from './lib.mjs';
+import { BASE, checkAtBothWidths, checkPage, launch, NARROW, newPage, signIn, toast, WIDE } from './lib.mjs';
 
 /**
  * Issue 18, webhooks in the browser: an administrator registers a receiver this test starts on 127.0.0.1 (the e2e
@@ -12,7 +12,6 @@ import { BASE, checkPage, launch, NARROW, newPage, signIn, toast } from './lib.m
  * nothing on the page holds it). Then rotates the secret (shown once again; both sign for 24 hours) and deletes the
  * endpoint. Screenshots and axe at 1280 and 375 px.
  */
-const WIDE = { width: 1280, height: 800 };
 const received = [];
 let receiver;
 let receiverUrl;
@@ -37,30 +36,13 @@ after(async () => {
   await new Promise((resolve) => receiver?.close(resolve));
 });
 
-async function checkBoth(page, name) {
-  const size = page.viewportSize();
-  // The page's own width last: it is then left there, freshly reloaded, without a third load to put it back.
-  for (const viewport of size.width === WIDE.width ? [NARROW, WIDE] : [WIDE, NARROW]) {
-    await page.setViewportSize(viewport);
-    await page.reload();
-    await checkPage(page, name);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
-    assert.equal(overflow, false, `${name} overflows at ${viewport.width} px`);
-  }
-  const now = page.viewportSize();
-  if (now.width !== size.width || now.height !== size.height) {
-    await page.setViewportSize(size);
-    await page.reload();
-  }
-}
-
 describe('webhooks', () => {
   it('registers a receiver, sends a test event that arrives signed, rotates and deletes', async () => {
     const { page, errors } = await newPage(browser);
     await signIn(page);
     await page.goto(`${BASE}/webhooks`);
     await page.getByRole('heading', { name: 'Webhooks', level: 1 }).waitFor();
-    await checkBoth(page, 'webhooks');
+    await checkAtBothWidths(page, 'webhooks', { noOverflow: true });
 
     await page.getByRole('button', { name: 'Add an endpoint' }).first().click();
     const dialog = page.getByRole('dialog');
@@ -108,8 +90,8 @@ describe('webhooks', () => {
     await page.setViewportSize(size);
     await panel.getByRole('button', { name: 'I have copied it' }).click();
     await once.waitFor({ state: 'detached' });
-    // checkBoth reloads the page: the secret is not shown again, nor anywhere in it.
-    await checkBoth(page, 'webhook-endpoint');
+    // checkAtBothWidths reloads the page: the secret is not shown again, nor anywhere in it.
+    await checkAtBothWidths(page, 'webhook-endpoint', { noOverflow: true });
     await panel.getByText('shown only once', { exact: false }).waitFor();
     assert.equal(await panel.getByTestId('signing-secret').count(), 0);
     assert.equal((await page.content()).includes(secret.slice(6)), false);
